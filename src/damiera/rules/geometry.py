@@ -1,0 +1,168 @@
+"""Board geometry: playing squares as bit indices, their official labels, and the diagonals.
+
+Internal layout (the same for every variant): rows ``r`` run from the top (Black's side,
+rank N) to the bottom (White's side, rank 1); ``c`` is the column in the un-mirrored frame, in
+which the top row's dark squares are the odd columns. The bit index of a dark square is
+``r * h + c // 2 + r // 2`` with ``h = N // 2``: one unused "ghost" bit after every two rows,
+so the four diagonal neighbours of every square are at constant offsets
+``-(h + 1)`` (up-left), ``-h`` (up-right), ``+h`` (down-left) and ``+h + 1`` (down-right), and a
+step off the board lands on a ghost bit or outside the board, never on a playing square.
+
+On mirrored boards (``Variant.a1_dark`` is False, h1 is dark) the real file is ``N - 1 - c``;
+the rules are left-right symmetric, so only the labels change.
+
+Labels (RULES.md section 2): numeric 1-32 / 1-50 counted from the top left (American, Italian,
+International) or from White's lower right (Spanish), or algebraic ``a1``-``h8``.
+:meth:`Geometry.label` and :meth:`Geometry.square` are the one pair that converts.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from damiera.rules.variant import Notation, Numbering, Variant
+
+#: Direction numbers. UP is toward rank N (White's forward direction).
+UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT = 0, 1, 2, 3
+DIRECTIONS = (UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT)
+OPPOSITE = (DOWN_RIGHT, DOWN_LEFT, UP_RIGHT, UP_LEFT)
+
+
+class SquareError(ValueError):
+    """A square label that is not a playing square of the board."""
+
+
+class Geometry:
+    """Squares, labels and diagonals of one board.
+
+    Attributes (all squares are bit indices):
+      ``size`` (N), ``half`` (N // 2), ``squares`` (playing squares in bit order),
+      ``mask`` (bitboard of all playing squares), ``offsets`` (bit offset per direction),
+      ``neighbour[d][s]`` (next square in direction d, or -1), ``ray[d][s]`` (all squares
+      from s in direction d, nearest first), ``top_row`` / ``bottom_row`` (bitboards: White
+      promotes on the top row, Black on the bottom row).
+    """
+
+    def __init__(self, size: int, a1_dark: bool, notation: Notation, numbering: Numbering):
+        self.size = size
+        self.half = h = size // 2
+        self.a1_dark = a1_dark
+        self.notation = notation
+        self.numbering = numbering
+        self.offsets = (-(h + 1), -h, h, h + 1)
+        coords: dict[int, tuple[int, int]] = {}
+        for r in range(size):
+            for c in range(size):
+                if (r + c) % 2 == 1:
+                    coords[r * h + c // 2 + r // 2] = (r, c)
+        self.squares: tuple[int, ...] = tuple(sorted(coords))
+        self.coords = coords
+        self.by_coords = {rc: s for s, rc in coords.items()}
+        self.mask = sum(1 << s for s in self.squares)
+        self.nbits = max(self.squares) + 1
+        steps = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+        neighbour: list[list[int]] = []
+        ray: list[list[tuple[int, ...]]] = []
+        for dr, dc in steps:
+            nb = [-1] * self.nbits
+            rays: list[tuple[int, ...]] = [()] * self.nbits
+            for s, (r, c) in coords.items():
+                line = []
+                rr, cc = r + dr, c + dc
+                while 0 <= rr < size and 0 <= cc < size:
+                    line.append(self.by_coords[(rr, cc)])
+                    rr, cc = rr + dr, cc + dc
+                rays[s] = tuple(line)
+                nb[s] = line[0] if line else -1
+            neighbour.append(nb)
+            ray.append(rays)
+        self.neighbour: tuple[tuple[int, ...], ...] = tuple(tuple(n) for n in neighbour)
+        self.ray: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(r) for r in ray)
+        self.top_row = sum(1 << s for s, (r, _) in coords.items() if r == 0)
+        self.bottom_row = sum(1 << s for s, (r, _) in coords.items() if r == size - 1)
+        self._labels: dict[int, str] = {s: self._make_label(s) for s in self.squares}
+        self._by_label: dict[str, int] = {lab: s for s, lab in self._labels.items()}
+        # FEN/notation order: numeric ascending, or algebraic by rank then file.
+        self.label_order: tuple[int, ...] = tuple(sorted(self.squares, key=self._sort_key))
+
+    # -- coordinates -------------------------------------------------------------------------
+    def file_rank(self, square: int) -> tuple[int, int]:
+        """Real (file, rank) of a square, both 0-based: file 0 = a, rank 0 = White's first row."""
+        r, c = self.coords[square]
+        file = c if self.a1_dark else self.size - 1 - c
+        return file, self.size - 1 - r
+
+    def row(self, square: int) -> int:
+        """Internal row: 0 is the top (rank N), N-1 the bottom (rank 1)."""
+        return self.coords[square][0]
+
+    def number(self, square: int) -> int:
+        """Official square number (1-based) under this board's numbering."""
+        file, rank = self.file_rank(square)
+        h = self.half
+        if self.numbering is Numbering.FROM_TOP_LEFT:
+            return (self.size - 1 - rank) * h + file // 2 + 1
+        return rank * h + (self.size - 1 - file) // 2 + 1
+
+    def _make_label(self, square: int) -> str:
+        if self.notation is Notation.NUMERIC:
+            return str(self.number(square))
+        file, rank = self.file_rank(square)
+        return f"{chr(ord('a') + file)}{rank + 1}"
+
+    def _sort_key(self, square: int) -> tuple[int, int]:
+        if self.notation is Notation.NUMERIC:
+            return (self.number(square), 0)
+        file, rank = self.file_rank(square)
+        return (rank, file)
+
+    # -- the one conversion pair -------------------------------------------------------------
+    def label(self, square: int) -> str:
+        """Official label of a square (bit index) such as ``"22"`` or ``"c3"``."""
+        return self._labels[square]
+
+    def square(self, label: str) -> int:
+        """Bit index of an official label. Raises :class:`SquareError` with the reason."""
+        text = label.strip().lower()
+        found = self._by_label.get(text)
+        if found is not None:
+            return found
+        if self.notation is Notation.NUMERIC:
+            if text.isdigit():
+                raise SquareError(
+                    f"square {label!r} does not exist: squares are numbered 1-{len(self.squares)}"
+                )
+            raise SquareError(f"{label!r} is not a square number (1-{len(self.squares)})")
+        last_file = chr(ord("a") + self.size - 1)
+        if (
+            len(text) >= 2
+            and "a" <= text[0] <= last_file
+            and text[1:].isdigit()
+            and 1 <= int(text[1:]) <= self.size
+        ):
+            raise SquareError(f"{label!r} is a light square; pieces stand on dark squares only")
+        raise SquareError(f"{label!r} is not a square of the board (a1-{last_file}{self.size})")
+
+    def labels(self, bitboard: int) -> list[str]:
+        """Labels of the squares in a bitboard, in FEN order."""
+        return [self._labels[s] for s in self.label_order if bitboard >> s & 1]
+
+
+@lru_cache(maxsize=None)
+def _geometry(size: int, a1_dark: bool, notation: Notation, numbering: Numbering) -> Geometry:
+    return Geometry(size, a1_dark, notation, numbering)
+
+
+def geometry(variant: Variant) -> Geometry:
+    """The (shared, cached) geometry of a variant's board."""
+    return _geometry(variant.board_size, variant.a1_dark, variant.notation, variant.numbering)
+
+
+def iter_bits(bitboard: int) -> list[int]:
+    """Bit indices set in ``bitboard``, lowest first."""
+    out = []
+    while bitboard:
+        low = bitboard & -bitboard
+        out.append(low.bit_length() - 1)
+        bitboard ^= low
+    return out

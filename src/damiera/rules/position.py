@@ -1,0 +1,210 @@
+"""Positions as immutable values, start positions, and FEN (RULES.md section 4).
+
+A :class:`Position` is four fields: bitboards (Python ints over the geometry's bit indices)
+of White's pieces, Black's pieces and all kings, and the side to move. It holds no variant:
+functions that need the board take the :class:`~damiera.rules.variant.Variant` too.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from damiera.rules.geometry import Geometry, SquareError, geometry
+from damiera.rules.variant import Color, Notation, Variant
+
+
+class FenError(ValueError):
+    """A FEN that cannot be read, or that describes an impossible position.
+
+    The message says what is wrong and where (which token or square).
+    """
+
+
+class Position(NamedTuple):
+    """An immutable, hashable position.
+
+    ``white`` and ``black``: bitboards of each side's pieces (men and kings);
+    ``kings``: bitboard of all kings of both sides; ``turn``: the side to move.
+    """
+
+    white: int
+    black: int
+    kings: int
+    turn: Color
+
+    def pieces(self, color: Color) -> int:
+        return self.white if color is Color.WHITE else self.black
+
+    def men(self, color: Color) -> int:
+        return self.pieces(color) & ~self.kings
+
+    def kings_of(self, color: Color) -> int:
+        return self.pieces(color) & self.kings
+
+    @property
+    def occupied(self) -> int:
+        return self.white | self.black
+
+    def piece_at(self, square: int) -> tuple[Color, bool] | None:
+        """``(color, is_king)`` of the piece on a square (bit index), or None if empty."""
+        bit = 1 << square
+        if self.white & bit:
+            return Color.WHITE, bool(self.kings & bit)
+        if self.black & bit:
+            return Color.BLACK, bool(self.kings & bit)
+        return None
+
+    def count(self) -> tuple[int, int]:
+        """Number of pieces ``(white, black)``."""
+        return self.white.bit_count(), self.black.bit_count()
+
+
+def start_position(variant: Variant) -> Position:
+    """The variant's initial position: men on the first ``man_rows`` rows of each side."""
+    geo = geometry(variant)
+    black = white = 0
+    for s in geo.squares:
+        r = geo.row(s)
+        if r < variant.man_rows:
+            black |= 1 << s
+        elif r >= variant.board_size - variant.man_rows:
+            white |= 1 << s
+    return Position(white, black, 0, variant.first_to_move)
+
+
+_RANGE = re.compile(r"^(\d+)-(\d+)$")
+
+
+def _fen_squares(geo: Geometry, color: Color, body: str) -> tuple[int, int]:
+    """Read one side's square list (without its colour letter): ``(pieces, kings)``."""
+    pieces = kings = 0
+    side = color.word
+    if not body.strip():
+        return 0, 0
+    for raw in body.split(","):
+        token = raw.strip()
+        if not token:
+            raise FenError(f"empty square in {side}'s list (two commas in a row?)")
+        king = token[0] in "Kk"
+        if king:
+            token = token[1:].strip()
+        match = _RANGE.match(token)
+        if match and geo.notation is Notation.NUMERIC:
+            first, last = int(match.group(1)), int(match.group(2))
+            if first > last:
+                raise FenError(f"range {token!r} in {side}'s list runs backwards")
+            labels = [str(n) for n in range(first, last + 1)]
+        else:
+            labels = [token]
+        for label in labels:
+            try:
+                sq = geo.square(label)
+            except SquareError as exc:
+                raise FenError(f"{side}'s list: {exc}") from None
+            bit = 1 << sq
+            if pieces & bit:
+                raise FenError(f"square {label} is listed twice for {side}")
+            pieces |= bit
+            if king:
+                kings |= bit
+    return pieces, kings
+
+
+def parse_fen(variant: Variant, text: str) -> Position:
+    """Read a PDN FEN such as ``W:W21-32:B1-12`` or ``B:Wa1,Kd4:Bh8``.
+
+    Accepts either colour's list first, a missing or empty side (``B:W6:B``), ranges on
+    numeric boards, ``K`` before kings, surrounding quotes/whitespace and a trailing ``.``.
+    Raises :class:`FenError` for bad syntax, squares that are not playing squares, a square
+    given to both sides, a man on its own promotion row, or more pieces than a side starts with.
+    """
+    geo = geometry(variant)
+    fen = text.strip().strip('"').strip()
+    if fen.endswith("."):
+        fen = fen[:-1]
+    if not fen:
+        raise FenError("empty FEN")
+    parts = [p.strip() for p in fen.split(":")]
+    turn_token = parts[0].upper()
+    if turn_token not in ("W", "B"):
+        raise FenError(
+            f"FEN must start with the side to move, W or B, not {parts[0]!r} (as in W:W21-32:B1-12)"
+        )
+    turn = Color(turn_token)
+    boards: dict[Color, tuple[int, int]] = {}
+    for part in parts[1:]:
+        if not part:
+            raise FenError("empty field between colons")
+        letter = part[0].upper()
+        if letter not in ("W", "B"):
+            raise FenError(f"each FEN field after the side to move starts with W or B, not {part!r}")
+        color = Color(letter)
+        if color in boards:
+            raise FenError(f"{color.word}'s pieces are given twice")
+        boards[color] = _fen_squares(geo, color, part[1:])
+    white, white_kings = boards.get(Color.WHITE, (0, 0))
+    black, black_kings = boards.get(Color.BLACK, (0, 0))
+    both = white & black
+    if both:
+        raise FenError(
+            f"square {geo.labels(both)[0]} is given to both White and Black"
+        )
+    position = Position(white, black, white_kings | black_kings, turn)
+    check_position(variant, position)
+    return position
+
+
+def check_position(variant: Variant, position: Position) -> None:
+    """Raise :class:`FenError` if the position cannot arise in the variant.
+
+    Checks: pieces only on playing squares, no square held by both sides, no man on its own
+    promotion row (White men on the top row, Black men on the bottom row), no side with more
+    pieces than it starts with.
+    """
+    geo = geometry(variant)
+    off = (position.white | position.black | position.kings) & ~geo.mask
+    if off:
+        raise FenError("a piece stands off the playing squares")
+    if position.white & position.black:
+        raise FenError(f"square {geo.labels(position.white & position.black)[0]} is held by both sides")
+    if position.kings & ~(position.white | position.black):
+        raise FenError("a king is marked on an empty square")
+    white_men = position.white & ~position.kings
+    black_men = position.black & ~position.kings
+    if white_men & geo.top_row:
+        sq = geo.labels(white_men & geo.top_row)[0]
+        raise FenError(f"impossible position: a white man on {sq}, White's promotion row")
+    if black_men & geo.bottom_row:
+        sq = geo.labels(black_men & geo.bottom_row)[0]
+        raise FenError(f"impossible position: a black man on {sq}, Black's promotion row")
+    limit = variant.men_per_side
+    for color, pieces in ((Color.WHITE, position.white), (Color.BLACK, position.black)):
+        n = pieces.bit_count()
+        if n > limit:
+            raise FenError(
+                f"impossible position: {color.word} has {n} pieces, more than the {limit} "
+                f"a side starts with in {variant.name}"
+            )
+
+
+def _side(geo: Geometry, letter: str, pieces: int, kings: int) -> str:
+    items = [
+        ("K" if kings >> s & 1 else "") + geo.label(s)
+        for s in geo.label_order
+        if pieces >> s & 1
+    ]
+    return letter + ",".join(items)
+
+
+def write_fen(variant: Variant, position: Position) -> str:
+    """The canonical FEN: side to move, White's list, Black's list; squares ascending in
+    notation order, kings marked ``K`` in place, no ranges (RULES.md section 4)."""
+    geo = geometry(variant)
+    return ":".join(
+        (
+            position.turn.value,
+            _side(geo, "W", position.white, position.kings),
+            _side(geo, "B", position.black, position.kings),
+        )
+    )

@@ -1,0 +1,208 @@
+"""The ``damiera`` command line (a stable interface: other tools call it).
+
+Rules commands live here: ``damiera variants``, ``damiera moves``, ``damiera perft``.
+Engine and web commands are registered by their packages (``register(subparsers)``).
+Bad input (unknown variant, malformed or impossible FEN, bad depth) exits with status 2 and
+one line on stderr saying what is wrong; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import TextIO
+
+from damiera.rules.movegen import apply_move, legal_moves, perft
+from damiera.rules.notation import move_labels, move_text
+from damiera.rules.position import FenError, Position, parse_fen, start_position
+from damiera.rules.variant import VARIANTS, UnknownVariantError, Variant, variant
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def load_variant(name: str, optional_capture: bool = False) -> Variant:
+    """Variant from a command-line name, raising :class:`UsageError` with the reason."""
+    try:
+        return variant(name, optional_capture=optional_capture)
+    except (UnknownVariantError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def load_position(v: Variant, fen: str | None) -> Position:
+    """Position from ``--fen`` (start position when None); :class:`UsageError` if bad."""
+    if fen is None:
+        return start_position(v)
+    try:
+        return parse_fen(v, fen)
+    except FenError as exc:
+        raise UsageError(f"bad FEN {fen!r}: {exc}") from None
+
+
+def _cmd_variants(args: argparse.Namespace) -> int:
+    if args.json:
+        print(json.dumps([v.rule_parameters() for v in VARIANTS.values()]))
+        return 0
+    for v in VARIANTS.values():
+        print(f"{v.id}: {v.name}")
+        print(
+            f"  board {v.board_size}x{v.board_size}, {v.men_per_side} men each, "
+            f"{v.first_to_move.word} moves first, "
+            f"{v.notation.value} squares ({'a1' if v.a1_dark else 'h1'} dark)"
+        )
+        print(
+            f"  men capture {'backward too' if v.men_capture_backward else 'forward only'}; "
+            f"kings {'fly' if v.flying_kings else 'move one square'}; "
+            f"men {'may' if v.men_capture_kings else 'may not'} take kings"
+        )
+        print(
+            f"  capture choice: {v.capture_choice.value}; man reaching the far row during a "
+            f"capture: {v.promotion_during_capture.value}"
+        )
+        print(
+            f"  draw: {v.draw_moves_without_progress} moves each without capture or promotion,"
+            f" or threefold repetition; PDN GameType {v.pdn_gametype}"
+        )
+        if v.board_size == 8:
+            print("  house rule available: --optional-capture")
+    return 0
+
+
+def _moves_line(v: Variant, position: Position, as_json: bool) -> str:
+    moves = legal_moves(v, position)
+    if as_json:
+        return json.dumps([move_labels(v, m) for m in moves])
+    return " ".join(move_text(v, m) for m in moves)
+
+
+def _cmd_moves(args: argparse.Namespace) -> int:
+    v = load_variant(args.variant, args.optional_capture)
+    if args.fens is not None:
+        if args.fen is not None:
+            raise UsageError("give --fen or --fens, not both")
+        stream: TextIO
+        if args.fens == "-":
+            stream = sys.stdin
+        else:
+            try:
+                stream = open(args.fens, encoding="utf-8")
+            except OSError as exc:
+                raise UsageError(f"cannot read {args.fens}: {exc.strerror}") from None
+        with stream:
+            _answer_fens(v, stream, args.json)
+        return 0
+    position = load_position(v, args.fen)
+    moves = legal_moves(v, position)
+    if args.json:
+        print(json.dumps([move_labels(v, m) for m in moves]))
+    else:
+        for m in moves:
+            print(move_text(v, m))
+    return 0
+
+
+def _answer_fens(v: Variant, lines: Iterable[str], as_json: bool) -> None:
+    out = sys.stdout
+    for raw in lines:
+        fen = raw.strip()
+        if not fen:
+            continue
+        try:
+            position = parse_fen(v, fen)
+        except FenError as exc:
+            message = f"bad FEN {fen!r}: {exc}"
+            out.write((json.dumps({"error": message}) if as_json else f"error: {message}") + "\n")
+            continue
+        out.write(_moves_line(v, position, as_json) + "\n")
+    out.flush()
+
+
+def _cmd_perft(args: argparse.Namespace) -> int:
+    v = load_variant(args.variant, args.optional_capture)
+    try:
+        depth = int(args.depth)
+    except ValueError:
+        raise UsageError(f"depth must be a whole number, not {args.depth!r}") from None
+    if depth < 0 or depth > 30:
+        raise UsageError(f"depth must be between 0 and 30, not {depth}")
+    position = load_position(v, args.fen)
+    started = time.perf_counter()
+    if args.divide and depth >= 1:
+        total = 0
+        for m in legal_moves(v, position):
+            n = perft(v, apply_move(position, m), depth - 1)
+            total += n
+            print(f"{move_text(v, m)}: {n}")
+    else:
+        total = perft(v, position, depth)
+    elapsed = time.perf_counter() - started
+    if args.divide:
+        print()
+    print(f"Time: {elapsed:.3f} s ({total / elapsed if elapsed > 0 else 0:,.0f} nodes/s)")
+    print(f"Nodes searched: {total}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="damiera", description="Damiera: multi-variant draughts")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("variants", help="list the variants and their rule parameters")
+    p.add_argument("--json", action="store_true", help="one JSON array")
+    p.set_defaults(func=_cmd_variants)
+
+    p = sub.add_parser("moves", help="every legal move of a position")
+    p.add_argument("variant")
+    p.add_argument("--fen", help="position in FEN (default: the start position)")
+    p.add_argument("--fens", metavar="FILE", help="one FEN per line ('-' for standard input)")
+    p.add_argument("--optional-capture", action="store_true", help="captures are optional")
+    p.add_argument("--json", action="store_true", help="JSON objects instead of notation")
+    p.set_defaults(func=_cmd_moves)
+
+    p = sub.add_parser("perft", help="count leaf nodes at a depth")
+    p.add_argument("variant")
+    p.add_argument("depth")
+    p.add_argument("--fen", help="position in FEN (default: the start position)")
+    p.add_argument("--optional-capture", action="store_true")
+    p.add_argument("--divide", action="store_true", help="count per first move")
+    p.set_defaults(func=_cmd_perft)
+
+    for module in ("damiera.engine.cli", "damiera.web.cli"):
+        try:
+            register: Callable[..., None] = importlib.import_module(module).register
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and module.startswith(exc.name):
+                continue
+            raise
+        register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``damiera`` console script; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.func(args)
+    except UsageError as exc:
+        print(f"damiera: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

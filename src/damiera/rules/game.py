@@ -1,0 +1,237 @@
+"""A game: the start position, the moves played, undo, the result and its reason, and PDN.
+
+Source: RULES.md section 1 (end of game: no pieces or no legal move loses; draws by 40 moves
+each without capture or promotion, threefold repetition, agreement; resignation) and
+section 4 (PDN with the ``GameType`` and ``FEN`` tags).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from damiera.rules.movegen import Move, apply_move, legal_moves
+from damiera.rules.notation import move_text, parse_move
+from damiera.rules.position import Position, parse_fen, start_position, write_fen
+from damiera.rules.variant import Color, Variant
+
+
+class ResultReason(Enum):
+    """Why a game ended. ``value`` is the stable code used in JSON."""
+
+    NO_PIECES = "no-pieces"
+    NO_MOVES = "no-legal-move"
+    NO_PROGRESS = "forty-moves"
+    REPETITION = "threefold-repetition"
+    RESIGNATION = "resignation"
+    AGREEMENT = "agreement"
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The end of a game: ``winner`` (None for a draw) and ``reason``."""
+
+    winner: Color | None
+    reason: ResultReason
+
+    @property
+    def pdn(self) -> str:
+        """PDN result token: ``1-0`` (White won), ``0-1`` or ``1/2-1/2``."""
+        if self.winner is None:
+            return "1/2-1/2"
+        return "1-0" if self.winner is Color.WHITE else "0-1"
+
+    def describe(self, variant: Variant | None = None) -> str:
+        """One English sentence, e.g. ``"Black wins: White has no legal move"``."""
+        if self.winner is None:
+            loser_text = {
+                ResultReason.NO_PROGRESS: "40 moves each without a capture or a promotion"
+                if variant is None
+                else f"{variant.draw_moves_without_progress} moves each without a capture "
+                "or a promotion",
+                ResultReason.REPETITION: "the same position occurred three times",
+                ResultReason.AGREEMENT: "agreed by the players",
+            }.get(self.reason, self.reason.value)
+            return f"Draw: {loser_text}"
+        winner = self.winner.word.capitalize()
+        loser = self.winner.opponent.word.capitalize()
+        because = {
+            ResultReason.NO_PIECES: f"{loser} has no pieces left",
+            ResultReason.NO_MOVES: f"{loser} has no legal move",
+            ResultReason.RESIGNATION: f"{loser} resigned",
+        }.get(self.reason, self.reason.value)
+        return f"{winner} wins: {because}"
+
+
+class GameOverError(ValueError):
+    """A move, undo or offer on a game that has already ended (or cannot be undone)."""
+
+
+class Game:
+    """One game's mutable history over immutable positions.
+
+    ``variant``; ``start`` (Position); ``moves`` (list of Move, one per ply);
+    ``positions`` (start first, then the position after each move; always one longer than
+    ``moves``); ``result`` (None while the game goes on).
+    """
+
+    def __init__(self, variant: Variant, start: Position | str | None = None):
+        self.variant = variant
+        if start is None:
+            start = start_position(variant)
+        elif isinstance(start, str):
+            start = parse_fen(variant, start)
+        self.start: Position = start
+        self.moves: list[Move] = []
+        self.positions: list[Position] = [start]
+        self._quiet_plies: list[int] = [0]
+        self._final: Result | None = None  # resignation or agreement
+        self.result: Result | None = None
+        self.result = self._positional_result()
+
+    # -- state --------------------------------------------------------------------------------
+    @property
+    def position(self) -> Position:
+        return self.positions[-1]
+
+    @property
+    def turn(self) -> Color:
+        return self.position.turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def plies_without_progress(self) -> int:
+        """Plies in a row without a capture or a promotion (the draw rule counts 2 per move)."""
+        return self._quiet_plies[-1]
+
+    @property
+    def moves_without_progress(self) -> int:
+        """Moves by each side without capture or promotion: plies // 2."""
+        return self._quiet_plies[-1] // 2
+
+    def legal_moves(self) -> list[Move]:
+        """Legal moves now; empty once the game is over."""
+        if self.result is not None:
+            return []
+        return legal_moves(self.variant, self.position)
+
+    def fen(self) -> str:
+        return write_fen(self.variant, self.position)
+
+    def history(self) -> list[str]:
+        """Every move played, in full notation."""
+        return [move_text(self.variant, m) for m in self.moves]
+
+    # -- changes ------------------------------------------------------------------------------
+    def play(self, move: Move | str) -> Move:
+        """Play a legal move given as a Move or as text (full or short notation).
+
+        Returns the Move played. Raises :class:`GameOverError` if the game has ended, and
+        :class:`~damiera.rules.notation.NotationError` (or its subclasses) for text that is
+        not a legal move; the game is unchanged when it raises.
+        """
+        if self.result is not None:
+            raise GameOverError(f"the game is over ({self.result.describe(self.variant)})")
+        if isinstance(move, str):
+            move = parse_move(self.variant, self.position, move)
+        elif move not in legal_moves(self.variant, self.position):
+            raise GameOverError("that move is not legal in this position")
+        after = apply_move(self.position, move)
+        quiet = 0 if (move.captures or move.promotes) else self._quiet_plies[-1] + 1
+        self.moves.append(move)
+        self.positions.append(after)
+        self._quiet_plies.append(quiet)
+        self.result = self._positional_result()
+        return move
+
+    def undo(self, plies: int = 1) -> list[Move]:
+        """Take back the last ``plies`` moves; returns them, last first.
+
+        Raises :class:`GameOverError` after a resignation or agreed draw, or when fewer than
+        ``plies`` moves were played (nothing is changed then).
+        """
+        if self._final is not None:
+            raise GameOverError(
+                f"the game ended by {self._final.reason.value}; it cannot be taken back"
+            )
+        if plies < 1 or plies > len(self.moves):
+            raise GameOverError(
+                f"cannot take back {plies} move(s): {len(self.moves)} played"
+            )
+        undone = []
+        for _ in range(plies):
+            undone.append(self.moves.pop())
+            self.positions.pop()
+            self._quiet_plies.pop()
+        self.result = self._positional_result()
+        return undone
+
+    def resign(self, color: Color) -> Result:
+        """``color`` resigns; the other side wins."""
+        return self._end(Result(color.opponent, ResultReason.RESIGNATION))
+
+    def agree_draw(self) -> Result:
+        """Both players agree to a draw."""
+        return self._end(Result(None, ResultReason.AGREEMENT))
+
+    def _end(self, result: Result) -> Result:
+        if self.result is not None:
+            raise GameOverError(f"the game is over ({self.result.describe(self.variant)})")
+        self._final = self.result = result
+        return result
+
+    def _positional_result(self) -> Result | None:
+        position = self.position
+        mover = position.turn
+        if not position.pieces(mover):
+            return Result(mover.opponent, ResultReason.NO_PIECES)
+        if not legal_moves(self.variant, position):
+            return Result(mover.opponent, ResultReason.NO_MOVES)
+        if self._quiet_plies[-1] >= 2 * self.variant.draw_moves_without_progress:
+            return Result(None, ResultReason.NO_PROGRESS)
+        if self.positions.count(position) >= 3:
+            return Result(None, ResultReason.REPETITION)
+        return None
+
+    # -- PDN ----------------------------------------------------------------------------------
+    def pdn(self, tags: dict[str, str] | None = None) -> str:
+        """This game as PDN text: tags (``GameType``, ``FEN`` when not from the start,
+        ``Result``, plus any given) and numbered movetext ending with the result."""
+        result = self.result.pdn if self.result else "*"
+        all_tags: dict[str, str] = {
+            "Event": "Damiera game",
+            "White": "?",
+            "Black": "?",
+        }
+        all_tags.update(tags or {})
+        all_tags["GameType"] = self.variant.pdn_gametype
+        if self.start != start_position(self.variant):
+            all_tags["FEN"] = write_fen(self.variant, self.start)
+        all_tags["Result"] = result
+        lines = [f'[{k} "{v}"]' for k, v in all_tags.items()]
+        words: list[str] = []
+        first = self.variant.first_to_move
+        number = 1
+        turn = self.start.turn
+        for i, move in enumerate(self.moves):
+            if turn is first:
+                words.append(f"{number}.")
+            elif i == 0:
+                words.append(f"{number}...")
+            words.append(move_text(self.variant, move))
+            if turn is not first:
+                number += 1
+            turn = turn.opponent
+        words.append(result)
+        text, line = [], ""
+        for w in words:
+            if line and len(line) + 1 + len(w) > 79:
+                text.append(line)
+                line = w
+            else:
+                line = f"{line} {w}" if line else w
+        text.append(line)
+        return "\n".join(lines) + "\n\n" + "\n".join(text) + "\n"

@@ -1,0 +1,307 @@
+"""Move text: writing moves in the variant's labels, and reading them back with clear errors.
+
+Source: RULES.md section 4 and DESIGN.md. A quiet move is written ``22-19`` / ``c3-d4``; a
+capture lists every square the piece lands on, ``29x22x15x6`` / ``c3xe5xg7`` (Russian writes
+``c3:e5:g7``). Reading accepts ``x``, ``:`` or ``-`` between squares, the short form (first and
+last square) and any subset of the landing squares in order, as long as exactly one legal
+move fits. When none fits, :class:`IllegalMoveError` says why in the rule's own terms; when
+several fit, :class:`AmbiguousMoveError` names them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+
+from damiera.rules.geometry import SquareError, geometry
+from damiera.rules.movegen import (
+    Move,
+    _all_captures,
+    _quiet_moves,
+    choose_captures,
+    legal_moves,
+    tables,
+)
+from damiera.rules.position import Position
+from damiera.rules.variant import CaptureChoice, Color, Variant
+
+_NUMBER_WORDS = (
+    "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve",
+)
+
+
+def _count_word(n: int) -> str:
+    return _NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else str(n)
+
+
+class NotationError(ValueError):
+    """Move text that cannot be read or matched to a legal move.
+
+    ``code`` names the reason (stable, for translations); ``params`` holds its values
+    (square labels, move texts, numbers) as strings; ``str(error)`` is the English message.
+    """
+
+    def __init__(self, message: str, code: str, params: dict[str, str] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.params = params or {}
+
+
+class IllegalMoveError(NotationError):
+    """Readable move text that is not a legal move; the message names the rule it breaks."""
+
+
+class AmbiguousMoveError(NotationError):
+    """Short move text that fits several legal moves; ``candidates`` lists their full texts."""
+
+    def __init__(self, message: str, candidates: list[str]):
+        super().__init__(message, "ambiguous", {"candidates": ", ".join(candidates)})
+        self.candidates = candidates
+
+
+def move_text(variant: Variant, move: Move) -> str:
+    """Full notation of a move: ``22-19``, ``29x22x15x6``, ``c3xe5`` (``c3:e5`` in Russian)."""
+    geo = geometry(variant)
+    sep = variant.capture_separator if move.captures else "-"
+    return sep.join(geo.label(s) for s in move.path)
+
+
+def move_labels(variant: Variant, move: Move) -> dict[str, object]:
+    """JSON-ready description of a move: ``{"move", "from", "to", "path", "captures",
+    "promotes"}`` with squares as official labels (the CLI and web API contract)."""
+    geo = geometry(variant)
+    return {
+        "move": move_text(variant, move),
+        "from": geo.label(move.start),
+        "to": geo.label(move.end),
+        "path": [geo.label(s) for s in move.path],
+        "captures": [geo.label(s) for s in move.captures],
+        "promotes": move.promotes,
+    }
+
+
+_SEPARATORS = re.compile(r"\s*[x×:\-]\s*", re.IGNORECASE)
+
+
+def parse_squares(variant: Variant, text: str) -> list[int]:
+    """Squares (bit indices) named in a move text. Raises :class:`NotationError`."""
+    geo = geometry(variant)
+    raw = text.strip()
+    if not raw:
+        raise NotationError("empty move text", "empty")
+    tokens = _SEPARATORS.split(raw)
+    if len(tokens) < 2 or any(not tok for tok in tokens):
+        raise NotationError(
+            f"cannot read {raw!r} as a move: write it as squares joined by - or x, such as "
+            f"{_example(variant)}",
+            "unreadable",
+            {"text": raw},
+        )
+    squares = []
+    for tok in tokens:
+        try:
+            squares.append(geo.square(tok))
+        except SquareError as exc:
+            raise NotationError(str(exc), "bad_square", {"square": tok}) from None
+    return squares
+
+
+def _example(variant: Variant) -> str:
+    return "22-18 or 26x17" if variant.notation.value == "numeric" else "c3-d4 or c3xe5"
+
+
+def _fits(squares: Sequence[int], move: Move) -> bool:
+    path = move.path
+    if path[0] != squares[0] or path[-1] != squares[-1]:
+        return False
+    inner = iter(path[1:-1])
+    return all(any(s == p for p in inner) for s in squares[1:-1])
+
+
+def _matching(squares: Sequence[int], moves: Sequence[Move]) -> list[Move]:
+    exact = [m for m in moves if list(m.path) == list(squares)]
+    if exact:
+        return exact
+    return [m for m in moves if _fits(squares, m)]
+
+
+def parse_move(variant: Variant, position: Position, text: str) -> Move:
+    """The legal move that ``text`` names in ``position``.
+
+    Raises :class:`NotationError` for unreadable text or squares that do not exist,
+    :class:`AmbiguousMoveError` when several legal moves fit (the message lists them), and
+    :class:`IllegalMoveError` with the rule broken when no legal move fits.
+    """
+    squares = parse_squares(variant, text)
+    legal = legal_moves(variant, position)
+    found = _matching(squares, legal)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        names = [move_text(variant, m) for m in found]
+        raise AmbiguousMoveError(
+            f"{text.strip()} is ambiguous: it could be {_or_list(names)}; write the full path",
+            names,
+        )
+    raise explain_illegal(variant, position, squares, legal, text.strip())
+
+
+def _or_list(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def explain_illegal(
+    variant: Variant,
+    position: Position,
+    squares: Sequence[int],
+    legal: Sequence[Move],
+    text: str | None = None,
+) -> IllegalMoveError:
+    """Why the move through ``squares`` is illegal, in the rule's own terms.
+
+    Checks in order: the start square, game over, an incomplete capture, going on after a
+    man was crowned, the capture-choice rule, mandatory capture, men that may not take kings,
+    a man moving backwards, a short king moving far; otherwise a plain refusal listing the
+    legal moves of that piece.
+    """
+    geo = geometry(variant)
+    t = tables(variant)
+    labels = [geo.label(s) for s in squares]
+    if text is None:
+        text = ("x" if len(squares) > 2 else "-").join(labels)
+    turn = position.turn
+    start = squares[0]
+    piece = position.piece_at(start)
+    if piece is None:
+        return IllegalMoveError(
+            f"there is no piece on {labels[0]}", "no_piece", {"square": labels[0]}
+        )
+    color, is_king = piece
+    if color is not turn:
+        return IllegalMoveError(
+            f"the piece on {labels[0]} is {color.word.capitalize()}'s; it is "
+            f"{turn.word.capitalize()}'s turn",
+            "not_your_piece",
+            {"square": labels[0], "color": color.word, "turn": turn.word},
+        )
+    if not legal:
+        return IllegalMoveError(
+            f"{turn.word.capitalize()} has no legal move", "no_legal_move", {"turn": turn.word}
+        )
+    # A legal capture that the text stops short of.
+    for m in legal:
+        if m.captures and len(squares) < len(m.path) and list(m.path[: len(squares)]) == list(
+            squares
+        ):
+            where = labels[-1]
+            return IllegalMoveError(
+                f"the capture must go on from {where}", "capture_incomplete", {"square": where}
+            )
+    # A legal capture that the text goes on from after a man was crowned.
+    for m in legal:
+        if m.promotes and m.captures and list(squares[: len(m.path)]) == list(m.path):
+            full = move_text(variant, m)
+            return IllegalMoveError(
+                f"a man that is crowned during a capture stops there: the move is {full}",
+                "promotion_ends_capture",
+                {"move": full},
+            )
+    side = 0 if turn is Color.WHITE else 1
+    own, opp = position.pieces(turn), position.pieces(turn.opponent)
+    every_capture = _all_captures(t, own, opp, position.kings, side)
+    rejected = _matching(squares, every_capture)
+    if rejected:
+        return _explain_choice(variant, rejected[0], every_capture)
+    quiet = _quiet_moves(t, own, opp, position.kings, side)
+    if _matching(squares, quiet) and every_capture and variant.mandatory_capture:
+        examples = _or_list([move_text(variant, m) for m in legal[:3]])
+        return IllegalMoveError(
+            f"a capture is mandatory ({examples})", "capture_mandatory", {"moves": examples}
+        )
+    if not variant.men_capture_kings and not is_king:
+        relaxed = dataclasses.replace(variant, men_capture_kings=True)
+        rt = tables(relaxed)
+        if _matching(squares, _all_captures(rt, own, opp, position.kings, side)):
+            return IllegalMoveError("a man cannot take a king", "man_takes_king")
+    if len(squares) == 2:
+        r0, r1 = geo.row(start), geo.row(squares[1])
+        backwards = (r1 > r0) if turn is Color.WHITE else (r1 < r0)
+        if not is_king and backwards:
+            if abs(r1 - r0) == 2 and not variant.men_capture_backward:
+                return IllegalMoveError(
+                    "a man cannot capture backwards", "man_captures_backward"
+                )
+            if abs(r1 - r0) == 1:
+                return IllegalMoveError("a man moves forward only", "man_moves_backward")
+        on_diagonal = any(squares[1] in geo.ray[d][start] for d in range(4))
+        if is_king and not variant.flying_kings and abs(r1 - r0) > 2 and on_diagonal:
+            if position.piece_at(squares[1]) is None:
+                return IllegalMoveError(
+                    f"{variant.name}: a king moves one square at a time",
+                    "short_king",
+                    {"variant": variant.name},
+                )
+    from_here = [move_text(variant, m) for m in legal if m.start == start]
+    if from_here:
+        return IllegalMoveError(
+            f"{text} is not a legal move; the piece on {labels[0]} can play "
+            f"{_or_list(from_here)}",
+            "not_legal_from_square",
+            {"move": text, "square": labels[0], "moves": ", ".join(from_here)},
+        )
+    everything = [move_text(variant, m) for m in legal]
+    shown = _or_list(everything[:8]) + (" ..." if len(everything) > 8 else "")
+    return IllegalMoveError(
+        f"the piece on {labels[0]} cannot move now; legal moves: {shown}",
+        "piece_cannot_move",
+        {"square": labels[0], "moves": ", ".join(everything)},
+    )
+
+
+def _explain_choice(variant: Variant, move: Move, captures: list[Move]) -> IllegalMoveError:
+    """The capture-choice rule that ``move`` (a complete capture) breaks."""
+    chosen = choose_captures(variant, captures)
+    best = chosen[0]
+    best_text = move_text(variant, best)
+    name = variant.name
+    choice = variant.capture_choice
+    params = {"variant": name, "move": best_text}
+    if choice is CaptureChoice.KING_PRECEDENCE:
+        return IllegalMoveError(
+            f"{name}: a king that can capture must capture ({best_text})",
+            "king_must_capture",
+            params,
+        )
+    n = len(best.captures)
+    if len(move.captures) < n:
+        params["count"] = str(n)
+        return IllegalMoveError(
+            f"{name}: you must take the most pieces; {best_text} takes {_count_word(n)}",
+            "most_pieces",
+            params,
+        )
+    if choice is CaptureChoice.ITALIAN_PRIORITIES and best.by_king and not move.by_king:
+        return IllegalMoveError(
+            f"{name}: when a king and a man can take as many pieces, the king must capture "
+            f"({best_text})",
+            "king_captures_first",
+            params,
+        )
+    k = best.captured_kings.bit_count()
+    if move.captured_kings.bit_count() < k:
+        params["count"] = str(k)
+        return IllegalMoveError(
+            f"{name}: you must take the most kings; {best_text} takes {_count_word(k)}",
+            "most_kings",
+            params,
+        )
+    return IllegalMoveError(
+        f"{name}: you must take the capture that meets a king first ({best_text})",
+        "king_first",
+        params,
+    )

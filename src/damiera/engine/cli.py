@@ -1,0 +1,181 @@
+"""Engine commands of the ``damiera`` CLI: ``bestmove`` and ``match`` (issue 3, point 4).
+
+``damiera bestmove VARIANT [--fen FEN] [--level 1|2|3] [--movetime S] [--depth N]
+[--optional-capture]`` prints one ``depth D score S nodes N nps X pv ...`` line per finished
+iteration, then ``bestmove MOVE``; exit 1 when the side to move has no legal move.
+
+``damiera match VARIANT --first LEVEL --second LEVEL --games N [--movetime S]
+[--openings FILE] [--json]`` plays a match (levels 1-3 or ``random``) with a progress bar on
+stderr and prints W/D/L and the Elo difference with its 95% interval; with ``--json`` the last
+line is one JSON object.
+
+Bad input exits with status 2 and one line on stderr (raised as the CLI's ``UsageError``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from damiera.engine.search import MATE_BOUND, MATE, Info
+
+
+class EngineUsageError(ValueError):
+    """Bad input to an engine command: one line on stderr, exit status 2."""
+
+
+def _usage_error(message: str) -> Exception:
+    return EngineUsageError(message)
+
+
+def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Run a command, turning bad input into one stderr line and exit status 2 (the CLI's own
+    ``UsageError`` is turned the same way, whichever module object it comes from)."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return func(args)
+        except Exception as exc:
+            if isinstance(exc, EngineUsageError) or type(exc).__name__ == "UsageError":
+                print(f"damiera: error: {exc}", file=sys.stderr)
+                return 2
+            raise
+
+    return run
+
+
+def _positive_float(text: str, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise _usage_error(f"{what} must be a number of seconds, not {text!r}") from None
+    if not value > 0 or value != value or value == float("inf"):
+        raise _usage_error(f"{what} must be a positive number of seconds, not {text!r}")
+    return value
+
+
+def _int_in(text: str, what: str, low: int, high: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise _usage_error(f"{what} must be a whole number, not {text!r}") from None
+    if not low <= value <= high:
+        raise _usage_error(f"{what} must be between {low} and {high}, not {value}")
+    return value
+
+
+def score_text(score: int) -> str:
+    """Score for info lines: centi-men, or ``win N`` / ``loss N`` (plies to the end)."""
+    if score > MATE_BOUND:
+        return f"win {MATE - score}"
+    if score < -MATE_BOUND:
+        return f"loss {MATE + score}"
+    return str(score)
+
+
+def _cmd_bestmove(args: argparse.Namespace) -> int:
+    from damiera.cli import load_position, load_variant
+    from damiera.engine.levels import Player, level
+    from damiera.rules.movegen import generate
+    from damiera.rules.notation import move_text
+
+    v = load_variant(args.variant, args.optional_capture)
+    pos = load_position(v, args.fen)
+    lv = level(_int_in(args.level, "level", 1, 3))
+    movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
+    depth = _int_in(args.depth, "depth", 1, 60) if args.depth is not None else None
+    if not generate(v, pos):
+        print(f"no legal move: {pos.turn.word} to move has lost", file=sys.stderr)
+        return 1
+
+    def info(i: Info) -> None:
+        pv = " ".join(move_text(v, m) for m in i.pv)
+        print(
+            f"depth {i.depth} score {score_text(i.score)} nodes {i.nodes} nps {i.nps} pv {pv}",
+            flush=True,
+        )
+
+    player = Player(v, lv)
+    if depth is not None and movetime is None:
+        # A fixed depth alone is searched in full (no clock), as asked.
+        result = player.searcher.search(pos, depth=depth, on_info=info)
+    else:
+        result = player.choose(pos, (), movetime=movetime, depth=depth, on_info=info)
+    assert result.move is not None
+    if result.depth == 0:
+        print(f"depth 0 score {score_text(result.score)} nodes {result.nodes} nps 0 pv "
+              f"{move_text(v, result.move)}")
+    print(f"bestmove {move_text(v, result.move)}")
+    return 0
+
+
+def _cmd_match(args: argparse.Namespace) -> int:
+    from damiera.cli import load_variant
+    from damiera.engine.match import check_player, read_openings, run_match
+
+    v = load_variant(args.variant, args.optional_capture)
+    try:
+        first = check_player(args.first)
+        second = check_player(args.second)
+    except ValueError as exc:
+        raise _usage_error(str(exc)) from None
+    games = _int_in(args.games, "games", 1, 100_000)
+    jobs = _int_in(args.jobs, "jobs", 1, 64)
+    movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
+    openings = None
+    if args.openings is not None:
+        try:
+            openings = read_openings(v, args.openings)
+        except OSError as exc:
+            raise _usage_error(f"cannot read {args.openings}: {exc.strerror}") from None
+        except ValueError as exc:
+            raise _usage_error(str(exc)) from None
+
+    def bar(it: Iterator[Any], total: int) -> Iterator[Any]:
+        from tqdm import tqdm
+
+        return iter(tqdm(it, total=total, desc=f"{first} vs {second}", unit="game",
+                         file=sys.stderr, disable=args.quiet))
+
+    result, _records = run_match(
+        v, first, second, games, movetime=movetime, openings=openings, jobs=jobs,
+        seed=args.seed, progress=bar,
+    )
+    print(f"{first} vs {second} in {v.display_name}, {games} games"
+          + (f" at {movetime:g} s a move" if movetime else ""))
+    print(f"wins {result.wins}  draws {result.draws}  losses {result.losses}  "
+          f"score {100 * result.score:.1f}%")
+    print(f"Elo difference {result.elo:+.0f} (95% interval {result.elo_low:+.0f} .. "
+          f"{result.elo_high:+.0f}, +-{result.elo_error:.0f})")
+    if args.json:
+        print(json.dumps(result.as_dict()))
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add the ``bestmove`` and ``match`` subcommands to the CLI's subparsers."""
+    p = sub.add_parser("bestmove", help="search a position and print the best move")
+    p.add_argument("variant")
+    p.add_argument("--fen", help="position in FEN (default: the start position)")
+    p.add_argument("--level", default="3", help="playing level 1, 2 or 3 (default 3)")
+    p.add_argument("--movetime", help="seconds for the search (default: the level's)")
+    p.add_argument("--depth", help="fixed depth in plies (alone: searched in full, no clock)")
+    p.add_argument("--optional-capture", action="store_true", help="captures are optional")
+    p.set_defaults(func=_guarded(_cmd_bestmove))
+
+    p = sub.add_parser("match", help="play games between levels and measure Elo")
+    p.add_argument("variant")
+    p.add_argument("--first", required=True, help="1, 2, 3 or random")
+    p.add_argument("--second", required=True, help="1, 2, 3 or random")
+    p.add_argument("--games", required=True, help="number of games (colours alternate)")
+    p.add_argument("--movetime", help="seconds a move (default: each level's own)")
+    p.add_argument("--openings", metavar="FILE", help="FENs, one per line (default: random)")
+    p.add_argument("--jobs", default="1", help="games played in parallel (processes)")
+    p.add_argument("--seed", type=int, default=1, help="seed for openings and weaker moves")
+    p.add_argument("--optional-capture", action="store_true", help="captures are optional")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="last line: one JSON object")
+    p.set_defaults(func=_guarded(_cmd_match))

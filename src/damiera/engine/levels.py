@@ -1,0 +1,131 @@
+"""Three playing levels of the computer opponent (issue 3, point 3).
+
+Each level is a search budget (a depth limit and a time per move) and, for the two lower ones,
+a controlled chance of playing a weaker move:
+
+========  ==========  =======  ==========  ============  ======================================
+level     name        depth    time/move   weaker move   how the weaker move is chosen
+========  ==========  =======  ==========  ============  ======================================
+1         Beginner    2 plies  0.5 s max   35% of moves  uniformly among the other moves that
+                                                          score at most 1.5 men below the best
+2         Club        4 plies  1 s max     10% of moves  uniformly among the other moves that
+                                                          score at most 0.4 men below the best
+3         Master      no cap   2 s (the    never         --
+                               time given)
+========  ==========  =======  ==========  ============  ======================================
+
+"Never absurd": the weaker move is always one the level's own search scores within the margin
+of its best, so it never hangs a whole sequence of pieces and never misses a won ending it
+sees; a forced capture (one legal move) is always played at once.
+
+Level 3 searches until the time it is given runs out (default 2 s a move); levels 1 and 2 stop
+at their depth limit or their time cap, whichever comes first. Their measured strength gaps
+are in ``benchmarks/search_bench.py``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from damiera.engine.search import Info, Searcher, SearchResult
+from damiera.rules.movegen import Move
+from damiera.rules.position import Position
+from damiera.rules.variant import Variant
+
+
+@dataclass(frozen=True)
+class Level:
+    """One playing level.
+
+    ``number`` (1-3); ``name``; ``depth`` (max plies, None = no cap); ``movetime`` (seconds per
+    move: the level's default, and its cap when a caller offers more, except level 3 which uses
+    all it is given); ``weaker_chance`` (probability 0-1 of playing a weaker move);
+    ``weaker_margin`` (centi-men: how far below the best a weaker move may score).
+    """
+
+    number: int
+    name: str
+    depth: int | None
+    movetime: float
+    weaker_chance: float
+    weaker_margin: int
+
+    @property
+    def uses_given_time(self) -> bool:
+        """True when the level spends all the time it is given (no depth cap)."""
+        return self.depth is None
+
+
+LEVELS: dict[int, Level] = {
+    1: Level(1, "Beginner", depth=2, movetime=0.5, weaker_chance=0.35, weaker_margin=150),
+    2: Level(2, "Club", depth=4, movetime=1.0, weaker_chance=0.10, weaker_margin=40),
+    3: Level(3, "Master", depth=None, movetime=2.0, weaker_chance=0.0, weaker_margin=0),
+}
+
+
+def level(number: int) -> Level:
+    """The level with this number. Raises ValueError for anything but 1, 2 or 3."""
+    try:
+        return LEVELS[int(number)]
+    except (KeyError, ValueError):
+        raise ValueError(f"level must be 1, 2 or 3, not {number!r}") from None
+
+
+class Player:
+    """A computer player of one variant at one level, keeping its search tables between moves.
+
+    ``rng`` drives the weaker-move choice (pass a seeded :class:`random.Random` for
+    reproducible games).
+    """
+
+    def __init__(self, variant: Variant, lvl: Level | int, rng: random.Random | None = None):
+        self.variant = variant
+        self.level = lvl if isinstance(lvl, Level) else level(lvl)
+        self.searcher = Searcher(variant)
+        self.rng = rng or random.Random()
+
+    def choose(
+        self,
+        pos: Position,
+        history: Sequence[Position] = (),
+        movetime: float | None = None,
+        depth: int | None = None,
+        on_info: Callable[[Info], None] | None = None,
+    ) -> SearchResult:
+        """Search ``pos`` at this level and return the result; ``result.move`` is the move to
+        play (None when there is no legal move).
+
+        ``movetime`` (seconds): time given for this move (default: the level's); levels with a
+        depth cap never use more than their own time. ``depth`` overrides the level's depth.
+        """
+        lv = self.level
+        given = movetime if movetime is not None else lv.movetime
+        budget = given if lv.uses_given_time else min(given, lv.movetime)
+        max_depth = depth if depth is not None else lv.depth
+        weaker = lv.weaker_chance > 0 and self.rng.random() < lv.weaker_chance
+        result = self.searcher.search(
+            pos,
+            depth=max_depth,
+            movetime=budget,
+            history=history,
+            on_info=on_info,
+            root_scores=weaker,
+        )
+        if weaker and result.move is not None and len(result.root_scores) > 1:
+            best = result.root_scores[0][1]
+            others: list[tuple[Move, int]] = [
+                (m, s) for m, s in result.root_scores[1:] if s >= best - lv.weaker_margin
+            ]
+            if others:
+                move, score = self.rng.choice(others)
+                result.move = move
+                result.score = score
+                result.pv = [move]
+        return result
+
+
+def random_move(pos_moves: Sequence[Move], rng: random.Random) -> Move:
+    """A uniformly random legal move (the ``random`` opponent of engine matches)."""
+    return rng.choice(list(pos_moves))

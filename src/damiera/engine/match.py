@@ -1,0 +1,260 @@
+"""Engine matches: games between two players (levels 1-3 or ``random``), refereed by the rules
+core's :class:`~damiera.rules.game.Game`, and the Elo difference with its error bars.
+
+Games come in pairs: each opening is played twice, once with each player on each colour, so
+colours alternate and both players get the same openings. Openings are either FENs read from
+a file (one per line, ``#`` comments allowed) or short random openings: a few random plies from
+the start position, kept only when material is level and no capture is pending.
+
+A game ends by the rules (no piece or no legal move loses; 40-move rule; threefold
+repetition), or is adjudicated a draw after :data:`MAX_GAME_PLIES` plies.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+
+from damiera.engine.levels import Player, level
+from damiera.rules.game import Game
+from damiera.rules.movegen import apply_move, generate, has_capture, legal_moves
+from damiera.rules.position import Position, parse_fen, start_position, write_fen
+from damiera.rules.variant import Color, Variant
+
+#: Plies after which an unfinished game is adjudicated a draw.
+MAX_GAME_PLIES = 300
+
+PLAYER_NAMES = ("1", "2", "3", "random")
+
+
+def check_player(name: str) -> str:
+    """Normalise a player name (``1``, ``2``, ``3`` or ``random``); ValueError otherwise."""
+    key = str(name).strip().lower()
+    if key not in PLAYER_NAMES:
+        raise ValueError(f"player must be 1, 2, 3 or random, not {name!r}")
+    return key
+
+
+def random_openings(
+    variant: Variant, count: int, plies: int = 4, seed: int = 1
+) -> list[Position]:
+    """``count`` distinct short random openings: ``plies`` random legal plies from the start,
+    kept when material is level and the side to move has no capture. Deterministic per seed.
+    """
+    rng = random.Random(seed)
+    seen: set[Position] = set()
+    out: list[Position] = []
+    attempts = 0
+    while len(out) < count and attempts < count * 200:
+        attempts += 1
+        pos = start_position(variant)
+        ok = True
+        for _ in range(plies):
+            moves = legal_moves(variant, pos)
+            if not moves:
+                ok = False
+                break
+            pos = apply_move(pos, rng.choice(moves))
+        if not ok or pos in seen:
+            continue
+        w, b = pos.count()
+        if w != b or has_capture(variant, pos) or not generate(variant, pos):
+            continue
+        seen.add(pos)
+        out.append(pos)
+    while len(out) < count:  # tiny variants of tiny depth: repeat what we have
+        out.append(out[len(out) % max(1, len(seen))] if out else start_position(variant))
+    return out
+
+
+def read_openings(variant: Variant, path: str) -> list[Position]:
+    """FENs from a file, one per line (blank lines and ``#`` comments skipped).
+
+    Raises OSError if the file cannot be read, and ValueError naming the line of a bad FEN.
+    """
+    out = []
+    with open(path, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            text = line.split("#", 1)[0].strip()
+            if not text:
+                continue
+            try:
+                out.append(parse_fen(variant, text))
+            except ValueError as exc:
+                raise ValueError(f"{path}, line {number}: {exc}") from None
+    if not out:
+        raise ValueError(f"{path} holds no FEN")
+    return out
+
+
+@dataclass
+class GameRecord:
+    """One finished game: ``opening`` (FEN), ``white``/``black`` (player names), ``result``
+    (+1 White won, 0 draw, -1 Black won), ``reason`` (code), ``plies``."""
+
+    opening: str
+    white: str
+    black: str
+    result: int
+    reason: str
+    plies: int
+
+
+def play_game(
+    variant: Variant,
+    opening: Position,
+    white: str,
+    black: str,
+    movetime: float | None,
+    seed: int,
+) -> GameRecord:
+    """Play one game from ``opening`` between two players (``1``/``2``/``3``/``random``);
+    ``movetime`` seconds per move (None: each level's own time)."""
+    rng = random.Random(seed)
+    players: dict[Color, Player | None] = {}
+    for color, name in ((Color.WHITE, white), (Color.BLACK, black)):
+        players[color] = None if name == "random" else Player(
+            variant, level(int(name)), random.Random(rng.getrandbits(32))
+        )
+    game = Game(variant, opening)
+    while not game.is_over and len(game.moves) < MAX_GAME_PLIES:
+        pos = game.position
+        player = players[pos.turn]
+        if player is None:
+            move = rng.choice(generate(variant, pos))
+        else:
+            move = player.choose(pos, game.positions, movetime=movetime).move
+            assert move is not None
+        game.play(move)
+    if game.result is None:
+        return GameRecord(write_fen(variant, opening), white, black, 0, "adjudicated",
+                          len(game.moves))
+    winner = game.result.winner
+    res = 0 if winner is None else (1 if winner is Color.WHITE else -1)
+    return GameRecord(write_fen(variant, opening), white, black, res,
+                      game.result.reason.value, len(game.moves))
+
+
+@dataclass
+class MatchResult:
+    """Score of ``first`` against ``second``: wins/draws/losses seen from ``first``; ``score``
+    (0-1); ``elo`` (Elo difference, first minus second) and its 95% interval ``elo_low`` ..
+    ``elo_high`` (from the per-game score variance); ``elo_error`` half the interval width."""
+
+    variant: str
+    first: str
+    second: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    score: float
+    elo: float
+    elo_low: float
+    elo_high: float
+    elo_error: float
+    movetime: float | None
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+    def summary(self) -> str:
+        return (
+            f"{self.first} vs {self.second} ({self.variant}, {self.games} games): "
+            f"+{self.wins} ={self.draws} -{self.losses}, score {100 * self.score:.1f}%, "
+            f"Elo {self.elo:+.0f} (95% {self.elo_low:+.0f} .. {self.elo_high:+.0f})"
+        )
+
+
+def _elo(score: float) -> float:
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def elo_stats(wins: int, draws: int, losses: int) -> tuple[float, float, float, float]:
+    """``(score, elo, elo_low, elo_high)`` for a W/D/L record; the interval is score +- 1.96
+    standard errors (per-game variance), mapped to Elo. Scores of 0% or 100% are clamped to
+    half a game from the edge, so the numbers stay finite (the true value is beyond them).
+    Raises ValueError for no games."""
+    n = wins + draws + losses
+    if n == 0:
+        raise ValueError("no games played")
+    score = (wins + 0.5 * draws) / n
+    var = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score**2) / n
+    se = math.sqrt(var / n)
+    eps = 0.5 / n
+    lo_s = min(max(score - 1.96 * se, eps), 1 - eps)
+    hi_s = min(max(score + 1.96 * se, eps), 1 - eps)
+    mid = min(max(score, eps), 1 - eps)
+    return score, _elo(mid), _elo(lo_s), _elo(hi_s)
+
+
+def _game_job(args: tuple[str, bool, str, str, str, float | None, int]) -> GameRecord:
+    from damiera.rules.variant import variant as get_variant
+
+    vid, optional, fen, white, black, movetime, seed = args
+    v = get_variant(vid, optional_capture=optional)
+    return play_game(v, parse_fen(v, fen), white, black, movetime, seed)
+
+
+def run_match(
+    variant: Variant,
+    first: str,
+    second: str,
+    games: int,
+    movetime: float | None = None,
+    openings: Sequence[Position] | None = None,
+    jobs: int = 1,
+    seed: int = 1,
+    progress: Callable[[Iterator[GameRecord], int], Iterator[GameRecord]] | None = None,
+) -> tuple[MatchResult, list[GameRecord]]:
+    """Play ``games`` games of ``first`` against ``second`` and score them.
+
+    Game ``i`` uses opening ``i // 2``; ``first`` has White in even games, Black in odd ones.
+    ``openings``: FEN positions (default: random openings); ``jobs``: worker processes;
+    ``progress``: wraps the iterator of finished games (e.g. a tqdm bar).
+    Raises ValueError for a bad player name or fewer than one game.
+    """
+    first, second = check_player(first), check_player(second)
+    if games < 1:
+        raise ValueError(f"games must be at least 1, not {games}")
+    pairs = (games + 1) // 2
+    if openings is None:
+        plies = 4 if variant.board_size == 8 else 6
+        openings = random_openings(variant, pairs, plies=plies, seed=seed)
+    tasks = []
+    for i in range(games):
+        fen = write_fen(variant, openings[(i // 2) % len(openings)])
+        white, black = (first, second) if i % 2 == 0 else (second, first)
+        tasks.append((variant.id, variant.optional_capture, fen, white, black, movetime,
+                      seed * 100_003 + i))
+    records: list[GameRecord] = []
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            it: Iterator[GameRecord] = pool.map(_game_job, tasks)
+            if progress is not None:
+                it = progress(it, games)
+            records = list(it)
+    else:
+        it = (_game_job(t) for t in tasks)
+        if progress is not None:
+            it = progress(it, games)
+        records = list(it)
+    wins = draws = losses = 0
+    for i, r in enumerate(records):
+        first_white = i % 2 == 0
+        outcome = r.result if first_white else -r.result
+        if outcome > 0:
+            wins += 1
+        elif outcome < 0:
+            losses += 1
+        else:
+            draws += 1
+    score, elo, lo, hi = elo_stats(wins, draws, losses)
+    result = MatchResult(
+        variant.id, first, second, games, wins, draws, losses, round(score, 4), round(elo, 1),
+        round(lo, 1), round(hi, 1), round((hi - lo) / 2, 1), movetime,
+    )
+    return result, records

@@ -238,9 +238,13 @@ def explain_illegal(
                 )
             if abs(r1 - r0) == 1:
                 return IllegalMoveError("a man moves forward only", "man_moves_backward")
-        on_diagonal = any(squares[1] in geo.ray[d][start] for d in range(4))
-        if is_king and not variant.flying_kings and abs(r1 - r0) > 2 and on_diagonal:
-            if position.piece_at(squares[1]) is None:
+        between = next(
+            (ray[: ray.index(squares[1])] for ray in (geo.ray[d][start] for d in range(4))
+             if squares[1] in ray),
+            None,
+        )
+        if is_king and not variant.flying_kings and between:
+            if not any(position.piece_at(s) for s in (*between, squares[1])):
                 return IllegalMoveError(
                     f"{variant.name}: a king moves one square at a time",
                     "short_king",

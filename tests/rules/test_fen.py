@@ -1,0 +1,79 @@
+"""FEN reading and writing (RULES.md section 4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from damiera.rules.position import FenError, parse_fen, start_position, write_fen
+from damiera.rules.variant import Color, variant
+
+
+def test_fen_start_position_round_trip() -> None:
+    v = variant("american")
+    assert write_fen(v, start_position(v)) == "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    assert parse_fen(v, "B:W21-32:B1-12") == start_position(v)
+
+
+def test_fen_kings_and_canonical_order() -> None:
+    v = variant("american")
+    p = parse_fen(v, "B:W18,24,K10:BK22,12")
+    assert write_fen(v, p) == "B:WK10,18,24:B12,K22"
+    assert p.turn is Color.BLACK
+
+
+def test_fen_black_list_first_and_empty_side() -> None:
+    v = variant("italian")
+    assert write_fen(v, parse_fen(v, "B:B12:W")) == "B:W:B12"
+    assert write_fen(v, parse_fen(v, "B:W6:B")) == "B:W6:B"
+    assert write_fen(v, parse_fen(v, "W:W28")) == "W:W28:B"
+
+
+def test_fen_algebraic_squares_in_rank_then_file_order() -> None:
+    v = variant("russian")
+    p = parse_fen(v, "W:Wh2,Kd4,a1:Bh8")
+    assert write_fen(v, p) == "W:Wa1,h2,Kd4:Bh8"
+
+
+def test_canonical_fen_reads_and_writes_unchanged() -> None:
+    for vid, fen in [
+        ("international", "W:W31,32,K45:B1,K2,20"),
+        ("czech", "B:Wa1,c1:Bd8,Kf8"),
+        ("spanish", "W:W1,K12:B21,32"),
+    ]:
+        v = variant(vid)
+        assert write_fen(v, parse_fen(v, fen)) == fen
+
+
+def test_fen_tolerates_spaces_quotes_and_trailing_dot() -> None:
+    v = variant("american")
+    assert write_fen(v, parse_fen(v, ' "W:W 21, 22 :B 1 ." ')) == "W:W21,22:B1"
+
+
+@pytest.mark.parametrize(
+    ("vid", "fen", "message"),
+    [
+        ("american", "", "empty"),
+        ("american", "X:W21:B1", "side to move"),
+        ("american", "W:X21:B1", "starts with W or B"),
+        ("american", "W:W21:W22", "given twice"),
+        ("american", "W:W33:B1", "does not exist"),
+        ("american", "W:W21,,22:B1", "empty square"),
+        ("american", "W:W22-21:B1", "backwards"),
+        ("american", "W:W21:B21", "both"),
+        ("american", "W:W21,21:B1", "twice"),
+        ("american", "W:W1:B", "promotion row"),
+        ("american", "W:W21:B30", "promotion row"),
+        ("american", "W:W5-17,K18:B", "more than the 12"),
+        ("russian", "W:Wa2:Bh8", "light square"),
+        ("russian", "W:Wz9:Bh8", "not a square"),
+        ("international", "W:W51:B1", "does not exist"),
+    ],
+)
+def test_bad_fen_is_refused_with_what_and_where(vid: str, fen: str, message: str) -> None:
+    with pytest.raises(FenError, match=message):
+        parse_fen(variant(vid), fen)
+
+
+def test_kings_may_stand_on_any_row() -> None:
+    v = variant("american")
+    assert write_fen(v, parse_fen(v, "W:WK1:BK30")) == "W:WK1:BK30"

@@ -1,0 +1,127 @@
+"""Game: history, undo, results with their reasons, draw rules, PDN (RULES.md section 1, 4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from damiera.rules.game import Game, GameOverError, Result, ResultReason
+from damiera.rules.movegen import apply_move, has_capture
+from damiera.rules.notation import IllegalMoveError
+from damiera.rules.position import write_fen
+from damiera.rules.variant import Color, variant
+
+
+def test_end_of_game_no_pieces_loses() -> None:
+    game = Game(variant("italian"), "W:W29:B11,19,26")
+    game.play("29x6")
+    assert game.result == Result(Color.WHITE, ResultReason.NO_PIECES)
+    assert game.result.describe() == "White wins: Black has no pieces left"
+
+
+def test_end_of_game_no_legal_move_loses() -> None:
+    game = Game(variant("italian"), "W:W32:BK28")
+    assert game.result == Result(Color.BLACK, ResultReason.NO_MOVES)
+    assert game.legal_moves() == []
+    with pytest.raises(GameOverError):
+        game.play("32-27")
+
+
+def test_draw_threefold_repetition() -> None:
+    game = Game(variant("american"), "W:WK29:BK4")
+    shuttle = ["29-25", "4-8", "25-29", "8-4"]
+    for ply in range(7):
+        game.play(shuttle[ply % 4])
+        assert game.result is None, ply
+    game.play(shuttle[7 % 4])
+    assert game.result == Result(None, ResultReason.REPETITION)
+
+
+def _play_quietly_without_repeating(game: Game, plies: int) -> None:
+    """Play ``plies`` quiet king moves that never give a capture nor repeat a position twice."""
+    for _ in range(plies):
+        for move in game.legal_moves():
+            after = apply_move(game.position, move)
+            if (
+                not move.captures
+                and not has_capture(game.variant, after)
+                and game.positions.count(after) < 2
+            ):
+                game.play(move)
+                break
+        else:
+            raise AssertionError("no quiet move found")
+
+
+def test_draw_forty_moves_each_without_capture_or_promotion() -> None:
+    game = Game(variant("international"), "W:WK46,K50:BK1,K5")
+    _play_quietly_without_repeating(game, 79)
+    assert game.result is None
+    assert game.moves_without_progress == 39
+    _play_quietly_without_repeating(game, 1)
+    assert game.result == Result(None, ResultReason.NO_PROGRESS)
+
+
+def test_forty_move_counter_resets_on_capture_and_promotion() -> None:
+    game = Game(variant("american"), "W:WK29,6:BK4")
+    game.play("29-25")
+    game.play("4-8")
+    assert game.plies_without_progress == 2
+    game.play("6-2")  # promotion
+    assert game.plies_without_progress == 0
+
+
+def test_undo_restores_position_and_result() -> None:
+    game = Game(variant("italian"), "W:W29:B11,19,26")
+    before = game.fen()
+    game.play("29x6")
+    assert game.is_over
+    undone = game.undo()
+    assert len(undone) == 1 and game.fen() == before and game.result is None
+    with pytest.raises(GameOverError):
+        game.undo()
+
+
+def test_illegal_move_leaves_the_game_unchanged() -> None:
+    game = Game(variant("american"))
+    with pytest.raises(IllegalMoveError):
+        game.play("22-18")  # Black moves first in American checkers
+    assert game.moves == [] and game.fen() == write_fen(game.variant, game.start)
+
+
+def test_resignation_and_agreement() -> None:
+    game = Game(variant("russian"))
+    assert game.resign(Color.WHITE) == Result(Color.BLACK, ResultReason.RESIGNATION)
+    with pytest.raises(GameOverError):
+        game.agree_draw()
+    with pytest.raises(GameOverError):
+        game.undo()
+    other = Game(variant("russian"))
+    other.play("c3-d4")
+    assert other.agree_draw() == Result(None, ResultReason.AGREEMENT)
+    assert other.result and other.result.pdn == "1/2-1/2"
+
+
+def test_pdn_of_one_game_has_gametype_and_numbered_moves() -> None:
+    game = Game(variant("american"))
+    for text in ["11-15", "23-19", "8-11", "22-17"]:
+        game.play(text)
+    pdn = game.pdn({"White": "Ann", "Black": "Bob"})
+    assert '[GameType "21,B,8,8,N1,0"]' in pdn
+    assert "FEN" not in pdn
+    assert '[Result "*"]' in pdn
+    assert pdn.rstrip().endswith("1. 11-15 23-19 2. 8-11 22-17 *")
+
+
+def test_pdn_from_a_position_has_fen_tag_and_result() -> None:
+    game = Game(variant("italian"), "W:W29:B11,19,26")
+    game.play("29x6")
+    pdn = game.pdn()
+    assert '[FEN "W:W29:B11,19,26"]' in pdn
+    assert '[GameType "22,W,8,8,N2,1"]' in pdn
+    assert pdn.rstrip().endswith("1. 29x22x15x6 1-0")
+
+
+def test_pdn_black_to_move_first_in_a_white_first_variant() -> None:
+    game = Game(variant("russian"), "B:Wa1:Bh8")
+    game.play("h8-g7")
+    assert "1... h8-g7 *" in game.pdn()

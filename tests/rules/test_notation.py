@@ -1,0 +1,96 @@
+"""Move text: writing full paths, reading full/short forms, and refusals that name the rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from damiera.rules.notation import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    NotationError,
+    move_labels,
+    move_text,
+    parse_move,
+)
+from damiera.rules.position import parse_fen
+from damiera.rules.variant import variant
+
+
+def _parse(vid: str, fen: str, text: str) -> str:
+    v = variant(vid)
+    return move_text(v, parse_move(v, parse_fen(v, fen), text))
+
+
+def _refusal(vid: str, fen: str, text: str) -> NotationError:
+    v = variant(vid)
+    with pytest.raises(NotationError) as info:
+        parse_move(v, parse_fen(v, fen), text)
+    return info.value
+
+
+def test_full_path_and_short_form_and_colon_separator() -> None:
+    fen = "W:W29:B11,19,26"
+    assert _parse("italian", fen, "29x22x15x6") == "29x22x15x6"
+    assert _parse("italian", fen, "29x6") == "29x22x15x6"
+    assert _parse("italian", fen, "29:22:15:6") == "29x22x15x6"
+    assert _parse("russian", "W:Wc3:Bd4,f6", "C3xG7") == "c3:e5:g7"
+
+
+def test_russian_writes_captures_with_colon() -> None:
+    assert _parse("russian", "W:Wc3:Bd4,f6", "c3xe5xg7") == "c3:e5:g7"
+
+
+def test_ambiguous_short_form_names_the_candidates() -> None:
+    # The man on 30 reaches 14 over 26 and 18, or over 25 and 17.
+    err = _refusal("american", "W:W30:B17,18,25,26", "30x14")
+    assert isinstance(err, AmbiguousMoveError)
+    assert sorted(err.candidates) == ["30x21x14", "30x23x14"]
+    assert "30x21x14" in str(err) and "30x23x14" in str(err)
+    assert _parse("american", "W:W30:B17,18,25,26", "30x21x14") == "30x21x14"
+
+
+@pytest.mark.parametrize(
+    ("vid", "fen", "text", "code", "message"),
+    [
+        ("american", "W:W22,30:B18", "30-26", "capture_mandatory", "a capture is mandatory"),
+        ("italian", "W:W21,24:B10,18,20", "24x15", "most_pieces",
+         "Italian draughts: you must take the most pieces; 21x14x5 takes two"),
+        ("italian", "W:W22,32:BK18", "22x13", "man_takes_king", "a man cannot take a king"),
+        ("czech", "W:We3,Kh6:Bd4,b6,g7", "e3xc5xa7", "king_must_capture",
+         "Czech draughts: a king that can capture must capture"),
+        ("italian", "W:W29:B11,19,26", "29x22", "capture_incomplete",
+         "the capture must go on from 22"),
+        ("italian", "W:W11:B5,6", "11x2x9", "promotion_ends_capture", "stops there"),
+        ("italian", "W:W22,K12:B15,18", "22x13", "king_captures_first", "the king must capture"),
+        ("italian", "W:WK14:B10,K19", "14x5", "most_kings", "most kings"),
+        ("italian", "W:WK14:B12,18,K11,K26", "14x21x30", "king_first", "meets a king first"),
+        ("spanish", "W:W11:B15,K14", "11x20", "most_kings", "most kings"),
+        ("brazilian", "W:Wc3:Bb4,d4,f6", "c3xa5", "most_pieces", "most pieces"),
+        ("american", "W:W22:B", "22-26", "man_moves_backward", "forward only"),
+        ("american", "W:W18:B22", "18x25", "man_captures_backward", "cannot capture backwards"),
+        ("american", "W:WK18:B", "18-9", "short_king", "one square"),
+        ("american", "W:W22:B", "21-17", "no_piece", "no piece on 21"),
+        ("american", "W:W22:B5", "5-9", "not_your_piece", "Black's"),
+        ("american", "W:W22:B", "22-13", "not_legal_from_square", "22-17 or 22-18"),
+        ("american", "W:W22:B", "22-99", "bad_square", "does not exist"),
+        ("american", "W:W22:B", "hello", "unreadable", "cannot read"),
+        ("american", "W:W22:B", "", "empty", "empty"),
+    ],
+)
+def test_illegal_move_refusal_names_the_rule(
+    vid: str, fen: str, text: str, code: str, message: str
+) -> None:
+    err = _refusal(vid, fen, text)
+    assert err.code == code
+    assert message in str(err)
+    if code not in ("bad_square", "unreadable", "empty"):
+        assert isinstance(err, IllegalMoveError)
+
+
+def test_move_labels_json_shape() -> None:
+    v = variant("italian")
+    move = parse_move(v, parse_fen(v, "W:W11:B5,6"), "11x2")
+    assert move_labels(v, move) == {
+        "move": "11x2", "from": "11", "to": "2", "path": ["11", "2"], "captures": ["6"],
+        "promotes": True,
+    }

@@ -1,0 +1,100 @@
+"""The damiera command line: a stable interface that other tools call."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from damiera.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_moves_start_position_one_per_line(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "moves", "italian")
+    assert status == 0
+    assert out.split() == ["21-17", "21-18", "22-18", "22-19", "23-19", "23-20", "24-20"]
+
+
+def test_moves_json_objects(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "moves", "russian", "--fen", "W:Wc3:Bd4,f6", "--json")
+    assert status == 0
+    assert json.loads(out) == [
+        {"move": "c3:e5:g7", "from": "c3", "to": "g7", "path": ["c3", "e5", "g7"],
+         "captures": ["d4", "f6"], "promotes": False}
+    ]
+
+
+def test_moves_optional_capture(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "moves", "russian", "--fen", "W:Wc3,g3:Bd4", "--optional-capture")
+    assert sorted(out.split()) == ["c3-b4", "c3:e5", "g3-f4", "g3-h4"]
+
+
+def test_moves_fens_file_one_line_per_fen_with_errors_inline(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    fens = tmp_path / "fens.txt"
+    fens.write_text("W:W21-32:B1-12\nnot a fen\nW:W28:B\n", encoding="utf-8")
+    status, out, _ = run(capsys, "moves", "italian", "--fens", str(fens), "--json")
+    assert status == 0
+    lines = out.splitlines()
+    assert len(lines) == 3
+    assert len(json.loads(lines[0])) == 7
+    assert "error" in json.loads(lines[1])
+    assert [m["move"] for m in json.loads(lines[2])] == ["28-23", "28-24"]
+
+
+def test_perft_last_line_and_divide(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "perft", "international", "3")
+    assert status == 0 and out.splitlines()[-1] == "Nodes searched: 658"
+    _, out, _ = run(capsys, "perft", "american", "2", "--divide")
+    lines = out.splitlines()
+    assert lines[0].startswith("9-13: ") and lines[-1] == "Nodes searched: 49"
+
+
+def test_variants_lists_all_seven(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "variants", "--json")
+    assert status == 0
+    ids = [v["id"] for v in json.loads(out)]
+    assert ids == ["american", "italian", "czech", "russian", "brazilian", "spanish", "international"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("moves", "checkers9"), "unknown variant"),
+        (("moves", "italian", "--fen", "W:W99:B1"), "does not exist"),
+        (("moves", "italian", "--fen", "W:W1:B9"), "promotion row"),
+        (("moves", "russian", "--fen", "W:Wa2:Bh8"), "light square"),
+        (("moves", "american", "--fen", "W:W1-20:B30"), "promotion row"),
+        (("moves", "american", "--fen", "W:W5-17:B3"), "more than the 12"),
+        (("perft", "american", "-1"), "depth"),
+        (("perft", "american", "deep"), "depth"),
+        (("moves", "international", "--optional-capture"), "8x8"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
+) -> None:
+    status, out, err = run(capsys, *args)
+    assert status == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and message in err
+    assert "Traceback" not in err
+
+
+def test_console_script_runs_without_traceback() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "damiera.cli", "moves", "nope"],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

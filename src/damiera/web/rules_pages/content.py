@@ -1,0 +1,574 @@
+"""The rules pages' content, composed from rule parameters and translated per language.
+
+Where variants agree, one shared sentence is used by every variant whose
+:class:`~damiera.rules.variant.Variant` parameter says so (e.g. "men capture forwards and
+backwards" for every variant with ``men_capture_backward``); only the introduction and the
+strategy tips are written per variant (keyed by page id). Diagrams come from
+:mod:`damiera.web.rules_pages.diagrams`, the comparison table from
+:mod:`damiera.web.rules_pages.comparison`. :func:`build_page` and :func:`build_index` return
+plain, already translated data for the templates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from damiera.rules.movegen import legal_moves
+from damiera.rules.notation import move_labels
+from damiera.rules.position import parse_fen
+from damiera.rules.variant import (
+    VARIANTS,
+    CaptureChoice,
+    Color,
+    Notation,
+    Numbering,
+    PromotionDuringCapture,
+    Variant,
+)
+from damiera.rules.variant import variant as get_variant
+from damiera.web.rules_pages.comparison import Row, comparison, summary
+from damiera.web.rules_pages.diagrams import DIAGRAMS, OPTIONAL_CAPTURE_PAGE, Diagram
+from damiera.web.rules_pages.messages import N_, Translate
+
+# --------------------------------------------------------------------------------------------
+# Shared, parameter-driven sentences.
+
+SECTION_TITLES: dict[str, str] = {
+    "setup": N_("Board and set-up"),
+    "moves": N_("Moves"),
+    "captures": N_("Captures"),
+    "choice": N_("Which capture you must choose"),
+    "promotion": N_("Promotion"),
+    "end": N_("End of the game"),
+    "differences": N_("Differences from American checkers"),
+    "tips": N_("Strategy tips"),
+    "faq": N_("Frequently asked questions"),
+}
+
+BOARD = N_(
+    "The board has %(size)s×%(size)s squares, but only its %(squares)s dark squares are used. "
+    "Each player starts with %(men)s men on the dark squares of the %(rows)s rows nearest to "
+    "them; the rows in the middle stay empty."
+)
+CORNER_A1 = N_("The board is placed so that each player has a dark square in the left corner.")
+CORNER_MIRRORED = N_(
+    "The board is mirrored compared with most variants: each player has a dark square in the "
+    "right corner."
+)
+FIRST = {
+    Color.WHITE: N_("White moves first, then the players take turns."),
+    Color.BLACK: N_("Black moves first, then the players take turns."),
+}
+NOTATION_TEXT = {
+    Numbering.FROM_TOP_LEFT: N_(
+        "The dark squares are numbered from 1 to %(squares)s, row by row from Black's side, "
+        "starting in Black's top left corner. A quiet move is written with its start and end "
+        "square (22-18), a capture with every square it lands on (26x17)."
+    ),
+    Numbering.FROM_BOTTOM_RIGHT: N_(
+        "The dark squares are numbered from 1 to %(squares)s, row by row from White's side, "
+        "counting from right to left. A quiet move is written with its start and end square "
+        "(10-14), a capture with every square it lands on (10x19)."
+    ),
+}
+NOTATION_ALGEBRAIC = N_(
+    "Squares are named as in chess: files a to h from left to right and ranks 1 to 8 from "
+    "White's side. A quiet move is written c3-d4, a capture c3xe5 (or c3:e5)."
+)
+
+MAN_MOVE = N_("A man moves one square diagonally forwards onto an empty square.")
+KING_SHORT = N_("A king moves one square diagonally in any of the four directions.")
+KING_FLYING = N_(
+    "Kings fly: a king moves any number of empty squares along a diagonal, forwards or "
+    "backwards."
+)
+
+MANDATORY = N_(
+    "Capturing is compulsory: when you can capture, you must, and no quiet move is allowed. "
+    "This applies to the whole position, not only to one piece."
+)
+OPTIONAL = N_(
+    "Under this house rule capturing is optional: you may make a quiet move even when a "
+    "capture is available. A capture you miss is not punished."
+)
+JUMP = N_(
+    "A piece captures by jumping diagonally over an enemy piece onto the empty square right "
+    "behind it."
+)
+MEN_FORWARD_ONLY = N_("Men capture forwards only.")
+MEN_BACKWARD = N_("Men capture forwards and backwards.")
+KING_CAPTURE_SHORT = N_(
+    "A king captures like a man, jumping over an adjacent piece, but in all four directions."
+)
+KING_CAPTURE_FLYING = N_(
+    "A flying king can capture a piece from a distance when the squares before it are empty, "
+    "and may land on any empty square beyond it. If the capture can go on only from some of "
+    "those squares, the king must land on one of them."
+)
+MEN_NO_KINGS = N_(
+    "A man may never capture a king, at any jump of a capture: a man's capture stops where "
+    "the next piece in its way is a king. Kings capture men and kings."
+)
+MEN_TAKE_KINGS = N_("Men may capture kings as well as men.")
+MULTI = N_(
+    "If the capturing piece can jump again, it must go on in the same move, changing "
+    "direction if needed: this is a multi-capture. A capture, once begun, must be completed."
+)
+TURKISH = N_(
+    "Captured pieces stay on the board until the move is over and are then removed together. "
+    "A piece cannot be jumped twice, and a captured piece still blocks the way."
+)
+REFUSED = N_(
+    "On this site a move that breaks a rule is refused with the reason, and the position "
+    "stays as it was."
+)
+
+CHOICE_TEXT: dict[CaptureChoice, tuple[str, ...]] = {
+    CaptureChoice.FREE: (
+        N_(
+            "When several captures are possible you may choose any of them, even one that "
+            "takes fewer pieces. You only have to complete the capture you chose."
+        ),
+    ),
+    CaptureChoice.MAJORITY: (
+        N_(
+            "You must choose a capture that takes the greatest number of pieces. Kings and men "
+            "count the same. Among captures that take as many pieces you may choose."
+        ),
+    ),
+    CaptureChoice.MOST_PIECES_THEN_KINGS: (
+        N_(
+            "You must choose a capture that takes the greatest number of pieces. If several "
+            "take as many, you must choose one that takes the most kings. Among captures "
+            "still equal you may choose."
+        ),
+    ),
+    CaptureChoice.KING_PRECEDENCE: (
+        N_(
+            "If any of your kings can capture, you must capture with a king, even if a man "
+            "could take more pieces."
+        ),
+        N_(
+            "Apart from this you choose freely, among the king captures or among the man "
+            "captures: there is no duty to take the most pieces."
+        ),
+    ),
+    CaptureChoice.ITALIAN_PRIORITIES: (
+        N_(
+            "When several captures are possible, apply these rules in order until only one "
+            "remains; if several are still equal, choose freely:"
+        ),
+    ),
+}
+ITALIAN_PRIORITY_LIST = (
+    N_("Take the greatest number of pieces."),
+    N_("If equal, capture with a king rather than with a man."),
+    N_("If still equal, take the most kings."),
+    N_("If still equal, take the capture that meets a king first."),
+)
+
+PROMOTE = N_("A man that ends its move on the far row becomes a king.")
+PROMOTION_TEXT = {
+    PromotionDuringCapture.PROMOTE_AND_STOP: N_(
+        "If a man reaches the far row during a capture, it is crowned and the move ends there, "
+        "even if as a king it could capture again."
+    ),
+    PromotionDuringCapture.PROMOTE_AND_CONTINUE: N_(
+        "If a man reaches the far row during a capture, it is crowned at once and, if it can, "
+        "goes on capturing as a king in the same move."
+    ),
+    PromotionDuringCapture.PASS_THROUGH: N_(
+        "A man that only passes through the far row during a capture stays a man; it is "
+        "crowned only if the move ends there."
+    ),
+}
+
+WIN = N_("You win when your opponent, on their turn, has no pieces left or no legal move.")
+DRAW_NO_PROGRESS = N_(
+    "The game is a draw after %(n)s moves by each player in a row without any capture or "
+    "promotion. The counter appears beside the board once it passes 30."
+)
+DRAW_REPETITION = N_(
+    "It is also a draw when the same position, with the same player to move, occurs for the "
+    "third time."
+)
+DRAW_AGREEMENT = N_(
+    "Two people playing on the same screen may agree to a draw, and either player may resign."
+)
+
+DIFFERENCES_REFERENCE = N_(
+    "American checkers is the reference for the other rules pages: each compares its "
+    "rules with this column."
+)
+DIFFERENCES_NOTE = N_("Rows where the rules differ are highlighted.")
+
+FAQ: tuple[tuple[str, str], ...] = (
+    (N_("Can men capture backwards?"), "men_backward"),
+    (N_("Do kings fly?"), "kings"),
+    (N_("Can a man capture a king?"), "men_kings"),
+    (N_("Must I take the most pieces?"), "choice"),
+    (N_("What happens when a man reaches the far row in the middle of a capture?"), "promotion"),
+    (N_("When is the game a draw?"), "draw"),
+)
+
+# --------------------------------------------------------------------------------------------
+# Per-page texts (keyed by page id).
+
+INTRO: dict[str, str] = {
+    "american": N_(
+        "American checkers, called draughts in Britain, is the classic game on an 8×8 board: "
+        "men move and capture forwards only, kings step one square at a time, and when you "
+        "can capture you must, but you may choose which capture to make."
+    ),
+    "italian": N_(
+        "Italian draughts looks like American checkers, with short kings and men that only go "
+        "forwards, but two rules change the game: a man can never capture a king, and when "
+        "several captures are possible a strict list of priorities decides which one you play."
+    ),
+    "czech": N_(
+        "Czech draughts has flying kings and men that capture only forwards. There is no duty "
+        "to take the most pieces; instead, whenever one of your kings can capture, a king must "
+        "make the capture."
+    ),
+    "russian": N_(
+        "Russian draughts (shashki) is fast and tactical: men capture backwards too, kings fly, "
+        "you may choose any capture, and a man crowned in the middle of a capture carries on "
+        "at once as a king."
+    ),
+    "brazilian": N_(
+        "Brazilian draughts plays the rules of international draughts on an 8×8 board: men "
+        "capture backwards, kings fly, and you must take the greatest number of pieces."
+    ),
+    "spanish": N_(
+        "Spanish draughts is played on a mirrored board with men that go only forwards and "
+        "flying kings. You must take the most pieces and, among equal captures, the most kings."
+    ),
+    "international": N_(
+        "International draughts, the game of the world championships, is played on a 10×10 "
+        "board with 20 men each. Men capture backwards, kings fly, and the capture that takes "
+        "the most pieces is compulsory."
+    ),
+    OPTIONAL_CAPTURE_PAGE: N_(
+        "Many people learn draughts at home without the rule that captures are compulsory. "
+        "This site offers it as a house rule for every 8×8 variant: choose \"captures optional\" "
+        "when you start a new game."
+    ),
+}
+
+TIPS: dict[str, tuple[str, ...]] = {
+    "american": (
+        N_("Keep your back row in place as long as you can: it stops the opponent's men from "
+           "being crowned."),
+        N_("Move your men in pairs that protect each other; a lone man is easy to capture."),
+        N_("Because captures are compulsory, you can give away a piece to force your opponent "
+           "into a capture that opens a double jump for you."),
+    ),
+    "italian": (
+        N_("Your kings are safe from men: only enemy kings can take them, so the first king is "
+           "often decisive."),
+        N_("A king in front of your men is a solid wall, because enemy men cannot capture it."),
+        N_("Learn the order of the priorities: most combinations force the opponent into one "
+           "exact capture."),
+    ),
+    "czech": (
+        N_("Use king precedence: offering a piece to an enemy king forces a king capture, which "
+           "can pull the king away from where it is needed."),
+        N_("The rule binds you too: before you crown a man, check what your new king will be "
+           "forced to capture."),
+        N_("Men cannot capture backwards, so an enemy flying king behind your lines is "
+           "dangerous; guard the squares behind your men."),
+    ),
+    "russian": (
+        N_("Watch both directions: men capture backwards, so a piece left alone behind the "
+           "front can be taken."),
+        N_("A man that reaches the far row during a capture continues as a king; count the "
+           "whole sequence before you offer a piece."),
+        N_("Since you may choose any capture, pick the one that leaves the best position, not "
+           "always the longest."),
+    ),
+    "brazilian": (
+        N_("The majority rule is the key to combinations: count which capture your opponent "
+           "will be forced to make."),
+        N_("Men capture backwards, so keep your pieces close together."),
+        N_("A flying king is very strong on an 8×8 board; the first king often wins the game."),
+    ),
+    "spanish": (
+        N_("Offering a king can force your opponent into a capture that takes it, because the "
+           "most kings must be taken."),
+        N_("Men only capture forwards: protect the squares behind your advanced men from enemy "
+           "kings."),
+        N_("Count pieces first, then kings: that is exactly how your opponent's capture will be "
+           "chosen."),
+    ),
+    "international": (
+        N_("Control the centre squares; on the large board the centre decides most games."),
+        N_("The majority rule makes long combinations possible: look for sacrifices that force "
+           "the opponent into a capture you have prepared."),
+        N_("Keep your pieces connected; loose men on the wings are easy targets."),
+    ),
+    OPTIONAL_CAPTURE_PAGE: (
+        N_("Without compulsory captures you cannot force your opponent to take a piece, so "
+           "sacrifices that work in the normal game may fail."),
+        N_("Check every capture available to both sides before you move: your opponent may "
+           "ignore the bait and take something else."),
+    ),
+}
+
+#: Page titles of the index and the house-rule page (variant pages use the variant's name).
+OPTIONAL_TITLE = N_("Captures optional (house rule)")
+OPTIONAL_RULE_PARAGRAPHS = (
+    OPTIONAL,
+    N_(
+        "Everything else stays as in the chosen variant. If you do capture, you must complete "
+        "the capture and follow the variant's rule for which capture to choose."
+    ),
+    N_(
+        "The house rule exists for the 8×8 variants only; international draughts is always "
+        "played with compulsory captures."
+    ),
+)
+OPTIONAL_FAQ = (
+    (
+        N_("If I miss a capture, is my piece taken away?"),
+        N_("No. There is no huffing on this site: a missed capture is simply a move you chose "
+           "not to make."),
+    ),
+)
+
+#: Variant names and page chrome used by the templates.
+NAMES = tuple(N_(v.name) for v in VARIANTS.values())
+UI = {
+    "rules": N_("Rules"),
+    "rules_index_title": N_("Draughts rules and variants"),
+    "rules_index_intro": N_(
+        "Pick a variant to read its rules. Every diagram on these pages is checked by the same "
+        "rules engine that referees your games, so the pages and the game always agree."
+    ),
+    "legend_start": N_("start square"),
+    "legend_target": N_("landing squares"),
+    "legend_captured": N_("captured piece"),
+    "legend_crowned": N_("crowned man"),
+    "try_it": N_("Try it"),
+    "play_variant": N_("Play this variant"),
+    "other_variants": N_("Other variants"),
+    "all_rules": N_("All rules"),
+    "rule": N_("Rule"),
+    "american_column": N_("American checkers"),
+    "this_column": N_("This variant"),
+    "diagram": N_("Diagram"),
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Building pages.
+
+
+@dataclass
+class RenderedDiagram:
+    """A diagram ready for the template: position, highlights and translated caption."""
+
+    id: str
+    variant: str
+    optional_capture: bool
+    fen: str
+    caption: str
+    board_size: int
+    #: The shown move as move labels (``move``, ``from``, ``to``, ``path``, ``captures``,
+    #: ``promotes``), or None.
+    shown: dict[str, object] | None
+    #: Every legal move of the position (the same labels), for the board component.
+    legal_moves: list[dict[str, object]]
+
+
+@dataclass
+class Section:
+    """A page section: heading, paragraphs, an optional (ordered) list, and diagrams."""
+
+    id: str
+    title: str
+    paragraphs: list[str] = field(default_factory=list)
+    items: list[str] = field(default_factory=list)
+    ordered: bool = False
+    diagrams: list[RenderedDiagram] = field(default_factory=list)
+
+
+@dataclass
+class RulesPage:
+    """One translated rules page."""
+
+    id: str
+    title: str
+    intro: str
+    sections: list[Section]
+    table: list[Row]
+    table_note: str
+    is_reference: bool
+    tips: list[str]
+    faq: list[tuple[str, str]]
+    variant: str | None
+    others: list[tuple[str, str]]
+
+
+def page_ids() -> list[str]:
+    """Every rules page id: the variants in menu order, then the house-rule page."""
+    return [*VARIANTS, OPTIONAL_CAPTURE_PAGE]
+
+
+def render_diagram(d: Diagram, gettext: Translate) -> RenderedDiagram:
+    """The template data of one diagram, with its caption translated and filled."""
+    v = get_variant(d.variant, optional_capture=d.optional_capture)
+    pos = parse_fen(v, d.fen)
+    moves = [move_labels(v, m) for m in legal_moves(v, pos)]
+    shown = next((m for m in moves if d.shown and m["move"] == d.shown.move), None)
+    return RenderedDiagram(
+        id=d.id,
+        variant=d.variant,
+        optional_capture=d.optional_capture,
+        fen=d.fen,
+        caption=gettext(d.caption) % d.caption_params(),
+        board_size=v.board_size,
+        shown=shown,
+        legal_moves=moves,
+    )
+
+
+def _fill(gettext: Translate, message: str, **params: object) -> str:
+    text = gettext(message)
+    return text % params if params else text
+
+
+def _rule_sections(v: Variant, gettext: Translate) -> dict[str, Section]:
+    """The rule sections of a variant page, every sentence chosen by a rule parameter."""
+    t = gettext
+    setup = Section("setup", t(SECTION_TITLES["setup"]), [
+        _fill(t, BOARD, size=v.board_size, squares=v.squares, men=v.men_per_side,
+              rows=v.man_rows),
+        t(CORNER_A1 if v.a1_dark else CORNER_MIRRORED),
+        t(FIRST[v.first_to_move]),
+        _fill(t, NOTATION_ALGEBRAIC) if v.notation is Notation.ALGEBRAIC
+        else _fill(t, NOTATION_TEXT[v.numbering], squares=v.squares),
+    ])
+    moves = Section("moves", t(SECTION_TITLES["moves"]), [
+        t(MAN_MOVE), t(KING_FLYING if v.flying_kings else KING_SHORT),
+    ])
+    captures = Section("captures", t(SECTION_TITLES["captures"]), items=[
+        t(MANDATORY if v.mandatory_capture else OPTIONAL),
+        t(JUMP),
+        t(MEN_BACKWARD if v.men_capture_backward else MEN_FORWARD_ONLY),
+        t(KING_CAPTURE_FLYING if v.flying_kings else KING_CAPTURE_SHORT),
+        t(MEN_TAKE_KINGS if v.men_capture_kings else MEN_NO_KINGS),
+        t(MULTI),
+        t(TURKISH),
+        t(REFUSED),
+    ])
+    choice = Section(
+        "choice",
+        t(SECTION_TITLES["choice"]),
+        [t(p) for p in CHOICE_TEXT[v.capture_choice]],
+    )
+    if v.capture_choice is CaptureChoice.ITALIAN_PRIORITIES:
+        choice.items = [t(p) for p in ITALIAN_PRIORITY_LIST]
+        choice.ordered = True
+    promotion = Section("promotion", t(SECTION_TITLES["promotion"]), [
+        t(PROMOTE), t(PROMOTION_TEXT[v.promotion_during_capture]),
+    ])
+    end = Section("end", t(SECTION_TITLES["end"]), [
+        t(WIN),
+        _fill(t, DRAW_NO_PROGRESS, n=v.draw_moves_without_progress),
+        t(DRAW_REPETITION),
+        t(DRAW_AGREEMENT),
+    ])
+    return {s.id: s for s in (setup, moves, captures, choice, promotion, end)}
+
+
+def _faq(v: Variant, sections: dict[str, Section], gettext: Translate) -> list[tuple[str, str]]:
+    """Frequent questions, answered by the same parameter-driven sentences as the rules."""
+    t = gettext
+    answers = {
+        "men_backward": t(MEN_BACKWARD if v.men_capture_backward else MEN_FORWARD_ONLY),
+        "kings": t(KING_FLYING if v.flying_kings else KING_SHORT),
+        "men_kings": t(MEN_TAKE_KINGS if v.men_capture_kings else MEN_NO_KINGS),
+        "choice": " ".join(sections["choice"].paragraphs[:1]),
+        "promotion": t(PROMOTION_TEXT[v.promotion_during_capture]),
+        "draw": sections["end"].paragraphs[1],
+    }
+    return [(t(q), answers[key]) for q, key in FAQ]
+
+
+def _others(page_id: str, gettext: Translate) -> list[tuple[str, str]]:
+    out = [(pid, gettext(VARIANTS[pid].name)) for pid in VARIANTS if pid != page_id]
+    if page_id != OPTIONAL_CAPTURE_PAGE:
+        out.append((OPTIONAL_CAPTURE_PAGE, gettext(OPTIONAL_TITLE)))
+    return out
+
+
+def build_page(page_id: str, gettext: Translate) -> RulesPage:
+    """The translated rules page ``page_id`` (a variant id or ``"optional-capture"``).
+
+    Raises :class:`KeyError` for an unknown page id.
+    """
+    if page_id not in page_ids():
+        raise KeyError(page_id)
+    diagrams = [render_diagram(d, gettext) for d in DIAGRAMS.get(page_id, ())]
+    if page_id == OPTIONAL_CAPTURE_PAGE:
+        section = Section(
+            "captures",
+            gettext(SECTION_TITLES["captures"]),
+            [gettext(p) for p in OPTIONAL_RULE_PARAGRAPHS],
+            diagrams=diagrams,
+        )
+        base = get_variant("american", optional_capture=True)
+        return RulesPage(
+            id=page_id,
+            title=gettext(OPTIONAL_TITLE),
+            intro=gettext(INTRO[page_id]),
+            sections=[section],
+            table=[r for r in comparison(base, gettext) if r.differs],
+            table_note=gettext(DIFFERENCES_NOTE),
+            is_reference=False,
+            tips=[gettext(x) for x in TIPS[page_id]],
+            faq=[(gettext(q), gettext(a)) for q, a in OPTIONAL_FAQ],
+            variant=None,
+            others=_others(page_id, gettext),
+        )
+    v = VARIANTS[page_id]
+    sections = _rule_sections(v, gettext)
+    for d in diagrams:
+        sections[next(x.section for x in DIAGRAMS[page_id] if x.id == d.id)].diagrams.append(d)
+    table = comparison(v, gettext)
+    is_reference = not any(r.differs for r in table)
+    return RulesPage(
+        id=page_id,
+        title=gettext(v.name),
+        intro=gettext(INTRO[page_id]),
+        sections=list(sections.values()),
+        table=table,
+        table_note=gettext(DIFFERENCES_REFERENCE if is_reference else DIFFERENCES_NOTE),
+        is_reference=is_reference,
+        tips=[gettext(x) for x in TIPS[page_id]],
+        faq=_faq(v, sections, gettext),
+        variant=page_id,
+        others=_others(page_id, gettext),
+    )
+
+
+@dataclass
+class IndexEntry:
+    """One line of the rules index."""
+
+    id: str
+    title: str
+    facts: list[str]
+
+
+def build_index(gettext: Translate) -> list[IndexEntry]:
+    """The rules index: every page with a few facts drawn from its rule parameters."""
+    entries = [IndexEntry(v.id, gettext(v.name), summary(v, gettext)) for v in VARIANTS.values()]
+    entries.append(
+        IndexEntry(
+            OPTIONAL_CAPTURE_PAGE,
+            gettext(OPTIONAL_TITLE),
+            [gettext(N_("any 8×8 variant")), gettext(N_("you may skip a capture"))],
+        )
+    )
+    return entries

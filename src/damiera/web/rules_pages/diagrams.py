@@ -1,0 +1,399 @@
+"""The rules pages' diagrams, as data the rules core can check.
+
+Each :class:`Diagram` is a position (FEN in the variant's official notation), the move it
+shows (start square, landing squares, captured pieces, whether the man is crowned) and the
+claims its caption makes about the position, as structured data:
+
+- ``only_legal_moves``: the legal moves are exactly ``moves`` (full-path notation);
+- ``legal``: every move of ``moves`` is legal (others may be too);
+- ``illegal``: ``move`` is refused by the rules core with the reason ``reason_code``
+  (:attr:`damiera.rules.notation.NotationError.code`).
+
+``tests/rules_pages/test_diagrams.py`` checks every claim and every shown move against the
+rules core, so a diagram that disagrees with the game fails the build. Captions are English
+message ids (translated per language); their ``%(...)s`` fields are filled from this data
+(``move``: the shown move, ``moves``: the moves of the first ``only_legal_moves`` or ``legal``
+claim, ``illegal``: the move of the first ``illegal`` claim, ``captures``: the shown move's
+captured squares), so the text and the checked data cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from damiera.web.rules_pages.messages import N_
+
+#: Page id of the optional-capture house-rule page (the other pages are variant ids).
+OPTIONAL_CAPTURE_PAGE = "optional-capture"
+
+#: Page sections a diagram can sit in, in page order.
+SECTIONS = ("setup", "moves", "captures", "choice", "promotion")
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """The move a diagram draws: ``move`` in full notation, the labels it ``captures`` in
+    capture order, and whether the man ``promotes`` (is crowned) by it."""
+
+    move: str
+    captures: tuple[str, ...] = ()
+    promotes: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One statement the caption makes about the position (see the module docstring)."""
+
+    kind: str
+    moves: tuple[str, ...] = ()
+    move: str = ""
+    reason_code: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Diagram:
+    """One diagram of a rules page."""
+
+    id: str
+    section: str
+    variant: str
+    fen: str
+    caption: str
+    claims: tuple[Claim, ...]
+    shown: Shown | None = None
+    optional_capture: bool = False
+
+    def caption_params(self) -> dict[str, str]:
+        """Values for the caption's ``%(...)s`` fields, all taken from the checked data."""
+        params: dict[str, str] = {}
+        if self.shown is not None:
+            params["move"] = self.shown.move
+            params["captures"] = ", ".join(self.shown.captures)
+        for claim in self.claims:
+            if claim.kind in ("only_legal_moves", "legal") and "moves" not in params:
+                params["moves"] = ", ".join(claim.moves)
+            if claim.kind == "illegal" and "illegal" not in params:
+                params["illegal"] = claim.move
+        return params
+
+
+def only(*moves: str) -> Claim:
+    """Claim: the legal moves are exactly ``moves``."""
+    return Claim("only_legal_moves", moves=tuple(moves))
+
+
+def legal(*moves: str) -> Claim:
+    """Claim: each of ``moves`` is legal."""
+    return Claim("legal", moves=tuple(moves))
+
+
+def illegal(move: str, reason_code: str) -> Claim:
+    """Claim: ``move`` is refused for the reason ``reason_code``."""
+    return Claim("illegal", move=move, reason_code=reason_code)
+
+
+_ALG_START = (
+    "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
+)
+_START_CAPTION = N_(
+    "The starting position. The side that moves first can open with any of these moves: "
+    "%(moves)s."
+)
+_FLYING_CAPTION = N_(
+    "A flying king captures from a distance and may land on any empty square beyond the "
+    "piece: %(moves)s."
+)
+_MANDATORY_CAPTION = N_(
+    "Capturing is compulsory: %(move)s is the only legal move, and a quiet move such as "
+    "%(illegal)s is refused."
+)
+_MAN_FORWARD_CAPTION = N_(
+    "A man captures forwards only: %(move)s is the only legal move, while %(illegal)s, "
+    "a backward capture, is refused."
+)
+_MAN_BACKWARD_CAPTION = N_(
+    "A man captures backwards as well as forwards: both %(moves)s are legal."
+)
+_PASS_THROUGH_CAPTION = N_(
+    "The man touches the far row in the middle of %(move)s but must go on capturing, so it "
+    "finishes the move as a man."
+)
+_STOP_CAPTION = N_(
+    "With %(move)s the man reaches the far row and is crowned. The move ends there, so "
+    "%(illegal)s, going on as a king, is not allowed."
+)
+
+#: Every page's diagrams, by page id (variant id, or :data:`OPTIONAL_CAPTURE_PAGE`).
+DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
+    "american": (
+        Diagram(
+            "american-start", "setup", "american", "B:W21-32:B1-12", _START_CAPTION,
+            (only("9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"),),
+        ),
+        Diagram(
+            "american-mandatory", "captures", "american", "W:W22,25:B18", _MANDATORY_CAPTION,
+            (only("22x15"), illegal("25-21", "capture_mandatory")),
+            Shown("22x15", ("18",)),
+        ),
+        Diagram(
+            "american-man-takes-king", "captures", "american", "W:W23:BK19",
+            N_("Any piece may capture any piece: here a man takes a king with %(move)s."),
+            (only("23x16"),),
+            Shown("23x16", ("19",)),
+        ),
+        Diagram(
+            "american-free-choice", "choice", "american", "W:W27:B23,24,16",
+            N_(
+                "Both captures are legal: %(moves)s. White may take one piece with %(move)s "
+                "even though the other capture takes two."
+            ),
+            (only("27x18", "27x20x11"),),
+            Shown("27x18", ("23",)),
+        ),
+        Diagram(
+            "american-crowned-stop", "promotion", "american", "W:W10:B7,8", _STOP_CAPTION,
+            (only("10x3"), illegal("10x3x12", "promotion_ends_capture")),
+            Shown("10x3", ("7",), promotes=True),
+        ),
+    ),
+    "italian": (
+        Diagram(
+            "italian-start", "setup", "italian", "W:W21-32:B1-12", _START_CAPTION,
+            (only("21-17", "21-18", "22-18", "22-19", "23-19", "23-20", "24-20"),),
+        ),
+        Diagram(
+            "italian-man-cannot-take-king", "captures", "italian", "W:W22,32:BK18",
+            N_(
+                "A man cannot capture a king: %(illegal)s is not allowed. There is no "
+                "capture, so White simply moves: %(moves)s."
+            ),
+            (only("22-19", "32-28"), illegal("22x13", "man_takes_king")),
+        ),
+        Diagram(
+            "italian-multi-capture", "captures", "italian", "W:W29:B11,19,26",
+            N_(
+                "A multi-capture must be completed: %(move)s takes %(captures)s in one move."
+            ),
+            (only("29x22x15x6"),),
+            Shown("29x22x15x6", ("26", "19", "11")),
+        ),
+        Diagram(
+            "italian-most-pieces", "choice", "italian", "W:W21,24:B10,18,20",
+            N_(
+                "Rule 1, the most pieces: %(move)s takes two pieces, so the single capture "
+                "%(illegal)s is not allowed."
+            ),
+            (only("21x14x5"), illegal("24x15", "most_pieces")),
+            Shown("21x14x5", ("18", "10")),
+        ),
+        Diagram(
+            "italian-king-captures", "choice", "italian", "W:W22,K12:B15,18",
+            N_(
+                "Rule 2, capture with the king: king and man could each take one piece; the "
+                "king must do it with %(move)s, and %(illegal)s is refused."
+            ),
+            (only("12x19"), illegal("22x13", "king_captures_first")),
+            Shown("12x19", ("15",)),
+        ),
+        Diagram(
+            "italian-most-kings", "choice", "italian", "W:WK14:B10,K19",
+            N_(
+                "Rule 3, the most kings: the king must take the king with %(move)s, not the "
+                "man with %(illegal)s."
+            ),
+            (only("14x23"), illegal("14x5", "most_kings")),
+            Shown("14x23", ("19",)),
+        ),
+        Diagram(
+            "italian-king-first", "choice", "italian", "W:WK14:B12,18,K11,K26",
+            N_(
+                "Rule 4, the king met first: both captures take a king and a man, but "
+                "%(move)s takes the king on its first jump, so %(illegal)s is not allowed."
+            ),
+            (only("14x7x16"), illegal("14x21x30", "king_first")),
+            Shown("14x7x16", ("11", "12")),
+        ),
+        Diagram(
+            "italian-crowned-stop", "promotion", "italian", "W:W11:B5,6", _STOP_CAPTION,
+            (only("11x2"), illegal("11x2x9", "promotion_ends_capture")),
+            Shown("11x2", ("6",), promotes=True),
+        ),
+    ),
+    "czech": (
+        Diagram("czech-start", "setup", "czech", _ALG_START, _START_CAPTION,
+                (only("a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"),)),
+        Diagram(
+            "czech-man-forward", "captures", "czech", "W:Wc5:Bd6,b4", _MAN_FORWARD_CAPTION,
+            (only("c5xe7"), illegal("c5xa3", "man_captures_backward")),
+            Shown("c5xe7", ("d6",)),
+        ),
+        Diagram(
+            "czech-flying-capture", "captures", "czech", "W:WKa1:Bc3", _FLYING_CAPTION,
+            (only("a1xd4", "a1xe5", "a1xf6", "a1xg7", "a1xh8"),),
+            Shown("a1xe5", ("c3",)),
+        ),
+        Diagram(
+            "czech-king-precedence", "choice", "czech", "W:Wc3,Kh2:Bd4,f6,d6",
+            N_(
+                "King precedence: the man could take two pieces with %(illegal)s, but the "
+                "king can capture, so a king capture is compulsory: %(moves)s."
+            ),
+            (only("h2xc7", "h2xb8"), illegal("c3xe5xg7", "king_must_capture")),
+            Shown("h2xc7", ("d6",)),
+        ),
+        Diagram(
+            "czech-crowned-stop", "promotion", "czech", "W:Wf6:Be7,c7", _STOP_CAPTION,
+            (only("f6xd8"), illegal("f6xd8xb6", "promotion_ends_capture")),
+            Shown("f6xd8", ("e7",), promotes=True),
+        ),
+    ),
+    "russian": (
+        Diagram("russian-start", "setup", "russian", _ALG_START, _START_CAPTION,
+                (only("a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"),)),
+        Diagram(
+            "russian-man-backward", "captures", "russian", "W:We5:Bd4,f6",
+            _MAN_BACKWARD_CAPTION,
+            (only("e5:c3", "e5:g7"),),
+            Shown("e5:c3", ("d4",)),
+        ),
+        Diagram(
+            "russian-flying-multi", "captures", "russian", "W:WKa1:Bc3,f6",
+            N_(
+                "A flying king's multi-capture: after taking the first piece the king must "
+                "land where it can go on capturing; it may finish on either square: %(moves)s."
+            ),
+            (only("a1:d4:g7", "a1:d4:h8"),),
+            Shown("a1:d4:g7", ("c3", "f6")),
+        ),
+        Diagram(
+            "russian-free-choice", "choice", "russian", "W:Wc3:Bd4,b4,b6",
+            N_(
+                "Free choice: both %(moves)s are legal, so White may take a single piece "
+                "with %(move)s."
+            ),
+            (only("c3:a5:c7", "c3:e5"),),
+            Shown("c3:e5", ("d4",)),
+        ),
+        Diagram(
+            "russian-crowned-continues", "promotion", "russian", "W:Wb6:Bc7,e7",
+            N_(
+                "The man jumps onto the far row, is crowned at once and goes on capturing as "
+                "a flying king in the same move: %(move)s takes %(captures)s."
+            ),
+            (only("b6:d8:h4", "b6:d8:g5", "b6:d8:f6"),),
+            Shown("b6:d8:f6", ("c7", "e7"), promotes=True),
+        ),
+    ),
+    "brazilian": (
+        Diagram("brazilian-start", "setup", "brazilian", _ALG_START, _START_CAPTION,
+                (only("a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"),)),
+        Diagram(
+            "brazilian-man-backward", "captures", "brazilian", "W:We5:Bd4,f6",
+            _MAN_BACKWARD_CAPTION,
+            (only("e5xc3", "e5xg7"),),
+            Shown("e5xc3", ("d4",)),
+        ),
+        Diagram(
+            "brazilian-majority", "choice", "brazilian", "W:Wc3:Bd4,b4,b6",
+            N_(
+                "Majority rule: %(move)s takes two pieces, so the single capture %(illegal)s "
+                "is not allowed."
+            ),
+            (only("c3xa5xc7"), illegal("c3xe5", "most_pieces")),
+            Shown("c3xa5xc7", ("b4", "b6")),
+        ),
+        Diagram(
+            "brazilian-pass-through", "promotion", "brazilian", "W:Wb6:Bc7,e7",
+            _PASS_THROUGH_CAPTION,
+            (only("b6xd8xf6"),),
+            Shown("b6xd8xf6", ("c7", "e7"), promotes=False),
+        ),
+    ),
+    "spanish": (
+        Diagram("spanish-start", "setup", "spanish", "W:W1-12:B21-32", _START_CAPTION,
+                (only("9-13", "10-13", "10-14", "11-14", "11-15", "12-15", "12-16"),)),
+        Diagram(
+            "spanish-most-pieces", "choice", "spanish", "W:W7:B11,18,12",
+            N_(
+                "The most pieces first: %(move)s takes two, so the single capture "
+                "%(illegal)s is not allowed."
+            ),
+            (only("7x14x21"), illegal("7x16", "most_pieces")),
+            Shown("7x14x21", ("11", "18")),
+        ),
+        Diagram(
+            "spanish-most-kings", "choice", "spanish", "W:WK11:B18,K20",
+            N_(
+                "Then the most kings: each capture takes one piece, so the king must take the "
+                "king with %(move)s, not the man with %(illegal)s."
+            ),
+            (only("11x24"), illegal("11x21", "most_kings")),
+            Shown("11x24", ("20",)),
+        ),
+        Diagram(
+            "spanish-crowned-stop", "promotion", "spanish", "W:W23:B26,27",
+            N_(
+                "With %(move)s the man reaches the far row and is crowned; the move ends "
+                "there, even though a king could capture again."
+            ),
+            (only("23x30"),),
+            Shown("23x30", ("27",), promotes=True),
+        ),
+    ),
+    "international": (
+        Diagram(
+            "international-start", "setup", "international", "W:W31-50:B1-20", _START_CAPTION,
+            (only("31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30",
+                  "35-30"),),
+        ),
+        Diagram(
+            "international-mandatory", "captures", "international", "W:W28,32:B23",
+            _MANDATORY_CAPTION,
+            (only("28x19"), illegal("32-27", "capture_mandatory")),
+            Shown("28x19", ("23",)),
+        ),
+        Diagram(
+            "international-majority", "choice", "international", "W:W48:B24,K31,34,K42,43",
+            N_(
+                "Majority rule, kings and men counting the same: the only legal move is "
+                "%(move)s, which takes three men rather than the two kings."
+            ),
+            (only("48x39x30x19"),),
+            Shown("48x39x30x19", ("43", "34", "24")),
+        ),
+        Diagram(
+            "international-pass-through", "promotion", "international", "W:W15:B9,10",
+            _PASS_THROUGH_CAPTION,
+            (only("15x4x13"),),
+            Shown("15x4x13", ("10", "9"), promotes=False),
+        ),
+    ),
+    OPTIONAL_CAPTURE_PAGE: (
+        Diagram(
+            "optional-american", "captures", "american", "W:W22,25:B18",
+            N_(
+                "American checkers with captures optional: the capture and the quiet moves "
+                "are all legal: %(moves)s."
+            ),
+            (only("22x15", "22-17", "25-21"),),
+            Shown("22-17"),
+            optional_capture=True,
+        ),
+        Diagram(
+            "optional-italian", "choice", "italian", "W:W21,24:B10,18,20",
+            N_(
+                "Italian draughts with captures optional: White may play a quiet move, but if "
+                "it captures, the priorities still apply, so %(illegal)s is refused. Legal "
+                "moves: %(moves)s."
+            ),
+            (only("21x14x5", "21-17"), illegal("24x15", "most_pieces")),
+            Shown("21x14x5", ("18", "10")),
+            optional_capture=True,
+        ),
+    ),
+}
+
+
+def all_diagrams() -> list[tuple[str, Diagram]]:
+    """Every ``(page id, diagram)`` pair, in page order."""
+    return [(page, d) for page, diagrams in DIAGRAMS.items() for d in diagrams]

@@ -61,8 +61,8 @@ FIRST = {
 }
 NOTATION_TEXT = {
     Numbering.FROM_TOP_LEFT: N_(
-        "The dark squares are numbered from 1 to %(squares)s, row by row from Black's side, "
-        "starting in Black's top left corner. A quiet move is written with its start and end "
+        "The dark squares are numbered from 1 to %(squares)s, row by row, starting in the top "
+        "left corner as White sees the board. A quiet move is written with its start and end "
         "square (22-18), a capture with every square it lands on (26x17)."
     ),
     Numbering.FROM_BOTTOM_RIGHT: N_(
@@ -336,7 +336,15 @@ OPTIONAL_FAQ = (
 )
 
 #: Variant names and page chrome used by the templates.
-NAMES = tuple(N_(v.name) for v in VARIANTS.values())
+NAMES = (
+    N_("American checkers"),
+    N_("Italian draughts"),
+    N_("Czech draughts"),
+    N_("Russian draughts"),
+    N_("Brazilian draughts"),
+    N_("Spanish draughts"),
+    N_("International draughts"),
+)
 UI = {
     "rules": N_("Rules"),
     "rules_index_title": N_("Draughts rules and variants"),
@@ -353,7 +361,7 @@ UI = {
     "other_variants": N_("Other variants"),
     "all_rules": N_("All rules"),
     "rule": N_("Rule"),
-    "american_column": N_("American checkers"),
+    "american_column": NAMES[0],
     "this_column": N_("This variant"),
     "diagram": N_("Diagram"),
 }

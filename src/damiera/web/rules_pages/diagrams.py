@@ -356,7 +356,7 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
             "international-majority", "choice", "international", "W:W48:B24,K31,34,K42,43",
             N_(
                 "Majority rule, kings and men counting the same: the only legal move is "
-                "%(move)s, which takes three men rather than the two kings."
+                "%(move)s, which takes three pieces; taking kings gives no priority."
             ),
             (only("48x39x30x19"),),
             Shown("48x39x30x19", ("43", "34", "24")),

@@ -12,10 +12,10 @@ from tests.conftest import load_reference
 
 #: Deepest depth run by `make test` per variant (the whole suite stays well under 10 minutes);
 #: deeper ones run with `make test-slow`.
-FAST_DEPTH = {"international": 6}
-FAST_DEPTH_8X8 = 7
-SLOW_DEPTH = {"international": 8}
-SLOW_DEPTH_8X8 = 9
+FAST_DEPTH = {"international": 7}
+FAST_DEPTH_8X8 = 8
+SLOW_DEPTH = {"international": 9}
+SLOW_DEPTH_8X8 = 10
 
 
 def _cases(slow: bool) -> list[tuple[str, int]]:

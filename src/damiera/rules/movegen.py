@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from damiera.rules.geometry import (
     DOWN_LEFT,
+    Geometry,
     DOWN_RIGHT,
     OPPOSITE,
     UP_LEFT,
@@ -92,10 +93,57 @@ class _Tables:
         )
         self.promotion_row = (geo.top_row, geo.bottom_row)
         self.label_rank = {s: i for i, s in enumerate(geo.label_order)}
+        h = geo.half
+        # Bit shifts of the diagonal steps: "up" steps lower the bit index (x >> a moves a
+        # piece up by a), "down" steps raise it (x << a).
+        self.up_shifts = (h + 1, h)
+        self.down_shifts = (h, h + 1)
+        #: Per side: shift amounts of the men's forward steps (White up, Black down).
+        self.men_capture_up = (
+            self.up_shifts,
+            self.up_shifts if variant.men_capture_backward else (),
+        )
+        self.men_capture_down = (
+            self.down_shifts if variant.men_capture_backward else (),
+            self.down_shifts,
+        )
+        #: jumps[side][sq]: (direction, captured square bit, captured square, landing bit,
+        #: landing square) for each short jump a man of ``side`` could make from ``sq``.
+        self.man_jumps = tuple(
+            self._jumps(geo, self.man_capture_dirs[side]) for side in (0, 1)
+        )
+        self.king_jumps = self._jumps(geo, all_dirs)
+
+    @staticmethod
+    def _jumps(
+        geo: Geometry, dirs: tuple[int, ...]
+    ) -> tuple[tuple[tuple[int, int, int, int, int], ...], ...]:
+        table: list[tuple[tuple[int, int, int, int, int], ...]] = [()] * geo.nbits
+        for sq in geo.squares:
+            entries = []
+            for d in dirs:
+                mid = geo.neighbour[d][sq]
+                land = geo.neighbour[d][mid] if mid >= 0 else -1
+                if land >= 0:
+                    entries.append((d, 1 << mid, mid, 1 << land, land))
+            table[sq] = tuple(entries)
+        return tuple(table)
+
+
+_TABLES: dict[int, tuple[Variant, _Tables]] = {}
+
+
+def tables(variant: Variant) -> _Tables:
+    """The generator's tables for a variant, cached by identity (hashing a Variant on every
+    call would cost more than generating the moves)."""
+    entry = _TABLES.get(id(variant))
+    if entry is None or entry[0] is not variant:
+        entry = _TABLES[id(variant)] = (variant, _cached_tables(variant))
+    return entry[1]
 
 
 @lru_cache(maxsize=64)
-def tables(variant: Variant) -> _Tables:
+def _cached_tables(variant: Variant) -> _Tables:
     return _Tables(variant)
 
 
@@ -125,24 +173,16 @@ def _man_captures(
 
     Returns True when at least one jump was possible from ``sq`` (so the sequence went on).
     """
-    neighbour = t.neighbour
     promo_row = t.promotion_row[side]
     found = False
-    for d in t.man_capture_dirs[side]:
-        mid = neighbour[d][sq]
-        if mid < 0:
-            continue
-        mb = 1 << mid
-        if not targets & mb or captured & mb:
-            continue
-        land = neighbour[d][mid]
-        if land < 0 or not empty >> land & 1:
+    for d, mb, mid, lb, land in t.man_jumps[side][sq]:
+        if not targets & mb or captured & mb or not empty & lb:
             continue
         found = True
         new_captured = captured | mb
         new_path = path + (land,)
         new_caps = caps + (mid,)
-        if promo_row >> land & 1:
+        if promo_row & lb:
             promotion = t.promotion
             if promotion is _STOP:
                 went_on = False
@@ -196,18 +236,8 @@ def _king_captures(
     found = False
     back = OPPOSITE[came_from] if came_from >= 0 else -1
     if not t.flying:
-        neighbour = t.neighbour
-        for d in (0, 1, 2, 3):
-            if d == back:
-                continue
-            mid = neighbour[d][sq]
-            if mid < 0:
-                continue
-            mb = 1 << mid
-            if not opp & mb or captured & mb:
-                continue
-            land = neighbour[d][mid]
-            if land < 0 or not empty >> land & 1:
+        for d, mb, mid, lb, land in t.king_jumps[sq]:
+            if d == back or not opp & mb or captured & mb or not empty & lb:
                 continue
             found = True
             new_captured = captured | mb
@@ -265,6 +295,16 @@ def _king_captures(
     return found
 
 
+def _man_capture_candidates(t: _Tables, men: int, targets: int, empty: int, side: int) -> int:
+    """Bitboard of the men that have at least one first jump."""
+    candidates = 0
+    for a in t.men_capture_up[side]:
+        candidates |= men & (targets << a) & (empty << (a + a))
+    for a in t.men_capture_down[side]:
+        candidates |= men & (targets >> a) & (empty >> (a + a))
+    return candidates
+
+
 def _all_captures(t: _Tables, own: int, opp: int, kings: int, side: int) -> list[Move]:
     """Every complete capture sequence for the side to move, before the capture-choice rule."""
     empty = t.mask & ~(own | opp)
@@ -273,11 +313,7 @@ def _all_captures(t: _Tables, own: int, opp: int, kings: int, side: int) -> list
     targets = opp if t.men_take_kings else opp & ~kings
     out: list[Move] = []
     if men and targets:
-        offsets = t.offsets
-        candidates = 0
-        for d in t.man_capture_dirs[side]:
-            o = offsets[d]
-            candidates |= men & _shift(targets, -o) & _shift(empty, -2 * o)
+        candidates = _man_capture_candidates(t, men, targets, empty, side)
         while candidates:
             low = candidates & -candidates
             candidates ^= low
@@ -301,28 +337,44 @@ def has_capture(variant: Variant, position: Position) -> bool:
 
 def _has_capture(t: _Tables, own: int, opp: int, kings: int, side: int) -> bool:
     empty = t.mask & ~(own | opp)
-    offsets = t.offsets
     men = own & ~kings
     if men:
         targets = opp if t.men_take_kings else opp & ~kings
-        for d in t.man_capture_dirs[side]:
-            o = offsets[d]
-            if men & _shift(targets, -o) & _shift(empty, -2 * o):
+        for a in t.men_capture_up[side]:
+            if men & (targets << a) & (empty << (a + a)):
+                return True
+        for a in t.men_capture_down[side]:
+            if men & (targets >> a) & (empty >> (a + a)):
                 return True
     own_kings = own & kings
-    if own_kings:
-        for o in offsets:
-            if t.flying:
-                reach = _shift(own_kings, o)
-                frontier = reach & empty
-                while frontier:
-                    frontier = _shift(frontier, o)
-                    reach |= frontier
-                    frontier &= empty
-                if _shift(reach & opp, o) & empty:
-                    return True
-            elif own_kings & _shift(opp, -o) & _shift(empty, -2 * o):
+    if not own_kings:
+        return False
+    if not t.flying:
+        for a in t.up_shifts:
+            if own_kings & (opp << a) & (empty << (a + a)):
                 return True
+        for a in t.down_shifts:
+            if own_kings & (opp >> a) & (empty >> (a + a)):
+                return True
+        return False
+    for a in t.up_shifts:
+        reach = own_kings >> a
+        frontier = reach & empty
+        while frontier:
+            frontier >>= a
+            reach |= frontier
+            frontier &= empty
+        if (reach & opp) >> a & empty:
+            return True
+    for a in t.down_shifts:
+        reach = own_kings << a
+        frontier = reach & empty
+        while frontier:
+            frontier <<= a
+            reach |= frontier
+            frontier &= empty
+        if (reach & opp) << a & empty:
+            return True
     return False
 
 
@@ -433,22 +485,33 @@ def _quiet_moves(t: _Tables, own: int, opp: int, kings: int, side: int) -> list[
 
 def _count_quiet(t: _Tables, own: int, opp: int, kings: int, side: int) -> int:
     empty = t.mask & ~(own | opp)
-    offsets = t.offsets
     n = 0
     men = own & ~kings
     if men:
-        for d in t.forward[side]:
-            n += (_shift(men, offsets[d]) & empty).bit_count()
+        if side == 0:
+            for a in t.up_shifts:
+                n += (men >> a & empty).bit_count()
+        else:
+            for a in t.down_shifts:
+                n += (men << a & empty).bit_count()
     own_kings = own & kings
     if own_kings:
-        for o in offsets:
-            frontier = _shift(own_kings, o) & empty
-            if t.flying:
+        if t.flying:
+            for a in t.up_shifts:
+                frontier = own_kings >> a & empty
                 while frontier:
                     n += frontier.bit_count()
-                    frontier = _shift(frontier, o) & empty
-            else:
-                n += frontier.bit_count()
+                    frontier = frontier >> a & empty
+            for a in t.down_shifts:
+                frontier = own_kings << a & empty
+                while frontier:
+                    n += frontier.bit_count()
+                    frontier = frontier << a & empty
+        else:
+            for a in t.up_shifts:
+                n += (own_kings >> a & empty).bit_count()
+            for a in t.down_shifts:
+                n += (own_kings << a & empty).bit_count()
     return n
 
 
@@ -488,17 +551,8 @@ def legal_moves(variant: Variant, position: Position) -> list[Move]:
 
 
 def count_moves(variant: Variant, position: Position) -> int:
-    """Number of legal moves, counted without building quiet moves when there is no capture
-    (bulk counting for perft)."""
-    t = tables(variant)
-    kings = position.kings
-    if position.turn is Color.WHITE:
-        own, opp, side = position.white, position.black, 0
-    else:
-        own, opp, side = position.black, position.white, 1
-    if _has_capture(t, own, opp, kings, side):
-        return len(generate(variant, position))
-    return _count_quiet(t, own, opp, kings, side)
+    """Number of legal moves, counted without building quiet moves (bulk counting)."""
+    return perft(variant, position, 1)
 
 
 def apply_move(position: Position, move: Move) -> Position:
@@ -532,9 +586,85 @@ def perft(variant: Variant, position: Position, depth: int) -> int:
         raise ValueError(f"perft depth must be 0 or more, not {depth}")
     if depth == 0:
         return 1
-    if depth == 1:
-        return count_moves(variant, position)
+    t = tables(variant)
+    if position.turn is Color.WHITE:
+        return _perft(t, position.white, position.black, position.kings, 0, depth)
+    return _perft(t, position.black, position.white, position.kings, 1, depth)
+
+
+def _perft(t: _Tables, own: int, opp: int, kings: int, side: int, depth: int) -> int:
+    """Perft on raw bitboards from the mover's point of view (``depth`` >= 1)."""
     total = 0
-    for move in generate(variant, position):
-        total += perft(variant, apply_move(position, move), depth - 1)
+    if _has_capture(t, own, opp, kings, side):
+        captures = _all_captures(t, own, opp, kings, side)
+        if len(captures) > 1:
+            captures = drop_equal_captures(t.variant, choose_captures(t.variant, captures))
+        if depth == 1:
+            total = len(captures)
+        else:
+            other = 1 - side
+            for m in captures:
+                sb = 1 << m.start
+                eb = 1 << m.end
+                captured = m.captured
+                if kings & sb:
+                    child_kings = (kings & ~sb & ~captured) | eb
+                elif m.promotes:
+                    child_kings = (kings & ~captured) | eb
+                else:
+                    child_kings = kings & ~captured
+                total += _perft(
+                    t, opp & ~captured, (own & ~sb) | eb, child_kings, other, depth - 1
+                )
+        if t.mandatory:
+            return total
+    if depth == 1:
+        return total + _count_quiet(t, own, opp, kings, side)
+    return total + _perft_quiet(t, own, opp, kings, side, depth)
+
+
+def _perft_quiet(t: _Tables, own: int, opp: int, kings: int, side: int, depth: int) -> int:
+    """Sum of perft(depth - 1) over the quiet moves, made on bitboards without Move objects."""
+    empty = t.mask & ~(own | opp)
+    promo_row = t.promotion_row[side]
+    other = 1 - side
+    below = depth - 1
+    total = 0
+    men = own & ~kings
+    offsets = t.offsets
+    if men:
+        for d in t.forward[side]:
+            o = offsets[d]
+            to_set = (men << o if o > 0 else men >> -o) & empty
+            while to_set:
+                low = to_set & -to_set
+                to_set ^= low
+                frm = low >> o if o > 0 else low << -o
+                child_kings = kings | low if promo_row & low else kings
+                total += _perft(t, opp, own ^ frm ^ low, child_kings, other, below)
+    own_kings = own & kings
+    if own_kings:
+        if t.flying:
+            rays = t.ray
+            while own_kings:
+                frm = own_kings & -own_kings
+                own_kings ^= frm
+                sq = frm.bit_length() - 1
+                base_own = own ^ frm
+                base_kings = kings ^ frm
+                for d in (0, 1, 2, 3):
+                    for to in rays[d][sq]:
+                        tb = 1 << to
+                        if not empty & tb:
+                            break
+                        total += _perft(t, opp, base_own | tb, base_kings | tb, other, below)
+        else:
+            for o in offsets:
+                to_set = (own_kings << o if o > 0 else own_kings >> -o) & empty
+                while to_set:
+                    low = to_set & -to_set
+                    to_set ^= low
+                    frm = low >> o if o > 0 else low << -o
+                    moved = frm | low
+                    total += _perft(t, opp, own ^ moved, kings ^ moved, other, below)
     return total

@@ -81,7 +81,9 @@ def ensure_peer_venv() -> Path:
     python = BENCH_VENV / "bin" / "python"
     if not python.exists():
         venv.create(BENCH_VENV, with_pip=True)
-    check = subprocess.run([str(python), "-c", "import draughts"], capture_output=True)
+    check = subprocess.run(
+        [str(python), "-c", "import draughts"], capture_output=True, check=False
+    )
     if check.returncode != 0:
         subprocess.run(
             [str(python), "-m", "pip", "install", "--quiet", "py-draughts"], check=True

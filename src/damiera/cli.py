@@ -14,7 +14,6 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import TextIO
 
 from damiera.rules.movegen import apply_move, legal_moves, perft
 from damiera.rules.notation import move_labels, move_text
@@ -90,16 +89,14 @@ def _cmd_moves(args: argparse.Namespace) -> int:
     if args.fens is not None:
         if args.fen is not None:
             raise UsageError("give --fen or --fens, not both")
-        stream: TextIO
         if args.fens == "-":
-            stream = sys.stdin
-        else:
-            try:
-                stream = open(args.fens, encoding="utf-8")
-            except OSError as exc:
-                raise UsageError(f"cannot read {args.fens}: {exc.strerror}") from None
-        with stream:
-            _answer_fens(v, stream, args.json)
+            _answer_fens(v, sys.stdin, args.json)
+            return 0
+        try:
+            with open(args.fens, encoding="utf-8") as stream:
+                _answer_fens(v, stream, args.json)
+        except OSError as exc:
+            raise UsageError(f"cannot read {args.fens}: {exc.strerror}") from None
         return 0
     position = load_position(v, args.fen)
     moves = legal_moves(v, position)

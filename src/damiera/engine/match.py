@@ -60,7 +60,7 @@ def random_openings(
             pos = apply_move(pos, rng.choice(moves))
         if not ok or pos in seen:
             continue
-        w, b = pos.count()
+        w, b = pos.piece_counts()
         if w != b or has_capture(variant, pos) or not generate(variant, pos):
             continue
         seen.add(pos)

@@ -18,7 +18,7 @@ International) or from White's lower right (Spanish), or algebraic ``a1``-``h8``
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from damiera.rules.variant import Notation, Numbering, Variant
 
@@ -148,7 +148,7 @@ class Geometry:
         return [self._labels[s] for s in self.label_order if bitboard >> s & 1]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _geometry(size: int, a1_dark: bool, notation: Notation, numbering: Numbering) -> Geometry:
     return Geometry(size, a1_dark, notation, numbering)
 

@@ -19,11 +19,11 @@ from typing import NamedTuple
 
 from damiera.rules.geometry import (
     DOWN_LEFT,
-    Geometry,
     DOWN_RIGHT,
     OPPOSITE,
     UP_LEFT,
     UP_RIGHT,
+    Geometry,
     geometry,
 )
 from damiera.rules.position import Position

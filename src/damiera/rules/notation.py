@@ -243,13 +243,17 @@ def explain_illegal(
              if squares[1] in ray),
             None,
         )
-        if is_king and not variant.flying_kings and between:
-            if not any(position.piece_at(s) for s in (*between, squares[1])):
-                return IllegalMoveError(
-                    f"{variant.name}: a king moves one square at a time",
-                    "short_king",
-                    {"variant": variant.name},
-                )
+        if (
+            is_king
+            and not variant.flying_kings
+            and between
+            and not any(position.piece_at(s) for s in (*between, squares[1]))
+        ):
+            return IllegalMoveError(
+                f"{variant.name}: a king moves one square at a time",
+                "short_king",
+                {"variant": variant.name},
+            )
     from_here = [move_text(variant, m) for m in legal if m.start == start]
     if from_here:
         return IllegalMoveError(

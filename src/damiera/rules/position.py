@@ -55,7 +55,7 @@ class Position(NamedTuple):
             return Color.BLACK, bool(self.kings & bit)
         return None
 
-    def count(self) -> tuple[int, int]:
+    def piece_counts(self) -> tuple[int, int]:
         """Number of pieces ``(white, black)``."""
         return self.white.bit_count(), self.black.bit_count()
 
@@ -121,8 +121,7 @@ def parse_fen(variant: Variant, text: str) -> Position:
     """
     geo = geometry(variant)
     fen = text.strip().strip('"').strip()
-    if fen.endswith("."):
-        fen = fen[:-1]
+    fen = fen.removesuffix(".")
     if not fen:
         raise FenError("empty FEN")
     parts = [p.strip() for p in fen.split(":")]

@@ -1,0 +1,182 @@
+"""The JSON API (stable: the play page and other tools call it; OpenAPI page at ``/docs``).
+
+Routes (squares are each variant's official labels; moves in its notation):
+
+- ``GET /api/variants``: ``[{"id", "name", <rule parameters>, "first_to_move", "board":
+  {"size", "squares": [{"label", "file", "rank"}]}, "start_fen"}]`` in menu order.
+- ``POST /api/games`` ``{"variant", "opponent": "computer"|"friend", "level": 1-3,
+  "side": "white"|"black", "optional_capture": bool, "fen": str|null}`` (all but ``variant``
+  optional) -> 201 and the game.
+- ``GET /api/games/{id}`` -> the game: ``{"id", "variant", "fen", "turn", "legal_moves":
+  [{"move", "from", "to", "path", "captures", "promotes"}], "history": [...], "result":
+  null | {"winner": "white"|"black"|null, "reason", "text"}, ...}`` (see
+  :meth:`damiera.web.games.GameService.to_json` for the extra fields).
+- ``POST /api/games/{id}/moves`` ``{"move": "22-19"}`` (full or short notation) -> the game
+  after the move and, against the computer, after its reply.
+- ``POST /api/games/{id}/undo``, ``POST /api/games/{id}/resign`` (optional ``{"side"}``),
+  ``POST /api/games/{id}/draw`` (agreed draw between friends), ``GET /api/games/{id}/pdn``
+  (``text/plain`` attachment), ``GET /api/games/{id}/explain?square=22`` (why a piece cannot
+  move), ``GET /api/games`` (the caller's recent games).
+
+Errors are ``{"error": "what was wrong"}``: 400 bad input or an illegal move (then also
+``"code"`` and ``"params"`` from the rules core), 404 unknown game, 409 the game is over, it is
+not your turn, or another request changed the game first, 422 a malformed body.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, Literal
+
+from fastapi import APIRouter, Body, Query, Request, Response
+from fastapi.responses import JSONResponse, PlainTextResponse
+from pydantic import BaseModel, Field
+
+from damiera.rules.variant import VARIANTS
+from damiera.web import i18n
+from damiera.web.games import GameService, NewGame, variant_json
+
+PLAYER_COOKIE = "damiera_player"
+
+
+class NewGameBody(BaseModel):
+    """Options of a new game; everything but ``variant`` is optional."""
+
+    variant: str = Field(examples=["italian"])
+    opponent: Literal["computer", "friend"] = "computer"
+    level: Literal[1, 2, 3] = 1
+    side: Literal["white", "black"] | None = Field(
+        default=None, description="your side (default: the side that moves first)"
+    )
+    optional_capture: bool = Field(default=False, description="house rule, 8x8 only")
+    fen: str | None = Field(default=None, description="start position (PDN FEN)")
+
+
+class MoveBody(BaseModel):
+    """A move in the variant's notation."""
+
+    move: str = Field(examples=["22-19"])
+
+
+class ResignBody(BaseModel):
+    """Who resigns (default: you against the computer; the side to move between friends)."""
+
+    side: Literal["white", "black"] | None = None
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"description": "Bad input or illegal move: {\"error\": ...}"},
+    404: {"description": "Unknown game: {\"error\": ...}"},
+    409: {"description": "Game over, not your turn, or changed meanwhile: {\"error\": ...}"},
+}
+
+
+def player_token(request: Request, response: Response) -> str:
+    """The browser's opaque player token (cookie), created when missing."""
+    token = request.cookies.get(PLAYER_COOKIE)
+    if not token or len(token) > 64:
+        token = secrets.token_urlsafe(16)
+        response.set_cookie(
+            PLAYER_COOKIE, token, max_age=10 * 365 * 24 * 3600, httponly=True, samesite="lax"
+        )
+    return token
+
+
+def _locale(request: Request) -> None:
+    i18n.set_locale(
+        i18n.choose_locale(
+            request.query_params.get("lang"),
+            request.cookies.get(i18n.COOKIE),
+            request.headers.get("accept-language"),
+        )
+    )
+
+
+def build_router(service: GameService) -> APIRouter:
+    """The API routes, bound to ``service``."""
+    router = APIRouter(prefix="/api", tags=["api"])
+
+    @router.get("/variants", summary="Every variant with its rule parameters and board")
+    async def list_variants() -> list[dict[str, Any]]:
+        return [variant_json(v) for v in VARIANTS.values()]
+
+    @router.post(
+        "/games", status_code=201, summary="Start a game", responses=ERRORS
+    )
+    async def create_game(
+        body: NewGameBody, request: Request, response: Response
+    ) -> dict[str, Any]:
+        _locale(request)
+        owner = player_token(request, response)
+        game = await service.create(NewGame(**body.model_dump()), owner)
+        response.headers["Location"] = f"/api/games/{game['id']}"
+        return game
+
+    @router.get("/games", summary="Your recent games (by browser cookie)")
+    async def my_games(request: Request) -> list[dict[str, Any]]:
+        import asyncio
+
+        rows = await asyncio.to_thread(
+            service.recent, request.cookies.get(PLAYER_COOKIE), 50
+        )
+        for r in rows:
+            r["updated_at"] = r["updated_at"].isoformat()
+            r["created_at"] = r["created_at"].isoformat()
+        return rows
+
+    @router.get("/games/{game_id}", summary="A game", responses=ERRORS)
+    async def get_game(game_id: str) -> dict[str, Any]:
+        return await service.get(game_id)
+
+    @router.post("/games/{game_id}/moves", summary="Play a move", responses=ERRORS)
+    async def play_move(game_id: str, body: MoveBody, request: Request) -> dict[str, Any]:
+        _locale(request)
+        return await service.play(game_id, body.move)
+
+    @router.post("/games/{game_id}/undo", summary="Take back a move", responses=ERRORS)
+    async def undo(game_id: str) -> dict[str, Any]:
+        return await service.undo(game_id)
+
+    @router.post("/games/{game_id}/resign", summary="Resign", responses=ERRORS)
+    async def resign(
+        game_id: str, body: ResignBody | None = Body(default=None)
+    ) -> dict[str, Any]:
+        return await service.resign(game_id, body.side if body else None)
+
+    @router.post(
+        "/games/{game_id}/draw", summary="Agreed draw (two people)", responses=ERRORS
+    )
+    async def draw(game_id: str) -> dict[str, Any]:
+        return await service.agree_draw(game_id)
+
+    @router.get(
+        "/games/{game_id}/explain",
+        summary="Why the piece on a square can or cannot move",
+        responses=ERRORS,
+    )
+    async def explain(
+        game_id: str, request: Request, square: str = Query(examples=["22"])
+    ) -> dict[str, Any]:
+        _locale(request)
+        return await service.explain(game_id, square)
+
+    @router.get(
+        "/games/{game_id}/pdn",
+        summary="The game as PDN",
+        response_class=PlainTextResponse,
+        responses=ERRORS,
+    )
+    async def pdn(game_id: str) -> PlainTextResponse:
+        text = await service.pdn(game_id)
+        return PlainTextResponse(
+            text,
+            media_type="application/x-portable-draughts-notation; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="damiera-{game_id}.pdn"'},
+        )
+
+    return router
+
+
+def error_response(status: int, message: str, **extra: Any) -> JSONResponse:
+    """``{"error": message, ...}`` with a status code."""
+    return JSONResponse({"error": message, **extra}, status_code=status)

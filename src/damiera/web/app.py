@@ -1,0 +1,243 @@
+"""The Damiera web site: the FastAPI application (pages, static files, the JSON API).
+
+:func:`create_app` builds it; ``damiera serve`` (:mod:`damiera.web.cli`) and ``make serve`` run
+it with Uvicorn. Pages (Jinja2 templates, every string through Babel):
+
+- ``/``: the play page with the new-game menu open;
+- ``/game/{id}``: a game (reloading continues it);
+- ``/games``: "my games", this browser's recent games;
+- ``/lang/{code}?next=/path``: choose the language (cookie) and go back.
+
+Templates that other packages reuse (the rules pages) extend ``base.html`` (``<html lang
+dir>``, the ☰ menu with new game, rules and languages) and draw boards with
+``/static/board.js``; :func:`render` renders any template in the request's language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import jinja2
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from damiera.rules.variant import VARIANTS
+from damiera.web import i18n
+from damiera.web.api import PLAYER_COOKIE, build_router, error_response
+from damiera.web.computer import ComputerPool
+from damiera.web.games import BadRequest, Conflict, GameService, IllegalMove, variant_json
+from damiera.web.store import GameStore, NotFoundError
+
+HERE = Path(__file__).parent
+_ = i18n.gettext
+
+
+def make_templates() -> Jinja2Templates:
+    """Jinja2 templates of ``web/templates`` with the i18n extension bound to
+    :func:`damiera.web.i18n.gettext` (new-style gettext: ``{{ _("Text %(n)s", n=3) }}``)."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(HERE / "templates")),
+        autoescape=jinja2.select_autoescape(["html", "xml"]),
+        extensions=["jinja2.ext.i18n"],
+    )
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        i18n.gettext, i18n.ngettext, newstyle=True
+    )
+    return Jinja2Templates(env=env)
+
+
+TEMPLATES = make_templates()
+
+
+def request_locale(request: Request, url_lang: str | None = None) -> str:
+    """The request's language (URL, cookie, Accept-Language), also made current for gettext."""
+    code = i18n.choose_locale(
+        url_lang or request.query_params.get("lang"),
+        request.cookies.get(i18n.COOKIE),
+        request.headers.get("accept-language"),
+    )
+    i18n.set_locale(code)
+    return code
+
+
+def js_strings() -> dict[str, str]:
+    """Every string the page's JavaScript shows, in the current language. Placeholders in
+    braces (``{square}``) are filled in by the script."""
+    return {
+        "white": _("White"),
+        "black": _("Black"),
+        "white_to_move": _("White to move"),
+        "black_to_move": _("Black to move"),
+        "your_move": _("Your move"),
+        "thinking": _("The computer is thinking…"),
+        "computer": _("Computer"),
+        "you": _("You"),
+        "square": _("square {square}"),
+        "square_empty": _("square {square}, empty"),
+        "square_piece": _("square {square}, {piece}"),
+        "white-man": _("white man"),
+        "white-king": _("white king"),
+        "black-man": _("black man"),
+        "black-king": _("black king"),
+        "selected": _("{piece} on {square} selected; choose where it goes"),
+        "capture_goes_on": _("The capture goes on: choose the next landing square"),
+        "viewing": _("Position after move {n}. Click the last move to return to the game."),
+        "start_position": _("Start position"),
+        "draw_offer": _("{side} offers a draw. {other}, do you accept?"),
+        "resign_confirm": _("Resign this game?"),
+        "counter": _("Moves without capture or promotion: {n} of {max}"),
+        "error": _("Something went wrong: {message}"),
+        "network": _("The server cannot be reached; try again."),
+        "game_over": _("Game over"),
+        "result-no-pieces": _("{winner} wins: {loser} has no pieces left"),
+        "result-no-legal-move": _("{winner} wins: {loser} has no legal move"),
+        "result-resignation": _("{winner} wins: {loser} resigned"),
+        "result-forty-moves": _("Draw: {n} moves each without a capture or a promotion"),
+        "result-threefold-repetition": _("Draw: the same position occurred three times"),
+        "result-agreement": _("Draw by agreement"),
+        "level": _("Computer level {n}"),
+        "friend": _("Friend on the same screen"),
+        "no_move_to_undo": _("There is no move to take back"),
+    }
+
+
+def render(
+    request: Request, name: str, context: dict[str, Any], url_lang: str | None = None,
+    status_code: int = 200,
+) -> HTMLResponse:
+    """Render template ``name`` in the request's language with the shared page context
+    (``lang``, ``dir``, ``languages``, ``variants``, ``path``)."""
+    code = request_locale(request, url_lang)
+    page: dict[str, Any] = dict(i18n.page_context(code))
+    page["variants"] = list(VARIANTS.values())
+    page["path"] = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    page.update(context)
+    return TEMPLATES.TemplateResponse(request, name, page, status_code=status_code)
+
+
+def create_app(
+    database_url: str | None = None,
+    computer_workers: int | None = None,
+    computer_movetime: float | None = None,
+) -> FastAPI:
+    """The site. ``database_url``: any SQLAlchemy URL (None: ``DAMIERA_DATABASE_URL`` or the
+    SQLite file in the user's data directory); ``computer_workers``: processes for the
+    computer's searches; ``computer_movetime``: cap in seconds on each search (None: each
+    level's own time)."""
+    store = GameStore(database_url)
+    computer = ComputerPool(computer_workers, computer_movetime)
+    service = GameService(store, computer)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            computer.close()
+            store.close()
+
+    app = FastAPI(
+        title="Damiera",
+        summary="Multi-variant draughts: play against the computer or a friend",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    app.include_router(build_router(service))
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+    @app.exception_handler(NotFoundError)
+    async def _not_found(_r: Request, exc: NotFoundError) -> Response:
+        return error_response(404, str(exc.args[0]) if exc.args else "not found")
+
+    @app.exception_handler(BadRequest)
+    async def _bad(_r: Request, exc: BadRequest) -> Response:
+        return error_response(400, str(exc))
+
+    @app.exception_handler(IllegalMove)
+    async def _illegal(_r: Request, exc: IllegalMove) -> Response:
+        return error_response(400, exc.message, code=exc.code, params=exc.params)
+
+    @app.exception_handler(Conflict)
+    async def _conflict(_r: Request, exc: Conflict) -> Response:
+        return error_response(409, str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
+        parts = []
+        for err in exc.errors():
+            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
+            parts.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
+        return error_response(422, "; ".join(parts) or "malformed request")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        if request.url.path.startswith("/api/"):
+            message = exc.detail if isinstance(exc.detail, str) else "request refused"
+            if exc.status_code == 404 and message == "Not Found":
+                message = f"no such API route: {request.method} {request.url.path}"
+            return error_response(exc.status_code, message)
+        return render(
+            request,
+            "error.html",
+            {"status": exc.status_code, "message": _("This page does not exist.")
+             if exc.status_code == 404 else str(exc.detail)},
+            status_code=exc.status_code,
+        )
+
+    def play_page(request: Request, game: dict[str, Any] | None) -> HTMLResponse:
+        request_locale(request)
+        data = {
+            "variants": [variant_json(v) for v in VARIANTS.values()],
+            "game": game,
+            "strings": js_strings(),
+        }
+        return render(
+            request,
+            "play.html",
+            {"game": game, "page_data": json.dumps(data, ensure_ascii=False)},
+        )
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def home(request: Request) -> HTMLResponse:
+        return play_page(request, None)
+
+    @app.get("/game/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+    async def game_page(request: Request, game_id: str) -> HTMLResponse:
+        try:
+            game = await service.get(game_id)
+        except NotFoundError:
+            return render(
+                request,
+                "error.html",
+                {"status": 404, "message": _("There is no game with this address.")},
+                status_code=404,
+            )
+        return play_page(request, game)
+
+    @app.get("/games", response_class=HTMLResponse, include_in_schema=False)
+    async def my_games(request: Request) -> HTMLResponse:
+        rows = await asyncio.to_thread(service.recent, request.cookies.get(PLAYER_COOKIE), 50)
+        return render(request, "games.html", {"games": rows})
+
+    @app.get("/lang/{code}", include_in_schema=False)
+    async def choose_language(code: str, next: str = "/") -> Response:
+        target = next if next.startswith("/") and not next.startswith("//") else "/"
+        parts = urlsplit(target)
+        response = RedirectResponse(parts.path + (f"?{parts.query}" if parts.query else ""),
+                                    status_code=303)
+        chosen = i18n.choose_locale(code)
+        response.set_cookie(i18n.COOKIE, chosen, max_age=365 * 24 * 3600, samesite="lax")
+        return response
+
+    return app

@@ -1,0 +1,54 @@
+"""``damiera serve``: run the web site with Uvicorn (registered by :mod:`damiera.cli`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``serve`` subcommand to the ``damiera`` parser's subparsers."""
+    p = subparsers.add_parser("serve", help="serve the web site")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    p.add_argument("--port", default="8000", help="port (8000)")
+    p.add_argument(
+        "--database-url",
+        default=None,
+        help="SQLAlchemy URL of the game store (default: $DAMIERA_DATABASE_URL, else an "
+        "SQLite file in the user's data directory)",
+    )
+    p.set_defaults(func=_serve)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from damiera.cli import UsageError
+
+    try:
+        port = int(args.port)
+    except ValueError:
+        raise UsageError(f"port must be a whole number, not {args.port!r}") from None
+    if not 0 < port < 65536:
+        raise UsageError(f"port must be between 1 and 65535, not {port}")
+    import uvicorn
+    from sqlalchemy.exc import ArgumentError, OperationalError
+
+    from damiera.web.app import create_app
+    from damiera.web.store import default_database_url
+
+    url = args.database_url or default_database_url()
+    try:
+        app = create_app(url)
+    except ArgumentError:
+        raise UsageError(f"bad database URL {url!r}") from None
+    except (OperationalError, OSError) as exc:
+        raise UsageError(f"cannot open the database {url!r}: {exc}") from None
+    except ModuleNotFoundError as exc:
+        raise UsageError(f"database URL {url!r} needs the module {exc.name}") from None
+    print(f"Damiera: http://{args.host}:{port}/  (games in {url})", flush=True)
+    os.environ.setdefault("DAMIERA_DATABASE_URL", url)
+    try:
+        uvicorn.run(app, host=args.host, port=port, log_level="warning")
+    except SystemExit as exc:  # uvicorn exits when it cannot bind
+        raise UsageError(f"cannot serve on {args.host}:{port}") from exc
+    return 0

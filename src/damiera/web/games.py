@@ -1,0 +1,483 @@
+"""Games of the site: rebuilding a stored game, playing on it, and its JSON form.
+
+The web layer is thin: a stored game (:class:`~damiera.web.store.StoredGame`) is turned into a
+rules-core :class:`~damiera.rules.game.Game` by replaying its moves from its start FEN; every
+change is made on that Game (so every rule, refusal and result comes from the rules core) and
+written back in one transaction. :class:`GameService` holds the store and the computer pool.
+
+Errors (the API maps them to status codes): :class:`BadRequest` (400, bad input),
+:class:`IllegalMove` (400, a move the rules refuse; carries the rule's ``code``/``params``),
+:class:`~damiera.web.store.NotFoundError` (404), :class:`Conflict` (409: the game is over,
+not your turn, or another request changed the game first).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import UTC
+from typing import Any
+
+from damiera.rules.game import Game, GameOverError, Result, ResultReason
+from damiera.rules.geometry import geometry
+from damiera.rules.movegen import Move
+from damiera.rules.notation import (
+    IllegalMoveError,
+    NotationError,
+    explain_illegal,
+    move_labels,
+    move_text,
+)
+from damiera.rules.position import FenError, parse_fen, start_position, write_fen
+from damiera.rules.variant import VARIANTS, Color, UnknownVariantError, Variant, variant
+from damiera.web import i18n
+from damiera.web.computer import ComputerPool
+from damiera.web.store import ConflictError, GameStore, NotFoundError, StoredGame, new_game_id
+
+__all__ = [
+    "BadRequest",
+    "Conflict",
+    "GameService",
+    "IllegalMove",
+    "NotFoundError",
+    "NewGame",
+    "variant_json",
+]
+
+
+class BadRequest(ValueError):
+    """Bad input (unknown variant, malformed FEN, bad option); the message says what."""
+
+
+class IllegalMove(ValueError):
+    """A move the rules refuse: ``code`` and ``params`` from the rules core, ``message`` in
+    the request's language."""
+
+    def __init__(self, message: str, code: str, params: dict[str, str]):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.params = params
+
+
+class Conflict(RuntimeError):
+    """The request cannot apply to the game as it is now (409)."""
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """Options of a new game (the body of ``POST /api/games``)."""
+
+    variant: str
+    opponent: str = "computer"
+    level: int = 1
+    side: str | None = None
+    optional_capture: bool = False
+    fen: str | None = None
+
+
+def variant_json(v: Variant) -> dict[str, Any]:
+    """A variant for the API: its rule parameters (``id``, ``name``, ...), its board
+    (``{"size", "squares": [{"label", "file", "rank"}]}``, file/rank 0-based from White's
+    lower left) and ``start_fen``."""
+    geo = geometry(v)
+    out: dict[str, Any] = dict(v.rule_parameters())
+    out["first_to_move"] = v.first_to_move.word
+    out["board"] = {
+        "size": v.board_size,
+        "squares": [
+            {"label": geo.label(s), "file": geo.file_rank(s)[0], "rank": geo.file_rank(s)[1]}
+            for s in geo.label_order
+        ],
+    }
+    out["start_fen"] = write_fen(v, start_position(v))
+    return out
+
+
+def _color(word: str) -> Color:
+    return Color.WHITE if word == "white" else Color.BLACK
+
+
+def _result_json(result: Result | None, v: Variant) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    return {
+        "winner": result.winner.word if result.winner else None,
+        "reason": result.reason.value,
+        "text": result.describe(v),
+    }
+
+
+def _record(stored: StoredGame, game: Game) -> None:
+    """Copy the moves and result of ``game`` into ``stored``."""
+    stored.moves = game.history()
+    result = game.result
+    stored.result_winner = result.winner.word if result and result.winner else None
+    stored.result_reason = result.reason.value if result else None
+
+
+class _Cache:
+    """Rebuilt games by id, valid while the stored version is unchanged (saves replays)."""
+
+    def __init__(self, size: int = 256):
+        self.size = size
+        self._items: OrderedDict[str, tuple[int, Game]] = OrderedDict()
+
+    def get(self, stored: StoredGame) -> Game | None:
+        item = self._items.get(stored.id)
+        if item is None or item[0] != stored.version:
+            return None
+        self._items.move_to_end(stored.id)
+        return item[1]
+
+    def put(self, stored: StoredGame, game: Game) -> None:
+        self._items[stored.id] = (stored.version, game)
+        self._items.move_to_end(stored.id)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+
+class GameService:
+    """Everything the API does to games; async methods keep the event loop free (the store
+    runs in threads, the computer in processes)."""
+
+    def __init__(self, store: GameStore, computer: ComputerPool):
+        self.store = store
+        self.computer = computer
+        self._busy: set[str] = set()
+        self._cache = _Cache()
+
+    # -- rebuilding --------------------------------------------------------------------------
+    @staticmethod
+    def variant_of(stored: StoredGame) -> Variant:
+        return variant(stored.variant, optional_capture=stored.optional_capture)
+
+    def rebuild(self, stored: StoredGame) -> Game:
+        """The rules-core Game of a stored game (a fresh object the caller may change)."""
+        v = self.variant_of(stored)
+        game = Game(v, stored.start_fen)
+        for text in stored.moves:
+            game.play(text)
+        if stored.result_reason == ResultReason.RESIGNATION.value and stored.result_winner:
+            game.resign(_color(stored.result_winner).opponent)
+        elif stored.result_reason == ResultReason.AGREEMENT.value:
+            game.agree_draw()
+        return game
+
+    def _game(self, stored: StoredGame) -> Game:
+        """Rebuilt game for reading only (may be shared through the cache)."""
+        game = self._cache.get(stored)
+        if game is None:
+            game = self.rebuild(stored)
+            self._cache.put(stored, game)
+        return game
+
+    # -- JSON --------------------------------------------------------------------------------
+    def to_json(self, stored: StoredGame, game: Game | None = None) -> dict[str, Any]:
+        """The API's game object: ``id``, ``variant``, ``fen``, ``turn``, ``legal_moves``,
+        ``history``, ``result`` (as the issue's contract), plus ``variant_name``,
+        ``optional_capture``, ``opponent``, ``level``, ``side``, ``start_fen``, ``positions``
+        (FEN before the first move, then after each), ``last_move``,
+        ``moves_without_progress``, ``draw_moves_without_progress``, ``computer_side``,
+        ``version``, ``created_at``, ``updated_at``."""
+        if game is None:
+            game = self._game(stored)
+        v = game.variant
+        computer_side = (
+            _color(stored.side).opponent.word if stored.opponent == "computer" else None
+        )
+        return {
+            "id": stored.id,
+            "variant": v.id,
+            "variant_name": v.display_name,
+            "optional_capture": v.optional_capture,
+            "opponent": stored.opponent,
+            "level": stored.level,
+            "side": stored.side,
+            "computer_side": computer_side,
+            "fen": game.fen(),
+            "start_fen": write_fen(v, game.start),
+            "turn": game.turn.word,
+            "legal_moves": [move_labels(v, m) for m in game.legal_moves()],
+            "history": game.history(),
+            "positions": [write_fen(v, p) for p in game.positions],
+            "last_move": move_labels(v, game.moves[-1]) if game.moves else None,
+            "result": _result_json(game.result, v),
+            "moves_without_progress": game.moves_without_progress,
+            "draw_moves_without_progress": v.draw_moves_without_progress,
+            "version": stored.version,
+            "created_at": stored.created_at.isoformat(),
+            "updated_at": stored.updated_at.isoformat(),
+        }
+
+    # -- store calls in threads ----------------------------------------------------------------
+    async def load(self, game_id: str) -> StoredGame:
+        """Raises NotFoundError."""
+        return await asyncio.to_thread(self.store.load, game_id)
+
+    async def _save(self, stored: StoredGame, game: Game) -> StoredGame:
+        _record(stored, game)
+        try:
+            saved = await asyncio.to_thread(self.store.save, stored)
+        except ConflictError as exc:
+            raise Conflict(str(exc)) from None
+        self._cache.put(saved, game)
+        return saved
+
+    # -- operations ----------------------------------------------------------------------------
+    async def create(self, options: NewGame, owner: str | None) -> dict[str, Any]:
+        """Create and store a game; against the computer when it moves first, its first move
+        is played before the game is stored. Raises BadRequest."""
+        try:
+            v = variant(options.variant, optional_capture=options.optional_capture)
+        except (UnknownVariantError, ValueError) as exc:
+            raise BadRequest(str(exc)) from None
+        if options.opponent not in ("computer", "friend"):
+            raise BadRequest(
+                f"opponent must be 'computer' or 'friend', not {options.opponent!r}"
+            )
+        if options.level not in (1, 2, 3):
+            raise BadRequest(f"level must be 1, 2 or 3, not {options.level!r}")
+        if options.side is not None and options.side not in ("white", "black"):
+            raise BadRequest(f"side must be 'white' or 'black', not {options.side!r}")
+        start_fen: str | None = None
+        if options.fen is not None and options.fen.strip():
+            try:
+                start = parse_fen(v, options.fen)
+            except FenError as exc:
+                raise BadRequest(f"bad FEN {options.fen!r}: {exc}") from None
+            if start != start_position(v):
+                start_fen = write_fen(v, start)
+        game = Game(v, start_fen)
+        stored = StoredGame(
+            id=new_game_id(),
+            variant=v.id,
+            optional_capture=v.optional_capture,
+            opponent=options.opponent,
+            level=options.level if options.opponent == "computer" else None,
+            side=options.side or game.turn.word,
+            start_fen=start_fen,
+            owner=owner,
+        )
+        if self._computer_to_move(stored, game):
+            await self._computer_reply(stored, game)
+        _record(stored, game)
+        stored = await asyncio.to_thread(self.store.create, stored)
+        self._cache.put(stored, game)
+        return self.to_json(stored, game)
+
+    def _computer_to_move(self, stored: StoredGame, game: Game) -> bool:
+        return (
+            stored.opponent == "computer"
+            and game.result is None
+            and game.turn.word != stored.side
+        )
+
+    async def _computer_reply(self, stored: StoredGame, game: Game) -> Move:
+        move = await self.computer.choose(
+            stored.variant, stored.optional_capture, game.positions, stored.level or 1
+        )
+        game.play(move)
+        return move
+
+    def _claim(self, game_id: str) -> None:
+        """One change at a time per game in this process: a second one is refused (409)."""
+        if game_id in self._busy:
+            raise Conflict("another move on this game is being played; try again")
+        self._busy.add(game_id)
+
+    async def play(self, game_id: str, text: str) -> dict[str, Any]:
+        """Play the move ``text`` (full or short notation) and, against the computer, its
+        reply; returns the game. Raises NotFoundError, Conflict, IllegalMove, BadRequest."""
+        if not isinstance(text, str) or not text.strip():
+            raise BadRequest('give the move as text, e.g. {"move": "22-19"}')
+        self._claim(game_id)
+        try:
+            stored = await self.load(game_id)
+            game = self.rebuild(stored)
+            if game.result is not None:
+                raise Conflict(f"the game is over: {game.result.describe(game.variant)}")
+            if self._computer_to_move(stored, game):
+                raise Conflict("it is the computer's turn")
+            try:
+                game.play(text)
+            except NotationError as exc:
+                raise IllegalMove(
+                    i18n.error_message(exc.code, exc.params, str(exc)), exc.code, exc.params
+                ) from None
+            if self._computer_to_move(stored, game):
+                await self._computer_reply(stored, game)
+            stored = await self._save(stored, game)
+            return self.to_json(stored, game)
+        finally:
+            self._busy.discard(game_id)
+
+    async def undo(self, game_id: str) -> dict[str, Any]:
+        """Take back the last move (against the computer: your last move and its reply).
+        Raises NotFoundError, Conflict (nothing to take back, or a resigned/agreed game)."""
+        self._claim(game_id)
+        try:
+            stored = await self.load(game_id)
+            game = self.rebuild(stored)
+            plies = 1
+            if stored.opponent == "computer":
+                human = stored.side
+                n = len(game.moves)
+                # Take back moves until it is the human's turn after one of theirs is gone.
+                plies = 0
+                turn_after = game.turn.word
+                while plies < n:
+                    plies += 1
+                    mover = game.positions[n - plies].turn.word
+                    turn_after = mover
+                    if mover == human:
+                        break
+                if plies == 0 or turn_after != human:
+                    raise Conflict("there is no move of yours to take back")
+            elif not game.moves:
+                raise Conflict("there is no move to take back")
+            try:
+                game.undo(plies)
+            except GameOverError as exc:
+                raise Conflict(str(exc)) from None
+            stored = await self._save(stored, game)
+            return self.to_json(stored, game)
+        finally:
+            self._busy.discard(game_id)
+
+    async def resign(self, game_id: str, side: str | None) -> dict[str, Any]:
+        """``side`` resigns (default: you against the computer, the side to move between
+        friends). Raises NotFoundError, Conflict, BadRequest."""
+        if side is not None and side not in ("white", "black"):
+            raise BadRequest(f"side must be 'white' or 'black', not {side!r}")
+        self._claim(game_id)
+        try:
+            stored = await self.load(game_id)
+            game = self.rebuild(stored)
+            if side is None:
+                side = stored.side if stored.opponent == "computer" else game.turn.word
+            try:
+                game.resign(_color(side))
+            except GameOverError as exc:
+                raise Conflict(str(exc)) from None
+            stored = await self._save(stored, game)
+            return self.to_json(stored, game)
+        finally:
+            self._busy.discard(game_id)
+
+    async def agree_draw(self, game_id: str) -> dict[str, Any]:
+        """Both players (friends on one screen) agree to a draw. Raises NotFoundError,
+        Conflict (against the computer, or the game is over)."""
+        self._claim(game_id)
+        try:
+            stored = await self.load(game_id)
+            if stored.opponent != "friend":
+                raise Conflict("a draw can be agreed only between two people")
+            game = self.rebuild(stored)
+            try:
+                game.agree_draw()
+            except GameOverError as exc:
+                raise Conflict(str(exc)) from None
+            stored = await self._save(stored, game)
+            return self.to_json(stored, game)
+        finally:
+            self._busy.discard(game_id)
+
+    async def get(self, game_id: str) -> dict[str, Any]:
+        """The game. Raises NotFoundError."""
+        stored = await self.load(game_id)
+        return self.to_json(stored)
+
+    async def explain(self, game_id: str, square: str) -> dict[str, Any]:
+        """Why the piece on ``square`` can or cannot move now: ``{"square", "moves",
+        "reason", "code"}`` (``reason``/``code`` null when it has legal moves). The reason is
+        the rules core's, for a move from that square to a neighbouring or jump square."""
+        stored = await self.load(game_id)
+        game = self._game(stored)
+        v = game.variant
+        geo = geometry(v)
+        try:
+            start = geo.square(square)
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from None
+        legal = game.legal_moves()
+        mine = [move_text(v, m) for m in legal if m.start == start]
+        if mine or game.result is not None:
+            return {"square": geo.label(start), "moves": mine, "reason": None, "code": None}
+        best: IllegalMoveError | None = None
+        rank = _REASON_RANK
+        for d in range(4):
+            for target in geo.ray[d][start][:2]:
+                err = explain_illegal(v, game.position, [start, target], legal)
+                if best is None or rank.get(err.code, 99) < rank.get(best.code, 99):
+                    best = err
+        if best is None:  # a square with no diagonal at all cannot exist; be safe
+            best = explain_illegal(v, game.position, [start, start], legal)
+        return {
+            "square": geo.label(start),
+            "moves": [],
+            "reason": i18n.error_message(best.code, best.params, str(best)),
+            "code": best.code,
+        }
+
+    async def pdn(self, game_id: str) -> str:
+        """The game as PDN text (tags ``GameType``, ``FEN`` when not from the start,
+        ``Result``). Raises NotFoundError."""
+        stored = await self.load(game_id)
+        game = self._game(stored)
+        if stored.opponent == "computer":
+            names = {stored.side: "Player", _color(stored.side).opponent.word:
+                     f"Damiera level {stored.level}"}
+        else:
+            names = {"white": "White player", "black": "Black player"}
+        created = stored.created_at.astimezone(UTC)
+        tags = {
+            "Event": "Damiera game",
+            "Site": f"game {stored.id}",
+            "Date": created.strftime("%Y.%m.%d"),
+            "White": names["white"],
+            "Black": names["black"],
+        }
+        return game.pdn(tags)
+
+    def recent(self, owner: str | None, limit: int = 50) -> list[dict[str, Any]]:
+        """Summaries of the owner's recent games (for the "my games" page)."""
+        out = []
+        for s in self.store.recent(owner, limit):
+            v = VARIANTS.get(s.variant)
+            result: dict[str, Any] | None = None
+            if s.result_reason:
+                result = {"winner": s.result_winner, "reason": s.result_reason}
+            out.append(
+                {
+                    "id": s.id,
+                    "variant": s.variant,
+                    "variant_name": v.name if v else s.variant,
+                    "optional_capture": s.optional_capture,
+                    "opponent": s.opponent,
+                    "level": s.level,
+                    "side": s.side,
+                    "moves": len(s.moves),
+                    "result": result,
+                    "updated_at": s.updated_at,
+                    "created_at": s.created_at,
+                }
+            )
+        return out
+
+
+#: Which refusal best explains a piece that cannot move (most specific rule first).
+_REASON_RANK = {
+    "king_must_capture": 0,
+    "most_pieces": 1,
+    "king_captures_first": 2,
+    "most_kings": 3,
+    "king_first": 4,
+    "man_takes_king": 5,
+    "capture_mandatory": 6,
+    "not_your_piece": 7,
+    "no_piece": 8,
+    "no_legal_move": 9,
+    "piece_cannot_move": 10,
+}

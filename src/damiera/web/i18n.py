@@ -1,0 +1,177 @@
+"""Languages of the site: choosing the locale, loading Babel catalogs, Jinja2 gettext.
+
+Catalogs are ``locales/<lang>/LC_MESSAGES/messages.po`` beside this file (the template for
+translators is ``locales/messages.pot``; regenerate it with
+``pybabel extract -F src/damiera/web/babel.cfg -o src/damiera/web/locales/messages.pot src``).
+They are compiled in memory when first used (and again when the ``.po`` file changes), so
+there is no build step. English (``en``) is the source language: its catalog may leave
+``msgstr`` empty, and a missing translation falls back to the English text.
+
+The locale of a request comes from, in order: the URL (a ``/{lang}/...`` prefix or
+``?lang=``), the ``damiera_lang`` cookie, the ``Accept-Language`` header, then English.
+:func:`page_context` gives templates ``lang`` and ``dir`` for ``<html lang dir>``.
+
+Rule refusals from the rules core carry a stable ``code`` and ``params``
+(:class:`damiera.rules.notation.NotationError`); :func:`error_message` turns them into the
+page's language when the catalog has a message for that code (msgid ``error:<code>``, Python
+``str.format`` fields named after the params) and falls back to the core's English message.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import io
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+
+from babel import Locale, UnknownLocaleError
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+
+LOCALES_DIR = Path(__file__).parent / "locales"
+DEFAULT_LOCALE = "en"
+COOKIE = "damiera_lang"
+
+_lock = threading.Lock()
+_cache: dict[str, tuple[float, NullTranslations]] = {}
+_current: contextvars.ContextVar[str] = contextvars.ContextVar("locale", default=DEFAULT_LOCALE)
+
+
+def available_locales() -> list[str]:
+    """Language codes that have a catalog, English first, then alphabetical."""
+    found = {
+        p.parent.parent.name
+        for p in LOCALES_DIR.glob("*/LC_MESSAGES/messages.po")
+    }
+    found.add(DEFAULT_LOCALE)
+    return [DEFAULT_LOCALE] + sorted(found - {DEFAULT_LOCALE})
+
+
+def language_name(code: str) -> str:
+    """The language's own name for itself, e.g. ``"italiano"``, ``"العربية"``."""
+    try:
+        return Locale.parse(code).get_display_name(code) or code
+    except (UnknownLocaleError, ValueError):
+        return code
+
+
+def text_direction(code: str) -> str:
+    """``"rtl"`` or ``"ltr"`` for a language code."""
+    try:
+        return "rtl" if Locale.parse(code).text_direction == "rtl" else "ltr"
+    except (UnknownLocaleError, ValueError):
+        return "ltr"
+
+
+def translations(code: str) -> NullTranslations:
+    """Compiled catalog of a language (NullTranslations for English without a catalog)."""
+    po = LOCALES_DIR / code / "LC_MESSAGES" / "messages.po"
+    try:
+        mtime = po.stat().st_mtime
+    except OSError:
+        return NullTranslations()
+    with _lock:
+        cached = _cache.get(code)
+        if cached is not None and cached[0] == mtime:
+            return cached[1]
+        with po.open("rb") as fp:
+            catalog = read_po(fp, locale=code)
+        buffer = io.BytesIO()
+        write_mo(buffer, catalog)
+        buffer.seek(0)
+        compiled = Translations(fp=buffer)
+        _cache[code] = (mtime, compiled)
+        return compiled
+
+
+def _normalise(code: str | None) -> str | None:
+    if not code:
+        return None
+    code = code.strip().replace("-", "_")
+    available = available_locales()
+    if code in available:
+        return code
+    base = code.split("_")[0].lower()
+    return base if base in available else None
+
+
+def parse_accept_language(header: str | None) -> list[str]:
+    """Language tags of an ``Accept-Language`` header, most wanted first."""
+    if not header:
+        return []
+    weighted: list[tuple[float, int, str]] = []
+    for i, part in enumerate(header.split(",")):
+        pieces = part.strip().split(";")
+        tag = pieces[0].strip()
+        if not tag or tag == "*":
+            continue
+        q = 1.0
+        for p in pieces[1:]:
+            p = p.strip()
+            if p.startswith("q="):
+                try:
+                    q = float(p[2:])
+                except ValueError:
+                    q = 0.0
+        if q > 0:
+            weighted.append((-q, i, tag))
+    return [tag for _, _, tag in sorted(weighted)]
+
+
+def choose_locale(
+    url_lang: str | None = None,
+    cookie: str | None = None,
+    accept_language: str | None = None,
+) -> str:
+    """The locale of a request: URL, then cookie, then Accept-Language, then English."""
+    for candidate in (url_lang, cookie, *parse_accept_language(accept_language)):
+        found = _normalise(candidate)
+        if found:
+            return found
+    return DEFAULT_LOCALE
+
+
+def set_locale(code: str) -> None:
+    """Make ``code`` the language of :func:`gettext` in this request (context variable)."""
+    _current.set(code)
+
+
+def current_locale() -> str:
+    return _current.get()
+
+
+def gettext(message: str) -> str:
+    """Translate ``message`` into the current request's language."""
+    return translations(_current.get()).ugettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """Plural-aware translation in the current request's language."""
+    return translations(_current.get()).ungettext(singular, plural, n)
+
+
+_ = gettext
+
+
+def error_message(code: str, params: Mapping[str, str], english: str) -> str:
+    """A rule refusal in the current language (msgid ``error:<code>``), else ``english``."""
+    msgid = f"error:{code}"
+    text = gettext(msgid)
+    if text == msgid:
+        return english
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return english
+
+
+def page_context(code: str) -> dict[str, object]:
+    """Template variables for a page in language ``code``: ``lang``, ``dir``, ``languages``
+    (list of ``(code, own name)``)."""
+    return {
+        "lang": code,
+        "dir": text_direction(code),
+        "languages": [(c, language_name(c)) for c in available_locales()],
+    }

@@ -1,0 +1,173 @@
+// Damiera board: draws a draughts position in an <svg>, for the play page and static diagrams.
+//
+// The board knows no rule: the server says which squares exist (label, file, rank), where the
+// pieces stand, and what to highlight. Squares are drawn with White's side at the bottom
+// (the official orientation) unless `flipped`.
+//
+//   import { drawBoard, parseFen } from "/static/board.js";
+//   drawBoard(svg, {
+//     board: { size: 8, squares: [{ label: "1", file: 1, rank: 7 }, ...] },  // GET /api/variants
+//     pieces: { "22": "white-man", "9": "black-king" },   // or parseFen(v, fen).pieces
+//     notation: "numeric" | "algebraic",   // numbers in the squares, or a-h / 1-8 on the edges
+//     flipped: false,
+//     highlights: {                         // all optional, lists of square labels
+//       start: "22", targets: ["17", "18"], captured: ["18"], capturable: ["14"],
+//       crowned: ["4"], last: ["23", "19"], movable: ["21", "22"],
+//     },
+//     describe: (label, piece) => "square 22, white man",   // aria-label of each square
+//     interactive: true,    // every square focusable (tabindex 0, role button)
+//   });
+//
+// Each playing square is <g data-square="LABEL" aria-label="..."> and each piece inside it
+// <g data-piece="white-man|white-king|black-man|black-king">.
+
+const SVG = "http://www.w3.org/2000/svg";
+const UNIT = 100;
+export const PIECES = ["white-man", "white-king", "black-man", "black-king"];
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== null && v !== undefined && v !== false) node.setAttribute(k, String(v));
+  }
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+// Parse a PDN FEN ("W:W21-32,K18:B1-12", "B:Wa1,c1:Bh8") into
+// { turn: "white"|"black", pieces: { label: piece } }. Ranges a-b are read for numbers.
+export function parseFen(fen) {
+  const out = { turn: "white", pieces: {} };
+  const text = String(fen || "").trim().replace(/\.$/, "");
+  const parts = text.split(":");
+  if (parts[0]) out.turn = parts[0].trim().toUpperCase() === "B" ? "black" : "white";
+  for (const part of parts.slice(1)) {
+    const p = part.trim();
+    if (!p) continue;
+    const color = p[0].toUpperCase() === "W" ? "white" : "black";
+    for (let item of p.slice(1).split(",")) {
+      item = item.trim();
+      if (!item) continue;
+      let king = false;
+      if (item[0].toUpperCase() === "K") { king = true; item = item.slice(1); }
+      const kind = `${color}-${king ? "king" : "man"}`;
+      const range = item.match(/^(\d+)-(\d+)$/);
+      if (range) {
+        for (let n = Number(range[1]); n <= Number(range[2]); n++) out.pieces[String(n)] = kind;
+      } else {
+        out.pieces[item.toLowerCase()] = kind;
+      }
+    }
+  }
+  return out;
+}
+
+// Position of a square on screen, in squares from the top-left corner.
+export function screenXY(size, file, rank, flipped) {
+  return flipped ? [size - 1 - file, rank] : [file, size - 1 - rank];
+}
+
+function drawPiece(parent, piece, cx, cy, extraClass = "") {
+  const [color, kind] = piece.split("-");
+  const g = el("g", { class: `piece ${color} ${kind} ${extraClass}`.trim(), "data-piece": piece }, parent);
+  const r = UNIT * 0.38;
+  el("circle", { cx, cy: cy + 4, r, class: "piece-shadow" }, g);
+  el("circle", { cx, cy, r, class: "piece-body" }, g);
+  el("circle", { cx, cy, r: r * 0.72, class: "piece-ring" }, g);
+  if (kind === "king") {
+    const w = r * 0.95, h = r * 0.62, x = cx - w / 2, y = cy - h / 2 + 2;
+    const pts = [
+      [x, y + h], [x, y + h * 0.25], [x + w * 0.25, y + h * 0.6], [x + w * 0.5, y],
+      [x + w * 0.75, y + h * 0.6], [x + w, y + h * 0.25], [x + w, y + h],
+    ].map((p) => p.join(",")).join(" ");
+    el("polygon", { points: pts, class: "crown" }, g);
+  }
+  return g;
+}
+
+// Draw (or redraw) the board into `svg`. Returns a map label -> square <g>.
+export function drawBoard(svg, options) {
+  const { board, pieces = {}, notation = "numeric", flipped = false, highlights = {},
+    describe = null, interactive = false } = options;
+  const size = board.size;
+  const margin = notation === "algebraic" ? UNIT * 0.42 : 0;
+  const total = size * UNIT;
+  svg.setAttribute("viewBox", `${-margin} 0 ${total + margin} ${total + margin}`);
+  svg.classList.add("damiera-board");
+  svg.classList.toggle("flipped", !!flipped);
+  while (svg.firstChild) svg.removeChild(svg.firstChild);
+
+  const set = (name) => new Set(highlights[name] || []);
+  const targets = set("targets"), captured = set("captured"), capturable = set("capturable");
+  const crowned = set("crowned"), last = set("last"), movable = set("movable");
+
+  // Light squares (one background rect) and the frame.
+  el("rect", { x: 0, y: 0, width: total, height: total, class: "light" }, svg);
+  const squares = {};
+  for (const sq of board.squares) {
+    const [x, y] = screenXY(size, sq.file, sq.rank, flipped);
+    const piece = pieces[sq.label] || null;
+    const cls = ["sq"];
+    if (highlights.start === sq.label) cls.push("start");
+    if (targets.has(sq.label)) cls.push("target");
+    if (last.has(sq.label)) cls.push("last");
+    if (movable.has(sq.label)) cls.push("movable");
+    const g = el("g", {
+      class: cls.join(" "),
+      "data-square": sq.label,
+      "data-x": x,
+      "data-y": y,
+      tabindex: interactive ? 0 : null,
+      role: interactive ? "button" : null,
+      "aria-label": describe ? describe(sq.label, piece) : null,
+    }, svg);
+    el("rect", { x: x * UNIT, y: y * UNIT, width: UNIT, height: UNIT, class: "dark" }, g);
+    if (notation === "numeric") {
+      el("text", { x: x * UNIT + 7, y: y * UNIT + 22, class: "sq-label" }, g).textContent = sq.label;
+    }
+    const cx = x * UNIT + UNIT / 2, cy = y * UNIT + UNIT / 2;
+    if (piece) {
+      const extra = [captured.has(sq.label) ? "captured" : "", capturable.has(sq.label) ? "capturable" : "",
+        crowned.has(sq.label) ? "crowned" : ""].join(" ");
+      drawPiece(g, piece, cx, cy, extra);
+      if (captured.has(sq.label)) {
+        const d = UNIT * 0.22;
+        el("path", { d: `M${cx - d},${cy - d}L${cx + d},${cy + d}M${cx + d},${cy - d}L${cx - d},${cy + d}`, class: "cross" }, g);
+      }
+    }
+    if (targets.has(sq.label)) el("circle", { cx, cy, r: UNIT * (piece ? 0.45 : 0.16), class: "target-dot" }, g);
+    squares[sq.label] = g;
+  }
+  if (notation === "algebraic") {
+    for (let i = 0; i < size; i++) {
+      const file = flipped ? size - 1 - i : i;
+      const rank = flipped ? i + 1 : size - i;
+      el("text", { x: i * UNIT + UNIT / 2, y: total + margin * 0.75, class: "coord" }, svg)
+        .textContent = String.fromCharCode(97 + file);
+      el("text", { x: -margin / 2, y: i * UNIT + UNIT / 2 + 10, class: "coord" }, svg)
+        .textContent = String(rank);
+    }
+  }
+  return squares;
+}
+
+// The playing square (its <g data-square>) under a screen point, or null.
+export function squareAtPoint(x, y) {
+  const hit = document.elementFromPoint(x, y);
+  return hit ? hit.closest("[data-square]") : null;
+}
+
+// A free-floating piece drawn on top of the board (used while dragging).
+export function ghostPiece(svg, piece) {
+  const g = el("g", { class: "ghost", "pointer-events": "none" }, svg);
+  drawPiece(g, piece, 0, 0);
+  return {
+    moveTo(clientX, clientY) {
+      const pt = svg.createSVGPoint();
+      pt.x = clientX; pt.y = clientY;
+      const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+      g.setAttribute("transform", `translate(${p.x},${p.y})`);
+    },
+    remove() { g.remove(); },
+  };
+}

@@ -1,0 +1,80 @@
+// The ☰ menu of every page: opening/closing, and the new-game form (POST /api/games).
+
+const button = document.getElementById("menu-button");
+const menu = document.getElementById("menu");
+
+export function openMenu(focusForm = false) {
+  menu.hidden = false;
+  button.setAttribute("aria-expanded", "true");
+  const target = focusForm ? document.getElementById("ng-variant") : menu.querySelector("a, select, button");
+  if (target) target.focus();
+}
+
+export function closeMenu() {
+  menu.hidden = true;
+  button.setAttribute("aria-expanded", "false");
+}
+
+button.addEventListener("click", () => (menu.hidden ? openMenu() : closeMenu()));
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && !menu.hidden) { closeMenu(); button.focus(); }
+});
+document.addEventListener("click", (e) => {
+  if (!menu.hidden && !menu.contains(e.target) && !button.contains(e.target)) closeMenu();
+});
+
+const form = document.getElementById("new-game");
+const variantSelect = document.getElementById("ng-variant");
+const optionalRow = document.getElementById("ng-optional-row");
+const optional = document.getElementById("ng-optional");
+const errorBox = document.getElementById("ng-error");
+
+function syncOptional() {
+  const opt = variantSelect.selectedOptions[0];
+  const eight = opt && opt.dataset.boardSize === "8";
+  optionalRow.hidden = !eight;
+  if (!eight) optional.checked = false;
+}
+variantSelect.addEventListener("change", () => {
+  syncOptional();
+  document.dispatchEvent(new CustomEvent("damiera:variant-preview", { detail: variantSelect.value }));
+});
+try {
+  const last = localStorage.getItem("damiera.lastVariant");
+  if (last && [...variantSelect.options].some((o) => o.value === last)) variantSelect.value = last;
+} catch (_) { /* storage may be off */ }
+syncOptional();
+
+form.addEventListener("submit", async (e) => {
+  e.preventDefault();
+  errorBox.hidden = true;
+  const [opponent, level] = document.getElementById("ng-opponent").value.split(":");
+  const side = document.getElementById("ng-side").value || null;
+  const body = {
+    variant: variantSelect.value,
+    opponent,
+    level: level ? Number(level) : 1,
+    side,
+    optional_capture: optional.checked,
+  };
+  const start = document.getElementById("ng-start");
+  start.disabled = true;
+  try {
+    const res = await fetch("/api/games", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const data = await res.json();
+    if (!res.ok) throw new Error(data.error || res.statusText);
+    try {
+      localStorage.setItem("damiera.lastVariant", body.variant);
+      if (data.history.length) sessionStorage.setItem("damiera.animate", data.id);
+    } catch (_) { /* storage may be off */ }
+    window.location.assign(`/game/${data.id}`);
+  } catch (err) {
+    errorBox.textContent = err.message;
+    errorBox.hidden = false;
+    start.disabled = false;
+  }
+});

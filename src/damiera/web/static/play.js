@@ -1,0 +1,581 @@
+// The play page: draws the game, takes moves by click, tap, drag or keyboard, talks to the API.
+//
+// No rule lives here. The server sends every legal move with its full path and captured
+// squares; a click is matched against those paths. Anything else is sent to the server,
+// whose refusal (in the rule's own terms) is shown as it is.
+
+import { drawBoard, parseFen, squareAtPoint, ghostPiece } from "/static/board.js";
+import { openMenu } from "/static/menu.js";
+
+const data = JSON.parse(document.getElementById("page-data").textContent);
+const S = data.strings;
+const variants = Object.fromEntries(data.variants.map((v) => [v.id, v]));
+
+const svg = document.getElementById("board");
+const $ = (id) => document.getElementById(id);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const fmt = (text, params = {}) => String(text).replace(/\{(\w+)\}/g, (m, k) => (k in params ? params[k] : m));
+
+const state = {
+  game: data.game,                 // the API's game object, or null (preview before a game)
+  preview: null,                   // variant id shown when there is no game
+  flipped: false,
+  sel: null,                       // { entered: [labels], candidates: [moves] }
+  viewPly: null,                   // index into game.positions when looking back
+  busy: false,                     // waiting for the server / animating
+  shown: null,                     // { pieces, highlights } while animating or pending
+  focus: null,
+};
+
+// ---------------------------------------------------------------------------------------------
+// helpers over the game object (display only)
+function variantOf() {
+  return variants[state.game ? state.game.variant : state.preview];
+}
+function humanToMove() {
+  const g = state.game;
+  if (!g || g.result || state.viewPly !== null) return false;
+  return g.opponent === "friend" || g.turn === g.side;
+}
+function sepFor(isCapture) {
+  const v = variantOf();
+  return isCapture ? (v.capture_separator || "x") : "-";
+}
+function currentPieces() {
+  if (!state.game) return parseFen(variantOf().start_fen).pieces;
+  const fen = state.viewPly !== null ? state.game.positions[state.viewPly] : state.game.fen;
+  return parseFen(fen).pieces;
+}
+function pieceName(piece) { return S[piece] || piece; }
+function describe(label, piece) {
+  return piece ? fmt(S.square_piece, { square: label, piece: pieceName(piece) })
+    : fmt(S.square_empty, { square: label });
+}
+function sideWord(color) { return color === "white" ? S.white : S.black; }
+
+// The position after a move, for drawing it before the server answers.
+function piecesAfter(pieces, move) {
+  const out = { ...pieces };
+  const piece = out[move.from];
+  delete out[move.from];
+  for (const c of move.captures) delete out[c];
+  out[move.to] = move.promotes ? piece.replace("-man", "-king") : piece;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// drawing
+function render() {
+  const v = variantOf();
+  let pieces, highlights = {};
+  if (state.shown) {
+    ({ pieces, highlights } = state.shown);
+  } else {
+    pieces = currentPieces();
+    const g = state.game;
+    if (state.sel) {
+      const { entered, candidates } = state.sel;
+      const start = entered[0], at = entered[entered.length - 1];
+      const jumps = entered.length - 1;
+      if (jumps > 0) {            // the piece stands where it has landed so far
+        const piece = pieces[start];
+        pieces = { ...pieces };
+        delete pieces[start];
+        pieces[at] = piece;
+      }
+      const done = new Set(candidates[0].captures.slice(0, jumps));
+      const later = new Set();
+      for (const m of candidates) m.captures.slice(jumps).forEach((c) => later.add(c));
+      highlights = {
+        start,
+        selected: at,
+        targets: [...new Set(candidates.filter((m) => m.path.length > entered.length)
+          .map((m) => m.path[entered.length]))],
+        captured: [...done],
+        capturable: [...later].filter((c) => !done.has(c)),
+      };
+    } else if (g && state.viewPly === null) {
+      if (g.last_move) highlights.last = g.last_move.path;
+      if (humanToMove()) highlights.movable = [...new Set(g.legal_moves.map((m) => m.from))];
+    } else if (g && state.viewPly > 0) {
+      highlights.last = lastMoveAt(state.viewPly - 1);
+    }
+  }
+  const active = document.activeElement && document.activeElement.closest
+    ? document.activeElement.closest("[data-square]") : null;
+  const focusLabel = active ? active.dataset.square : null;
+  const squares = drawBoard(svg, {
+    board: v.board,
+    pieces,
+    notation: v.notation,
+    flipped: state.flipped,
+    highlights,
+    describe,
+    interactive: true,
+  });
+  if (focusLabel && squares[focusLabel]) squares[focusLabel].focus({ preventScroll: true });
+  svg.classList.toggle("busy", state.busy);
+  renderPanel();
+}
+
+function lastMoveAt(ply) {
+  // The path of move `ply` is not stored per ply; show its text's squares.
+  const text = state.game.history[ply] || "";
+  return text.split(/[-x:×]/);
+}
+
+function playerLabel(color) {
+  const g = state.game;
+  if (!g) return sideWord(color);
+  if (g.opponent === "computer") {
+    return `${sideWord(color)} · ${color === g.side ? S.you : fmt(S.level, { n: g.level })}`;
+  }
+  return sideWord(color);
+}
+
+function renderPanel() {
+  const g = state.game;
+  const bottom = state.flipped ? "black" : "white";
+  const top = bottom === "white" ? "black" : "white";
+  for (const [id, color] of [["bar-top", top], ["bar-bottom", bottom]]) {
+    const bar = $(id);
+    bar.innerHTML = "";
+    const dot = document.createElement("span");
+    dot.className = `swatch ${color}`;
+    const name = document.createElement("span");
+    name.textContent = playerLabel(color);
+    bar.append(dot, name);
+    bar.classList.toggle("to-move", !!g && !g.result && g.turn === color);
+  }
+  const status = $("status");
+  const result = $("result");
+  const counter = $("counter");
+  if (!g) {
+    status.textContent = "";
+    result.hidden = true;
+    counter.hidden = true;
+    setControls(false);
+    renderMoves();
+    return;
+  }
+  if (g.result) {
+    result.hidden = false;
+    result.textContent = resultText(g.result);
+    status.textContent = S.game_over;
+  } else {
+    result.hidden = true;
+    if (state.viewPly !== null) {
+      status.textContent = state.viewPly === 0 ? S.start_position : fmt(S.viewing, { n: state.viewPly });
+    } else if (g.opponent === "computer" && g.turn !== g.side) {
+      status.textContent = S.thinking;
+    } else if (g.opponent === "computer") {
+      status.textContent = `${S.your_move} (${sideWord(g.side)})`;
+    } else {
+      status.textContent = g.turn === "white" ? S.white_to_move : S.black_to_move;
+    }
+  }
+  if (g.moves_without_progress > 30 && !g.result) {
+    counter.hidden = false;
+    counter.textContent = fmt(S.counter, { n: g.moves_without_progress, max: g.draw_moves_without_progress });
+  } else {
+    counter.hidden = true;
+  }
+  setControls(true);
+  renderMoves();
+}
+
+function resultText(r) {
+  const winner = r.winner ? sideWord(r.winner) : "";
+  const loser = r.winner ? sideWord(r.winner === "white" ? "black" : "white") : "";
+  const key = `result-${r.reason}`;
+  return S[key] ? fmt(S[key], { winner, loser, n: state.game.draw_moves_without_progress }) : r.text;
+}
+
+function setControls(haveGame) {
+  const g = state.game;
+  const over = !g || !!g.result;
+  $("btn-undo").disabled = !haveGame || state.busy || !g.history.length;
+  $("btn-resign").disabled = over || state.busy;
+  $("btn-draw").hidden = !g || g.opponent !== "friend";
+  $("btn-draw").disabled = over || state.busy;
+  $("btn-pdn").hidden = !haveGame;
+  $("type-move").hidden = !haveGame;
+  $("move-input").disabled = over || state.busy;
+}
+
+function renderMoves() {
+  const list = $("move-list");
+  list.innerHTML = "";
+  const g = state.game;
+  if (!g) return;
+  const v = variantOf();
+  const startTurn = parseFen(g.start_fen).turn;
+  const offset = startTurn === v.first_to_move ? 0 : 1;
+  let row = null;
+  g.history.forEach((text, ply) => {
+    const slot = ply + offset;
+    if (!row || slot % 2 === 0) {
+      row = document.createElement("li");
+      row.className = "move-row";
+      const num = document.createElement("span");
+      num.className = "move-number";
+      num.textContent = `${Math.floor(slot / 2) + 1}.`;
+      row.append(num);
+      if (slot % 2 === 1) {
+        const gap = document.createElement("span");
+        gap.className = "move gap";
+        gap.textContent = "…";
+        row.append(gap);
+      }
+      list.append(row);
+    }
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "move";
+    b.textContent = text;
+    b.dataset.ply = String(ply);
+    const viewing = state.viewPly === null ? g.history.length : state.viewPly;
+    if (ply + 1 === viewing) b.classList.add("current");
+    b.addEventListener("click", () => showPly(ply));
+    row.append(b);
+  });
+  const cur = list.querySelector(".current");
+  if (cur && cur.scrollIntoView && state.viewPly === null) cur.scrollIntoView({ block: "nearest" });
+}
+
+function showPly(ply) {
+  if (state.busy) return;
+  state.sel = null;
+  const g = state.game;
+  state.viewPly = ply + 1 >= g.history.length ? null : ply + 1;
+  message("");
+  render();
+}
+
+function message(text, kind = "error") {
+  const box = $("message");
+  box.textContent = text;
+  box.className = `message ${text ? kind : ""}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// server calls
+async function api(path, options = {}) {
+  let res;
+  try {
+    res = await fetch(path, {
+      method: options.method || "GET",
+      headers: options.body ? { "Content-Type": "application/json" } : {},
+      body: options.body ? JSON.stringify(options.body) : undefined,
+    });
+  } catch (_) {
+    throw new Error(S.network);
+  }
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const err = new Error(body.error || res.statusText);
+    err.status = res.status;
+    err.code = body.code;
+    throw err;
+  }
+  return body;
+}
+
+async function animateMove(move, fromFen) {
+  let pieces = parseFen(fromFen).pieces;
+  const piece = pieces[move.from];
+  const path = move.path;
+  for (let i = 1; i < path.length; i++) {
+    pieces = { ...pieces };
+    delete pieces[path[i - 1]];
+    pieces[path[i]] = piece;
+    state.shown = {
+      pieces,
+      highlights: { start: move.from, last: path.slice(0, i + 1), captured: move.captures.slice(0, i) },
+    };
+    render();
+    await sleep(i === path.length - 1 ? 260 : 340);
+  }
+  state.shown = null;
+}
+
+async function submitMove(move) {
+  const g = state.game;
+  state.sel = null;
+  state.busy = true;
+  const before = g.history.length;
+  state.shown = {
+    pieces: piecesAfter(currentPieces(), move),
+    highlights: { last: move.path, captured: [] },
+  };
+  const vsComputer = g.opponent === "computer";
+  $("thinking").hidden = !vsComputer;
+  if (vsComputer) $("status").textContent = S.thinking;
+  render();
+  try {
+    const next = await api(`/api/games/${g.id}/moves`, { method: "POST", body: { move: move.move } });
+    $("thinking").hidden = true;
+    if (next.history.length > before + 1 && next.last_move) {
+      await animateMove(next.last_move, next.positions[next.positions.length - 2]);
+    }
+    state.game = next;
+    message("");
+  } catch (err) {
+    $("thinking").hidden = true;
+    message(err.message);
+  } finally {
+    state.shown = null;
+    state.busy = false;
+    render();
+  }
+}
+
+async function tryText(text) {
+  // A move the page cannot match (an illegal attempt, or typed text): the server decides.
+  const g = state.game;
+  const match = g.legal_moves.find((m) => m.move === text);
+  if (match) return submitMove(match);
+  state.busy = true;
+  const before = g.history.length;
+  try {
+    const next = await api(`/api/games/${g.id}/moves`, { method: "POST", body: { move: text } });
+    if (next.history.length > before + 1 && next.last_move) {
+      state.game = { ...next, history: next.history.slice(0, before + 1) };
+      await animateMove(next.last_move, next.positions[next.positions.length - 2]);
+    }
+    state.game = next;
+    message("");
+  } catch (err) {
+    message(err.message);
+  } finally {
+    state.busy = false;
+    render();
+  }
+}
+
+async function explain(label) {
+  try {
+    const r = await api(`/api/games/${state.game.id}/explain?square=${encodeURIComponent(label)}`);
+    if (r.reason) message(r.reason);
+  } catch (err) {
+    message(err.message);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// input: the same entry point for click, tap, drag and keyboard
+function movesFrom(label) {
+  return state.game.legal_moves.filter((m) => m.from === label);
+}
+
+function choose(label) {
+  const g = state.game;
+  if (!g || state.busy) return;
+  if (state.viewPly !== null) { showPly(g.history.length - 1); return; }
+  if (g.result) return;
+  if (!humanToMove()) return;
+  const pieces = parseFen(g.fen).pieces;
+  const piece = pieces[label];
+  if (!state.sel) {
+    const moves = movesFrom(label);
+    if (moves.length) {
+      state.sel = { entered: [label], candidates: moves };
+      message(fmt(S.selected, { piece: pieceName(piece), square: label }), "info");
+      render();
+    } else if (piece && piece.startsWith(g.turn)) {
+      explain(label);
+    }
+    return;
+  }
+  const { entered, candidates } = state.sel;
+  const next = candidates.filter((m) => m.path.length > entered.length && m.path[entered.length] === label);
+  if (next.length) {
+    const now = [...entered, label];
+    if (next.length === 1) {   // complete, or the only path left: it completes itself
+      submitMove(next[0]);
+      return;
+    }
+    const complete = next.find((m) => m.path.length === now.length);
+    if (complete && next.length === 1) { submitMove(complete); return; }
+    state.sel = { entered: now, candidates: next };
+    message(S.capture_goes_on, "info");
+    render();
+    return;
+  }
+  if (entered.length === 1 && label === entered[0]) {   // put the piece back
+    state.sel = null;
+    message("");
+    render();
+    return;
+  }
+  if (entered.length === 1 && movesFrom(label).length) {  // another piece
+    state.sel = null;
+    choose(label);
+    return;
+  }
+  if (entered.length === 1 && piece && piece.startsWith(g.turn)) {
+    state.sel = null;
+    render();
+    explain(label);
+    return;
+  }
+  // Anything else is an attempt the legal moves do not contain: ask the server why.
+  const capture = candidates.some((m) => m.captures.length);
+  const text = [...entered, label].join(sepFor(capture));
+  state.sel = null;
+  render();
+  tryText(text);
+}
+
+svg.addEventListener("click", (e) => {
+  if (drag.moved) return;
+  const sq = e.target.closest("[data-square]");
+  if (sq) choose(sq.dataset.square);
+});
+
+// Drag and drop with pointer events (mouse, pen, touch).
+const drag = { active: false, moved: false, ghost: null, from: null, x: 0, y: 0 };
+svg.addEventListener("pointerdown", (e) => {
+  drag.moved = false;
+  const sq = e.target.closest("[data-square]");
+  if (!sq || state.busy || state.sel || !state.game || !humanToMove()) return;
+  if (!movesFrom(sq.dataset.square).length) return;
+  drag.active = true;
+  drag.from = sq.dataset.square;
+  drag.x = e.clientX; drag.y = e.clientY;
+});
+svg.addEventListener("pointermove", (e) => {
+  if (!drag.active) return;
+  if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 8) return;
+  if (!drag.moved) {
+    drag.moved = true;
+    choose(drag.from);
+    const piece = parseFen(state.game.fen).pieces[drag.from];
+    const pieceEl = svg.querySelector(`[data-square="${CSS.escape(drag.from)}"] .piece`);
+    if (pieceEl) pieceEl.classList.add("lifted");
+    drag.ghost = ghostPiece(svg, piece);
+    svg.setPointerCapture(e.pointerId);
+  }
+  drag.ghost.moveTo(e.clientX, e.clientY);
+});
+function endDrag(e) {
+  if (!drag.active) return;
+  drag.active = false;
+  if (drag.ghost) { drag.ghost.remove(); drag.ghost = null; }
+  if (!drag.moved) return;
+  const sq = squareAtPoint(e.clientX, e.clientY);
+  if (sq && sq.dataset.square !== drag.from) choose(sq.dataset.square);
+  else render();
+  setTimeout(() => { drag.moved = false; }, 0);
+}
+svg.addEventListener("pointerup", endDrag);
+svg.addEventListener("pointercancel", endDrag);
+
+// Keyboard: Enter/Space choose the focused square; arrows move between squares.
+svg.addEventListener("keydown", (e) => {
+  const sq = e.target.closest && e.target.closest("[data-square]");
+  if (!sq) return;
+  if (e.key === "Enter" || e.key === " ") {
+    e.preventDefault();
+    choose(sq.dataset.square);
+    return;
+  }
+  const steps = { ArrowLeft: [-2, 0], ArrowRight: [2, 0], ArrowUp: [-1, -1], ArrowDown: [-1, 1] };
+  if (!(e.key in steps)) return;
+  e.preventDefault();
+  const [dx, dy] = steps[e.key];
+  const x = Number(sq.dataset.x), y = Number(sq.dataset.y);
+  const all = [...svg.querySelectorAll("[data-square]")];
+  const at = (ax, ay) => all.find((s) => Number(s.dataset.x) === ax && Number(s.dataset.y) === ay);
+  let target = dy === 0 ? at(x + dx, y) : (at(x - 1, y + dy) || at(x + 1, y + dy));
+  if (target) target.focus();
+});
+
+// ---------------------------------------------------------------------------------------------
+// buttons
+function confirmBox(text) {
+  return new Promise((resolve) => {
+    const box = $("confirm");
+    $("confirm-text").textContent = text;
+    box.hidden = false;
+    $("confirm-yes").focus();
+    const done = (answer) => {
+      box.hidden = true;
+      $("confirm-yes").onclick = $("confirm-no").onclick = null;
+      resolve(answer);
+    };
+    $("confirm-yes").onclick = () => done(true);
+    $("confirm-no").onclick = () => done(false);
+  });
+}
+
+async function action(path, body = null) {
+  if (state.busy) return;
+  state.busy = true;
+  state.sel = null;
+  try {
+    state.game = await api(path, { method: "POST", body });
+    state.viewPly = null;
+    message("");
+  } catch (err) {
+    message(err.message);
+  } finally {
+    state.busy = false;
+    render();
+  }
+}
+
+$("btn-undo").addEventListener("click", () => state.game && action(`/api/games/${state.game.id}/undo`));
+$("btn-resign").addEventListener("click", async () => {
+  if (!state.game || !(await confirmBox(S.resign_confirm))) return;
+  action(`/api/games/${state.game.id}/resign`);
+});
+$("btn-draw").addEventListener("click", async () => {
+  const g = state.game;
+  if (!g) return;
+  const side = g.turn, other = side === "white" ? "black" : "white";
+  if (await confirmBox(fmt(S.draw_offer, { side: sideWord(side), other: sideWord(other) }))) {
+    action(`/api/games/${g.id}/draw`);
+  }
+});
+$("btn-flip").addEventListener("click", () => { state.flipped = !state.flipped; render(); });
+$("btn-new").addEventListener("click", (e) => { e.stopPropagation(); openMenu(true); });
+$("type-move").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const input = $("move-input");
+  const text = input.value.trim();
+  if (!text || !state.game || state.busy) return;
+  input.value = "";
+  state.sel = null;
+  tryText(text);
+});
+document.addEventListener("damiera:variant-preview", (e) => {
+  if (state.game) return;
+  state.preview = e.detail;
+  render();
+});
+
+// ---------------------------------------------------------------------------------------------
+// start
+async function start() {
+  if (state.game) {
+    state.flipped = state.game.side === "black";
+    let animate = false;
+    try {
+      animate = sessionStorage.getItem("damiera.animate") === state.game.id;
+      sessionStorage.removeItem("damiera.animate");
+    } catch (_) { /* storage may be off */ }
+    if (animate && state.game.last_move && state.game.positions.length > 1) {
+      state.busy = true;
+      await sleep(150);
+      await animateMove(state.game.last_move, state.game.positions[state.game.positions.length - 2]);
+      state.busy = false;
+    }
+  } else {
+    state.preview = document.getElementById("ng-variant").value;
+    openMenu(false);
+  }
+  render();
+  document.body.dataset.ready = "true";
+}
+start();

@@ -1,0 +1,240 @@
+"""The one place where games last: a SQLAlchemy table of games (SQLite file by default).
+
+A stored game is what it takes to rebuild it exactly: the variant and its house rule, who
+plays (a friend on the same screen, or the computer at a level), the side at the bottom of the
+screen, the start FEN (None for the variant's start position), every move in full notation,
+the result, the browser that created it, and timestamps. The position is never stored: the
+web layer rebuilds a :class:`damiera.rules.game.Game` by replaying the moves.
+
+Writes are all-or-nothing (one transaction each) and optimistic: every row carries a
+``version`` (SQLAlchemy's ``version_id_col``); :meth:`GameStore.save` refuses with
+:class:`ConflictError` when the row changed since it was loaded, so two moves sent at once on
+one game never both land.
+
+The database is any SQLAlchemy URL: ``DAMIERA_DATABASE_URL``, else an SQLite file in the
+user's data directory (``$XDG_DATA_HOME/damiera/damiera.sqlite3``, by default
+``~/.local/share/damiera/``).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, Engine, Integer, String, create_engine, event, select
+from sqlalchemy.orm.exc import StaleDataError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+
+class NotFoundError(LookupError):
+    """No game has this id."""
+
+
+class ConflictError(RuntimeError):
+    """The game changed since it was loaded (another request won); nothing was written."""
+
+
+def default_database_url() -> str:
+    """``DAMIERA_DATABASE_URL`` if set, else an SQLite file in the user's data directory."""
+    url = os.environ.get("DAMIERA_DATABASE_URL")
+    if url:
+        return url
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return f"sqlite:///{Path(base) / 'damiera' / 'damiera.sqlite3'}"
+
+
+class _Base(DeclarativeBase):
+    pass
+
+
+class GameRow(_Base):
+    """One game (see the module docstring for the meaning of each column)."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(32))
+    optional_capture: Mapped[bool] = mapped_column(default=False)
+    #: "computer" or "friend".
+    opponent: Mapped[str] = mapped_column(String(16))
+    #: Computer level 1-3 (None in friend games).
+    level: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The human's side against the computer; the side at the bottom in friend games.
+    side: Mapped[str] = mapped_column(String(8))
+    start_fen: Mapped[str | None] = mapped_column(String(400), nullable=True)
+    moves: Mapped[list[str]] = mapped_column(JSON, default=list)
+    #: "white", "black", or None (a draw, or no result yet: see ``result_reason``).
+    result_winner: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    #: A :class:`damiera.rules.game.ResultReason` value, or None while the game goes on.
+    result_reason: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: Opaque token of the browser that created the game ("my games").
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+
+    __mapper_args__ = {"version_id_col": version}
+
+
+@dataclass
+class StoredGame:
+    """A detached copy of one row: change the fields, then :meth:`GameStore.save` it."""
+
+    id: str
+    variant: str
+    optional_capture: bool
+    opponent: str
+    level: int | None
+    side: str
+    start_fen: str | None
+    moves: list[str] = field(default_factory=list)
+    result_winner: str | None = None
+    result_reason: str | None = None
+    owner: str | None = None
+    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    updated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    version: int = 0
+
+    @classmethod
+    def _from_row(cls, row: GameRow) -> StoredGame:
+        return cls(
+            id=row.id,
+            variant=row.variant,
+            optional_capture=row.optional_capture,
+            opponent=row.opponent,
+            level=row.level,
+            side=row.side,
+            start_fen=row.start_fen,
+            moves=list(row.moves),
+            result_winner=row.result_winner,
+            result_reason=row.result_reason,
+            owner=row.owner,
+            created_at=_aware(row.created_at),
+            updated_at=_aware(row.updated_at),
+            version=row.version,
+        )
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite drops the time zone; every stored time is UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def new_game_id() -> str:
+    """A fresh unguessable game id (12 URL-safe characters)."""
+    return secrets.token_urlsafe(9)
+
+
+class GameStore:
+    """Games in a SQL database. Thread-safe: each call uses its own session.
+
+    ``url``: any SQLAlchemy URL (None: :func:`default_database_url`). SQLite parent folders
+    are created; tables are created when missing.
+    """
+
+    def __init__(self, url: str | None = None):
+        self.url = url or default_database_url()
+        self.engine: Engine = _make_engine(self.url)
+        _Base.metadata.create_all(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def create(self, game: StoredGame) -> StoredGame:
+        """Insert a new game; returns it with its version set."""
+        now = datetime.now(UTC)
+        with self._sessions.begin() as session:
+            row = GameRow(
+                id=game.id,
+                variant=game.variant,
+                optional_capture=game.optional_capture,
+                opponent=game.opponent,
+                level=game.level,
+                side=game.side,
+                start_fen=game.start_fen,
+                moves=list(game.moves),
+                result_winner=game.result_winner,
+                result_reason=game.result_reason,
+                owner=game.owner,
+                created_at=now,
+                updated_at=now,
+            )
+            session.add(row)
+            session.flush()
+            return StoredGame._from_row(row)
+
+    def load(self, game_id: str) -> StoredGame:
+        """The game with this id. Raises :class:`NotFoundError`."""
+        with self._sessions() as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                raise NotFoundError(f"no game with id {game_id!r}")
+            return StoredGame._from_row(row)
+
+    def save(self, game: StoredGame) -> StoredGame:
+        """Write the moves and result of ``game`` if nobody changed it since it was loaded.
+
+        Returns the saved copy (new version and ``updated_at``). Raises
+        :class:`ConflictError` (nothing written) when the stored version differs, and
+        :class:`NotFoundError` when the game is gone.
+        """
+        with self._sessions() as session:
+            row = session.get(GameRow, game.id)
+            if row is None:
+                raise NotFoundError(f"no game with id {game.id!r}")
+            if row.version != game.version:
+                raise ConflictError("the game was changed by another request; reload it")
+            row.moves = list(game.moves)
+            row.result_winner = game.result_winner
+            row.result_reason = game.result_reason
+            row.updated_at = datetime.now(UTC)
+            try:
+                session.commit()
+            except StaleDataError:
+                session.rollback()
+                raise ConflictError(
+                    "the game was changed by another request; reload it"
+                ) from None
+            return StoredGame._from_row(row)
+
+    def recent(self, owner: str | None, limit: int = 50) -> list[StoredGame]:
+        """The ``owner``'s games, most recently changed first (none for a None owner)."""
+        if owner is None:
+            return []
+        with self._sessions() as session:
+            rows = session.scalars(
+                select(GameRow)
+                .where(GameRow.owner == owner)
+                .order_by(GameRow.updated_at.desc())
+                .limit(limit)
+            )
+            return [StoredGame._from_row(r) for r in rows]
+
+
+def _make_engine(url: str) -> Engine:
+    kwargs: dict[str, Any] = {}
+    if url.startswith("sqlite"):
+        kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        path = url.split("///", 1)[1] if "///" in url else ""
+        if path and path != ":memory:" and not path.startswith("file:"):
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        if path in ("", ":memory:"):
+            from sqlalchemy.pool import StaticPool
+
+            kwargs["poolclass"] = StaticPool
+    engine = create_engine(url, **kwargs)
+    if url.startswith("sqlite"):
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.close()
+
+    return engine

@@ -1,0 +1,48 @@
+"""Fixtures of the web tests: the site on a fresh SQLite file, driven by FastAPI's test client."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from damiera.web.app import create_app
+
+
+@pytest.fixture(scope="session")
+def db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return f"sqlite:///{tmp_path_factory.mktemp('web') / 'games.sqlite3'}"
+
+
+@pytest.fixture(scope="session")
+def client(db_url: str) -> Iterator[TestClient]:
+    """One site for the session (the computer's process pool starts once); every test makes
+    its own games. The computer searches at most 0.05 s a move."""
+    app = create_app(db_url, computer_workers=1, computer_movetime=0.05)
+    with TestClient(app) as c:
+        yield c
+
+
+def new_game(client: TestClient, **options: Any) -> dict[str, Any]:
+    """POST /api/games (friend game by default) and return the game; asserts 201."""
+    body = {"opponent": "friend", **options}
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    game: dict[str, Any] = r.json()
+    return game
+
+
+def play(client: TestClient, game_id: str, move: str) -> dict[str, Any]:
+    """POST a move that must be legal; returns the game after it."""
+    r = client.post(f"/api/games/{game_id}/moves", json={"move": move})
+    assert r.status_code == 200, r.text
+    game: dict[str, Any] = r.json()
+    return game
+
+
+@pytest.fixture
+def tmp_db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'games.sqlite3'}"

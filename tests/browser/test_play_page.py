@@ -1,0 +1,237 @@
+"""The play page in a real Chromium (issue 4, point 6): clicking, square-by-square captures,
+refusals that change nothing, undo, reload, a friend game to its result, the phone layout."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+Page = Any
+
+
+def board_pieces(page: Page) -> dict[str, str]:
+    """Every piece on the board: {square label: data-piece}."""
+    result: dict[str, str] = page.eval_on_selector_all(
+        "#board [data-square]",
+        """els => Object.fromEntries(els.filter(e => e.querySelector('[data-piece]'))
+             .map(e => [e.dataset.square, e.querySelector('[data-piece]').dataset.piece]))""",
+    )
+    return result
+
+
+def square(page: Page, label: str) -> Any:
+    return page.locator(f'#board [data-square="{label}"]')
+
+
+def api_game(page: Page, **body: Any) -> dict[str, Any]:
+    """Create a game through the API from the page's browser context (its cookies)."""
+    r = page.request.post("/api/games", data={"opponent": "friend", **body})
+    assert r.status == 201, r.text()
+    game: dict[str, Any] = r.json()
+    return game
+
+
+def open_game(page: Page, game_id: str) -> None:
+    page.goto(f"/game/{game_id}")
+    page.wait_for_selector("body[data-ready]")
+
+
+def moves_listed(page: Page) -> list[str]:
+    texts: list[str] = page.locator("#move-list button.move").all_inner_texts()
+    return texts
+
+
+def test_italian_game_against_the_computer_by_clicking(page: Page) -> None:
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#menu")).to_be_visible()  # no game yet: the menu opens itself
+    page.select_option("#ng-variant", "italian")
+    page.select_option("#ng-opponent", "computer:1")
+    page.click("#ng-start")
+    page.wait_for_url("**/game/*")
+    page.wait_for_selector("body[data-ready]")
+    assert page.locator("html").get_attribute("lang") == "en"
+    assert page.locator("html").get_attribute("dir") == "ltr"
+
+    # official labels and pieces: White on 21-32 at the bottom, square 1 top left (a8)
+    pieces = board_pieces(page)
+    assert all(pieces[str(n)] == "white-man" for n in range(21, 33))
+    assert all(pieces[str(n)] == "black-man" for n in range(1, 13))
+    sq22 = square(page, "22")
+    assert sq22.get_attribute("tabindex") == "0"
+    assert "white man" in (sq22.get_attribute("aria-label") or "")
+
+    # only pieces that may move are selectable; choosing one shows its targets
+    square(page, "22").click()
+    expect(square(page, "22")).to_have_class("sq start")
+    targets = page.eval_on_selector_all("#board .sq.target", "els => els.map(e => e.dataset.square)")
+    assert sorted(targets) == ["18", "19"]
+    square(page, "19").click()
+    expect(page.locator("#move-list button.move")).to_have_count(2)
+    assert moves_listed(page)[0] == "22-19"
+    assert board_pieces(page)["19"] == "white-man"
+    assert "22" not in board_pieces(page)
+    expect(page.locator("#thinking")).to_be_hidden()
+
+    # a second move with the keyboard: focus a movable piece, Enter, then a target, Enter
+    movable = page.eval_on_selector_all("#board .sq.movable", "els => els.map(e => e.dataset.square)")
+    assert movable
+    game = page.request.get(f"/api/games/{page.url.rsplit('/', 1)[1]}").json()
+    first = next(m for m in game["legal_moves"])
+    square(page, first["from"]).focus()
+    page.keyboard.press("Enter")
+    for label in first["path"][1:]:
+        square(page, label).focus()
+        page.keyboard.press("Enter")
+    expect(page.locator("#move-list button.move")).to_have_count(4)
+    assert moves_listed(page)[2] == first["move"]
+
+
+def test_russian_flying_king_capture_entered_square_by_square(page: Page) -> None:
+    game = api_game(page, variant="russian", fen="W:WKa1:Bb2,g5,f2,b6,d2")
+    open_game(page, game["id"])
+    assert board_pieces(page)["a1"] == "white-king"
+    square(page, "a1").click()
+    targets = page.eval_on_selector_all("#board .sq.target", "els => els.map(e => e.dataset.square)")
+    assert sorted(targets) == ["c3", "d4", "f6"]
+    square(page, "f6").click()
+    square(page, "h4").click()
+    # mid-capture: the king stands on h4, b2 and g5 are still on the board, marked captured
+    pieces = board_pieces(page)
+    assert pieces["h4"] == "white-king" and "a1" not in pieces
+    assert pieces["b2"] == "black-man" and pieces["g5"] == "black-man"
+    captured = page.eval_on_selector_all(
+        "#board .piece.captured", "els => els.map(e => e.closest('[data-square]').dataset.square)")
+    assert sorted(captured) == ["b2", "g5"]
+    page.screenshot(path="/tmp/shots/test-mid-capture.png")
+    square(page, "e1").click()
+    square(page, "a5").click()
+    targets = page.eval_on_selector_all("#board .sq.target", "els => els.map(e => e.dataset.square)")
+    assert sorted(targets) == ["c7", "d8"]
+    square(page, "c7").click()
+    expect(page.locator("#move-list button.move")).to_have_count(1)
+    assert moves_listed(page) == ["a1:f6:h4:e1:a5:c7"]
+    assert board_pieces(page) == {"c7": "white-king"}
+    expect(page.locator("#result")).to_contain_text("White wins")
+
+
+def test_illegal_attempt_shows_the_rules_reason_and_changes_nothing(page: Page) -> None:
+    # Italian: 21x14x5 takes two, so the man on 24 (which could take one) may not capture
+    game = api_game(page, variant="italian", fen="W:W21,24:B10,18,20")
+    open_game(page, game["id"])
+    before = board_pieces(page)
+    square(page, "24").click()
+    expect(page.locator("#message")).to_contain_text(
+        "Italian draughts: you must take the most pieces")
+    assert board_pieces(page) == before
+    assert moves_listed(page) == []
+
+    # American: a quiet move while a capture exists, tried by selecting a piece that can move
+    game = api_game(page, variant="american", fen="W:W22,30:B18")
+    open_game(page, game["id"])
+    before = board_pieces(page)
+    square(page, "30").click()
+    expect(page.locator("#message")).to_contain_text("a capture is mandatory")
+    square(page, "22").click()           # the capturing man, then a quiet move instead
+    expect(page.locator("#message")).to_contain_text("selected")
+    square(page, "17").click()
+    expect(page.locator("#message")).to_have_text("a capture is mandatory (22x15)")
+    assert board_pieces(page) == before
+    stored = page.request.get(f"/api/games/{game['id']}").json()
+    assert stored["history"] == [] and stored["fen"] == game["fen"]
+
+
+def test_undo_and_reload_continue_the_game(page: Page) -> None:
+    game = api_game(page, variant="spanish", opponent="computer", level=1)
+    open_game(page, game["id"])
+    first = game["legal_moves"][0]
+    square(page, first["from"]).click()
+    square(page, first["to"]).click()
+    expect(page.locator("#move-list button.move")).to_have_count(2)
+    listed = moves_listed(page)
+    pieces = board_pieces(page)
+
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    assert moves_listed(page) == listed
+    assert board_pieces(page) == pieces
+
+    page.click("#btn-undo")
+    expect(page.locator("#move-list button.move")).to_have_count(0)
+    assert board_pieces(page)[first["from"]] == "white-man"
+    stored = page.request.get(f"/api/games/{game['id']}").json()
+    assert stored["history"] == []
+
+
+def test_friend_game_on_one_screen_to_a_result(page: Page) -> None:
+    game = api_game(page, variant="american", fen="B:W22,23:B14,15")
+    open_game(page, game["id"])
+    expect(page.locator("#status")).to_have_text("Black to move")
+    # Black then White play by clicking; then White finishes with a double capture
+    page.locator("#move-input").fill("14-18")
+    page.locator("#type-move button").click()
+    expect(page.locator("#status")).to_have_text("White to move")
+    square(page, "23").click()
+    square(page, "14").click()      # 23x14: takes the man on 18
+    expect(page.locator("#move-list button.move")).to_have_count(2)
+    stored = page.request.get(f"/api/games/{game['id']}").json()
+    assert stored["history"] == ["14-18", "23x14"]
+    # clicking a move in the list shows that position, without changing the game
+    page.locator('#move-list button.move[data-ply="0"]').click()
+    assert board_pieces(page)["18"] == "black-man"
+    page.locator('#move-list button.move[data-ply="1"]').click()
+    assert "18" not in board_pieces(page)
+    # Black resigns on the same screen
+    page.click("#btn-resign")
+    page.click("#confirm-yes")
+    expect(page.locator("#result")).to_have_text("White wins: Black resigned")
+
+
+def test_friend_draw_offer_accepted(page: Page) -> None:
+    game = api_game(page, variant="czech")
+    open_game(page, game["id"])
+    page.click("#btn-draw")
+    expect(page.locator("#confirm-text")).to_contain_text("White offers a draw")
+    page.click("#confirm-yes")
+    expect(page.locator("#result")).to_have_text("Draw by agreement")
+
+
+def test_drag_and_drop_a_piece(page: Page) -> None:
+    game = api_game(page, variant="international")
+    open_game(page, game["id"])
+    start = square(page, "32").bounding_box()
+    end = square(page, "28").bounding_box()
+    assert start and end
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.up()
+    expect(page.locator("#move-list button.move")).to_have_count(1)
+    assert moves_listed(page) == ["32-28"]
+
+
+def test_phone_layout(browser: Any, base_url: str) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, base_url=base_url, is_mobile=True,
+        has_touch=True, device_scale_factor=2,
+    )
+    page = context.new_page()
+    try:
+        game = api_game(page, variant="brazilian", opponent="computer")
+        open_game(page, game["id"])
+        board = page.locator("#board").bounding_box()
+        panel = page.locator(".side-panel").bounding_box()
+        assert board and panel
+        assert board["x"] >= 0 and board["x"] + board["width"] <= 390 + 0.5
+        assert board["width"] > 300  # the board fills the phone's width
+        assert panel["y"] >= board["y"] + board["height"]  # the panel goes below the board
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        # play by tapping
+        first = game["legal_moves"][0]
+        square(page, first["from"]).tap()
+        square(page, first["to"]).tap()
+        expect(page.locator("#move-list button.move")).to_have_count(2)
+        page.screenshot(path="/tmp/shots/test-phone.png")
+    finally:
+        context.close()

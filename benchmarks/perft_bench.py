@@ -11,6 +11,11 @@ and it is left out. Two py-draughts figures are given for International: its pub
 (``legal_moves`` / ``push`` / ``pop``) and its internal International-only bitboard perft
 (``draughts.engines.turbo.perft``).
 
+A third column measures the same rules-core source compiled with mypyc (shipped with mypy,
+a dev dependency): the benchmark copies ``src/damiera`` to ``build/mypyc-bench/``, compiles the
+move generator there and times it in a child process, so the checkout itself never holds
+compiled modules that could shadow edited sources. ``--no-mypyc`` skips it.
+
 Each figure is the median of ``--runs`` runs (default 5) on this machine.
 """
 
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -91,6 +97,50 @@ def ensure_peer_venv() -> Path:
     return python
 
 
+#: Run with the mypyc-compiled copy first on sys.path; prints one JSON object of timings.
+COMPILED_SCRIPT = r"""
+import json, statistics, sys, time
+import damiera.rules.movegen as movegen
+assert movegen.__file__.endswith(".so"), movegen.__file__
+from damiera.rules.position import start_position
+from damiera.rules.variant import VARIANTS, variant
+runs, depths = int(sys.argv[1]), json.loads(sys.argv[2])
+out = {}
+for vid in VARIANTS:
+    v = variant(vid)
+    position = start_position(v)
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        nodes = movegen.perft(v, position, depths[vid])
+        times.append(time.perf_counter() - start)
+    out[vid] = {"nodes": nodes, "seconds": statistics.median(times)}
+print(json.dumps(out))
+"""
+COMPILED_MODULES = ("variant.py", "geometry.py", "position.py", "movegen.py")
+
+
+def measure_compiled(runs: int) -> dict[str, dict[str, float]]:
+    """Compile the rules core with mypyc in ``build/mypyc-bench`` and time it there."""
+    build = ROOT / "build" / "mypyc-bench"
+    shutil.rmtree(build, ignore_errors=True)
+    shutil.copytree(ROOT / "src" / "damiera" / "rules", build / "damiera" / "rules")
+    (build / "damiera" / "__init__.py").write_text("", encoding="utf-8")
+    mypyc = Path(sys.executable).parent / "mypyc"
+    subprocess.run(
+        [str(mypyc), *(f"damiera/rules/{name}" for name in COMPILED_MODULES)],
+        cwd=build, check=True, capture_output=True,
+    )
+    depths = {vid: DEPTHS.get(vid, DEPTH_8X8) for vid in VARIANTS}
+    done = subprocess.run(
+        [sys.executable, "-c", COMPILED_SCRIPT, str(runs), json.dumps(depths)],
+        cwd=build, capture_output=True, text=True, check=True,
+        env={"PYTHONPATH": str(build), "PATH": "/usr/bin:/bin"},
+    )
+    result: dict[str, dict[str, float]] = json.loads(done.stdout)
+    return result
+
+
 def measure_ours(runs: int) -> dict[str, dict[str, float]]:
     results = {}
     for vid in VARIANTS:
@@ -121,10 +171,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
     parser.add_argument("--no-peer", action="store_true", help="skip py-draughts")
+    parser.add_argument("--no-mypyc", action="store_true", help="skip the mypyc-compiled run")
     args = parser.parse_args()
     ours = measure_ours(args.runs)
+    compiled = {} if args.no_mypyc else measure_compiled(args.runs)
     theirs = {} if args.no_peer else measure_peer(args.runs)
-    header = f"{'variant':<22}{'depth':>6}{'nodes':>11}{'ours n/s':>12}{'theirs n/s':>12}{'ratio':>7}"
+    header = (
+        f"{'variant':<22}{'depth':>6}{'nodes':>11}{'ours n/s':>12}{'theirs n/s':>12}"
+        f"{'ratio':>7}{'mypyc n/s':>12}{'ratio':>7}"
+    )
     print(f"perft from the start position, median of {args.runs} runs, bulk counting")
     print(header)
     print("-" * len(header))
@@ -142,9 +197,17 @@ def main() -> int:
             peer_text, ratio = f"{theirs_nps:>12,.0f}", f"{ours_nps / theirs_nps:>7.2f}"
         else:
             peer_text, ratio = f"{'-':>12}", f"{'-':>7}"
+        fast = compiled.get(vid)
+        if fast and peer:
+            fast_nps = fast["nodes"] / fast["seconds"]
+            fast_text = f"{fast_nps:>12,.0f}{fast_nps / theirs_nps:>7.2f}"
+        elif fast:
+            fast_text = f"{fast['nodes'] / fast['seconds']:>12,.0f}{'-':>7}"
+        else:
+            fast_text = ""
         print(
             f"{label:<22}{mine['depth']:>6}{mine['nodes']:>11,}{ours_nps:>12,.0f}"
-            f"{peer_text}{ratio}"
+            f"{peer_text}{ratio}{fast_text}"
         )
     return 0
 

@@ -73,7 +73,7 @@ def translations(code: str) -> NullTranslations:
     except OSError:
         return NullTranslations()
     with _lock:
-        cached = _cache.get(code)
+        cached = _cache.get(str(po))
         if cached is not None and cached[0] == mtime:
             return cached[1]
         with po.open("rb") as fp:
@@ -82,7 +82,7 @@ def translations(code: str) -> NullTranslations:
         write_mo(buffer, catalog)
         buffer.seek(0)
         compiled = Translations(fp=buffer)
-        _cache[code] = (mtime, compiled)
+        _cache[str(po)] = (mtime, compiled)
         return compiled
 
 

@@ -1,0 +1,121 @@
+"""Internationalisation (issue 4, point 5): locale choice, catalogs compiled at run time,
+``lang``/``dir`` on the page, every string of the site's pages in the English catalog."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_file
+from babel.messages.pofile import read_po
+from fastapi.testclient import TestClient
+
+from damiera.web import i18n
+from damiera.web.app import create_app
+
+WEB = Path(i18n.__file__).parent
+#: The files of the play site (other pages keep their own checks).
+SITE_FILES = [
+    ("python", WEB / "app.py"),
+    ("jinja2", WEB / "templates" / "base.html"),
+    ("jinja2", WEB / "templates" / "play.html"),
+    ("jinja2", WEB / "templates" / "games.html"),
+    ("jinja2", WEB / "templates" / "error.html"),
+]
+
+
+def _msgids() -> set[str]:
+    found: set[str] = set()
+    for method, path in SITE_FILES:
+        options = {"extensions": "jinja2.ext.i18n"} if method == "jinja2" else {}
+        for _line, message, _comments, _context in extract_from_file(
+            "jinja2" if method == "jinja2" else "python", str(path), options=options
+        ):
+            found.add(message if isinstance(message, str) else message[0])
+    return found
+
+
+def test_every_site_string_is_in_the_catalog_template_and_the_english_catalog():
+    ids = _msgids()
+    assert "New game" in ids and "The computer is thinking…" in ids
+    with (WEB / "locales" / "messages.pot").open("rb") as fp:
+        pot = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fp) if m.id}
+    with (WEB / "locales" / "en" / "LC_MESSAGES" / "messages.po").open("rb") as fp:
+        en = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fp) if m.id}
+    assert ids - pot == set(), "run pybabel extract (see damiera/web/babel.cfg)"
+    assert ids - en == set(), "run pybabel update (see damiera/web/babel.cfg)"
+
+
+def test_accept_language_order():
+    assert i18n.parse_accept_language("it;q=0.5, ar, en-GB;q=0.8") == ["ar", "en-GB", "it"]
+    assert i18n.parse_accept_language("") == []
+    assert i18n.parse_accept_language("*, fr;q=0") == []
+
+
+@pytest.fixture
+def catalogs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Locales en, it and ar, with one translated message each (compiled at run time)."""
+    for code, text in [("en", ""), ("it", "Nuova partita"), ("ar", "لعبة جديدة")]:
+        folder = tmp_path / code / "LC_MESSAGES"
+        folder.mkdir(parents=True)
+        extra = ""
+        if code == "it":
+            extra = ('msgid "error:capture_mandatory"\n'
+                     'msgstr "la presa è obbligatoria ({moves})"\n')
+        (folder / "messages.po").write_text(
+            f'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+            f'msgid "New game"\nmsgstr "{text}"\n\n{extra}',
+            encoding="utf-8",
+        )
+    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
+    return tmp_path
+
+
+def test_locale_from_url_then_cookie_then_accept_language(catalogs: Path):
+    assert i18n.available_locales() == ["en", "ar", "it"]
+    assert i18n.choose_locale("it", "ar", "ar") == "it"
+    assert i18n.choose_locale(None, "ar", "it") == "ar"
+    assert i18n.choose_locale(None, None, "de, it-IT;q=0.9") == "it"
+    assert i18n.choose_locale("xx", None, "de") == "en"
+
+
+def test_pages_set_lang_and_dir_and_translate(catalogs: Path, tmp_db: str):
+    with TestClient(create_app(tmp_db, computer_workers=1)) as c:
+        page = c.get("/", headers={"accept-language": "ar"})
+        assert '<html lang="ar" dir="rtl">' in page.text
+        assert "لعبة جديدة" in page.text
+        page = c.get("/?lang=it", headers={"accept-language": "ar"})
+        assert '<html lang="it" dir="ltr">' in page.text and "Nuova partita" in page.text
+        # the language switcher sets a cookie and goes back
+        r = c.get("/lang/it?next=/games", follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/games"
+        c.cookies.set(i18n.COOKIE, "it")
+        assert "Nuova partita" in c.get("/games").text
+        # rule refusals are translated by code when the catalog has them, else English
+        game = c.post("/api/games", json={"variant": "american", "opponent": "friend",
+                                          "fen": "W:W22,30:B18"}).json()
+        r = c.post(f"/api/games/{game['id']}/moves", json={"move": "30-26"})
+        assert r.json()["error"] == "la presa è obbligatoria (22x15)"
+        c.cookies.set(i18n.COOKIE, "ar")
+        r = c.post(f"/api/games/{game['id']}/moves", json={"move": "30-26"})
+        assert r.json()["error"] == "a capture is mandatory (22x15)"
+
+
+def test_catalog_is_recompiled_when_the_po_file_changes(catalogs: Path):
+    i18n.set_locale("it")
+    assert i18n.gettext("New game") == "Nuova partita"
+    po = catalogs / "it" / "LC_MESSAGES" / "messages.po"
+    text = po.read_text(encoding="utf-8").replace("Nuova partita", "Partita nuova")
+    po.write_text(text, encoding="utf-8")
+    import os
+
+    st = po.stat()
+    os.utime(po, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    assert i18n.gettext("New game") == "Partita nuova"
+    i18n.set_locale("en")
+
+
+def test_language_names_and_directions():
+    assert i18n.text_direction("ar") == "rtl"
+    assert i18n.text_direction("it") == "ltr"
+    assert i18n.language_name("it").lower() == "italiano"

@@ -36,6 +36,8 @@ from damiera.web import i18n
 from damiera.web.api import PLAYER_COOKIE, build_router, error_response
 from damiera.web.computer import ComputerPool
 from damiera.web.games import BadRequest, Conflict, GameService, IllegalMove, variant_json
+from damiera.web.rules_pages.routes import build_router as rules_pages_router
+from damiera.web.rules_pages.routes import localise_path
 from damiera.web.store import GameStore, NotFoundError
 
 HERE = Path(__file__).parent
@@ -154,6 +156,7 @@ def create_app(
     )
     app.state.service = service
     app.include_router(build_router(service))
+    app.include_router(rules_pages_router())
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     @app.exception_handler(NotFoundError)
@@ -237,6 +240,8 @@ def create_app(
         response = RedirectResponse(parts.path + (f"?{parts.query}" if parts.query else ""),
                                     status_code=303)
         chosen = i18n.choose_locale(code)
+        response.headers["location"] = localise_path(parts.path, chosen) + (
+            f"?{parts.query}" if parts.query else "")
         response.set_cookie(i18n.COOKIE, chosen, max_age=365 * 24 * 3600, samesite="lax")
         return response
 

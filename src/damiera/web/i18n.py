@@ -161,8 +161,10 @@ def error_message(code: str, params: Mapping[str, str], english: str) -> str:
     text = gettext(msgid)
     if text == msgid:
         return english
+    # The variant's name is a catalog message too (e.g. "Italian draughts").
+    fields = {k: gettext(v) if k == "variant" else v for k, v in params.items()}
     try:
-        return text.format(**params)
+        return text.format(**fields)
     except (KeyError, IndexError, ValueError):
         return english
 

@@ -1,0 +1,166 @@
+"""Routes of the rules pages: ``/{lang}/rules`` (index) and ``/{lang}/rules/{page}``.
+
+The site's app includes :func:`build_router` with one line. Pages are rendered with the
+site's shared :func:`damiera.web.app.render` (``base.html``: ☰ menu, ``lang``/``dir``), so
+they look and behave like the rest of the site; diagrams are drawn in the browser by the play
+page's own SVG board (``/static/board.js``, through ``/static/rules.js``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup, escape
+
+from damiera.rules.geometry import geometry
+from damiera.rules.variant import VARIANTS
+from damiera.web import i18n
+from damiera.web.rules_pages.content import (
+    NAMES,
+    OPTIONAL_TITLE,
+    SECTION_TITLES,
+    UI,
+    build_index,
+    build_page,
+    page_ids,
+)
+
+_RULES_PATH = re.compile(r"^/([A-Za-z]{2,3}(?:[-_][A-Za-z]{2,4})?)/rules(/[^?#]*)?$")
+
+
+def canonical_language(code: str) -> str | None:
+    """The catalog code for a URL language (``pt-br``, ``pt_BR`` -> ``pt_BR``), or None."""
+    wanted = code.replace("-", "_").lower()
+    for available in i18n.available_locales():
+        if available.lower() == wanted:
+            return available
+    return None
+
+
+def localise_path(path: str, code: str) -> str:
+    """``path`` with its language prefix swapped for ``code`` when it is a rules page URL
+    (used by the language switcher, whose cookie alone cannot override a URL language)."""
+    match = _RULES_PATH.match(path.split("?", 1)[0])
+    if not match or canonical_language(match.group(1)) is None:
+        return path
+    return f"/{code}/rules{match.group(2) or ''}"
+
+
+def _board(variant_id: str) -> dict[str, Any]:
+    """The board description that ``board.js`` draws (same shape as ``GET /api/variants``)."""
+    v = VARIANTS[variant_id]
+    geo = geometry(v)
+    return {
+        "size": v.board_size,
+        "notation": v.notation.value,
+        "squares": [
+            {"label": geo.label(s), "file": geo.file_rank(s)[0], "rank": geo.file_rank(s)[1]}
+            for s in geo.label_order
+        ],
+    }
+
+
+def _notation(text: str) -> Markup:
+    """Move notation kept left-to-right inside any text direction."""
+    return Markup('<bdi dir="ltr" class="notation">%s</bdi>') % text
+
+
+def _ui(gettext: Any) -> dict[str, str]:
+    return {key: gettext(message) for key, message in UI.items()}
+
+
+def build_router() -> APIRouter:
+    """The rules pages' router (no API schema: these are HTML pages)."""
+    router = APIRouter(include_in_schema=False)
+
+    def render(request: Request, name: str, context: dict[str, Any], lang: str) -> HTMLResponse:
+        from damiera.web.app import render as site_render  # the app imports this module
+
+        return site_render(request, name, context, url_lang=lang)
+
+    @router.get("/rules")
+    async def rules_home(request: Request) -> Response:
+        from damiera.web.app import request_locale
+
+        return RedirectResponse(f"/{request_locale(request)}/rules", status_code=307)
+
+    @router.get("/{lang}/rules", response_class=HTMLResponse)
+    async def rules_index(request: Request, lang: str) -> Response:
+        code = canonical_language(lang)
+        if code is None:
+            return _not_found(request)
+        if code != lang:
+            return RedirectResponse(f"/{code}/rules", status_code=308)
+        i18n.set_locale(code)
+        t = i18n.gettext
+        context = {
+            "entries": build_index(t),
+            "ui": _ui(t),
+            "rules_lang": code,
+            "rules_path": "",
+        }
+        return render(request, "rules_index.html", context, code)
+
+    @router.get("/{lang}/rules/{page_id}", response_class=HTMLResponse)
+    async def rules_page(request: Request, lang: str, page_id: str) -> Response:
+        code = canonical_language(lang)
+        if code is None or page_id not in page_ids():
+            return _not_found(request)
+        if code != lang:
+            return RedirectResponse(f"/{code}/rules/{page_id}", status_code=308)
+        i18n.set_locale(code)
+        t = i18n.gettext
+        page = build_page(page_id, t)
+        diagrams: dict[str, Any] = {}
+        boards: dict[str, Any] = {}
+        for section in page.sections:
+            for d in section.diagrams:
+                boards.setdefault(d.variant, _board(d.variant))
+                shown = d.shown
+                d.caption = _caption(d.id, page_id, t)
+                diagrams[d.id] = {
+                    "variant": d.variant,
+                    "optional_capture": d.optional_capture,
+                    "fen": d.fen,
+                    "shown": shown,
+                }
+        context = {
+            "page": page,
+            "ui": _ui(t),
+            "rules_lang": code,
+            "rules_path": f"/{page_id}",
+            "page_data": json.dumps(
+                {"boards": boards, "diagrams": diagrams}, ensure_ascii=False
+            ),
+            "variant_name": t(VARIANTS[page.variant].name) if page.variant else page.title,
+        }
+        return render(request, "rules_page.html", context, code)
+
+    def _not_found(request: Request) -> Response:
+        from damiera.web.app import render as site_render
+
+        return site_render(
+            request, "error.html",
+            {"status": 404, "message": i18n.gettext("This page does not exist.")},
+            status_code=404,
+        )
+
+    return router
+
+
+def _caption(diagram_id: str, page_id: str, gettext: Any) -> Markup:
+    """A diagram's caption as HTML: translated text, notation kept left-to-right."""
+    from damiera.web.rules_pages.diagrams import DIAGRAMS
+
+    d = next(x for x in DIAGRAMS[page_id] if x.id == diagram_id)
+    params = {k: _notation(v) for k, v in d.caption_params().items()}
+    return escape(gettext(d.caption)) % params
+
+
+#: Names referenced so the templates' strings stay in the catalogs.
+__all__ = ["build_router", "localise_path", "canonical_language", "NAMES", "OPTIONAL_TITLE",
+           "SECTION_TITLES"]

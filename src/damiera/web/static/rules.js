@@ -1,0 +1,73 @@
+// Rules pages: draws every diagram with the play page's SVG board (board.js) and wires the
+// "Try it" buttons (a friend game from the diagram's position, opened on the play board) and
+// "Play this variant" (the ☰ menu's new-game form with the variant chosen).
+import { drawBoard, parseFen } from "/static/board.js";
+import { openMenu } from "/static/menu.js";
+
+const dataNode = document.getElementById("rules-data");
+const data = dataNode ? JSON.parse(dataNode.textContent) : { boards: {}, diagrams: {} };
+
+function drawDiagram(figure) {
+  const d = data.diagrams[figure.dataset.diagram];
+  if (!d) return;
+  const board = data.boards[d.variant];
+  const position = parseFen(d.fen);
+  const pieces = { ...position.pieces };
+  const highlights = {};
+  const shown = d.shown;
+  if (shown) {
+    highlights.start = shown.from;
+    highlights.targets = shown.path.slice(1);
+    highlights.captured = shown.captures;
+    if (shown.promotes) {
+      // The crowned man: a king of the mover's colour on the square where the move ends.
+      pieces[shown.to] = `${position.turn}-king`;
+      highlights.crowned = [shown.to];
+    }
+  }
+  const svg = figure.querySelector("svg");
+  drawBoard(svg, { board, pieces, notation: board.notation, highlights });
+  svg.setAttribute("role", "img");
+}
+
+async function createGame(body) {
+  const res = await fetch("/api/games", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const game = await res.json();
+  if (!res.ok) throw new Error(game.error || res.statusText);
+  return game;
+}
+
+document.querySelectorAll("figure.diagram").forEach(drawDiagram);
+
+document.querySelectorAll("button.try-it").forEach((button) => {
+  button.addEventListener("click", async () => {
+    const d = data.diagrams[button.dataset.diagram];
+    button.disabled = true;
+    try {
+      const game = await createGame({
+        variant: d.variant, opponent: "friend", optional_capture: d.optional_capture, fen: d.fen,
+      });
+      window.location.assign(`/game/${game.id}`);
+    } catch (err) {
+      button.disabled = false;
+      button.title = err.message;
+      console.warn("try it:", err.message);
+    }
+  });
+});
+
+document.querySelectorAll("button.play-variant").forEach((button) => {
+  button.addEventListener("click", (event) => {
+    event.stopPropagation();
+    const select = document.getElementById("ng-variant");
+    if (select) {
+      select.value = button.dataset.variant;
+      select.dispatchEvent(new Event("change"));
+    }
+    openMenu(true);
+  });
+});

@@ -65,8 +65,12 @@ def _board(variant_id: str) -> dict[str, Any]:
 
 
 def _notation(text: str) -> Markup:
-    """Move notation kept left-to-right inside any text direction."""
-    return Markup('<bdi dir="ltr" class="notation">%s</bdi>') % text
+    """Move notation kept left-to-right inside any text direction; in a list of moves each
+    move stays unbroken while the list may wrap between moves."""
+    moves = Markup(", ").join(
+        Markup('<span class="mv">%s</span>') % move for move in text.split(", ")
+    )
+    return Markup('<bdi dir="ltr" class="notation">%s</bdi>') % moves
 
 
 def _ui(gettext: Any) -> dict[str, str]:

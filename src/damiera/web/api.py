@@ -28,7 +28,7 @@ from __future__ import annotations
 import secrets
 from typing import Any, Literal
 
-from fastapi import APIRouter, Body, Query, Request, Response
+from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
@@ -71,15 +71,12 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def player_token(request: Request, response: Response) -> str:
-    """The browser's opaque player token (cookie), created when missing."""
+def player_token(request: Request) -> tuple[str, bool]:
+    """The browser's opaque player token (cookie) and whether it is new."""
     token = request.cookies.get(PLAYER_COOKIE)
     if not token or len(token) > 64:
-        token = secrets.token_urlsafe(16)
-        response.set_cookie(
-            PLAYER_COOKIE, token, max_age=10 * 365 * 24 * 3600, httponly=True, samesite="lax"
-        )
-    return token
+        return secrets.token_urlsafe(16), True
+    return token, False
 
 
 def _locale(request: Request) -> None:
@@ -95,22 +92,28 @@ def _locale(request: Request) -> None:
 def build_router(service: GameService) -> APIRouter:
     """The API routes, bound to ``service``."""
     router = APIRouter(prefix="/api", tags=["api"])
+    variants_data = [variant_json(v) for v in VARIANTS.values()]
 
     @router.get("/variants", summary="Every variant with its rule parameters and board")
-    async def list_variants() -> list[dict[str, Any]]:
-        return [variant_json(v) for v in VARIANTS.values()]
+    async def list_variants() -> JSONResponse:
+        return JSONResponse(variants_data)
 
     @router.post(
         "/games", status_code=201, summary="Start a game", responses=ERRORS
     )
-    async def create_game(
-        body: NewGameBody, request: Request, response: Response
-    ) -> dict[str, Any]:
+    async def create_game(body: NewGameBody, request: Request) -> JSONResponse:
         _locale(request)
-        owner = player_token(request, response)
+        owner, new = player_token(request)
         game = await service.create(NewGame(**body.model_dump()), owner)
-        response.headers["Location"] = f"/api/games/{game['id']}"
-        return game
+        response = JSONResponse(
+            game, status_code=201, headers={"Location": f"/api/games/{game['id']}"}
+        )
+        if new:
+            response.set_cookie(
+                PLAYER_COOKIE, owner, max_age=10 * 365 * 24 * 3600, httponly=True,
+                samesite="lax",
+            )
+        return response
 
     @router.get("/games", summary="Your recent games (by browser cookie)")
     async def my_games(request: Request) -> list[dict[str, Any]]:
@@ -125,29 +128,29 @@ def build_router(service: GameService) -> APIRouter:
         return rows
 
     @router.get("/games/{game_id}", summary="A game", responses=ERRORS)
-    async def get_game(game_id: str) -> dict[str, Any]:
-        return await service.get(game_id)
+    async def get_game(game_id: str) -> JSONResponse:
+        return JSONResponse(await service.get(game_id))
 
     @router.post("/games/{game_id}/moves", summary="Play a move", responses=ERRORS)
-    async def play_move(game_id: str, body: MoveBody, request: Request) -> dict[str, Any]:
+    async def play_move(game_id: str, body: MoveBody, request: Request) -> JSONResponse:
         _locale(request)
-        return await service.play(game_id, body.move)
+        return JSONResponse(await service.play(game_id, body.move))
 
     @router.post("/games/{game_id}/undo", summary="Take back a move", responses=ERRORS)
-    async def undo(game_id: str) -> dict[str, Any]:
-        return await service.undo(game_id)
+    async def undo(game_id: str) -> JSONResponse:
+        return JSONResponse(await service.undo(game_id))
 
     @router.post("/games/{game_id}/resign", summary="Resign", responses=ERRORS)
     async def resign(
         game_id: str, body: ResignBody | None = Body(default=None)
-    ) -> dict[str, Any]:
-        return await service.resign(game_id, body.side if body else None)
+    ) -> JSONResponse:
+        return JSONResponse(await service.resign(game_id, body.side if body else None))
 
     @router.post(
         "/games/{game_id}/draw", summary="Agreed draw (two people)", responses=ERRORS
     )
-    async def draw(game_id: str) -> dict[str, Any]:
-        return await service.agree_draw(game_id)
+    async def draw(game_id: str) -> JSONResponse:
+        return JSONResponse(await service.agree_draw(game_id))
 
     @router.get(
         "/games/{game_id}/explain",
@@ -156,9 +159,9 @@ def build_router(service: GameService) -> APIRouter:
     )
     async def explain(
         game_id: str, request: Request, square: str = Query(examples=["22"])
-    ) -> dict[str, Any]:
+    ) -> JSONResponse:
         _locale(request)
-        return await service.explain(game_id, square)
+        return JSONResponse(await service.explain(game_id, square))
 
     @router.get(
         "/games/{game_id}/pdn",

@@ -142,6 +142,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        computer.warm()
         try:
             yield
         finally:

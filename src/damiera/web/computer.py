@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 from damiera.rules.movegen import Move, legal_moves
-from damiera.rules.position import Position
+from damiera.rules.position import Position, start_position
 from damiera.rules.variant import variant as get_variant
 
 try:  # the engine's levels (issue 3)
@@ -97,7 +97,19 @@ class ComputerPool:
             self.movetime,
         )
 
+    def warm(self) -> None:
+        """Start the worker processes now (in the background), so the first move is quick."""
+        pool = self._pool()
+        for _ in range(self.workers):
+            pool.submit(_warm)
+
     def close(self) -> None:
+        """Stop the worker processes (searches under way are abandoned)."""
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
+
+
+def _warm() -> None:
+    """Import the engine in a worker process."""
+    choose_move("italian", False, [start_position(get_variant("italian"))], 1, 0.01)

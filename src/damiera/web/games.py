@@ -14,8 +14,10 @@ not your turn, or another request changed the game first).
 from __future__ import annotations
 
 import asyncio
+import copy
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import UTC
 from typing import Any
 
@@ -29,7 +31,7 @@ from damiera.rules.notation import (
     move_labels,
     move_text,
 )
-from damiera.rules.position import FenError, parse_fen, start_position, write_fen
+from damiera.rules.position import FenError, Position, parse_fen, start_position, write_fen
 from damiera.rules.variant import VARIANTS, Color, UnknownVariantError, Variant, variant
 from damiera.web import i18n
 from damiera.web.computer import ComputerPool
@@ -118,24 +120,40 @@ def _record(stored: StoredGame, game: Game) -> None:
 
 
 class _Cache:
-    """Rebuilt games by id, valid while the stored version is unchanged (saves replays)."""
+    """Rebuilt games (and their JSON) by id, valid while the stored version is unchanged, so
+    a read does not replay the moves and a change replays nothing but itself."""
 
     def __init__(self, size: int = 256):
         self.size = size
-        self._items: OrderedDict[str, tuple[int, Game]] = OrderedDict()
+        self._items: OrderedDict[str, tuple[int, Game, dict[str, Any] | None]] = OrderedDict()
 
-    def get(self, stored: StoredGame) -> Game | None:
+    def get(self, stored: StoredGame) -> tuple[Game, dict[str, Any] | None] | None:
         item = self._items.get(stored.id)
         if item is None or item[0] != stored.version:
             return None
         self._items.move_to_end(stored.id)
-        return item[1]
+        return item[1], item[2]
 
-    def put(self, stored: StoredGame, game: Game) -> None:
-        self._items[stored.id] = (stored.version, game)
+    def put(self, stored: StoredGame, game: Game, data: dict[str, Any] | None = None) -> None:
+        self._items[stored.id] = (stored.version, game, data)
         self._items.move_to_end(stored.id)
         while len(self._items) > self.size:
             self._items.popitem(last=False)
+
+
+def _clone(game: Game) -> Game:
+    """An independent copy of a Game: positions and moves are immutable values, so copying
+    the object and each of its lists is enough."""
+    twin = copy.copy(game)
+    for name, value in vars(game).items():
+        if isinstance(value, list):
+            setattr(twin, name, list(value))
+    return twin
+
+
+@lru_cache(maxsize=65536)
+def _fen(variant_id: str, position: Position) -> str:
+    return write_fen(VARIANTS[variant_id], position)
 
 
 class GameService:
@@ -154,7 +172,11 @@ class GameService:
         return variant(stored.variant, optional_capture=stored.optional_capture)
 
     def rebuild(self, stored: StoredGame) -> Game:
-        """The rules-core Game of a stored game (a fresh object the caller may change)."""
+        """The rules-core Game of a stored game (a fresh object the caller may change):
+        a copy of the cached one when the version matches, else the moves replayed."""
+        cached = self._cache.get(stored)
+        if cached is not None:
+            return _clone(cached[0])
         v = self.variant_of(stored)
         game = Game(v, stored.start_fen)
         for text in stored.moves:
@@ -167,10 +189,11 @@ class GameService:
 
     def _game(self, stored: StoredGame) -> Game:
         """Rebuilt game for reading only (may be shared through the cache)."""
-        game = self._cache.get(stored)
-        if game is None:
-            game = self.rebuild(stored)
-            self._cache.put(stored, game)
+        cached = self._cache.get(stored)
+        if cached is not None:
+            return cached[0]
+        game = self.rebuild(stored)
+        self._cache.put(stored, game)
         return game
 
     # -- JSON --------------------------------------------------------------------------------
@@ -181,8 +204,16 @@ class GameService:
         (FEN before the first move, then after each), ``last_move``,
         ``moves_without_progress``, ``draw_moves_without_progress``, ``computer_side``,
         ``version``, ``created_at``, ``updated_at``."""
+        cached = self._cache.get(stored)
+        if cached is not None and cached[1] is not None and (game is None or game is cached[0]):
+            return cached[1]
         if game is None:
             game = self._game(stored)
+        data = self._json(stored, game)
+        self._cache.put(stored, game, data)
+        return data
+
+    def _json(self, stored: StoredGame, game: Game) -> dict[str, Any]:
         v = game.variant
         computer_side = (
             _color(stored.side).opponent.word if stored.opponent == "computer" else None
@@ -196,12 +227,12 @@ class GameService:
             "level": stored.level,
             "side": stored.side,
             "computer_side": computer_side,
-            "fen": game.fen(),
+            "fen": _fen(v.id, game.position),
             "start_fen": write_fen(v, game.start),
             "turn": game.turn.word,
             "legal_moves": [move_labels(v, m) for m in game.legal_moves()],
             "history": game.history(),
-            "positions": [write_fen(v, p) for p in game.positions],
+            "positions": [_fen(v.id, p) for p in game.positions],
             "last_move": move_labels(v, game.moves[-1]) if game.moves else None,
             "result": _result_json(game.result, v),
             "moves_without_progress": game.moves_without_progress,

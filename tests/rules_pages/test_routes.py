@@ -1,0 +1,94 @@
+"""The rules pages over HTTP (FastAPI test client): every page in every language, the
+generated comparison table, language URLs, the switcher, and translated rule refusals."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from damiera.rules.variant import VARIANTS
+from damiera.web import i18n
+from damiera.web.app import create_app
+from damiera.web.rules_pages.comparison import comparison
+from damiera.web.rules_pages.content import page_ids
+from damiera.web.rules_pages.diagrams import DIAGRAMS
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    db = tmp_path_factory.mktemp("rules") / "games.sqlite3"
+    with TestClient(create_app(f"sqlite:///{db}", computer_workers=1)) as c:
+        yield c
+
+
+@pytest.mark.parametrize("lang", i18n.available_locales())
+def test_every_page_renders_with_its_diagrams(client: TestClient, lang: str) -> None:
+    r = client.get(f"/{lang}/rules")
+    assert r.status_code == 200
+    for page_id in page_ids():
+        assert f'/{lang}/rules/{page_id}"' in r.text
+        r = client.get(f"/{lang}/rules/{page_id}")
+        assert r.status_code == 200, (lang, page_id)
+        assert f'<html lang="{lang}" dir="{"rtl" if lang == "ar" else "ltr"}">' in r.text
+        for d in DIAGRAMS[page_id]:
+            assert f'id="diagram-{d.id}"' in r.text
+        assert r.text.count('<figure class="diagram"') == len(DIAGRAMS[page_id])
+        assert "%(" not in r.text  # every caption field filled
+
+
+def test_comparison_table_comes_from_the_rule_parameters(client: TestClient) -> None:
+    r = client.get("/en/rules/czech")
+    rows = re.findall(r"<tr( class=\"differs\")?>\s*<th scope=\"row\">(.*?)</th>\s*<td>(.*?)</td>"
+                      r"\s*<td>(.*?)</td>", r.text)
+    expected = comparison(VARIANTS["czech"], lambda s: s)
+    assert [(bool(d), label, ref, val) for d, label, ref, val in rows] == [
+        (row.differs, row.label, row.reference, row.value) for row in expected
+    ]
+    assert ("Flying kings", "No", "Yes") in [(r.label, r.reference, r.value) for r in expected]
+
+
+def test_unknown_pages_and_languages_are_404(client: TestClient) -> None:
+    assert client.get("/en/rules/checkers").status_code == 404
+    assert client.get("/xx/rules").status_code == 404
+    assert client.get("/xx/rules/italian").status_code == 404
+
+
+def test_language_urls_are_normalised(client: TestClient) -> None:
+    r = client.get("/pt-br/rules/brazilian", follow_redirects=False)
+    assert r.status_code == 308 and r.headers["location"] == "/pt_BR/rules/brazilian"
+    r = client.get("/rules", headers={"accept-language": "cs,en;q=0.5"}, follow_redirects=False)
+    assert r.headers["location"] == "/cs/rules"
+
+
+def test_language_switcher_keeps_the_rules_page(client: TestClient) -> None:
+    r = client.get("/lang/ar?next=/it/rules/czech", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/ar/rules/czech"
+    r = client.get("/lang/ar?next=/games", follow_redirects=False)
+    assert r.headers["location"] == "/games"
+
+
+def test_page_language_wins_over_cookie(client: TestClient) -> None:
+    client.cookies.set(i18n.COOKIE, "it")
+    try:
+        r = client.get("/ru/rules/russian")
+    finally:
+        client.cookies.clear()
+    assert "<h1>Русские шашки</h1>" in r.text
+
+
+def test_rule_refusal_is_translated_with_the_variant_name(client: TestClient) -> None:
+    game = client.post(
+        "/api/games",
+        json={"variant": "italian", "opponent": "friend", "fen": "W:W21,24:B10,18,20"},
+    ).json()
+    r = client.post(
+        f"/api/games/{game['id']}/moves", json={"move": "24x15"},
+        headers={"accept-language": "it"},
+    )
+    assert r.status_code == 400
+    body = r.json()
+    assert body["code"] == "most_pieces"
+    assert body["error"] == "Dama italiana: devi prendere il maggior numero di pezzi (21x14x5)"

@@ -1,0 +1,187 @@
+"""Levels, the evaluation's rule-driven terms, the match runner and the engine CLI commands."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from damiera.cli import main
+from damiera.engine.evaluate import KING_FLYING, KING_SHORT, KING_SHORT_SAFE, Evaluator
+from damiera.engine.levels import LEVELS, Player, level
+from damiera.engine.match import elo_stats, play_game, random_openings, run_match
+from damiera.rules.movegen import generate
+from damiera.rules.notation import parse_move
+from damiera.rules.position import parse_fen, start_position
+from damiera.rules.variant import VARIANTS, variant
+
+
+# -- levels ------------------------------------------------------------------------------------
+def test_levels_are_ordered_by_budget_and_noise() -> None:
+    one, two, three = LEVELS[1], LEVELS[2], LEVELS[3]
+    assert one.depth is not None and two.depth is not None and three.depth is None
+    assert one.depth < two.depth
+    assert one.weaker_chance > two.weaker_chance > three.weaker_chance == 0
+    assert three.movetime == 2.0 and three.uses_given_time
+
+
+def test_unknown_level_is_refused() -> None:
+    with pytest.raises(ValueError, match="level must be 1, 2 or 3"):
+        level(4)
+
+
+@pytest.mark.parametrize("vid", list(VARIANTS))
+def test_weak_levels_always_play_a_legal_move(vid: str) -> None:
+    v = variant(vid)
+    player = Player(v, 1, random.Random(3))
+    pos = start_position(v)
+    history = [pos]
+    for _ in range(10):
+        moves = generate(v, pos)
+        if not moves:
+            break
+        move = player.choose(pos, history, movetime=5.0).move
+        assert move in moves
+        from damiera.rules.movegen import apply_move
+
+        pos = apply_move(pos, move)
+        history.append(pos)
+
+
+def test_weaker_move_stays_within_the_margin() -> None:
+    # Level 1 always asked for a weaker move (chance forced to 1) never drops a man at once.
+    v = variant("american")
+    from dataclasses import replace
+
+    lv = replace(LEVELS[1], weaker_chance=1.0)
+    player = Player(v, lv, random.Random(5))
+    pos = parse_fen(v, "W:W26,30,31:B4,17,18")
+    result = player.choose(pos, movetime=5.0)
+    assert result.move in generate(v, pos)
+    assert result.score >= -lv.weaker_margin + 90
+
+
+# -- evaluation from rule parameters -----------------------------------------------------------
+def test_king_value_follows_the_rule_parameters() -> None:
+    assert Evaluator(variant("international")).king_value == KING_FLYING
+    assert Evaluator(variant("russian")).king_value == KING_FLYING
+    assert Evaluator(variant("american")).king_value == KING_SHORT
+    assert Evaluator(variant("italian")).king_value == KING_SHORT_SAFE
+
+
+@pytest.mark.parametrize("vid", list(VARIANTS))
+def test_start_position_is_balanced(vid: str) -> None:
+    v = variant(vid)
+    score = Evaluator(v).evaluate(start_position(v))
+    assert abs(score) <= 20  # only the tempo bonus and mobility asymmetry
+
+
+def test_lone_king_on_the_main_road_is_scored_near_a_draw() -> None:
+    # Russian: three kings against a lone king on the long diagonal a1-h8 is a draw.
+    v = variant("russian")
+    ev = Evaluator(v)
+    on_road = ev.evaluate(parse_fen(v, "W:WKa3,Kb2,Kc1:BKd4"))
+    off_road = ev.evaluate(parse_fen(v, "W:WKa3,Kb2,Kc1:BKd6"))
+    assert 0 < on_road < off_road / 4
+
+
+# -- match runner ------------------------------------------------------------------------------
+def test_elo_stats() -> None:
+    score, elo, lo, hi = elo_stats(5, 10, 5)
+    assert score == 0.5 and elo == 0 and lo < 0 < hi
+    score, elo, lo, hi = elo_stats(20, 0, 0)
+    assert score == 1 and elo > 400
+    with pytest.raises(ValueError):
+        elo_stats(0, 0, 0)
+
+
+def test_random_openings_are_level_and_distinct() -> None:
+    v = variant("russian")
+    openings = random_openings(v, 6, plies=4)
+    assert len(set(openings)) == 6
+    for pos in openings:
+        assert pos.piece_counts()[0] == pos.piece_counts()[1]
+
+
+def test_game_is_refereed_to_a_result() -> None:
+    v = variant("american")
+    record = play_game(v, start_position(v), "1", "random", None, seed=2)
+    assert record.result in (-1, 0, 1)
+    assert record.plies > 0
+
+
+def test_match_alternates_colours_and_counts() -> None:
+    v = variant("american")
+    result, records = run_match(v, "1", "random", 4, seed=3)
+    assert [r.white for r in records] == ["1", "random", "1", "random"]
+    assert records[0].opening == records[1].opening
+    assert result.wins + result.draws + result.losses == 4
+
+
+# -- CLI ---------------------------------------------------------------------------------------
+def test_cli_bestmove_prints_info_lines_and_a_legal_move(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bestmove", "russian", "--depth", "3"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert [ln.split()[:2] for ln in lines[:3]] == [["depth", "1"], ["depth", "2"], ["depth", "3"]]
+    for ln in lines[:3]:
+        words = ln.split()
+        assert words[2] == "score" and words[4] == "nodes" and words[6] == "nps"
+        assert words[8] == "pv"
+    assert lines[-1].startswith("bestmove ")
+    v = variant("russian")
+    parse_move(v, start_position(v), lines[-1].split()[1])
+
+
+def test_cli_bestmove_level_and_house_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    fen = "W:W22,31:B18,11,4"
+    assert main(["bestmove", "american", "--fen", fen, "--level", "1",
+                 "--optional-capture"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    v = variant("american", optional_capture=True)
+    parse_move(v, parse_fen(v, fen), last.split()[1])
+
+
+def test_cli_bestmove_no_legal_move_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bestmove", "american", "--fen", "B:W18:B", "--depth", "2"]) == 1
+    assert "no legal move" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["bestmove", "american", "--depth", "x"],
+        ["bestmove", "american", "--level", "4"],
+        ["bestmove", "american", "--movetime", "-1"],
+        ["bestmove", "nowhere"],
+        ["bestmove", "international", "--optional-capture"],
+        ["match", "american", "--first", "5", "--second", "1", "--games", "2"],
+        ["match", "american", "--first", "1", "--second", "1", "--games", "0"],
+        ["match", "american", "--first", "1", "--second", "1", "--games", "2",
+         "--openings", "/nonexistent/openings.txt"],
+    ],
+)
+def test_cli_bad_input_exits_2_with_one_line(argv: list[str],
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("damiera: error:") and "\n" not in err
+
+
+def test_cli_match_json_last_line(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
+    assert main(["match", "american", "--first", "1", "--second", "random", "--games", "2",
+                 "--json", "--quiet"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    data = json.loads(out[-1])
+    assert data["games"] == 2
+    assert data["wins"] + data["draws"] + data["losses"] == 2
+    assert {"elo", "elo_low", "elo_high", "score"} <= set(data)
+
+
+def test_cli_match_reads_openings_file(capsys: pytest.CaptureFixture[str],
+                                       tmp_path: "pytest.TempPathFactory") -> None:
+    path = tmp_path / "openings.txt"  # type: ignore[operator]
+    path.write_text("# two openings\nW:W21-32:B1-12\n\nB:W21-32:B1-12\n")
+    assert main(["match", "american", "--first", "random", "--second", "random", "--games",
+                 "2", "--openings", str(path), "--json", "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["games"] == 2

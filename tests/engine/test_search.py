@@ -1,0 +1,184 @@
+"""Search tests: tactics found at a fixed depth, legality everywhere, fixed depth, draws.
+
+Positions are stated in FEN; expected moves in the variant's notation. Fixed depths only:
+no wall-clock assertion (speed is measured in ``benchmarks/search_bench.py``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from damiera.engine.search import MATE_BOUND, Info, Searcher
+from damiera.rules.movegen import apply_move, generate
+from damiera.rules.notation import move_text
+from damiera.rules.position import parse_fen, start_position
+from damiera.rules.variant import VARIANTS, variant
+
+# -- tactics: a two-for-one shot ---------------------------------------------------------------
+# White gives one man on c3 and takes two back: the man that takes lands where White's back
+# man jumps it and goes on over the second black man. One case per family of rules: short
+# kings (American, Italian on the mirrored board), flying kings with men capturing forward
+# only (Czech, Spanish), backward-capturing men (Russian, Brazilian), and 10x10.
+SHOTS = [
+    ("american", "W:W26,30,31:B4,17,18", "26-22"),
+    ("italian", "W:W27,30,31:B1,19,20", "27-23"),
+    ("czech", "W:Wc1,e1,d2:Bb4,d4,h8", "d2-c3"),
+    ("spanish", "W:W2,3,6:B13,14,32", "6-10"),
+    ("russian", "W:Wc1,e1,d2:Bb4,d4,h8", "d2-c3"),
+    ("brazilian", "W:Wc1,e1,d2:Bb4,d4,h8", "d2-c3"),
+    ("international", "W:W42,47,48:B3,31,32", "42-37"),
+]
+
+
+@pytest.mark.parametrize("vid,fen,expected", SHOTS, ids=[s[0] for s in SHOTS])
+def test_two_for_one_shot_is_found(vid: str, fen: str, expected: str) -> None:
+    v = variant(vid)
+    result = Searcher(v).search(parse_fen(v, fen), depth=4)
+    assert result.move is not None
+    assert move_text(v, result.move) == expected
+    assert result.score >= 90  # a man up after the exchange
+
+
+# -- tactics: a breakthrough to the king row ---------------------------------------------------
+# White sacrifices a man so that the other one runs through to the king row; the forced wins
+# end with Black having no piece or no move.
+BREAKTHROUGHS = [
+    # g5-f6 is forced out: 16-11 7x16 20x11 4-8 11x4 and Black has no piece left.
+    ("american", "W:W16,20:B4,7", "16-11", True),
+    ("czech", "W:Wh4,g5:Be7,h8", "g5-f6", True),
+    ("spanish", "W:W16,20:B27,32", "20-23", True),
+    # Three against three: 13-10 6x13 17x10 and the man on 10 crowns.
+    ("italian", "W:W9,13,17:B1,2,6", "13-10", False),
+    ("russian", "W:Wh4,g5:Be7,h8", "g5-f6", True),
+    ("international", "W:W7,25,44:B15,19,45", "44-40", True),
+]
+
+
+@pytest.mark.parametrize("vid,fen,expected,forced_win", BREAKTHROUGHS,
+                         ids=[b[0] for b in BREAKTHROUGHS])
+def test_breakthrough_to_the_king_row_is_found(
+    vid: str, fen: str, expected: str, forced_win: bool
+) -> None:
+    v = variant(vid)
+    pos = parse_fen(v, fen)
+    result = Searcher(v).search(pos, depth=9)
+    assert result.move is not None
+    assert move_text(v, result.move) == expected
+    if forced_win:
+        assert result.score > MATE_BOUND
+    else:
+        assert result.score >= 150
+    # The principal variation crowns a white man.
+    p = pos
+    crowned = False
+    for m in result.pv:
+        crowned = crowned or (m.promotes and p.turn.value == "W")
+        p = apply_move(p, m)
+    assert crowned
+
+
+# -- always a legal move -----------------------------------------------------------------------
+ALL_RULES = [(vid, False) for vid in VARIANTS] + [
+    (vid, True) for vid, v in VARIANTS.items() if v.board_size == 8
+]
+
+
+@pytest.mark.parametrize("vid,optional", ALL_RULES,
+                         ids=[f"{v}{'-optional' if o else ''}" for v, o in ALL_RULES])
+def test_search_always_returns_a_legal_move(vid: str, optional: bool) -> None:
+    v = variant(vid, optional_capture=optional)
+    rng = random.Random(7)
+    searcher = Searcher(v)
+    pos = start_position(v)
+    for _ply in range(24):
+        moves = generate(v, pos)
+        if not moves:
+            break
+        result = searcher.search(pos, depth=2)
+        assert result.move in moves
+        # Alternate the engine's move with random ones to reach varied positions.
+        pos = apply_move(pos, result.move if _ply % 2 else rng.choice(moves))
+
+
+def test_optional_capture_engine_may_decline_a_capture() -> None:
+    # White can take 22x15 (c3xe5 in American numbering: 22 over 18 to 15) but Black then
+    # takes back two; with captures optional the engine is free to play a quiet move.
+    v = variant("american", optional_capture=True)
+    pos = parse_fen(v, "W:W22,31:B18,11,4")
+    moves = generate(v, pos)
+    assert any(m.captures for m in moves) and any(not m.captures for m in moves)
+    result = Searcher(v).search(pos, depth=4)
+    assert result.move in moves
+
+
+def test_no_legal_move_gives_no_move() -> None:
+    v = variant("american")
+    result = Searcher(v).search(parse_fen(v, "B:W18:B"), depth=3)
+    assert result.move is None
+
+
+def test_short_movetime_still_returns_a_legal_move() -> None:
+    v = variant("international")
+    pos = start_position(v)
+    result = Searcher(v).search(pos, movetime=0.05)
+    assert result.move in generate(v, pos)
+
+
+# -- fixed depth -------------------------------------------------------------------------------
+@pytest.mark.parametrize("vid", ["american", "russian", "international"])
+def test_fixed_depth_is_respected(vid: str) -> None:
+    v = variant(vid)
+    infos: list[Info] = []
+    result = Searcher(v).search(start_position(v), depth=3, on_info=infos.append)
+    assert result.depth == 3
+    assert [i.depth for i in infos] == [1, 2, 3]
+    assert len(result.pv) <= 3
+
+
+def test_bad_depth_and_movetime_are_refused() -> None:
+    v = variant("american")
+    with pytest.raises(ValueError, match="depth"):
+        Searcher(v).search(start_position(v), depth=0)
+    with pytest.raises(ValueError, match="movetime"):
+        Searcher(v).search(start_position(v), movetime=-1)
+
+
+# -- draws inside the search -------------------------------------------------------------------
+def test_draw_by_repetition_is_scored_as_a_draw() -> None:
+    # Black is a man up. The game went: B:WK25:B3,K12 (Black to move), 12-16, 25-30, 16-12,
+    # reaching W:WK30:B3,K12. White's 30-25 repeats the first position: a draw (score 0),
+    # better than anything else White has.
+    v = variant("american")
+    fens = ["B:WK25:B3,K12", "W:WK25:B3,K16", "B:WK30:B3,K16", "W:WK30:B3,K12"]
+    history = [parse_fen(v, f) for f in fens]
+    pos = history[-1]
+    without = Searcher(v).search(pos, depth=4)
+    assert without.score < -50
+    result = Searcher(v).search(pos, depth=4, history=history)
+    assert result.move is not None
+    assert move_text(v, result.move) == "30-25"
+    assert result.score == 0
+
+
+def test_draw_by_the_forty_move_rule_is_scored_as_a_draw() -> None:
+    # White is a man up, but no capture or promotion can come in the next two plies; with the
+    # no-progress limit set to one move each, every line is a draw.
+    base = variant("american")
+    pos = parse_fen(base, "W:W21,K30:BK3")
+    assert Searcher(base).search(pos, depth=4).score > 50
+    short = dataclasses.replace(base, draw_moves_without_progress=1)
+    assert Searcher(short).search(pos, depth=4).score == 0
+
+
+def test_forty_move_count_is_read_from_the_game_history() -> None:
+    # 2 plies of king moves already played; with a limit of 2 moves each (4 plies) any line
+    # of two more quiet plies is a draw.
+    base = variant("american")
+    v = dataclasses.replace(base, draw_moves_without_progress=2)
+    fens = ["W:W21,K26:BK3", "B:W21,K30:BK3", "W:W21,K30:BK7"]
+    history = [parse_fen(v, f) for f in fens]
+    assert Searcher(v).search(history[-1], depth=3, history=history).score == 0
+    assert Searcher(v).search(history[-1], depth=3).score > 50

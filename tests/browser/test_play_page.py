@@ -235,3 +235,35 @@ def test_phone_layout(browser: Any, base_url: str) -> None:
         page.screenshot(path="/tmp/shots/test-phone.png")
     finally:
         context.close()
+
+
+def test_forty_move_counter_shows_once_past_thirty(page: Page) -> None:
+    from damiera.rules.game import Game
+    from damiera.rules.notation import move_text
+    from damiera.rules.variant import variant
+
+    from damiera.rules.movegen import legal_moves
+
+    v = variant("italian")
+    fen = "W:WK29,K30:BK3,K4"
+    local = Game(v, fen)
+    texts = []
+    while local.moves_without_progress < 31:
+        safe = [m for m in local.legal_moves()
+                if not any(r.captures for r in legal_moves(v, apply_after(local, m)))]
+        move = min(safe, key=lambda m: local.positions.count(apply_after(local, m)))
+        assert local.positions.count(apply_after(local, move)) < 2
+        local.play(move)
+        texts.append(move_text(v, move))
+    game = api_game(page, variant="italian", fen=fen)
+    for text in texts:
+        r = page.request.post(f"/api/games/{game['id']}/moves", data={"move": text})
+        assert r.status == 200, r.text()
+    open_game(page, game["id"])
+    expect(page.locator("#counter")).to_have_text("Moves without capture or promotion: 31 of 40")
+
+
+def apply_after(game: Any, move: Any) -> Any:
+    from damiera.rules.movegen import apply_move
+
+    return apply_move(game.position, move)

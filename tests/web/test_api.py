@@ -422,3 +422,13 @@ def test_openapi_documents_the_routes(client: TestClient):
               "/api/games/{game_id}/moves", "/api/games/{game_id}/undo",
               "/api/games/{game_id}/resign", "/api/games/{game_id}/pdn"]:
         assert p in paths
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_each_computer_level_answers_with_a_legal_move(client: TestClient, level: int):
+    game = new_game(client, variant="international", opponent="computer", level=level,
+                    side="black")
+    assert game["level"] == level
+    assert len(game["history"]) == 1  # the computer (White) opened
+    game = play(client, game["id"], game["legal_moves"][0]["move"])
+    assert len(game["history"]) == 3

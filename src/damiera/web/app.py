@@ -110,6 +110,7 @@ def js_strings() -> dict[str, str]:
         "level": _("Computer level {n}"),
         "friend": _("Friend on the same screen"),
         "no_move_to_undo": _("There is no move to take back"),
+        "example": _("e.g. {move}"),
     }
 
 

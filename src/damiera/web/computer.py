@@ -16,16 +16,12 @@ import os
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 
+from damiera.engine.levels import Player
 from damiera.rules.movegen import Move, legal_moves
 from damiera.rules.position import Position, start_position
 from damiera.rules.variant import variant as get_variant
 
-try:  # the engine's levels (issue 3)
-    from damiera.engine.levels import Player
-except ImportError:  # pragma: no cover - only before the engine package exists
-    Player = None  # type: ignore[assignment,misc]
-
-_players: dict[tuple[str, bool, int], "Player"] = {}
+_players: dict[tuple[str, bool, int], Player] = {}
 
 
 def choose_move(
@@ -47,8 +43,6 @@ def choose_move(
     if not moves:
         raise ValueError("the computer has no legal move")
     if len(moves) == 1:
-        return moves[0]
-    if Player is None:  # pragma: no cover
         return moves[0]
     key = (variant_id, optional_capture, level)
     player = _players.get(key)

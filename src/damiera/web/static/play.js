@@ -201,6 +201,7 @@ function setControls(haveGame) {
   $("btn-pdn").hidden = !haveGame;
   $("type-move").hidden = !haveGame;
   $("move-input").disabled = over || state.busy;
+  if (g && g.legal_moves.length) $("move-input").placeholder = fmt(S.example, { move: g.legal_moves[0].move });
 }
 
 function renderMoves() {
@@ -395,8 +396,6 @@ function choose(label) {
       submitMove(next[0]);
       return;
     }
-    const complete = next.find((m) => m.path.length === now.length);
-    if (complete && next.length === 1) { submitMove(complete); return; }
     state.sel = { entered: now, candidates: next };
     message(S.capture_goes_on, "info");
     render();

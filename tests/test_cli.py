@@ -98,3 +98,22 @@ def test_console_script_runs_without_traceback() -> None:
     )
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_fens_answers_every_line_even_empty_bom_and_bad_bytes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    fens = tmp_path / "fens.txt"
+    fens.write_bytes(b"\xef\xbb\xbfW:Wc3:Bd4\n\nW:Wzz\r\n\xff\xfeW:We3\nW:We3:Bf4\r\n")
+    status, out, _ = run(capsys, "moves", "russian", "--fens", str(fens), "--json")
+    assert status == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert len(lines) == 5
+    assert lines[0][0]["move"] == "c3:e5"
+    assert "error" in lines[1] and "error" in lines[2] and "error" in lines[3]
+    assert lines[4][0]["move"] == "e3:g5"
+
+
+def test_huge_fen_is_one_short_error_line(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "moves", "american", "--fen", "W:W1-" + "9" * 5000 + ":B30")
+    assert status == 2 and len(err.splitlines()) == 1 and len(err) < 300

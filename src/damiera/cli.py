@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import json
 import sys
 import time
@@ -45,7 +46,12 @@ def load_position(v: Variant, fen: str | None) -> Position:
     try:
         return parse_fen(v, fen)
     except FenError as exc:
-        raise UsageError(f"bad FEN {fen!r}: {exc}") from None
+        raise UsageError(f"bad FEN {_shown(fen)}: {exc}") from None
+
+
+def _shown(text: str, limit: int = 60) -> str:
+    """User input quoted for an error message, cut so the message stays one short line."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
 def _cmd_variants(args: argparse.Namespace) -> int:
@@ -90,10 +96,12 @@ def _cmd_moves(args: argparse.Namespace) -> int:
         if args.fen is not None:
             raise UsageError("give --fen or --fens, not both")
         if args.fens == "-":
+            if isinstance(sys.stdin, io.TextIOWrapper):
+                sys.stdin.reconfigure(errors="replace")
             _answer_fens(v, sys.stdin, args.json)
             return 0
         try:
-            with open(args.fens, encoding="utf-8") as stream:
+            with open(args.fens, encoding="utf-8-sig", errors="replace") as stream:
                 _answer_fens(v, stream, args.json)
         except OSError as exc:
             raise UsageError(f"cannot read {args.fens}: {exc.strerror}") from None
@@ -109,15 +117,15 @@ def _cmd_moves(args: argparse.Namespace) -> int:
 
 
 def _answer_fens(v: Variant, lines: Iterable[str], as_json: bool) -> None:
+    """Answer every input line with exactly one output line (an empty or bad FEN gets an
+    error line), so answers match questions by line number."""
     out = sys.stdout
     for raw in lines:
-        fen = raw.strip()
-        if not fen:
-            continue
+        fen = raw.strip().lstrip("\ufeff")
         try:
             position = parse_fen(v, fen)
         except FenError as exc:
-            message = f"bad FEN {fen!r}: {exc}"
+            message = f"bad FEN {_shown(fen)}: {exc}"
             out.write((json.dumps({"error": message}) if as_json else f"error: {message}") + "\n")
             continue
         out.write(_moves_line(v, position, as_json) + "\n")
@@ -126,12 +134,10 @@ def _answer_fens(v: Variant, lines: Iterable[str], as_json: bool) -> None:
 
 def _cmd_perft(args: argparse.Namespace) -> int:
     v = load_variant(args.variant, args.optional_capture)
-    try:
-        depth = int(args.depth)
-    except ValueError:
-        raise UsageError(f"depth must be a whole number, not {args.depth!r}") from None
-    if depth < 0 or depth > 30:
-        raise UsageError(f"depth must be between 0 and 30, not {depth}")
+    text = args.depth.strip()
+    if not (text.isascii() and text.isdigit()) or int(text[:3]) > 30 or len(text) > 3:
+        raise UsageError(f"depth must be a whole number from 0 to 30, not {_shown(args.depth)}")
+    depth = int(text)
     position = load_position(v, args.fen)
     started = time.perf_counter()
     if args.divide and depth >= 1:
@@ -170,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("variant")
     p.add_argument("depth")
     p.add_argument("--fen", help="position in FEN (default: the start position)")
-    p.add_argument("--optional-capture", action="store_true")
+    p.add_argument("--optional-capture", action="store_true", help="captures are optional")
     p.add_argument("--divide", action="store_true", help="count per first move")
     p.set_defaults(func=_cmd_perft)
 

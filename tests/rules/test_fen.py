@@ -77,3 +77,25 @@ def test_bad_fen_is_refused_with_what_and_where(vid: str, fen: str, message: str
 def test_kings_may_stand_on_any_row() -> None:
     v = variant("american")
     assert write_fen(v, parse_fen(v, "W:WK1:BK30")) == "W:WK1:BK30"
+
+
+@pytest.mark.parametrize(
+    ("vid", "fen", "message"),
+    [
+        ("american", "W:W5-30000000:B1", "not a range"),
+        ("american", "W:W5-33:B1", "leaves the board"),
+        ("russian", "W:Wa1-c3:Bh8", "numbered boards only"),
+        ("american", "W:WK:B1", "no square after it"),
+        ("american", "W:W" + "9" * 5000 + ":B1", "does not exist"),
+        ("russian", "W:Wa" + "9" * 5000 + ":Bh8", "not a square"),
+    ],
+)
+def test_hostile_fen_is_refused_quickly_and_briefly(vid: str, fen: str, message: str) -> None:
+    with pytest.raises(FenError, match=message) as info:
+        parse_fen(variant(vid), fen)
+    assert len(str(info.value)) < 200
+
+
+def test_fen_quoted_with_trailing_dot() -> None:
+    v = variant("russian")
+    assert write_fen(v, parse_fen(v, '"W:Wc3:Bd4".')) == "W:Wc3:Bd4"

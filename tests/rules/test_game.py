@@ -125,3 +125,18 @@ def test_pdn_black_to_move_first_in_a_white_first_variant() -> None:
     game = Game(variant("russian"), "B:Wa1:Bh8")
     game.play("h8-g7")
     assert "1... h8-g7 *" in game.pdn()
+
+
+def test_pdn_tag_values_are_escaped() -> None:
+    game = Game(variant("russian"))
+    pdn = game.pdn({"White": 'Ann "the hammer"', "Event": 'x]\n[Result "1-0"'})
+    assert '[White "Ann \\"the hammer\\""]' in pdn
+    assert [line for line in pdn.splitlines() if line.startswith("[Result")] == ['[Result "*"]']
+
+
+def test_playing_a_move_object_from_another_position_is_an_illegal_move() -> None:
+    game = Game(variant("american"))
+    other = Game(variant("american"), "W:W22:B")
+    with pytest.raises(IllegalMoveError):
+        game.play(other.legal_moves()[0])
+    assert game.moves == []

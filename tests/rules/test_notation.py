@@ -94,3 +94,19 @@ def test_move_labels_json_shape() -> None:
         "move": "11x2", "from": "11", "to": "2", "path": ["11", "2"], "captures": ["6"],
         "promotes": True,
     }
+
+
+def test_another_path_of_an_equal_capture_names_the_same_move() -> None:
+    # RULES.md section 1: equal captures are one legal move, whichever path is written.
+    assert _parse("russian", "W:WKa1:Bc3,f6", "a1xe5xg7") == "a1:d4:g7"
+    assert _parse("american", "W:WK22:B9,10,17,18", "22x15x6x13x22") == "22x13x6x15x22"
+
+
+def test_man_takes_king_named_even_for_the_first_jump_only() -> None:
+    err = _refusal("italian", "W:W21:BK18,11", "21x14")
+    assert err.code == "man_takes_king"
+
+
+def test_huge_numbers_in_move_text_are_a_clear_error() -> None:
+    err = _refusal("russian", "W:Wc3:Bh8", "c3-a" + "9" * 5000)
+    assert err.code == "bad_square" and len(str(err)) < 200

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from damiera.rules.movegen import Move, apply_move, legal_moves
-from damiera.rules.notation import move_text, parse_move
+from damiera.rules.notation import IllegalMoveError, move_text, parse_move
 from damiera.rules.position import Position, parse_fen, start_position, write_fen
 from damiera.rules.variant import Color, Variant
 
@@ -61,6 +61,12 @@ class Result:
             ResultReason.RESIGNATION: f"{loser} resigned",
         }.get(self.reason, self.reason.value)
         return f"{winner} wins: {because}"
+
+
+def _pdn_string(value: str) -> str:
+    """A PDN tag value: backslashes and quotes escaped, line breaks folded to spaces."""
+    flat = " ".join(str(value).split())
+    return flat.replace("\\", "\\\\").replace('"', '\\"')
 
 
 class GameOverError(ValueError):
@@ -138,7 +144,11 @@ class Game:
         if isinstance(move, str):
             move = parse_move(self.variant, self.position, move)
         elif move not in legal_moves(self.variant, self.position):
-            raise GameOverError("that move is not legal in this position")
+            raise IllegalMoveError(
+                f"{move_text(self.variant, move)} is not a legal move in this position",
+                "not_legal",
+                {"move": move_text(self.variant, move)},
+            )
         after = apply_move(self.position, move)
         quiet = 0 if (move.captures or move.promotes) else self._quiet_plies[-1] + 1
         self.moves.append(move)
@@ -211,7 +221,7 @@ class Game:
         if self.start != start_position(self.variant):
             all_tags["FEN"] = write_fen(self.variant, self.start)
         all_tags["Result"] = result
-        lines = [f'[{k} "{v}"]' for k, v in all_tags.items()]
+        lines = [f'[{k} "{_pdn_string(v)}"]' for k, v in all_tags.items()]
         words: list[str] = []
         first = self.variant.first_to_move
         number = 1

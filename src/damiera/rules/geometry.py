@@ -127,25 +127,35 @@ class Geometry:
         found = self._by_label.get(text)
         if found is not None:
             return found
+        shown = _shorten(label)
+        if not text:
+            raise SquareError("a square is missing (empty label)")
         if self.notation is Notation.NUMERIC:
-            if text.isdigit():
+            if text.isascii() and text.isdigit():
                 raise SquareError(
-                    f"square {label!r} does not exist: squares are numbered 1-{len(self.squares)}"
+                    f"square {shown} does not exist: squares are numbered 1-{len(self.squares)}"
                 )
-            raise SquareError(f"{label!r} is not a square number (1-{len(self.squares)})")
+            raise SquareError(f"{shown} is not a square number (1-{len(self.squares)})")
         last_file = chr(ord("a") + self.size - 1)
+        rank = text[1:]
         if (
-            len(text) >= 2
-            and "a" <= text[0] <= last_file
-            and text[1:].isdigit()
-            and 1 <= int(text[1:]) <= self.size
+            "a" <= text[:1] <= last_file
+            and rank.isascii()
+            and rank.isdigit()
+            and len(rank) <= 2
+            and 1 <= int(rank) <= self.size
         ):
-            raise SquareError(f"{label!r} is a light square; pieces stand on dark squares only")
-        raise SquareError(f"{label!r} is not a square of the board (a1-{last_file}{self.size})")
+            raise SquareError(f"{shown} is a light square; pieces stand on dark squares only")
+        raise SquareError(f"{shown} is not a square of the board (a1-{last_file}{self.size})")
 
     def labels(self, bitboard: int) -> list[str]:
         """Labels of the squares in a bitboard, in FEN order."""
         return [self._labels[s] for s in self.label_order if bitboard >> s & 1]
+
+
+def _shorten(text: str, limit: int = 24) -> str:
+    """``repr`` of user text, cut to ``limit`` characters so errors stay one short line."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
 @cache

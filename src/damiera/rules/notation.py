@@ -138,6 +138,8 @@ def parse_move(variant: Variant, position: Position, text: str) -> Move:
     squares = parse_squares(variant, text)
     legal = legal_moves(variant, position)
     found = _matching(squares, legal)
+    if not found:
+        found = _equal_capture_of(variant, position, squares, legal)
     if len(found) == 1:
         return found[0]
     if found:
@@ -147,6 +149,22 @@ def parse_move(variant: Variant, position: Position, text: str) -> Move:
             names,
         )
     raise explain_illegal(variant, position, squares, legal, text.strip())
+
+
+def _equal_capture_of(
+    variant: Variant, position: Position, squares: Sequence[int], legal: Sequence[Move]
+) -> list[Move]:
+    """Legal moves that ``squares`` names through another path of the same capture (same
+    start, end, captured pieces and promotion: RULES.md section 1, equal captures)."""
+    if not any(m.captures for m in legal):
+        return []
+    turn = position.turn
+    raw = _all_captures(
+        tables(variant), position.pieces(turn), position.pieces(turn.opponent),
+        position.kings, 0 if turn is Color.WHITE else 1,
+    )
+    keys = {(m.start, m.end, m.captured, m.promotes) for m in _matching(squares, raw)}
+    return [m for m in legal if (m.start, m.end, m.captured, m.promotes) in keys]
 
 
 def _or_list(items: list[str]) -> str:
@@ -225,8 +243,10 @@ def explain_illegal(
         )
     if not variant.men_capture_kings and not is_king:
         relaxed = dataclasses.replace(variant, men_capture_kings=True)
-        rt = tables(relaxed)
-        if _matching(squares, _all_captures(rt, own, opp, position.kings, side)):
+        relaxed_captures = _all_captures(tables(relaxed), own, opp, position.kings, side)
+        if _matching(squares, relaxed_captures) or any(
+            list(m.path[: len(squares)]) == list(squares) for m in relaxed_captures
+        ):
             return IllegalMoveError("a man cannot take a king", "man_takes_king")
     if len(squares) == 2:
         r0, r1 = geo.row(start), geo.row(squares[1])
@@ -279,7 +299,7 @@ def _explain_choice(variant: Variant, move: Move, captures: list[Move]) -> Illeg
     name = variant.name
     choice = variant.capture_choice
     params = {"variant": name, "move": best_text}
-    if choice is CaptureChoice.KING_PRECEDENCE:
+    if choice is CaptureChoice.KING_PRECEDENCE and not move.by_king:
         return IllegalMoveError(
             f"{name}: a king that can capture must capture ({best_text})",
             "king_must_capture",
@@ -308,8 +328,12 @@ def _explain_choice(variant: Variant, move: Move, captures: list[Move]) -> Illeg
             "most_kings",
             params,
         )
-    return IllegalMoveError(
-        f"{name}: you must take the capture that meets a king first ({best_text})",
-        "king_first",
-        params,
+    if choice is CaptureChoice.ITALIAN_PRIORITIES:
+        return IllegalMoveError(
+            f"{name}: you must take the capture that meets a king first ({best_text})",
+            "king_first",
+            params,
+        )
+    return IllegalMoveError(  # not reached while every rule above names its reason
+        f"{name}: this capture is not allowed; legal: {best_text}", "capture_choice", params
     )

@@ -73,7 +73,30 @@ def start_position(variant: Variant) -> Position:
     return Position(white, black, 0, variant.first_to_move)
 
 
-_RANGE = re.compile(r"^(\d+)-(\d+)$")
+_RANGE = re.compile(r"^([0-9]{1,3})-([0-9]{1,3})$")
+
+
+def _expand_range(geo: Geometry, side: str, token: str) -> list[str]:
+    """Labels of a numeric range ``a-b`` (checked before it is expanded)."""
+    if geo.notation is not Notation.NUMERIC:
+        raise FenError(
+            f"{side}'s list: ranges such as {_cut(token)} are for numbered boards only; "
+            "list each square"
+        )
+    match = _RANGE.match(token)
+    squares = len(geo.squares)
+    if not match:
+        raise FenError(f"{side}'s list: {_cut(token)} is not a range of square numbers")
+    first, last = int(match.group(1)), int(match.group(2))
+    if first > last:
+        raise FenError(f"range {token} in {side}'s list runs backwards")
+    if first < 1 or last > squares:
+        raise FenError(f"range {token} in {side}'s list leaves the board (squares 1-{squares})")
+    return [str(n) for n in range(first, last + 1)]
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
 def _fen_squares(geo: Geometry, color: Color, body: str) -> tuple[int, int]:
@@ -89,12 +112,10 @@ def _fen_squares(geo: Geometry, color: Color, body: str) -> tuple[int, int]:
         king = token[0] in "Kk"
         if king:
             token = token[1:].strip()
-        match = _RANGE.match(token)
-        if match and geo.notation is Notation.NUMERIC:
-            first, last = int(match.group(1)), int(match.group(2))
-            if first > last:
-                raise FenError(f"range {token!r} in {side}'s list runs backwards")
-            labels = [str(n) for n in range(first, last + 1)]
+            if not token:
+                raise FenError(f"a K in {side}'s list has no square after it")
+        if "-" in token:
+            labels = _expand_range(geo, side, token)
         else:
             labels = [token]
         for label in labels:
@@ -120,15 +141,15 @@ def parse_fen(variant: Variant, text: str) -> Position:
     given to both sides, a man on its own promotion row, or more pieces than a side starts with.
     """
     geo = geometry(variant)
-    fen = text.strip().strip('"').strip()
-    fen = fen.removesuffix(".")
+    fen = text.strip().removesuffix(".").strip().strip('"').strip().removesuffix(".").strip()
     if not fen:
         raise FenError("empty FEN")
     parts = [p.strip() for p in fen.split(":")]
     turn_token = parts[0].upper()
     if turn_token not in ("W", "B"):
         raise FenError(
-            f"FEN must start with the side to move, W or B, not {parts[0]!r} (as in W:W21-32:B1-12)"
+            f"FEN must start with the side to move, W or B, not {_cut(parts[0])} "
+            "(as in W:W21-32:B1-12)"
         )
     turn = Color(turn_token)
     boards: dict[Color, tuple[int, int]] = {}
@@ -137,7 +158,9 @@ def parse_fen(variant: Variant, text: str) -> Position:
             raise FenError("empty field between colons")
         letter = part[0].upper()
         if letter not in ("W", "B"):
-            raise FenError(f"each FEN field after the side to move starts with W or B, not {part!r}")
+            raise FenError(
+                f"each FEN field after the side to move starts with W or B, not {_cut(part)}"
+            )
         color = Color(letter)
         if color in boards:
             raise FenError(f"{color.word}'s pieces are given twice")

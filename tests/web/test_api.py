@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 from typing import Any
 
 import httpx
@@ -364,7 +365,9 @@ def test_two_moves_at_once_one_wins_the_other_is_409(client: TestClient):
                 ac.post(f"/api/games/{game['id']}/moves", json={"move": "21-17"}),
             ))
 
-    responses = asyncio.run(both())
+    # in a thread of its own: Playwright's sync API may hold this thread's event loop
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        responses = pool.submit(asyncio.run, both()).result()
     codes = sorted(r.status_code for r in responses)
     assert codes == [200, 409], [r.text for r in responses]
     stored = client.get(f"/api/games/{game['id']}").json()

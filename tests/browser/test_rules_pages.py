@@ -9,9 +9,9 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from damiera.rules.geometry import geometry
 from damiera.rules.position import parse_fen
 from damiera.rules.variant import variant
-from damiera.rules.geometry import geometry
 from damiera.web import i18n
 from damiera.web.rules_pages.content import page_ids
 from damiera.web.rules_pages.diagrams import DIAGRAMS

@@ -35,8 +35,20 @@ def test_every_page_renders_with_its_diagrams(client: TestClient, lang: str) -> 
         assert f'<html lang="{lang}" dir="{"rtl" if lang == "ar" else "ltr"}">' in r.text
         for d in DIAGRAMS[page_id]:
             assert f'id="diagram-{d.id}"' in r.text
+            # the caption in this language names exactly the moves the checked claims name
+            figure = r.text.split(f'id="diagram-{d.id}"', 1)[1].split("</figure>", 1)[0]
+            caption = figure.split("<figcaption>", 1)[1].split("</figcaption>", 1)[0]
+            named = re.findall(r'<span class="mv">(.*?)</span>', caption)
+            wanted = [m for key in ("move", "moves", "illegal", "captures")
+                      for m in d.caption_params().get(key, "").split(", ")
+                      if key in _fields(d.caption) and m]
+            assert sorted(named) == sorted(wanted), (lang, d.id)
         assert r.text.count('<figure class="diagram"') == len(DIAGRAMS[page_id])
         assert "%(" not in r.text  # every caption field filled
+
+
+def _fields(caption: str) -> set[str]:
+    return set(re.findall(r"%\((\w+)\)s", caption))
 
 
 def test_comparison_table_comes_from_the_rule_parameters(client: TestClient) -> None:

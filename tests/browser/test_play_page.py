@@ -239,10 +239,9 @@ def test_phone_layout(browser: Any, base_url: str) -> None:
 
 def test_forty_move_counter_shows_once_past_thirty(page: Page) -> None:
     from damiera.rules.game import Game
+    from damiera.rules.movegen import legal_moves
     from damiera.rules.notation import move_text
     from damiera.rules.variant import variant
-
-    from damiera.rules.movegen import legal_moves
 
     v = variant("italian")
     fen = "W:WK29,K30:BK3,K4"

@@ -26,7 +26,7 @@ not your turn, or another request changed the game first, 422 a malformed body.
 from __future__ import annotations
 
 import secrets
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
@@ -142,7 +142,7 @@ def build_router(service: GameService) -> APIRouter:
 
     @router.post("/games/{game_id}/resign", summary="Resign", responses=ERRORS)
     async def resign(
-        game_id: str, body: ResignBody | None = Body(default=None)
+        game_id: str, body: Annotated[ResignBody | None, Body()] = None
     ) -> JSONResponse:
         return JSONResponse(await service.resign(game_id, body.side if body else None))
 

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import JSON, DateTime, Engine, Integer, String, create_engine, event, select
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 
 class NotFoundError(LookupError):
@@ -77,7 +77,7 @@ class GameRow(_Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
 
-    __mapper_args__ = {"version_id_col": version}
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy's own hook
 
 
 @dataclass

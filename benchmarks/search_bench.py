@@ -1,0 +1,273 @@
+"""Search benchmarks (run by hand; never part of the test suite).
+
+    python benchmarks/search_bench.py speed  [--variants a,b] [--times 1,5]
+    python benchmarks/search_bench.py ladder [--variants a,b] [--games 40] [--movetime 0.5]
+    python benchmarks/search_bench.py peers  --pyd-python /path/to/venv/bin/python
+                                             [--variants international,russian,brazilian]
+                                             [--games 40] [--movetime 0.5]
+
+``speed``: nodes/second and depth reached in 1 s and 5 s from the start position and from
+two middlegame positions per variant (reached by deterministic level-2 self-play from a random
+opening), and the time actually used against the time given (the search must never overshoot
+by more than 10%).
+
+``ladder``: level 3 vs 2, 2 vs 1 and 1 vs random, ``--games`` games each, colours alternated on
+the same random openings; W/D/L and Elo with 95% error bars (`damiera.engine.match`).
+
+``peers``: level 3 against py-draughts' strongest built-in engine (``TurboEngine`` on 10x10,
+``SimpleEngine`` on 8x8), run in its own virtual environment through
+``benchmarks/pydraughts_bridge.py``, at the same time per move; same openings for both,
+colours alternated; our rules core (:class:`damiera.rules.game.Game`) referees every game.
+
+Every mode prints a table and, last, one JSON line with all the numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from damiera.engine.levels import Player
+from damiera.engine.match import MAX_GAME_PLIES, elo_stats, random_openings, run_match
+from damiera.engine.search import Searcher
+from damiera.rules.game import Game
+from damiera.rules.geometry import geometry
+from damiera.rules.movegen import Move, generate
+from damiera.rules.position import Position, parse_fen, write_fen
+from damiera.rules.variant import VARIANTS, Color, Variant, variant
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+# -- speed -------------------------------------------------------------------------------------
+def middlegames(v: Variant, count: int = 2, plies: int = 16) -> list[Position]:
+    """``count`` middlegame positions: level-2 self-play (no weaker moves) from random openings."""
+    out = []
+    for i, opening in enumerate(random_openings(v, count, seed=11)):
+        game = Game(v, opening)
+        searcher = Searcher(v)
+        for _ in range(plies):
+            if game.is_over:
+                break
+            r = searcher.search(game.position, depth=4, history=game.positions)
+            assert r.move is not None
+            game.play(r.move)
+        if not game.is_over:
+            out.append(game.position)
+    return out
+
+
+def speed(variants: list[str], times: list[float]) -> list[dict[str, Any]]:
+    rows = []
+    for vid in variants:
+        v = variant(vid)
+        from damiera.rules.position import start_position
+
+        positions = [("start", start_position(v))] + [
+            (f"middle{i + 1}", p) for i, p in enumerate(middlegames(v))
+        ]
+        for name, pos in positions:
+            for t in times:
+                s = Searcher(v)
+                t0 = time.perf_counter()
+                r = s.search(pos, movetime=t)
+                used = time.perf_counter() - t0
+                row = {
+                    "variant": vid, "position": name, "fen": write_fen(v, pos), "movetime": t,
+                    "depth": r.depth, "nodes": r.nodes, "nps": int(r.nodes / used),
+                    "used": round(used, 3), "overshoot_pct": round(100 * (used / t - 1), 1),
+                }
+                rows.append(row)
+                print(f"{vid:14s} {name:8s} {t:4.1f}s  depth {r.depth:2d}  nodes {r.nodes:8d}  "
+                      f"nps {row['nps']:7d}  used {used:6.3f}s ({row['overshoot_pct']:+.1f}%)",
+                      flush=True)
+    return rows
+
+
+# -- ladder ------------------------------------------------------------------------------------
+def ladder(variants: list[str], games: int, movetime: float, jobs: int) -> list[dict[str, Any]]:
+    rows = []
+    for vid in variants:
+        v = variant(vid)
+        for first, second in (("3", "2"), ("2", "1"), ("1", "random")):
+            t0 = time.perf_counter()
+            result, _ = run_match(v, first, second, games, movetime=movetime, jobs=jobs, seed=5)
+            d = result.as_dict()
+            d["seconds"] = round(time.perf_counter() - t0, 1)
+            rows.append(d)
+            print(result.summary(), f"[{d['seconds']} s]", flush=True)
+    return rows
+
+
+# -- peers -------------------------------------------------------------------------------------
+class Bridge:
+    """A py-draughts engine in a subprocess (see ``pydraughts_bridge.py``)."""
+
+    def __init__(self, python: str):
+        self.proc = subprocess.Popen(
+            [python, os.path.join(HERE, "pydraughts_bridge.py")],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+        )
+
+    def ask(self, req: dict[str, Any]) -> dict[str, Any]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(req) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("py-draughts bridge died")
+        out: dict[str, Any] = json.loads(line)
+        if "error" in out:
+            raise RuntimeError(out["error"])
+        return out
+
+    def close(self) -> None:
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=10)
+
+
+def numeric_fen(v: Variant, pos: Position) -> str:
+    """FEN with squares numbered 1-N from the top left (py-draughts' numbering)."""
+    geo = geometry(v)
+
+    def side(letter: str, pieces: int) -> str:
+        items = sorted(
+            (geo.number(s), "K" if pos.kings >> s & 1 else "") for s in geo.squares
+            if pieces >> s & 1
+        )
+        return letter + ",".join(f"{k}{n}" for n, k in items)
+
+    return f"{pos.turn.value}:{side('W', pos.white)}:{side('B', pos.black)}"
+
+
+def peer_game(args: tuple[str, str, float, str, bool, int]) -> dict[str, Any]:
+    """One game, level 3 vs py-draughts; returns the result from level 3's side."""
+    vid, fen, movetime, python, ours_white, seed = args
+    v = variant(vid)
+    geo = geometry(v)
+    opening = parse_fen(v, fen)
+    bridge = Bridge(python)
+    bridge.ask({"cmd": "new", "variant": vid, "fen": numeric_fen(v, opening)})
+    ours = Player(v, 3, random.Random(seed))
+    our_color = Color.WHITE if ours_white else Color.BLACK
+    game = Game(v, opening)
+    their_times: list[float] = []
+    our_times: list[float] = []
+    try:
+        while not game.is_over and len(game.moves) < MAX_GAME_PLIES:
+            pos = game.position
+            if pos.turn is our_color:
+                t0 = time.perf_counter()
+                move = ours.choose(pos, game.positions, movetime=movetime).move
+                our_times.append(time.perf_counter() - t0)
+                assert move is not None
+            else:
+                t0 = time.perf_counter()
+                reply = bridge.ask({"cmd": "go", "movetime": movetime})
+                their_times.append(time.perf_counter() - t0)
+                move = _match(v, pos, reply["path"], reply["captured"])
+            bridge.ask({
+                "cmd": "push",
+                "path": [geo.number(s) for s in move.path],
+                "captured": sorted(geo.number(s) for s in move.captures),
+            })
+            game.play(move)
+    finally:
+        bridge.close()
+    if game.result is None or game.result.winner is None:
+        outcome = 0
+    else:
+        outcome = 1 if game.result.winner is our_color else -1
+    return {
+        "opening": fen, "ours_white": ours_white, "outcome": outcome,
+        "reason": game.result.reason.value if game.result else "adjudicated",
+        "plies": len(game.moves),
+        "our_avg_time": round(sum(our_times) / max(1, len(our_times)), 3),
+        "their_avg_time": round(sum(their_times) / max(1, len(their_times)), 3),
+        "their_max_time": round(max(their_times, default=0.0), 3),
+    }
+
+
+def _match(v: Variant, pos: Position, path: list[int], captured: list[int]) -> Move:
+    geo = geometry(v)
+    for m in generate(v, pos):
+        if (geo.number(m.start) == path[0] and geo.number(m.end) == path[-1]
+                and sorted(geo.number(s) for s in m.captures) == sorted(captured)):
+            return m
+    raise RuntimeError(f"py-draughts played {path} x {captured}, not legal by our rules in "
+                       f"{write_fen(v, pos)}")
+
+
+def peers(variants: list[str], games: int, movetime: float, jobs: int,
+          python: str) -> list[dict[str, Any]]:
+    rows = []
+    for vid in variants:
+        v = variant(vid)
+        openings = random_openings(v, (games + 1) // 2, plies=4 if v.board_size == 8 else 6,
+                                   seed=9)
+        tasks = [
+            (vid, write_fen(v, openings[i // 2]), movetime, python, i % 2 == 0, i)
+            for i in range(games)
+        ]
+        t0 = time.perf_counter()
+        results = []
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for n, r in enumerate(pool.map(peer_game, tasks), 1):
+                results.append(r)
+                w = sum(1 for x in results if x["outcome"] > 0)
+                d = sum(1 for x in results if x["outcome"] == 0)
+                print(f"  {vid} game {n}/{games}: {'+=-'[1 - r['outcome']]} "
+                      f"({r['reason']}, {r['plies']} plies; their avg {r['their_avg_time']} s, "
+                      f"max {r['their_max_time']} s)  running +{w} ={d} -{n - w - d}",
+                      flush=True)
+        wins = sum(1 for x in results if x["outcome"] > 0)
+        draws = sum(1 for x in results if x["outcome"] == 0)
+        losses = len(results) - wins - draws
+        score, elo, lo, hi = elo_stats(wins, draws, losses)
+        row = {"variant": vid, "games": games, "movetime": movetime, "wins": wins,
+               "draws": draws, "losses": losses, "score": round(score, 4), "elo": round(elo, 1),
+               "elo_low": round(lo, 1), "elo_high": round(hi, 1),
+               "seconds": round(time.perf_counter() - t0, 1),
+               "their_avg_time": round(sum(x["their_avg_time"] for x in results) / len(results), 3),
+               "our_avg_time": round(sum(x["our_avg_time"] for x in results) / len(results), 3)}
+        rows.append(row)
+        print(f"level 3 vs py-draughts in {vid}: +{wins} ={draws} -{losses}, "
+              f"score {100 * score:.1f}%, Elo {elo:+.0f} ({lo:+.0f} .. {hi:+.0f})", flush=True)
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("mode", choices=("speed", "ladder", "peers"))
+    ap.add_argument("--variants")
+    ap.add_argument("--times", default="1,5")
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--movetime", type=float, default=0.5)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--pyd-python", default=os.environ.get("PYDRAUGHTS_PYTHON", ""))
+    a = ap.parse_args()
+    if a.mode == "speed":
+        vs = a.variants.split(",") if a.variants else list(VARIANTS)
+        rows = speed(vs, [float(x) for x in a.times.split(",")])
+    elif a.mode == "ladder":
+        vs = a.variants.split(",") if a.variants else ["american", "international", "russian",
+                                                        "italian"]
+        rows = ladder(vs, a.games, a.movetime, a.jobs)
+    else:
+        if not a.pyd_python:
+            sys.exit("give --pyd-python: the Python of a venv with `pip install py-draughts`")
+        vs = a.variants.split(",") if a.variants else ["international", "russian", "brazilian"]
+        rows = peers(vs, a.games, a.movetime, a.jobs, a.pyd_python)
+    print(json.dumps({"mode": a.mode, "results": rows}))
+
+
+if __name__ == "__main__":
+    main()

@@ -113,3 +113,24 @@ def test_menu_and_language_switcher_reach_the_rules(page: Page) -> None:
     page.locator('#menu-languages a[hreflang="ru"]').click()
     page.wait_for_url("**/ru/rules/czech")
     assert page.locator("h1").inner_text() == "Чешские шашки"
+
+
+def test_play_this_variant_opens_the_new_game_menu(page: Page) -> None:
+    page.goto("/es/rules/spanish")
+    page.locator("button.play-variant").click()
+    expect(page.locator("#menu")).to_be_visible()
+    assert page.locator("#ng-variant").input_value() == "spanish"
+
+
+def test_rules_page_fits_a_phone_screen(browser: Any, base_url: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=base_url,
+                                  is_mobile=True, has_touch=True)
+    pg = context.new_page()
+    pg.goto("/ar/rules/czech")
+    pg.wait_for_selector("figure.diagram svg [data-square]")
+    width = pg.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
+    box = pg.locator("figure.diagram svg").first.bounding_box()
+    assert box is not None and box["width"] > 250
+    pg.screenshot(path="/tmp/shots/ar-rules-czech-phone.png")
+    context.close()

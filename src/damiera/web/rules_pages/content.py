@@ -61,8 +61,8 @@ FIRST = {
 }
 NOTATION_TEXT = {
     Numbering.FROM_TOP_LEFT: N_(
-        "The dark squares are numbered from 1 to %(squares)s, row by row, starting in the top "
-        "left corner as White sees the board. A quiet move is written with its start and end "
+        "The dark squares are numbered from 1 to %(squares)s, row by row from the top, left to "
+        "right as White sees the board. A quiet move is written with its start and end "
         "square (22-18), a capture with every square it lands on (26x17)."
     ),
     Numbering.FROM_BOTTOM_RIGHT: N_(

@@ -13,7 +13,7 @@ from collections.abc import Callable
 Translate = Callable[[str], str]
 
 
-def N_(message: str) -> str:  # noqa: N802 - the gettext convention
+def N_(message: str) -> str:
     """Mark ``message`` for extraction without translating it (it is translated later)."""
     return message
 

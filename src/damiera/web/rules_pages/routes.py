@@ -166,5 +166,11 @@ def _caption(diagram_id: str, page_id: str, gettext: Any) -> Markup:
 
 
 #: Names referenced so the templates' strings stay in the catalogs.
-__all__ = ["build_router", "localise_path", "canonical_language", "NAMES", "OPTIONAL_TITLE",
-           "SECTION_TITLES"]
+__all__ = [
+    "NAMES",
+    "OPTIONAL_TITLE",
+    "SECTION_TITLES",
+    "build_router",
+    "canonical_language",
+    "localise_path",
+]

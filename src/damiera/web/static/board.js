@@ -122,9 +122,6 @@ export function drawBoard(svg, options) {
       "aria-label": describe ? describe(sq.label, piece) : null,
     }, svg);
     el("rect", { x: x * UNIT, y: y * UNIT, width: UNIT, height: UNIT, class: "dark" }, g);
-    if (notation === "numeric") {
-      el("text", { x: x * UNIT + 7, y: y * UNIT + 22, class: "sq-label" }, g).textContent = sq.label;
-    }
     const cx = x * UNIT + UNIT / 2, cy = y * UNIT + UNIT / 2;
     if (piece) {
       const extra = [captured.has(sq.label) ? "captured" : "", capturable.has(sq.label) ? "capturable" : "",
@@ -135,7 +132,12 @@ export function drawBoard(svg, options) {
         el("path", { d: `M${cx - d},${cy - d}L${cx + d},${cy + d}M${cx + d},${cy - d}L${cx - d},${cy + d}`, class: "cross" }, g);
       }
     }
-    if (targets.has(sq.label)) el("circle", { cx, cy, r: UNIT * (piece ? 0.45 : 0.16), class: "target-dot" }, g);
+    if (targets.has(sq.label)) {
+      el("circle", { cx, cy, r: UNIT * (piece ? 0.45 : 0.15), class: piece ? "target-dot occupied" : "target-dot" }, g);
+    }
+    if (notation === "numeric") {   // on top of the piece, in the corner
+      el("text", { x: x * UNIT + 5, y: y * UNIT + 19, class: "sq-label" }, g).textContent = sq.label;
+    }
     squares[sq.label] = g;
   }
   if (notation === "algebraic") {

@@ -309,9 +309,14 @@ async function submitMove(move) {
     pieces: piecesAfter(currentPieces(), move),
     highlights: { last: move.path, captured: [] },
   };
+  // Show the move at once (list, turn) while the server checks it and the computer replies.
+  state.game = {
+    ...g, history: [...g.history, move.move], legal_moves: [], last_move: move,
+    turn: g.turn === "white" ? "black" : "white",
+  };
   const vsComputer = g.opponent === "computer";
+  message("");
   $("thinking").hidden = !vsComputer;
-  if (vsComputer) $("status").textContent = S.thinking;
   render();
   try {
     const next = await api(`/api/games/${g.id}/moves`, { method: "POST", body: { move: move.move } });
@@ -323,6 +328,7 @@ async function submitMove(move) {
     message("");
   } catch (err) {
     $("thinking").hidden = true;
+    state.game = g;
     message(err.message);
   } finally {
     state.shown = null;

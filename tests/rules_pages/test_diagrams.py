@@ -55,6 +55,8 @@ def check_diagram(d: Diagram) -> list[str]:
                 problems.append(f"{d.shown.move} captures {m['captures']}, not {d.shown.captures}")
             if m["promotes"] != d.shown.promotes:
                 problems.append(f"{d.shown.move} promotes={m['promotes']}")
+    if d.from_square and not any(m["from"] == d.from_square for m in labels):
+        problems.append(f"no legal move starts on {d.from_square}")
     if not d.claims:
         problems.append("a diagram must make at least one claim")
     return problems

@@ -62,6 +62,8 @@ class Diagram:
     claims: tuple[Claim, ...]
     shown: Shown | None = None
     optional_capture: bool = False
+    #: Mark every legal move's landing square from ``from_square`` (a piece's whole range).
+    from_square: str = ""
 
     def caption_params(self) -> dict[str, str]:
         """Values for the caption's ``%(...)s`` fields, all taken from the checked data."""
@@ -94,6 +96,14 @@ def illegal(move: str, reason_code: str) -> Claim:
 
 _ALG_START = (
     "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
+)
+_KING_SHORT_CAPTION = N_(
+    "A king steps one square diagonally, forwards or backwards: from its square it can go to "
+    "%(moves)s."
+)
+_KING_FLYING_CAPTION = N_(
+    "A flying king moves any distance along its diagonals, up to the next piece or the edge of "
+    "the board: %(moves)s."
 )
 _START_CAPTION = N_(
     "The starting position. The side that moves first can open with any of these moves: "
@@ -131,6 +141,10 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
             (only("9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"),),
         ),
         Diagram(
+            "american-king-moves", "moves", "american", "W:WK18:B1", _KING_SHORT_CAPTION,
+            (only("18-14", "18-15", "18-22", "18-23"),), from_square="18",
+        ),
+        Diagram(
             "american-mandatory", "captures", "american", "W:W22,25:B18", _MANDATORY_CAPTION,
             (only("22x15"), illegal("25-21", "capture_mandatory")),
             Shown("22x15", ("18",)),
@@ -160,6 +174,10 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
         Diagram(
             "italian-start", "setup", "italian", "W:W21-32:B1-12", _START_CAPTION,
             (only("21-17", "21-18", "22-18", "22-19", "23-19", "23-20", "24-20"),),
+        ),
+        Diagram(
+            "italian-king-moves", "moves", "italian", "W:WK18:B1", _KING_SHORT_CAPTION,
+            (only("18-13", "18-14", "18-21", "18-22"),), from_square="18",
         ),
         Diagram(
             "italian-man-cannot-take-king", "captures", "italian", "W:W22,32:BK18",
@@ -223,6 +241,11 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
         Diagram("czech-start", "setup", "czech", _ALG_START, _START_CAPTION,
                 (only("a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"),)),
         Diagram(
+            "czech-king-moves", "moves", "czech", "W:WKd4:Bh8", _KING_FLYING_CAPTION,
+            (only("d4-a1", "d4-g1", "d4-b2", "d4-f2", "d4-c3", "d4-e3", "d4-c5", "d4-e5",
+                  "d4-b6", "d4-f6", "d4-a7", "d4-g7"),), from_square="d4",
+        ),
+        Diagram(
             "czech-man-forward", "captures", "czech", "W:Wc5:Bd6,b4", _MAN_FORWARD_CAPTION,
             (only("c5xe7"), illegal("c5xa3", "man_captures_backward")),
             Shown("c5xe7", ("d6",)),
@@ -250,6 +273,11 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
     "russian": (
         Diagram("russian-start", "setup", "russian", _ALG_START, _START_CAPTION,
                 (only("a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"),)),
+        Diagram(
+            "russian-king-moves", "moves", "russian", "W:WKd4:Bh8", _KING_FLYING_CAPTION,
+            (only("d4-a1", "d4-g1", "d4-b2", "d4-f2", "d4-c3", "d4-e3", "d4-c5", "d4-e5",
+                  "d4-b6", "d4-f6", "d4-a7", "d4-g7"),), from_square="d4",
+        ),
         Diagram(
             "russian-man-backward", "captures", "russian", "W:We5:Bd4,f6",
             _MAN_BACKWARD_CAPTION,
@@ -288,6 +316,11 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
         Diagram("brazilian-start", "setup", "brazilian", _ALG_START, _START_CAPTION,
                 (only("a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"),)),
         Diagram(
+            "brazilian-king-moves", "moves", "brazilian", "W:WKd4:Bh8", _KING_FLYING_CAPTION,
+            (only("d4-a1", "d4-g1", "d4-b2", "d4-f2", "d4-c3", "d4-e3", "d4-c5", "d4-e5",
+                  "d4-b6", "d4-f6", "d4-a7", "d4-g7"),), from_square="d4",
+        ),
+        Diagram(
             "brazilian-man-backward", "captures", "brazilian", "W:We5:Bd4,f6",
             _MAN_BACKWARD_CAPTION,
             (only("e5xc3", "e5xg7"),),
@@ -312,6 +345,11 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
     "spanish": (
         Diagram("spanish-start", "setup", "spanish", "W:W1-12:B21-32", _START_CAPTION,
                 (only("9-13", "10-13", "10-14", "11-14", "11-15", "12-15", "12-16"),)),
+        Diagram(
+            "spanish-king-moves", "moves", "spanish", "W:WK14:B32", _KING_FLYING_CAPTION,
+            (only("14-1", "14-4", "14-5", "14-7", "14-10", "14-11", "14-18", "14-19", "14-21",
+                  "14-23", "14-25", "14-28"),), from_square="14",
+        ),
         Diagram(
             "spanish-most-pieces", "choice", "spanish", "W:W7:B11,18,12",
             N_(
@@ -345,6 +383,13 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
             "international-start", "setup", "international", "W:W31-50:B1-20", _START_CAPTION,
             (only("31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30",
                   "35-30"),),
+        ),
+        Diagram(
+            "international-king-moves", "moves", "international", "W:WK28:B5",
+            _KING_FLYING_CAPTION,
+            (only("28-6", "28-10", "28-11", "28-14", "28-17", "28-19", "28-22", "28-23", "28-32",
+                  "28-33", "28-37", "28-39", "28-41", "28-44", "28-46", "28-50"),),
+            from_square="28",
         ),
         Diagram(
             "international-mandatory", "captures", "international", "W:W28,32:B23",

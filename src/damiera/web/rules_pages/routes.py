@@ -131,6 +131,9 @@ def build_router() -> APIRouter:
                     "optional_capture": d.optional_capture,
                     "fen": d.fen,
                     "shown": shown,
+                    "from_square": _from_square(page_id, d.id),
+                    "reach": [m["to"] for m in d.legal_moves
+                              if m["from"] == _from_square(page_id, d.id)],
                 }
         context = {
             "page": page,
@@ -154,6 +157,13 @@ def build_router() -> APIRouter:
         )
 
     return router
+
+
+def _from_square(page_id: str, diagram_id: str) -> str:
+    """The square whose whole range a diagram marks ("" when it shows one move)."""
+    from damiera.web.rules_pages.diagrams import DIAGRAMS
+
+    return next(x.from_square for x in DIAGRAMS[page_id] if x.id == diagram_id)
 
 
 def _caption(diagram_id: str, page_id: str, gettext: Any) -> Markup:

@@ -15,7 +15,11 @@ function drawDiagram(figure) {
   const pieces = { ...position.pieces };
   const highlights = {};
   const shown = d.shown;
-  if (shown) {
+  if (d.from_square) {
+    // a piece's whole range: its square and every square it may move to
+    highlights.start = d.from_square;
+    highlights.targets = d.reach;
+  } else if (shown) {
     highlights.start = shown.from;
     highlights.targets = shown.path.slice(1);
     highlights.captured = shown.captures;

@@ -104,3 +104,19 @@ def test_rule_refusal_is_translated_with_the_variant_name(client: TestClient) ->
     body = r.json()
     assert body["code"] == "most_pieces"
     assert body["error"] == "Dama italiana: devi prendere il maggior numero di pezzi (21x14x5)"
+
+
+@pytest.mark.parametrize("page_id", page_ids())
+def test_try_it_games_start_from_each_diagram(client: TestClient, page_id: str) -> None:
+    """What "Try it" sends (POST /api/games with the diagram's FEN) gives a game whose legal
+    moves are the ones the diagram claims."""
+    for d in DIAGRAMS[page_id]:
+        r = client.post("/api/games", json={
+            "variant": d.variant, "opponent": "friend", "fen": d.fen,
+            "optional_capture": d.optional_capture,
+        })
+        assert r.status_code == 201, (d.id, r.text)
+        moves = sorted(m["move"] for m in r.json()["legal_moves"])
+        for claim in d.claims:
+            if claim.kind == "only_legal_moves":
+                assert moves == sorted(claim.moves), d.id

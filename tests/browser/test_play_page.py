@@ -37,6 +37,11 @@ def open_game(page: Page, game_id: str) -> None:
     page.wait_for_selector("body[data-ready]")
 
 
+def wait_idle(page: Page) -> None:
+    """Wait until the page is not waiting for the server (clicks are ignored meanwhile)."""
+    page.wait_for_selector("#board:not(.busy)")
+
+
 def moves_listed(page: Page) -> list[str]:
     texts: list[str] = page.locator("#move-list button.move").all_inner_texts()
     return texts
@@ -69,6 +74,7 @@ def test_italian_game_against_the_computer_by_clicking(page: Page) -> None:
     assert sorted(targets) == ["18", "19"]
     square(page, "19").click()
     expect(page.locator("#move-list button.move")).to_have_count(2)
+    wait_idle(page)
     assert moves_listed(page)[0] == "22-19"
     assert board_pieces(page)["19"] == "white-man"
     assert "22" not in board_pieces(page)
@@ -85,6 +91,7 @@ def test_italian_game_against_the_computer_by_clicking(page: Page) -> None:
         square(page, label).focus()
         page.keyboard.press("Enter")
     expect(page.locator("#move-list button.move")).to_have_count(4)
+    wait_idle(page)
     assert moves_listed(page)[2] == first["move"]
 
 
@@ -111,6 +118,7 @@ def test_russian_flying_king_capture_entered_square_by_square(page: Page) -> Non
     assert sorted(targets) == ["c7", "d8"]
     square(page, "c7").click()
     expect(page.locator("#move-list button.move")).to_have_count(1)
+    wait_idle(page)
     assert moves_listed(page) == ["a1:f6:h4:e1:a5:c7"]
     assert board_pieces(page) == {"c7": "white-king"}
     expect(page.locator("#result")).to_contain_text("White wins")
@@ -149,6 +157,7 @@ def test_undo_and_reload_continue_the_game(page: Page) -> None:
     square(page, first["from"]).click()
     square(page, first["to"]).click()
     expect(page.locator("#move-list button.move")).to_have_count(2)
+    wait_idle(page)
     listed = moves_listed(page)
     pieces = board_pieces(page)
 
@@ -159,6 +168,7 @@ def test_undo_and_reload_continue_the_game(page: Page) -> None:
 
     page.click("#btn-undo")
     expect(page.locator("#move-list button.move")).to_have_count(0)
+    wait_idle(page)
     assert board_pieces(page)[first["from"]] == "white-man"
     stored = page.request.get(f"/api/games/{game['id']}").json()
     assert stored["history"] == []
@@ -172,9 +182,11 @@ def test_friend_game_on_one_screen_to_a_result(page: Page) -> None:
     page.locator("#move-input").fill("14-18")
     page.locator("#type-move button").click()
     expect(page.locator("#status")).to_have_text("White to move")
+    wait_idle(page)
     square(page, "23").click()
     square(page, "14").click()      # 23x14: takes the man on 18
     expect(page.locator("#move-list button.move")).to_have_count(2)
+    wait_idle(page)
     stored = page.request.get(f"/api/games/{game['id']}").json()
     assert stored["history"] == ["14-18", "23x14"]
     # clicking a move in the list shows that position, without changing the game
@@ -208,6 +220,7 @@ def test_drag_and_drop_a_piece(page: Page) -> None:
     page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
     page.mouse.up()
     expect(page.locator("#move-list button.move")).to_have_count(1)
+    wait_idle(page)
     assert moves_listed(page) == ["32-28"]
 
 
@@ -232,6 +245,7 @@ def test_phone_layout(browser: Any, base_url: str) -> None:
         square(page, first["from"]).tap()
         square(page, first["to"]).tap()
         expect(page.locator("#move-list button.move")).to_have_count(2)
+        wait_idle(page)
         page.screenshot(path="/tmp/shots/test-phone.png")
     finally:
         context.close()

@@ -171,6 +171,8 @@ class Searcher:
         self.history: dict[tuple[int, int], int] = {}
         self.hashes: list[int] = []
         self._partial: tuple[Move, int] | None = None
+        #: One-ply threat extension at the horizon (see :meth:`_quiesce`).
+        self.threat_extension = True
 
     # -- hashing ------------------------------------------------------------------------------
     def hash(self, pos: Position) -> int:
@@ -398,7 +400,7 @@ class Searcher:
                 return 0
             i -= 2
         if depth <= 0 or ply >= MAX_PLY:
-            return self._quiesce(pos, h, alpha, beta, ply)
+            return self._quiesce(pos, h, alpha, beta, ply, self.threat_extension)
 
         # Transposition table.
         tt = self.tt
@@ -534,8 +536,16 @@ class Searcher:
         keyed.sort()
         return [i for _, i in keyed]
 
-    def _quiesce(self, pos: Position, h: int, alpha: int, beta: int, ply: int) -> int:
-        """Search captures only, until the side to move has none; then evaluate."""
+    def _quiesce(
+        self, pos: Position, h: int, alpha: int, beta: int, ply: int, threat: bool = False
+    ) -> int:
+        """Search captures only, until the side to move has none; then evaluate.
+
+        With ``threat`` (at the horizon of the main search only), a quiet position in which
+        the opponent could capture if it were to move is not evaluated either: every move of
+        the side to move is tried for one ply, then captures are resolved (threat extension),
+        so a man left en prise or a shot prepared at the horizon is seen.
+        """
         self.nodes += 1
         if self.nodes >= self._next_check:
             self._next_check = self.nodes + _CHECK_EVERY
@@ -543,6 +553,21 @@ class Searcher:
                 raise _Timeout
         variant = self.variant
         if not has_capture(variant, pos) or ply >= MAX_PLY:
+            if threat and ply < MAX_PLY and has_capture(variant, pos._replace(turn=pos.turn.opponent)):
+                moves = generate(variant, pos)
+                if not moves:
+                    return -MATE + ply
+                best = -INF
+                quiesce = self._quiesce
+                for m in moves:
+                    score = -quiesce(apply_move(pos, m), 0, -beta, -alpha, ply + 1)
+                    if score > best:
+                        best = score
+                        if score > alpha:
+                            alpha = score
+                            if score >= beta:
+                                break
+                return best
             score = self._eval(pos)
             if score == NO_MOVES:
                 return -MATE + ply

@@ -73,6 +73,31 @@ def _notation(text: str) -> Markup:
     return Markup('<bdi dir="ltr" class="notation">%s</bdi>') % moves
 
 
+_MOVE_TEXT = re.compile(r"\b(?:[a-j]\d{1,2}|\d{1,2})(?:[-x:](?:[a-j]\d{1,2}|\d{1,2}))+\b")
+
+
+def isolate_notation(text: str) -> Markup:
+    """``text`` as HTML with every move written in it (``22-18``, ``c3xe5``, ``c3:e5``) kept
+    left-to-right, so examples stay readable inside right-to-left sentences."""
+    out = Markup("")
+    last = 0
+    for match in _MOVE_TEXT.finditer(text):
+        out += escape(text[last:match.start()])
+        out += Markup('<bdi dir="ltr" class="notation">%s</bdi>') % match.group(0)
+        last = match.end()
+    return out + escape(text[last:])
+
+
+def _isolate_page(page: Any) -> None:
+    """Apply :func:`isolate_notation` to a page's prose (in place)."""
+    page.intro = isolate_notation(page.intro)
+    for section in page.sections:
+        section.paragraphs = [isolate_notation(p) for p in section.paragraphs]
+        section.items = [isolate_notation(p) for p in section.items]
+    page.tips = [isolate_notation(p) for p in page.tips]
+    page.faq = [(q, isolate_notation(a)) for q, a in page.faq]
+
+
 def _ui(gettext: Any) -> dict[str, str]:
     return {key: gettext(message) for key, message in UI.items()}
 
@@ -119,6 +144,7 @@ def build_router() -> APIRouter:
         i18n.set_locale(code)
         t = i18n.gettext
         page = build_page(page_id, t)
+        _isolate_page(page)
         diagrams: dict[str, Any] = {}
         boards: dict[str, Any] = {}
         for section in page.sections:

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
+
+from damiera.rules.variant import VARIANTS
 
 Page = Any
 
@@ -280,3 +283,37 @@ def apply_after(game: Any, move: Any) -> Any:
     from damiera.rules.movegen import apply_move
 
     return apply_move(game.position, move)
+
+
+@pytest.mark.parametrize("vid", list(VARIANTS))
+def test_each_variant_against_the_computer_from_the_menu(page: Page, vid: str) -> None:
+    """New game from the ☰ menu with the default side (the side that moves first), three
+    moves by clicking, and the board turned around with the flip button."""
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    page.select_option("#ng-variant", vid)
+    page.select_option("#ng-opponent", "computer:2")
+    page.click("#ng-start")
+    page.wait_for_url("**/game/*")
+    page.wait_for_selector("body[data-ready]")
+    wait_idle(page)
+    game_id = page.url.rsplit("/", 1)[1]
+    first = VARIANTS[vid].first_to_move.word
+    # your side is at the bottom: the first square of your first row is low on the screen
+    game = page.request.get(f"/api/games/{game_id}").json()
+    assert game["side"] == first
+    for n in range(3):
+        game = page.request.get(f"/api/games/{game_id}").json()
+        if game["result"]:
+            break
+        move = game["legal_moves"][0]
+        for label in move["path"]:
+            square(page, label).click()
+        expect(page.locator("#move-list button.move")).to_have_count(2 * (n + 1))
+        wait_idle(page)
+    y = lambda label: square(page, label).bounding_box()["y"]  # noqa: E731
+    mover = game["legal_moves"][0]["from"] if game["legal_moves"] else None
+    if mover:
+        before = y(mover)
+        page.click("#btn-flip")
+        assert y(mover) != before

@@ -311,7 +311,7 @@ def test_each_variant_against_the_computer_from_the_menu(page: Page, vid: str) -
             square(page, label).click()
         expect(page.locator("#move-list button.move")).to_have_count(2 * (n + 1))
         wait_idle(page)
-    y = lambda label: square(page, label).bounding_box()["y"]  # noqa: E731
+    y = lambda label: square(page, label).bounding_box()["y"]
     mover = game["legal_moves"][0]["from"] if game["legal_moves"] else None
     if mover:
         before = y(mover)

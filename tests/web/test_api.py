@@ -435,3 +435,19 @@ def test_each_computer_level_answers_with_a_legal_move(client: TestClient, level
     assert len(game["history"]) == 1  # the computer (White) opened
     game = play(client, game["id"], game["legal_moves"][0]["move"])
     assert len(game["history"]) == 3
+
+
+def test_a_failing_computer_writes_nothing_and_answers_500_json(tmp_db: str):
+    app = create_app(tmp_db, computer_workers=1)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        game = new_game(c, variant="italian", opponent="computer")
+
+        async def broken(*_args: Any) -> None:
+            raise RuntimeError("search crashed")
+
+        app.state.service.computer.choose = broken
+        r = c.post(f"/api/games/{game['id']}/moves", json={"move": "22-19"})
+        assert r.status_code == 500
+        assert "not carried out" in r.json()["error"]
+        after = c.get(f"/api/games/{game['id']}").json()
+        assert after["history"] == [] and after["version"] == game["version"]

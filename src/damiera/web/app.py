@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -184,6 +185,11 @@ def create_app(
             where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
             parts.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
         return error_response(422, "; ".join(parts) or "malformed request")
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> Response:
+        logging.getLogger("damiera.web").exception("unexpected error on %s", request.url.path)
+        return error_response(500, "internal error: the request was not carried out; try again")
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:

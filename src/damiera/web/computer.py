@@ -15,6 +15,7 @@ import multiprocessing
 import os
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from damiera.engine.levels import Player
 from damiera.rules.movegen import Move, legal_moves
@@ -81,15 +82,12 @@ class ComputerPool:
     ) -> Move:
         """The computer's move (see :func:`choose_move`), computed in a worker process."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._pool(),
-            choose_move,
-            variant_id,
-            optional_capture,
-            list(positions),
-            level,
-            self.movetime,
-        )
+        args = (variant_id, optional_capture, list(positions), level, self.movetime)
+        try:
+            return await loop.run_in_executor(self._pool(), choose_move, *args)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh once
+            self._executor = None
+            return await loop.run_in_executor(self._pool(), choose_move, *args)
 
     def warm(self) -> None:
         """Start the worker processes now (in the background), so the first move is quick."""

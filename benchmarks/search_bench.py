@@ -39,7 +39,7 @@ from damiera.engine.match import MAX_GAME_PLIES, elo_stats, random_openings, run
 from damiera.engine.search import Searcher
 from damiera.rules.game import Game
 from damiera.rules.geometry import geometry
-from damiera.rules.movegen import Move, generate
+from damiera.rules.movegen import Move, generate, has_capture
 from damiera.rules.position import Position, parse_fen, write_fen
 from damiera.rules.variant import VARIANTS, Color, Variant, variant
 
@@ -50,12 +50,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def middlegames(v: Variant, count: int = 2, plies: int = 16) -> list[Position]:
     """``count`` middlegame positions: level-2 self-play (no weaker moves) from random openings."""
     out = []
-    for i, opening in enumerate(random_openings(v, count, seed=11)):
+    for opening in random_openings(v, count, seed=11):
         game = Game(v, opening)
         searcher = Searcher(v)
-        for _ in range(plies):
-            if game.is_over:
-                break
+        # Play on past ``plies`` until a position with a real choice (no pending capture, at
+        # least two moves): a forced move is answered without searching.
+        while not game.is_over and (
+            len(game.moves) < plies
+            or has_capture(v, game.position)
+            or len(generate(v, game.position)) < 2
+        ):
             r = searcher.search(game.position, depth=4, history=game.positions)
             assert r.move is not None
             game.play(r.move)

@@ -23,7 +23,7 @@ What it does (issue 3, point 1):
   history) since the last irreversible move is scored 0 (one repetition is enough: the player
   could repeat again), and so is a position reached after ``2 x draw_moves_without_progress``
   plies without capture or promotion (RULES.md section 1: 40 moves by each side).
-- **Time control**: ``movetime`` seconds; the clock is read every 128 nodes, the search stops
+- **Time control**: ``movetime`` seconds; the clock is read every 64 nodes, the search stops
   at the deadline (an unfinished iteration still counts when it found a better move; no new
   iteration starts after 90% of the time), so the move comes within a few milliseconds of
   the deadline (the 10% bound is checked in
@@ -35,6 +35,7 @@ Legality comes only from :func:`damiera.rules.movegen.generate` and
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -53,7 +54,10 @@ INF = MATE + 1
 MAX_PLY = 200
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
-_CHECK_EVERY = 128
+_CHECK_EVERY = 64
+#: Share of the movetime at which the search stops (the rest covers the last nodes and
+#: returning the move).
+_DEADLINE_SHARE = 0.97
 
 
 class _Timeout(Exception):
@@ -224,7 +228,7 @@ class Searcher:
         if depth is None and movetime is None:
             depth = 6
         max_depth = depth if depth is not None else MAX_PLY - 10
-        self._deadline = start + movetime if movetime is not None else float("inf")
+        self._deadline = start + _DEADLINE_SHARE * movetime if movetime is not None else float("inf")
         self.nodes = 0
         self._next_check = _CHECK_EVERY
         self.history = {k: v // 8 for k, v in self.history.items()}
@@ -232,6 +236,28 @@ class Searcher:
         if len(self.tt) > self.tt_entries:
             self.tt.clear()
 
+        # No reference cycles are made while searching: the cyclic garbage collector would only
+        # pause the search (tens of ms over a large table), so it is off until we return.
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return self._search_root(pos, start, depth, movetime, max_depth, history, on_info,
+                                     root_scores)
+        finally:
+            if gc_was_enabled:
+                gc.enable()
+
+    def _search_root(
+        self,
+        pos: Position,
+        start: float,
+        depth: int | None,
+        movetime: float | None,
+        max_depth: int,
+        history: Sequence[Position],
+        on_info: Callable[[Info], None] | None,
+        root_scores: bool,
+    ) -> SearchResult:
         positions = list(history)
         if not positions or positions[-1] != pos:
             positions.append(pos)

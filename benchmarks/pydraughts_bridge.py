@@ -72,7 +72,7 @@ def main() -> None:
                 out = {"path": path, "captured": caps, "engine": type(engine).__name__}
             else:
                 out = {"error": f"unknown command {cmd}"}
-        except Exception as exc:  # report, keep serving
+        except Exception as exc:  # noqa: BLE001 - any engine failure is reported, not fatal
             out = {"error": f"{type(exc).__name__}: {exc}"}
         sys.stdout.write(json.dumps(out) + "\n")
         sys.stdout.flush()

@@ -179,7 +179,7 @@ def test_cli_match_json_last_line(capsys: pytest.CaptureFixture[str], tmp_path: 
 
 
 def test_cli_match_reads_openings_file(capsys: pytest.CaptureFixture[str],
-                                       tmp_path: "pytest.TempPathFactory") -> None:
+                                       tmp_path: pytest.TempPathFactory) -> None:
     path = tmp_path / "openings.txt"  # type: ignore[operator]
     path.write_text("# two openings\nW:W21-32:B1-12\n\nB:W21-32:B1-12\n")
     assert main(["match", "american", "--first", "random", "--second", "random", "--games",

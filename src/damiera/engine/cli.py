@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from damiera.engine.search import MATE_BOUND, MATE, Info
+from damiera.engine.search import MATE, MATE_BOUND, Info
 
 
 class EngineUsageError(ValueError):
@@ -52,7 +53,7 @@ def _positive_float(text: str, what: str) -> float:
         value = float(text)
     except ValueError:
         raise _usage_error(f"{what} must be a number of seconds, not {text!r}") from None
-    if not value > 0 or value != value or value == float("inf"):
+    if not math.isfinite(value) or value <= 0:
         raise _usage_error(f"{what} must be a positive number of seconds, not {text!r}")
     return value
 
@@ -135,7 +136,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
             raise _usage_error(str(exc)) from None
 
     def bar(it: Iterator[Any], total: int) -> Iterator[Any]:
-        from tqdm import tqdm
+        from tqdm import tqdm  # type: ignore[import-untyped]
 
         return iter(tqdm(it, total=total, desc=f"{first} vs {second}", unit="game",
                          file=sys.stderr, disable=args.quiet))

@@ -196,12 +196,12 @@ class Evaluator:
             score += MAIN_DIAGONAL * ((wk & d).bit_count() - (bk & d).bit_count())
             if not wm and not bm:
                 # Lone king against at most three kings: drawn unless the road is lost (8x8).
-                if nbk == 1 and nwk <= 3 and score > 0:
-                    if nwk <= 2 or self.size >= 10 or bk & d:
-                        score //= 8
-                elif nwk == 1 and nbk <= 3 and score < 0:
-                    if nbk <= 2 or self.size >= 10 or wk & d:
-                        score = -((-score) // 8)
+                if (nbk == 1 and nwk <= 3 and score > 0
+                        and (nwk <= 2 or self.size >= 10 or bk & d)):
+                    score //= 8
+                elif (nwk == 1 and nbk <= 3 and score < 0
+                        and (nbk <= 2 or self.size >= 10 or wk & d)):
+                    score = -((-score) // 8)
             return score
         if wm or bm:
             return score

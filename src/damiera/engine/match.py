@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 
 from damiera.engine.levels import Player, level
 from damiera.rules.game import Game
-from damiera.rules.movegen import apply_move, generate, has_capture, legal_moves
+from damiera.rules.movegen import Move, apply_move, generate, has_capture, legal_moves
 from damiera.rules.position import Position, parse_fen, start_position, write_fen
 from damiera.rules.variant import Color, Variant
 
@@ -123,11 +123,12 @@ def play_game(
     while not game.is_over and len(game.moves) < MAX_GAME_PLIES:
         pos = game.position
         player = players[pos.turn]
+        move: Move | None
         if player is None:
             move = rng.choice(generate(variant, pos))
         else:
             move = player.choose(pos, game.positions, movetime=movetime).move
-            assert move is not None
+        assert move is not None  # the game is not over, so there is a legal move
         game.play(move)
     if game.result is None:
         return GameRecord(write_fen(variant, opening), white, black, 0, "adjudicated",

@@ -605,8 +605,7 @@ class Searcher:
                 stand = -INF  # no quiet move: it must capture
             if stand >= beta:
                 return stand
-            if stand > alpha:
-                alpha = stand
+            alpha = max(alpha, stand)
             moves = [m for m in moves if m.captures]
         best = -INF if self.mandatory else alpha
         quiesce = self._quiesce

@@ -213,10 +213,15 @@ def create_app(
             "game": game,
             "strings": js_strings(),
         }
+        title = _("Play draughts")
+        if game is not None:
+            title = _(VARIANTS[game["variant"]].name)
+            if game["optional_capture"]:
+                title = f"{title} ({_('captures optional')})"
         return render(
             request,
             "play.html",
-            {"game": game, "page_data": json.dumps(data, ensure_ascii=False)},
+            {"game": game, "title": title, "page_data": json.dumps(data, ensure_ascii=False)},
         )
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)

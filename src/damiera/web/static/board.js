@@ -94,6 +94,7 @@ export function drawBoard(svg, options) {
   const total = size * UNIT;
   svg.setAttribute("viewBox", `${-margin} 0 ${total + margin} ${total + margin}`);
   svg.classList.add("damiera-board");
+  svg.setAttribute("direction", "ltr");   // square labels read left to right on RTL pages too
   svg.classList.toggle("flipped", !!flipped);
   while (svg.firstChild) svg.removeChild(svg.firstChild);
 

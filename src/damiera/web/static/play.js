@@ -199,7 +199,7 @@ function setControls(haveGame) {
   $("btn-draw").hidden = !g || g.opponent !== "friend";
   $("btn-draw").disabled = over || state.busy;
   $("btn-pdn").hidden = !haveGame;
-  $("type-move").hidden = !haveGame;
+  $("type-move").hidden = !haveGame || over;
   $("move-input").disabled = over || state.busy;
   if (g && g.legal_moves.length) $("move-input").placeholder = fmt(S.example, { move: g.legal_moves[0].move });
 }
@@ -485,6 +485,13 @@ svg.addEventListener("keydown", (e) => {
     choose(sq.dataset.square);
     return;
   }
+  if (e.key === "Escape" && state.sel) {   // put the piece back
+    e.stopPropagation();
+    state.sel = null;
+    message("");
+    render();
+    return;
+  }
   const steps = { ArrowLeft: [-2, 0], ArrowRight: [2, 0], ArrowUp: [-1, -1], ArrowDown: [-1, 1] };
   if (!(e.key in steps)) return;
   e.preventDefault();
@@ -511,6 +518,7 @@ function confirmBox(text) {
     };
     $("confirm-yes").onclick = () => done(true);
     $("confirm-no").onclick = () => done(false);
+    box.onkeydown = (e) => { if (e.key === "Escape") { e.stopPropagation(); done(false); } };
   });
 }
 

@@ -115,6 +115,12 @@ def test_russian_flying_king_capture_entered_square_by_square(page: Page) -> Non
         "#board .piece.captured", "els => els.map(e => e.closest('[data-square]').dataset.square)")
     assert sorted(captured) == ["b2", "g5"]
     page.screenshot(path="/tmp/shots/test-mid-capture.png")
+    # a square off the capture's paths: the server says why, the entry so far is kept
+    square(page, "b8").click()
+    expect(page.locator("#message")).to_contain_text("not a legal move")
+    wait_idle(page)
+    assert board_pieces(page)["h4"] == "white-king"
+    assert square(page, "e1").get_attribute("class") == "sq target"
     square(page, "e1").click()
     square(page, "a5").click()
     targets = page.eval_on_selector_all("#board .sq.target", "els => els.map(e => e.dataset.square)")

@@ -424,10 +424,12 @@ function choose(label) {
     explain(label);
     return;
   }
-  // Anything else is an attempt the legal moves do not contain: ask the server why.
+  if (label === entered[entered.length - 1]) return;   // the square the piece stands on
+  // Anything else is an attempt the legal moves do not contain: ask the server why. In the
+  // middle of a capture the squares entered so far are kept.
   const capture = candidates.some((m) => m.captures.length);
   const text = [...entered, label].join(sepFor(capture));
-  state.sel = null;
+  state.sel = entered.length > 1 ? state.sel : null;
   render();
   tryText(text);
 }

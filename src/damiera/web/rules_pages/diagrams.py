@@ -122,7 +122,7 @@ _MAN_FORWARD_CAPTION = N_(
     "a backward capture, is refused."
 )
 _MAN_BACKWARD_CAPTION = N_(
-    "A man captures backwards as well as forwards: both %(moves)s are legal."
+    "A man captures backwards as well as forwards: %(moves)s are both legal."
 )
 _PASS_THROUGH_CAPTION = N_(
     "The man touches the far row in the middle of %(move)s but must go on capturing, so it "
@@ -296,7 +296,7 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
         Diagram(
             "russian-free-choice", "choice", "russian", "W:Wc3:Bd4,b4,b6",
             N_(
-                "Free choice: both %(moves)s are legal, so White may take a single piece "
+                "Free choice: %(moves)s are both legal, so White may take a single piece "
                 "with %(move)s."
             ),
             (only("c3:a5:c7", "c3:e5"),),

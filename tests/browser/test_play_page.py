@@ -323,3 +323,22 @@ def test_each_variant_against_the_computer_from_the_menu(page: Page, vid: str) -
         before = y(mover)
         page.click("#btn-flip")
         assert y(mover) != before
+
+
+def test_a_second_window_on_a_changed_game_is_refused_and_refreshed(page: Page) -> None:
+    game = api_game(page, variant="italian")
+    other = page.context.new_page()
+    open_game(page, game["id"])
+    open_game(other, game["id"])
+    square(page, "22").click()
+    square(page, "19").click()
+    expect(page.locator("#move-list button.move")).to_have_count(1)
+    wait_idle(page)
+    square(other, "21").click()   # the other window still shows the start position
+    square(other, "17").click()
+    expect(other.locator("#message")).to_contain_text("the game has changed")
+    other.wait_for_selector("#board:not(.busy)")
+    expect(other.locator("#move-list button.move")).to_have_count(1)
+    assert board_pieces(other)["19"] == "white-man"
+    stored = page.request.get(f"/api/games/{game['id']}").json()
+    assert stored["history"] == ["22-19"]

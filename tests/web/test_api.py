@@ -451,3 +451,16 @@ def test_a_failing_computer_writes_nothing_and_answers_500_json(tmp_db: str):
         assert "not carried out" in r.json()["error"]
         after = c.get(f"/api/games/{game['id']}").json()
         assert after["history"] == [] and after["version"] == game["version"]
+
+
+def test_a_move_chosen_on_an_old_version_is_409(client: TestClient):
+    game = new_game(client, variant="italian")
+    moved = client.post(f"/api/games/{game['id']}/moves",
+                        json={"move": "22-19", "version": game["version"]})
+    assert moved.status_code == 200
+    stale = client.post(f"/api/games/{game['id']}/moves",
+                        json={"move": "11-15", "version": game["version"]})
+    assert stale.status_code == 409 and "changed" in stale.json()["error"]
+    fresh = client.post(f"/api/games/{game['id']}/moves",
+                        json={"move": "11-15", "version": moved.json()["version"]})
+    assert fresh.status_code == 200

@@ -11,8 +11,9 @@ Routes (squares are each variant's official labels; moves in its notation):
   [{"move", "from", "to", "path", "captures", "promotes"}], "history": [...], "result":
   null | {"winner": "white"|"black"|null, "reason", "text"}, ...}`` (see
   :meth:`damiera.web.games.GameService.to_json` for the extra fields).
-- ``POST /api/games/{id}/moves`` ``{"move": "22-19"}`` (full or short notation) -> the game
-  after the move and, against the computer, after its reply.
+- ``POST /api/games/{id}/moves`` ``{"move": "22-19"}`` (full or short notation; optional
+  ``"version"``: refused with 409 when the game changed since) -> the game after the move
+  and, against the computer, after its reply.
 - ``POST /api/games/{id}/undo``, ``POST /api/games/{id}/resign`` (optional ``{"side"}``),
   ``POST /api/games/{id}/draw`` (agreed draw between friends), ``GET /api/games/{id}/pdn``
   (``text/plain`` attachment), ``GET /api/games/{id}/explain?square=22`` (why a piece cannot
@@ -56,6 +57,10 @@ class MoveBody(BaseModel):
     """A move in the variant's notation."""
 
     move: str = Field(examples=["22-19"])
+    version: int | None = Field(
+        default=None,
+        description="the game's version the move was chosen on (409 if it changed since)",
+    )
 
 
 class ResignBody(BaseModel):
@@ -134,7 +139,7 @@ def build_router(service: GameService) -> APIRouter:
     @router.post("/games/{game_id}/moves", summary="Play a move", responses=ERRORS)
     async def play_move(game_id: str, body: MoveBody, request: Request) -> JSONResponse:
         _locale(request)
-        return JSONResponse(await service.play(game_id, body.move))
+        return JSONResponse(await service.play(game_id, body.move, body.version))
 
     @router.post("/games/{game_id}/undo", summary="Take back a move", responses=ERRORS)
     async def undo(game_id: str) -> JSONResponse:

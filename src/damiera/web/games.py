@@ -17,8 +17,8 @@ import asyncio
 import copy
 from collections import OrderedDict
 from dataclasses import dataclass
-from functools import lru_cache
 from datetime import UTC
+from functools import lru_cache
 from typing import Any
 
 from damiera.rules.game import Game, GameOverError, Result, ResultReason
@@ -42,8 +42,8 @@ __all__ = [
     "Conflict",
     "GameService",
     "IllegalMove",
-    "NotFoundError",
     "NewGame",
+    "NotFoundError",
     "variant_json",
 ]
 
@@ -318,14 +318,18 @@ class GameService:
             raise Conflict("another move on this game is being played; try again")
         self._busy.add(game_id)
 
-    async def play(self, game_id: str, text: str) -> dict[str, Any]:
+    async def play(self, game_id: str, text: str, version: int | None = None) -> dict[str, Any]:
         """Play the move ``text`` (full or short notation) and, against the computer, its
-        reply; returns the game. Raises NotFoundError, Conflict, IllegalMove, BadRequest."""
+        reply; returns the game. ``version``: the game's version the move was chosen on
+        (Conflict when the game has changed since; None: no check). Raises NotFoundError,
+        Conflict, IllegalMove, BadRequest."""
         if not isinstance(text, str) or not text.strip():
             raise BadRequest('give the move as text, e.g. {"move": "22-19"}')
         self._claim(game_id)
         try:
             stored = await self.load(game_id)
+            if version is not None and version != stored.version:
+                raise Conflict("the game has changed since this move was chosen; reload it")
             game = self.rebuild(stored)
             if game.result is not None:
                 raise Conflict(f"the game is over: {game.result.describe(game.variant)}")

@@ -319,7 +319,8 @@ async function submitMove(move) {
   $("thinking").hidden = !vsComputer;
   render();
   try {
-    const next = await api(`/api/games/${g.id}/moves`, { method: "POST", body: { move: move.move } });
+    const next = await api(`/api/games/${g.id}/moves`,
+      { method: "POST", body: { move: move.move, version: g.version } });
     $("thinking").hidden = true;
     if (next.history.length > before + 1 && next.last_move) {
       await animateMove(next.last_move, next.positions[next.positions.length - 2]);
@@ -330,6 +331,7 @@ async function submitMove(move) {
     $("thinking").hidden = true;
     state.game = g;
     message(err.message);
+    if (err.status === 409) await refresh();
   } finally {
     state.shown = null;
     state.busy = false;
@@ -358,6 +360,14 @@ async function tryText(text) {
     state.busy = false;
     render();
   }
+}
+
+// The game as the server has it now (after a 409: changed in another window).
+async function refresh() {
+  try {
+    state.game = await api(`/api/games/${state.game.id}`);
+    state.viewPly = null;
+  } catch (_) { /* keep what we have */ }
 }
 
 async function explain(label) {

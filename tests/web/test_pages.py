@@ -11,7 +11,7 @@ from tests.web.conftest import new_game
 
 
 def _page_data(html: str) -> dict[str, object]:
-    found = re.search(r'<script type="application/json" id="page-data">(.*?)</script>', html, re.S)
+    found = re.search(r'<script type="application/json" id="page-data">(.*?)</script>', html, re.DOTALL)
     assert found
     data: dict[str, object] = json.loads(found.group(1))
     return data

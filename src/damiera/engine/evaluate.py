@@ -27,6 +27,9 @@ tempo                  the side to move's initiative bonus (also damps the odd/e
                        swing of iterative deepening)
 trade when ahead       material lead x (1 - pieces left / pieces at the start) x 0.5:   --
                        the side ahead trades down
+runaway man            a man at most 3 rows from its king row with no piece in the     (K-100)/2
+                       widening cone ahead of it, while the opponent has no king:      - 10 x rows
+                       half the king's extra worth, less 10 per row still to go       to go
 main diagonal          with flying kings, each king on the long diagonal (the "main     20
                        road", a1-h8 / a1-j10, h1-a8 on mirrored boards)
 lone king drawn        kings only, the weaker side a lone king: with flying kings 1     score/8
@@ -62,6 +65,8 @@ TEMPO = 8
 MAIN_DIAGONAL = 20
 DOUBLE_CORNER = 30
 CHASE = 4
+RUNAWAY_ROWS = 3
+RUNAWAY_STEP = 10
 #: Score returned by :meth:`Evaluator.evaluate` when the side to move has no legal move
 #: (given it has no capture): the caller turns it into a loss at the right ply.
 NO_MOVES = -(1 << 30)
@@ -122,6 +127,30 @@ class Evaluator:
         self.offsets = geo.offsets
         self.white_forward = (geo.offsets[0], geo.offsets[1])
         self.black_forward = (geo.offsets[2], geo.offsets[3])
+        # Runaway men: for a man within RUNAWAY_ROWS rows of its king row, the squares ahead
+        # of it (widening by one file per row, plus one) where any piece could stop it.
+        self.runaway_bonus = (self.king_value - MAN) // 2
+        white_zone = black_zone = 0
+        self.white_cone: dict[int, tuple[int, int]] = {}
+        self.black_cone: dict[int, tuple[int, int]] = {}
+        for s, (r, c) in geo.coords.items():
+            for color_white in (True, False):
+                to_go = r if color_white else n - 1 - r
+                if not 1 <= to_go <= RUNAWAY_ROWS:
+                    continue
+                cone = 0
+                for s2, (r2, c2) in geo.coords.items():
+                    ahead = (r - r2) if color_white else (r2 - r)
+                    if 1 <= ahead <= to_go and abs(c2 - c) <= ahead + 1:
+                        cone |= 1 << s2
+                if color_white:
+                    white_zone |= 1 << s
+                    self.white_cone[s] = (cone, to_go)
+                else:
+                    black_zone |= 1 << s
+                    self.black_cone[s] = (cone, to_go)
+        self.white_zone = white_zone
+        self.black_zone = black_zone
 
     # -----------------------------------------------------------------------------------------
     def _mobility(self, men: int, kings: int, empty: int, forward: tuple[int, int]) -> int:
@@ -183,9 +212,26 @@ class Evaluator:
         if (wmob if white_to_move else bmob) == 0:
             return NO_MOVES
         score += MOBILITY * (wmob - bmob)
+        # Runaway men (only while the opponent has no king that could catch them).
+        if not bk and wm & self.white_zone:
+            score += self._runaways(wm & self.white_zone, black | wm, self.white_cone)
+        if not wk and bm & self.black_zone:
+            score -= self._runaways(bm & self.black_zone, white | bm, self.black_cone)
         if wk or bk:
             score = self._king_terms(score, wm, bm, wk, bk, nwk, nbk)
         return (score + TEMPO) if white_to_move else (TEMPO - score)
+
+    def _runaways(self, men: int, blockers: int, cones: dict[int, tuple[int, int]]) -> int:
+        """RUNAWAY bonus for each man whose cone ahead holds no piece (see the module table)."""
+        total = 0
+        bonus = self.runaway_bonus
+        while men:
+            low = men & -men
+            men ^= low
+            cone, to_go = cones[low.bit_length() - 1]
+            if not cone & blockers:
+                total += bonus - RUNAWAY_STEP * to_go
+        return total
 
     def _king_terms(
         self, score: int, wm: int, bm: int, wk: int, bk: int, nwk: int, nbk: int

@@ -86,6 +86,16 @@ def test_lone_king_on_the_main_road_is_scored_near_a_draw() -> None:
     assert 0 < on_road < off_road / 4
 
 
+def test_runaway_man_is_worth_more_than_a_blocked_one() -> None:
+    # Russian: the white man on c5 has a free road to the king row unless a piece stands in
+    # the cone ahead of it (b8 is in it, h8 is not).
+    v = variant("russian")
+    ev = Evaluator(v)
+    free = ev.evaluate(parse_fen(v, "W:Wc5,a1:Bh8,g7"))
+    blocked = ev.evaluate(parse_fen(v, "W:Wc5,a1:Bb8,g7"))
+    assert free - blocked >= (KING_FLYING - 100) // 2 - 40
+
+
 # -- match runner ------------------------------------------------------------------------------
 def test_elo_stats() -> None:
     score, elo, lo, hi = elo_stats(5, 10, 5)

@@ -22,6 +22,9 @@ back-row guard         each man still on its own home row, while the opponent ha
                        no king (10) or has kings (3): it stops the opponent crowning
 centre                 each man on the central squares (middle four rows, files         5
                        c-f on 8x8 / c-h on 10x10)
+balance                minus the difference between a side's pieces on the left wing    3
+                       (files a-c / a-d) and on the right wing (f-h / g-j): a
+                       lopsided formation is easily attacked
 mobility               each quiet move available (men and kings, both sides)            2
 tempo                  the side to move's initiative bonus (also damps the odd/even    8
                        swing of iterative deepening)
@@ -61,6 +64,7 @@ BACK_GUARD = 10
 BACK_GUARD_VS_KINGS = 3
 CENTRE = 5
 MOBILITY = 2
+BALANCE = 3
 TEMPO = 8
 MAIN_DIAGONAL = 20
 DOUBLE_CORNER = 30
@@ -121,6 +125,14 @@ class Evaluator:
             if (r, c) in ((0, 1), (1, 0), (n - 1, n - 2), (n - 2, n - 1)):
                 dcorner |= 1 << s
         self.centre = centre
+        left = right = 0
+        for s, (_r, c) in geo.coords.items():
+            if c <= n // 2 - 2:
+                left |= 1 << s
+            elif c >= n // 2 + 1:
+                right |= 1 << s
+        self.left = left
+        self.right = right
         self.main_diagonal = diag
         self.double_corner = dcorner
         self.coords = dict(geo.coords)
@@ -204,6 +216,12 @@ class Evaluator:
         # Centre.
         c = self.centre
         score += CENTRE * ((wm & c).bit_count() - (bm & c).bit_count())
+        # Balance between the wings.
+        lm, rm = self.left, self.right
+        score -= BALANCE * (
+            abs((white & lm).bit_count() - (white & rm).bit_count())
+            - abs((black & lm).bit_count() - (black & rm).bit_count())
+        )
         # Mobility.
         empty = self.mask & ~(white | black)
         wmob = self._mobility(wm, wk, empty, self.white_forward)

@@ -112,6 +112,10 @@ def js_strings() -> dict[str, str]:
         "friend": _("Friend on the same screen"),
         "no_move_to_undo": _("There is no move to take back"),
         "example": _("e.g. {move}"),
+        "aria_start": _("selected"),
+        "aria_target": _("a square it can go to"),
+        "aria_captured": _("captured in this move"),
+        "aria_movable": _("can move"),
     }
 
 

@@ -14,7 +14,8 @@
 //       start: "22", targets: ["17", "18"], captured: ["18"], capturable: ["14"],
 //       crowned: ["4"], last: ["23", "19"], movable: ["21", "22"],
 //     },
-//     describe: (label, piece) => "square 22, white man",   // aria-label of each square
+//     describe: (label, piece, flags) => "square 22, white man",   // aria-label of a square;
+//                                    // flags: { start, target, captured, movable } booleans
 //     interactive: true,    // every square focusable (tabindex 0, role button)
 //   });
 //
@@ -120,7 +121,10 @@ export function drawBoard(svg, options) {
       "data-y": y,
       tabindex: interactive ? 0 : null,
       role: interactive ? "button" : null,
-      "aria-label": describe ? describe(sq.label, piece) : null,
+      "aria-label": describe ? describe(sq.label, piece, {
+        start: highlights.start === sq.label, target: targets.has(sq.label),
+        captured: captured.has(sq.label), movable: movable.has(sq.label),
+      }) : null,
     }, svg);
     el("rect", { x: x * UNIT, y: y * UNIT, width: UNIT, height: UNIT, class: "dark" }, g);
     const cx = x * UNIT + UNIT / 2, cy = y * UNIT + UNIT / 2;

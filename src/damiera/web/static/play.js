@@ -47,9 +47,14 @@ function currentPieces() {
   return parseFen(fen).pieces;
 }
 function pieceName(piece) { return S[piece] || piece; }
-function describe(label, piece) {
-  return piece ? fmt(S.square_piece, { square: label, piece: pieceName(piece) })
+function describe(label, piece, flags = {}) {
+  let text = piece ? fmt(S.square_piece, { square: label, piece: pieceName(piece) })
     : fmt(S.square_empty, { square: label });
+  if (flags.start) text += `, ${S.aria_start}`;
+  if (flags.target) text += `, ${S.aria_target}`;
+  if (flags.captured) text += `, ${S.aria_captured}`;
+  if (flags.movable) text += `, ${S.aria_movable}`;
+  return text;
 }
 function sideWord(color) { return color === "white" ? S.white : S.black; }
 

@@ -199,6 +199,8 @@ function resultText(r) {
 function setControls(haveGame) {
   const g = state.game;
   const over = !g || !!g.result;
+  $("btn-undo").hidden = $("btn-resign").hidden = $("btn-flip").hidden = !haveGame;
+  $("intro").hidden = haveGame;
   $("btn-undo").disabled = !haveGame || state.busy || !g.history.length;
   $("btn-resign").disabled = over || state.busy;
   $("btn-draw").hidden = !g || g.opponent !== "friend";
@@ -404,8 +406,8 @@ function choose(label) {
       state.sel = { entered: [label], candidates: moves };
       message(fmt(S.selected, { piece: pieceName(piece), square: label }), "info");
       render();
-    } else if (piece && piece.startsWith(g.turn)) {
-      explain(label);
+    } else if (piece) {
+      explain(label);   // the server says why this piece cannot move now
     }
     return;
   }

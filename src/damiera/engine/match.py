@@ -171,23 +171,29 @@ class MatchResult:
 
 
 def _elo(score: float) -> float:
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: no "-0" for an even score
 
 
 def elo_stats(wins: int, draws: int, losses: int) -> tuple[float, float, float, float]:
-    """``(score, elo, elo_low, elo_high)`` for a W/D/L record; the interval is score +- 1.96
-    standard errors (per-game variance), mapped to Elo. Scores of 0% or 100% are clamped to
-    half a game from the edge, so the numbers stay finite (the true value is beyond them).
-    Raises ValueError for no games."""
+    """``(score, elo, elo_low, elo_high)`` for a W/D/L record.
+
+    The 95% interval is the wider of score +- 1.96 standard errors (per-game variance, which
+    counts draws right) and the Wilson score interval (which stays honest near 0% and 100%,
+    where the per-game variance vanishes), mapped to Elo. A score of 0% or 100% is clamped to
+    half a game from the edge for the point estimate, so it stays finite: the true value lies
+    beyond it, and ``elo_low`` / ``elo_high`` bound it. Raises ValueError for no games."""
     n = wins + draws + losses
     if n == 0:
         raise ValueError("no games played")
+    z = 1.96
     score = (wins + 0.5 * draws) / n
     var = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score**2) / n
     se = math.sqrt(var / n)
+    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     eps = 0.5 / n
-    lo_s = min(max(score - 1.96 * se, eps), 1 - eps)
-    hi_s = min(max(score + 1.96 * se, eps), 1 - eps)
+    lo_s = min(max(min(score - z * se, centre - half), eps), 1 - eps)
+    hi_s = min(max(max(score + z * se, centre + half), eps), 1 - eps)
     mid = min(max(score, eps), 1 - eps)
     return score, _elo(mid), _elo(lo_s), _elo(hi_s)
 

@@ -39,11 +39,17 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def site(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The application object served to the browser (tests may reach into its service)."""
+    db = tmp_path_factory.mktemp("browser") / "games.sqlite3"
+    return create_app(f"sqlite:///{db}", computer_workers=1, computer_movetime=0.05)
+
+
+@pytest.fixture(scope="session")
+def base_url(site: Any) -> Iterator[str]:
     """The site on 127.0.0.1 (a free port) with a fresh SQLite file; the computer thinks at
     most 0.05 s a move."""
-    db = tmp_path_factory.mktemp("browser") / "games.sqlite3"
-    app = create_app(f"sqlite:///{db}", computer_workers=1, computer_movetime=0.05)
+    app = site
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)

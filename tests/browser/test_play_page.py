@@ -342,3 +342,63 @@ def test_a_second_window_on_a_changed_game_is_refused_and_refreshed(page: Page) 
     assert board_pieces(other)["19"] == "white-man"
     stored = page.request.get(f"/api/games/{game['id']}").json()
     assert stored["history"] == ["22-19"]
+
+
+def test_reload_while_the_computer_thinks_shows_its_reply(page: Page, site: Any) -> None:
+    import asyncio
+
+    service = site.state.service
+    working = service.computer.choose
+
+    async def slow(*args: Any) -> Any:
+        await asyncio.sleep(1.5)
+        return await working(*args)
+
+    game = api_game(page, variant="czech", opponent="computer")
+    open_game(page, game["id"])
+    service.computer.choose = slow
+    try:
+        move = game["legal_moves"][0]
+        square(page, move["from"]).click()
+        square(page, move["to"]).click()
+        expect(page.locator("#thinking")).to_be_visible()
+        page.reload()
+        page.wait_for_selector("body[data-ready]")
+        expect(page.locator("#thinking")).to_be_visible()
+        assert moves_listed(page) == [move["move"]]
+        expect(page.locator("#move-list button.move")).to_have_count(2, timeout=15000)
+        wait_idle(page)
+        expect(page.locator("#thinking")).to_be_hidden()
+    finally:
+        service.computer.choose = working
+
+
+def test_an_interrupted_reply_is_played_when_the_page_opens(page: Page, site: Any) -> None:
+    service = site.state.service
+    working = service.computer.choose
+
+    game = api_game(page, variant="brazilian", opponent="computer")
+    open_game(page, game["id"])
+    calls: list[int] = []
+
+    async def broken(*args: Any) -> Any:
+        calls.append(1)
+        if len(calls) <= 2:  # the reply and the page's one retry fail
+            raise RuntimeError("search crashed")
+        return await working(*args)
+
+    service.computer.choose = broken
+    try:
+        move = game["legal_moves"][0]
+        square(page, move["from"]).click()
+        square(page, move["to"]).click()
+        expect(page.locator("#message")).to_contain_text("internal error")
+        wait_idle(page)
+        assert moves_listed(page) == [move["move"]]  # your move was kept
+    finally:
+        service.computer.choose = working
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#move-list button.move")).to_have_count(2)
+    wait_idle(page)
+    assert moves_listed(page)[0] == move["move"]

@@ -437,20 +437,55 @@ def test_each_computer_level_answers_with_a_legal_move(client: TestClient, level
     assert len(game["history"]) == 3
 
 
-def test_a_failing_computer_writes_nothing_and_answers_500_json(tmp_db: str):
-    app = create_app(tmp_db, computer_workers=1)
+def test_a_failing_computer_keeps_your_move_and_can_reply_later(tmp_db: str):
+    app = create_app(tmp_db, computer_workers=1, computer_movetime=0.05)
     with TestClient(app, raise_server_exceptions=False) as c:
         game = new_game(c, variant="italian", opponent="computer")
+        service = app.state.service
+        working = service.computer.choose
 
         async def broken(*_args: Any) -> None:
             raise RuntimeError("search crashed")
 
-        app.state.service.computer.choose = broken
+        service.computer.choose = broken
         r = c.post(f"/api/games/{game['id']}/moves", json={"move": "22-19"})
         assert r.status_code == 500
         assert "not carried out" in r.json()["error"]
         after = c.get(f"/api/games/{game['id']}").json()
-        assert after["history"] == [] and after["version"] == game["version"]
+        assert after["history"] == ["22-19"] and after["turn"] == "black"
+        assert after["thinking"] is False
+        # your next move is refused until the computer has played
+        r = c.post(f"/api/games/{game['id']}/moves", json={"move": "21-17"})
+        assert r.status_code == 409
+        service.computer.choose = working
+        r = c.post(f"/api/games/{game['id']}/reply")
+        assert r.status_code == 200 and len(r.json()["history"]) == 2
+        r = c.post(f"/api/games/{game['id']}/reply")
+        assert r.status_code == 409
+
+
+def test_reply_is_refused_in_a_friend_game(client: TestClient):
+    game = new_game(client, variant="italian")
+    assert client.post(f"/api/games/{game['id']}/reply").status_code == 409
+
+
+def test_get_while_the_computer_thinks_says_so(client: TestClient):
+    game = new_game(client, variant="russian", opponent="computer")
+    service = client.app.state.service  # type: ignore[attr-defined]
+    seen: list[dict[str, Any]] = []
+    working = service.computer.choose
+
+    async def slow(*args: Any) -> Any:
+        seen.append(await service.get(game["id"]))
+        return await working(*args)
+
+    service.computer.choose = slow
+    try:
+        play(client, game["id"], "c3-d4")
+    finally:
+        service.computer.choose = working
+    assert seen[0]["thinking"] is True and seen[0]["history"] == ["c3-d4"]
+    assert client.get(f"/api/games/{game['id']}").json()["thinking"] is False
 
 
 def test_a_move_chosen_on_an_old_version_is_409(client: TestClient):

@@ -15,7 +15,8 @@ Routes (squares are each variant's official labels; moves in its notation):
   ``"version"``: refused with 409 when the game changed since) -> the game after the move
   and, against the computer, after its reply.
 - ``POST /api/games/{id}/undo``, ``POST /api/games/{id}/resign`` (optional ``{"side"}``),
-  ``POST /api/games/{id}/draw`` (agreed draw between friends), ``GET /api/games/{id}/pdn``
+  ``POST /api/games/{id}/draw`` (agreed draw between friends), ``POST /api/games/{id}/reply``
+  (the computer plays when its reply was interrupted), ``GET /api/games/{id}/pdn``
   (``text/plain`` attachment), ``GET /api/games/{id}/explain?square=22`` (why a piece cannot
   move), ``GET /api/games`` (the caller's recent games).
 
@@ -140,6 +141,14 @@ def build_router(service: GameService) -> APIRouter:
     async def play_move(game_id: str, body: MoveBody, request: Request) -> JSONResponse:
         _locale(request)
         return JSONResponse(await service.play(game_id, body.move, body.version))
+
+    @router.post(
+        "/games/{game_id}/reply",
+        summary="The computer plays if it is its turn (after an interrupted reply)",
+        responses=ERRORS,
+    )
+    async def reply(game_id: str) -> JSONResponse:
+        return JSONResponse(await service.reply(game_id))
 
     @router.post("/games/{game_id}/undo", summary="Take back a move", responses=ERRORS)
     async def undo(game_id: str) -> JSONResponse:

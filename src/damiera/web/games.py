@@ -203,7 +203,8 @@ class GameService:
         ``optional_capture``, ``opponent``, ``level``, ``side``, ``start_fen``, ``positions``
         (FEN before the first move, then after each), ``last_move``,
         ``moves_without_progress``, ``draw_moves_without_progress``, ``computer_side``,
-        ``version``, ``created_at``, ``updated_at``."""
+        ``version``, ``thinking`` (the computer is choosing its move), ``created_at``,
+        ``updated_at``."""
         cached = self._cache.get(stored)
         if cached is not None and cached[1] is not None and (game is None or game is cached[0]):
             return cached[1]
@@ -238,6 +239,7 @@ class GameService:
             "moves_without_progress": game.moves_without_progress,
             "draw_moves_without_progress": v.draw_moves_without_progress,
             "version": stored.version,
+            "thinking": False,
             "created_at": stored.created_at.isoformat(),
             "updated_at": stored.updated_at.isoformat(),
         }
@@ -341,9 +343,31 @@ class GameService:
                 raise IllegalMove(
                     i18n.error_message(exc.code, exc.params, str(exc)), exc.code, exc.params
                 ) from None
+            stored = await self._save(stored, game)  # your move lasts on its own
             if self._computer_to_move(stored, game):
-                await self._computer_reply(stored, game)
-            stored = await self._save(stored, game)
+                stored, game = await self._reply_and_save(stored, game)
+            return self.to_json(stored, game)
+        finally:
+            self._busy.discard(game_id)
+
+    async def _reply_and_save(self, stored: StoredGame, game: Game) -> tuple[StoredGame, Game]:
+        """The computer's move on a copy of ``game`` (the cached one stays as stored), then
+        stored. If the search fails nothing more is written: the game waits for
+        :meth:`reply`."""
+        game = _clone(game)
+        await self._computer_reply(stored, game)
+        return await self._save(stored, game), game
+
+    async def reply(self, game_id: str) -> dict[str, Any]:
+        """Let the computer play when it is its turn and it is not already thinking (after a
+        restart or a failed search). Raises NotFoundError, Conflict."""
+        self._claim(game_id)
+        try:
+            stored = await self.load(game_id)
+            game = self.rebuild(stored)
+            if not self._computer_to_move(stored, game):
+                raise Conflict("it is not the computer's turn")
+            stored, game = await self._reply_and_save(stored, game)
             return self.to_json(stored, game)
         finally:
             self._busy.discard(game_id)
@@ -420,9 +444,13 @@ class GameService:
             self._busy.discard(game_id)
 
     async def get(self, game_id: str) -> dict[str, Any]:
-        """The game. Raises NotFoundError."""
+        """The game, with ``"thinking": true`` while the computer is choosing its move.
+        Raises NotFoundError."""
         stored = await self.load(game_id)
-        return self.to_json(stored)
+        data = self.to_json(stored)
+        if game_id in self._busy and data["turn"] == data["computer_side"]:
+            return {**data, "thinking": True}
+        return data
 
     async def explain(self, game_id: str, square: str) -> dict[str, Any]:
         """Why the piece on ``square`` can or cannot move now: ``{"square", "moves",

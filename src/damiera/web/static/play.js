@@ -338,11 +338,15 @@ async function submitMove(move) {
     $("thinking").hidden = true;
     state.game = g;
     message(err.message);
-    if (err.status === 409) await refresh();
+    if (err.status === 409 || err.status >= 500) await refresh();
   } finally {
     state.shown = null;
     state.busy = false;
     render();
+  }
+  // your move was kept but the computer's reply failed: ask for it once more
+  if (computerToMove(state.game) && state.game.history.length > g.history.length) {
+    await awaitComputer();
   }
 }
 
@@ -375,6 +379,38 @@ async function refresh() {
     state.game = await api(`/api/games/${state.game.id}`);
     state.viewPly = null;
   } catch (_) { /* keep what we have */ }
+}
+
+// After a reload while the computer was thinking (or after an interrupted reply): wait for
+// its move, or ask for it, then show it.
+function computerToMove(g) {
+  return g && !g.result && g.opponent === "computer" && g.turn === g.computer_side;
+}
+
+async function awaitComputer() {
+  state.busy = true;
+  $("thinking").hidden = false;
+  render();
+  try {
+    let g = state.game;
+    for (let i = 0; i < 600 && computerToMove(g) && g.thinking; i++) {
+      await sleep(500);
+      g = await api(`/api/games/${g.id}`);
+    }
+    if (computerToMove(g) && !g.thinking) g = await api(`/api/games/${g.id}/reply`, { method: "POST" });
+    $("thinking").hidden = true;
+    if (g.history.length > state.game.history.length && g.last_move) {
+      await animateMove(g.last_move, g.positions[g.positions.length - 2]);
+    }
+    state.game = g;
+  } catch (err) {
+    message(err.message);
+  } finally {
+    $("thinking").hidden = true;
+    state.shown = null;
+    state.busy = false;
+    render();
+  }
 }
 
 async function explain(label) {
@@ -602,6 +638,10 @@ async function start() {
       await sleep(150);
       await animateMove(state.game.last_move, state.game.positions[state.game.positions.length - 2]);
       state.busy = false;
+    }
+    if (computerToMove(state.game)) {
+      document.body.dataset.ready = "true";
+      await awaitComputer();
     }
   } else {
     state.preview = document.getElementById("ng-variant").value;

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 
 from damiera.engine.levels import Player, level
@@ -240,10 +240,20 @@ def run_match(
     records: list[GameRecord] = []
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            it: Iterator[GameRecord] = pool.map(_game_job, tasks)
+            futures = {pool.submit(_game_job, t): i for i, t in enumerate(tasks)}
+            done: dict[int, GameRecord] = {}
+
+            def finished() -> Iterator[GameRecord]:
+                for fut in as_completed(futures):
+                    done[futures[fut]] = fut.result()
+                    yield done[futures[fut]]
+
+            it: Iterator[GameRecord] = finished()
             if progress is not None:
                 it = progress(it, games)
-            records = list(it)
+            for _record in it:
+                pass
+            records = [done[i] for i in range(games)]
     else:
         it = (_game_job(t) for t in tasks)
         if progress is not None:

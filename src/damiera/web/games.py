@@ -153,6 +153,7 @@ def _clone(game: Game) -> Game:
 
 @lru_cache(maxsize=65536)
 def _fen(variant_id: str, position: Position) -> str:
+    """FEN of a position (memoised: every game JSON lists the FEN of each of its positions)."""
     return write_fen(VARIANTS[variant_id], position)
 
 
@@ -169,6 +170,7 @@ class GameService:
     # -- rebuilding --------------------------------------------------------------------------
     @staticmethod
     def variant_of(stored: StoredGame) -> Variant:
+        """The Variant of a stored game, with its house rule."""
         return variant(stored.variant, optional_capture=stored.optional_capture)
 
     def rebuild(self, stored: StoredGame) -> Game:

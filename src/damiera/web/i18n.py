@@ -139,6 +139,7 @@ def set_locale(code: str) -> None:
 
 
 def current_locale() -> str:
+    """The language code of the current request (``"en"`` outside a request)."""
     return _current.get()
 
 

@@ -143,6 +143,7 @@ class GameStore:
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:
+        """Close the database connections."""
         self.engine.dispose()
 
     def create(self, game: StoredGame) -> StoredGame:

@@ -73,6 +73,11 @@ def request_locale(request: Request, url_lang: str | None = None) -> str:
     return code
 
 
+def _script_json(data: object) -> str:
+    """JSON safe to put inside ``<script type="application/json">`` (no ``</`` sequence)."""
+    return json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+
+
 def js_strings() -> dict[str, str]:
     """Every string the page's JavaScript shows, in the current language. Placeholders in
     braces (``{square}``) are filled in by the script."""
@@ -225,7 +230,7 @@ def create_app(
         return render(
             request,
             "play.html",
-            {"game": game, "title": title, "page_data": json.dumps(data, ensure_ascii=False)},
+            {"game": game, "title": title, "page_data": _script_json(data)},
         )
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)

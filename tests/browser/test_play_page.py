@@ -402,3 +402,19 @@ def test_an_interrupted_reply_is_played_when_the_page_opens(page: Page, site: An
     expect(page.locator("#move-list button.move")).to_have_count(2)
     wait_idle(page)
     assert moves_listed(page)[0] == move["move"]
+
+
+def test_a_multi_capture_can_be_dropped_on_its_last_square(page: Page) -> None:
+    game = api_game(page, variant="american", fen="W:W30:B25,17,1")
+    open_game(page, game["id"])
+    start = square(page, "30").bounding_box()
+    end = square(page, "14").bounding_box()
+    assert start and end
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.up()
+    expect(page.locator("#move-list button.move")).to_have_count(1)
+    wait_idle(page)
+    assert moves_listed(page) == ["30x21x14"]
+    assert board_pieces(page) == {"14": "white-man", "1": "black-man"}

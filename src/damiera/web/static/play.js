@@ -460,6 +460,11 @@ function choose(label) {
     render();
     return;
   }
+  const ending = candidates.filter((m) => m.to === label);
+  if (ending.length === 1 && label !== entered[0]) {   // straight to the end square (drag)
+    submitMove(ending[0]);
+    return;
+  }
   if (entered.length === 1 && label === entered[0]) {   // put the piece back
     state.sel = null;
     message("");

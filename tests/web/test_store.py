@@ -1,0 +1,65 @@
+"""The game store: a round trip of every field, "my games" order, errors, the default URL."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC
+
+import pytest
+
+from damiera.web.store import GameStore, NotFoundError, StoredGame, default_database_url
+
+
+def _game(game_id: str, owner: str | None = "me") -> StoredGame:
+    return StoredGame(id=game_id, variant="russian", optional_capture=True, opponent="computer",
+                      level=2, side="black", start_fen="W:Wc3:Bd6", owner=owner)
+
+
+def test_round_trip_keeps_every_field(tmp_db: str):
+    store = GameStore(tmp_db)
+    made = store.create(_game("a"))
+    made.moves = ["c3-d4"]
+    made.result_winner, made.result_reason = "white", "resignation"
+    store.save(made)
+    back = store.load("a")
+    assert (back.variant, back.optional_capture, back.opponent, back.level, back.side,
+            back.start_fen, back.moves, back.result_winner, back.result_reason, back.owner) == (
+        "russian", True, "computer", 2, "black", "W:Wc3:Bd6", ["c3-d4"], "white",
+        "resignation", "me")
+    assert back.created_at.tzinfo is UTC and back.updated_at >= back.created_at
+    assert back.version == made.version + 1
+
+
+def test_unknown_game_raises_not_found(tmp_db: str):
+    store = GameStore(tmp_db)
+    with pytest.raises(NotFoundError):
+        store.load("missing")
+    with pytest.raises(NotFoundError):
+        store.save(_game("missing"))
+
+
+def test_recent_games_are_the_owners_most_recent_first(tmp_db: str):
+    store = GameStore(tmp_db)
+    for name in ["one", "two", "three"]:
+        store.create(_game(name))
+        time.sleep(0.01)
+    store.create(_game("theirs", owner="someone else"))
+    first = store.load("one")
+    store.save(first)  # played last
+    assert [g.id for g in store.recent("me")] == ["one", "three", "two"]
+    assert store.recent(None) == []
+    assert [g.id for g in store.recent("me", limit=1)] == ["one"]
+
+
+def test_default_database_url(monkeypatch: pytest.MonkeyPatch, tmp_path):  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("DAMIERA_DATABASE_URL", "postgresql://db/damiera")
+    assert default_database_url() == "postgresql://db/damiera"
+    monkeypatch.delenv("DAMIERA_DATABASE_URL")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_database_url() == f"sqlite:///{tmp_path}/damiera/damiera.sqlite3"
+
+
+def test_sqlite_file_folder_is_created(tmp_path):  # type: ignore[no-untyped-def]
+    url = f"sqlite:///{tmp_path}/deep/er/games.sqlite3"
+    GameStore(url).create(_game("x"))
+    assert (tmp_path / "deep" / "er" / "games.sqlite3").exists()

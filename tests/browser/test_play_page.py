@@ -418,3 +418,25 @@ def test_a_multi_capture_can_be_dropped_on_its_last_square(page: Page) -> None:
     wait_idle(page)
     assert moves_listed(page) == ["30x21x14"]
     assert board_pieces(page) == {"14": "white-man", "1": "black-man"}
+
+
+@pytest.mark.parametrize(
+    ("vid", "fen", "clicks", "reason"),
+    [
+        ("italian", "W:W22,32:BK18", ["22", "13"], "a man cannot take a king"),
+        ("czech", "W:We3,Kh6:Bd4,b6,g7", ["e3"],
+         "Czech draughts: a king that can capture must capture"),
+        ("american", "W:W22,30:B18", ["30"], "a capture is mandatory"),
+    ],
+)
+def test_refusals_in_the_rules_own_terms(page: Page, vid: str, fen: str, clicks: list[str],
+                                         reason: str) -> None:
+    game = api_game(page, variant=vid, fen=fen)
+    open_game(page, game["id"])
+    before = board_pieces(page)
+    for label in clicks:
+        square(page, label).click()
+    expect(page.locator("#message")).to_contain_text(reason)
+    wait_idle(page)
+    assert board_pieces(page) == before
+    assert page.request.get(f"/api/games/{game['id']}").json()["history"] == []

@@ -499,3 +499,18 @@ def test_a_move_chosen_on_an_old_version_is_409(client: TestClient):
     fresh = client.post(f"/api/games/{game['id']}/moves",
                         json={"move": "11-15", "version": moved.json()["version"]})
     assert fresh.status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("vid", "fen", "square", "code"),
+    [
+        ("czech", "W:We3,Kh6:Bd4,b6,g7", "e3", "king_must_capture"),
+        ("italian", "W:W21,24:B10,18,20", "24", "most_pieces"),
+        ("american", "W:W22,30:B18", "18", "not_your_piece"),
+    ],
+)
+def test_explain_names_the_capture_choice_rule(client: TestClient, vid: str, fen: str,
+                                               square: str, code: str):
+    game = new_game(client, variant=vid, fen=fen)
+    r = client.get(f"/api/games/{game['id']}/explain", params={"square": square})
+    assert r.json()["code"] == code, r.json()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC
@@ -23,7 +24,7 @@ from typing import Any
 
 from damiera.rules.game import Game, GameOverError, Result, ResultReason
 from damiera.rules.geometry import geometry
-from damiera.rules.movegen import Move
+from damiera.rules.movegen import Move, legal_moves
 from damiera.rules.notation import (
     IllegalMoveError,
     NotationError,
@@ -32,7 +33,14 @@ from damiera.rules.notation import (
     move_text,
 )
 from damiera.rules.position import FenError, Position, parse_fen, start_position, write_fen
-from damiera.rules.variant import VARIANTS, Color, UnknownVariantError, Variant, variant
+from damiera.rules.variant import (
+    VARIANTS,
+    CaptureChoice,
+    Color,
+    UnknownVariantError,
+    Variant,
+    variant,
+)
 from damiera.web import i18n
 from damiera.web.computer import ComputerPool
 from damiera.web.store import ConflictError, GameStore, NotFoundError, StoredGame, new_game_id
@@ -470,13 +478,18 @@ class GameService:
         mine = [move_text(v, m) for m in legal if m.start == start]
         if mine or game.result is not None:
             return {"square": geo.label(start), "moves": mine, "reason": None, "code": None}
+        # Attempts: a step or a jump in each direction, and every complete capture this piece
+        # would have if any capture could be chosen (so the capture-choice rule is named).
+        attempts = [[start, t] for d in range(4) for t in geo.ray[d][start][:2]]
+        free = dataclasses.replace(v, capture_choice=CaptureChoice.FREE)
+        attempts += [list(m.path) for m in legal_moves(free, game.position)
+                     if m.start == start and m.captures]
         best: IllegalMoveError | None = None
         rank = _REASON_RANK
-        for d in range(4):
-            for target in geo.ray[d][start][:2]:
-                err = explain_illegal(v, game.position, [start, target], legal)
-                if best is None or rank.get(err.code, 99) < rank.get(best.code, 99):
-                    best = err
+        for squares in attempts:
+            err = explain_illegal(v, game.position, squares, legal)
+            if best is None or rank.get(err.code, 99) < rank.get(best.code, 99):
+                best = err
         if best is None:  # a square with no diagonal at all cannot exist; be safe
             best = explain_illegal(v, game.position, [start, start], legal)
         return {

@@ -247,8 +247,7 @@ function renderMoves() {
     b.addEventListener("click", () => showPly(ply));
     row.append(b);
   });
-  const cur = list.querySelector(".current");
-  if (cur && cur.scrollIntoView && state.viewPly === null) cur.scrollIntoView({ block: "nearest" });
+  if (state.viewPly === null) list.scrollTop = list.scrollHeight;   // the list only, not the page
 }
 
 function showPly(ply) {

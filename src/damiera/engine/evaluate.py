@@ -102,6 +102,13 @@ class Evaluator:
         else:
             self.king_value = KING_SHORT_SAFE
         self.start_pieces = 2 * variant.men_per_side
+        # Weights as attributes (read once per call as locals; benchmarks may vary them).
+        self.back_guard = BACK_GUARD
+        self.back_guard_vs_kings = BACK_GUARD_VS_KINGS
+        self.centre_weight = CENTRE
+        self.balance = BALANCE
+        self.mobility = MOBILITY
+        self.tempo = TEMPO
         rows: list[int] = [0] * n
         for s in geo.squares:
             rows[geo.row(s)] |= 1 << s
@@ -211,14 +218,15 @@ class Evaluator:
             if x:
                 score -= w * x.bit_count()
         # Back-row guard.
-        score += (BACK_GUARD_VS_KINGS if bk else BACK_GUARD) * (wm & self.white_home).bit_count()
-        score -= (BACK_GUARD_VS_KINGS if wk else BACK_GUARD) * (bm & self.black_home).bit_count()
+        guard, guard_vs_kings = self.back_guard, self.back_guard_vs_kings
+        score += (guard_vs_kings if bk else guard) * (wm & self.white_home).bit_count()
+        score -= (guard_vs_kings if wk else guard) * (bm & self.black_home).bit_count()
         # Centre.
         c = self.centre
-        score += CENTRE * ((wm & c).bit_count() - (bm & c).bit_count())
+        score += self.centre_weight * ((wm & c).bit_count() - (bm & c).bit_count())
         # Balance between the wings.
         lm, rm = self.left, self.right
-        score -= BALANCE * (
+        score -= self.balance * (
             abs((white & lm).bit_count() - (white & rm).bit_count())
             - abs((black & lm).bit_count() - (black & rm).bit_count())
         )
@@ -229,7 +237,7 @@ class Evaluator:
         white_to_move = pos.turn is Color.WHITE
         if (wmob if white_to_move else bmob) == 0:
             return NO_MOVES
-        score += MOBILITY * (wmob - bmob)
+        score += self.mobility * (wmob - bmob)
         # Runaway men (only while the opponent has no king that could catch them).
         if not bk and wm & self.white_zone:
             score += self._runaways(wm & self.white_zone, black | wm, self.white_cone)
@@ -237,7 +245,8 @@ class Evaluator:
             score -= self._runaways(bm & self.black_zone, white | bm, self.black_cone)
         if wk or bk:
             score = self._king_terms(score, wm, bm, wk, bk, nwk, nbk)
-        return (score + TEMPO) if white_to_move else (TEMPO - score)
+        tempo = self.tempo
+        return (score + tempo) if white_to_move else (tempo - score)
 
     def _runaways(self, men: int, blockers: int, cones: dict[int, tuple[int, int]]) -> int:
         """RUNAWAY bonus for each man whose cone ahead holds no piece (see the module table)."""

@@ -9,6 +9,8 @@ iteration, then ``bestmove MOVE``; exit 1 when the side to move has no legal mov
 stderr and prints W/D/L and the Elo difference with its 95% interval; with ``--json`` the last
 line is one JSON object.
 
+``damiera hub`` serves the Hub protocol (see :mod:`damiera.engine.hub`).
+
 Bad input exits with status 2 and one line on stderr (raised as the CLI's ``UsageError``).
 """
 
@@ -180,3 +182,12 @@ def register(sub: Any) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="last line: one JSON object")
     p.set_defaults(func=_guarded(_cmd_match))
+
+    p = sub.add_parser("hub", help="serve the Hub protocol (version 2) on stdin/stdout")
+    p.set_defaults(func=_guarded(_cmd_hub))
+
+
+def _cmd_hub(args: argparse.Namespace) -> int:
+    from damiera.engine.hub import main as hub_main
+
+    return hub_main()

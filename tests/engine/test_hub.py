@@ -1,0 +1,57 @@
+"""Hub protocol front end: a short session fed as lines, answers read back."""
+
+from __future__ import annotations
+
+import io
+
+from damiera.engine.hub import move_string, parse_hub_move, parse_line, parse_position, run
+from damiera.rules.movegen import apply_move, generate
+from damiera.rules.position import parse_fen
+from damiera.rules.variant import variant
+
+START_10 = "W" + "b" * 20 + "e" * 10 + "w" * 20
+
+
+def _session(*lines: str) -> list[str]:
+    out = io.StringIO()
+    run(list(lines), out)
+    return out.getvalue().splitlines()
+
+
+def test_parse_line_reads_quoted_values_and_flags() -> None:
+    assert parse_line('pos pos=W moves="32-28 19-23"') == (
+        "pos", {"pos": "W", "moves": "32-28 19-23"})
+    assert parse_line("go think") == ("go", {"think": ""})
+
+
+def test_hub_handshake_and_a_search_at_fixed_depth() -> None:
+    out = _session("hub", "init", f"pos pos={START_10}", "level depth=2", "go think", "quit",
+                   "ping")
+    assert out[0].startswith("id name=Damiera")
+    assert "wait" in out and "ready" in out
+    assert any(line.startswith("info depth=2 ") for line in out)
+    done = [line for line in out if line.startswith("done move=")]
+    assert len(done) == 1
+    assert "pong" not in out  # nothing is answered after quit
+    v = variant("international")
+    pos = parse_position(v, START_10)
+    parse_hub_move(v, pos, done[0].split()[1].removeprefix("move="))
+
+
+def test_hub_moves_list_and_capture_format() -> None:
+    v = variant("international")
+    pos = parse_position(v, START_10)
+    for text in ("32-28", "19-23"):
+        pos = apply_move(pos, parse_hub_move(v, pos, text))
+    capture = parse_hub_move(v, pos, "28x19x23")
+    assert move_string(v, capture) == "28x19x23"
+
+
+def test_hub_8x8_variant_and_errors() -> None:
+    out = _session("set-param name=variant value=russian", "pos pos=Wxx", "go think",
+                   "set-param name=variant value=atlantis")
+    assert len(out) == 3 and all(line.startswith("error message=") for line in out)
+    v = variant("russian")
+    pos = parse_fen(v, "W:Wc3:Bd4")
+    (move,) = generate(v, pos)
+    assert parse_hub_move(v, pos, move_string(v, move)) == move

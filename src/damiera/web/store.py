@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import os
 import secrets
+import threading
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -141,6 +143,11 @@ class GameStore:
         self.engine: Engine = _make_engine(self.url)
         _Base.metadata.create_all(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # SQLite lets one writer in at a time and makes the others sleep and retry (up to
+        # 100 ms a try); queueing this process's writes on a lock avoids those sleeps.
+        self._write_lock: AbstractContextManager[object] = (
+            threading.Lock() if self.url.startswith("sqlite") else nullcontext()
+        )
 
     def close(self) -> None:
         """Close the database connections."""
@@ -149,7 +156,7 @@ class GameStore:
     def create(self, game: StoredGame) -> StoredGame:
         """Insert a new game; returns it with its version set."""
         now = datetime.now(UTC)
-        with self._sessions.begin() as session:
+        with self._write_lock, self._sessions.begin() as session:
             row = GameRow(
                 id=game.id,
                 variant=game.variant,
@@ -184,7 +191,7 @@ class GameStore:
         :class:`ConflictError` (nothing written) when the stored version differs, and
         :class:`NotFoundError` when the game is gone.
         """
-        with self._sessions() as session:
+        with self._write_lock, self._sessions() as session:
             row = session.get(GameRow, game.id)
             if row is None:
                 raise NotFoundError(f"no game with id {game.id!r}")

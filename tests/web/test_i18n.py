@@ -89,6 +89,8 @@ def test_pages_set_lang_and_dir_and_translate(catalogs: Path, tmp_db: str):
         # the language switcher sets a cookie and goes back
         r = c.get("/lang/it?next=/games", follow_redirects=False)
         assert r.status_code == 303 and r.headers["location"] == "/games"
+        r = c.get("/lang/it?next=/games%3Flang%3Dar%26x%3D1", follow_redirects=False)
+        assert r.headers["location"] == "/games?x=1"
         c.cookies.set(i18n.COOKIE, "it")
         assert "Nuova partita" in c.get("/games").text
         # rule refusals are translated by code when the catalog has them, else English

@@ -27,6 +27,7 @@ not your turn, or another request changed the game first, 422 a malformed body.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from typing import Annotated, Any, Literal
 
@@ -104,9 +105,7 @@ def build_router(service: GameService) -> APIRouter:
     async def list_variants() -> JSONResponse:
         return JSONResponse(variants_data)
 
-    @router.post(
-        "/games", status_code=201, summary="Start a game", responses=ERRORS
-    )
+    @router.post("/games", status_code=201, summary="Start a game", responses=ERRORS)
     async def create_game(body: NewGameBody, request: Request) -> JSONResponse:
         _locale(request)
         owner, new = player_token(request)
@@ -123,8 +122,6 @@ def build_router(service: GameService) -> APIRouter:
 
     @router.get("/games", summary="Your recent games (by browser cookie)")
     async def my_games(request: Request) -> list[dict[str, Any]]:
-        import asyncio
-
         rows = await asyncio.to_thread(
             service.recent, request.cookies.get(PLAYER_COOKIE), 50
         )

@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import jinja2
 from fastapi import FastAPI, Request
@@ -259,11 +259,12 @@ def create_app(
     async def choose_language(code: str, next: str = "/") -> Response:
         target = next if next.startswith("/") and not next.startswith("//") else "/"
         parts = urlsplit(target)
-        response = RedirectResponse(parts.path + (f"?{parts.query}" if parts.query else ""),
-                                    status_code=303)
+        # a ?lang= in the page's address would outvote the new choice: drop it
+        query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if k != "lang"])
         chosen = i18n.choose_locale(code)
-        response.headers["location"] = localise_path(parts.path, chosen) + (
-            f"?{parts.query}" if parts.query else "")
+        response = RedirectResponse(
+            localise_path(parts.path, chosen) + (f"?{query}" if query else ""), status_code=303
+        )
         response.set_cookie(i18n.COOKIE, chosen, max_age=365 * 24 * 3600, samesite="lax")
         return response
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from damiera.rules.geometry import geometry
 from damiera.rules.notation import (
     AmbiguousMoveError,
     IllegalMoveError,
     NotationError,
+    explain_piece,
     move_labels,
     move_text,
     parse_move,
@@ -110,3 +112,28 @@ def test_man_takes_king_named_even_for_the_first_jump_only() -> None:
 def test_huge_numbers_in_move_text_are_a_clear_error() -> None:
     err = _refusal("russian", "W:Wc3:Bh8", "c3-a" + "9" * 5000)
     assert err.code == "bad_square" and len(str(err)) < 200
+
+
+@pytest.mark.parametrize(
+    ("vid", "fen", "square", "code"),
+    [
+        ("czech", "W:We3,Kh6:Bd4,b6,g7", "e3", "king_must_capture"),
+        ("brazilian", "W:Wc3,e1:Bd4,f6,f2", "e1", "most_pieces"),
+        ("american", "W:W22,32:B18", "32", "capture_mandatory"),
+        ("italian", "W:W19,22:BK18", "22", "man_takes_king"),
+        ("american", "W:W22:B5", "5", "not_your_piece"),
+        ("american", "W:W22:B5", "14", "no_piece"),
+    ],
+)
+def test_explain_piece_names_the_most_specific_rule(
+    vid: str, fen: str, square: str, code: str
+) -> None:
+    v = variant(vid)
+    position = parse_fen(v, fen)
+    err = explain_piece(v, position, geometry(v).square(square))
+    assert err is not None and err.code == code
+
+
+def test_explain_piece_is_none_for_a_piece_that_can_move() -> None:
+    v = variant("american")
+    assert explain_piece(v, parse_fen(v, "W:W22:B"), geometry(v).square("22")) is None

@@ -337,3 +337,42 @@ def _explain_choice(variant: Variant, move: Move, captures: list[Move]) -> Illeg
     return IllegalMoveError(  # not reached while every rule above names its reason
         f"{name}: this capture is not allowed; legal: {best_text}", "capture_choice", params
     )
+
+
+#: Which refusal best explains a piece that cannot move (most specific rule first).
+_REASON_RANK = {
+    "king_must_capture": 0,
+    "most_pieces": 1,
+    "king_captures_first": 2,
+    "most_kings": 3,
+    "king_first": 4,
+    "man_takes_king": 5,
+    "capture_mandatory": 6,
+    "not_your_piece": 7,
+    "no_piece": 8,
+    "no_legal_move": 9,
+    "piece_cannot_move": 10,
+}
+
+
+def explain_piece(variant: Variant, position: Position, square: int) -> IllegalMoveError | None:
+    """Why the piece on ``square`` (bit index) cannot move now, or None when it can.
+
+    Tries a step and a jump in each direction and every complete capture the piece would have
+    under free choice, and returns the most specific refusal (a capture-choice rule first,
+    then men that may not take kings, mandatory capture, ...). For the site's "why can't I
+    move this piece?" answer.
+    """
+    geo = geometry(variant)
+    legal = legal_moves(variant, position)
+    if any(m.start == square for m in legal):
+        return None
+    attempts = [[square, target] for d in range(4) for target in geo.ray[d][square][:2]]
+    free = dataclasses.replace(variant, capture_choice=CaptureChoice.FREE)
+    attempts += [
+        list(m.path) for m in legal_moves(free, position) if m.start == square and m.captures
+    ]
+    refusals = [explain_illegal(variant, position, squares, legal) for squares in attempts]
+    if not refusals:  # a square with no diagonal neighbour does not exist on these boards
+        return explain_illegal(variant, position, [square, square], legal)
+    return min(refusals, key=lambda err: _REASON_RANK.get(err.code, len(_REASON_RANK)))

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import dataclasses
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC
@@ -24,18 +23,16 @@ from typing import Any
 
 from damiera.rules.game import Game, GameOverError, Result, ResultReason
 from damiera.rules.geometry import geometry
-from damiera.rules.movegen import Move, legal_moves
+from damiera.rules.movegen import Move
 from damiera.rules.notation import (
-    IllegalMoveError,
     NotationError,
-    explain_illegal,
+    explain_piece,
     move_labels,
     move_text,
 )
 from damiera.rules.position import FenError, Position, parse_fen, start_position, write_fen
 from damiera.rules.variant import (
     VARIANTS,
-    CaptureChoice,
     Color,
     UnknownVariantError,
     Variant,
@@ -465,7 +462,7 @@ class GameService:
     async def explain(self, game_id: str, square: str) -> dict[str, Any]:
         """Why the piece on ``square`` can or cannot move now: ``{"square", "moves",
         "reason", "code"}`` (``reason``/``code`` null when it has legal moves). The reason is
-        the rules core's, for a move from that square to a neighbouring or jump square."""
+        the rules core's (:func:`damiera.rules.notation.explain_piece`)."""
         stored = await self.load(game_id)
         game = self._game(stored)
         v = game.variant
@@ -478,25 +475,14 @@ class GameService:
         mine = [move_text(v, m) for m in legal if m.start == start]
         if mine or game.result is not None:
             return {"square": geo.label(start), "moves": mine, "reason": None, "code": None}
-        # Attempts: a step or a jump in each direction, and every complete capture this piece
-        # would have if any capture could be chosen (so the capture-choice rule is named).
-        attempts = [[start, t] for d in range(4) for t in geo.ray[d][start][:2]]
-        free = dataclasses.replace(v, capture_choice=CaptureChoice.FREE)
-        attempts += [list(m.path) for m in legal_moves(free, game.position)
-                     if m.start == start and m.captures]
-        best: IllegalMoveError | None = None
-        rank = _REASON_RANK
-        for squares in attempts:
-            err = explain_illegal(v, game.position, squares, legal)
-            if best is None or rank.get(err.code, 99) < rank.get(best.code, 99):
-                best = err
-        if best is None:  # a square with no diagonal at all cannot exist; be safe
-            best = explain_illegal(v, game.position, [start, start], legal)
+        refusal = explain_piece(v, game.position, start)
+        if refusal is None:  # cannot happen: it has no legal move; be safe
+            return {"square": geo.label(start), "moves": [], "reason": None, "code": None}
         return {
             "square": geo.label(start),
             "moves": [],
-            "reason": i18n.error_message(best.code, best.params, str(best)),
-            "code": best.code,
+            "reason": i18n.error_message(refusal.code, refusal.params, str(refusal)),
+            "code": refusal.code,
         }
 
     async def pdn(self, game_id: str) -> str:
@@ -543,19 +529,3 @@ class GameService:
                 }
             )
         return out
-
-
-#: Which refusal best explains a piece that cannot move (most specific rule first).
-_REASON_RANK = {
-    "king_must_capture": 0,
-    "most_pieces": 1,
-    "king_captures_first": 2,
-    "most_kings": 3,
-    "king_first": 4,
-    "man_takes_king": 5,
-    "capture_mandatory": 6,
-    "not_your_piece": 7,
-    "no_piece": 8,
-    "no_legal_move": 9,
-    "piece_cannot_move": 10,
-}

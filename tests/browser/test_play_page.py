@@ -3,6 +3,7 @@ refusals that change nothing, undo, reload, a friend game to its result, the pho
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -98,7 +99,7 @@ def test_italian_game_against_the_computer_by_clicking(page: Page) -> None:
     assert moves_listed(page)[2] == first["move"]
 
 
-def test_russian_flying_king_capture_entered_square_by_square(page: Page) -> None:
+def test_russian_flying_king_capture_entered_square_by_square(page: Page, tmp_path: Path) -> None:
     game = api_game(page, variant="russian", fen="W:WKa1:Bb2,g5,f2,b6,d2")
     open_game(page, game["id"])
     assert board_pieces(page)["a1"] == "white-king"
@@ -114,7 +115,7 @@ def test_russian_flying_king_capture_entered_square_by_square(page: Page) -> Non
     captured = page.eval_on_selector_all(
         "#board .piece.captured", "els => els.map(e => e.closest('[data-square]').dataset.square)")
     assert sorted(captured) == ["b2", "g5"]
-    page.screenshot(path="/tmp/shots/test-mid-capture.png")
+    page.screenshot(path=str(tmp_path / "mid-capture.png"))
     # a square off the capture's paths: the server says why, the entry so far is kept
     square(page, "b8").click()
     expect(page.locator("#message")).to_contain_text("not a legal move")
@@ -233,7 +234,7 @@ def test_drag_and_drop_a_piece(page: Page) -> None:
     assert moves_listed(page) == ["32-28"]
 
 
-def test_phone_layout(browser: Any, base_url: str) -> None:
+def test_phone_layout(browser: Any, base_url: str, tmp_path: Path) -> None:
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, base_url=base_url, is_mobile=True,
         has_touch=True, device_scale_factor=2,
@@ -255,7 +256,7 @@ def test_phone_layout(browser: Any, base_url: str) -> None:
         square(page, first["to"]).tap()
         expect(page.locator("#move-list button.move")).to_have_count(2)
         wait_idle(page)
-        page.screenshot(path="/tmp/shots/test-phone.png")
+        page.screenshot(path=str(tmp_path / "phone.png"))
     finally:
         context.close()
 

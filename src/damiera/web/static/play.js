@@ -632,6 +632,9 @@ document.addEventListener("damiera:variant-preview", (e) => {
 async function start() {
   if (state.game) {
     state.flipped = state.game.side === "black";
+    const pick = $("ng-variant");   // a new game from here starts in the same variant
+    pick.value = state.game.variant;
+    pick.dispatchEvent(new Event("change"));
     let animate = false;
     try {
       animate = sessionStorage.getItem("damiera.animate") === state.game.id;

@@ -99,3 +99,9 @@ def test_hostile_fen_is_refused_quickly_and_briefly(vid: str, fen: str, message:
 def test_fen_quoted_with_trailing_dot() -> None:
     v = variant("russian")
     assert write_fen(v, parse_fen(v, '"W:Wc3:Bd4".')) == "W:Wc3:Bd4"
+
+
+def test_empty_board_is_an_impossible_position() -> None:
+    for fen in ("W", "W:W:B", "B:B"):
+        with pytest.raises(FenError, match="empty"):
+            parse_fen(variant("italian"), fen)

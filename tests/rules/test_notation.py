@@ -137,3 +137,16 @@ def test_explain_piece_names_the_most_specific_rule(
 def test_explain_piece_is_none_for_a_piece_that_can_move() -> None:
     v = variant("american")
     assert explain_piece(v, parse_fen(v, "W:W22:B"), geometry(v).square("22")) is None
+
+
+def test_man_takes_king_is_not_blamed_when_no_king_is_taken() -> None:
+    # Italian: the man 23x14 would take a man; the king's 22x13x6x15x22 takes four.
+    err = _refusal("italian", "W:WK22,23:B18,10,19,11", "23x14")
+    assert err.code == "most_pieces"
+    assert "22x13x6x15x22" in str(err)
+
+
+def test_czech_king_precedence_refusal_lists_the_king_captures() -> None:
+    err = _refusal("czech", "W:We3,Kh2:Bd4,b6,g3", "e3xc5xa7")
+    assert err.code == "king_must_capture"
+    assert str(err).count("h2x") == 3 and str(err).endswith("...)")

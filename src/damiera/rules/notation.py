@@ -20,6 +20,7 @@ from damiera.rules.movegen import (
     _all_captures,
     _quiet_moves,
     choose_captures,
+    drop_equal_captures,
     legal_moves,
     tables,
 )
@@ -167,6 +168,12 @@ def _equal_capture_of(
     return [m for m in legal if (m.start, m.end, m.captured, m.promotes) in keys]
 
 
+def _starting_with(squares: Sequence[int], moves: Sequence[Move]) -> list[Move]:
+    """Captures whose path begins with exactly ``squares`` (an incomplete capture)."""
+    n = len(squares)
+    return [m for m in moves if len(m.path) > n and list(m.path[:n]) == list(squares)]
+
+
 def _or_list(items: list[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
@@ -232,7 +239,7 @@ def explain_illegal(
     side = 0 if turn is Color.WHITE else 1
     own, opp = position.pieces(turn), position.pieces(turn.opponent)
     every_capture = _all_captures(t, own, opp, position.kings, side)
-    rejected = _matching(squares, every_capture)
+    rejected = _matching(squares, every_capture) or _starting_with(squares, every_capture)
     if rejected:
         return _explain_choice(variant, rejected[0], every_capture)
     quiet = _quiet_moves(t, own, opp, position.kings, side)
@@ -244,8 +251,12 @@ def explain_illegal(
     if not variant.men_capture_kings and not is_king:
         relaxed = dataclasses.replace(variant, men_capture_kings=True)
         relaxed_captures = _all_captures(tables(relaxed), own, opp, position.kings, side)
-        if _matching(squares, relaxed_captures) or any(
-            list(m.path[: len(squares)]) == list(squares) for m in relaxed_captures
+        # Only sequences that take a king within the squares written count as the reason.
+        jumps = len(squares) - 1
+        if any(
+            m.captured_kings & sum(1 << c for c in m.captures[:jumps])
+            for m in _matching(squares, relaxed_captures)
+            + _starting_with(squares, relaxed_captures)
         ):
             return IllegalMoveError("a man cannot take a king", "man_takes_king")
     if len(squares) == 2:
@@ -293,15 +304,23 @@ def explain_illegal(
 
 def _explain_choice(variant: Variant, move: Move, captures: list[Move]) -> IllegalMoveError:
     """The capture-choice rule that ``move`` (a complete capture) breaks."""
-    chosen = choose_captures(variant, captures)
+    rank = tables(variant).label_rank
+    chosen = sorted(
+        drop_equal_captures(variant, choose_captures(variant, captures)),
+        key=lambda m: [rank[s] for s in m.path],
+    )
     best = chosen[0]
     best_text = move_text(variant, best)
     name = variant.name
     choice = variant.capture_choice
     params = {"variant": name, "move": best_text}
     if choice is CaptureChoice.KING_PRECEDENCE and not move.by_king:
+        examples = _or_list([move_text(variant, m) for m in chosen[:3]])
+        if len(chosen) > 3:
+            examples += " ..."
+        params["move"] = examples
         return IllegalMoveError(
-            f"{name}: a king that can capture must capture ({best_text})",
+            f"{name}: a king that can capture must capture ({examples})",
             "king_must_capture",
             params,
         )

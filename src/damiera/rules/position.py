@@ -182,7 +182,7 @@ def check_position(variant: Variant, position: Position) -> None:
 
     Checks: pieces only on playing squares, no square held by both sides, no man on its own
     promotion row (White men on the top row, Black men on the bottom row), no side with more
-    pieces than it starts with.
+    pieces than it starts with, not an empty board (one side may have no pieces: it has lost).
     """
     geo = geometry(variant)
     off = (position.white | position.black | position.kings) & ~geo.mask
@@ -190,6 +190,8 @@ def check_position(variant: Variant, position: Position) -> None:
         raise FenError("a piece stands off the playing squares")
     if position.white & position.black:
         raise FenError(f"square {geo.labels(position.white & position.black)[0]} is held by both sides")
+    if not position.white | position.black:
+        raise FenError("impossible position: the board is empty")
     if position.kings & ~(position.white | position.black):
         raise FenError("a king is marked on an empty square")
     white_men = position.white & ~position.kings

@@ -278,6 +278,16 @@ def test_resign_against_the_computer(client: TestClient):
     assert client.get(f"/api/games/{game['id']}").json()["result"]["reason"] == "resignation"
 
 
+def test_resign_against_the_computer_only_for_your_side(client: TestClient):
+    game = new_game(client, variant="italian", opponent="computer", side="white")
+    r = client.post(f"/api/games/{game['id']}/resign", json={"side": "black"})
+    assert r.status_code == 409
+    assert "only your side (white) may resign" in r.json()["error"]
+    assert client.get(f"/api/games/{game['id']}").json()["result"] is None
+    r = client.post(f"/api/games/{game['id']}/resign", json={"side": "white"})
+    assert r.status_code == 200 and r.json()["result"]["winner"] == "black"
+
+
 def test_resign_between_friends_is_the_side_to_move_or_the_side_given(client: TestClient):
     game = new_game(client, variant="italian")
     r = client.post(f"/api/games/{game['id']}/resign", json={"side": "black"})

@@ -423,6 +423,11 @@ class GameService:
             game = self.rebuild(stored)
             if side is None:
                 side = stored.side if stored.opponent == "computer" else game.turn.word
+            elif stored.opponent == "computer" and side != stored.side:
+                raise Conflict(
+                    f"against the computer only your side ({stored.side}) may resign, "
+                    f"not {side}"
+                )
             try:
                 game.resign(_color(side))
             except GameOverError as exc:

@@ -160,6 +160,15 @@ def test_illegal_attempt_shows_the_rules_reason_and_changes_nothing(page: Page) 
     assert stored["history"] == [] and stored["fen"] == game["fen"]
 
 
+def test_the_page_language_from_the_url_reaches_its_api_requests(page: Page) -> None:
+    game = api_game(page, variant="american", fen="W:W22,30:B18")
+    page.goto(f"/game/{game['id']}?lang=ar")
+    page.wait_for_selector("body[data-ready]")
+    page.context.clear_cookies()          # the page itself must say which language it wants
+    square(page, "30").click()
+    expect(page.locator("#message")).to_contain_text("الأسر إجباري")
+
+
 def test_undo_and_reload_continue_the_game(page: Page) -> None:
     game = api_game(page, variant="spanish", opponent="computer", level=1)
     open_game(page, game["id"])

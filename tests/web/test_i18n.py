@@ -121,3 +121,22 @@ def test_language_names_and_directions():
     assert i18n.text_direction("ar") == "rtl"
     assert i18n.text_direction("it") == "ltr"
     assert i18n.language_name("it").lower() == "italiano"
+
+
+def test_a_language_chosen_by_the_url_sticks_to_the_next_pages(tmp_db: str):
+    with TestClient(create_app(tmp_db, computer_workers=1)) as c:
+        game = c.post("/api/games", json={"variant": "american", "opponent": "friend",
+                                          "fen": "W:W22,30:B18"}).json()
+        # a rules page in Italian, then the game it opened: Italian without any ?lang=
+        assert c.get("/it/rules/italian").status_code == 200
+        assert c.cookies.get(i18n.COOKIE) == "it"
+        assert '<html lang="it"' in c.get(f"/game/{game['id']}").text
+        # ?lang= on a game page is remembered too, and wins over the cookie
+        assert '<html lang="ar"' in c.get(f"/game/{game['id']}?lang=ar").text
+        assert c.cookies.get(i18n.COOKIE) == "ar"
+        # the page's API requests carry ?lang=: every route answers in that language
+        c.cookies.clear()
+        r = c.post(f"/api/games/{game['id']}/moves?lang=ar", json={"move": "30-26"})
+        assert r.json()["error"] == "الأسر إجباري (22x15)"
+        r = c.get(f"/api/games/{game['id']}/explain?square=30&lang=it")
+        assert r.json()["reason"].lower() == "la presa è obbligatoria (22x15)"

@@ -31,7 +31,7 @@ import asyncio
 import secrets
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Query, Request
+from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
@@ -86,7 +86,9 @@ def player_token(request: Request) -> tuple[str, bool]:
     return token, False
 
 
-def _locale(request: Request) -> None:
+async def _locale(request: Request) -> None:
+    """Make the request's language current (``?lang=``, cookie, Accept-Language); async so
+    that it runs in the route's own context."""
     i18n.set_locale(
         i18n.choose_locale(
             request.query_params.get("lang"),
@@ -98,7 +100,8 @@ def _locale(request: Request) -> None:
 
 def build_router(service: GameService) -> APIRouter:
     """The API routes, bound to ``service``."""
-    router = APIRouter(prefix="/api", tags=["api"])
+    # Every route answers in the request's language (``?lang=``, cookie, Accept-Language).
+    router = APIRouter(prefix="/api", tags=["api"], dependencies=[Depends(_locale)])
     variants_data = [variant_json(v) for v in VARIANTS.values()]
 
     @router.get("/variants", summary="Every variant with its rule parameters and board")
@@ -107,7 +110,6 @@ def build_router(service: GameService) -> APIRouter:
 
     @router.post("/games", status_code=201, summary="Start a game", responses=ERRORS)
     async def create_game(body: NewGameBody, request: Request) -> JSONResponse:
-        _locale(request)
         owner, new = player_token(request)
         game = await service.create(NewGame(**body.model_dump()), owner)
         response = JSONResponse(
@@ -136,7 +138,6 @@ def build_router(service: GameService) -> APIRouter:
 
     @router.post("/games/{game_id}/moves", summary="Play a move", responses=ERRORS)
     async def play_move(game_id: str, body: MoveBody, request: Request) -> JSONResponse:
-        _locale(request)
         return JSONResponse(await service.play(game_id, body.move, body.version))
 
     @router.post(
@@ -171,7 +172,6 @@ def build_router(service: GameService) -> APIRouter:
     async def explain(
         game_id: str, request: Request, square: str = Query(examples=["22"])
     ) -> JSONResponse:
-        _locale(request)
         return JSONResponse(await service.explain(game_id, square))
 
     @router.get(

@@ -135,7 +135,20 @@ def render(
     page["variants"] = list(VARIANTS.values())
     page["path"] = request.url.path + (f"?{request.url.query}" if request.url.query else "")
     page.update(context)
-    return TEMPLATES.TemplateResponse(request, name, page, status_code=status_code)
+    response = TEMPLATES.TemplateResponse(request, name, page, status_code=status_code)
+    remember_url_language(request, response, code, url_lang)
+    return response
+
+
+def remember_url_language(
+    request: Request, response: Response, code: str, url_lang: str | None = None
+) -> None:
+    """When the URL chose the language (``/{lang}/...`` or ``?lang=``), remember it in the
+    language cookie so that the next page (a game opened from a rules page, say) keeps it."""
+    if not (url_lang or request.query_params.get("lang")):
+        return
+    if request.cookies.get(i18n.COOKIE) != code:
+        response.set_cookie(i18n.COOKIE, code, max_age=365 * 24 * 3600, samesite="lax")
 
 
 def create_app(

@@ -60,7 +60,7 @@ form.addEventListener("submit", async (e) => {
   const start = document.getElementById("ng-start");
   start.disabled = true;
   try {
-    const res = await fetch("/api/games", {
+    const res = await fetch(`/api/games?lang=${encodeURIComponent(document.documentElement.lang || "en")}`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),

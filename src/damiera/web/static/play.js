@@ -267,10 +267,18 @@ function message(text, kind = "error") {
 
 // ---------------------------------------------------------------------------------------------
 // server calls
+// Every request carries the page's language, so that refusals come back in it.
+const pageLang = document.documentElement.lang || "en";
+function withLang(path) {
+  const url = new URL(path, window.location.origin);
+  url.searchParams.set("lang", pageLang);
+  return url.pathname + url.search;
+}
+
 async function api(path, options = {}) {
   let res;
   try {
-    res = await fetch(path, {
+    res = await fetch(withLang(path), {
       method: options.method || "GET",
       headers: options.body ? { "Content-Type": "application/json" } : {},
       body: options.body ? JSON.stringify(options.body) : undefined,

@@ -35,7 +35,7 @@ function drawDiagram(figure) {
 }
 
 async function createGame(body) {
-  const res = await fetch("/api/games", {
+  const res = await fetch(`/api/games?lang=${encodeURIComponent(document.documentElement.lang || "en")}`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),

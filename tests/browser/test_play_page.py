@@ -169,6 +169,24 @@ def test_the_page_language_from_the_url_reaches_its_api_requests(page: Page) -> 
     expect(page.locator("#message")).to_contain_text("الأسر إجباري")
 
 
+def test_undo_is_disabled_when_nothing_of_yours_can_be_taken_back(page: Page) -> None:
+    # American: Black (the computer) moves first; its move alone cannot be taken back
+    game = api_game(page, variant="american", opponent="computer", side="white")
+    open_game(page, game["id"])
+    expect(page.locator("#move-list button.move")).to_have_count(1)
+    expect(page.locator("#btn-undo")).to_be_disabled()
+    # a friend game with a move, then resigned: undo cannot take the resignation back
+    game = api_game(page, variant="italian")
+    r = page.request.post(f"/api/games/{game['id']}/moves", data={"move": "22-19"})
+    assert r.ok
+    open_game(page, game["id"])
+    expect(page.locator("#btn-undo")).to_be_enabled()
+    page.click("#btn-resign")
+    page.click("#confirm-yes")
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#btn-undo")).to_be_disabled()
+
+
 def test_undo_and_reload_continue_the_game(page: Page) -> None:
     game = api_game(page, variant="spanish", opponent="computer", level=1)
     open_game(page, game["id"])

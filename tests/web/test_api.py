@@ -264,6 +264,22 @@ def test_undo_with_nothing_to_take_back_is_409(client: TestClient):
     assert r.status_code == 409
 
 
+def test_can_undo_says_whether_an_undo_would_take_something_back(client: TestClient):
+    game = new_game(client, variant="american", opponent="computer", side="white")
+    assert len(game["history"]) == 1 and game["can_undo"] is False  # only the computer's move
+    game = play(client, game["id"], game["legal_moves"][0]["move"])
+    assert game["can_undo"] is True
+    game = client.post(f"/api/games/{game['id']}/resign").json()
+    assert game["can_undo"] is False
+    game = new_game(client, variant="czech")
+    assert game["can_undo"] is False
+    game = play(client, game["id"], game["legal_moves"][0]["move"])
+    assert game["can_undo"] is True
+    game = client.post(f"/api/games/{game['id']}/draw").json()
+    assert game["can_undo"] is False
+    assert client.post(f"/api/games/{game['id']}/undo").status_code == 409
+
+
 def test_resign_against_the_computer(client: TestClient):
     game = new_game(client, variant="brazilian", opponent="computer")
     r = client.post(f"/api/games/{game['id']}/resign")
@@ -282,7 +298,7 @@ def test_resign_against_the_computer_only_for_your_side(client: TestClient):
     game = new_game(client, variant="italian", opponent="computer", side="white")
     r = client.post(f"/api/games/{game['id']}/resign", json={"side": "black"})
     assert r.status_code == 409
-    assert "only your side (white) may resign" in r.json()["error"]
+    assert "only your side may resign (White)" in r.json()["error"]
     assert client.get(f"/api/games/{game['id']}").json()["result"] is None
     r = client.post(f"/api/games/{game['id']}/resign", json={"side": "white"})
     assert r.status_code == 200 and r.json()["result"]["winner"] == "black"

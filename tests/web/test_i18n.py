@@ -17,6 +17,7 @@ WEB = Path(i18n.__file__).parent
 #: The files of the play site (other pages keep their own checks).
 SITE_FILES = [
     ("python", WEB / "app.py"),
+    ("python", WEB / "games.py"),
     ("jinja2", WEB / "templates" / "base.html"),
     ("jinja2", WEB / "templates" / "play.html"),
     ("jinja2", WEB / "templates" / "games.html"),
@@ -140,3 +141,40 @@ def test_a_language_chosen_by_the_url_sticks_to_the_next_pages(tmp_db: str):
         assert r.json()["error"] == "الأسر إجباري (22x15)"
         r = c.get(f"/api/games/{game['id']}/explain?square=30&lang=it")
         assert r.json()["reason"].lower() == "la presa è obbligatoria (22x15)"
+
+
+def test_every_api_message_is_translated_in_every_catalog():
+    """The API's own messages (409s and results, from games.py) exist in every language,
+    using no ``{field}`` that the English text does not fill."""
+    import re
+
+    ids = set()
+    for _line, message, _c, _ctx in extract_from_file("python", str(WEB / "games.py")):
+        ids.add(message if isinstance(message, str) else message[0])
+    assert "there is no move of yours to take back" in ids
+    fields = re.compile(r"\{(\w+)\}")
+    for code in i18n.available_locales():
+        if code == "en":
+            continue
+        with (WEB / "locales" / code / "LC_MESSAGES" / "messages.po").open("rb") as fp:
+            catalog = read_po(fp, locale=code)
+        for msgid in ids:
+            message = catalog.get(msgid)
+            assert message is not None and message.string, f"{code} lacks {msgid!r}"
+            assert set(fields.findall(message.string)) <= set(fields.findall(msgid)), (
+                code, msgid)
+
+
+def test_conflicts_are_in_the_request_language(client: TestClient):
+    game = client.post("/api/games", json={"variant": "italian", "opponent": "friend"}).json()
+    r = client.post(f"/api/games/{game['id']}/undo?lang=it")
+    assert r.status_code == 409 and r.json()["error"] == "non c'è nessuna mossa da ritirare"
+    r = client.post(f"/api/games/{game['id']}/resign?lang=ru")
+    r = client.post(f"/api/games/{game['id']}/undo?lang=ru")
+    assert r.json()["error"] == "партия закончилась сдачей; её нельзя взять назад"
+    r = client.post(f"/api/games/{game['id']}/moves?lang=es", json={"move": "22-18"})
+    assert r.status_code == 409
+    assert r.json()["error"] == "la partida ha terminado: Ganan las Negras: las Blancas abandonaron"
+    game = client.post("/api/games", json={"variant": "american", "side": "white"}).json()
+    r = client.post(f"/api/games/{game['id']}/undo?lang=pt_BR")
+    assert r.json()["error"] == "não há lance seu para voltar"

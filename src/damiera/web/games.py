@@ -42,6 +42,8 @@ from damiera.web import i18n
 from damiera.web.computer import ComputerPool
 from damiera.web.store import ConflictError, GameStore, NotFoundError, StoredGame, new_game_id
 
+_ = i18n.gettext
+
 __all__ = [
     "BadRequest",
     "Conflict",
@@ -69,7 +71,40 @@ class IllegalMove(ValueError):
 
 
 class Conflict(RuntimeError):
-    """The request cannot apply to the game as it is now (409)."""
+    """The request cannot apply to the game as it is now (409); the message is in the
+    request's language (raise it with a catalog message, ``_("...")``)."""
+
+
+#: Results that end a game by the players' decision: they cannot be taken back.
+_FINAL_REASONS = (ResultReason.RESIGNATION, ResultReason.AGREEMENT)
+
+
+def _result_text(result: Result, v: Variant) -> str:
+    """The result in the current language (the page's own words for it), else the core's."""
+    words = {"white": _("White"), "black": _("Black")}
+    fields = {"n": str(v.draw_moves_without_progress), "winner": "", "loser": ""}
+    if result.winner is not None:
+        fields["winner"] = words[result.winner.word]
+        fields["loser"] = words[result.winner.opponent.word]
+    text = {
+        ResultReason.NO_PIECES: _("{winner} wins: {loser} has no pieces left"),
+        ResultReason.NO_MOVES: _("{winner} wins: {loser} has no legal move"),
+        ResultReason.RESIGNATION: _("{winner} wins: {loser} resigned"),
+        ResultReason.NO_PROGRESS: _("Draw: {n} moves each without a capture or a promotion"),
+        ResultReason.REPETITION: _("Draw: the same position occurred three times"),
+        ResultReason.AGREEMENT: _("Draw by agreement"),
+    }[result.reason]
+    try:
+        return text.format(**fields)
+    except (KeyError, IndexError, ValueError):
+        return result.describe(v)
+
+
+def _game_over(game: Game) -> Conflict:
+    """409 for a change asked of a finished game."""
+    assert game.result is not None
+    return Conflict(_("the game is over: {result}").format(
+        result=_result_text(game.result, game.variant)))
 
 
 @dataclass(frozen=True)
@@ -122,6 +157,21 @@ def _record(stored: StoredGame, game: Game) -> None:
     result = game.result
     stored.result_winner = result.winner.word if result and result.winner else None
     stored.result_reason = result.reason.value if result else None
+
+
+def _undo_plies(stored: StoredGame, game: Game) -> int | None:
+    """How many plies an undo takes back (against the computer: back to before the
+    human's last move, with the computer's replies), or None when there is nothing to take
+    back or the game ended by resignation or agreement."""
+    if game.result is not None and game.result.reason in _FINAL_REASONS:
+        return None
+    n = len(game.moves)
+    if stored.opponent != "computer":
+        return 1 if n else None
+    for i in range(n - 1, -1, -1):
+        if game.positions[i].turn.word == stored.side:
+            return n - i
+    return None
 
 
 class _Cache:
@@ -210,6 +260,7 @@ class GameService:
         ``optional_capture``, ``opponent``, ``level``, ``side``, ``start_fen``, ``positions``
         (FEN before the first move, then after each), ``last_move``,
         ``moves_without_progress``, ``draw_moves_without_progress``, ``computer_side``,
+        ``can_undo`` (an undo would take something back),
         ``version``, ``thinking`` (the computer is choosing its move), ``created_at``,
         ``updated_at``."""
         cached = self._cache.get(stored)
@@ -244,6 +295,7 @@ class GameService:
             "last_move": move_labels(v, game.moves[-1]) if game.moves else None,
             "result": _result_json(game.result, v),
             "moves_without_progress": game.moves_without_progress,
+            "can_undo": _undo_plies(stored, game) is not None,
             "draw_moves_without_progress": v.draw_moves_without_progress,
             "version": stored.version,
             "thinking": False,
@@ -260,8 +312,8 @@ class GameService:
         _record(stored, game)
         try:
             saved = await asyncio.to_thread(self.store.save, stored)
-        except ConflictError as exc:
-            raise Conflict(str(exc)) from None
+        except ConflictError:
+            raise Conflict(_("the game was changed by another request; reload it")) from None
         self._cache.put(saved, game)
         return saved
 
@@ -324,7 +376,7 @@ class GameService:
     def _claim(self, game_id: str) -> None:
         """One change at a time per game in this process: a second one is refused (409)."""
         if game_id in self._busy:
-            raise Conflict("another move on this game is being played; try again")
+            raise Conflict(_("another move on this game is being played; try again"))
         self._busy.add(game_id)
 
     async def play(self, game_id: str, text: str, version: int | None = None) -> dict[str, Any]:
@@ -338,12 +390,12 @@ class GameService:
         try:
             stored = await self.load(game_id)
             if version is not None and version != stored.version:
-                raise Conflict("the game has changed since this move was chosen; reload it")
+                raise Conflict(_("the game has changed since this move was chosen; reload it"))
             game = self.rebuild(stored)
             if game.result is not None:
-                raise Conflict(f"the game is over: {game.result.describe(game.variant)}")
+                raise _game_over(game)
             if self._computer_to_move(stored, game):
-                raise Conflict("it is the computer's turn")
+                raise Conflict(_("it is the computer's turn"))
             try:
                 game.play(text)
             except NotationError as exc:
@@ -373,7 +425,7 @@ class GameService:
             stored = await self.load(game_id)
             game = self.rebuild(stored)
             if not self._computer_to_move(stored, game):
-                raise Conflict("it is not the computer's turn")
+                raise Conflict(_("it is not the computer's turn"))
             stored, game = await self._reply_and_save(stored, game)
             return self.to_json(stored, game)
         finally:
@@ -386,27 +438,22 @@ class GameService:
         try:
             stored = await self.load(game_id)
             game = self.rebuild(stored)
-            plies = 1
-            if stored.opponent == "computer":
-                human = stored.side
-                n = len(game.moves)
-                # Take back moves until it is the human's turn after one of theirs is gone.
-                plies = 0
-                turn_after = game.turn.word
-                while plies < n:
-                    plies += 1
-                    mover = game.positions[n - plies].turn.word
-                    turn_after = mover
-                    if mover == human:
-                        break
-                if plies == 0 or turn_after != human:
-                    raise Conflict("there is no move of yours to take back")
-            elif not game.moves:
-                raise Conflict("there is no move to take back")
+            final = game.result
+            if final is not None and final.reason is ResultReason.RESIGNATION:
+                raise Conflict(_("the game ended by resignation; it cannot be taken back"))
+            if final is not None and final.reason is ResultReason.AGREEMENT:
+                raise Conflict(_("the game ended by agreement; it cannot be taken back"))
+            plies = _undo_plies(stored, game)
+            if plies is None:
+                raise Conflict(
+                    _("there is no move of yours to take back")
+                    if stored.opponent == "computer"
+                    else _("there is no move to take back")
+                )
             try:
                 game.undo(plies)
-            except GameOverError as exc:
-                raise Conflict(str(exc)) from None
+            except GameOverError:  # cannot happen after the checks above; be safe
+                raise Conflict(_("there is no move to take back")) from None
             stored = await self._save(stored, game)
             return self.to_json(stored, game)
         finally:
@@ -424,14 +471,15 @@ class GameService:
             if side is None:
                 side = stored.side if stored.opponent == "computer" else game.turn.word
             elif stored.opponent == "computer" and side != stored.side:
+                words = {"white": _("White"), "black": _("Black")}
                 raise Conflict(
-                    f"against the computer only your side ({stored.side}) may resign, "
-                    f"not {side}"
+                    _("against the computer only your side may resign ({side})")
+                    .format(side=words[stored.side])
                 )
             try:
                 game.resign(_color(side))
-            except GameOverError as exc:
-                raise Conflict(str(exc)) from None
+            except GameOverError:
+                raise _game_over(game) from None
             stored = await self._save(stored, game)
             return self.to_json(stored, game)
         finally:
@@ -444,12 +492,12 @@ class GameService:
         try:
             stored = await self.load(game_id)
             if stored.opponent != "friend":
-                raise Conflict("a draw can be agreed only between two people")
+                raise Conflict(_("a draw can be agreed only between two people"))
             game = self.rebuild(stored)
             try:
                 game.agree_draw()
-            except GameOverError as exc:
-                raise Conflict(str(exc)) from None
+            except GameOverError:
+                raise _game_over(game) from None
             stored = await self._save(stored, game)
             return self.to_json(stored, game)
         finally:

@@ -201,7 +201,9 @@ function setControls(haveGame) {
   const over = !g || !!g.result;
   $("btn-undo").hidden = $("btn-resign").hidden = $("btn-flip").hidden = !haveGame;
   $("intro").hidden = haveGame;
-  $("btn-undo").disabled = !haveGame || state.busy || !g.history.length;
+  // the server says whether an undo would take something back (not after a resignation or
+  // an agreed draw, nor when only the computer has moved)
+  $("btn-undo").disabled = !haveGame || state.busy || !g.history.length || g.can_undo === false;
   $("btn-resign").disabled = over || state.busy;
   $("btn-draw").hidden = !g || g.opponent !== "friend";
   $("btn-draw").disabled = over || state.busy;

@@ -261,6 +261,42 @@ def test_drag_and_drop_a_piece(page: Page) -> None:
     assert moves_listed(page) == ["32-28"]
 
 
+def _drag(page: Page, start: Any, end: tuple[float, float]) -> None:
+    box = start.bounding_box()
+    assert box
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(*end, steps=8)
+    page.mouse.up()
+
+
+def _centre(page: Page, label: str) -> tuple[float, float]:
+    box = square(page, label).bounding_box()
+    assert box
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_drag_works_with_a_piece_selected_and_off_the_board_cancels(page: Page) -> None:
+    game = api_game(page, variant="international")
+    open_game(page, game["id"])
+    square(page, "32").click()                       # a piece is selected...
+    expect(square(page, "32")).to_have_class("sq start")
+    _drag(page, square(page, "33"), _centre(page, "29"))   # ...and another one is dragged
+    expect(page.locator("#move-list button.move")).to_have_count(1)
+    wait_idle(page)
+    assert moves_listed(page) == ["33-29"]
+    # dropped off the board: the piece goes back and nothing stays selected
+    board = page.locator("#board").bounding_box()
+    assert board
+    _drag(page, square(page, "18"), (board["x"] + board["width"] + 40, board["y"] + 10))
+    expect(page.locator("#board .sq.start")).to_have_count(0)
+    assert board_pieces(page)["18"] == "black-man"
+    _drag(page, square(page, "18"), _centre(page, "23"))  # the next drag works
+    expect(page.locator("#move-list button.move")).to_have_count(2)
+    wait_idle(page)
+    assert moves_listed(page) == ["33-29", "18-23"]
+
+
 def test_phone_layout(browser: Any, base_url: str, tmp_path: Path) -> None:
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, base_url=base_url, is_mobile=True,

@@ -509,11 +509,17 @@ svg.addEventListener("click", (e) => {
 
 // Drag and drop with pointer events (mouse, pen, touch).
 const drag = { active: false, moved: false, ghost: null, from: null, x: 0, y: 0 };
+// A drag works whether or not a piece is already selected: it picks up the piece it starts
+// on (or, in the middle of a capture, goes on from where the piece has landed).
+function midCaptureAt(label) {
+  const sel = state.sel;
+  return !!sel && sel.entered.length > 1 && sel.entered[sel.entered.length - 1] === label;
+}
 svg.addEventListener("pointerdown", (e) => {
   drag.moved = false;
   const sq = e.target.closest("[data-square]");
-  if (!sq || state.busy || state.sel || !state.game || !humanToMove()) return;
-  if (!movesFrom(sq.dataset.square).length) return;
+  if (!sq || state.busy || !state.game || !humanToMove()) return;
+  if (!movesFrom(sq.dataset.square).length && !midCaptureAt(sq.dataset.square)) return;
   drag.active = true;
   drag.from = sq.dataset.square;
   drag.x = e.clientX; drag.y = e.clientY;
@@ -523,8 +529,12 @@ svg.addEventListener("pointermove", (e) => {
   if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 8) return;
   if (!drag.moved) {
     drag.moved = true;
-    choose(drag.from);
-    const piece = parseFen(state.game.fen).pieces[drag.from];
+    const start = midCaptureAt(drag.from) ? state.sel.entered[0] : drag.from;
+    if (!midCaptureAt(drag.from)) {
+      state.sel = null;          // whatever was selected, the dragged piece is now
+      choose(drag.from);
+    }
+    const piece = parseFen(state.game.fen).pieces[start];
     const pieceEl = svg.querySelector(`[data-square="${CSS.escape(drag.from)}"] .piece`);
     if (pieceEl) pieceEl.classList.add("lifted");
     drag.ghost = ghostPiece(svg, piece);
@@ -539,7 +549,11 @@ function endDrag(e) {
   if (!drag.moved) return;
   const sq = squareAtPoint(e.clientX, e.clientY);
   if (sq && sq.dataset.square !== drag.from) choose(sq.dataset.square);
-  else render();
+  else if (!sq) {               // dropped off the board: the piece goes back, unselected
+    state.sel = null;
+    message("");
+    render();
+  } else render();
   setTimeout(() => { drag.moved = false; }, 0);
 }
 svg.addEventListener("pointerup", endDrag);

@@ -297,6 +297,40 @@ def test_drag_works_with_a_piece_selected_and_off_the_board_cancels(page: Page) 
     assert moves_listed(page) == ["33-29", "18-23"]
 
 
+def test_a_typed_move_takes_the_normal_path(page: Page) -> None:
+    # while looking at an old position: the typed move is played and the board goes live
+    game = api_game(page, variant="italian")
+    for move in ["22-19", "11-15"]:
+        assert page.request.post(f"/api/games/{game['id']}/moves", data={"move": move}).ok
+    live = page.request.get(f"/api/games/{game['id']}").json()
+    version, typed = live["version"], live["legal_moves"][0]
+    open_game(page, game["id"])
+    page.locator("#move-list button.move").first.click()
+    expect(page.locator("#status")).to_contain_text("1")
+    with page.expect_request("**/moves*") as sent:
+        page.fill("#move-input", typed["move"])
+        page.press("#move-input", "Enter")
+    assert sent.value.post_data_json == {"move": typed["move"], "version": version}
+    expect(page.locator("#move-list button.move")).to_have_count(3)
+    wait_idle(page)
+    stored = page.request.get(f"/api/games/{game['id']}").json()
+    assert stored["history"][-1] == typed["move"]
+    assert board_pieces(page)[typed["to"]] == "white-man" and typed["from"] not in board_pieces(page)
+    expect(page.locator("#move-list button.move.current")).to_have_text(typed["move"])
+
+    # against the computer: the thinking indicator shows after a typed move
+    game = api_game(page, variant="italian", opponent="computer")
+    open_game(page, game["id"])
+    page.evaluate("""() => { window.sawThinking = false;
+        new MutationObserver(() => { if (!document.getElementById('thinking').hidden)
+            window.sawThinking = true; }).observe(document.getElementById('thinking'),
+            { attributes: true }); }""")
+    page.fill("#move-input", "22-19")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#move-list button.move")).to_have_count(2)
+    assert page.evaluate("window.sawThinking") is True
+
+
 def test_phone_layout(browser: Any, base_url: str, tmp_path: Path) -> None:
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, base_url=base_url, is_mobile=True,

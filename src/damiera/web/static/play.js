@@ -316,29 +316,40 @@ async function animateMove(move, fromFen) {
   state.shown = null;
 }
 
-async function submitMove(move) {
+// Every move goes this way, clicked, dragged, typed or an attempt the page cannot match:
+// back to the live position, the move sent with the version it was chosen on, the thinking
+// indicator against the computer. `move` is the legal move the page matched (drawn at once),
+// or null when only the server can read `text` (short notation, an illegal attempt).
+async function submitMove(move, text = move ? move.move : "") {
   const g = state.game;
-  state.sel = null;
+  if (move) state.sel = null;
+  state.viewPly = null;
   state.busy = true;
   const before = g.history.length;
-  state.shown = {
-    pieces: piecesAfter(currentPieces(), move),
-    highlights: { last: move.path, captured: [] },
-  };
-  // Show the move at once (list, turn) while the server checks it and the computer replies.
-  state.game = {
-    ...g, history: [...g.history, move.move], legal_moves: [], last_move: move,
-    turn: g.turn === "white" ? "black" : "white",
-  };
+  if (move) {
+    state.shown = {
+      pieces: piecesAfter(currentPieces(), move),
+      highlights: { last: move.path, captured: [] },
+    };
+    // Show the move at once (list, turn) while the server checks it and the computer replies.
+    state.game = {
+      ...g, history: [...g.history, move.move], legal_moves: [], last_move: move,
+      turn: g.turn === "white" ? "black" : "white",
+    };
+  }
   const vsComputer = g.opponent === "computer";
   message("");
   $("thinking").hidden = !vsComputer;
   render();
   try {
     const next = await api(`/api/games/${g.id}/moves`,
-      { method: "POST", body: { move: move.move, version: g.version } });
+      { method: "POST", body: { move: text, version: g.version } });
     $("thinking").hidden = true;
+    state.sel = null;
     if (next.history.length > before + 1 && next.last_move) {
+      // your move first, then the computer's reply jump by jump
+      state.game = { ...next, history: next.history.slice(0, before + 1) };
+      state.shown = null;
       await animateMove(next.last_move, next.positions[next.positions.length - 2]);
     }
     state.game = next;
@@ -359,27 +370,10 @@ async function submitMove(move) {
   }
 }
 
-async function tryText(text) {
-  // A move the page cannot match (an illegal attempt, or typed text): the server decides.
-  const g = state.game;
-  const match = g.legal_moves.find((m) => m.move === text);
-  if (match) return submitMove(match);
-  state.busy = true;
-  const before = g.history.length;
-  try {
-    const next = await api(`/api/games/${g.id}/moves`, { method: "POST", body: { move: text } });
-    if (next.history.length > before + 1 && next.last_move) {
-      state.game = { ...next, history: next.history.slice(0, before + 1) };
-      await animateMove(next.last_move, next.positions[next.positions.length - 2]);
-    }
-    state.game = next;
-    message("");
-  } catch (err) {
-    message(err.message);
-  } finally {
-    state.busy = false;
-    render();
-  }
+function tryText(text) {
+  // A move in text (typed, or an attempt the legal moves do not contain): the same path.
+  const match = state.game.legal_moves.find((m) => m.move === text);
+  return submitMove(match || null, text);
 }
 
 // The game as the server has it now (after a 409: changed in another window).

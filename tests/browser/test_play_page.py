@@ -331,6 +331,19 @@ def test_a_typed_move_takes_the_normal_path(page: Page) -> None:
     assert page.evaluate("window.sawThinking") is True
 
 
+def test_a_stale_page_cannot_undo_a_move_it_never_saw(page: Page) -> None:
+    game = api_game(page, variant="italian")
+    assert page.request.post(f"/api/games/{game['id']}/moves", data={"move": "22-19"}).ok
+    open_game(page, game["id"])
+    # another window plays a move this page has not seen
+    assert page.request.post(f"/api/games/{game['id']}/moves", data={"move": "11-15"}).ok
+    page.click("#btn-undo")
+    expect(page.locator("#message")).to_contain_text("reload")
+    expect(page.locator("#move-list button.move")).to_have_count(2)   # the page caught up
+    stored = page.request.get(f"/api/games/{game['id']}").json()
+    assert stored["history"] == ["22-19", "11-15"]
+
+
 def test_phone_layout(browser: Any, base_url: str, tmp_path: Path) -> None:
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, base_url=base_url, is_mobile=True,

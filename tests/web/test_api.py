@@ -280,6 +280,21 @@ def test_can_undo_says_whether_an_undo_would_take_something_back(client: TestCli
     assert client.post(f"/api/games/{game['id']}/undo").status_code == 409
 
 
+@pytest.mark.parametrize("action", ["undo", "resign", "draw"])
+def test_undo_resign_draw_on_an_old_version_are_409(client: TestClient, action: str):
+    game = new_game(client, variant="italian")
+    seen = play(client, game["id"], "22-19")["version"]
+    now = play(client, game["id"], "11-15")             # another tab plays meanwhile
+    r = client.post(f"/api/games/{game['id']}/{action}", json={"version": seen})
+    assert r.status_code == 409 and "reload" in r.json()["error"]
+    after = client.get(f"/api/games/{game['id']}").json()
+    assert after["history"] == ["22-19", "11-15"] and after["result"] is None
+    r = client.post(f"/api/games/{game['id']}/{action}", json={"version": now["version"]})
+    assert r.status_code == 200, r.text
+    r = client.post(f"/api/games/{game['id']}/{action}", json={"version": "x"})
+    assert r.status_code == 422 and "version" in r.json()["error"]
+
+
 def test_resign_against_the_computer(client: TestClient):
     game = new_game(client, variant="brazilian", opponent="computer")
     r = client.post(f"/api/games/{game['id']}/resign")

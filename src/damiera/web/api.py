@@ -15,7 +15,8 @@ Routes (squares are each variant's official labels; moves in its notation):
   ``"version"``: refused with 409 when the game changed since) -> the game after the move
   and, against the computer, after its reply.
 - ``POST /api/games/{id}/undo``, ``POST /api/games/{id}/resign`` (optional ``{"side"}``),
-  ``POST /api/games/{id}/draw`` (agreed draw between friends), ``POST /api/games/{id}/reply``
+  ``POST /api/games/{id}/draw`` (agreed draw between friends); these three take an optional
+  ``{"version"}`` too (409 when the game changed since), ``POST /api/games/{id}/reply``
   (the computer plays when its reply was interrupted), ``GET /api/games/{id}/pdn``
   (``text/plain`` attachment), ``GET /api/games/{id}/explain?square=22`` (why a piece cannot
   move), ``GET /api/games`` (the caller's recent games).
@@ -65,7 +66,16 @@ class MoveBody(BaseModel):
     )
 
 
-class ResignBody(BaseModel):
+class VersionBody(BaseModel):
+    """The game's version the page knows (optional): refused with 409 if it changed since."""
+
+    version: int | None = Field(
+        default=None,
+        description="the game's version the request was made on (409 if it changed since)",
+    )
+
+
+class ResignBody(VersionBody):
     """Who resigns (default: you against the computer; the side to move between friends)."""
 
     side: Literal["white", "black"] | None = None
@@ -149,20 +159,28 @@ def build_router(service: GameService) -> APIRouter:
         return JSONResponse(await service.reply(game_id))
 
     @router.post("/games/{game_id}/undo", summary="Take back a move", responses=ERRORS)
-    async def undo(game_id: str) -> JSONResponse:
-        return JSONResponse(await service.undo(game_id))
+    async def undo(
+        game_id: str, body: Annotated[VersionBody | None, Body()] = None
+    ) -> JSONResponse:
+        return JSONResponse(await service.undo(game_id, body.version if body else None))
 
     @router.post("/games/{game_id}/resign", summary="Resign", responses=ERRORS)
     async def resign(
         game_id: str, body: Annotated[ResignBody | None, Body()] = None
     ) -> JSONResponse:
-        return JSONResponse(await service.resign(game_id, body.side if body else None))
+        return JSONResponse(
+            await service.resign(
+                game_id, body.side if body else None, body.version if body else None
+            )
+        )
 
     @router.post(
         "/games/{game_id}/draw", summary="Agreed draw (two people)", responses=ERRORS
     )
-    async def draw(game_id: str) -> JSONResponse:
-        return JSONResponse(await service.agree_draw(game_id))
+    async def draw(
+        game_id: str, body: Annotated[VersionBody | None, Body()] = None
+    ) -> JSONResponse:
+        return JSONResponse(await service.agree_draw(game_id, body.version if body else None))
 
     @router.get(
         "/games/{game_id}/explain",

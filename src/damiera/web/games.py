@@ -431,12 +431,20 @@ class GameService:
         finally:
             self._busy.discard(game_id)
 
-    async def undo(self, game_id: str) -> dict[str, Any]:
+    @staticmethod
+    def _check_version(stored: StoredGame, version: int | None) -> None:
+        """Conflict when the caller's ``version`` (None: no check) is not the stored one."""
+        if version is not None and version != stored.version:
+            raise Conflict(_("the game was changed by another request; reload it"))
+
+    async def undo(self, game_id: str, version: int | None = None) -> dict[str, Any]:
         """Take back the last move (against the computer: your last move and its reply).
+        ``version``: the game's version the page knows (Conflict if it changed since).
         Raises NotFoundError, Conflict (nothing to take back, or a resigned/agreed game)."""
         self._claim(game_id)
         try:
             stored = await self.load(game_id)
+            self._check_version(stored, version)
             game = self.rebuild(stored)
             final = game.result
             if final is not None and final.reason is ResultReason.RESIGNATION:
@@ -459,14 +467,18 @@ class GameService:
         finally:
             self._busy.discard(game_id)
 
-    async def resign(self, game_id: str, side: str | None) -> dict[str, Any]:
+    async def resign(
+        self, game_id: str, side: str | None, version: int | None = None
+    ) -> dict[str, Any]:
         """``side`` resigns (default: you against the computer, the side to move between
-        friends). Raises NotFoundError, Conflict, BadRequest."""
+        friends; against the computer only your side may). ``version``: as for :meth:`undo`.
+        Raises NotFoundError, Conflict, BadRequest."""
         if side is not None and side not in ("white", "black"):
             raise BadRequest(f"side must be 'white' or 'black', not {side!r}")
         self._claim(game_id)
         try:
             stored = await self.load(game_id)
+            self._check_version(stored, version)
             game = self.rebuild(stored)
             if side is None:
                 side = stored.side if stored.opponent == "computer" else game.turn.word
@@ -485,12 +497,14 @@ class GameService:
         finally:
             self._busy.discard(game_id)
 
-    async def agree_draw(self, game_id: str) -> dict[str, Any]:
-        """Both players (friends on one screen) agree to a draw. Raises NotFoundError,
-        Conflict (against the computer, or the game is over)."""
+    async def agree_draw(self, game_id: str, version: int | None = None) -> dict[str, Any]:
+        """Both players (friends on one screen) agree to a draw. ``version``: as for
+        :meth:`undo`. Raises NotFoundError, Conflict (against the computer, or the game is
+        over)."""
         self._claim(game_id)
         try:
             stored = await self.load(game_id)
+            self._check_version(stored, version)
             if stored.opponent != "friend":
                 raise Conflict(_("a draw can be agreed only between two people"))
             game = self.rebuild(stored)

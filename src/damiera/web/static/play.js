@@ -599,16 +599,19 @@ function confirmBox(text) {
   });
 }
 
-async function action(path, body = null) {
+// Undo, resign, draw: sent with the version the page shows, so that a stale page cannot
+// take back (or end) a game it has not seen; a 409 reloads the game.
+async function action(path, body = {}) {
   if (state.busy) return;
   state.busy = true;
   state.sel = null;
   try {
-    state.game = await api(path, { method: "POST", body });
+    state.game = await api(path, { method: "POST", body: { ...body, version: state.game.version } });
     state.viewPly = null;
     message("");
   } catch (err) {
     message(err.message);
+    if (err.status === 409 || err.status >= 500) await refresh();
   } finally {
     state.busy = false;
     render();

@@ -55,3 +55,17 @@ def test_hub_8x8_variant_and_errors() -> None:
     pos = parse_fen(v, "W:Wc3:Bd4")
     (move,) = generate(v, pos)
     assert parse_hub_move(v, pos, move_string(v, move)) == move
+
+
+def test_hub_bad_level_values_answer_an_error_and_the_engine_keeps_running() -> None:
+    bad = ["level depth=0", "level depth=-3", "level move-time=-1", "level move-time=0",
+           "level move-time=nan", "level move-time=inf", "level move-time=-inf",
+           "level time=nan", "level time=inf", "level time=10 inc=nan", "level move-time=abc"]
+    out = _session(f"pos pos={START_10}", "level depth=1", *bad, "go think", "quit")
+    assert len([line for line in out if line.startswith("error message=")]) == len(bad)
+    # The last good setting (depth 1) is kept: one depth-1 search, then a legal move.
+    assert [line for line in out if line.startswith("info ")][0].startswith("info depth=1 ")
+    done = [line for line in out if line.startswith("done move=")]
+    assert len(done) == 1
+    v = variant("international")
+    parse_hub_move(v, parse_position(v, START_10), done[0].split()[1].removeprefix("move="))

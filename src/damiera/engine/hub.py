@@ -6,7 +6,8 @@ Run as ``damiera hub``; a GUI talks to it on standard input and output, one comm
 Supported: ``hub`` (answers ``id``, ``param`` lines and ``wait``), ``set-param`` (parameters
 ``variant``: any Damiera variant id, default ``international``; ``level``: 1-3, default 3),
 ``init`` (``ready``), ``new-game`` (clears the search tables), ``pos pos=... [moves="..."]``,
-``level depth=N | move-time=S | [moves=M] time=T [inc=I] | infinite``,
+``level depth=N | move-time=S | [moves=M] time=T [inc=I] | infinite`` (a bad value, e.g.
+``depth=0`` or ``move-time=nan``, answers ``error message=...`` and keeps the old settings),
 ``go think | ponder | analyze`` (``info ...`` lines, then ``done move=... [ponder=...]``),
 ``ping`` (``pong``), ``quit``. Unknown commands and arguments are ignored, as the protocol
 asks; a bad position or move answers ``error message="..."``.
@@ -24,13 +25,14 @@ sent during a search are read when it ends; ``level infinite`` and pondering sea
 
 from __future__ import annotations
 
+import math
 import shlex
 import sys
 from collections.abc import Iterable
 from typing import TextIO
 
 from damiera.engine.levels import Player, level
-from damiera.engine.search import MATE_BOUND, Info
+from damiera.engine.search import MATE_BOUND, MAX_DEPTH, MAX_MOVETIME, Info
 from damiera.rules.geometry import Geometry, geometry
 from damiera.rules.movegen import Move, apply_move, generate
 from damiera.rules.position import FenError, Position, check_position
@@ -202,19 +204,25 @@ class HubSession:
         self.positions = positions
 
     def _level(self, args: dict[str, str]) -> None:
-        try:
-            if "depth" in args:
-                self.depth, self.movetime = int(args["depth"]), None
-            elif "move-time" in args:
-                self.depth, self.movetime = None, float(args["move-time"])
-            elif "time" in args:
-                moves = int(args.get("moves") or DEFAULT_MOVES_TO_GO)
-                budget = float(args["time"]) / max(1, moves) + float(args.get("inc") or 0)
-                self.depth, self.movetime = None, max(0.01, budget * 0.9)
-            elif "infinite" in args:
-                self.depth, self.movetime = None, INFINITE_SECONDS
-        except ValueError:
-            raise HubError("level values must be numbers") from None
+        """Read a ``level`` command; a bad value answers an error and keeps the old settings.
+
+        ``depth`` must be 1 to :data:`~damiera.engine.search.MAX_DEPTH`; ``move-time``, ``time``
+        and ``inc`` must be finite numbers (``move-time`` above 0, the others 0 or more); a
+        search never runs longer than :data:`~damiera.engine.search.MAX_MOVETIME` seconds."""
+        if "depth" in args:
+            depth = _int_arg(args["depth"], "depth", 1, MAX_DEPTH)
+            self.depth, self.movetime = depth, None
+        elif "move-time" in args:
+            movetime = _seconds(args["move-time"], "move-time", positive=True)
+            self.depth, self.movetime = None, min(movetime, MAX_MOVETIME)
+        elif "time" in args:
+            moves = _int_arg(args.get("moves") or str(DEFAULT_MOVES_TO_GO), "moves", 0, 10_000)
+            total = _seconds(args["time"], "time", positive=False)
+            inc = _seconds(args.get("inc") or "0", "inc", positive=False)
+            budget = total / max(1, moves) + inc
+            self.depth, self.movetime = None, min(MAX_MOVETIME, max(0.01, budget * 0.9))
+        elif "infinite" in args:
+            self.depth, self.movetime = None, INFINITE_SECONDS
 
     def _go(self, long_search: bool) -> None:
         if not self.positions:
@@ -240,8 +248,8 @@ class HubSession:
             movetime = INFINITE_SECONDS
         player = self._player()
         if movetime is None:  # a fixed depth, searched in full
-            result = player.searcher.search(pos, depth=self.depth, history=self.positions,
-                                            on_info=info)
+            result = player.searcher.search(pos, depth=self.depth, movetime=MAX_MOVETIME,
+                                            history=self.positions, on_info=info)
         else:
             result = player.choose(pos, self.positions, movetime=movetime, depth=self.depth,
                                    on_info=info)
@@ -250,6 +258,29 @@ class HubSession:
         if len(result.pv) > 1:
             done += f" ponder={move_string(v, result.pv[1])}"
         self.send(done)
+
+
+def _seconds(text: str, what: str, positive: bool) -> float:
+    """A finite number of seconds (above 0 if ``positive``, else 0 or more); HubError if not."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise HubError(f"{what} must be a number of seconds, not {text!r}") from None
+    if not math.isfinite(value) or value < 0 or (positive and value == 0):
+        kind = "a positive" if positive else "a finite, non-negative"
+        raise HubError(f"{what} must be {kind} number of seconds, not {text!r}")
+    return value
+
+
+def _int_arg(text: str, what: str, low: int, high: int) -> int:
+    """A whole number from ``low`` to ``high``; HubError if not."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise HubError(f"{what} must be a whole number, not {text!r}") from None
+    if not low <= value <= high:
+        raise HubError(f"{what} must be between {low} and {high}, not {value}")
+    return value
 
 
 def _quote(text: str) -> str:

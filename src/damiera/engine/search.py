@@ -52,6 +52,13 @@ MATE = 1_000_000
 MATE_BOUND = MATE - 10_000
 INF = MATE + 1
 MAX_PLY = 200
+#: Longest search the front ends (CLI, hub) accept, in seconds; a fixed-depth search without
+#: a clock is also stopped after this long (an hour).
+MAX_MOVETIME = 3600.0
+#: Deepest fixed depth the front ends accept (plies). From the International start position
+#: depth 13 takes about 45 s on the development machine and each ply costs 2-3 times more, so
+#: deeper fixed searches would take hours; endgames reach it quickly.
+MAX_DEPTH = 30
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _CHECK_EVERY = 64

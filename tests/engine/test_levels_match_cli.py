@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import pytest
@@ -104,6 +105,36 @@ def test_elo_stats() -> None:
     assert score == 1 and elo > 400
     with pytest.raises(ValueError):
         elo_stats(0, 0, 0)
+
+
+@pytest.mark.parametrize("record", [(1, 0, 0), (2, 0, 0), (40, 0, 0), (0, 0, 1), (0, 0, 40)])
+def test_elo_interval_stays_open_and_wide_at_the_edges(record: tuple[int, int, int]) -> None:
+    score, elo, lo, hi = elo_stats(*record)
+    assert math.isfinite(elo) and lo < elo < hi
+    if score == 1:
+        assert hi == math.inf and math.isfinite(lo)
+    else:
+        assert lo == -math.inf and math.isfinite(hi)
+
+
+def test_elo_interval_shrinks_with_more_games_and_is_finite_inside() -> None:
+    _, elo1, lo1, _ = elo_stats(1, 0, 0)
+    _, elo40, lo40, _ = elo_stats(40, 0, 0)
+    assert lo1 < 0 < lo40 < elo40  # one win proves nothing; forty prove a lot
+    _, elo, lo, hi = elo_stats(39, 1, 0)
+    assert lo < elo < hi < math.inf
+    _, elo, lo, hi = elo_stats(0, 1, 0)
+    assert elo == 0 and lo < -100 and hi > 100
+
+
+def test_match_json_reports_an_open_side_as_null() -> None:
+    from damiera.engine.match import MatchResult
+
+    result = MatchResult("american", "3", "random", 2, 2, 0, 0, 1.0, 279.6, -113.4,
+                         math.inf, math.inf, None)
+    data = json.loads(json.dumps(result.as_dict(), allow_nan=False))
+    assert data["elo_high"] is None and data["elo_error"] is None and data["elo_low"] == -113.4
+    assert "+inf" in result.summary()
 
 
 def test_random_openings_are_level_and_distinct() -> None:

@@ -141,9 +141,14 @@ def play_game(
 
 @dataclass
 class MatchResult:
-    """Score of ``first`` against ``second``: wins/draws/losses seen from ``first``; ``score``
-    (0-1); ``elo`` (Elo difference, first minus second) and its 95% interval ``elo_low`` ..
-    ``elo_high`` (from the per-game score variance); ``elo_error`` half the interval width."""
+    """Score of ``first`` against ``second`` (see :func:`elo_stats` for the numbers).
+
+    Fields (also the keys of :meth:`as_dict`, the ``--json`` line): ``variant``, ``first``,
+    ``second``, ``games``; ``wins``/``draws``/``losses`` seen from ``first``; ``score``
+    (0-1); ``elo`` (Elo difference, first minus second, point estimate); ``elo_low`` ..
+    ``elo_high`` its 95% interval; ``elo_error`` half the interval width; ``movetime``.
+    An open side of the interval (after a 0% or 100% score) is ``-inf``/``+inf`` here and in
+    text, ``null`` in :meth:`as_dict` (and so in JSON), as is ``elo_error`` then."""
 
     variant: str
     first: str
@@ -160,7 +165,9 @@ class MatchResult:
     movetime: float | None
 
     def as_dict(self) -> dict[str, object]:
-        return asdict(self)
+        """The fields as a dict fit for JSON: infinite numbers become None."""
+        return {k: None if isinstance(v, float) and not math.isfinite(v) else v
+                for k, v in asdict(self).items()}
 
     def summary(self) -> str:
         return (
@@ -171,17 +178,28 @@ class MatchResult:
 
 
 def _elo(score: float) -> float:
+    """Elo difference for a score fraction; -inf at 0 and +inf at 1."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
     return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: no "-0" for an even score
 
 
 def elo_stats(wins: int, draws: int, losses: int) -> tuple[float, float, float, float]:
     """``(score, elo, elo_low, elo_high)`` for a W/D/L record.
 
-    The 95% interval is the wider of score +- 1.96 standard errors (per-game variance, which
-    counts draws right) and the Wilson score interval (which stays honest near 0% and 100%,
-    where the per-game variance vanishes), mapped to Elo. A score of 0% or 100% is clamped to
-    half a game from the edge for the point estimate, so it stays finite: the true value lies
-    beyond it, and ``elo_low`` / ``elo_high`` bound it. Raises ValueError for no games."""
+    ``score`` is the raw score fraction. ``elo`` is the point estimate; a score of 0% or 100%
+    would be infinite, so for it alone the score is moved half a game in ``n + 1`` from the
+    edge (``1 / (2n + 2)``): 1-0 gives +191, 40-0 gives +763.
+
+    The 95% interval ``elo_low .. elo_high`` comes from the raw score, never from that clamp:
+    it is the Wilson score interval of the score fraction (which stays honest at 0%, 100% and
+    in small samples), widened to score +- 1.96 standard errors of the per-game scores (which
+    count draws right) on each side where that normal bound stays strictly inside 0..1.
+    Bounds are mapped to Elo; a bound at 0% or 100% is infinite (``-inf`` / ``+inf``): a
+    100% result has ``elo_low < elo`` and ``elo_high == +inf``. Raises ValueError for no
+    games."""
     n = wins + draws + losses
     if n == 0:
         raise ValueError("no games played")
@@ -191,9 +209,17 @@ def elo_stats(wins: int, draws: int, losses: int) -> tuple[float, float, float, 
     se = math.sqrt(var / n)
     centre = (score + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    eps = 0.5 / n
-    lo_s = min(max(min(score - z * se, centre - half), eps), 1 - eps)
-    hi_s = min(max(max(score + z * se, centre + half), eps), 1 - eps)
+    lo_s = 0.0 if losses == n else centre - half
+    hi_s = 1.0 if wins == n else centre + half
+    if 0.0 < score - z * se < lo_s:
+        lo_s = score - z * se
+    if hi_s < score + z * se < 1.0:
+        hi_s = score + z * se
+    if lo_s < 1e-12:
+        lo_s = 0.0
+    if hi_s > 1.0 - 1e-12:
+        hi_s = 1.0
+    eps = 0.5 / (n + 1)
     mid = min(max(score, eps), 1 - eps)
     return score, _elo(mid), _elo(lo_s), _elo(hi_s)
 

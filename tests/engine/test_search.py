@@ -127,6 +127,33 @@ def test_short_movetime_still_returns_a_legal_move() -> None:
     assert result.move in generate(v, pos)
 
 
+def test_tiny_movetime_still_finishes_depth_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A deadline already passed when the search starts, and the clock read at every node:
+    # depth 1 is still searched in full.
+    monkeypatch.setattr("damiera.engine.search._CHECK_EVERY", 1)
+    for vid in ("international", "american", "russian"):
+        v = variant(vid)
+        pos = start_position(v)
+        infos: list[Info] = []
+        result = Searcher(v).search(pos, movetime=1e-9, on_info=infos.append,
+                                    root_scores=True)
+        assert result.depth >= 1 and infos and infos[0].depth == 1
+        assert abs(result.score) < MATE_BOUND
+        assert {m for m, _ in result.root_scores} == set(generate(v, pos))
+
+
+def test_tiny_movetime_on_the_cli_prints_a_searched_score(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from damiera.cli import main
+
+    monkeypatch.setattr("damiera.engine.search._CHECK_EVERY", 1)
+    assert main(["bestmove", "international", "--movetime", "0.000001"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].startswith("depth 1 score ")
+    assert not any(w in line for line in lines for w in ("depth 0", "loss", "win"))
+
+
 # -- fixed depth -------------------------------------------------------------------------------
 @pytest.mark.parametrize("vid", ["american", "russian", "international"])
 def test_fixed_depth_is_respected(vid: str) -> None:

@@ -23,7 +23,8 @@ What it does (issue 3, point 1):
   history) since the last irreversible move is scored 0 (one repetition is enough: the player
   could repeat again), and so is a position reached after ``2 x draw_moves_without_progress``
   plies without capture or promotion (RULES.md section 1: 40 moves by each side).
-- **Time control**: ``movetime`` seconds; the clock is read every 64 nodes, the search stops
+- **Time control**: ``movetime`` seconds; the clock is read every 64 nodes. Depth 1 (every
+  root move, with quiescence) is always finished whatever the time; after it the search stops
   at the deadline (an unfinished iteration still counts when it found a better move; no new
   iteration starts after 90% of the time), so the move comes within a few milliseconds of
   the deadline (the 10% bound is checked in
@@ -113,7 +114,8 @@ class SearchResult:
     """Outcome of :meth:`Searcher.search`.
 
     ``move`` is None only when the side to move has no legal move. ``depth`` is the last
-    finished iteration; ``root_scores`` (when asked for) holds ``(move, score)`` for every root
+    finished iteration (at least 1, except 0 for no legal move and for a single legal move
+    played at once under a clock, whose ``score`` is then the static evaluation); ``root_scores`` (when asked for) holds ``(move, score)`` for every root
     move from that iteration, scored with a full window.
     """
 
@@ -288,6 +290,11 @@ class Searcher:
         ordered = list(moves)
         prev_scores: dict[int, int] = {}
         for d in range(1, max_depth + 1):
+            # Depth 1 (every root move, with quiescence) is always finished, however short the
+            # time: the move played and the score reported are always searched ones.
+            deadline = self._deadline
+            if d == 1:
+                self._deadline = float("inf")
             try:
                 iter_best, iter_score, iter_scores = self._root(
                     pos, root_hash, ordered, d, rep_start, quiet, prev_scores, root_scores
@@ -301,6 +308,8 @@ class Searcher:
                     best_move, best_score = partial
                     best_pv = [best_move]
                 break
+            finally:
+                self._deadline = deadline
             best_move, best_score = iter_best, iter_score
             done_depth = d
             scores = iter_scores

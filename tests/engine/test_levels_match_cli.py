@@ -226,3 +226,29 @@ def test_cli_match_reads_openings_file(capsys: pytest.CaptureFixture[str],
     assert main(["match", "american", "--first", "random", "--second", "random", "--games",
                  "2", "--openings", str(path), "--json", "--quiet"]) == 0
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["games"] == 2
+
+
+@pytest.mark.parametrize(
+    ("bad", "why"),
+    [("W:W5:B1", "White to move has no legal move"), ("W:W21-32:B", "Black has no pieces"),
+     ("B:W:B1-12", "White has no pieces")],
+)
+def test_cli_match_refuses_a_finished_opening(bad: str, why: str,
+                                              capsys: pytest.CaptureFixture[str],
+                                              tmp_path: pytest.TempPathFactory) -> None:
+    path = tmp_path / "openings.txt"  # type: ignore[operator]
+    path.write_text(f"# openings\nW:W21-32:B1-12\n{bad}\n")
+    assert main(["match", "american", "--first", "random", "--second", "random", "--games",
+                 "2", "--openings", str(path), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and f"{path}, line 3" in err and why in err
+
+
+def test_cli_match_names_an_undecodable_openings_file(capsys: pytest.CaptureFixture[str],
+                                                      tmp_path: pytest.TempPathFactory) -> None:
+    path = tmp_path / "openings.bin"  # type: ignore[operator]
+    path.write_bytes(b"W:W21-32:B1-12\n\xff\xfe\x00junk\n")
+    assert main(["match", "american", "--first", "random", "--second", "random", "--games",
+                 "2", "--openings", str(path), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and str(path) in err and "UTF-8" in err

@@ -73,18 +73,32 @@ def random_openings(
 def read_openings(variant: Variant, path: str) -> list[Position]:
     """FENs from a file, one per line (blank lines and ``#`` comments skipped).
 
-    Raises OSError if the file cannot be read, and ValueError naming the line of a bad FEN.
+    Raises OSError if the file cannot be read, and ValueError naming the file (and the line)
+    for a file that is not UTF-8 text, a bad FEN, or a finished position (a side without
+    pieces, or no legal move for the side to move): a game cannot start from it.
     """
     out = []
-    with open(path, encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
-            text = line.split("#", 1)[0].strip()
-            if not text:
-                continue
-            try:
-                out.append(parse_fen(variant, text))
-            except ValueError as exc:
-                raise ValueError(f"{path}, line {number}: {exc}") from None
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = list(fh)
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    for number, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        try:
+            pos = parse_fen(variant, text)
+        except ValueError as exc:
+            raise ValueError(f"{path}, line {number}: {exc}") from None
+        white, black = pos.piece_counts()
+        if not white or not black:
+            side = "White" if not white else "Black"
+            raise ValueError(f"{path}, line {number}: the game is over ({side} has no pieces)")
+        if not generate(variant, pos):
+            raise ValueError(f"{path}, line {number}: the game is over "
+                             f"({pos.turn.word.capitalize()} to move has no legal move)")
+        out.append(pos)
     if not out:
         raise ValueError(f"{path} holds no FEN")
     return out

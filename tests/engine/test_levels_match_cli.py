@@ -184,8 +184,26 @@ def test_cli_bestmove_level_and_house_rule(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_cli_bestmove_no_legal_move_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bestmove", "american", "--fen", "B:W18:B", "--depth", "2"]) == 1
+    assert main(["bestmove", "american", "--fen", "W:W5:B1", "--depth", "2"]) == 1
     assert "no legal move" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("fen", "loser"), [("B:W18:B", "black"), ("W:W21-32:B", "black"),
+                                             ("W:W:B1-12", "white")])
+def test_cli_bestmove_side_without_pieces_says_the_game_is_over(
+    fen: str, loser: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bestmove", "american", "--fen", fen, "--depth", "2"]) == 1
+    captured = capsys.readouterr()
+    assert "bestmove" not in captured.out
+    assert captured.err.strip() == f"game over: {loser} has no pieces and has lost"
+
+
+def test_cli_bestmove_largest_accepted_limits(capsys: pytest.CaptureFixture[str]) -> None:
+    # The caps themselves are accepted (a forced win ends the search long before them).
+    assert main(["bestmove", "american", "--fen", "W:WK1:B", "--depth", "30"]) == 1
+    assert main(["bestmove", "american", "--fen", "W:W5:B1", "--movetime", "3600"]) == 1
+    assert "damiera: error" not in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -194,6 +212,13 @@ def test_cli_bestmove_no_legal_move_exits_1(capsys: pytest.CaptureFixture[str]) 
         ["bestmove", "american", "--depth", "x"],
         ["bestmove", "american", "--level", "4"],
         ["bestmove", "american", "--movetime", "-1"],
+        ["bestmove", "american", "--movetime", "1e300"],
+        ["bestmove", "american", "--movetime", "3600.5"],
+        ["bestmove", "american", "--movetime", "nan"],
+        ["bestmove", "american", "--depth", "31"],
+        ["bestmove", "american", "--depth", "0"],
+        ["match", "american", "--first", "1", "--second", "1", "--games", "2",
+         "--movetime", "1e300"],
         ["bestmove", "nowhere"],
         ["bestmove", "international", "--optional-capture"],
         ["match", "american", "--first", "5", "--second", "1", "--games", "2"],

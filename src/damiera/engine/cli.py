@@ -2,7 +2,11 @@
 
 ``damiera bestmove VARIANT [--fen FEN] [--level 1|2|3] [--movetime S] [--depth N]
 [--optional-capture]`` prints one ``depth D score S nodes N nps X pv ...`` line per finished
-iteration, then ``bestmove MOVE``; exit 1 when the side to move has no legal move.
+iteration, then ``bestmove MOVE``; exit 1 when the game is over (the side to move has no
+legal move, or a side has no pieces). ``--movetime`` is at most 3600 s
+(:data:`~damiera.engine.search.MAX_MOVETIME`) and ``--depth`` at most 30
+(:data:`~damiera.engine.search.MAX_DEPTH`: deeper fixed searches from a middlegame would run
+for hours); ``--depth`` alone is searched in full, but stops after 3600 s all the same.
 
 ``damiera match VARIANT --first LEVEL --second LEVEL --games N [--movetime S]
 [--openings FILE] [--json]`` plays a match (levels 1-3 or ``random``) with a progress bar on
@@ -23,7 +27,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from damiera.engine.search import MATE, MATE_BOUND, Info
+from damiera.engine.search import MATE, MATE_BOUND, MAX_DEPTH, MAX_MOVETIME, Info
 
 
 class EngineUsageError(ValueError):
@@ -57,6 +61,8 @@ def _positive_float(text: str, what: str) -> float:
         raise _usage_error(f"{what} must be a number of seconds, not {text!r}") from None
     if not math.isfinite(value) or value <= 0:
         raise _usage_error(f"{what} must be a positive number of seconds, not {text!r}")
+    if value > MAX_MOVETIME:
+        raise _usage_error(f"{what} must be at most {MAX_MOVETIME:g} seconds, not {text!r}")
     return value
 
 
@@ -89,7 +95,12 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
     pos = load_position(v, args.fen)
     lv = level(_int_in(args.level, "level", 1, 3))
     movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
-    depth = _int_in(args.depth, "depth", 1, 60) if args.depth is not None else None
+    depth = _int_in(args.depth, "depth", 1, MAX_DEPTH) if args.depth is not None else None
+    white, black = pos.piece_counts()
+    if not white or not black:
+        loser = "white" if not white else "black"
+        print(f"game over: {loser} has no pieces and has lost", file=sys.stderr)
+        return 1
     if not generate(v, pos):
         print(f"no legal move: {pos.turn.word} to move has lost", file=sys.stderr)
         return 1
@@ -103,8 +114,8 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
 
     player = Player(v, lv)
     if depth is not None and movetime is None:
-        # A fixed depth alone is searched in full (no clock), as asked.
-        result = player.searcher.search(pos, depth=depth, on_info=info)
+        # A fixed depth alone is searched in full (no clock but the MAX_MOVETIME safety stop).
+        result = player.searcher.search(pos, depth=depth, movetime=MAX_MOVETIME, on_info=info)
     else:
         result = player.choose(pos, (), movetime=movetime, depth=depth, on_info=info)
     assert result.move is not None
@@ -164,8 +175,10 @@ def register(sub: Any) -> None:
     p.add_argument("variant")
     p.add_argument("--fen", help="position in FEN (default: the start position)")
     p.add_argument("--level", default="3", help="playing level 1, 2 or 3 (default 3)")
-    p.add_argument("--movetime", help="seconds for the search (default: the level's)")
-    p.add_argument("--depth", help="fixed depth in plies (alone: searched in full, no clock)")
+    p.add_argument("--movetime",
+                   help="seconds for the search, at most 3600 (default: the level's)")
+    p.add_argument("--depth", help="fixed depth in plies, 1-30 (alone: searched in full, "
+                                   "stopped after 3600 s at most)")
     p.add_argument("--optional-capture", action="store_true", help="captures are optional")
     p.set_defaults(func=_guarded(_cmd_bestmove))
 
@@ -174,7 +187,7 @@ def register(sub: Any) -> None:
     p.add_argument("--first", required=True, help="1, 2, 3 or random")
     p.add_argument("--second", required=True, help="1, 2, 3 or random")
     p.add_argument("--games", required=True, help="number of games (colours alternate)")
-    p.add_argument("--movetime", help="seconds a move (default: each level's own)")
+    p.add_argument("--movetime", help="seconds a move, at most 3600 (default: each level's own)")
     p.add_argument("--openings", metavar="FILE", help="FENs, one per line (default: random)")
     p.add_argument("--jobs", default="1", help="games played in parallel (processes)")
     p.add_argument("--seed", type=int, default=1, help="seed for openings and weaker moves")

@@ -64,7 +64,7 @@ def test_hub_bad_level_values_answer_an_error_and_the_engine_keeps_running() -> 
     out = _session(f"pos pos={START_10}", "level depth=1", *bad, "go think", "quit")
     assert len([line for line in out if line.startswith("error message=")]) == len(bad)
     # The last good setting (depth 1) is kept: one depth-1 search, then a legal move.
-    assert [line for line in out if line.startswith("info ")][0].startswith("info depth=1 ")
+    assert next(line for line in out if line.startswith("info ")).startswith("info depth=1 ")
     done = [line for line in out if line.startswith("done move=")]
     assert len(done) == 1
     v = variant("international")

@@ -118,7 +118,7 @@ def test_elo_interval_stays_open_and_wide_at_the_edges(record: tuple[int, int, i
 
 
 def test_elo_interval_shrinks_with_more_games_and_is_finite_inside() -> None:
-    _, elo1, lo1, _ = elo_stats(1, 0, 0)
+    _, _, lo1, _ = elo_stats(1, 0, 0)
     _, elo40, lo40, _ = elo_stats(40, 0, 0)
     assert lo1 < 0 < lo40 < elo40  # one win proves nothing; forty prove a lot
     _, elo, lo, hi = elo_stats(39, 1, 0)

@@ -555,3 +555,31 @@ def test_explain_names_the_capture_choice_rule(client: TestClient, vid: str, fen
     game = new_game(client, variant=vid, fen=fen)
     r = client.get(f"/api/games/{game['id']}/explain", params={"square": square})
     assert r.json()["code"] == code, r.json()
+
+
+def test_errors_never_echo_a_huge_input_in_full(client: TestClient):
+    r = client.post("/api/games", json={"variant": "x" * 100_000})
+    assert r.status_code == 400 and len(r.json()["error"]) < 300
+    assert "unknown variant 'xxx" in r.json()["error"] and "…" in r.json()["error"]
+    r = client.post("/api/games", json={"variant": "italian", "fen": "W:W" + "1," * 100_000})
+    assert r.status_code == 400 and len(r.json()["error"]) < 400
+    game = new_game(client, variant="italian")
+    r = client.post(f"/api/games/{game['id']}/moves", json={"move": "22-19" * 200_000})
+    assert r.status_code == 400 and len(r.text) < 1000
+
+
+@pytest.mark.parametrize(("method", "path", "body", "expected"), [
+    ("POST", "/moves", None, "request body: missing"),
+    ("POST", "/moves", {}, "move: Field required"),
+    ("POST", "/moves", {"move": 5}, "move: Input should be a valid string"),
+    ("POST", "/moves", [1], "request body: Input should be a valid dictionary"),
+    ("GET", "/explain", None, "square (query parameter): Field required"),
+])
+def test_422_names_the_missing_or_malformed_field(client: TestClient, method: str, path: str,
+                                                   body: Any, expected: str):
+    game = new_game(client, variant="italian")
+    r = client.request(method, f"/api/games/{game['id']}{path}", json=body)
+    assert r.status_code == 422 and r.json()["error"].startswith(expected), r.json()
+    r = client.post(f"/api/games/{game['id']}/moves", content=b"{bad",
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 422 and r.json()["error"].startswith("request body: not valid JSON")

@@ -210,5 +210,8 @@ def build_router(service: GameService) -> APIRouter:
 
 
 def error_response(status: int, message: str, **extra: Any) -> JSONResponse:
-    """``{"error": message, ...}`` with a status code."""
+    """``{"error": message, ...}`` with a status code (a message is at most 500 characters:
+    an error never echoes a huge input back in full)."""
+    if len(message) > 500:
+        message = message[:499] + "…"
     return JSONResponse({"error": message, **extra}, status_code=status)

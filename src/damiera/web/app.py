@@ -151,6 +151,31 @@ def remember_url_language(
         response.set_cookie(i18n.COOKIE, code, max_age=365 * 24 * 3600, samesite="lax")
 
 
+def validation_message(errors: Any) -> str:
+    """A 422's message naming each missing or malformed field: ``move: Field required``,
+    ``square (query parameter): Field required``, ``request body: not valid JSON (...)``."""
+    parts = []
+    for err in errors:
+        loc = [str(p) for p in err.get("loc", ())]
+        kind, rest = (loc[0], loc[1:]) if loc else ("", [])
+        msg = str(err.get("msg", "invalid"))
+        if err.get("type") == "json_invalid":
+            detail = (err.get("ctx") or {}).get("error", "")
+            at = f" at character {rest[0]}" if rest else ""
+            parts.append(f"request body: not valid JSON{at}" + (f" ({detail})" if detail else ""))
+        elif kind == "body":
+            where = ".".join(rest)
+            if not where and err.get("type") == "missing":
+                parts.append("request body: missing; send a JSON object")
+            else:
+                parts.append(f"{where or 'request body'}: {msg}")
+        elif kind in ("query", "path", "header", "cookie"):
+            parts.append(f"{'.'.join(rest)} ({kind} parameter): {msg}")
+        else:
+            parts.append(f"{'.'.join(loc)}: {msg}" if loc else msg)
+    return "; ".join(parts) or "malformed request"
+
+
 def create_app(
     database_url: str | None = None,
     computer_workers: int | None = None,
@@ -202,11 +227,7 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
-        parts = []
-        for err in exc.errors():
-            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
-            parts.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
-        return error_response(422, "; ".join(parts) or "malformed request")
+        return error_response(422, validation_message(exc.errors()))
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:

@@ -55,6 +55,17 @@ __all__ = [
 ]
 
 
+def clip(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters (with "…") so that an error never echoes a huge
+    input back in full."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def quoted(text: str, limit: int = 60) -> str:
+    """User input quoted for an error message, cut to about ``limit`` characters."""
+    return repr(clip(text, limit))
+
+
 class BadRequest(ValueError):
     """Bad input (unknown variant, malformed FEN, bad option); the message says what."""
 
@@ -323,8 +334,13 @@ class GameService:
         is played before the game is stored. Raises BadRequest."""
         try:
             v = variant(options.variant, optional_capture=options.optional_capture)
-        except (UnknownVariantError, ValueError) as exc:
-            raise BadRequest(str(exc)) from None
+        except UnknownVariantError:
+            raise BadRequest(
+                f"unknown variant {quoted(str(options.variant))}; known variants: "
+                f"{', '.join(VARIANTS)}"
+            ) from None
+        except ValueError as exc:
+            raise BadRequest(clip(str(exc), 200)) from None
         if options.opponent not in ("computer", "friend"):
             raise BadRequest(
                 f"opponent must be 'computer' or 'friend', not {options.opponent!r}"
@@ -338,7 +354,9 @@ class GameService:
             try:
                 start = parse_fen(v, options.fen)
             except FenError as exc:
-                raise BadRequest(f"bad FEN {options.fen!r}: {exc}") from None
+                raise BadRequest(
+                    f"bad FEN {quoted(options.fen)}: {clip(str(exc), 200)}"
+                ) from None
             if start != start_position(v):
                 start_fen = write_fen(v, start)
         game = Game(v, start_fen)
@@ -536,8 +554,8 @@ class GameService:
         geo = geometry(v)
         try:
             start = geo.square(square)
-        except ValueError as exc:
-            raise BadRequest(str(exc)) from None
+        except ValueError as exc:  # the core's reason, with the label already shortened
+            raise BadRequest(clip(str(exc), 200)) from None
         legal = game.legal_moves()
         mine = [move_text(v, m) for m in legal if m.start == start]
         if mine or game.result is not None:

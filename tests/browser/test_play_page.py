@@ -167,6 +167,10 @@ def test_the_page_language_from_the_url_reaches_its_api_requests(page: Page) -> 
     page.context.clear_cookies()          # the page itself must say which language it wants
     square(page, "30").click()
     expect(page.locator("#message")).to_contain_text("الأسر إجباري")
+    square(page, "22").click()
+    square(page, "15").click()
+    expect(page.locator("#move-list .move-number")).to_have_count(1)
+    assert page.locator("#move-list .move-number").get_attribute("dir") == "ltr"   # "1."
 
 
 def test_undo_is_disabled_when_nothing_of_yours_can_be_taken_back(page: Page) -> None:

@@ -24,6 +24,14 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
         yield c
 
 
+@pytest.fixture(autouse=True)
+def fresh_visitor(client: TestClient) -> Iterator[None]:
+    """Each test starts without cookies (a URL language is remembered in a cookie)."""
+    client.cookies.clear()
+    yield
+    client.cookies.clear()
+
+
 @pytest.mark.parametrize("lang", i18n.available_locales())
 def test_every_page_renders_with_its_diagrams(client: TestClient, lang: str) -> None:
     r = client.get(f"/{lang}/rules")
@@ -32,7 +40,8 @@ def test_every_page_renders_with_its_diagrams(client: TestClient, lang: str) -> 
         assert f'/{lang}/rules/{page_id}"' in r.text
         r = client.get(f"/{lang}/rules/{page_id}")
         assert r.status_code == 200, (lang, page_id)
-        assert f'<html lang="{lang}" dir="{"rtl" if lang == "ar" else "ltr"}">' in r.text
+        tag = lang.replace("_", "-")  # a BCP 47 tag: pt-BR
+        assert f'<html lang="{tag}" dir="{"rtl" if lang == "ar" else "ltr"}">' in r.text
         for d in DIAGRAMS[page_id]:
             assert f'id="diagram-{d.id}"' in r.text
             # the caption in this language names exactly the moves the checked claims name

@@ -178,3 +178,15 @@ def test_conflicts_are_in_the_request_language(client: TestClient):
     game = client.post("/api/games", json={"variant": "american", "side": "white"}).json()
     r = client.post(f"/api/games/{game['id']}/undo?lang=pt_BR")
     assert r.json()["error"] == "não há lance seu para voltar"
+
+
+def test_html_lang_is_a_language_tag(tmp_db: str):
+    with TestClient(create_app(tmp_db, computer_workers=1)) as c:
+        page = c.get("/?lang=pt_BR").text
+        assert '<html lang="pt-BR" dir="ltr">' in page
+        assert 'hreflang="pt-BR"' in page
+        # the page sends its tag back as ?lang=: understood
+        game = c.post("/api/games?lang=pt-BR", json={"variant": "italian",
+                                                     "opponent": "friend"}).json()
+        r = c.post(f"/api/games/{game['id']}/undo?lang=pt-BR")
+        assert r.json()["error"] == "não há lance para voltar"

@@ -229,6 +229,7 @@ function renderMoves() {
       row.className = "move-row";
       const num = document.createElement("span");
       num.className = "move-number";
+      num.dir = "ltr";          // "1." reads as such in a right-to-left page too
       num.textContent = `${Math.floor(slot / 2) + 1}.`;
       row.append(num);
       if (slot % 2 === 1) {

@@ -69,3 +69,10 @@ def test_hub_bad_level_values_answer_an_error_and_the_engine_keeps_running() -> 
     assert len(done) == 1
     v = variant("international")
     parse_hub_move(v, parse_position(v, START_10), done[0].split()[1].removeprefix("move="))
+
+
+def test_hub_go_on_a_finished_game_answers_an_error() -> None:
+    no_black = "W" + "e" * 30 + "w" * 20
+    out = _session(f"pos pos={no_black}", "level depth=1", "go think", "ping", "quit")
+    assert out[0].startswith("error message=") and "game is over" in out[0]
+    assert out[1:] == ["pong"]

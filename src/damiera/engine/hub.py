@@ -229,6 +229,8 @@ class HubSession:
             raise HubError("no position: send pos first")
         v = self.variant
         pos = self.positions[-1]
+        if not all(pos.piece_counts()):
+            raise HubError("the game is over: a side has no pieces")
         if not generate(v, pos):
             raise HubError("no legal move in this position")
 

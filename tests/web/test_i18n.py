@@ -135,8 +135,11 @@ def test_a_language_chosen_by_the_url_sticks_to_the_next_pages(tmp_db: str):
         # ?lang= on a game page is remembered too, and wins over the cookie
         assert '<html lang="ar"' in c.get(f"/game/{game['id']}?lang=ar").text
         assert c.cookies.get(i18n.COOKIE) == "ar"
-        # the page's API requests carry ?lang=: every route answers in that language
+        # a language the site does not have is not remembered
         c.cookies.clear()
+        c.get(f"/game/{game['id']}?lang=xx", headers={"accept-language": "ar"})
+        assert c.cookies.get(i18n.COOKIE) is None
+        # the page's API requests carry ?lang=: every route answers in that language
         r = c.post(f"/api/games/{game['id']}/moves?lang=ar", json={"move": "30-26"})
         assert r.json()["error"] == "الأسر إجباري (22x15)"
         r = c.get(f"/api/games/{game['id']}/explain?square=30&lang=it")

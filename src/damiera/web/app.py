@@ -145,7 +145,8 @@ def remember_url_language(
 ) -> None:
     """When the URL chose the language (``/{lang}/...`` or ``?lang=``), remember it in the
     language cookie so that the next page (a game opened from a rules page, say) keeps it."""
-    if not (url_lang or request.query_params.get("lang")):
+    asked = url_lang or request.query_params.get("lang")
+    if not asked or i18n.known_locale(asked) != code:   # no URL language, or not one we have
         return
     if request.cookies.get(i18n.COOKIE) != code:
         response.set_cookie(i18n.COOKIE, code, max_age=365 * 24 * 3600, samesite="lax")

@@ -97,6 +97,12 @@ def _normalise(code: str | None) -> str | None:
     return base if base in available else None
 
 
+def known_locale(code: str | None) -> str | None:
+    """The catalog code for a language code or tag (``pt-BR`` -> ``pt_BR``, ``it-IT`` ->
+    ``it``), or None when the site has no such language."""
+    return _normalise(code)
+
+
 def parse_accept_language(header: str | None) -> list[str]:
     """Language tags of an ``Accept-Language`` header, most wanted first."""
     if not header:

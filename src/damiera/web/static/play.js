@@ -321,7 +321,8 @@ async function animateMove(move, fromFen) {
 // back to the live position, the move sent with the version it was chosen on, the thinking
 // indicator against the computer. `move` is the legal move the page matched (drawn at once),
 // or null when only the server can read `text` (short notation, an illegal attempt).
-async function submitMove(move, text = move ? move.move : "") {
+// `attempt`: a click the legal moves do not contain (no thinking indicator: it is refused).
+async function submitMove(move, text = move ? move.move : "", attempt = false) {
   const g = state.game;
   if (move) state.sel = null;
   state.viewPly = null;
@@ -340,7 +341,7 @@ async function submitMove(move, text = move ? move.move : "") {
   }
   const vsComputer = g.opponent === "computer";
   message("");
-  $("thinking").hidden = !vsComputer;
+  $("thinking").hidden = !vsComputer || attempt;
   render();
   try {
     const next = await api(`/api/games/${g.id}/moves`,
@@ -371,10 +372,10 @@ async function submitMove(move, text = move ? move.move : "") {
   }
 }
 
-function tryText(text) {
+function tryText(text, attempt = false) {
   // A move in text (typed, or an attempt the legal moves do not contain): the same path.
   const match = state.game.legal_moves.find((m) => m.move === text);
-  return submitMove(match || null, text);
+  return submitMove(match || null, text, attempt && !match);
 }
 
 // The game as the server has it now (after a 409: changed in another window).
@@ -493,7 +494,7 @@ function choose(label) {
   const text = [...entered, label].join(sepFor(capture));
   state.sel = entered.length > 1 ? state.sel : null;
   render();
-  tryText(text);
+  tryText(text, true);
 }
 
 svg.addEventListener("click", (e) => {

@@ -599,17 +599,7 @@ class Searcher:
                 moves = generate(variant, pos)
                 if not moves:
                     return -MATE + ply
-                best = -INF
-                quiesce = self._quiesce
-                for m in moves:
-                    score = -quiesce(apply_move(pos, m), 0, -beta, -alpha, ply + 1)
-                    if score > best:
-                        best = score
-                        if score > alpha:
-                            alpha = score
-                            if score >= beta:
-                                break
-                return best
+                return self._quiesce_moves(pos, moves, -INF, alpha, beta, ply)
             score = self._eval(pos)
             if score == NO_MOVES:
                 return -MATE + ply
@@ -623,7 +613,12 @@ class Searcher:
                 return stand
             alpha = max(alpha, stand)
             moves = [m for m in moves if m.captures]
-        best = -INF if self.mandatory else alpha
+        return self._quiesce_moves(pos, moves, -INF if self.mandatory else alpha, alpha, beta, ply)
+
+    def _quiesce_moves(
+        self, pos: Position, moves: list[Move], best: int, alpha: int, beta: int, ply: int
+    ) -> int:
+        """Best quiescence score over ``moves`` (fail-soft, starting from ``best``)."""
         quiesce = self._quiesce
         for m in moves:
             score = -quiesce(apply_move(pos, m), 0, -beta, -alpha, ply + 1)

@@ -295,11 +295,17 @@ class Searcher:
             deadline = self._deadline
             if d == 1:
                 self._deadline = float("inf")
+            timed_out = False
             try:
                 iter_best, iter_score, iter_scores = self._root(
                     pos, root_hash, ordered, d, rep_start, quiet, prev_scores, root_scores
                 )
             except _Timeout:
+                timed_out = True
+            finally:
+                self._deadline = deadline
+            # mypyc cannot compile a ``break`` inside try/finally: leave the loop out here.
+            if timed_out:
                 # Keep a better move from the unfinished iteration only if it was fully searched.
                 # Every root move after the first is searched against the best so far, so a
                 # move finished in the unfinished iteration is at least as good as the old one.
@@ -308,8 +314,6 @@ class Searcher:
                     best_move, best_score = partial
                     best_pv = [best_move]
                 break
-            finally:
-                self._deadline = deadline
             best_move, best_score = iter_best, iter_score
             done_depth = d
             scores = iter_scores

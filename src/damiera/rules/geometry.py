@@ -85,6 +85,11 @@ class Geometry:
         # FEN/notation order: numeric ascending, or algebraic by rank then file.
         self.label_order: tuple[int, ...] = tuple(sorted(self.squares, key=self._sort_key))
 
+    def __reduce__(self) -> tuple[type[Geometry], tuple[int, bool, Notation, Numbering]]:
+        """Pickled and copied as ``Geometry(size, a1_dark, notation, numbering)``: compiled
+        with mypyc, an instance cannot be created without its arguments and then filled."""
+        return (Geometry, (self.size, self.a1_dark, self.notation, self.numbering))
+
     # -- coordinates -------------------------------------------------------------------------
     def file_rank(self, square: int) -> tuple[int, int]:
         """Real (file, rank) of a square, both 0-based: file 0 = a, rank 0 = White's first row."""

@@ -131,6 +131,11 @@ class Variant:
         out["optional_capture"] = self.optional_capture
         return out
 
+    def __reduce__(self) -> tuple[type[Variant], tuple[object, ...]]:
+        """Pickled and copied as ``Variant(*field values)``: compiled with mypyc, the frozen
+        class cannot be restored field by field."""
+        return (Variant, tuple(getattr(self, field.name) for field in dataclasses.fields(self)))
+
 
 AMERICAN = Variant(
     id="american",

@@ -11,10 +11,11 @@ and it is left out. Two py-draughts figures are given for International: its pub
 (``legal_moves`` / ``push`` / ``pop``) and its internal International-only bitboard perft
 (``draughts.engines.turbo.perft``).
 
-A third column measures the same rules-core source compiled with mypyc (shipped with mypy,
-a dev dependency): the benchmark copies ``src/damiera`` to ``build/mypyc-bench/``, compiles the
-move generator there and times it in a child process, so the checkout itself never holds
-compiled modules that could shadow edited sources. ``--no-mypyc`` skips it.
+Both of Damiera's columns time the checkout's rules-core source in a child process on a copy
+of it, so they stay what they say whether or not the checkout itself is compiled (``make
+compile``): "ours" runs the Python source (copied without any ``.so`` to ``build/pure-bench/``),
+"mypyc" the same source compiled with mypyc (shipped with mypy, a dev dependency) in
+``build/mypyc-bench/``. ``--no-mypyc`` skips the compiled column.
 
 Each figure is the median of ``--runs`` runs (default 5) on this machine.
 """
@@ -24,16 +25,12 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import statistics
 import subprocess
 import sys
-import time
 import venv
 from pathlib import Path
 
-from damiera.rules.movegen import perft
-from damiera.rules.position import start_position
-from damiera.rules.variant import VARIANTS, variant
+from damiera.rules.variant import VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_VENV = ROOT / ".bench-venv"
@@ -97,14 +94,15 @@ def ensure_peer_venv() -> Path:
     return python
 
 
-#: Run with the mypyc-compiled copy first on sys.path; prints one JSON object of timings.
-COMPILED_SCRIPT = r"""
+#: Run with a copy of the rules core first on sys.path; argv: runs, depths (JSON) and "pure"
+#: or "compiled" (which the copy must be); prints one JSON object of timings.
+COPY_SCRIPT = r"""
 import json, statistics, sys, time
 import damiera.rules.movegen as movegen
-assert movegen.__file__.endswith(".so"), movegen.__file__
+runs, depths, kind = int(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3]
+assert movegen.__file__.endswith(".so") == (kind == "compiled"), movegen.__file__
 from damiera.rules.position import start_position
 from damiera.rules.variant import VARIANTS, variant
-runs, depths = int(sys.argv[1]), json.loads(sys.argv[2])
 out = {}
 for vid in VARIANTS:
     v = variant(vid)
@@ -114,26 +112,29 @@ for vid in VARIANTS:
         start = time.perf_counter()
         nodes = movegen.perft(v, position, depths[vid])
         times.append(time.perf_counter() - start)
-    out[vid] = {"nodes": nodes, "seconds": statistics.median(times)}
+    out[vid] = {"depth": depths[vid], "nodes": nodes, "seconds": statistics.median(times)}
 print(json.dumps(out))
 """
 COMPILED_MODULES = ("variant.py", "geometry.py", "position.py", "movegen.py")
 
 
-def measure_compiled(runs: int) -> dict[str, dict[str, float]]:
-    """Compile the rules core with mypyc in ``build/mypyc-bench`` and time it there."""
-    build = ROOT / "build" / "mypyc-bench"
+def _copy_rules(name: str) -> Path:
+    """A fresh ``build/<name>/damiera`` holding the rules core's sources (no compiled module,
+    an empty package ``__init__``); returns ``build/<name>``."""
+    build = ROOT / "build" / name
     shutil.rmtree(build, ignore_errors=True)
-    shutil.copytree(ROOT / "src" / "damiera" / "rules", build / "damiera" / "rules")
+    shutil.copytree(ROOT / "src" / "damiera" / "rules", build / "damiera" / "rules",
+                    ignore=shutil.ignore_patterns("*.so", "__pycache__"))
     (build / "damiera" / "__init__.py").write_text("", encoding="utf-8")
-    mypyc = Path(sys.executable).parent / "mypyc"
-    subprocess.run(
-        [str(mypyc), *(f"damiera/rules/{name}" for name in COMPILED_MODULES)],
-        cwd=build, check=True, capture_output=True,
-    )
+    return build
+
+
+def _measure_copy(build: Path, kind: str, runs: int) -> dict[str, dict[str, float]]:
+    """Perft timings of the copy in ``build`` (``kind``: "pure" or "compiled"), per variant:
+    depth, nodes and median seconds."""
     depths = {vid: DEPTHS.get(vid, DEPTH_8X8) for vid in VARIANTS}
     done = subprocess.run(
-        [sys.executable, "-c", COMPILED_SCRIPT, str(runs), json.dumps(depths)],
+        [sys.executable, "-c", COPY_SCRIPT, str(runs), json.dumps(depths), kind],
         cwd=build, capture_output=True, text=True, check=True,
         env={"PYTHONPATH": str(build), "PATH": "/usr/bin:/bin"},
     )
@@ -141,19 +142,20 @@ def measure_compiled(runs: int) -> dict[str, dict[str, float]]:
     return result
 
 
+def measure_compiled(runs: int) -> dict[str, dict[str, float]]:
+    """Compile a copy of the rules core with mypyc in ``build/mypyc-bench`` and time it there."""
+    build = _copy_rules("mypyc-bench")
+    mypyc = Path(sys.executable).parent / "mypyc"
+    subprocess.run(
+        [str(mypyc), *(f"damiera/rules/{name}" for name in COMPILED_MODULES)],
+        cwd=build, check=True, capture_output=True,
+    )
+    return _measure_copy(build, "compiled", runs)
+
+
 def measure_ours(runs: int) -> dict[str, dict[str, float]]:
-    results = {}
-    for vid in VARIANTS:
-        v = variant(vid)
-        depth = DEPTHS.get(vid, DEPTH_8X8)
-        position = start_position(v)
-        times, nodes = [], 0
-        for _ in range(runs):
-            start = time.perf_counter()
-            nodes = perft(v, position, depth)
-            times.append(time.perf_counter() - start)
-        results[vid] = {"depth": depth, "nodes": nodes, "seconds": statistics.median(times)}
-    return results
+    """Time the rules core's Python source, copied to ``build/pure-bench`` without any .so."""
+    return _measure_copy(_copy_rules("pure-bench"), "pure", runs)
 
 
 def measure_peer(runs: int) -> dict[str, dict[str, float]]:

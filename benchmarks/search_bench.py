@@ -19,7 +19,9 @@ the same random openings; W/D/L and Elo with 95% error bars (`damiera.engine.mat
 ``benchmarks/pydraughts_bridge.py``, at the same time per move; same openings for both,
 colours alternated; our rules core (:class:`damiera.rules.game.Game`) referees every game.
 
-Every mode prints a table and, last, one JSON line with all the numbers.
+Every mode first prints whether the engine runs compiled with mypyc (``make compile``) or as
+pure Python, then a table and, last, one JSON line with all the numbers (``"compiled"``: true
+or false).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+import damiera
 from damiera.engine.levels import Player
 from damiera.engine.match import MAX_GAME_PLIES, elo_stats, random_openings, run_match
 from damiera.engine.search import Searcher
@@ -258,6 +261,9 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--pyd-python", default=os.environ.get("PYDRAUGHTS_PYTHON", ""))
     a = ap.parse_args()
+    compiled = damiera.compiled()
+    print("engine: compiled with mypyc" if compiled else
+          "engine: pure Python (not compiled; `make compile` compiles it)", flush=True)
     if a.mode == "speed":
         vs = a.variants.split(",") if a.variants else list(VARIANTS)
         rows = speed(vs, [float(x) for x in a.times.split(",")])
@@ -270,7 +276,7 @@ def main() -> None:
             sys.exit("give --pyd-python: the Python of a venv with `pip install py-draughts`")
         vs = a.variants.split(",") if a.variants else ["international", "russian", "brazilian"]
         rows = peers(vs, a.games, a.movetime, a.jobs, a.pyd_python)
-    print(json.dumps({"mode": a.mode, "results": rows}))
+    print(json.dumps({"mode": a.mode, "compiled": compiled, "results": rows}))
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-# The hot paths, compiled in place with mypyc (about 2.6x the search speed): see `compile`.
+# The hot paths, compiled in place with mypyc (2.5-3x the search speed): see `compile`.
 HOT_MODULES := damiera/rules/variant.py damiera/rules/geometry.py damiera/rules/position.py \
 	damiera/rules/movegen.py damiera/engine/evaluate.py damiera/engine/search.py
 MYPYC_DIR := build/mypyc

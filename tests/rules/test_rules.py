@@ -240,3 +240,19 @@ def test_every_variant_has_its_capture_choice_rule() -> None:
         "international": CaptureChoice.MAJORITY,
     }
     assert {k: variant(k).capture_choice for k in expected} == expected
+
+
+def test_has_capture_for_the_side_not_to_move_tells_a_threatened_capture() -> None:
+    from damiera.rules.movegen import has_capture
+    from damiera.rules.variant import Color
+
+    v = variant("international")
+    # White to move, White man 28 stands before Black man 23 with 19 empty behind it: White
+    # threatens 28x19; Black (not to move) cannot take 28 because 32 is occupied.
+    pos = parse_fen(v, "W:W28,32:B23")
+    assert has_capture(v, pos)
+    assert has_capture(v, pos, Color.WHITE)
+    assert not has_capture(v, pos, Color.BLACK)
+    # Same men, Black's 23 backed by 19: neither side can capture.
+    backed = parse_fen(v, "B:W28,32:B19,23")
+    assert not has_capture(v, backed) and not has_capture(v, backed, Color.WHITE)

@@ -7,15 +7,24 @@ What it does (issue 3, point 1):
   unfinished one, once its first root move is searched).
 - **Negamax alpha-beta with PVS**: the first move of each node is searched with the full
   window, the others with a null window and re-searched only when they beat alpha.
-- **Transposition table** keyed by a 64-bit **Zobrist hash** (one random number per piece kind
+- **Transposition table** keyed by a 62-bit **Zobrist hash** (one random number per piece kind
   and square, one for the side to move), updated incrementally move by move. Entries hold
   depth, bound type, score and the index of the best move in the generator's (deterministic)
   move order.
+- **Evaluation cache**: static scores by position, kept between iterations and searches
+  (quiescence meets the same quiet leaves again at every iteration).
 - **Move ordering**: hash move, then captures (most pieces, kings first), promotions, two killer
   moves per ply, then the history heuristic (start, end) counters.
-- **Late-move reductions** of one ply for late quiet moves at depth >= 3 (re-searched at full
-  depth when they beat alpha); a position with a single legal move (a forced capture) is
-  searched one ply deeper (forced-move extension).
+- **Aspiration windows**: from depth 4 the root is searched in a window of +-0.2 men around
+  the previous iteration's score, widened to the full window on the side it fails.
+- **ProbCut-style forward pruning** at null-window nodes of 3 plies or more with no capture
+  pending: a search of half the depth with a window raised by 0.1 man per ply is tried
+  first, and the node is cut when it already beats that raised bound (deep searches that
+  would only confirm a large advantage are skipped).
+- **Late-move reductions** of one ply for late quiet moves at depth >= 3, two plies from the
+  seventh move on at depth >= 6 outside the principal variation (re-searched at full depth
+  when they beat alpha); a position with a single legal move (a forced capture) is searched
+  one ply deeper (forced-move extension).
 - **Quiescence**: at depth 0 a position where the side to move can capture is not evaluated;
   the captures are searched until a quiet position is reached, so no position is scored in the
   middle of an exchange. Under the optional-capture house rule the side may also stand pat.
@@ -62,6 +71,14 @@ MAX_MOVETIME = 3600.0
 MAX_DEPTH = 30
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+#: Half-width of the root's aspiration window (centi-men) from depth ASPIRATION_DEPTH on.
+ASPIRATION_WINDOW = 20
+ASPIRATION_DEPTH = 4
+#: ProbCut-style forward pruning at null-window nodes of at least PROBCUT_DEPTH plies without
+#: a capture: when a search of ``depth // 2`` plies already beats ``beta`` by
+#: ``PROBCUT_MARGIN_PER_PLY x depth`` centi-men, the node is cut.
+PROBCUT_DEPTH = 3
+PROBCUT_MARGIN_PER_PLY = 10
 _CHECK_EVERY = 64
 #: Share of the movetime at which the search stops (the rest covers the last nodes and
 #: returning the move).
@@ -73,11 +90,12 @@ class _Timeout(Exception):
 
 
 def _zobrist_keys(nbits: int) -> tuple[list[list[int]], int]:
-    """Random 64-bit keys: ``keys[kind][square]`` (kind 0 white man, 1 white king, 2 black man,
-    3 black king) and the side-to-move key. Seeded, so hashes are the same in every run."""
+    """Random 62-bit keys: ``keys[kind][square]`` (kind 0 white man, 1 white king, 2 black man,
+    3 black king) and the side-to-move key. Seeded, so hashes are the same in every run.
+    62 bits keep every hash a short (unboxed) int when the search is compiled."""
     rng = random.Random(0xDA3E1A)
-    keys = [[rng.getrandbits(64) for _ in range(nbits)] for _ in range(4)]
-    return keys, rng.getrandbits(64)
+    keys = [[rng.getrandbits(62) for _ in range(nbits)] for _ in range(4)]
+    return keys, rng.getrandbits(62)
 
 
 def zobrist(keys: list[list[int]], side_key: int, pos: Position) -> int:
@@ -169,6 +187,9 @@ class Searcher:
         self.variant = variant
         self.evaluator = Evaluator(variant)
         self._eval = self.evaluator.evaluate
+        #: Static scores by position (bitboards and side to move): quiescence meets the same
+        #: leaves again at every iteration. Cleared with the table.
+        self.eval_cache: dict[tuple[int, int, int, bool], int] = {}
         from damiera.rules.geometry import geometry
 
         nbits = geometry(variant).nbits
@@ -244,6 +265,8 @@ class Searcher:
         self.killers = [[None, None] for _ in range(MAX_PLY + 8)]
         if len(self.tt) > self.tt_entries:
             self.tt.clear()
+        if len(self.eval_cache) > self.tt_entries:
+            self.eval_cache.clear()
 
         # No reference cycles are made while searching: the cyclic garbage collector would only
         # pause the search (tens of ms over a large table), so it is off until we return.
@@ -297,8 +320,8 @@ class Searcher:
                 self._deadline = float("inf")
             timed_out = False
             try:
-                iter_best, iter_score, iter_scores = self._root(
-                    pos, root_hash, ordered, d, rep_start, quiet, prev_scores, root_scores
+                iter_best, iter_score, iter_scores = self._aspirate(
+                    pos, root_hash, ordered, d, rep_start, quiet, root_scores, best_score,
                 )
             except _Timeout:
                 timed_out = True
@@ -344,6 +367,36 @@ class Searcher:
         return 0 if s == NO_MOVES else s
 
     # -- root ---------------------------------------------------------------------------------
+    def _aspirate(
+        self,
+        pos: Position,
+        h: int,
+        moves: list[Move],
+        depth: int,
+        rep_start: int,
+        quiet: int,
+        full_window: bool,
+        previous: int,
+    ) -> tuple[Move, int, list[tuple[Move, int]]]:
+        """One root iteration inside an aspiration window around the ``previous`` iteration's
+        score, widened to the full window on the side it fails (never when every root move
+        needs an exact score, nor near a forced result)."""
+        if full_window or depth < ASPIRATION_DEPTH or abs(previous) >= MATE_BOUND:
+            return self._root(pos, h, moves, depth, rep_start, quiet, full_window, -INF, INF)
+        alpha = previous - ASPIRATION_WINDOW
+        beta = previous + ASPIRATION_WINDOW
+        while True:
+            best, score, scores = self._root(pos, h, moves, depth, rep_start, quiet, False,
+                                             alpha, beta)
+            if score <= alpha:
+                alpha = -INF
+            elif score >= beta:
+                beta = INF
+            else:
+                return best, score, scores
+            if alpha == -INF and beta == INF:
+                return self._root(pos, h, moves, depth, rep_start, quiet, False, alpha, beta)
+
     def _root(
         self,
         pos: Position,
@@ -352,11 +405,13 @@ class Searcher:
         depth: int,
         rep_start: int,
         quiet: int,
-        prev_scores: dict[int, int],
         full_window: bool,
+        alpha: int,
+        beta: int,
     ) -> tuple[Move, int, list[tuple[Move, int]]]:
-        alpha = -INF
-        beta = INF
+        """Search every root move (a fail-high stops early) in the window ``(alpha, beta)``;
+        ``full_window`` scores every move exactly."""
+        alpha0 = alpha
         best: Move = moves[0]
         best_score = -INF
         scores: list[tuple[Move, int]] = []
@@ -386,11 +441,14 @@ class Searcher:
             if score > best_score:
                 best_score = score
                 best = m
-                self._partial = (m, score)
+                if score > alpha0:
+                    self._partial = (m, score)
                 if score > alpha and not full_window:
                     alpha = score
-        idx = self._index_of(pos, best)
-        self.tt[h] = (depth, _EXACT, best_score, idx)
+                    if score >= beta:
+                        break
+        if alpha0 < best_score < beta or full_window:
+            self.tt[h] = (depth, _EXACT, best_score, self._index_of(pos, best))
         return best, best_score, scores
 
     def _index_of(self, pos: Position, m: Move) -> int:
@@ -467,6 +525,20 @@ class Searcher:
                 elif e_score <= alpha:
                     return e_score
 
+        pv_node = beta - alpha > 1
+        if (
+            not pv_node
+            and depth >= PROBCUT_DEPTH
+            and -MATE_BOUND < beta < MATE_BOUND
+            and not has_capture(self.variant, pos)
+        ):
+            # ProbCut-style verification: a shallow null-window search well above beta.
+            margin = PROBCUT_MARGIN_PER_PLY * depth
+            raised = beta + margin
+            score = self._search(pos, h, depth // 2, raised - 1, raised, ply, rep_start, quiet)
+            if score >= raised:
+                return score - margin
+
         moves = generate(self.variant, pos)
         n = len(moves)
         if n == 0:
@@ -520,7 +592,7 @@ class Searcher:
                         and m != killers[0]
                         and m != killers[1]
                     ):
-                        reduction = 1
+                        reduction = 2 if (depth >= 6 and k >= 6 and not pv_node) else 1
                     score = -search(child, ch, depth - 1 - reduction, -alpha - 1, -alpha,
                                     ply + 1, child_rep, child_quiet)
                     if score > alpha and reduction:
@@ -599,12 +671,17 @@ class Searcher:
                 raise _Timeout
         variant = self.variant
         if not has_capture(variant, pos) or ply >= MAX_PLY:
-            if threat and ply < MAX_PLY and has_capture(variant, pos._replace(turn=pos.turn.opponent)):
+            if threat and ply < MAX_PLY and has_capture(variant, pos, pos.turn.opponent):
                 moves = generate(variant, pos)
                 if not moves:
                     return -MATE + ply
                 return self._quiesce_moves(pos, moves, -INF, alpha, beta, ply)
-            score = self._eval(pos)
+            key = (pos.white, pos.black, pos.kings, pos.turn is Color.WHITE)
+            cached = self.eval_cache.get(key)
+            if cached is None:
+                score = self.eval_cache[key] = self._eval(pos)
+            else:
+                score = cached
             if score == NO_MOVES:
                 return -MATE + ply
             return score

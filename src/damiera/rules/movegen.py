@@ -303,7 +303,9 @@ def _man_capture_candidates(t: _Tables, men: int, targets: int, empty: int, side
     """Bitboard of the men that have at least one first jump."""
     candidates = 0
     for a in t.men_capture_up[side]:
-        candidates |= men & (targets << a) & (empty << (a + a))
+        # Shifted towards the lower bits only, so that no intermediate value outgrows the
+        # board (63-bit ints stay unboxed when compiled).
+        candidates |= ((men >> (a + a)) & (targets >> a) & empty) << (a + a)
     for a in t.men_capture_down[side]:
         candidates |= men & (targets >> a) & (empty >> (a + a))
     return candidates
@@ -331,10 +333,12 @@ def _all_captures(t: _Tables, own: int, opp: int, kings: int, side: int) -> list
     return out
 
 
-def has_capture(variant: Variant, position: Position) -> bool:
-    """True when the side to move has at least one capture (bitboard test, no sequences)."""
+def has_capture(variant: Variant, position: Position, color: Color | None = None) -> bool:
+    """True when ``color`` (default: the side to move) has at least one capture in
+    ``position`` (bitboard test, no sequences). Asking for the side not to move tells whether
+    it threatens a capture."""
     t = tables(variant)
-    if position.turn is Color.WHITE:
+    if (position.turn if color is None else color) is Color.WHITE:
         return _has_capture(t, position.white, position.black, position.kings, 0)
     return _has_capture(t, position.black, position.white, position.kings, 1)
 
@@ -345,7 +349,7 @@ def _has_capture(t: _Tables, own: int, opp: int, kings: int, side: int) -> bool:
     if men:
         targets = opp if t.men_take_kings else opp & ~kings
         for a in t.men_capture_up[side]:
-            if men & (targets << a) & (empty << (a + a)):
+            if (men >> (a + a)) & (targets >> a) & empty:
                 return True
         for a in t.men_capture_down[side]:
             if men & (targets >> a) & (empty >> (a + a)):
@@ -355,7 +359,7 @@ def _has_capture(t: _Tables, own: int, opp: int, kings: int, side: int) -> bool:
         return False
     if not t.flying:
         for a in t.up_shifts:
-            if own_kings & (opp << a) & (empty << (a + a)):
+            if (own_kings >> (a + a)) & (opp >> a) & empty:
                 return True
         for a in t.down_shifts:
             if own_kings & (opp >> a) & (empty >> (a + a)):

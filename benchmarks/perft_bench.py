@@ -34,6 +34,8 @@ from damiera.rules.variant import VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_VENV = ROOT / ".bench-venv"
+#: The py-draughts release every peer measurement uses.
+PEER_VERSION = "1.10.1"
 DEPTHS = {"international": 6}
 DEPTH_8X8 = 7
 PEER_VARIANTS = ("international", "russian", "brazilian")
@@ -80,16 +82,19 @@ print(json.dumps(out))
 
 
 def ensure_peer_venv() -> Path:
-    """Create ``.bench-venv`` with py-draughts installed (once); return its python."""
+    """Create ``.bench-venv`` with py-draughts ``PEER_VERSION`` installed (once); return its
+    python. The version is pinned so that measurements from different days compare."""
     python = BENCH_VENV / "bin" / "python"
     if not python.exists():
         venv.create(BENCH_VENV, with_pip=True)
     check = subprocess.run(
-        [str(python), "-c", "import draughts"], capture_output=True, check=False
+        [str(python), "-c", "import importlib.metadata as m; print(m.version('py-draughts'))"],
+        capture_output=True, text=True, check=False,
     )
-    if check.returncode != 0:
+    if check.returncode != 0 or check.stdout.strip() != PEER_VERSION:
         subprocess.run(
-            [str(python), "-m", "pip", "install", "--quiet", "py-draughts"], check=True
+            [str(python), "-m", "pip", "install", "--quiet", f"py-draughts=={PEER_VERSION}"],
+            check=True,
         )
     return python
 

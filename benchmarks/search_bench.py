@@ -2,7 +2,7 @@
 
     python benchmarks/search_bench.py speed  [--variants a,b] [--times 1,5]
     python benchmarks/search_bench.py ladder [--variants a,b] [--games 40] [--movetime 0.5]
-    python benchmarks/search_bench.py peers  --pyd-python /path/to/venv/bin/python
+    python benchmarks/search_bench.py peers  [--pyd-python /path/to/venv/bin/python]
                                              [--variants international,russian,brazilian]
                                              [--games 40] [--movetime 0.5]
 
@@ -15,7 +15,8 @@ by more than 10%).
 the same random openings; W/D/L and Elo with 95% error bars (`damiera.engine.match`).
 
 ``peers``: level 3 against py-draughts' strongest built-in engine (``TurboEngine`` on 10x10,
-``SimpleEngine`` on 8x8), run in its own virtual environment through
+``SimpleEngine`` on 8x8), run in its own virtual environment (``--pyd-python``, else
+``.bench-venv/``, made and filled by ``perft_bench.ensure_peer_venv`` on first use) through
 ``benchmarks/pydraughts_bridge.py``, at the same time per move; same openings for both,
 colours alternated; our rules core (:class:`damiera.rules.game.Game`) referees every game.
 
@@ -28,10 +29,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import subprocess
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -213,6 +214,10 @@ def _match(v: Variant, pos: Position, path: list[int], captured: list[int]) -> M
                        f"{write_fen(v, pos)}")
 
 
+def _finite(x: float) -> float | None:
+    return round(x, 1) if math.isfinite(x) else None
+
+
 def peers(variants: list[str], games: int, movetime: float, jobs: int,
           python: str) -> list[dict[str, Any]]:
     rows = []
@@ -241,7 +246,8 @@ def peers(variants: list[str], games: int, movetime: float, jobs: int,
         score, elo, lo, hi = elo_stats(wins, draws, losses)
         row = {"variant": vid, "games": games, "movetime": movetime, "wins": wins,
                "draws": draws, "losses": losses, "score": round(score, 4), "elo": round(elo, 1),
-               "elo_low": round(lo, 1), "elo_high": round(hi, 1),
+               # An open side of the interval (0% or 100%) is null: strict JSON has no Infinity.
+               "elo_low": _finite(lo), "elo_high": _finite(hi),
                "seconds": round(time.perf_counter() - t0, 1),
                "their_avg_time": round(sum(x["their_avg_time"] for x in results) / len(results), 3),
                "our_avg_time": round(sum(x["our_avg_time"] for x in results) / len(results), 3)}
@@ -272,10 +278,11 @@ def main() -> None:
                                                         "italian"]
         rows = ladder(vs, a.games, a.movetime, a.jobs)
     else:
-        if not a.pyd_python:
-            sys.exit("give --pyd-python: the Python of a venv with `pip install py-draughts`")
+        from perft_bench import ensure_peer_venv  # this folder is sys.path[0]
+
+        python = a.pyd_python or str(ensure_peer_venv())
         vs = a.variants.split(",") if a.variants else ["international", "russian", "brazilian"]
-        rows = peers(vs, a.games, a.movetime, a.jobs, a.pyd_python)
+        rows = peers(vs, a.games, a.movetime, a.jobs, python)
     print(json.dumps({"mode": a.mode, "compiled": compiled, "results": rows}))
 
 

@@ -52,28 +52,33 @@ needs the road); the small weights were set by hand and checked in engine matche
 
 from __future__ import annotations
 
-from damiera.rules.geometry import Geometry, geometry
+from typing import Final
+
+from damiera.rules.geometry import Geometry, geometry, popcount
 from damiera.rules.position import Position
 from damiera.rules.variant import Color, Variant
 
-MAN = 100
-KING_FLYING = 300
-KING_SHORT = 150
-KING_SHORT_SAFE = 170
-BACK_GUARD = 10
-BACK_GUARD_VS_KINGS = 3
-CENTRE = 5
-MOBILITY = 2
-BALANCE = 3
-TEMPO = 8
-MAIN_DIAGONAL = 20
-DOUBLE_CORNER = 30
-CHASE = 4
-RUNAWAY_ROWS = 3
-RUNAWAY_STEP = 10
+MAN: Final = 100
+KING_FLYING: Final = 300
+KING_SHORT: Final = 150
+KING_SHORT_SAFE: Final = 170
+BACK_GUARD: Final = 10
+BACK_GUARD_VS_KINGS: Final = 3
+CENTRE: Final = 5
+MOBILITY: Final = 2
+BALANCE: Final = 3
+TEMPO: Final = 8
+MAIN_DIAGONAL: Final = 20
+DOUBLE_CORNER: Final = 30
+CHASE: Final = 4
+RUNAWAY_ROWS: Final = 3
+RUNAWAY_STEP: Final = 10
 #: Score returned by :meth:`Evaluator.evaluate` when the side to move has no legal move
 #: (given it has no capture): the caller turns it into a loss at the right ply.
-NO_MOVES = -(1 << 30)
+NO_MOVES: Final = -(1 << 30)
+#: Bits per chunk of the men's lookup tables.
+_CHUNK: Final = 9
+_CHUNK_MASK: Final = (1 << _CHUNK) - 1
 
 
 def _shift(x: int, offset: int) -> int:
@@ -132,6 +137,31 @@ class Evaluator:
             if (r, c) in ((0, 1), (1, 0), (n - 1, n - 2), (n - 2, n - 1)):
                 dcorner |= 1 << s
         self.centre = centre
+        # Advancement and centre are sums over single men: folded into one table per 9-bit
+        # chunk of the bitboard and side, so that evaluating them is two lookups a chunk.
+        white_sq = [0] * geo.nbits
+        black_sq = [0] * geo.nbits
+        for masks, table in ((self.white_adv, white_sq), (self.black_adv, black_sq)):
+            for m, w in masks:
+                for s in geo.squares:
+                    if m >> s & 1:
+                        table[s] += w
+        for s in geo.squares:
+            if centre >> s & 1:
+                white_sq[s] += self.centre_weight
+                black_sq[s] += self.centre_weight
+        self.man_tables: list[tuple[int, list[int], list[int]]] = []
+        for shift in range(0, geo.nbits, _CHUNK):
+            white_t = [0] * (1 << _CHUNK)
+            black_t = [0] * (1 << _CHUNK)
+            for v in range(1, 1 << _CHUNK):
+                low = v & -v
+                sq = shift + low.bit_length() - 1
+                rest = v ^ low
+                inside = sq < geo.nbits
+                white_t[v] = white_t[rest] + (white_sq[sq] if inside else 0)
+                black_t[v] = black_t[rest] + (black_sq[sq] if inside else 0)
+            self.man_tables.append((shift, white_t, black_t))
         left = right = 0
         for s, (_r, c) in geo.coords.items():
             if c <= n // 2 - 2:
@@ -177,17 +207,17 @@ class Evaluator:
         n = 0
         if men:
             for o in forward:
-                n += (_shift(men, o) & empty).bit_count()
+                n += popcount(_shift(men, o) & empty)
         if kings:
             flying = self.flying
             for o in self.offsets:
                 frontier = _shift(kings, o) & empty
                 if flying:
                     while frontier:
-                        n += frontier.bit_count()
+                        n += popcount(frontier)
                         frontier = _shift(frontier, o) & empty
                 else:
-                    n += frontier.bit_count()
+                    n += popcount(frontier)
         return n
 
     def evaluate(self, pos: Position) -> int:
@@ -197,10 +227,10 @@ class Evaluator:
         bk = black & kings
         wm = white ^ wk
         bm = black ^ bk
-        nwm = wm.bit_count()
-        nbm = bm.bit_count()
-        nwk = wk.bit_count()
-        nbk = bk.bit_count()
+        nwm = popcount(wm)
+        nbm = popcount(bm)
+        nwk = popcount(wk)
+        nbk = popcount(bk)
         kv = self.king_value
         wmat = nwm * MAN + nwk * kv
         bmat = nbm * MAN + nbk * kv
@@ -208,27 +238,18 @@ class Evaluator:
         # Trade down when ahead.
         left = nwm + nbm + nwk + nbk
         score += (wmat - bmat) * (self.start_pieces - left) // (2 * self.start_pieces)
-        # Advancement.
-        for m, w in self.white_adv:
-            x = wm & m
-            if x:
-                score += w * x.bit_count()
-        for m, w in self.black_adv:
-            x = bm & m
-            if x:
-                score -= w * x.bit_count()
+        # Advancement and centre (per-chunk tables).
+        for shift, white_t, black_t in self.man_tables:
+            score += white_t[(wm >> shift) & _CHUNK_MASK] - black_t[(bm >> shift) & _CHUNK_MASK]
         # Back-row guard.
         guard, guard_vs_kings = self.back_guard, self.back_guard_vs_kings
-        score += (guard_vs_kings if bk else guard) * (wm & self.white_home).bit_count()
-        score -= (guard_vs_kings if wk else guard) * (bm & self.black_home).bit_count()
-        # Centre.
-        c = self.centre
-        score += self.centre_weight * ((wm & c).bit_count() - (bm & c).bit_count())
+        score += (guard_vs_kings if bk else guard) * popcount(wm & self.white_home)
+        score -= (guard_vs_kings if wk else guard) * popcount(bm & self.black_home)
         # Balance between the wings.
         lm, rm = self.left, self.right
         score -= self.balance * (
-            abs((white & lm).bit_count() - (white & rm).bit_count())
-            - abs((black & lm).bit_count() - (black & rm).bit_count())
+            abs(popcount(white & lm) - popcount(white & rm))
+            - abs(popcount(black & lm) - popcount(black & rm))
         )
         # Mobility.
         empty = self.mask & ~(white | black)
@@ -266,7 +287,7 @@ class Evaluator:
         """Terms that matter once kings are on the board (White's point of view)."""
         if self.flying:
             d = self.main_diagonal
-            score += MAIN_DIAGONAL * ((wk & d).bit_count() - (bk & d).bit_count())
+            score += MAIN_DIAGONAL * (popcount(wk & d) - popcount(bk & d))
             if not wm and not bm:
                 # Lone king against at most three kings: drawn unless the road is lost (8x8).
                 if (nbk == 1 and nwk <= 3 and score > 0
@@ -281,10 +302,10 @@ class Evaluator:
         # Short kings only: the weaker side runs to a double corner, the stronger side chases.
         dc = self.double_corner
         if nwk > nbk:
-            score -= DOUBLE_CORNER * (bk & dc).bit_count()
+            score -= DOUBLE_CORNER * popcount(bk & dc)
             score += self._chase(wk, bk)
         elif nbk > nwk:
-            score += DOUBLE_CORNER * (wk & dc).bit_count()
+            score += DOUBLE_CORNER * popcount(wk & dc)
             score -= self._chase(bk, wk)
         return score
 

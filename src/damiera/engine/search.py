@@ -50,39 +50,43 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from damiera.engine.evaluate import NO_MOVES, Evaluator
+from damiera.rules.geometry import popcount
 from damiera.rules.movegen import Move, apply_move, generate, has_capture
 from damiera.rules.position import Position
 from damiera.rules.variant import Color, Variant
 
 #: Score of a won position (the side to move wins), minus the plies to the win.
-MATE = 1_000_000
+MATE: Final = 1_000_000
 #: Scores beyond this are wins/losses in a known number of plies.
-MATE_BOUND = MATE - 10_000
-INF = MATE + 1
-MAX_PLY = 200
+MATE_BOUND: Final = MATE - 10_000
+INF: Final = MATE + 1
+MAX_PLY: Final = 200
 #: Longest search the front ends (CLI, hub) accept, in seconds; a fixed-depth search without
 #: a clock is also stopped after this long (an hour).
-MAX_MOVETIME = 3600.0
+MAX_MOVETIME: Final = 3600.0
 #: Deepest fixed depth the front ends accept (plies). From the International start position
 #: depth 13 takes about 45 s on the development machine and each ply costs 2-3 times more, so
 #: deeper fixed searches would take hours; endgames reach it quickly.
-MAX_DEPTH = 30
+MAX_DEPTH: Final = 30
 
-_EXACT, _LOWER, _UPPER = 0, 1, 2
+_EXACT: Final = 0
+_LOWER: Final = 1
+_UPPER: Final = 2
 #: Half-width of the root's aspiration window (centi-men) from depth ASPIRATION_DEPTH on.
-ASPIRATION_WINDOW = 20
-ASPIRATION_DEPTH = 4
+ASPIRATION_WINDOW: Final = 20
+ASPIRATION_DEPTH: Final = 4
 #: ProbCut-style forward pruning at null-window nodes of at least PROBCUT_DEPTH plies without
 #: a capture: when a search of ``depth // 2`` plies already beats ``beta`` by
 #: ``PROBCUT_MARGIN_PER_PLY x depth`` centi-men, the node is cut.
-PROBCUT_DEPTH = 3
-PROBCUT_MARGIN_PER_PLY = 10
-_CHECK_EVERY = 64
+PROBCUT_DEPTH: Final = 3
+PROBCUT_MARGIN_PER_PLY: Final = 10
+_CHECK_EVERY: Final = 64
 #: Share of the movetime at which the search stops (the rest covers the last nodes and
 #: returning the move).
-_DEADLINE_SHARE = 0.97
+_DEADLINE_SHARE: Final = 0.97
 
 
 class _Timeout(Exception):
@@ -159,10 +163,10 @@ def _history_state(positions: Sequence[Position]) -> tuple[int, int]:
     for i in range(len(positions) - 1, 0, -1):
         before, after = positions[i - 1], positions[i]
         mover = before.turn
-        captured = (before.white | before.black).bit_count() > (after.white | after.black).bit_count()
-        promoted = (after.pieces(mover) & after.kings).bit_count() > (
+        captured = popcount(before.white | before.black) > popcount(after.white | after.black)
+        promoted = popcount(after.pieces(mover) & after.kings) > popcount(
             before.pieces(mover) & before.kings
-        ).bit_count()
+        )
         men_moved = before.men(mover) != after.men(mover)
         if captured or promoted:
             break
@@ -186,7 +190,6 @@ class Searcher:
     def __init__(self, variant: Variant, tt_entries: int = 1_000_000):
         self.variant = variant
         self.evaluator = Evaluator(variant)
-        self._eval = self.evaluator.evaluate
         #: Static scores by position (bitboards and side to move): quiescence meets the same
         #: leaves again at every iteration. Cleared with the table.
         self.eval_cache: dict[tuple[int, int, int, bool], int] = {}
@@ -363,7 +366,7 @@ class Searcher:
         )
 
     def _eval_safe(self, pos: Position) -> int:
-        s = self._eval(pos)
+        s = self.evaluator.evaluate(pos)
         return 0 if s == NO_MOVES else s
 
     # -- root ---------------------------------------------------------------------------------
@@ -558,7 +561,6 @@ class Searcher:
         side_key = self.side_key
         own = 0 if turn_white else 2
         opp = 2 - own
-        search = self._search
         for k, idx in enumerate(order):
             m = moves[idx]
             child = apply_move(pos, m)
@@ -581,7 +583,7 @@ class Searcher:
             child_quiet = 0 if progress else quiet + 1
             try:
                 if k == 0:
-                    score = -search(child, ch, depth - 1, -beta, -alpha, ply + 1, child_rep,
+                    score = -self._search(child, ch, depth - 1, -beta, -alpha, ply + 1, child_rep,
                                     child_quiet)
                 else:
                     reduction = 0
@@ -593,13 +595,13 @@ class Searcher:
                         and m != killers[1]
                     ):
                         reduction = 2 if (depth >= 6 and k >= 6 and not pv_node) else 1
-                    score = -search(child, ch, depth - 1 - reduction, -alpha - 1, -alpha,
+                    score = -self._search(child, ch, depth - 1 - reduction, -alpha - 1, -alpha,
                                     ply + 1, child_rep, child_quiet)
                     if score > alpha and reduction:
-                        score = -search(child, ch, depth - 1, -alpha - 1, -alpha, ply + 1,
+                        score = -self._search(child, ch, depth - 1, -alpha - 1, -alpha, ply + 1,
                                         child_rep, child_quiet)
                     if alpha < score < beta:
-                        score = -search(child, ch, depth - 1, -beta, -alpha, ply + 1,
+                        score = -self._search(child, ch, depth - 1, -beta, -alpha, ply + 1,
                                         child_rep, child_quiet)
             finally:
                 hashes.pop()
@@ -641,7 +643,7 @@ class Searcher:
             if i == hash_idx:
                 s = 1 << 40
             elif m.captures:
-                s = (1 << 30) + (len(m.captures) << 10) + m.captured_kings.bit_count()
+                s = (1 << 30) + (len(m.captures) << 10) + popcount(m.captured_kings)
             elif m.promotes:
                 s = 1 << 29
             elif m == k0:
@@ -679,7 +681,7 @@ class Searcher:
             key = (pos.white, pos.black, pos.kings, pos.turn is Color.WHITE)
             cached = self.eval_cache.get(key)
             if cached is None:
-                score = self.eval_cache[key] = self._eval(pos)
+                score = self.eval_cache[key] = self.evaluator.evaluate(pos)
             else:
                 score = cached
             if score == NO_MOVES:
@@ -687,7 +689,7 @@ class Searcher:
             return score
         moves = generate(variant, pos)
         if not self.mandatory:
-            stand = self._eval(pos)
+            stand = self.evaluator.evaluate(pos)
             if stand == NO_MOVES:
                 stand = -INF  # no quiet move: it must capture
             if stand >= beta:
@@ -700,9 +702,8 @@ class Searcher:
         self, pos: Position, moves: list[Move], best: int, alpha: int, beta: int, ply: int
     ) -> int:
         """Best quiescence score over ``moves`` (fail-soft, starting from ``best``)."""
-        quiesce = self._quiesce
         for m in moves:
-            score = -quiesce(apply_move(pos, m), 0, -beta, -alpha, ply + 1)
+            score = -self._quiesce(apply_move(pos, m), 0, -beta, -alpha, ply + 1)
             if score > best:
                 best = score
                 if score > alpha:

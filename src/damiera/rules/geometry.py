@@ -25,6 +25,22 @@ from damiera.rules.variant import Notation, Numbering, Variant
 #: Direction numbers. UP is toward rank N (White's forward direction).
 UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT = 0, 1, 2, 3
 DIRECTIONS = (UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT)
+
+
+def popcount(bits: int) -> int:
+    """Number of set bits of a bitboard (a non-negative int below ``2**56``: every board of
+    this layout fits, 10x10 takes 54 bits).
+
+    Same as ``int.bit_count`` for those values, written with shifts and masks so that,
+    compiled, it is a handful of machine operations instead of a Python method call.
+    """
+    bits -= (bits >> 1) & 0x55555555555555
+    bits = (bits & 0x33333333333333) + ((bits >> 2) & 0x33333333333333)
+    bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F
+    bits += bits >> 8
+    bits += bits >> 16
+    bits += bits >> 32
+    return bits & 0x7F
 OPPOSITE = (DOWN_RIGHT, DOWN_LEFT, UP_RIGHT, UP_LEFT)
 
 

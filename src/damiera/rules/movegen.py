@@ -15,7 +15,7 @@ Squares are bit indices of :mod:`damiera.rules.geometry`; labels only appear at 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from damiera.rules.geometry import (
     DOWN_LEFT,
@@ -25,6 +25,7 @@ from damiera.rules.geometry import (
     UP_RIGHT,
     Geometry,
     geometry,
+    popcount,
 )
 from damiera.rules.position import Position
 from damiera.rules.variant import CaptureChoice, Color, PromotionDuringCapture, Variant
@@ -66,10 +67,10 @@ class Move(NamedTuple):
 
 #: Builds a Move from one tuple without the NamedTuple's Python-level ``__new__`` (half the
 #: cost on the generator's hot path).
-_new = tuple.__new__
+_new: Final = tuple.__new__
 
-_STOP = PromotionDuringCapture.PROMOTE_AND_STOP
-_CONTINUE = PromotionDuringCapture.PROMOTE_AND_CONTINUE
+_STOP: Final = PromotionDuringCapture.PROMOTE_AND_STOP
+_CONTINUE: Final = PromotionDuringCapture.PROMOTE_AND_CONTINUE
 
 
 class _Tables:
@@ -406,8 +407,8 @@ def choose_captures(variant: Variant, captures: list[Move]) -> list[Move]:
         by_king = [m for m in chosen if m.by_king]
         if by_king:
             chosen = by_king
-    most_kings = max(m.captured_kings.bit_count() for m in chosen)
-    chosen = [m for m in chosen if m.captured_kings.bit_count() == most_kings]
+    most_kings = max(popcount(m.captured_kings) for m in chosen)
+    chosen = [m for m in chosen if popcount(m.captured_kings) == most_kings]
     if choice is CaptureChoice.ITALIAN_PRIORITIES and most_kings and len(chosen) > 1:
         first = min(m.king_jumps for m in chosen)
         chosen = [m for m in chosen if m.king_jumps == first]
@@ -500,28 +501,28 @@ def _count_quiet(t: _Tables, own: int, opp: int, kings: int, side: int) -> int:
     if men:
         if side == 0:
             for a in t.up_shifts:
-                n += (men >> a & empty).bit_count()
+                n += popcount(men >> a & empty)
         else:
             for a in t.down_shifts:
-                n += (men << a & empty).bit_count()
+                n += popcount(men << a & empty)
     own_kings = own & kings
     if own_kings:
         if t.flying:
             for a in t.up_shifts:
                 frontier = own_kings >> a & empty
                 while frontier:
-                    n += frontier.bit_count()
+                    n += popcount(frontier)
                     frontier = frontier >> a & empty
             for a in t.down_shifts:
                 frontier = own_kings << a & empty
                 while frontier:
-                    n += frontier.bit_count()
+                    n += popcount(frontier)
                     frontier = frontier << a & empty
         else:
             for a in t.up_shifts:
-                n += (own_kings >> a & empty).bit_count()
+                n += popcount(own_kings >> a & empty)
             for a in t.down_shifts:
-                n += (own_kings << a & empty).bit_count()
+                n += popcount(own_kings << a & empty)
     return n
 
 
@@ -580,12 +581,15 @@ def apply_move(position: Position, move: Move) -> Position:
         kings &= ~move.captured
         if move.promotes:
             kings |= eb
+    # tuple.__new__ directly: the NamedTuple's own __new__ is Python code (see ``_new``).
     if position.turn is Color.WHITE:
-        return Position(
-            (position.white & ~sb) | eb, position.black & ~move.captured, kings, Color.BLACK
+        return _new(
+            Position,
+            ((position.white & ~sb) | eb, position.black & ~move.captured, kings, Color.BLACK),
         )
-    return Position(
-        position.white & ~move.captured, (position.black & ~sb) | eb, kings, Color.WHITE
+    return _new(
+        Position,
+        (position.white & ~move.captured, (position.black & ~sb) | eb, kings, Color.WHITE),
     )
 
 

@@ -4,7 +4,7 @@
     python benchmarks/search_bench.py ladder [--variants a,b] [--games 40] [--movetime 0.5]
     python benchmarks/search_bench.py peers  [--pyd-python /path/to/venv/bin/python]
                                              [--variants international,russian,brazilian]
-                                             [--games 40] [--movetime 0.5]
+                                             [--games 40] [--movetime 0.5] [--record FILE]
 
 ``speed``: nodes/second and depth reached in 1 s and 5 s from the start position and from
 two middlegame positions per variant (reached by deterministic level-2 self-play from a random
@@ -169,13 +169,16 @@ def peer_game(args: tuple[str, str, float, str, bool, int]) -> dict[str, Any]:
     game = Game(v, opening)
     their_times: list[float] = []
     our_times: list[float] = []
+    our_scores: list[int] = []
     try:
         while not game.is_over and len(game.moves) < MAX_GAME_PLIES:
             pos = game.position
             if pos.turn is our_color:
                 t0 = time.perf_counter()
-                move = ours.choose(pos, game.positions, movetime=movetime).move
+                chosen = ours.choose(pos, game.positions, movetime=movetime)
+                move = chosen.move
                 our_times.append(time.perf_counter() - t0)
+                our_scores.append(chosen.score)
                 assert move is not None
             else:
                 t0 = time.perf_counter()
@@ -201,6 +204,12 @@ def peer_game(args: tuple[str, str, float, str, bool, int]) -> dict[str, Any]:
         "our_avg_time": round(sum(our_times) / max(1, len(our_times)), 3),
         "their_avg_time": round(sum(their_times) / max(1, len(their_times)), 3),
         "their_max_time": round(max(their_times, default=0.0), 3),
+        "our_scores": our_scores,
+        "pdn": game.pdn({
+            "White": "Damiera level 3" if ours_white else "py-draughts",
+            "Black": "py-draughts" if ours_white else "Damiera level 3",
+            "Event": f"search_bench peers, {movetime} s a move",
+        }),
     }
 
 
@@ -219,7 +228,7 @@ def _finite(x: float) -> float | None:
 
 
 def peers(variants: list[str], games: int, movetime: float, jobs: int,
-          python: str) -> list[dict[str, Any]]:
+          python: str, record: str | None = None) -> list[dict[str, Any]]:
     rows = []
     for vid in variants:
         v = variant(vid)
@@ -240,6 +249,9 @@ def peers(variants: list[str], games: int, movetime: float, jobs: int,
                       f"({r['reason']}, {r['plies']} plies; their avg {r['their_avg_time']} s, "
                       f"max {r['their_max_time']} s)  running +{w} ={d} -{n - w - d}",
                       flush=True)
+        if record:
+            with open(record, "a", encoding="utf-8") as f:
+                f.writelines(json.dumps({"variant": vid, **x}) + "\n" for x in results)
         wins = sum(1 for x in results if x["outcome"] > 0)
         draws = sum(1 for x in results if x["outcome"] == 0)
         losses = len(results) - wins - draws
@@ -266,6 +278,8 @@ def main() -> None:
     ap.add_argument("--movetime", type=float, default=0.5)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--pyd-python", default=os.environ.get("PYDRAUGHTS_PYTHON", ""))
+    ap.add_argument("--record", help="peers: append every game to this file, one JSON object "
+                    "a line (result, level 3's score after each of its moves, PDN)")
     a = ap.parse_args()
     compiled = damiera.compiled()
     print("engine: compiled with mypyc" if compiled else
@@ -282,7 +296,7 @@ def main() -> None:
 
         python = a.pyd_python or str(ensure_peer_venv())
         vs = a.variants.split(",") if a.variants else ["international", "russian", "brazilian"]
-        rows = peers(vs, a.games, a.movetime, a.jobs, python)
+        rows = peers(vs, a.games, a.movetime, a.jobs, python, a.record)
     print(json.dumps({"mode": a.mode, "compiled": compiled, "results": rows}))
 
 

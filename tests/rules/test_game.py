@@ -18,6 +18,15 @@ def test_end_of_game_no_pieces_loses() -> None:
     assert game.result.describe() == "White wins: Black has no pieces left"
 
 
+def test_end_of_game_no_pieces_loses_also_when_the_game_starts_so() -> None:
+    # Set up from a FEN with White to move and no black piece: White has already won.
+    game = Game(variant("international"), "W:W46:B")
+    assert game.result == Result(Color.WHITE, ResultReason.NO_PIECES)
+    assert game.legal_moves() == []
+    with pytest.raises(GameOverError):
+        game.play("46-41")
+
+
 def test_end_of_game_no_legal_move_loses() -> None:
     game = Game(variant("italian"), "W:W32:BK28")
     assert game.result == Result(Color.BLACK, ResultReason.NO_MOVES)
@@ -136,7 +145,7 @@ def test_pdn_tag_values_are_escaped() -> None:
 
 def test_playing_a_move_object_from_another_position_is_an_illegal_move() -> None:
     game = Game(variant("american"))
-    other = Game(variant("american"), "W:W22:B")
+    other = Game(variant("american"), "W:W22:B4")
     with pytest.raises(IllegalMoveError):
         game.play(other.legal_moves()[0])
     assert game.moves == []

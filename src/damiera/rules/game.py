@@ -198,6 +198,9 @@ class Game:
         mover = position.turn
         if not position.pieces(mover):
             return Result(mover.opponent, ResultReason.NO_PIECES)
+        if not position.pieces(mover.opponent):
+            # Only a game set up from a FEN starts like this: the opponent has already lost.
+            return Result(mover, ResultReason.NO_PIECES)
         if not legal_moves(self.variant, position):
             return Result(mover.opponent, ResultReason.NO_MOVES)
         if self._quiet_plies[-1] >= 2 * self.variant.draw_moves_without_progress:

@@ -76,3 +76,37 @@ def test_hub_go_on_a_finished_game_answers_an_error() -> None:
     out = _session(f"pos pos={no_black}", "level depth=1", "go think", "ping", "quit")
     assert out[0].startswith("error message=") and "game is over" in out[0]
     assert out[1:] == ["pong"]
+
+
+def test_hub_variant_change_forgets_the_old_position() -> None:
+    # A 10x10 position means nothing on an 8x8 board: go answers an error, no crash.
+    out = _session(f"pos pos={START_10}", "set-param name=variant value=russian",
+                   "level depth=2", "go think", "ping", "quit")
+    assert out[0].startswith("error message=") and "send pos first" in out[0]
+    assert out[1:] == ["pong"]
+    # The same between two 8x8 variants (American -> Italian): no move of the old game.
+    start_8 = "B" + "b" * 12 + "e" * 8 + "w" * 12
+    out = _session("set-param name=variant value=american", f"pos pos={start_8}",
+                   "set-param name=variant value=italian", "go think", "quit")
+    assert len(out) == 1 and out[0].startswith("error message=")
+
+
+def test_hub_refused_position_is_not_searched_later() -> None:
+    out = _session(f"pos pos={START_10}", 'pos pos=' + START_10 + ' moves="32-28 99-1"',
+                   "level depth=1", "go think", "quit")
+    assert out[0].startswith("error message=") and "99-1" in out[0]
+    assert len(out) == 2 and out[1].startswith("error message=")
+
+
+def test_hub_sudden_death_moves_0_spreads_the_clock_over_the_default_moves() -> None:
+    from damiera.engine.hub import DEFAULT_MOVES_TO_GO, HubSession
+
+    for line in ("level moves=0 time=60", "level time=60"):
+        session = HubSession(io.StringIO())
+        session.handle(line)
+        assert session.movetime == 0.9 * 60 / DEFAULT_MOVES_TO_GO
+    session = HubSession(io.StringIO())
+    session.handle("level moves=1 time=60")
+    assert session.movetime == 0.9 * 60
+    session.handle("level time=0.001")  # never more than the clock has left
+    assert session.movetime is not None and session.movetime <= 0.001

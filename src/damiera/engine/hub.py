@@ -166,9 +166,11 @@ class HubSession:
             self._set_param(args.get("name", ""), args.get("value", ""))
         elif cmd == "init":
             self.player = None
+            self.positions = []
             self.send("ready")
         elif cmd == "new-game":
             self.player = None
+            self.positions = []
         elif cmd == "ping":
             self.send("pong")
         elif cmd == "quit":
@@ -188,6 +190,7 @@ class HubSession:
             except ValueError as exc:
                 raise HubError(str(exc)) from None
             self.player = None
+            self.positions = []  # a position of another variant means nothing here
         elif name == "level":
             try:
                 self.level = level(int(value)).number
@@ -196,6 +199,9 @@ class HubSession:
             self.player = None
 
     def _pos(self, text: str, moves: str) -> None:
+        """Set the position (HubError for a bad one, which also forgets the old position, so
+        that a later ``go`` answers an error instead of searching a position the GUI left)."""
+        self.positions = []
         pos = parse_position(self.variant, text)
         positions = [pos]
         for word in moves.split():
@@ -216,11 +222,14 @@ class HubSession:
             movetime = _seconds(args["move-time"], "move-time", positive=True)
             self.depth, self.movetime = None, min(movetime, MAX_MOVETIME)
         elif "time" in args:
-            moves = _int_arg(args.get("moves") or str(DEFAULT_MOVES_TO_GO), "moves", 0, 10_000)
+            # moves=0 (or none) is sudden death: no move count, so assume DEFAULT_MOVES_TO_GO.
+            moves = _int_arg(args.get("moves") or "0", "moves", 0, 10_000) or DEFAULT_MOVES_TO_GO
             total = _seconds(args["time"], "time", positive=False)
             inc = _seconds(args.get("inc") or "0", "inc", positive=False)
-            budget = total / max(1, moves) + inc
-            self.depth, self.movetime = None, min(MAX_MOVETIME, max(0.01, budget * 0.9))
+            budget = total / moves + inc
+            # At least a millisecond, and never more than the clock has left.
+            floor = max(0.001, min(0.01, 0.9 * (total + inc)))
+            self.depth, self.movetime = None, min(MAX_MOVETIME, max(floor, budget * 0.9))
         elif "infinite" in args:
             self.depth, self.movetime = None, INFINITE_SECONDS
 

@@ -31,7 +31,8 @@ install: $(COMPILED)
 $(COMPILED): $(STAMP) pyproject.toml $(addprefix src/,$(HOT_MODULES))
 	rm -rf src/build $(MYPYC_DIR) $(COMPILED_SO)
 	mkdir -p $(MYPYC_DIR)
-	cd src && MYPY_CACHE_DIR=$(abspath $(MYPYC_DIR))/mypy_cache $(abspath $(VENV))/bin/mypyc $(HOT_MODULES)
+	cd src && MYPY_CACHE_DIR=$(abspath $(MYPYC_DIR))/mypy_cache $(abspath $(VENV))/bin/mypyc \
+		$(HOT_MODULES) || { rm -rf build; echo "mypyc failed: the Python sources run until it compiles" >&2; exit 1; }
 	rm -rf src/build
 	touch $@
 

@@ -142,6 +142,24 @@ def test_tiny_movetime_still_finishes_depth_one(monkeypatch: pytest.MonkeyPatch)
         assert {m for m, _ in result.root_scores} == set(generate(v, pos))
 
 
+def test_the_last_info_line_shows_the_move_played_under_a_clock() -> None:
+    # An unfinished iteration may change the move played; it is then said in one more info
+    # line, so that a GUI never sees a principal variation that does not start with it.
+    # (Which searches end that way depends on the clock: over these 64, a few do.)
+    rng = random.Random(7)
+    for vid in ("international", "russian", "italian", "american"):
+        v = variant(vid)
+        later = start_position(v)
+        for _ in range(12):
+            later = apply_move(later, rng.choice(generate(v, later)))
+        for pos in (start_position(v), later):
+            for movetime in (0.003, 0.005, 0.008, 0.01, 0.015, 0.02, 0.03, 0.05):
+                infos: list[Info] = []
+                result = Searcher(v).search(pos, movetime=movetime, on_info=infos.append)
+                if result.depth > 0:
+                    assert infos[-1].pv[0] == result.move
+
+
 def test_tiny_movetime_on_the_cli_prints_a_searched_score(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -83,7 +83,9 @@ ASPIRATION_DEPTH: Final = 4
 #: ``PROBCUT_MARGIN_PER_PLY x depth`` centi-men, the node is cut.
 PROBCUT_DEPTH: Final = 3
 PROBCUT_MARGIN_PER_PLY: Final = 10
-_CHECK_EVERY: Final = 64
+#: Nodes between two reads of the clock. Not Final, so that tests can read the clock at every
+#: node; it is only looked up once per that many nodes.
+_CHECK_EVERY = 64
 #: Share of the movetime at which the search stops (the rest covers the last nodes and
 #: returning the move).
 _DEADLINE_SHARE: Final = 0.97
@@ -249,7 +251,8 @@ class Searcher:
         :data:`MAX_PLY`); ``movetime``: seconds for the whole search (None: no clock; if both
         are None, depth 6 is used); ``history``: the game's earlier positions, oldest first
         (the current one may be included last), for repetition and the 40-move rule;
-        ``on_info``: called after every finished iteration; ``root_scores``: score every root
+        ``on_info``: called after every finished iteration, and once more when an unfinished
+        one found a better move (with that iteration's depth); ``root_scores``: score every root
         move with a full window (slower; used by the weaker levels to choose a weaker move).
         Raises ValueError for a depth below 1 or a non-positive movetime.
         """
@@ -339,6 +342,10 @@ class Searcher:
                 if partial is not None and done_depth > 0 and partial[0] != best_move:
                     best_move, best_score = partial
                     best_pv = [best_move]
+                    if on_info is not None:
+                        # Said, so that the move played is the one the last info line shows.
+                        on_info(Info(d, best_score, self.nodes, time.perf_counter() - start,
+                                     best_pv))
                 break
             best_move, best_score = iter_best, iter_score
             done_depth = d

@@ -17,10 +17,6 @@ What it does (issue 3, point 1):
   moves per ply, then the history heuristic (start, end) counters.
 - **Aspiration windows**: from depth 4 the root is searched in a window of +-0.2 men around
   the previous iteration's score, widened to the full window on the side it fails.
-- **ProbCut-style forward pruning** at null-window nodes of 3 plies or more with no capture
-  pending: a search of half the depth with a window raised by 0.1 man per ply is tried
-  first, and the node is cut when it already beats that raised bound (deep searches that
-  would only confirm a large advantage are skipped).
 - **Late-move reductions** of one ply for late quiet moves at depth >= 3, two plies from the
   seventh move on at depth >= 6 outside the principal variation (re-searched at full depth
   when they beat alpha); a position with a single legal move (a forced capture) is searched
@@ -78,11 +74,6 @@ _UPPER: Final = 2
 #: Half-width of the root's aspiration window (centi-men) from depth ASPIRATION_DEPTH on.
 ASPIRATION_WINDOW: Final = 20
 ASPIRATION_DEPTH: Final = 4
-#: ProbCut-style forward pruning at null-window nodes of at least PROBCUT_DEPTH plies without
-#: a capture: when a search of ``depth // 2`` plies already beats ``beta`` by
-#: ``PROBCUT_MARGIN_PER_PLY x depth`` centi-men, the node is cut.
-PROBCUT_DEPTH: Final = 3
-PROBCUT_MARGIN_PER_PLY: Final = 10
 #: Nodes between two reads of the clock. Not Final, so that tests can read the clock at every
 #: node; it is only looked up once per that many nodes.
 _CHECK_EVERY = 64
@@ -402,10 +393,8 @@ class Searcher:
                 alpha = -INF
             elif score >= beta:
                 beta = INF
-            else:
+            else:  # inside the window (always so once it is -INF .. INF)
                 return best, score, scores
-            if alpha == -INF and beta == INF:
-                return self._root(pos, h, moves, depth, rep_start, quiet, False, alpha, beta)
 
     def _root(
         self,
@@ -536,19 +525,6 @@ class Searcher:
                     return e_score
 
         pv_node = beta - alpha > 1
-        if (
-            not pv_node
-            and depth >= PROBCUT_DEPTH
-            and -MATE_BOUND < beta < MATE_BOUND
-            and not has_capture(self.variant, pos)
-        ):
-            # ProbCut-style verification: a shallow null-window search well above beta.
-            margin = PROBCUT_MARGIN_PER_PLY * depth
-            raised = beta + margin
-            score = self._search(pos, h, depth // 2, raised - 1, raised, ply, rep_start, quiet)
-            if score >= raised:
-                return score - margin
-
         moves = generate(self.variant, pos)
         n = len(moves)
         if n == 0:

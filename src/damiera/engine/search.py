@@ -177,7 +177,8 @@ def _history_state(positions: Sequence[Position]) -> tuple[int, int]:
 class Searcher:
     """Search engine for one variant. Keeps its transposition table between searches.
 
-    ``tt_entries`` caps the table (entries; it is cleared when full).
+    ``tt_entries`` caps the table (entries; it is cleared when a search starts with more), and
+    a quarter of it the evaluation cache (about 250 bytes an entry).
     """
 
     def __init__(self, variant: Variant, tt_entries: int = 1_000_000):
@@ -262,7 +263,7 @@ class Searcher:
         self.killers = [[None, None] for _ in range(MAX_PLY + 8)]
         if len(self.tt) > self.tt_entries:
             self.tt.clear()
-        if len(self.eval_cache) > self.tt_entries:
+        if len(self.eval_cache) > self.tt_entries // 4:
             self.eval_cache.clear()
 
         # No reference cycles are made while searching: the cyclic garbage collector would only

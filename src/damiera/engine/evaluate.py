@@ -107,7 +107,8 @@ class Evaluator:
         else:
             self.king_value = KING_SHORT_SAFE
         self.start_pieces = 2 * variant.men_per_side
-        # Weights as attributes (read once per call as locals; benchmarks may vary them).
+        # Weights as attributes (read once per call as locals; benchmarks may vary them, but
+        # the centre weight only before the men's tables are built, below).
         self.back_guard = BACK_GUARD
         self.back_guard_vs_kings = BACK_GUARD_VS_KINGS
         self.centre_weight = CENTRE
@@ -122,8 +123,8 @@ class Evaluator:
             return round(2 * k + 20 * (k / (n - 2)) ** 3)
 
         # (mask, weight) pairs: White advances from row n-1 upward, Black from row 0 down.
-        self.white_adv = [(rows[r], adv(n - 1 - r)) for r in range(1, n - 1)]
-        self.black_adv = [(rows[r], adv(r)) for r in range(1, n - 1)]
+        white_adv = [(rows[r], adv(n - 1 - r)) for r in range(1, n - 1)]
+        black_adv = [(rows[r], adv(r)) for r in range(1, n - 1)]
         self.white_home = geo.bottom_row
         self.black_home = geo.top_row
         centre = 0
@@ -136,12 +137,11 @@ class Evaluator:
                 diag |= 1 << s
             if (r, c) in ((0, 1), (1, 0), (n - 1, n - 2), (n - 2, n - 1)):
                 dcorner |= 1 << s
-        self.centre = centre
         # Advancement and centre are sums over single men: folded into one table per 9-bit
         # chunk of the bitboard and side, so that evaluating them is two lookups a chunk.
         white_sq = [0] * geo.nbits
         black_sq = [0] * geo.nbits
-        for masks, table in ((self.white_adv, white_sq), (self.black_adv, black_sq)):
+        for masks, table in ((white_adv, white_sq), (black_adv, black_sq)):
             for m, w in masks:
                 for s in geo.squares:
                     if m >> s & 1:

@@ -25,6 +25,7 @@ from damiera.rules.variant import Notation, Numbering, Variant
 #: Direction numbers. UP is toward rank N (White's forward direction).
 UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT = 0, 1, 2, 3
 DIRECTIONS = (UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT)
+OPPOSITE = (DOWN_RIGHT, DOWN_LEFT, UP_RIGHT, UP_LEFT)
 
 
 def popcount(bits: int) -> int:
@@ -41,7 +42,6 @@ def popcount(bits: int) -> int:
     bits += bits >> 16
     bits += bits >> 32
     return bits & 0x7F
-OPPOSITE = (DOWN_RIGHT, DOWN_LEFT, UP_RIGHT, UP_LEFT)
 
 
 class SquareError(ValueError):

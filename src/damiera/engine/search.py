@@ -662,18 +662,13 @@ class Searcher:
                 if not moves:
                     return -MATE + ply
                 return self._quiesce_moves(pos, moves, -INF, alpha, beta, ply)
-            key = (pos.white, pos.black, pos.kings, pos.turn is Color.WHITE)
-            cached = self.eval_cache.get(key)
-            if cached is None:
-                score = self.eval_cache[key] = self.evaluator.evaluate(pos)
-            else:
-                score = cached
+            score = self._static(pos)
             if score == NO_MOVES:
                 return -MATE + ply
             return score
         moves = generate(variant, pos)
         if not self.mandatory:
-            stand = self.evaluator.evaluate(pos)
+            stand = self._static(pos)
             if stand == NO_MOVES:
                 stand = -INF  # no quiet move: it must capture
             if stand >= beta:
@@ -681,6 +676,14 @@ class Searcher:
             alpha = max(alpha, stand)
             moves = [m for m in moves if m.captures]
         return self._quiesce_moves(pos, moves, -INF if self.mandatory else alpha, alpha, beta, ply)
+
+    def _static(self, pos: Position) -> int:
+        """The evaluator's score of ``pos``, through :attr:`eval_cache`."""
+        key = (pos.white, pos.black, pos.kings, pos.turn is Color.WHITE)
+        cached = self.eval_cache.get(key)
+        if cached is None:
+            cached = self.eval_cache[key] = self.evaluator.evaluate(pos)
+        return cached
 
     def _quiesce_moves(
         self, pos: Position, moves: list[Move], best: int, alpha: int, beta: int, ply: int

@@ -461,12 +461,16 @@ def test_a_second_window_on_a_changed_game_is_refused_and_refreshed(page: Page) 
 
 def test_reload_while_the_computer_thinks_shows_its_reply(page: Page, site: Any) -> None:
     import asyncio
+    import threading
 
     service = site.state.service
     working = service.computer.choose
+    # The reply is held until the reloaded page has been checked (a fixed delay raced with a
+    # slow reload on a loaded machine), and let go after at most 30 s whatever happens.
+    release = threading.Event()
 
     async def slow(*args: Any) -> Any:
-        await asyncio.sleep(1.5)
+        await asyncio.to_thread(release.wait, 30)
         return await working(*args)
 
     game = api_game(page, variant="czech", opponent="computer")
@@ -481,10 +485,12 @@ def test_reload_while_the_computer_thinks_shows_its_reply(page: Page, site: Any)
         page.wait_for_selector("body[data-ready]")
         expect(page.locator("#thinking")).to_be_visible()
         assert moves_listed(page) == [move["move"]]
+        release.set()
         expect(page.locator("#move-list button.move")).to_have_count(2, timeout=15000)
         wait_idle(page)
         expect(page.locator("#thinking")).to_be_hidden()
     finally:
+        release.set()
         service.computer.choose = working
 
 

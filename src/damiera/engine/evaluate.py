@@ -42,18 +42,24 @@ double corner          short kings, kings only, weaker side: each of its kings i
                        double corner (the corner with two playing squares)
 chase                  short kings, kings only, stronger side: each of its kings        4 x
                        gets ``4 x (N - distance to the nearest enemy king)``             (N - d)
+patterns of men        where weights were trained for the variant's exact rules: one    trained
+                       weight per 4-row x 4-file window of the board for the men it
+                       holds (:mod:`damiera.engine.patterns`; 28 windows on 10x10)
 =====================  ==============================================================  ========
 
 Source of the values: common practice of draughts programs (man 100, flying king ~3 men,
 short king ~1.5 men) and the endgame theory cited in the issue (a lone king in the double
 corner; the lone king on the main road against three kings draws on 8x8, Petrov's triangle
-needs the road); the small weights were set by hand and checked in engine matches.
+needs the road); the small weights were set by hand and checked in engine matches. The
+pattern weights are fitted to self-play results on top of the hand-made terms
+(``tools/train_patterns.py``); International draughts has them.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
+from damiera.engine.patterns import PatternSet, load_weights
 from damiera.rules.geometry import Geometry, geometry, popcount
 from damiera.rules.position import Position
 from damiera.rules.variant import Color, Variant
@@ -79,6 +85,10 @@ NO_MOVES: Final = -(1 << 30)
 #: Bits per chunk of the men's lookup tables.
 _CHUNK: Final = 9
 _CHUNK_MASK: Final = (1 << _CHUNK) - 1
+#: Patterns of a four-row window (3 ** 8) and the bits of one packed pattern field.
+_PATTERNS: Final = 6561
+_FIELD: Final = 13
+_FIELD_MASK: Final = (1 << _FIELD) - 1
 
 
 def _shift(x: int, offset: int) -> int:
@@ -91,9 +101,16 @@ class Evaluator:
     ``evaluate(position)`` -> int, centi-men from the side to move's point of view, or
     :data:`NO_MOVES` when the side to move has no quiet move (callers only ask when it has no
     capture either, so that means it has lost).
+
+    ``patterns``: add the trained patterns of men when weights exist for the variant's rules
+    (:func:`damiera.engine.patterns.load_weights`); ``tables``: use these window tables
+    instead of the stored ones (``tables[w][pattern]``, for tests and training). Raises
+    ValueError when a stored weights file does not fit the board.
     """
 
-    def __init__(self, variant: Variant):
+    def __init__(
+        self, variant: Variant, patterns: bool = True, tables: list[list[int]] | None = None
+    ):
         geo: Geometry = geometry(variant)
         self.variant = variant
         n = variant.board_size
@@ -200,6 +217,39 @@ class Evaluator:
                     self.black_cone[s] = (cone, to_go)
         self.white_zone = white_zone
         self.black_zone = black_zone
+        # Trained patterns of men (damiera.engine.patterns), when there are weights for these
+        # rules. Each row's men (10 bits on 10x10: White's row bits, then Black's) index four
+        # tables, one per place of the row in a window; an entry holds, for every file pair j,
+        # the row's base-3 digit pair times 9**place, in a field of _FIELD bits. A window row's
+        # four entries summed give the patterns of all its windows at once (no field carries:
+        # a pattern is below 3**8 < 2**_FIELD).
+        if tables is None and patterns:
+            tables = load_weights(variant)
+        self.pattern_weights: list[int] = []
+        self.row_shifts: list[int] = []
+        self.row_mask = (1 << geo.half) - 1
+        self.half = geo.half
+        self.row_places: list[list[int]] = []
+        self.window_rows = 0
+        if tables is not None:
+            pset = PatternSet(geo)
+            assert pset.rows == 4
+            h = geo.half
+            self.row_shifts = pset.row_shift
+            self.window_rows = n - pset.rows + 1
+            for t in tables:
+                self.pattern_weights.extend(t)
+            for place in range(pset.rows):
+                packed = [0] * (1 << (2 * h))
+                for x in range(1 << (2 * h)):
+                    wr, br = x & self.row_mask, x >> h
+                    if wr & br:
+                        continue
+                    for j in range(h - 1):
+                        left = (wr >> j & 1) + 2 * (br >> j & 1)
+                        right = (wr >> (j + 1) & 1) + 2 * (br >> (j + 1) & 1)
+                        packed[x] += (left + 3 * right) * 9**place << (_FIELD * j)
+                self.row_places.append(packed)
 
     # -----------------------------------------------------------------------------------------
     def _mobility(self, men: int, kings: int, empty: int, forward: tuple[int, int]) -> int:
@@ -237,7 +287,9 @@ class Evaluator:
         score = wmat - bmat
         # Trade down when ahead.
         left = nwm + nbm + nwk + nbk
-        score += (wmat - bmat) * (self.start_pieces - left) // (2 * self.start_pieces)
+        # (rounded towards zero, so that the score of the mirrored position is the opposite)
+        trade = abs(score) * (self.start_pieces - left) // (2 * self.start_pieces)
+        score += trade if score > 0 else -trade
         # Advancement and centre (per-chunk tables).
         for shift, white_t, black_t in self.man_tables:
             score += white_t[(wm >> shift) & _CHUNK_MASK] - black_t[(bm >> shift) & _CHUNK_MASK]
@@ -264,10 +316,30 @@ class Evaluator:
             score += self._runaways(wm & self.white_zone, black | wm, self.white_cone)
         if not wk and bm & self.black_zone:
             score -= self._runaways(bm & self.black_zone, white | bm, self.black_cone)
+        if self.window_rows:
+            score += self._patterns(wm, bm)
         if wk or bk:
             score = self._king_terms(score, wm, bm, wk, bk, nwk, nbk)
         tempo = self.tempo
         return (score + tempo) if white_to_move else (tempo - score)
+
+    def _patterns(self, wm: int, bm: int) -> int:
+        """Sum of the trained window weights (White's view; see damiera.engine.patterns)."""
+        h = self.half
+        row_mask = self.row_mask
+        xs = [((wm >> s) & row_mask) | (((bm >> s) & row_mask) << h) for s in self.row_shifts]
+        place0, place1, place2, place3 = self.row_places
+        weights = self.pattern_weights
+        size = _PATTERNS
+        total = 0
+        offset = 0
+        for r0 in range(self.window_rows):
+            fields = place0[xs[r0]] + place1[xs[r0 + 1]] + place2[xs[r0 + 2]] + place3[xs[r0 + 3]]
+            for _ in range(h - 1):
+                total += weights[offset + (fields & _FIELD_MASK)]
+                fields >>= _FIELD
+                offset += size
+        return total
 
     def _runaways(self, men: int, blockers: int, cones: dict[int, tuple[int, int]]) -> int:
         """RUNAWAY bonus for each man whose cone ahead holds no piece (see the module table)."""

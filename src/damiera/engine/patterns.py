@@ -1,0 +1,181 @@
+"""Patterns of men for the evaluation: windows of the board and their trained weights.
+
+A *window* is a block of ``ROWS`` consecutive rows by four consecutive files, starting on an
+even file: it holds two playing squares a row, ``2 x ROWS`` in all, each empty, a white man
+or a black man (kings count as empty; the material and king terms score them). A window's
+*pattern* is the number ``sum(state_k * 3**k)`` over its squares (state 0 empty, 1 white man,
+2 black man; ``k = 2 x row-in-window + (0 left square, 1 right square)``), and the evaluation
+adds one trained weight per window, in centi-men from White's point of view. On 10x10 there
+are 7 x 4 = 28 windows of four rows, on 8x8 5 x 3 = 15.
+
+The windows come from the board's geometry; the weights are trained (``tools/
+train_patterns.py``: logistic regression of self-play results on the hand-made evaluation
+plus the patterns) and stored per set of rule parameters (:func:`rules_key`), so a variant
+gets them only if it plays exactly the rules they were trained under. A window and its
+image under the 180-degree rotation with colours swapped share one table, negated, so that
+the evaluation of a position and of its mirror image are opposite (a window that is its own
+image, the middle one on 8x8, has a table that is its own negated mirror).
+
+File format (:func:`save_weights` / :func:`load_weights`): the ASCII line
+``damiera-patterns 1 ROWS WINDOWS\\n`` then, for each window whose index is below its
+partner's, ``3 ** (2 x ROWS)`` little-endian signed 16-bit weights.
+"""
+
+from __future__ import annotations
+
+import sys
+from array import array
+from pathlib import Path
+
+from damiera.rules.geometry import Geometry, geometry
+from damiera.rules.variant import Variant
+
+#: Rows of a window.
+ROWS = 4
+_MAGIC = "damiera-patterns"
+_DIR = Path(__file__).with_name("patterns")
+
+
+def rules_key(variant: Variant) -> str:
+    """A name for the rule parameters that the position's value depends on, e.g.
+    ``10x10-4rows-back-flying-menkings-majority-pass_through-mandatory`` (the variant's name,
+    notation and numbering left out)."""
+    parts = [
+        f"{variant.board_size}x{variant.board_size}",
+        f"{variant.man_rows}rows",
+        "back" if variant.men_capture_backward else "forward",
+        "flying" if variant.flying_kings else "short",
+        "menkings" if variant.men_capture_kings else "nomenkings",
+        variant.capture_choice.value,
+        variant.promotion_during_capture.value,
+        "mandatory" if variant.mandatory_capture else "optional",
+    ]
+    return "-".join(part.replace("-", "_") for part in parts)
+
+
+def weights_path(variant: Variant) -> Path:
+    """Where the weights for ``variant``'s rule parameters are (or would be) stored."""
+    return _DIR / f"{rules_key(variant)}.bin"
+
+
+class PatternSet:
+    """The windows of one board.
+
+    Attributes: ``rows`` (rows per window), ``windows`` (list of ``(top row, file pair j)``:
+    the window covers files ``2j .. 2j+3``), ``squares[w]`` (its squares, in pattern-digit
+    order), ``partner[w]`` (the window it maps to under rotation + colour swap), ``size``
+    (``3 ** (2 x rows)`` patterns a window), ``row_shift[r]`` (bit offset of row r in the
+    bitboard: a row's squares are consecutive bits, left to right).
+    """
+
+    def __init__(self, geo: Geometry, rows: int = ROWS):
+        n = geo.size
+        h = geo.half
+        self.rows = rows
+        self.size = 3 ** (2 * rows)
+        self.half = h
+        self.row_shift = [r * h + r // 2 for r in range(n)]
+        self.windows: list[tuple[int, int]] = []
+        self.squares: list[list[int]] = []
+        for r0 in range(n - rows + 1):
+            for j in range(h - 1):
+                sq: list[int] = []
+                for i in range(rows):
+                    r = r0 + i
+                    cols = sorted(c for c in range(2 * j, 2 * j + 4) if (r + c) % 2 == 1)
+                    sq.extend(geo.by_coords[(r, c)] for c in cols)
+                self.windows.append((r0, j))
+                self.squares.append(sq)
+        index = {w: k for k, w in enumerate(self.windows)}
+        self.partner = [index[(n - rows - r0, h - 2 - j)] for r0, j in self.windows]
+        # A row's two squares in window column j are bits j and j+1 of the row (checked).
+        for (r0, j), sq in zip(self.windows, self.squares):
+            for i in range(rows):
+                base = self.row_shift[r0 + i]
+                assert sq[2 * i] == base + j and sq[2 * i + 1] == base + j + 1
+
+    def canonical(self) -> list[int]:
+        """Windows that own a table: index not above the partner's. A window that is its own
+        partner (the middle one on 8x8) has an antisymmetric table: ``t[mirror[p]] == -t[p]``."""
+        return [w for w, p in enumerate(self.partner) if w <= p]
+
+    def mirror(self) -> list[int]:
+        """``mirror()[p]``: the pattern that the rotated, colour-swapped board shows in the
+        partner window when this window shows pattern p (the same for every window)."""
+        k_count = 2 * self.rows
+        out = []
+        for p in range(self.size):
+            q = 0
+            for k in range(k_count):
+                state = p // 3**k % 3
+                swapped = (0, 2, 1)[state]
+                # Row i -> rows-1-i, left <-> right: digit k -> k_count-1-k.
+                q += swapped * 3 ** (k_count - 1 - k)
+            out.append(q)
+        return out
+
+    def pattern(self, w: int, white_men: int, black_men: int) -> int:
+        """The pattern of window ``w`` (reference implementation, one square at a time)."""
+        p = 0
+        for k, s in enumerate(self.squares[w]):
+            if white_men >> s & 1:
+                p += 3**k
+            elif black_men >> s & 1:
+                p += 2 * 3**k
+        return p
+
+
+def pattern_set(variant: Variant) -> PatternSet:
+    """The windows of ``variant``'s board."""
+    return PatternSet(geometry(variant))
+
+
+def save_weights(path: Path, patterns: PatternSet, tables: dict[int, list[int]]) -> None:
+    """Write the canonical windows' tables (``tables[w]``, ``patterns.size`` ints each, in
+    -32768..32767) to ``path``. Raises ValueError for a missing table or a wrong size."""
+    out = array("h")
+    for w in patterns.canonical():
+        t = tables.get(w)
+        if t is None or len(t) != patterns.size:
+            raise ValueError(f"window {w}: expected {patterns.size} weights")
+        out.extend(t)
+    if sys.byteorder != "little":
+        out.byteswap()
+    header = f"{_MAGIC} 1 {patterns.rows} {len(patterns.windows)}\n".encode("ascii")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(header + out.tobytes())
+
+
+def load_weights(variant: Variant) -> list[list[int]] | None:
+    """Full tables for every window of ``variant`` (``tables[w][pattern]``, centi-men, White's
+    view), or None when no weights were trained for its rule parameters.
+
+    Raises ValueError when the file exists but does not fit the board (wrong header or size).
+    """
+    path = weights_path(variant)
+    if not path.exists():
+        return None
+    data = path.read_bytes()
+    newline = data.find(b"\n")
+    header = data[:newline].decode("ascii", "replace").split()
+    patterns = pattern_set(variant)
+    expected = [_MAGIC, "1", str(patterns.rows), str(len(patterns.windows))]
+    if header != expected:
+        raise ValueError(f"{path}: header {header} does not fit this board ({expected})")
+    flat = array("h")
+    flat.frombytes(data[newline + 1:])
+    if sys.byteorder != "little":
+        flat.byteswap()
+    canon = patterns.canonical()
+    if len(flat) != len(canon) * patterns.size:
+        raise ValueError(f"{path}: {len(flat)} weights, expected {len(canon) * patterns.size}")
+    mirror = patterns.mirror()
+    tables: list[list[int]] = [[] for _ in patterns.windows]
+    for i, w in enumerate(canon):
+        t = flat[i * patterns.size:(i + 1) * patterns.size].tolist()
+        tables[w] = t
+        if patterns.partner[w] != w:
+            tables[patterns.partner[w]] = [-t[mirror[q]] for q in range(patterns.size)]
+        elif any(t[mirror[q]] != -t[q] for q in range(patterns.size)):
+            raise ValueError(f"{path}: window {w} is its own mirror image, its table is not")
+    return tables

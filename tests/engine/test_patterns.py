@@ -1,0 +1,162 @@
+"""Patterns of men in the evaluation: windows, symmetry, the packed computation, the file."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from damiera.engine import patterns as pat
+from damiera.engine.evaluate import Evaluator
+from damiera.rules.geometry import geometry
+from damiera.rules.movegen import apply_move, generate
+from damiera.rules.position import Position, parse_fen, start_position
+from damiera.rules.variant import Color, variant
+
+INTERNATIONAL = variant("international")
+RUSSIAN = variant("russian")
+
+
+def _random_positions(v, count: int, seed: int) -> list[Position]:
+    """Positions from random games (every 3rd ply kept)."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        pos = start_position(v)
+        for ply in range(rng.randint(10, 80)):
+            moves = generate(v, pos)
+            if not moves:
+                break
+            pos = apply_move(pos, rng.choice(moves))
+            if ply % 3 == 0:
+                out.append(pos)
+    return out[:count]
+
+
+def _random_tables(pset: pat.PatternSet, seed: int, symmetric: bool = False) -> list[list[int]]:
+    """Random window tables; ``symmetric``: each partner's table the negated mirror of its
+    window's (as trained tables are)."""
+    rng = random.Random(seed)
+    tables = [[rng.randint(-50, 50) for _ in range(pset.size)] for _ in pset.windows]
+    if symmetric:
+        mirror = pset.mirror()
+        for w in pset.canonical():
+            t = tables[w]
+            if pset.partner[w] == w:
+                for q in range(pset.size):
+                    t[q] = 0 if mirror[q] == q else (t[q] if q < mirror[q] else -t[mirror[q]])
+            else:
+                tables[pset.partner[w]] = [-t[mirror[q]] for q in range(pset.size)]
+    return tables
+
+
+def _rotate(v, pos: Position) -> Position:
+    """The board turned half a turn with the colours swapped (and the side to move)."""
+    geo = geometry(v)
+    n = geo.size
+
+    def turn(bits: int) -> int:
+        out = 0
+        for s, (r, c) in geo.coords.items():
+            if bits >> s & 1:
+                out |= 1 << geo.by_coords[(n - 1 - r, n - 1 - c)]
+        return out
+
+    return Position(turn(pos.black), turn(pos.white), turn(pos.kings), pos.turn.opponent)
+
+
+def test_windows_cover_four_rows_by_four_files_on_both_boards():
+    for v, count in ((INTERNATIONAL, 28), (RUSSIAN, 15)):
+        pset = pat.pattern_set(v)
+        assert len(pset.windows) == count
+        geo = geometry(v)
+        for squares in pset.squares:
+            rows = {geo.row(s) for s in squares}
+            cols = {geo.coords[s][1] for s in squares}
+            assert len(squares) == 8 and len(rows) == 4 and max(cols) - min(cols) <= 3
+
+
+def test_partner_windows_are_the_rotated_ones_and_mirror_is_an_involution():
+    pset = pat.pattern_set(INTERNATIONAL)
+    mirror = pset.mirror()
+    assert all(mirror[mirror[p]] == p for p in range(pset.size))
+    assert all(pset.partner[pset.partner[w]] == w != pset.partner[w]
+               for w in range(len(pset.windows)))
+    pos = _random_positions(INTERNATIONAL, 1, seed=3)[0]
+    rot = _rotate(INTERNATIONAL, pos)
+    for w in range(len(pset.windows)):
+        p = pset.pattern(w, pos.white & ~pos.kings, pos.black & ~pos.kings)
+        q = pset.pattern(pset.partner[w], rot.white & ~rot.kings, rot.black & ~rot.kings)
+        assert q == mirror[p]
+
+
+@pytest.mark.parametrize("v", [INTERNATIONAL, RUSSIAN], ids=lambda v: v.id)
+def test_packed_pattern_sum_equals_the_square_by_square_sum(v):
+    pset = pat.pattern_set(v)
+    tables = _random_tables(pset, seed=7)
+    with_patterns = Evaluator(v, tables=tables)
+    without = Evaluator(v, patterns=False)
+    for pos in _random_positions(v, 150, seed=11):
+        wm, bm = pos.white & ~pos.kings, pos.black & ~pos.kings
+        expected = sum(tables[w][pset.pattern(w, wm, bm)] for w in range(len(pset.windows)))
+        a, b = with_patterns.evaluate(pos), without.evaluate(pos)
+        if b == -(1 << 30):  # no move: no score either way
+            assert a == b
+            continue
+        sign = 1 if pos.turn is Color.WHITE else -1
+        # The lone-king damping of flying-king endgames never applies with men on the board.
+        if wm or bm:
+            assert a - b == sign * expected
+
+
+@pytest.mark.parametrize("v", [INTERNATIONAL, RUSSIAN], ids=lambda v: v.id)
+def test_evaluation_of_the_mirrored_position_is_the_same_for_the_other_side(v):
+    """Turning the board half a turn and swapping colours (and the side to move) changes
+    nothing: with the stored weights (if any) and with random window tables."""
+    random_tables = Evaluator(v, tables=_random_tables(pat.pattern_set(v), 2, symmetric=True))
+    for ev in (Evaluator(v), random_tables):
+        for pos in _random_positions(v, 100, seed=5):
+            assert ev.evaluate(pos) == ev.evaluate(_rotate(v, pos))
+
+
+def test_weights_are_keyed_by_rule_parameters_not_by_name():
+    assert pat.rules_key(INTERNATIONAL) != pat.rules_key(variant("brazilian"))
+    house_rule = dataclasses.replace(INTERNATIONAL, mandatory_capture=False)
+    assert pat.rules_key(INTERNATIONAL) != pat.rules_key(house_rule)
+    assert pat.load_weights(house_rule) is None
+    renamed = dataclasses.replace(INTERNATIONAL, id="mine", name="Mine")
+    assert pat.rules_key(renamed) == pat.rules_key(INTERNATIONAL)
+
+
+def test_weights_file_round_trip_and_clear_errors(tmp_path, monkeypatch):
+    pset = pat.pattern_set(RUSSIAN)
+    tables = _random_tables(pset, seed=1, symmetric=True)
+    canon = {w: tables[w] for w in pset.canonical()}
+    monkeypatch.setattr(pat, "_DIR", tmp_path)
+    path = pat.weights_path(RUSSIAN)
+    pat.save_weights(path, pset, canon)
+    loaded = pat.load_weights(RUSSIAN)
+    assert loaded is not None
+    assert loaded == tables
+    assert any(pset.partner[w] == w for w in pset.canonical())  # the middle window of 8x8
+    broken = dict(canon)
+    middle = next(w for w in pset.canonical() if pset.partner[w] == w)
+    broken[middle] = [1] * pset.size
+    pat.save_weights(path, pset, broken)
+    with pytest.raises(ValueError, match="its own mirror image"):
+        pat.load_weights(RUSSIAN)
+    pat.save_weights(path, pset, canon)
+    with pytest.raises(ValueError, match="window"):
+        pat.save_weights(path, pset, {})
+    path.write_bytes(path.read_bytes()[:-2])
+    with pytest.raises(ValueError, match="weights, expected"):
+        pat.load_weights(RUSSIAN)
+    path.write_bytes(b"damiera-patterns 1 3 15\n")
+    with pytest.raises(ValueError, match="does not fit"):
+        pat.load_weights(RUSSIAN)
+
+
+def test_evaluation_without_weights_is_the_hand_made_one():
+    pos = parse_fen(RUSSIAN, "W:Wc3,e3:Bd6,f6")
+    assert Evaluator(RUSSIAN).evaluate(pos) == Evaluator(RUSSIAN, patterns=False).evaluate(pos)

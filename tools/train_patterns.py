@@ -15,7 +15,8 @@ Two steps, each its own subcommand (run from the project root, with the venv's P
     on the hand-made evaluation alone; the target mixes the game result and the search score.
     Each colour-swapped, rotated window shares its weights (so the evaluation stays symmetric).
     Writes the weights file that :func:`damiera.engine.patterns.weights_path` names for the
-    variant's rule parameters, and prints the loss on a held-out tenth of the games.
+    variant's rule parameters, and prints the loss on a held-out tenth of the games (whose
+    results decide the epoch kept: early stopping instead of a weight penalty).
 
 Needs numpy (``pip install numpy``; only this tool uses it).
 """
@@ -34,6 +35,7 @@ from damiera.engine.evaluate import NO_MOVES, Evaluator
 from damiera.engine.patterns import PatternSet, pattern_set, save_weights, weights_path
 from damiera.engine.search import Searcher
 from damiera.rules.game import Game
+from damiera.rules.geometry import geometry
 from damiera.rules.movegen import has_capture
 from damiera.rules.position import Position
 from damiera.rules.variant import Color
@@ -132,7 +134,7 @@ def _loss(logit: np.ndarray, target: np.ndarray) -> float:
 
 
 def fit(variant_id: str, files: list[str], epochs: int, l2: float, mix: float, rate: float,
-        out: str | None) -> None:
+        out: str | None, rows: int = 4) -> None:
     """Fit the pattern weights (see the module docstring) and write them."""
     v = get_variant(variant_id)
     data = _load(files)
@@ -149,7 +151,7 @@ def fit(variant_id: str, files: list[str], epochs: int, l2: float, mix: float, r
         base[i] = e if turn is Color.WHITE else -e
     wm = white & ~kings
     bm = black & ~kings
-    patterns = pattern_set(v)
+    patterns = PatternSet(geometry(v), rows)
     cols, signs = _columns(patterns, wm, bm)
     result = (data["result"].astype(np.float64) + 1) / 2
     games = data["game"]
@@ -176,6 +178,8 @@ def fit(variant_id: str, files: list[str], epochs: int, l2: float, mix: float, r
     tr_base, tr_target = base[train], target[train]
     te_cols, te_signs = cols[test], signs[test]
     counts = np.bincount(tr_cols.ravel(), minlength=n_params)
+    # Early stopping: the weights with the lowest held-out loss are kept.
+    best_held, best_epoch, best_theta = float("inf"), 0, theta.copy()
     for epoch in range(1, epochs + 1):
         logit = (tr_base + (theta[tr_cols] * tr_signs).sum(axis=1)) / k
         err = (_sigmoid(logit) - tr_target) / k
@@ -184,13 +188,17 @@ def fit(variant_id: str, files: list[str], epochs: int, l2: float, mix: float, r
         m1 = 0.9 * m1 + 0.1 * grad
         m2 = 0.999 * m2 + 0.001 * grad * grad
         theta -= rate * (m1 / (1 - 0.9**epoch)) / (np.sqrt(m2 / (1 - 0.999**epoch)) + 1e-12)
-        if epoch % 50 == 0 or epoch == epochs:
+        if epoch % 10 == 0 or epoch == epochs:
             te_logit = (base[test] + (theta[te_cols] * te_signs).sum(axis=1)) / k
-            print(f"epoch {epoch}: train {_loss(logit, tr_target):.5f}, held out "
-                  f"{_loss(te_logit, result[test]):.5f} (results), "
-                  f"|w| max {np.abs(theta).max():.0f}, mean {np.abs(theta[counts > 0]).mean():.1f}",
-                  flush=True)
-    weights = np.clip(np.round(theta), -32768, 32767).astype(np.int64)
+            held = _loss(te_logit, result[test])
+            if held < best_held:
+                best_held, best_epoch, best_theta = held, epoch, theta.copy()
+            if epoch % 50 == 0 or epoch == epochs:
+                print(f"epoch {epoch}: train {_loss(logit, tr_target):.5f}, held out "
+                      f"{held:.5f} (results), |w| max {np.abs(theta).max():.0f}, "
+                      f"mean {np.abs(theta[counts > 0]).mean():.1f}", flush=True)
+    print(f"kept epoch {best_epoch}: held out {best_held:.5f}")
+    weights = np.clip(np.round(best_theta), -32768, 32767).astype(np.int64)
     tables = {w: weights[i * patterns.size:(i + 1) * patterns.size].tolist()
               for i, w in enumerate(patterns.canonical())}
     mirror = patterns.mirror()
@@ -220,12 +228,14 @@ def main(argv: list[str] | None = None) -> int:
     fp.add_argument("--mix", type=float, default=0.5,
                     help="weight of the game result in the target (the rest: search score)")
     fp.add_argument("--rate", type=float, default=1.0, help="Adam step, centi-men")
+    fp.add_argument("--rows", type=int, default=4, help="rows of a window (1-4)")
     fp.add_argument("--out", help="weights file (default: the package's file for the rules)")
     args = p.parse_args(argv)
     if args.cmd == "selfplay":
         selfplay(args.variant, args.games, args.depth, args.out, args.seed)
     else:
-        fit(args.variant, args.files, args.epochs, args.l2, args.mix, args.rate, args.out)
+        fit(args.variant, args.files, args.epochs, args.l2, args.mix, args.rate, args.out,
+            args.rows)
     return 0
 
 

@@ -91,11 +91,12 @@ def test_partner_windows_are_the_rotated_ones_and_mirror_is_an_involution():
         assert q == mirror[p]
 
 
+@pytest.mark.parametrize("rows", [1, 2, 3, 4])
 @pytest.mark.parametrize("v", [INTERNATIONAL, RUSSIAN], ids=lambda v: v.id)
-def test_packed_pattern_sum_equals_the_square_by_square_sum(v):
-    pset = pat.pattern_set(v)
+def test_packed_pattern_sum_equals_the_square_by_square_sum(v, rows):
+    pset = pat.PatternSet(geometry(v), rows)
     tables = _random_tables(pset, seed=7)
-    with_patterns = Evaluator(v, tables=tables)
+    with_patterns = Evaluator(v, tables=(pset.rows, tables))
     without = Evaluator(v, patterns=False)
     for pos in _random_positions(v, 150, seed=11):
         wm, bm = pos.white & ~pos.kings, pos.black & ~pos.kings
@@ -114,7 +115,7 @@ def test_packed_pattern_sum_equals_the_square_by_square_sum(v):
 def test_evaluation_of_the_mirrored_position_is_the_same_for_the_other_side(v):
     """Turning the board half a turn and swapping colours (and the side to move) changes
     nothing: with the stored weights (if any) and with random window tables."""
-    random_tables = Evaluator(v, tables=_random_tables(pat.pattern_set(v), 2, symmetric=True))
+    random_tables = Evaluator(v, tables=(4, _random_tables(pat.pattern_set(v), 2, symmetric=True)))
     for ev in (Evaluator(v), random_tables):
         for pos in _random_positions(v, 100, seed=5):
             assert ev.evaluate(pos) == ev.evaluate(_rotate(v, pos))
@@ -136,9 +137,7 @@ def test_weights_file_round_trip_and_clear_errors(tmp_path, monkeypatch):
     monkeypatch.setattr(pat, "_DIR", tmp_path)
     path = pat.weights_path(RUSSIAN)
     pat.save_weights(path, pset, canon)
-    loaded = pat.load_weights(RUSSIAN)
-    assert loaded is not None
-    assert loaded == tables
+    assert pat.load_weights(RUSSIAN) == (4, tables)
     assert any(pset.partner[w] == w for w in pset.canonical())  # the middle window of 8x8
     broken = dict(canon)
     middle = next(w for w in pset.canonical() if pset.partner[w] == w)
@@ -153,8 +152,13 @@ def test_weights_file_round_trip_and_clear_errors(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="weights, expected"):
         pat.load_weights(RUSSIAN)
     path.write_bytes(b"damiera-patterns 1 3 15\n")
-    with pytest.raises(ValueError, match="does not fit"):
+    with pytest.raises(ValueError, match="do not fit this board"):
         pat.load_weights(RUSSIAN)
+    path.write_bytes(b"damiera-patterns 2 4 15\n")
+    with pytest.raises(ValueError, match="is not"):
+        pat.load_weights(RUSSIAN)
+    with pytest.raises(ValueError, match="do not fit 4-row windows"):
+        Evaluator(RUSSIAN, tables=(4, tables[:-1]))
 
 
 def test_evaluation_without_weights_is_the_hand_made_one():

@@ -35,7 +35,9 @@ def test_selfplay_then_fit_writes_weights_the_evaluator_loads(tmp_path, monkeypa
     russian = variant("russian")
     monkeypatch.setattr(pat, "_DIR", tmp_path)
     out.rename(pat.weights_path(russian))
-    tables = pat.load_weights(russian)
-    assert tables is not None and len(tables) == 15
+    loaded = pat.load_weights(russian)
+    assert loaded is not None
+    rows, tables = loaded
+    assert rows == 4 and len(tables) == 15
     assert any(any(t) for t in tables)  # five Adam steps move some weights off zero
     Evaluator(russian).evaluate(start_position(russian))

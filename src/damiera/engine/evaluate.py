@@ -85,8 +85,7 @@ NO_MOVES: Final = -(1 << 30)
 #: Bits per chunk of the men's lookup tables.
 _CHUNK: Final = 9
 _CHUNK_MASK: Final = (1 << _CHUNK) - 1
-#: Patterns of a four-row window (3 ** 8) and the bits of one packed pattern field.
-_PATTERNS: Final = 6561
+#: Bits of one packed pattern field (a window's pattern is below 3 ** 8).
 _FIELD: Final = 13
 _FIELD_MASK: Final = (1 << _FIELD) - 1
 
@@ -103,13 +102,16 @@ class Evaluator:
     capture either, so that means it has lost).
 
     ``patterns``: add the trained patterns of men when weights exist for the variant's rules
-    (:func:`damiera.engine.patterns.load_weights`); ``tables``: use these window tables
-    instead of the stored ones (``tables[w][pattern]``, for tests and training). Raises
-    ValueError when a stored weights file does not fit the board.
+    (:func:`damiera.engine.patterns.load_weights`); ``tables``: use these instead of the
+    stored ones, ``(rows per window, tables[w][pattern])`` (tests, training). Raises
+    ValueError when the tables (or a stored weights file) do not fit the board.
     """
 
     def __init__(
-        self, variant: Variant, patterns: bool = True, tables: list[list[int]] | None = None
+        self,
+        variant: Variant,
+        patterns: bool = True,
+        tables: tuple[int, list[list[int]]] | None = None,
     ):
         geo: Geometry = geometry(variant)
         self.variant = variant
@@ -218,26 +220,32 @@ class Evaluator:
         self.white_zone = white_zone
         self.black_zone = black_zone
         # Trained patterns of men (damiera.engine.patterns), when there are weights for these
-        # rules. Each row's men (10 bits on 10x10: White's row bits, then Black's) index four
-        # tables, one per place of the row in a window; an entry holds, for every file pair j,
-        # the row's base-3 digit pair times 9**place, in a field of _FIELD bits. A window row's
-        # four entries summed give the patterns of all its windows at once (no field carries:
-        # a pattern is below 3**8 < 2**_FIELD).
+        # rules. Each row's men (10 bits on 10x10: White's row bits, then Black's) index one
+        # table per place of the row in a window; an entry holds, for every file pair j, the
+        # row's base-3 digit pair times 9**place, in a field of _FIELD bits. A window row's
+        # entries summed give the patterns of all its windows at once (no field carries: a
+        # pattern is below 3**8 < 2**_FIELD).
         if tables is None and patterns:
             tables = load_weights(variant)
         self.pattern_weights: list[int] = []
+        self.pattern_size = 0
         self.row_shifts: list[int] = []
         self.row_mask = (1 << geo.half) - 1
         self.half = geo.half
         self.row_places: list[list[int]] = []
         self.window_rows = 0
         if tables is not None:
-            pset = PatternSet(geo)
-            assert pset.rows == 4
+            rows_per_window, window_tables = tables
+            pset = PatternSet(geo, rows_per_window)
             h = geo.half
             self.row_shifts = pset.row_shift
             self.window_rows = n - pset.rows + 1
-            for t in tables:
+            self.pattern_size = pset.size
+            if len(window_tables) != len(pset.windows) or any(
+                len(t) != pset.size for t in window_tables
+            ):
+                raise ValueError(f"pattern tables do not fit {rows_per_window}-row windows")
+            for t in window_tables:
                 self.pattern_weights.extend(t)
             for place in range(pset.rows):
                 packed = [0] * (1 << (2 * h))
@@ -328,13 +336,15 @@ class Evaluator:
         h = self.half
         row_mask = self.row_mask
         xs = [((wm >> s) & row_mask) | (((bm >> s) & row_mask) << h) for s in self.row_shifts]
-        place0, place1, place2, place3 = self.row_places
+        places = self.row_places
         weights = self.pattern_weights
-        size = _PATTERNS
+        size = self.pattern_size
         total = 0
         offset = 0
         for r0 in range(self.window_rows):
-            fields = place0[xs[r0]] + place1[xs[r0 + 1]] + place2[xs[r0 + 2]] + place3[xs[r0 + 3]]
+            fields = 0
+            for place, table in enumerate(places):
+                fields += table[xs[r0 + place]]
             for _ in range(h - 1):
                 total += weights[offset + (fields & _FIELD_MASK)]
                 fields >>= _FIELD

@@ -1,12 +1,13 @@
 """Patterns of men for the evaluation: windows of the board and their trained weights.
 
-A *window* is a block of ``ROWS`` consecutive rows by four consecutive files, starting on an
-even file: it holds two playing squares a row, ``2 x ROWS`` in all, each empty, a white man
-or a black man (kings count as empty; the material and king terms score them). A window's
-*pattern* is the number ``sum(state_k * 3**k)`` over its squares (state 0 empty, 1 white man,
-2 black man; ``k = 2 x row-in-window + (0 left square, 1 right square)``), and the evaluation
-adds one trained weight per window, in centi-men from White's point of view. On 10x10 there
-are 7 x 4 = 28 windows of four rows, on 8x8 5 x 3 = 15.
+A *window* is a block of ``rows`` consecutive rows (1 to 4, fixed by the weights file) by four
+consecutive files starting on an even file: it holds two playing squares a row, each empty,
+a white man or a black man (kings count as empty; the material and king terms score them).
+A window's *pattern* is the number ``sum(state_k * 3**k)`` over its squares (state 0 empty,
+1 white man, 2 black man; ``k = 2 x row-in-window + (0 left square, 1 right square)``), and
+the evaluation adds one trained weight per window, in centi-men from White's point of view.
+With windows of three rows there are 8 x 4 = 32 windows on 10x10 (729 patterns each), and
+6 x 3 = 18 on 8x8.
 
 The windows come from the board's geometry; the weights are trained (``tools/
 train_patterns.py``: logistic regression of self-play results on the hand-made evaluation
@@ -17,7 +18,7 @@ the evaluation of a position and of its mirror image are opposite (a window that
 image, the middle one on 8x8, has a table that is its own negated mirror).
 
 File format (:func:`save_weights` / :func:`load_weights`): the ASCII line
-``damiera-patterns 1 ROWS WINDOWS\\n`` then, for each window whose index is below its
+``damiera-patterns 1 ROWS WINDOWS\\n`` then, for each window whose index is not above its
 partner's, ``3 ** (2 x ROWS)`` little-endian signed 16-bit weights.
 """
 
@@ -30,7 +31,7 @@ from pathlib import Path
 from damiera.rules.geometry import Geometry, geometry
 from damiera.rules.variant import Variant
 
-#: Rows of a window.
+#: Rows of a window by default (the weights file says how many its windows have).
 ROWS = 4
 _MAGIC = "damiera-patterns"
 _DIR = Path(__file__).with_name("patterns")
@@ -146,9 +147,10 @@ def save_weights(path: Path, patterns: PatternSet, tables: dict[int, list[int]])
     path.write_bytes(header + out.tobytes())
 
 
-def load_weights(variant: Variant) -> list[list[int]] | None:
-    """Full tables for every window of ``variant`` (``tables[w][pattern]``, centi-men, White's
-    view), or None when no weights were trained for its rule parameters.
+def load_weights(variant: Variant) -> tuple[int, list[list[int]]] | None:
+    """``(rows per window, tables)``: the full table of every window of ``variant``
+    (``tables[w][pattern]``, centi-men, White's view), or None when no weights were trained
+    for its rule parameters.
 
     Raises ValueError when the file exists but does not fit the board (wrong header or size).
     """
@@ -158,10 +160,12 @@ def load_weights(variant: Variant) -> list[list[int]] | None:
     data = path.read_bytes()
     newline = data.find(b"\n")
     header = data[:newline].decode("ascii", "replace").split()
-    patterns = pattern_set(variant)
-    expected = [_MAGIC, "1", str(patterns.rows), str(len(patterns.windows))]
-    if header != expected:
-        raise ValueError(f"{path}: header {header} does not fit this board ({expected})")
+    if len(header) != 4 or header[:2] != [_MAGIC, "1"] or header[2] not in ("1", "2", "3", "4"):
+        raise ValueError(f"{path}: header {header} is not '{_MAGIC} 1 ROWS WINDOWS'")
+    patterns = PatternSet(geometry(variant), int(header[2]))
+    if header[3] != str(len(patterns.windows)):
+        raise ValueError(f"{path}: {header[3]} windows do not fit this board "
+                         f"({len(patterns.windows)} windows of {patterns.rows} rows)")
     flat = array("h")
     flat.frombytes(data[newline + 1:])
     if sys.byteorder != "little":
@@ -178,4 +182,4 @@ def load_weights(variant: Variant) -> list[list[int]] | None:
             tables[patterns.partner[w]] = [-t[mirror[q]] for q in range(patterns.size)]
         elif any(t[mirror[q]] != -t[q] for q in range(patterns.size)):
             raise ValueError(f"{path}: window {w} is its own mirror image, its table is not")
-    return tables
+    return patterns.rows, tables

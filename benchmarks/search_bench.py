@@ -228,12 +228,12 @@ def _finite(x: float) -> float | None:
 
 
 def peers(variants: list[str], games: int, movetime: float, jobs: int,
-          python: str, record: str | None = None) -> list[dict[str, Any]]:
+          python: str, record: str | None = None, seed: int = 9) -> list[dict[str, Any]]:
     rows = []
     for vid in variants:
         v = variant(vid)
         openings = random_openings(v, (games + 1) // 2, plies=4 if v.board_size == 8 else 6,
-                                   seed=9)
+                                   seed=seed)
         tasks = [
             (vid, write_fen(v, openings[i // 2]), movetime, python, i % 2 == 0, i)
             for i in range(games)
@@ -280,6 +280,8 @@ def main() -> None:
     ap.add_argument("--pyd-python", default=os.environ.get("PYDRAUGHTS_PYTHON", ""))
     ap.add_argument("--record", help="peers: append every game to this file, one JSON object "
                     "a line (result, level 3's score after each of its moves, PDN)")
+    ap.add_argument("--seed", type=int, default=9,
+                    help="peers: seed of the random openings (another seed, other openings)")
     a = ap.parse_args()
     compiled = damiera.compiled()
     print("engine: compiled with mypyc" if compiled else
@@ -296,7 +298,7 @@ def main() -> None:
 
         python = a.pyd_python or str(ensure_peer_venv())
         vs = a.variants.split(",") if a.variants else ["international", "russian", "brazilian"]
-        rows = peers(vs, a.games, a.movetime, a.jobs, python, a.record)
+        rows = peers(vs, a.games, a.movetime, a.jobs, python, a.record, a.seed)
     print(json.dumps({"mode": a.mode, "compiled": compiled, "results": rows}))
 
 

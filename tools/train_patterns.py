@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from damiera.engine.evaluate import NO_MOVES, Evaluator
-from damiera.engine.patterns import PatternSet, pattern_set, save_weights, weights_path
+from damiera.engine.patterns import PatternSet, save_weights, weights_path
 from damiera.engine.search import Searcher
 from damiera.rules.game import Game
 from damiera.rules.geometry import geometry

@@ -227,3 +227,30 @@ def test_forty_move_count_is_read_from_the_game_history() -> None:
     history = [parse_fen(v, f) for f in fens]
     assert Searcher(v).search(history[-1], depth=3, history=history).score == 0
     assert Searcher(v).search(history[-1], depth=3).score > 50
+
+
+# -- late-move reductions spare sacrifices ------------------------------------------------------
+# A quiet move after which the opponent can capture (an exchange or a sacrifice: the first move
+# of a shot, which the history heuristic orders late) is searched to full depth.
+def test_late_move_reductions_spare_moves_that_offer_a_capture() -> None:
+    v = variant("international")
+    pos = start_position(v)
+    spared = Searcher(v).search(pos, depth=7)
+    reduced_searcher = Searcher(v)
+    reduced_searcher.reduce_sacrifices = True
+    reduced = reduced_searcher.search(pos, depth=7)
+    # Exchanges are all over the tree from depth 7: sparing them searches more nodes.
+    assert spared.nodes > reduced.nodes
+    assert spared.move is not None and reduced.move is not None
+
+
+def test_late_move_reductions_are_unchanged_where_no_capture_can_be_offered() -> None:
+    # The men are too far apart to meet within the search: both trees are the same.
+    v = variant("international")
+    pos = parse_fen(v, "W:W41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10")
+    spared = Searcher(v).search(pos, depth=5)
+    reduced_searcher = Searcher(v)
+    reduced_searcher.reduce_sacrifices = True
+    reduced = reduced_searcher.search(pos, depth=5)
+    assert (spared.nodes, spared.score, spared.move) == (reduced.nodes, reduced.score,
+                                                          reduced.move)

@@ -19,8 +19,11 @@ What it does (issue 3, point 1):
   the previous iteration's score, widened to the full window on the side it fails.
 - **Late-move reductions** of one ply for late quiet moves at depth >= 3, two plies from the
   seventh move on at depth >= 6 outside the principal variation (re-searched at full depth
-  when they beat alpha); a position with a single legal move (a forced capture) is searched
-  one ply deeper (forced-move extension).
+  when they beat alpha). A move after which the opponent can capture is never reduced: it
+  is an exchange or a sacrifice, and the sacrifice that opens a shot is a quiet move that
+  the history heuristic ranks late (against py-draughts on International, 0.3 s a move,
+  three sets of 40 games: 82.5% instead of 77.7%). A position with a single legal
+  move (a forced capture) is searched one ply deeper (forced-move extension).
 - **Quiescence**: at depth 0 a position where the side to move can capture is not evaluated;
   the captures are searched until a quiet position is reached, so no position is scored in the
   middle of an exchange. Under the optional-capture house rule the side may also stand pat.
@@ -204,6 +207,9 @@ class Searcher:
         self._partial: tuple[Move, int] | None = None
         #: One-ply threat extension at the horizon (see :meth:`_quiesce`).
         self.threat_extension = True
+        #: Late-move reductions also for moves that leave the opponent a capture (False: a
+        #: sacrifice, the first move of most shots, is searched to full depth).
+        self.reduce_sacrifices = False
 
     # -- hashing ------------------------------------------------------------------------------
     def hash(self, pos: Position) -> int:
@@ -540,6 +546,8 @@ class Searcher:
         best_score = -INF
         best_idx = order[0]
         killers = self.killers[ply]
+        variant = self.variant
+        reduce_sacrifices = self.reduce_sacrifices
         turn_white = pos.turn is Color.WHITE
         keys = self.keys
         side_key = self.side_key
@@ -577,6 +585,7 @@ class Searcher:
                         and not progress
                         and m != killers[0]
                         and m != killers[1]
+                        and (reduce_sacrifices or not has_capture(variant, child))
                     ):
                         reduction = 2 if (depth >= 6 and k >= 6 and not pv_node) else 1
                     score = -self._search(child, ch, depth - 1 - reduction, -alpha - 1, -alpha,

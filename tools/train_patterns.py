@@ -9,7 +9,8 @@ Two steps, each its own subcommand (run from the project root, with the venv's P
     result (+1 White won, 0 draw, -1 Black won; a game still going after 300 plies counts as
     a draw). Run several at once with different seeds to use every core.
 
-``fit VARIANT FILE.npz [FILE.npz ...] [--epochs E] [--l2 L]``
+``fit VARIANT FILE.npz [FILE.npz ...] [--rows 3] [--epochs 300] [--mix 0.5] [--rate 2]
+[--l2 0] [--out FILE]``
     Fits the pattern weights by logistic regression (the "Texel" method): the probability
     that White wins is ``sigmoid((hand-made evaluation + pattern sum) / K)``, K fitted first
     on the hand-made evaluation alone; the target mixes the game result and the search score.
@@ -85,10 +86,17 @@ def _save(out: str, rows: list[tuple[int, int, int, int, int, int, int]]) -> Non
 
 
 def _load(files: list[str]) -> dict[str, np.ndarray]:
-    parts = [np.load(f) for f in files]
+    keys = ("white", "black", "kings", "turn", "score", "game", "result")
+    parts = []
+    for f in files:
+        try:
+            part = np.load(f)
+            parts.append({k: part[k] for k in keys})
+        except (OSError, EOFError, KeyError, ValueError) as exc:
+            raise ValueError(f"{f}: not a file written by `selfplay` ({exc})") from None
     out: dict[str, np.ndarray] = {}
     offset = 0
-    for k in ("white", "black", "kings", "turn", "score", "game", "result"):
+    for k in keys:
         out[k] = np.concatenate([p[k] for p in parts])
     # Game numbers restart in every file: make them unique.
     games = []
@@ -160,6 +168,9 @@ def fit(variant_id: str, files: list[str], epochs: int, l2: float, mix: float, r
     test = keep & held_out
     print(f"{len(white)} positions, {len(np.unique(games))} games; "
           f"train {train.sum()}, held out {test.sum()}")
+    if not train.any() or not test.any():
+        raise ValueError("too few games: every tenth game is held out, and both the training "
+                         "and the held-out games need positions (play at least 11 games)")
     # K: the scale that best turns the hand-made evaluation into a result.
     best_k, best = 100.0, float("inf")
     for scale in range(40, 600, 10):
@@ -178,8 +189,8 @@ def fit(variant_id: str, files: list[str], epochs: int, l2: float, mix: float, r
     tr_base, tr_target = base[train], target[train]
     te_cols, te_signs = cols[test], signs[test]
     counts = np.bincount(tr_cols.ravel(), minlength=n_params)
-    # Early stopping: the weights with the lowest held-out loss are kept.
-    best_held, best_epoch, best_theta = float("inf"), 0, theta.copy()
+    # Early stopping: the weights with the lowest held-out loss are kept (epoch 0: none).
+    best_held, best_epoch, best_theta = _loss(base[test] / k, result[test]), 0, theta.copy()
     for epoch in range(1, epochs + 1):
         logit = (tr_base + (theta[tr_cols] * tr_signs).sum(axis=1)) / k
         err = (_sigmoid(logit) - tr_target) / k
@@ -197,7 +208,9 @@ def fit(variant_id: str, files: list[str], epochs: int, l2: float, mix: float, r
                 print(f"epoch {epoch}: train {_loss(logit, tr_target):.5f}, held out "
                       f"{held:.5f} (results), |w| max {np.abs(theta).max():.0f}, "
                       f"mean {np.abs(theta[counts > 0]).mean():.1f}", flush=True)
-    print(f"kept epoch {best_epoch}: held out {best_held:.5f}")
+    print(f"kept epoch {best_epoch}: held out {best_held:.5f}"
+          + (" (the patterns never beat the hand-made evaluation: all weights 0)"
+             if best_epoch == 0 else ""))
     weights = np.clip(np.round(best_theta), -32768, 32767).astype(np.int64)
     tables = {w: weights[i * patterns.size:(i + 1) * patterns.size].tolist()
               for i, w in enumerate(patterns.canonical())}
@@ -224,18 +237,27 @@ def main(argv: list[str] | None = None) -> int:
     fp.add_argument("variant")
     fp.add_argument("files", nargs="+")
     fp.add_argument("--epochs", type=int, default=300)
-    fp.add_argument("--l2", type=float, default=1e-6)
+    fp.add_argument("--l2", type=float, default=0.0, help="weight penalty (0: early stopping)")
     fp.add_argument("--mix", type=float, default=0.5,
                     help="weight of the game result in the target (the rest: search score)")
-    fp.add_argument("--rate", type=float, default=1.0, help="Adam step, centi-men")
-    fp.add_argument("--rows", type=int, default=4, help="rows of a window (1-4)")
+    fp.add_argument("--rate", type=float, default=2.0, help="Adam step, centi-men")
+    fp.add_argument("--rows", type=int, default=3, help="rows of a window (1-4)")
     fp.add_argument("--out", help="weights file (default: the package's file for the rules)")
     args = p.parse_args(argv)
     if args.cmd == "selfplay":
-        selfplay(args.variant, args.games, args.depth, args.out, args.seed)
-    else:
-        fit(args.variant, args.files, args.epochs, args.l2, args.mix, args.rate, args.out,
-            args.rows)
+        if args.games < 1 or args.depth < 1:
+            p.error("--games and --depth must be at least 1")
+    elif not 1 <= args.rows <= 4 or args.epochs < 1 or not 0 <= args.mix <= 1:
+        p.error("--rows must be 1-4, --epochs at least 1, --mix between 0 and 1")
+    try:
+        if args.cmd == "selfplay":
+            selfplay(args.variant, args.games, args.depth, args.out, args.seed)
+        else:
+            fit(args.variant, args.files, args.epochs, args.l2, args.mix, args.rate, args.out,
+                args.rows)
+    except (OSError, ValueError) as exc:  # UnknownVariantError is a ValueError
+        print(f"train_patterns: error: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -481,6 +481,12 @@ def test_reload_while_the_computer_thinks_shows_its_reply(page: Page, site: Any)
         square(page, move["from"]).click()
         square(page, move["to"]).click()
         expect(page.locator("#thinking")).to_be_visible()
+        # The page shows "thinking" as soon as the move is sent: reload only once the server
+        # has stored it (on a loaded machine the reload could overtake the request).
+        for _ in range(100):
+            if page.request.get(f"/api/games/{game['id']}").json()["history"]:
+                break
+            page.wait_for_timeout(100)
         page.reload()
         page.wait_for_selector("body[data-ready]")
         expect(page.locator("#thinking")).to_be_visible()

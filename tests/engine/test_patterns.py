@@ -155,8 +155,16 @@ def test_weights_file_round_trip_and_clear_errors(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="do not fit this board"):
         pat.load_weights(RUSSIAN)
     path.write_bytes(b"damiera-patterns 2 4 15\n")
-    with pytest.raises(ValueError, match="is not"):
+    with pytest.raises(ValueError, match="not a patterns file"):
         pat.load_weights(RUSSIAN)
+    path.write_bytes(bytes(range(256)) * 4)
+    with pytest.raises(ValueError, match="not a patterns file"):
+        pat.load_weights(RUSSIAN)
+    # The engine still plays, without the patterns, and says why.
+    with pytest.warns(UserWarning, match="playing without the trained patterns"):
+        ev = Evaluator(RUSSIAN)
+    pos = start_position(RUSSIAN)
+    assert ev.evaluate(pos) == Evaluator(RUSSIAN, patterns=False).evaluate(pos)
     with pytest.raises(ValueError, match="do not fit 4-row windows"):
         Evaluator(RUSSIAN, tables=(4, tables[:-1]))
 

@@ -60,6 +60,7 @@ variant plays with the hand-made terms alone.
 
 from __future__ import annotations
 
+import warnings
 from typing import Final
 
 from damiera.engine.patterns import PatternSet, load_weights
@@ -107,7 +108,8 @@ class Evaluator:
     ``patterns``: add the trained patterns of men when weights exist for the variant's rules
     (:func:`damiera.engine.patterns.load_weights`); ``tables``: use these instead of the
     stored ones, ``(rows per window, tables[w][pattern])`` (tests, training). Raises
-    ValueError when the tables (or a stored weights file) do not fit the board.
+    ValueError when ``tables`` do not fit the board; a stored weights file that does not
+    is reported with a warning and left out.
     """
 
     def __init__(
@@ -229,7 +231,11 @@ class Evaluator:
         # entries summed give the patterns of all its windows at once (no field carries: a
         # pattern is below 3**8 < 2**_FIELD).
         if tables is None and patterns:
-            tables = load_weights(variant)
+            try:
+                tables = load_weights(variant)
+            except ValueError as exc:
+                # A broken weights file must not stop the engine: say so, play without it.
+                warnings.warn(f"{exc}; playing without the trained patterns", stacklevel=2)
         self.pattern_weights: list[int] = []
         self.pattern_size = 0
         self.row_shifts: list[int] = []

@@ -161,7 +161,9 @@ def load_weights(variant: Variant) -> tuple[int, list[list[int]]] | None:
     newline = data.find(b"\n")
     header = data[:newline].decode("ascii", "replace").split()
     if len(header) != 4 or header[:2] != [_MAGIC, "1"] or header[2] not in ("1", "2", "3", "4"):
-        raise ValueError(f"{path}: header {header} is not '{_MAGIC} 1 ROWS WINDOWS'")
+        shown = data[:min(newline, 40) if newline >= 0 else 40]
+        raise ValueError(f"{path}: not a patterns file with windows of 1-4 rows (starts "
+                         f"{shown!r}, expected '{_MAGIC} 1 ROWS WINDOWS')")
     patterns = PatternSet(geometry(variant), int(header[2]))
     if header[3] != str(len(patterns.windows)):
         raise ValueError(f"{path}: {header[3]} windows do not fit this board "

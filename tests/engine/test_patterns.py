@@ -169,6 +169,14 @@ def test_weights_file_round_trip_and_clear_errors(tmp_path, monkeypatch):
         Evaluator(RUSSIAN, tables=(4, tables[:-1]))
 
 
+def test_no_weights_are_shipped_yet():
+    """Every variant plays the hand-made evaluation (see evaluate's docstring for why); also
+    catches a tool run that wrote into the package."""
+    from damiera.rules.variant import VARIANTS
+
+    assert all(pat.load_weights(v) is None for v in VARIANTS.values())
+
+
 def test_evaluation_without_weights_is_the_hand_made_one():
     pos = parse_fen(RUSSIAN, "W:Wc3,e3:Bd6,f6")
     assert Evaluator(RUSSIAN).evaluate(pos) == Evaluator(RUSSIAN, patterns=False).evaluate(pos)

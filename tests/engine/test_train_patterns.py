@@ -47,11 +47,13 @@ def test_selfplay_then_fit_writes_weights_the_evaluator_loads(tmp_path, monkeypa
 def test_bad_input_gets_a_one_line_error(tmp_path):
     garbage = tmp_path / "garbage.npz"
     garbage.write_bytes(b"not numpy")
+    out = ("--out", str(tmp_path / "w.bin"))  # never the package's own file
     cases = [
-        (("fit", "russian", str(tmp_path / "missing.npz")), "not a file written by `selfplay`"),
-        (("fit", "russian", str(garbage)), "not a file written by `selfplay`"),
-        (("fit", "klingon", str(garbage)), "unknown variant"),
-        (("fit", "russian", str(garbage), "--rows", "5"), "--rows must be 1-4"),
+        (("fit", "russian", str(tmp_path / "missing.npz"), *out),
+         "not a file written by `selfplay`"),
+        (("fit", "russian", str(garbage), *out), "not a file written by `selfplay`"),
+        (("fit", "klingon", str(garbage), *out), "unknown variant"),
+        (("fit", "russian", str(garbage), "--rows", "5", *out), "--rows must be 1-4"),
         (("selfplay", "russian", "--games", "0", "--out", str(tmp_path / "x.npz")),
          "--games and --depth must be at least 1"),
     ]
@@ -65,6 +67,8 @@ def test_bad_input_gets_a_one_line_error(tmp_path):
 def test_too_few_games_are_refused(tmp_path):
     data = tmp_path / "games.npz"
     _run("selfplay", "russian", "--games", "1", "--depth", "1", "--out", str(data))
-    done = subprocess.run([sys.executable, str(TOOL), "fit", "russian", str(data)],
+    # --out always: a fit that went wrong must never write into the package.
+    done = subprocess.run([sys.executable, str(TOOL), "fit", "russian", str(data),
+                           "--out", str(tmp_path / "w.bin")],
                           capture_output=True, text=True, check=False, timeout=120)
     assert done.returncode == 2 and "too few games" in done.stderr

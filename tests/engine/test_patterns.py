@@ -68,7 +68,7 @@ def _rotate(v, pos: Position) -> Position:
 
 def test_windows_cover_four_rows_by_four_files_on_both_boards():
     for v, count in ((INTERNATIONAL, 28), (RUSSIAN, 15)):
-        pset = pat.pattern_set(v)
+        pset = pat.PatternSet(geometry(v))
         assert len(pset.windows) == count
         geo = geometry(v)
         for squares in pset.squares:
@@ -78,7 +78,7 @@ def test_windows_cover_four_rows_by_four_files_on_both_boards():
 
 
 def test_partner_windows_are_the_rotated_ones_and_mirror_is_an_involution():
-    pset = pat.pattern_set(INTERNATIONAL)
+    pset = pat.PatternSet(geometry(INTERNATIONAL))
     mirror = pset.mirror()
     assert all(mirror[mirror[p]] == p for p in range(pset.size))
     assert all(pset.partner[pset.partner[w]] == w != pset.partner[w]
@@ -115,7 +115,7 @@ def test_packed_pattern_sum_equals_the_square_by_square_sum(v, rows):
 def test_evaluation_of_the_mirrored_position_is_the_same_for_the_other_side(v):
     """Turning the board half a turn and swapping colours (and the side to move) changes
     nothing: with the stored weights (if any) and with random window tables."""
-    random_tables = Evaluator(v, tables=(4, _random_tables(pat.pattern_set(v), 2, symmetric=True)))
+    random_tables = Evaluator(v, tables=(4, _random_tables(pat.PatternSet(geometry(v)), 2, symmetric=True)))
     for ev in (Evaluator(v), random_tables):
         for pos in _random_positions(v, 100, seed=5):
             assert ev.evaluate(pos) == ev.evaluate(_rotate(v, pos))
@@ -131,7 +131,7 @@ def test_weights_are_keyed_by_rule_parameters_not_by_name():
 
 
 def test_weights_file_round_trip_and_clear_errors(tmp_path, monkeypatch):
-    pset = pat.pattern_set(RUSSIAN)
+    pset = pat.PatternSet(geometry(RUSSIAN))
     tables = _random_tables(pset, seed=1, symmetric=True)
     canon = {w: tables[w] for w in pset.canonical()}
     monkeypatch.setattr(pat, "_DIR", tmp_path)

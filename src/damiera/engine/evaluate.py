@@ -225,11 +225,8 @@ class Evaluator:
         self.white_zone = white_zone
         self.black_zone = black_zone
         # Trained patterns of men (damiera.engine.patterns), when there are weights for these
-        # rules. Each row's men (10 bits on 10x10: White's row bits, then Black's) index one
-        # table per place of the row in a window; an entry holds, for every file pair j, the
-        # row's base-3 digit pair times 9**place, in a field of _FIELD bits. A window row's
-        # entries summed give the patterns of all its windows at once (no field carries: a
-        # pattern is below 3**8 < 2**_FIELD).
+        # rules: each row's men index one packed table per place in a window
+        # (PatternSet.row_tables), so a window-row's entries summed hold all its patterns.
         if tables is None and patterns:
             try:
                 tables = load_weights(variant)
@@ -246,27 +243,16 @@ class Evaluator:
         if tables is not None:
             rows_per_window, window_tables = tables
             pset = PatternSet(geo, rows_per_window)
-            h = geo.half
-            self.row_shifts = pset.row_shift
-            self.window_rows = n - pset.rows + 1
-            self.pattern_size = pset.size
             if len(window_tables) != len(pset.windows) or any(
                 len(t) != pset.size for t in window_tables
             ):
                 raise ValueError(f"pattern tables do not fit {rows_per_window}-row windows")
             for t in window_tables:
                 self.pattern_weights.extend(t)
-            for place in range(pset.rows):
-                packed = [0] * (1 << (2 * h))
-                for x in range(1 << (2 * h)):
-                    wr, br = x & self.row_mask, x >> h
-                    if wr & br:
-                        continue
-                    for j in range(h - 1):
-                        left = (wr >> j & 1) + 2 * (br >> j & 1)
-                        right = (wr >> (j + 1) & 1) + 2 * (br >> (j + 1) & 1)
-                        packed[x] += (left + 3 * right) * 9**place << (_FIELD * j)
-                self.row_places.append(packed)
+            self.pattern_size = pset.size
+            self.row_shifts = pset.row_shift
+            self.window_rows = n - pset.rows + 1
+            self.row_places = pset.row_tables(_FIELD)
 
     # -----------------------------------------------------------------------------------------
     def _mobility(self, men: int, kings: int, empty: int, forward: tuple[int, int]) -> int:

@@ -115,6 +115,31 @@ class PatternSet:
             out.append(q)
         return out
 
+    def row_tables(self, field_bits: int) -> list[list[int]]:
+        """For the evaluator: ``row_tables(F)[place][x]``, where ``x`` is a row's men (White's
+        row bits, then Black's ``half`` bits above them) and ``place`` the row's place in a
+        window, holds for every file pair j the row's two digits of the pattern, times
+        ``9 ** place``, in bits ``F*j .. F*j+F-1``. Summing a window-row's entries over its
+        places gives the pattern of each of its windows in one field (``3 ** (2 x rows)``
+        must fit in F bits, so that no field carries into the next)."""
+        h = self.half
+        row_mask = (1 << h) - 1
+        if self.size > 1 << field_bits:
+            raise ValueError(f"{self.size} patterns do not fit {field_bits} bits")
+        tables = []
+        for place in range(self.rows):
+            packed = [0] * (1 << (2 * h))
+            for x in range(1 << (2 * h)):
+                wr, br = x & row_mask, x >> h
+                if wr & br:
+                    continue  # a square cannot hold both colours
+                for j in range(h - 1):
+                    left = (wr >> j & 1) + 2 * (br >> j & 1)
+                    right = (wr >> (j + 1) & 1) + 2 * (br >> (j + 1) & 1)
+                    packed[x] += (left + 3 * right) * 9**place << (field_bits * j)
+            tables.append(packed)
+        return tables
+
     def pattern(self, w: int, white_men: int, black_men: int) -> int:
         """The pattern of window ``w`` (reference implementation, one square at a time)."""
         p = 0
@@ -124,11 +149,6 @@ class PatternSet:
             elif black_men >> s & 1:
                 p += 2 * 3**k
         return p
-
-
-def pattern_set(variant: Variant) -> PatternSet:
-    """The windows of ``variant``'s board."""
-    return PatternSet(geometry(variant))
 
 
 def save_weights(path: Path, patterns: PatternSet, tables: dict[int, list[int]]) -> None:

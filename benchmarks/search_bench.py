@@ -5,6 +5,7 @@
     python benchmarks/search_bench.py peers  [--pyd-python /path/to/venv/bin/python]
                                              [--variants international,russian,brazilian]
                                              [--games 40] [--movetime 0.5] [--record FILE]
+    python benchmarks/search_bench.py drops  --record FILE [--movetime 5] [--jobs 2]
 
 ``speed``: nodes/second and depth reached in 1 s and 5 s from the start position and from
 two middlegame positions per variant (reached by deterministic level-2 self-play from a random
@@ -19,6 +20,12 @@ the same random openings; W/D/L and Elo with 95% error bars (`damiera.engine.mat
 ``.bench-venv/``, made and filled by ``perft_bench.ensure_peer_venv`` on first use) through
 ``benchmarks/pydraughts_bridge.py``, at the same time per move; same openings for both,
 colours alternated; our rules core (:class:`damiera.rules.game.Game`) referees every game.
+
+``drops``: reads games recorded by ``peers --record`` and, in every game level 3 did not win,
+finds the first lasting drop of its score (from at least -0.3 man to -0.8 man or less for two
+of its moves running); the position before that move is searched again for ``--movetime``
+seconds, and so is the move level 3 played there. It tells a move a longer search would not
+have played (the horizon) from a man already lost earlier (the evaluation).
 
 Every mode first prints whether the engine runs compiled with mypyc (``make compile``) or as
 pure Python, then a table and, last, one JSON line with all the numbers (``"compiled"``: true
@@ -44,6 +51,7 @@ from damiera.engine.search import Searcher
 from damiera.rules.game import Game
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import Move, generate, has_capture
+from damiera.rules.notation import move_text, parse_move
 from damiera.rules.position import Position, parse_fen, write_fen
 from damiera.rules.variant import VARIANTS, Color, Variant, variant
 
@@ -170,6 +178,7 @@ def peer_game(args: tuple[str, str, float, str, bool, int]) -> dict[str, Any]:
     their_times: list[float] = []
     our_times: list[float] = []
     our_scores: list[int] = []
+    texts: list[str] = []
     try:
         while not game.is_over and len(game.moves) < MAX_GAME_PLIES:
             pos = game.position
@@ -190,6 +199,7 @@ def peer_game(args: tuple[str, str, float, str, bool, int]) -> dict[str, Any]:
                 "path": [geo.number(s) for s in move.path],
                 "captured": sorted(geo.number(s) for s in move.captures),
             })
+            texts.append(move_text(v, move))
             game.play(move)
     finally:
         bridge.close()
@@ -205,6 +215,7 @@ def peer_game(args: tuple[str, str, float, str, bool, int]) -> dict[str, Any]:
         "their_avg_time": round(sum(their_times) / max(1, len(their_times)), 3),
         "their_max_time": round(max(their_times, default=0.0), 3),
         "our_scores": our_scores,
+        "moves": texts,
         "pdn": game.pdn({
             "White": "Damiera level 3" if ours_white else "py-draughts",
             "Black": "py-draughts" if ours_white else "Damiera level 3",
@@ -269,17 +280,116 @@ def peers(variants: list[str], games: int, movetime: float, jobs: int,
     return rows
 
 
+# -- drops -------------------------------------------------------------------------------------
+#: A lasting drop: level 3's score goes from at least DROP_FROM to at most DROP_TO (centi-men)
+#: and stays there for its next move as well.
+DROP_FROM = -30
+DROP_TO = -80
+_RESULT_TOKENS = {"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "*"}
+
+
+def _recorded_moves(game: dict[str, Any]) -> list[str]:
+    """The moves of a recorded game: its "moves" list, or the PDN movetext of older records."""
+    if "moves" in game:
+        return list(game["moves"])
+    body = game["pdn"].split("\n\n", 1)[1]
+    tokens = [t for t in body.split() if not t.endswith(".") and t not in _RESULT_TOKENS]
+    return [t.split(".")[-1] for t in tokens][: game["plies"]]
+
+
+def _first_drop(scores: list[int]) -> int | None:
+    for i in range(len(scores) - 2):
+        if (scores[i] >= DROP_FROM and scores[i + 1] <= DROP_TO and scores[i + 2] <= DROP_TO
+                and abs(scores[i]) < 500):
+            return i
+    return None
+
+
+def drop_position(args: tuple[dict[str, Any], float]) -> dict[str, Any] | None:
+    """Searches the position before a recorded game's first drop again (see ``drops``)."""
+    game, movetime = args
+    v = variant(game["variant"])
+    i = _first_drop(game["our_scores"])
+    if i is None:
+        return None
+    g = Game(v, parse_fen(v, game["opening"]))
+    our_color = Color.WHITE if game["ours_white"] else Color.BLACK
+    ours = -1
+    # The last move of level 3 up to the drop that had a choice (a forced capture is no mistake).
+    chosen: tuple[int, int] | None = None
+    moves: list[Move] = []
+    for text in _recorded_moves(game):
+        pos = g.position
+        move = parse_move(v, pos, text)
+        moves.append(move)
+        if pos.turn is our_color:
+            ours += 1
+            if len(generate(v, pos)) > 1:
+                chosen = (len(g.moves), ours)
+            if ours == i:
+                break
+        g.play(move)
+    else:
+        raise ValueError(f"record has fewer than {i + 1} moves of level 3")
+    if chosen is None:
+        return None
+    ply, i = chosen
+    g = Game(v, parse_fen(v, game["opening"]))
+    for move in moves[:ply]:
+        g.play(move)
+    pos, move = g.position, moves[ply]
+    longer = Searcher(v).search(pos, movetime=movetime, history=g.positions)
+    assert longer.move is not None
+    played_score = longer.score
+    if longer.move != move:
+        # The move played, searched as long: the opponent's score after it, negated.
+        g.play(move)
+        reply = Searcher(v).search(g.position, movetime=movetime, history=g.positions)
+        played_score = -reply.score
+    return {"fen": write_fen(v, pos), "ply": ply, "played": move_text(v, move),
+            "score_then": game["our_scores"][i], "longer_move": move_text(v, longer.move),
+            "longer_score": longer.score, "longer_depth": longer.depth,
+            "played_score": played_score}
+
+
+def drops(records: list[str], movetime: float, jobs: int) -> list[dict[str, Any]]:
+    games: list[dict[str, Any]] = []
+    for path in records:
+        with open(path, encoding="utf-8") as f:
+            games.extend(json.loads(line) for line in f if line.strip())
+    not_won = [g for g in games if g["outcome"] < 1]
+    print(f"{len(games)} recorded games, {len(not_won)} not won by level 3", flush=True)
+    rows = []
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for r in pool.map(drop_position, [(g, movetime) for g in not_won]):
+            if r is None:
+                continue
+            rows.append(r)
+            verdict = ("same move" if r["longer_move"] == r["played"] else
+                       f"{r['longer_move']} {r['longer_score']:+d} (played "
+                       f"{r['played_score']:+d})")
+            print(f"  {r['fen']}  played {r['played']} (score then {r['score_then']:+d}); "
+                  f"{movetime} s: {verdict}", flush=True)
+    other = [r for r in rows if r["longer_move"] != r["played"]]
+    worse = [r for r in other if r["longer_score"] - r["played_score"] >= 50]
+    print(f"{len(rows)} drops; a {movetime} s search plays another move in {len(other)}, and "
+          f"judges the move played at least half a man worse in {len(worse)}", flush=True)
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("mode", choices=("speed", "ladder", "peers"))
+    ap.add_argument("mode", choices=("speed", "ladder", "peers", "drops"))
     ap.add_argument("--variants")
     ap.add_argument("--times", default="1,5")
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--movetime", type=float, default=0.5)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--pyd-python", default=os.environ.get("PYDRAUGHTS_PYTHON", ""))
-    ap.add_argument("--record", help="peers: append every game to this file, one JSON object "
-                    "a line (result, level 3's score after each of its moves, PDN)")
+    ap.add_argument("--record", action="append",
+                    help="peers: append every game to this file, one JSON object a line "
+                    "(result, level 3's score after each of its moves, its moves, PDN); drops: "
+                    "read games from it (may be given several times)")
     ap.add_argument("--seed", type=int, default=9,
                     help="peers: seed of the random openings (another seed, other openings)")
     a = ap.parse_args()
@@ -293,12 +403,22 @@ def main() -> None:
         vs = a.variants.split(",") if a.variants else ["american", "international", "russian",
                                                         "italian"]
         rows = ladder(vs, a.games, a.movetime, a.jobs)
+    elif a.mode == "drops":
+        if not a.record:
+            ap.error("drops needs --record FILE (games written by `peers --record`)")
+        try:
+            rows = drops(a.record, a.movetime, a.jobs)
+        except (OSError, ValueError, KeyError) as exc:  # json.JSONDecodeError is a ValueError
+            ap.error(f"drops: not a record written by `peers --record` ({type(exc).__name__}: {exc})")
     else:
         from perft_bench import ensure_peer_venv  # this folder is sys.path[0]
 
         python = a.pyd_python or str(ensure_peer_venv())
         vs = a.variants.split(",") if a.variants else ["international", "russian", "brazilian"]
-        rows = peers(vs, a.games, a.movetime, a.jobs, python, a.record, a.seed)
+        if a.record and len(a.record) > 1:
+            ap.error("peers records into one file: give --record once")
+        rows = peers(vs, a.games, a.movetime, a.jobs, python,
+                     a.record[0] if a.record else None, a.seed)
     print(json.dumps({"mode": a.mode, "compiled": compiled, "results": rows}))
 
 

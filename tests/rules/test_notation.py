@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from damiera.rules.geometry import geometry
@@ -40,6 +42,20 @@ def test_full_path_and_short_form_and_colon_separator() -> None:
 
 def test_russian_writes_captures_with_colon() -> None:
     assert _parse("russian", "W:Wc3:Bd4,f6", "c3xe5xg7") == "c3:e5:g7"
+
+
+def test_refusals_survive_pickling_with_code_and_params() -> None:
+    # A worker process sends its errors back pickled: every kind must come back whole.
+    errors = [
+        _refusal("american", "W:W30:B17,18,25,26", "30x14"),  # ambiguous
+        _refusal("american", "W:W22,30:B18", "30-26"),  # illegal: a capture is mandatory
+        _refusal("american", "W:W22,30:B18", "99-98"),  # unreadable square
+    ]
+    for err in errors:
+        back = pickle.loads(pickle.dumps(err))
+        assert type(back) is type(err)
+        assert (str(back), back.code, back.params) == (str(err), err.code, err.params)
+    assert pickle.loads(pickle.dumps(errors[0])).candidates == errors[0].candidates
 
 
 def test_ambiguous_short_form_names_the_candidates() -> None:

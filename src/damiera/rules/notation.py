@@ -50,6 +50,19 @@ class NotationError(ValueError):
         self.code = code
         self.params = params or {}
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Picklable with every attribute (a worker process sends its errors back pickled;
+        # the default would call __init__ with the message alone and fail).
+        return (_rebuild_error, (type(self), self.args, self.__dict__))
+
+
+def _rebuild_error(cls: type[NotationError], args: tuple[object, ...],
+                   state: dict[str, object]) -> NotationError:
+    err = cls.__new__(cls)
+    Exception.__init__(err, *args)
+    err.__dict__.update(state)
+    return err
+
 
 class IllegalMoveError(NotationError):
     """Readable move text that is not a legal move; the message names the rule it breaks."""

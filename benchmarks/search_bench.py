@@ -5,7 +5,7 @@
     python benchmarks/search_bench.py peers  [--pyd-python /path/to/venv/bin/python]
                                              [--variants international,russian,brazilian]
                                              [--games 40] [--movetime 0.5] [--record FILE]
-    python benchmarks/search_bench.py drops  --record FILE [--movetime 5] [--jobs 2]
+    python benchmarks/search_bench.py drops  --record FILE [--record FILE ...] [--movetime 0.5]
 
 ``speed``: nodes/second and depth reached in 1 s and 5 s from the start position and from
 two middlegame positions per variant (reached by deterministic level-2 self-play from a random
@@ -21,11 +21,14 @@ the same random openings; W/D/L and Elo with 95% error bars (`damiera.engine.mat
 ``benchmarks/pydraughts_bridge.py``, at the same time per move; same openings for both,
 colours alternated; our rules core (:class:`damiera.rules.game.Game`) referees every game.
 
-``drops``: reads games recorded by ``peers --record`` and, in every game level 3 did not win,
-finds the first lasting drop of its score (from at least -0.3 man to -0.8 man or less for two
-of its moves running); the position before that move is searched again for ``--movetime``
-seconds, and so is the move level 3 played there. It tells a move a longer search would not
-have played (the horizon) from a man already lost earlier (the evaluation).
+``drops``: reads games recorded by ``peers --record`` and, in every game level 3 did not win
+(lost or drawn), finds the first lasting drop of its score: a move after which its score
+goes from at least -0.3 man to -0.8 man or less and stays there at its next move. The position
+searched again, for ``--movetime`` seconds (``search_results.md`` used 5), is the one before
+level 3's last move *with a choice* up to that move (a forced capture is no mistake), and so
+is the move it played there. A longer search that plays otherwise, and scores the move played
+half a man lower, points at the horizon; the same move points at a man lost earlier, by the
+evaluation.
 
 Every mode first prints whether the engine runs compiled with mypyc (``make compile``) or as
 pure Python, then a table and, last, one JSON line with all the numbers (``"compiled"``: true
@@ -56,6 +59,8 @@ from damiera.rules.position import Position, parse_fen, write_fen
 from damiera.rules.variant import VARIANTS, Color, Variant, variant
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+#: The variants py-draughts plays by our rules (its American board makes captures optional).
+PEER_VARIANTS = ("international", "russian", "brazilian")
 
 
 # -- speed -------------------------------------------------------------------------------------
@@ -254,15 +259,15 @@ def peers(variants: list[str], games: int, movetime: float, jobs: int,
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             for n, r in enumerate(pool.map(peer_game, tasks), 1):
                 results.append(r)
+                if record:  # each game as it ends: an interrupted run keeps what it played
+                    with open(record, "a", encoding="utf-8") as f:
+                        f.write(json.dumps({"variant": vid, **r}) + "\n")
                 w = sum(1 for x in results if x["outcome"] > 0)
                 d = sum(1 for x in results if x["outcome"] == 0)
                 print(f"  {vid} game {n}/{games}: {'+=-'[1 - r['outcome']]} "
                       f"({r['reason']}, {r['plies']} plies; their avg {r['their_avg_time']} s, "
                       f"max {r['their_max_time']} s)  running +{w} ={d} -{n - w - d}",
                       flush=True)
-        if record:
-            with open(record, "a", encoding="utf-8") as f:
-                f.writelines(json.dumps({"variant": vid, **x}) + "\n" for x in results)
         wins = sum(1 for x in results if x["outcome"] > 0)
         draws = sum(1 for x in results if x["outcome"] == 0)
         losses = len(results) - wins - draws
@@ -308,6 +313,13 @@ def _first_drop(scores: list[int]) -> int | None:
 def drop_position(args: tuple[dict[str, Any], float]) -> dict[str, Any] | None:
     """Searches the position before a recorded game's first drop again (see ``drops``)."""
     game, movetime = args
+    try:
+        return _drop_position(game, movetime)
+    except ValueError as exc:  # unknown variant, bad FEN, a move the rules refuse
+        raise ValueError(f"{game['where']}: {exc}") from None
+
+
+def _drop_position(game: dict[str, Any], movetime: float) -> dict[str, Any] | None:
     v = variant(game["variant"])
     i = _first_drop(game["our_scores"])
     if i is None:
@@ -330,7 +342,7 @@ def drop_position(args: tuple[dict[str, Any], float]) -> dict[str, Any] | None:
                 break
         g.play(move)
     else:
-        raise ValueError(f"record has fewer than {i + 1} moves of level 3")
+        raise ValueError(f"the record has fewer than {i + 1} moves of level 3")
     if chosen is None:
         return None
     ply, i = chosen
@@ -352,11 +364,60 @@ def drop_position(args: tuple[dict[str, Any], float]) -> dict[str, Any] | None:
             "played_score": played_score}
 
 
-def drops(records: list[str], movetime: float, jobs: int) -> list[dict[str, Any]]:
+def _check_record(game: Any) -> str | None:
+    """What is wrong with one recorded game (None: nothing)."""
+    if not isinstance(game, dict):
+        return "not a JSON object"
+    kinds = {"variant": (str, "text"), "opening": (str, "FEN text"),
+             "ours_white": (bool, "true or false"), "outcome": (int, "number"),
+             "our_scores": (list, "list")}
+    for key, (kind, word) in kinds.items():
+        if not isinstance(game.get(key), kind):
+            return f'field "{key}" missing or not a {word}'
+    if game["outcome"] not in (-1, 0, 1):
+        return 'field "outcome" must be -1, 0 or 1'
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in game["our_scores"]):
+        return 'field "our_scores" must hold integers'
+    if "moves" in game:
+        if not (isinstance(game["moves"], list) and all(isinstance(m, str)
+                                                         for m in game["moves"])):
+            return 'field "moves" must be a list of move texts'
+    elif not (isinstance(game.get("pdn"), str) and "\n\n" in game["pdn"]
+              and isinstance(game.get("plies"), int)):
+        return 'neither a "moves" list nor a "pdn" text with its "plies"'
+    return None
+
+
+def read_records(paths: list[str]) -> list[dict[str, Any]]:
+    """Every game in ``peers --record`` files, each tagged with ``where`` (file:line).
+
+    Raises ValueError naming the file (and line) that cannot be read or is not a record."""
     games: list[dict[str, Any]] = []
-    for path in records:
-        with open(path, encoding="utf-8") as f:
-            games.extend(json.loads(line) for line in f if line.strip())
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                lines = f.readlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ValueError(f"cannot read {path}: {exc}") from None
+        for n, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            problem: str | None
+            try:
+                game = json.loads(line)
+            except ValueError:
+                game, problem = None, "not JSON"
+            else:
+                problem = _check_record(game)
+            if problem:
+                raise ValueError(f"{path}, line {n}: not a game written by `peers --record` "
+                                 f"({problem})")
+            games.append({**game, "where": f"{path}, line {n}"})
+    return games
+
+
+def drops(records: list[str], movetime: float, jobs: int) -> list[dict[str, Any]]:
+    games = read_records(records)
     not_won = [g for g in games if g["outcome"] < 1]
     print(f"{len(games)} recorded games, {len(not_won)} not won by level 3", flush=True)
     rows = []
@@ -393,30 +454,60 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=9,
                     help="peers: seed of the random openings (another seed, other openings)")
     a = ap.parse_args()
+
+    def fail(message: str) -> None:
+        ap.exit(2, f"search_bench.py: error: {message}\n")
+
+    if not (math.isfinite(a.movetime) and a.movetime > 0):
+        fail(f"--movetime must be a number of seconds above 0, not {a.movetime}")
+    try:
+        times = [float(x) for x in a.times.split(",")]
+    except ValueError:
+        times = []
+    if not times or not all(math.isfinite(t) and t > 0 for t in times):
+        fail(f"--times must be seconds above 0, separated by commas, not {a.times!r}")
+    if a.jobs < 1:
+        fail(f"--jobs must be at least 1, not {a.jobs}")
+    if a.games < 1:
+        fail(f"--games must be at least 1, not {a.games}")
+    if a.variants:
+        unknown = [x for x in a.variants.split(",") if x not in VARIANTS]
+        if unknown:
+            fail(f"unknown variant {unknown[0]!r}: one of {', '.join(VARIANTS)}")
+        if a.mode == "peers":
+            unplayable = [x for x in a.variants.split(",") if x not in PEER_VARIANTS]
+            if unplayable:
+                fail(f"py-draughts plays {', '.join(PEER_VARIANTS)} by our rules, not "
+                     f"{unplayable[0]}")
     compiled = damiera.compiled()
     print("engine: compiled with mypyc" if compiled else
           "engine: pure Python (not compiled; `make compile` compiles it)", flush=True)
     if a.mode == "speed":
         vs = a.variants.split(",") if a.variants else list(VARIANTS)
-        rows = speed(vs, [float(x) for x in a.times.split(",")])
+        rows = speed(vs, times)
     elif a.mode == "ladder":
         vs = a.variants.split(",") if a.variants else ["american", "international", "russian",
                                                         "italian"]
         rows = ladder(vs, a.games, a.movetime, a.jobs)
     elif a.mode == "drops":
         if not a.record:
-            ap.error("drops needs --record FILE (games written by `peers --record`)")
+            fail("drops needs --record FILE (games written by `peers --record`)")
         try:
             rows = drops(a.record, a.movetime, a.jobs)
-        except (OSError, ValueError, KeyError) as exc:  # json.JSONDecodeError is a ValueError
-            ap.error(f"drops: not a record written by `peers --record` ({type(exc).__name__}: {exc})")
+        except ValueError as exc:
+            fail(f"drops: {exc}")
     else:
         from perft_bench import ensure_peer_venv  # this folder is sys.path[0]
 
         python = a.pyd_python or str(ensure_peer_venv())
         vs = a.variants.split(",") if a.variants else ["international", "russian", "brazilian"]
         if a.record and len(a.record) > 1:
-            ap.error("peers records into one file: give --record once")
+            fail("peers records into one file: give --record once")
+        if a.record:
+            try:
+                open(a.record[0], "a", encoding="utf-8").close()
+            except OSError as exc:
+                fail(f"cannot write the record: {exc}")
         rows = peers(vs, a.games, a.movetime, a.jobs, python,
                      a.record[0] if a.record else None, a.seed)
     print(json.dumps({"mode": a.mode, "compiled": compiled, "results": rows}))

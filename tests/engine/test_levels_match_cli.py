@@ -244,6 +244,16 @@ def test_cli_match_json_last_line(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert {"elo", "elo_low", "elo_high", "score"} <= set(data)
 
 
+def test_cli_match_summary_of_one_won_game(capsys: pytest.CaptureFixture[str]) -> None:
+    # Level 2 beats random in one game: "1 game", and the interval's open side shows as +inf
+    # with no half-width (an infinite one would read "+-inf").
+    assert main(["match", "american", "--first", "2", "--second", "random", "--games", "1",
+                 "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "1 game" in out and "1 games" not in out
+    assert "+inf)" in out and "+-inf" not in out
+
+
 def test_cli_match_reads_openings_file(capsys: pytest.CaptureFixture[str],
                                        tmp_path: pytest.TempPathFactory) -> None:
     path = tmp_path / "openings.txt"  # type: ignore[operator]

@@ -158,12 +158,14 @@ def _cmd_match(args: argparse.Namespace) -> int:
         v, first, second, games, movetime=movetime, openings=openings, jobs=jobs,
         seed=args.seed, progress=bar,
     )
-    print(f"{first} vs {second} in {v.display_name}, {games} games"
+    print(f"{first} vs {second} in {v.display_name}, {games} game{'' if games == 1 else 's'}"
           + (f" at {movetime:g} s a move" if movetime else ""))
     print(f"wins {result.wins}  draws {result.draws}  losses {result.losses}  "
           f"score {100 * result.score:.1f}%")
+    # An interval open on one side (0% or 100%) has no half-width to show.
+    half = f", +-{result.elo_error:.0f}" if math.isfinite(result.elo_error) else ""
     print(f"Elo difference {result.elo:+.0f} (95% interval {result.elo_low:+.0f} .. "
-          f"{result.elo_high:+.0f}, +-{result.elo_error:.0f})")
+          f"{result.elo_high:+.0f}{half})")
     if args.json:
         print(json.dumps(result.as_dict()))
     return 0

@@ -189,6 +189,8 @@ def test_bad_depth_and_movetime_are_refused() -> None:
         Searcher(v).search(start_position(v), depth=0)
     with pytest.raises(ValueError, match="movetime"):
         Searcher(v).search(start_position(v), movetime=-1)
+    with pytest.raises(ValueError, match="movetime"):
+        Searcher(v).search(start_position(v), movetime=float("nan"))
 
 
 # -- draws inside the search -------------------------------------------------------------------

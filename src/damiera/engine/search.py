@@ -252,12 +252,12 @@ class Searcher:
         ``on_info``: called after every finished iteration, and once more when an unfinished
         one found a better move (with that iteration's depth); ``root_scores``: score every root
         move with a full window (slower; used by the weaker levels to choose a weaker move).
-        Raises ValueError for a depth below 1 or a non-positive movetime.
+        Raises ValueError for a depth below 1 or a movetime that is not above 0 (NaN included).
         """
         start = time.perf_counter()
         if depth is not None and depth < 1:
             raise ValueError(f"depth must be at least 1, not {depth}")
-        if movetime is not None and movetime <= 0:
+        if movetime is not None and not movetime > 0:  # also NaN, which would never stop
             raise ValueError(f"movetime must be a positive number of seconds, not {movetime}")
         if depth is None and movetime is None:
             depth = 6

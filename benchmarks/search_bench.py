@@ -287,25 +287,17 @@ def peers(variants: list[str], games: int, movetime: float, jobs: int,
 
 # -- drops -------------------------------------------------------------------------------------
 #: A lasting drop: level 3's score goes from at least DROP_FROM to at most DROP_TO (centi-men)
-#: and stays there for its next move as well.
+#: and stays there for its next move as well; scores of DROP_IGNORE or more either way (a
+#: game already decided) are not a starting point.
 DROP_FROM = -30
 DROP_TO = -80
-_RESULT_TOKENS = {"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "*"}
-
-
-def _recorded_moves(game: dict[str, Any]) -> list[str]:
-    """The moves of a recorded game: its "moves" list, or the PDN movetext of older records."""
-    if "moves" in game:
-        return list(game["moves"])
-    body = game["pdn"].split("\n\n", 1)[1]
-    tokens = [t for t in body.split() if not t.endswith(".") and t not in _RESULT_TOKENS]
-    return [t.split(".")[-1] for t in tokens][: game["plies"]]
+DROP_IGNORE = 500
 
 
 def _first_drop(scores: list[int]) -> int | None:
     for i in range(len(scores) - 2):
         if (scores[i] >= DROP_FROM and scores[i + 1] <= DROP_TO and scores[i + 2] <= DROP_TO
-                and abs(scores[i]) < 500):
+                and abs(scores[i]) < DROP_IGNORE):
             return i
     return None
 
@@ -326,40 +318,35 @@ def _drop_position(game: dict[str, Any], movetime: float) -> dict[str, Any] | No
         return None
     g = Game(v, parse_fen(v, game["opening"]))
     our_color = Color.WHITE if game["ours_white"] else Color.BLACK
-    ours = -1
-    # The last move of level 3 up to the drop that had a choice (a forced capture is no mistake).
+    # Replay to the move before the drop, keeping level 3's last move that had a choice
+    # (a forced capture is no mistake): (its ply, its number among level 3's moves).
     chosen: tuple[int, int] | None = None
-    moves: list[Move] = []
-    for text in _recorded_moves(game):
+    ours = -1
+    for text in game["moves"]:
         pos = g.position
-        move = parse_move(v, pos, text)
-        moves.append(move)
         if pos.turn is our_color:
             ours += 1
             if len(generate(v, pos)) > 1:
                 chosen = (len(g.moves), ours)
-            if ours == i:
-                break
-        g.play(move)
+        g.play(parse_move(v, pos, text))
+        if ours == i:
+            break
     else:
         raise ValueError(f"the record has fewer than {i + 1} moves of level 3")
     if chosen is None:
         return None
-    ply, i = chosen
-    g = Game(v, parse_fen(v, game["opening"]))
-    for move in moves[:ply]:
-        g.play(move)
-    pos, move = g.position, moves[ply]
-    longer = Searcher(v).search(pos, movetime=movetime, history=g.positions)
+    ply, number = chosen
+    pos, move, history = g.positions[ply], g.moves[ply], g.positions[: ply + 1]
+    longer = Searcher(v).search(pos, movetime=movetime, history=history)
     assert longer.move is not None
     played_score = longer.score
     if longer.move != move:
         # The move played, searched as long: the opponent's score after it, negated.
-        g.play(move)
-        reply = Searcher(v).search(g.position, movetime=movetime, history=g.positions)
+        reply = Searcher(v).search(g.positions[ply + 1], movetime=movetime,
+                                   history=g.positions[: ply + 2])
         played_score = -reply.score
     return {"fen": write_fen(v, pos), "ply": ply, "played": move_text(v, move),
-            "score_then": game["our_scores"][i], "longer_move": move_text(v, longer.move),
+            "score_then": game["our_scores"][number], "longer_move": move_text(v, longer.move),
             "longer_score": longer.score, "longer_depth": longer.depth,
             "played_score": played_score}
 
@@ -378,13 +365,9 @@ def _check_record(game: Any) -> str | None:
         return 'field "outcome" must be -1, 0 or 1'
     if not all(isinstance(x, int) and not isinstance(x, bool) for x in game["our_scores"]):
         return 'field "our_scores" must hold integers'
-    if "moves" in game:
-        if not (isinstance(game["moves"], list) and all(isinstance(m, str)
-                                                         for m in game["moves"])):
-            return 'field "moves" must be a list of move texts'
-    elif not (isinstance(game.get("pdn"), str) and "\n\n" in game["pdn"]
-              and isinstance(game.get("plies"), int)):
-        return 'neither a "moves" list nor a "pdn" text with its "plies"'
+    if not (isinstance(game.get("moves"), list) and all(isinstance(m, str)
+                                                        for m in game["moves"])):
+        return 'field "moves" missing or not a list of move texts'
     return None
 
 
@@ -470,25 +453,20 @@ def main() -> None:
         fail(f"--jobs must be at least 1, not {a.jobs}")
     if a.games < 1:
         fail(f"--games must be at least 1, not {a.games}")
-    if a.variants:
-        unknown = [x for x in a.variants.split(",") if x not in VARIANTS]
-        if unknown:
-            fail(f"unknown variant {unknown[0]!r}: one of {', '.join(VARIANTS)}")
-        if a.mode == "peers":
-            unplayable = [x for x in a.variants.split(",") if x not in PEER_VARIANTS]
-            if unplayable:
-                fail(f"py-draughts plays {', '.join(PEER_VARIANTS)} by our rules, not "
-                     f"{unplayable[0]}")
+    requested = a.variants.split(",") if a.variants else None
+    for x in requested or ():
+        if x not in VARIANTS:
+            fail(f"unknown variant {x!r}: one of {', '.join(VARIANTS)}")
+        if a.mode == "peers" and x not in PEER_VARIANTS:
+            fail(f"py-draughts plays {', '.join(PEER_VARIANTS)} by our rules, not {x}")
     compiled = damiera.compiled()
     print("engine: compiled with mypyc" if compiled else
           "engine: pure Python (not compiled; `make compile` compiles it)", flush=True)
     if a.mode == "speed":
-        vs = a.variants.split(",") if a.variants else list(VARIANTS)
-        rows = speed(vs, times)
+        rows = speed(requested or list(VARIANTS), times)
     elif a.mode == "ladder":
-        vs = a.variants.split(",") if a.variants else ["american", "international", "russian",
-                                                        "italian"]
-        rows = ladder(vs, a.games, a.movetime, a.jobs)
+        rows = ladder(requested or ["american", "international", "russian", "italian"],
+                      a.games, a.movetime, a.jobs)
     elif a.mode == "drops":
         if not a.record:
             fail("drops needs --record FILE (games written by `peers --record`)")
@@ -500,7 +478,6 @@ def main() -> None:
         from perft_bench import ensure_peer_venv  # this folder is sys.path[0]
 
         python = a.pyd_python or str(ensure_peer_venv())
-        vs = a.variants.split(",") if a.variants else ["international", "russian", "brazilian"]
         if a.record and len(a.record) > 1:
             fail("peers records into one file: give --record once")
         if a.record:
@@ -508,7 +485,7 @@ def main() -> None:
                 open(a.record[0], "a", encoding="utf-8").close()
             except OSError as exc:
                 fail(f"cannot write the record: {exc}")
-        rows = peers(vs, a.games, a.movetime, a.jobs, python,
+        rows = peers(requested or list(PEER_VARIANTS), a.games, a.movetime, a.jobs, python,
                      a.record[0] if a.record else None, a.seed)
     print(json.dumps({"mode": a.mode, "compiled": compiled, "results": rows}))
 

@@ -1,6 +1,6 @@
 """Train the pattern weights of the evaluation (``damiera.engine.patterns``) from self-play.
 
-Two steps, each its own subcommand (run from the project root, with the venv's Python):
+Play, (label,) fit: each step its own subcommand (run from the project root, with the venv's Python):
 
 ``selfplay VARIANT --games N --depth D --out FILE.npz [--seed S]``
     Plays N games of the engine against itself at a fixed depth, from openings of 6-12 random
@@ -8,6 +8,20 @@ Two steps, each its own subcommand (run from the project root, with the venv's P
     bitboards, side to move, the search's score (White's view, centi-men) and the game's
     result (+1 White won, 0 draw, -1 Black won; a game still going after 300 plies counts as
     a draw). Run several at once with different seeds to use every core.
+
+``label VARIANT IN.npz --out OUT.npz --depth D [--every K] [--part I/N]``
+    Scores positions of a ``selfplay`` file again with a deeper search (a better teacher for
+    ``fit-scores``): every K-th position, and of those the I-th of N parts (run the N parts
+    at once to use every core). The game numbers and results are kept.
+
+``fit-scores VARIANT FILE.npz [FILE.npz ...] [--rows 3] [--damp 1,3,10,30] [--clip 600]
+[--out FILE]``
+    Fits the pattern weights by ridge least squares to what the labelling search adds to the
+    hand-made evaluation (score minus evaluation, centi-men), leaving out decided positions
+    (``--clip``); each damping is fitted on nine tenths of the games, and the fit that
+    predicts the held-out tenth best is written (give one damping to choose it yourself). Scores, unlike game results, differ from position to
+    position inside one game, so thousands of weights can be fitted without learning the
+    games by heart (the result-based ``fit`` below played worse for exactly that).
 
 ``fit VARIANT FILE.npz [FILE.npz ...] [--rows 3] [--epochs 300] [--mix 0.5] [--rate 2]
 [--l2 0] [--out FILE]``
@@ -17,9 +31,10 @@ Two steps, each its own subcommand (run from the project root, with the venv's P
     Each colour-swapped, rotated window shares its weights (so the evaluation stays symmetric).
     Writes the weights file that :func:`damiera.engine.patterns.weights_path` names for the
     variant's rule parameters, and prints the loss on a held-out tenth of the games (whose
-    results decide the epoch kept: early stopping instead of a weight penalty).
+    loss against the same target decides the epoch kept: early stopping instead of a weight
+    penalty).
 
-Needs numpy (``pip install numpy``; only this tool uses it).
+Needs numpy and scipy (the ``dev`` extra; only this tool uses them).
 """
 
 from __future__ import annotations
@@ -39,7 +54,7 @@ from damiera.rules.game import Game
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import has_capture
 from damiera.rules.position import Position
-from damiera.rules.variant import Color
+from damiera.rules.variant import Color, Variant
 from damiera.rules.variant import variant as get_variant
 
 MAX_PLIES = 300
@@ -75,6 +90,31 @@ def selfplay(variant_id: str, games: int, depth: int, out: str, seed: int) -> No
         if (g + 1) % 20 == 0:
             rate = (g + 1) / (time.perf_counter() - t0)
             print(f"{g + 1} games, {len(rows)} positions, {rate:.2f} games/s", flush=True)
+            _save(out, rows)
+    _save(out, rows)
+
+
+def label(variant_id: str, src: str, out: str, depth: int, every: int, part: tuple[int, int]) -> None:
+    """Search positions of ``src`` again at ``depth`` and save them with the new scores."""
+    v = get_variant(variant_id)
+    data = _load([src])
+    index = np.arange(0, len(data["white"]), every)
+    i, n = part
+    index = index[i::n]
+    searcher = Searcher(v, tt_entries=400_000)
+    rows: list[tuple[int, int, int, int, int, int, int]] = []
+    t0 = time.perf_counter()
+    for count, j in enumerate(index, 1):
+        turn = Color.WHITE if data["turn"][j] else Color.BLACK
+        pos = Position(int(data["white"][j]), int(data["black"][j]), int(data["kings"][j]), turn)
+        res = searcher.search(pos, depth=depth)
+        if res.move is not None and abs(res.score) < 5000:
+            white_score = res.score if turn is Color.WHITE else -res.score
+            rows.append((pos.white, pos.black, pos.kings, int(data["turn"][j]), white_score,
+                         int(data["game"][j]), int(data["result"][j])))
+        if count % 500 == 0:
+            rate = count / (time.perf_counter() - t0)
+            print(f"{count}/{len(index)} positions, {rate:.1f} a second", flush=True)
             _save(out, rows)
     _save(out, rows)
 
@@ -141,14 +181,12 @@ def _loss(logit: np.ndarray, target: np.ndarray) -> float:
     return float(-np.mean(target * np.log(p) + (1 - target) * np.log(1 - p)))
 
 
-def fit(variant_id: str, files: list[str], epochs: int, l2: float, mix: float, rate: float,
-        out: str | None, rows: int = 4) -> None:
-    """Fit the pattern weights (see the module docstring) and write them."""
-    v = get_variant(variant_id)
-    data = _load(files)
+def _hand_made(v: Variant, data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The hand-made evaluation of every position (White's view, centi-men) and a mask of
+    the positions it scores (not the ones where the side to move is blocked)."""
     white, black, kings = data["white"], data["black"], data["kings"]
     evaluator = Evaluator(v, patterns=False)
-    base = np.empty(len(white), dtype=np.float64)
+    base = np.zeros(len(white), dtype=np.float64)
     keep = np.ones(len(white), dtype=bool)
     for i in range(len(white)):
         turn = Color.WHITE if data["turn"][i] else Color.BLACK
@@ -157,6 +195,81 @@ def fit(variant_id: str, files: list[str], epochs: int, l2: float, mix: float, r
             keep[i] = False
             continue
         base[i] = e if turn is Color.WHITE else -e
+    return base, keep
+
+
+def _write(v: Variant, patterns: PatternSet, theta: np.ndarray, out: str | None) -> Path:
+    """Round the fitted parameters into the weights file (``out`` or the package's own)."""
+    weights = np.clip(np.round(theta), -32768, 32767).astype(np.int64)
+    tables = {w: weights[i * patterns.size:(i + 1) * patterns.size].tolist()
+              for i, w in enumerate(patterns.canonical())}
+    mirror = patterns.mirror()
+    for w, t in tables.items():
+        if patterns.partner[w] == w:
+            tables[w] = [0 if mirror[q] == q else (t[q] if q < mirror[q] else -t[mirror[q]])
+                         for q in range(patterns.size)]
+    path = Path(out) if out else weights_path(v)
+    save_weights(path, patterns, tables)
+    return path
+
+
+def fit_scores(variant_id: str, files: list[str], rows: int, damps: list[float], clip: float,
+               out: str | None) -> None:
+    """Ridge least squares of (search score - hand-made evaluation) on the patterns: the
+    weights that best predict, in centi-men, what the search that labelled the positions
+    adds to the static evaluation. Positions whose score or evaluation is ``clip`` or more
+    (decided ones) are left out. Each damping in ``damps`` is fitted on nine tenths of the
+    games and measured on the rest; the best fit is written."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.linalg import lsqr
+
+    v = get_variant(variant_id)
+    data = _load(files)
+    base, keep = _hand_made(v, data)
+    score = data["score"].astype(np.float64)
+    keep &= (np.abs(score) < clip) & (np.abs(base) < clip)
+    patterns = PatternSet(geometry(v), rows)
+    cols, signs = _columns(patterns, data["white"] & ~data["kings"],
+                           data["black"] & ~data["kings"])
+    n_params = len(patterns.canonical()) * patterns.size
+    residual = score - base
+    held_out = data["game"] % 10 == 0
+    train, test = keep & ~held_out, keep & held_out
+    if not train.any() or not test.any():
+        raise ValueError("too few games: every tenth game is held out, and both the training "
+                         "and the held-out games need positions (play at least 11 games)")
+
+    def matrix(mask: np.ndarray) -> csr_matrix:
+        c, sg = cols[mask], signs[mask]
+        r = np.repeat(np.arange(len(c)), c.shape[1])
+        return csr_matrix((sg.ravel(), (r, c.ravel())), shape=(len(c), n_params))
+
+    a_train, a_test = matrix(train), matrix(test)
+    rmse0 = float(np.sqrt(np.mean(residual[test] ** 2)))
+    print(f"{int(keep.sum())} positions of {len(score)} (|score| < {clip:g}), "
+          f"{len(np.unique(data['game']))} games; held out {int(test.sum())}; "
+          f"score - hand-made: rms {rmse0:.1f} centi-men (held out)")
+    best_damp, best_rmse, best_theta = damps[0], float("inf"), np.zeros(n_params)
+    for damp in damps:
+        theta = lsqr(a_train, residual[train], damp=damp, iter_lim=500)[0]
+        rmse = float(np.sqrt(np.mean((residual[test] - a_test @ theta) ** 2)))
+        print(f"damp {damp:g}: held-out rms {rmse0:.1f} -> {rmse:.1f} "
+              f"({1 - (rmse / rmse0) ** 2:.1%} of the variance), |w| max "
+              f"{np.abs(theta).max():.0f}", flush=True)
+        if rmse < best_rmse:
+            best_damp, best_rmse, best_theta = damp, rmse, theta
+    # The weights written are the ones measured on the held-out games (not refitted on all).
+    path = _write(v, patterns, best_theta, out)
+    print(f"damp {best_damp:g}: wrote {path} ({n_params} weights)")
+
+
+def fit(variant_id: str, files: list[str], epochs: int, l2: float, mix: float, rate: float,
+        out: str | None, rows: int = 4) -> None:
+    """Fit the pattern weights (see the module docstring) and write them."""
+    v = get_variant(variant_id)
+    data = _load(files)
+    white, black, kings = data["white"], data["black"], data["kings"]
+    base, keep = _hand_made(v, data)
     wm = white & ~kings
     bm = black & ~kings
     patterns = PatternSet(geometry(v), rows)
@@ -180,7 +293,8 @@ def fit(variant_id: str, files: list[str], epochs: int, l2: float, mix: float, r
     k = best_k
     target = mix * result + (1 - mix) * _sigmoid(data["score"].astype(np.float64) / k)
     print(f"K = {k:.0f} centi-men; hand-made evaluation: loss {best:.5f} (train), "
-          f"{_loss(base[test] / k, result[test]):.5f} (held out, results)")
+          f"{_loss(base[test] / k, result[test]):.5f} (held out, results), "
+          f"{_loss(base[test] / k, target[test]):.5f} (held out, target)")
     n_params = len(patterns.canonical()) * patterns.size
     theta = np.zeros(n_params)
     m1 = np.zeros(n_params)
@@ -190,7 +304,10 @@ def fit(variant_id: str, files: list[str], epochs: int, l2: float, mix: float, r
     te_cols, te_signs = cols[test], signs[test]
     counts = np.bincount(tr_cols.ravel(), minlength=n_params)
     # Early stopping: the weights with the lowest held-out loss are kept (epoch 0: none).
-    best_held, best_epoch, best_theta = _loss(base[test] / k, result[test]), 0, theta.copy()
+    # The held-out loss is measured against the same target as training (with --mix 0, the
+    # search scores: a fit to scores must not be stopped by the noise of game results).
+    te_target = target[test]
+    best_held, best_epoch, best_theta = _loss(base[test] / k, te_target), 0, theta.copy()
     for epoch in range(1, epochs + 1):
         logit = (tr_base + (theta[tr_cols] * tr_signs).sum(axis=1)) / k
         err = (_sigmoid(logit) - tr_target) / k
@@ -201,26 +318,17 @@ def fit(variant_id: str, files: list[str], epochs: int, l2: float, mix: float, r
         theta -= rate * (m1 / (1 - 0.9**epoch)) / (np.sqrt(m2 / (1 - 0.999**epoch)) + 1e-12)
         if epoch % 10 == 0 or epoch == epochs:
             te_logit = (base[test] + (theta[te_cols] * te_signs).sum(axis=1)) / k
-            held = _loss(te_logit, result[test])
+            held = _loss(te_logit, te_target)
             if held < best_held:
                 best_held, best_epoch, best_theta = held, epoch, theta.copy()
             if epoch % 50 == 0 or epoch == epochs:
                 print(f"epoch {epoch}: train {_loss(logit, tr_target):.5f}, held out "
-                      f"{held:.5f} (results), |w| max {np.abs(theta).max():.0f}, "
+                      f"{held:.5f} (target), {_loss(te_logit, result[test]):.5f} (results), |w| max {np.abs(theta).max():.0f}, "
                       f"mean {np.abs(theta[counts > 0]).mean():.1f}", flush=True)
     print(f"kept epoch {best_epoch}: held out {best_held:.5f}"
           + (" (the patterns never beat the hand-made evaluation: all weights 0)"
              if best_epoch == 0 else ""))
-    weights = np.clip(np.round(best_theta), -32768, 32767).astype(np.int64)
-    tables = {w: weights[i * patterns.size:(i + 1) * patterns.size].tolist()
-              for i, w in enumerate(patterns.canonical())}
-    mirror = patterns.mirror()
-    for w, t in tables.items():
-        if patterns.partner[w] == w:
-            tables[w] = [0 if mirror[q] == q else (t[q] if q < mirror[q] else -t[mirror[q]])
-                         for q in range(patterns.size)]
-    path = Path(out) if out else weights_path(v)
-    save_weights(path, patterns, tables)
+    path = _write(v, patterns, best_theta, out)
     print(f"wrote {path} ({n_params} weights, {int((counts > 0).sum())} seen in training)")
 
 
@@ -233,6 +341,22 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--depth", type=int, default=5)
     sp.add_argument("--out", required=True)
     sp.add_argument("--seed", type=int, default=1)
+    lp = sub.add_parser("label")
+    lp.add_argument("variant")
+    lp.add_argument("src")
+    lp.add_argument("--out", required=True)
+    lp.add_argument("--depth", type=int, default=7)
+    lp.add_argument("--every", type=int, default=1, help="keep every K-th position")
+    lp.add_argument("--part", default="0/1", help="I/N: the I-th of N parts (0-based)")
+    rp = sub.add_parser("fit-scores")
+    rp.add_argument("variant")
+    rp.add_argument("files", nargs="+")
+    rp.add_argument("--rows", type=int, default=3, help="rows of a window (1-4)")
+    rp.add_argument("--damp", default="1,3,10,30",
+                    help="ridge dampings to try, comma-separated (the best held-out one wins)")
+    rp.add_argument("--clip", type=float, default=600,
+                    help="leave out positions scored this far from 0 (centi-men)")
+    rp.add_argument("--out", help="weights file (default: the package's file for the rules)")
     fp = sub.add_parser("fit")
     fp.add_argument("variant")
     fp.add_argument("files", nargs="+")
@@ -247,11 +371,32 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "selfplay":
         if args.games < 1 or args.depth < 1:
             p.error("--games and --depth must be at least 1")
+    elif args.cmd == "label":
+        try:
+            part = tuple(int(x) for x in args.part.split("/"))
+            ok = len(part) == 2 and 0 <= part[0] < part[1]
+        except ValueError:
+            ok = False
+        if not ok or args.depth < 1 or args.every < 1:
+            p.error("--part must be I/N with 0 <= I < N, --depth and --every at least 1")
+    elif args.cmd == "fit-scores":
+        try:
+            damps = [float(x) for x in args.damp.split(",")]
+            ok = all(d >= 0 for d in damps) and args.clip > 0 and 1 <= args.rows <= 4
+        except ValueError:
+            ok = False
+        if not ok:
+            p.error("--damp must be comma-separated numbers >= 0, --clip above 0, --rows 1-4")
     elif not 1 <= args.rows <= 4 or args.epochs < 1 or not 0 <= args.mix <= 1:
         p.error("--rows must be 1-4, --epochs at least 1, --mix between 0 and 1")
     try:
         if args.cmd == "selfplay":
             selfplay(args.variant, args.games, args.depth, args.out, args.seed)
+        elif args.cmd == "fit-scores":
+            fit_scores(args.variant, args.files, args.rows, damps, args.clip, args.out)
+        elif args.cmd == "label":
+            label(args.variant, args.src, args.out, args.depth, args.every,
+                  (part[0], part[1]))
         else:
             fit(args.variant, args.files, args.epochs, args.l2, args.mix, args.rate, args.out,
                 args.rows)

@@ -44,6 +44,29 @@ def test_selfplay_then_fit_writes_weights_the_evaluator_loads(tmp_path, monkeypa
     Evaluator(russian).evaluate(start_position(russian))
 
 
+def test_label_then_fit_scores_writes_weights_the_evaluator_loads(tmp_path, monkeypatch):
+    import numpy as np
+
+    data = tmp_path / "games.npz"
+    _run("selfplay", "russian", "--games", "12", "--depth", "1", "--out", str(data))
+    labelled = tmp_path / "deeper.npz"
+    report = _run("label", "russian", str(data), "--depth", "2", "--every", "2",
+                  "--out", str(labelled))
+    before, after = np.load(data), np.load(labelled)
+    # Every second position, searched again: same positions and results, new scores.
+    assert 0 < len(after["white"]) <= (len(before["white"]) + 1) // 2
+    assert set(after["white"].tolist()) <= set(before["white"].tolist())
+    out = tmp_path / "w.bin"
+    report = _run("fit-scores", "russian", str(labelled), "--damp", "1,10", "--out", str(out))
+    assert "held-out rms" in report and "wrote" in report
+    russian = variant("russian")
+    monkeypatch.setattr(pat, "_DIR", tmp_path)
+    out.rename(pat.weights_path(russian))
+    loaded = pat.load_weights(russian)
+    assert loaded is not None and loaded[0] == 3
+    Evaluator(russian).evaluate(start_position(russian))
+
+
 def test_bad_input_gets_a_one_line_error(tmp_path):
     garbage = tmp_path / "garbage.npz"
     garbage.write_bytes(b"not numpy")
@@ -56,6 +79,13 @@ def test_bad_input_gets_a_one_line_error(tmp_path):
         (("fit", "russian", str(garbage), "--rows", "5", *out), "--rows must be 1-4"),
         (("selfplay", "russian", "--games", "0", "--out", str(tmp_path / "x.npz")),
          "--games and --depth must be at least 1"),
+        (("label", "russian", str(garbage), "--part", "2/2", "--out", str(tmp_path / "x.npz")),
+         "--part must be I/N"),
+        (("label", "russian", str(garbage), "--out", str(tmp_path / "x.npz")),
+         "not a file written by `selfplay`"),
+        (("fit-scores", "russian", str(garbage), "--damp", "a", *out),
+         "--damp must be comma-separated"),
+        (("fit-scores", "russian", str(garbage), *out), "not a file written by `selfplay`"),
     ]
     for args, message in cases:
         done = subprocess.run([sys.executable, str(TOOL), *args], capture_output=True,

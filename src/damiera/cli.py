@@ -208,4 +208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m damiera.cli` runs this file as __main__, a second copy of the module: the
+    # subcommands raise damiera.cli.UsageError, so run the real module's main to catch it.
+    from damiera.cli import main as _main
+
+    sys.exit(_main())

@@ -39,6 +39,33 @@ def test_serve_bad_options_exit_2_with_one_line(
     assert words in err and "\n" not in err and err.startswith("damiera: error:")
 
 
+@pytest.mark.parametrize("module", ["damiera", "damiera.cli"])
+def test_python_dash_m_reports_usage_errors_like_the_command(module: str):
+    """``python -m damiera.cli`` once raised the error as a traceback (a second copy of the
+    module, with its own UsageError class)."""
+    done = subprocess.run([sys.executable, "-m", module, "serve", "--port", "eighty"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2
+    assert done.stderr.strip() == "damiera: error: port must be a whole number, not 'eighty'"
+
+
+def test_serve_refuses_a_bad_host_or_a_busy_port_before_creating_the_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    db = tmp_path / "games.sqlite3"
+    url = f"sqlite:///{db}"
+    assert main(["serve", "--host", "no-such-host.invalid", "--database-url", url]) == 2
+    assert "unknown host" in capsys.readouterr().err
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = str(busy.getsockname()[1])
+        assert main(["serve", "--port", port, "--database-url", url]) == 2
+    err = capsys.readouterr().err.strip()
+    assert f"cannot serve on 127.0.0.1:{port}" in err and "\n" not in err
+    assert not db.exists()
+
+
 def test_serve_starts_the_site_with_its_own_database(tmp_path: Path):
     port = _free_port()
     db = tmp_path / "sub" / "games.sqlite3"

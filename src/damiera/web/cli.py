@@ -30,6 +30,8 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError(f"port must be a whole number, not {args.port!r}") from None
     if not 0 < port < 65536:
         raise UsageError(f"port must be between 1 and 65535, not {port}")
+    # The address first: a typo in --host or a busy port must not leave a new database behind.
+    _check_address(args.host, port)
     import uvicorn
     from sqlalchemy.exc import ArgumentError, OperationalError
 
@@ -52,3 +54,24 @@ def _serve(args: argparse.Namespace) -> int:
     except SystemExit as exc:  # uvicorn exits when it cannot bind
         raise UsageError(f"cannot serve on {args.host}:{port}") from exc
     return 0
+
+
+def _check_address(host: str, port: int) -> None:
+    """Raise UsageError unless ``host:port`` resolves and can be bound now (the socket is
+    closed again at once; Uvicorn binds its own)."""
+    import socket
+
+    from damiera.cli import UsageError
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else exc
+        raise UsageError(f"cannot serve on {host}:{port}: unknown host ({why})") from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as Uvicorn does
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise UsageError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None

@@ -26,22 +26,28 @@ def _run(*args: str) -> str:
     return done.stdout
 
 
+def _load_as_russian_weights(out: Path, tmp_path: Path, monkeypatch) -> tuple[int, list]:
+    """Put the weights file ``out`` where the evaluator looks for Russian's (in tmp_path),
+    load it, and check that the evaluator plays with it."""
+    russian = variant("russian")
+    monkeypatch.setattr(pat, "_DIR", tmp_path)
+    out.rename(pat.weights_path(russian))
+    loaded = pat.load_weights(russian)
+    assert loaded is not None
+    Evaluator(russian).evaluate(start_position(russian))
+    return loaded
+
+
 def test_selfplay_then_fit_writes_weights_the_evaluator_loads(tmp_path, monkeypatch):
     data = tmp_path / "games.npz"
     _run("selfplay", "russian", "--games", "12", "--depth", "1", "--out", str(data))
     out = tmp_path / "w.bin"
     report = _run("fit", "russian", str(data), "--epochs", "5", "--out", str(out))
     assert "held out" in report and "wrote" in report
-    russian = variant("russian")
-    monkeypatch.setattr(pat, "_DIR", tmp_path)
-    out.rename(pat.weights_path(russian))
-    loaded = pat.load_weights(russian)
-    assert loaded is not None
-    rows, tables = loaded
+    rows, tables = _load_as_russian_weights(out, tmp_path, monkeypatch)
     assert rows == 3 and len(tables) == 18
     # Some weights moved off zero, unless no epoch beat the hand-made evaluation held out.
     assert any(any(t) for t in tables) == ("kept epoch 0:" not in report)
-    Evaluator(russian).evaluate(start_position(russian))
 
 
 def test_label_then_fit_scores_writes_weights_the_evaluator_loads(tmp_path, monkeypatch):
@@ -59,12 +65,8 @@ def test_label_then_fit_scores_writes_weights_the_evaluator_loads(tmp_path, monk
     out = tmp_path / "w.bin"
     report = _run("fit-scores", "russian", str(labelled), "--damp", "1,10", "--out", str(out))
     assert "held-out rms" in report and "wrote" in report
-    russian = variant("russian")
-    monkeypatch.setattr(pat, "_DIR", tmp_path)
-    out.rename(pat.weights_path(russian))
-    loaded = pat.load_weights(russian)
-    assert loaded is not None and loaded[0] == 3
-    Evaluator(russian).evaluate(start_position(russian))
+    rows, tables = _load_as_russian_weights(out, tmp_path, monkeypatch)
+    assert rows == 3 and len(tables) == 18
 
 
 def test_bad_input_gets_a_one_line_error(tmp_path):

@@ -7,7 +7,8 @@ Play, (label,) fit: each step its own subcommand (run from the project root, wit
     plies, and keeps every quiet position (side to move has no capture) after the opening:
     bitboards, side to move, the search's score (White's view, centi-men) and the game's
     result (+1 White won, 0 draw, -1 Black won; a game still going after 300 plies counts as
-    a draw). Run several at once with different seeds to use every core.
+    a draw), and the variant, which every step that reads the file checks. Run several at
+    once with different seeds to use every core.
 
 ``label VARIANT IN.npz --out OUT.npz --depth D [--every K] [--part I/N]``
     Scores positions of a ``selfplay`` file again with a deeper search (a better teacher for
@@ -40,6 +41,7 @@ Needs numpy and scipy (the ``dev`` extra; only this tool uses them).
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
@@ -66,6 +68,7 @@ def selfplay(variant_id: str, games: int, depth: int, out: str, seed: int) -> No
     rng = random.Random(seed)
     searcher = Searcher(v, tt_entries=400_000)
     rows: list[tuple[int, int, int, int, int, int, int]] = []
+    _save(out, rows, v)  # an unwritable --out fails now, not after the first games
     t0 = time.perf_counter()
     for g in range(games):
         game = Game(v)
@@ -90,19 +93,24 @@ def selfplay(variant_id: str, games: int, depth: int, out: str, seed: int) -> No
         if (g + 1) % 20 == 0:
             rate = (g + 1) / (time.perf_counter() - t0)
             print(f"{g + 1} games, {len(rows)} positions, {rate:.2f} games/s", flush=True)
-            _save(out, rows)
-    _save(out, rows)
+            _save(out, rows, v)
+    _save(out, rows, v)
+    print(f"{games} games, {len(rows)} positions: {out}")
 
 
 def label(variant_id: str, src: str, out: str, depth: int, every: int, part: tuple[int, int]) -> None:
     """Search positions of ``src`` again at ``depth`` and save them with the new scores."""
     v = get_variant(variant_id)
-    data = _load([src])
+    data = _load([src], v)
     index = np.arange(0, len(data["white"]), every)
     i, n = part
     index = index[i::n]
+    if not len(index):
+        raise ValueError(f"no position to label: {len(data['white'])} positions, every "
+                         f"{every}, part {i}/{n}")
     searcher = Searcher(v, tt_entries=400_000)
     rows: list[tuple[int, int, int, int, int, int, int]] = []
+    _save(out, rows, v)  # an unwritable --out fails now, not after the first searches
     t0 = time.perf_counter()
     for count, j in enumerate(index, 1):
         turn = Color.WHITE if data["turn"][j] else Color.BLACK
@@ -115,25 +123,38 @@ def label(variant_id: str, src: str, out: str, depth: int, every: int, part: tup
         if count % 500 == 0:
             rate = count / (time.perf_counter() - t0)
             print(f"{count}/{len(index)} positions, {rate:.1f} a second", flush=True)
-            _save(out, rows)
-    _save(out, rows)
+            _save(out, rows, v)
+    _save(out, rows, v)
+    print(f"{len(rows)} positions labelled at depth {depth}: {out}")
 
 
-def _save(out: str, rows: list[tuple[int, int, int, int, int, int, int]]) -> None:
+def _save(out: str, rows: list[tuple[int, int, int, int, int, int, int]], v: Variant) -> None:
     arr = np.array(rows, dtype=np.int64).reshape(-1, 7)
-    np.savez_compressed(out, white=arr[:, 0], black=arr[:, 1], kings=arr[:, 2],
+    np.savez_compressed(out, variant=np.array(v.id), white=arr[:, 0], black=arr[:, 1],
+                        kings=arr[:, 2],
                         turn=arr[:, 3], score=arr[:, 4], game=arr[:, 5], result=arr[:, 6])
 
 
-def _load(files: list[str]) -> dict[str, np.ndarray]:
+def _load(files: list[str], v: Variant) -> dict[str, np.ndarray]:
+    """The positions of ``files`` (``selfplay`` or ``label`` output) as one set of columns.
+    Raises ValueError for a file that is missing, of another kind, or of another variant."""
     keys = ("white", "black", "kings", "turn", "score", "game", "result")
     parts = []
+    board = geometry(v).mask
     for f in files:
+        if not Path(f).is_file():
+            raise ValueError(f"{f}: no such file")
         try:
             part = np.load(f)
             parts.append({k: part[k] for k in keys})
         except (OSError, EOFError, KeyError, ValueError) as exc:
             raise ValueError(f"{f}: not a file written by `selfplay` ({exc})") from None
+        # Files of older versions say no variant: their squares must at least fit the board.
+        stored = str(part["variant"]) if "variant" in part else None
+        outside = int(np.bitwise_or.reduce(parts[-1]["white"] | parts[-1]["black"],
+                                           initial=0)) & ~board
+        if (stored is not None and stored != v.id) or outside:
+            raise ValueError(f"{f}: positions of {stored or 'another board'}, not {v.id}")
     out: dict[str, np.ndarray] = {}
     offset = 0
     for k in keys:
@@ -224,7 +245,7 @@ def fit_scores(variant_id: str, files: list[str], rows: int, damps: list[float],
     from scipy.sparse.linalg import lsqr
 
     v = get_variant(variant_id)
-    data = _load(files)
+    data = _load(files, v)
     base, keep = _hand_made(v, data)
     score = data["score"].astype(np.float64)
     keep &= (np.abs(score) < clip) & (np.abs(base) < clip)
@@ -236,8 +257,9 @@ def fit_scores(variant_id: str, files: list[str], rows: int, damps: list[float],
     held_out = data["game"] % 10 == 0
     train, test = keep & ~held_out, keep & held_out
     if not train.any() or not test.any():
-        raise ValueError("too few games: every tenth game is held out, and both the training "
-                         "and the held-out games need positions (play at least 11 games)")
+        raise ValueError(f"too few positions: every tenth game is held out, and both the "
+                         f"training and the held-out games need positions (play at least 11 "
+                         f"games); {int(keep.sum())} of {len(score)} are inside --clip {clip:g}")
 
     def matrix(mask: np.ndarray) -> csr_matrix:
         c, sg = cols[mask], signs[mask]
@@ -267,7 +289,7 @@ def fit(variant_id: str, files: list[str], epochs: int, l2: float, mix: float, r
         out: str | None, rows: int = 4) -> None:
     """Fit the pattern weights (see the module docstring) and write them."""
     v = get_variant(variant_id)
-    data = _load(files)
+    data = _load(files, v)
     white, black, kings = data["white"], data["black"], data["kings"]
     base, keep = _hand_made(v, data)
     wm = white & ~kings
@@ -368,6 +390,8 @@ def main(argv: list[str] | None = None) -> int:
     fp.add_argument("--rows", type=int, default=3, help="rows of a window (1-4)")
     fp.add_argument("--out", help="weights file (default: the package's file for the rules)")
     args = p.parse_args(argv)
+    if args.cmd in ("selfplay", "label") and not args.out.endswith(".npz"):
+        p.error(f"--out must name a .npz file, not {args.out!r}")
     if args.cmd == "selfplay":
         if args.games < 1 or args.depth < 1:
             p.error("--games and --depth must be at least 1")
@@ -377,16 +401,22 @@ def main(argv: list[str] | None = None) -> int:
             ok = len(part) == 2 and 0 <= part[0] < part[1]
         except ValueError:
             ok = False
-        if not ok or args.depth < 1 or args.every < 1:
-            p.error("--part must be I/N with 0 <= I < N, --depth and --every at least 1")
+        if not ok:
+            p.error(f"--part must be I/N with 0 <= I < N, not {args.part!r}")
+        if args.depth < 1 or args.every < 1:
+            p.error("--depth and --every must be at least 1")
     elif args.cmd == "fit-scores":
         try:
             damps = [float(x) for x in args.damp.split(",")]
-            ok = all(d >= 0 for d in damps) and args.clip > 0 and 1 <= args.rows <= 4
+            ok = all(math.isfinite(d) and d >= 0 for d in damps)
         except ValueError:
             ok = False
         if not ok:
-            p.error("--damp must be comma-separated numbers >= 0, --clip above 0, --rows 1-4")
+            p.error(f"--damp must be comma-separated finite numbers >= 0, not {args.damp!r}")
+        if not args.clip > 0:
+            p.error(f"--clip must be above 0, not {args.clip}")
+        if not 1 <= args.rows <= 4:
+            p.error("--rows must be 1-4")
     elif not 1 <= args.rows <= 4 or args.epochs < 1 or not 0 <= args.mix <= 1:
         p.error("--rows must be 1-4, --epochs at least 1, --mix between 0 and 1")
     try:

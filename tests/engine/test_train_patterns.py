@@ -74,8 +74,7 @@ def test_bad_input_gets_a_one_line_error(tmp_path):
     garbage.write_bytes(b"not numpy")
     out = ("--out", str(tmp_path / "w.bin"))  # never the package's own file
     cases = [
-        (("fit", "russian", str(tmp_path / "missing.npz"), *out),
-         "not a file written by `selfplay`"),
+        (("fit", "russian", str(tmp_path / "missing.npz"), *out), "missing.npz: no such file"),
         (("fit", "russian", str(garbage), *out), "not a file written by `selfplay`"),
         (("fit", "klingon", str(garbage), *out), "unknown variant"),
         (("fit", "russian", str(garbage), "--rows", "5", *out), "--rows must be 1-4"),
@@ -85,8 +84,14 @@ def test_bad_input_gets_a_one_line_error(tmp_path):
          "--part must be I/N"),
         (("label", "russian", str(garbage), "--out", str(tmp_path / "x.npz")),
          "not a file written by `selfplay`"),
+        (("label", "russian", str(tmp_path / "missing.npz"), "--out", str(tmp_path / "x.npz")),
+         "missing.npz: no such file"),
         (("fit-scores", "russian", str(garbage), "--damp", "a", *out),
          "--damp must be comma-separated"),
+        (("fit-scores", "russian", str(garbage), "--damp=inf", *out),
+         "--damp must be comma-separated finite numbers"),
+        (("label", "russian", str(garbage), "--out", str(tmp_path / "no-suffix")),
+         "--out must name a .npz file"),
         (("fit-scores", "russian", str(garbage), *out), "not a file written by `selfplay`"),
     ]
     for args, message in cases:
@@ -94,6 +99,21 @@ def test_bad_input_gets_a_one_line_error(tmp_path):
                               text=True, check=False, timeout=120)
         assert done.returncode == 2, (args, done.stderr)
         assert message in done.stderr and "Traceback" not in done.stderr, (args, done.stderr)
+
+
+def test_a_file_of_another_variant_is_refused(tmp_path):
+    """Russian positions searched as International once ran for ever: the variant is stored
+    in the file and checked by every step that reads one."""
+    data = tmp_path / "games.npz"
+    _run("selfplay", "russian", "--games", "2", "--depth", "1", "--out", str(data))
+    for args in (("label", "international", str(data), "--out", str(tmp_path / "l.npz")),
+                 ("fit-scores", "international", str(data), "--out", str(tmp_path / "w.bin")),
+                 ("fit", "international", str(data), "--out", str(tmp_path / "w.bin"))):
+        done = subprocess.run([sys.executable, str(TOOL), *args], capture_output=True,
+                              text=True, check=False, timeout=120)
+        assert done.returncode == 2, (args, done.stderr)
+        assert "positions of russian, not international" in done.stderr, (args, done.stderr)
+    assert not (tmp_path / "w.bin").exists() and not (tmp_path / "l.npz").exists()
 
 
 def test_too_few_games_are_refused(tmp_path):

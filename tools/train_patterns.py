@@ -1,6 +1,7 @@
 """Train the pattern weights of the evaluation (``damiera.engine.patterns``) from self-play.
 
-Play, (label,) fit: each step its own subcommand (run from the project root, with the venv's Python):
+Play, (label,) fit: each step its own subcommand (run from the project root, with the
+venv's Python):
 
 ``selfplay VARIANT --games N --depth D --out FILE.npz [--seed S]``
     Plays N games of the engine against itself at a fixed depth, from openings of 6-12 random
@@ -20,9 +21,10 @@ Play, (label,) fit: each step its own subcommand (run from the project root, wit
     Fits the pattern weights by ridge least squares to what the labelling search adds to the
     hand-made evaluation (score minus evaluation, centi-men), leaving out decided positions
     (``--clip``); each damping is fitted on nine tenths of the games, and the fit that
-    predicts the held-out tenth best is written (give one damping to choose it yourself). Scores, unlike game results, differ from position to
-    position inside one game, so thousands of weights can be fitted without learning the
-    games by heart (the result-based ``fit`` below played worse for exactly that).
+    predicts the held-out tenth best is written (give one damping to choose it yourself).
+    Scores, unlike game results, differ from position to position inside one game, so
+    thousands of weights can be fitted without learning the games by heart (the
+    result-based ``fit`` below played worse for exactly that).
 
 ``fit VARIANT FILE.npz [FILE.npz ...] [--rows 3] [--epochs 300] [--mix 0.5] [--rate 2]
 [--l2 0] [--out FILE]``
@@ -98,7 +100,8 @@ def selfplay(variant_id: str, games: int, depth: int, out: str, seed: int) -> No
     print(f"{games} games, {len(rows)} positions: {out}")
 
 
-def label(variant_id: str, src: str, out: str, depth: int, every: int, part: tuple[int, int]) -> None:
+def label(variant_id: str, src: str, out: str, depth: int, every: int,
+          part: tuple[int, int]) -> None:
     """Search positions of ``src`` again at ``depth`` and save them with the new scores."""
     v = get_variant(variant_id)
     data = _load([src], v)
@@ -113,11 +116,10 @@ def label(variant_id: str, src: str, out: str, depth: int, every: int, part: tup
     _save(out, rows, v)  # an unwritable --out fails now, not after the first searches
     t0 = time.perf_counter()
     for count, j in enumerate(index, 1):
-        turn = Color.WHITE if data["turn"][j] else Color.BLACK
-        pos = Position(int(data["white"][j]), int(data["black"][j]), int(data["kings"][j]), turn)
+        pos = _position(data, int(j))
         res = searcher.search(pos, depth=depth)
         if res.move is not None and abs(res.score) < 5000:
-            white_score = res.score if turn is Color.WHITE else -res.score
+            white_score = res.score if pos.turn is Color.WHITE else -res.score
             rows.append((pos.white, pos.black, pos.kings, int(data["turn"][j]), white_score,
                          int(data["game"][j]), int(data["result"][j])))
         if count % 500 == 0:
@@ -202,20 +204,25 @@ def _loss(logit: np.ndarray, target: np.ndarray) -> float:
     return float(-np.mean(target * np.log(p) + (1 - target) * np.log(1 - p)))
 
 
+def _position(data: dict[str, np.ndarray], i: int) -> Position:
+    """Row ``i`` of a loaded file as a position."""
+    turn = Color.WHITE if data["turn"][i] else Color.BLACK
+    return Position(int(data["white"][i]), int(data["black"][i]), int(data["kings"][i]), turn)
+
+
 def _hand_made(v: Variant, data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """The hand-made evaluation of every position (White's view, centi-men) and a mask of
     the positions it scores (not the ones where the side to move is blocked)."""
-    white, black, kings = data["white"], data["black"], data["kings"]
     evaluator = Evaluator(v, patterns=False)
-    base = np.zeros(len(white), dtype=np.float64)
-    keep = np.ones(len(white), dtype=bool)
-    for i in range(len(white)):
-        turn = Color.WHITE if data["turn"][i] else Color.BLACK
-        e = evaluator.evaluate(Position(int(white[i]), int(black[i]), int(kings[i]), turn))
+    base = np.zeros(len(data["white"]), dtype=np.float64)
+    keep = np.ones(len(data["white"]), dtype=bool)
+    for i in range(len(base)):
+        pos = _position(data, i)
+        e = evaluator.evaluate(pos)
         if e == NO_MOVES:
             keep[i] = False
             continue
-        base[i] = e if turn is Color.WHITE else -e
+        base[i] = e if pos.turn is Color.WHITE else -e
     return base, keep
 
 
@@ -345,7 +352,8 @@ def fit(variant_id: str, files: list[str], epochs: int, l2: float, mix: float, r
                 best_held, best_epoch, best_theta = held, epoch, theta.copy()
             if epoch % 50 == 0 or epoch == epochs:
                 print(f"epoch {epoch}: train {_loss(logit, tr_target):.5f}, held out "
-                      f"{held:.5f} (target), {_loss(te_logit, result[test]):.5f} (results), |w| max {np.abs(theta).max():.0f}, "
+                      f"{held:.5f} (target), {_loss(te_logit, result[test]):.5f} (results), "
+                      f"|w| max {np.abs(theta).max():.0f}, "
                       f"mean {np.abs(theta[counts > 0]).mean():.1f}", flush=True)
     print(f"kept epoch {best_epoch}: held out {best_held:.5f}"
           + (" (the patterns never beat the hand-made evaluation: all weights 0)"

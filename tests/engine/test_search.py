@@ -172,6 +172,44 @@ def test_tiny_movetime_on_the_cli_prints_a_searched_score(
     assert not any(w in line for line in lines for w in ("depth 0", "loss", "win"))
 
 
+# A single legal move is played at once under a clock; its score must still be a searched one.
+# Here White's only move is a capture that walks into Black's answer: the static score of the
+# position counts White's men near the king row, the exchange that follows loses material.
+FORCED_INTO_LOSS = [
+    ("W:W19,21,24,31:B4,13,16,25", "19x8"),
+    ("W:W9,10,35,49:B15,28,30,32", "35x24"),
+]
+
+
+@pytest.mark.parametrize("fen,forced", FORCED_INTO_LOSS, ids=[f for _, f in FORCED_INTO_LOSS])
+def test_forced_capture_played_at_once_is_scored_after_the_exchange(fen: str, forced: str) -> None:
+    v = variant("international")
+    pos = parse_fen(v, fen)
+    searcher = Searcher(v)
+    static = searcher.evaluator.evaluate(pos)
+    result = searcher.search(pos, movetime=5.0)
+    assert result.move is not None and move_text(v, result.move) == forced
+    assert result.depth == 0 and result.seconds < 5.0
+    deep = Searcher(v).search(pos, depth=6)
+    assert static > 0 > deep.score + 100
+    assert abs(result.score - deep.score) < 50
+
+
+def test_forced_move_reports_the_score_an_earlier_search_stored() -> None:
+    # The two-for-one shot above, one ply on: Black takes 32x41 and White's recapture is then
+    # forced. Searched after Black's search, the forced move's score comes from the table: the
+    # score that search gave, from White's side, not a shallower one.
+    v = variant("international")
+    pos = parse_fen(v, "B:W37,47,48:B3,31,32")
+    searcher = Searcher(v)
+    first = searcher.search(pos, depth=8)
+    assert first.move is not None and move_text(v, first.move) == "32x41"
+    after = apply_move(pos, first.move)
+    assert len(generate(v, after)) == 1
+    result = searcher.search(after, movetime=5.0)
+    assert result.depth == 0 and result.score == -first.score >= 200
+
+
 # -- fixed depth -------------------------------------------------------------------------------
 @pytest.mark.parametrize("vid", ["american", "russian", "international"])
 def test_fixed_depth_is_respected(vid: str) -> None:

@@ -133,8 +133,9 @@ class SearchResult:
 
     ``move`` is None only when the side to move has no legal move. ``depth`` is the last
     finished iteration (at least 1, except 0 for no legal move and for a single legal move
-    played at once under a clock, whose ``score`` is then the static evaluation); ``root_scores`` (when asked for) holds ``(move, score)`` for every root
-    move from that iteration, scored with a full window.
+    played at once under a clock, whose ``score`` is then the table's exact score of the
+    position after it, or that position's quiescence score); ``root_scores`` (when asked for)
+    holds ``(move, score)`` for every root move from that iteration, scored with a full window.
     """
 
     move: Move | None
@@ -306,8 +307,9 @@ class Searcher:
         if not moves:
             return SearchResult(None, -MATE, 0, 0, time.perf_counter() - start)
         if len(moves) == 1 and movetime is not None and depth is None and not root_scores:
-            return SearchResult(moves[0], self._eval_safe(pos), 0, 1,
-                                time.perf_counter() - start, [moves[0]])
+            score = self._forced_score(pos, root_hash, moves[0], quiet)
+            return SearchResult(moves[0], score, 0, self.nodes, time.perf_counter() - start,
+                                [moves[0]])
 
         best_move = moves[0]
         best_score = -INF
@@ -370,9 +372,34 @@ class Searcher:
             sorted(scores, key=lambda ms: -ms[1]) if root_scores else [],
         )
 
-    def _eval_safe(self, pos: Position) -> int:
-        s = self.evaluator.evaluate(pos)
-        return 0 if s == NO_MOVES else s
+    def _forced_score(self, pos: Position, h: int, m: Move, quiet: int) -> int:
+        """Score of the only legal move ``m``, played at once: the exact score the table holds
+        for the position after it (an earlier search saw it coming), else a quiescence search
+        of that position, so that a forced capture in the middle of an exchange is not scored
+        as the static man down it leaves for a moment."""
+        child = apply_move(pos, m)
+        ch = self._child_hash(h, pos, m)
+        entry = self.tt.get(ch)
+        if entry is not None and entry[1] == _EXACT:
+            score = entry[2]
+            if score > MATE_BOUND:
+                score -= 1
+            elif score < -MATE_BOUND:
+                score += 1
+            return -score
+        progress = bool(m.captures) or m.promotes
+        hashes = self.hashes
+        hashes.append(ch)
+        try:
+            # Depth 0: the draw rules, then captures resolved (no clock: a few hundred nodes).
+            return -self._search(child, ch, 0, -INF, INF, 1,
+                                 len(hashes) - 1 if (progress or not m.by_king) else 0,
+                                 0 if progress else quiet + 1)
+        except _Timeout:  # only under a movetime of a few milliseconds
+            static = self.evaluator.evaluate(pos)
+            return 0 if static == NO_MOVES else static
+        finally:
+            hashes.pop()
 
     # -- root ---------------------------------------------------------------------------------
     def _aspirate(

@@ -172,12 +172,14 @@ def test_tiny_movetime_on_the_cli_prints_a_searched_score(
     assert not any(w in line for line in lines for w in ("depth 0", "loss", "win"))
 
 
-# A single legal move is played at once under a clock; its score must still be a searched one.
-# Here White's only move is a capture that walks into Black's answer: the static score of the
-# position counts White's men near the king row, the exchange that follows loses material.
+# A single legal move is played at once under a clock; its score must still be a searched one
+# (a depth-1 search of the position after it: what a fixed depth-1 search of the position
+# gives, with its forced-move extension). Here White's only move is a capture that walks into
+# Black's answer: the static score counts the men White has up the board, the exchange that
+# follows loses material.
 FORCED_INTO_LOSS = [
-    ("W:W19,21,24,31:B4,13,16,25", "19x8"),
-    ("W:W9,10,35,49:B15,28,30,32", "35x24"),
+    ("W:W17,20,21,28:B22,23,25,43", "28x19"),
+    ("W:W6,21,37,41:B2,11,22,36", "6x17x28"),
 ]
 
 
@@ -190,6 +192,7 @@ def test_forced_capture_played_at_once_is_scored_after_the_exchange(fen: str, fo
     result = searcher.search(pos, movetime=5.0)
     assert result.move is not None and move_text(v, result.move) == forced
     assert result.depth == 0 and result.seconds < 5.0
+    assert result.score == Searcher(v).search(pos, depth=1).score
     deep = Searcher(v).search(pos, depth=6)
     assert static > 0 > deep.score + 100
     assert abs(result.score - deep.score) < 50
@@ -208,6 +211,35 @@ def test_forced_move_reports_the_score_an_earlier_search_stored() -> None:
     assert len(generate(v, after)) == 1
     result = searcher.search(after, movetime=5.0)
     assert result.depth == 0 and result.score == -first.score >= 200
+
+
+# White's king on 4 has one move, 4-8, and two black kings win against it; here 4-8 repeats
+# a position of the game (Black's kings went 15-11, 11-15, 15-11 while White's king went to 8
+# and back), so it is a draw. The searcher first meets the position without the game, so its
+# table holds the position after 4-8 as a win for Black: the draw rules come first.
+FORCED_REPEAT = ["B:WK4:BK15,20", "W:WK4:BK11,20", "B:WK8:BK11,20", "W:WK8:BK15,20",
+                 "B:WK4:BK15,20", "W:WK4:BK11,20"]
+
+
+def test_forced_move_into_a_repetition_is_scored_as_a_draw() -> None:
+    v = variant("american")
+    game = [parse_fen(v, f) for f in FORCED_REPEAT]
+    searcher = Searcher(v)
+    alone = searcher.search(game[-1], movetime=5.0)
+    assert alone.depth == 0 and alone.score < -MATE_BOUND
+    result = searcher.search(game[-1], movetime=5.0, history=game)
+    assert result.move is not None and move_text(v, result.move) == "4-8"
+    assert result.depth == 0 and result.score == 0
+
+
+def test_forced_move_that_reaches_the_forty_move_limit_is_scored_as_a_draw() -> None:
+    # The last three positions of the game above, under a limit of one move each without
+    # capture or promotion: White's forced 4-8 is the third such ply.
+    v = dataclasses.replace(variant("american"), draw_moves_without_progress=1)
+    game = [parse_fen(v, f) for f in FORCED_REPEAT[-3:]]
+    searcher = Searcher(v)
+    assert searcher.search(game[-1], movetime=5.0).score < -MATE_BOUND
+    assert searcher.search(game[-1], movetime=5.0, history=game).score == 0
 
 
 # -- fixed depth -------------------------------------------------------------------------------

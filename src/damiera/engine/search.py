@@ -133,8 +133,8 @@ class SearchResult:
 
     ``move`` is None only when the side to move has no legal move. ``depth`` is the last
     finished iteration (at least 1, except 0 for no legal move and for a single legal move
-    played at once under a clock, whose ``score`` is then the table's exact score of the
-    position after it, or that position's quiescence score); ``root_scores`` (when asked for)
+    played at once under a clock, whose ``score`` then comes from a depth-1 search of the
+    position after it, or the table's exact score of it); ``root_scores`` (when asked for)
     holds ``(move, score)`` for every root move from that iteration, scored with a full window.
     """
 
@@ -373,29 +373,22 @@ class Searcher:
         )
 
     def _forced_score(self, pos: Position, h: int, m: Move, quiet: int) -> int:
-        """Score of the only legal move ``m``, played at once: the exact score the table holds
-        for the position after it (an earlier search saw it coming), else a quiescence search
-        of that position, so that a forced capture in the middle of an exchange is not scored
-        as the static man down it leaves for a moment."""
+        """Score of the only legal move ``m``, played at once: a depth-1 search of the position
+        after it (a few dozen nodes), which scores a draw by the rules as 0 first, then takes
+        an exact score from the table when an earlier search left one (it saw the move
+        coming), so that a forced capture in the middle of an exchange is not scored as the
+        man up or down that the static evaluation sees for a moment. Under a clock too short
+        even for that, the static evaluation."""
         child = apply_move(pos, m)
         ch = self._child_hash(h, pos, m)
-        entry = self.tt.get(ch)
-        if entry is not None and entry[1] == _EXACT:
-            score = entry[2]
-            if score > MATE_BOUND:
-                score -= 1
-            elif score < -MATE_BOUND:
-                score += 1
-            return -score
         progress = bool(m.captures) or m.promotes
         hashes = self.hashes
         hashes.append(ch)
         try:
-            # Depth 0: the draw rules, then captures resolved (no clock: a few hundred nodes).
-            return -self._search(child, ch, 0, -INF, INF, 1,
+            return -self._search(child, ch, 1, -INF, INF, 1,
                                  len(hashes) - 1 if (progress or not m.by_king) else 0,
                                  0 if progress else quiet + 1)
-        except _Timeout:  # only under a movetime of a few milliseconds
+        except _Timeout:
             static = self.evaluator.evaluate(pos)
             return 0 if static == NO_MOVES else static
         finally:

@@ -23,7 +23,8 @@ What it does (issue 3, point 1):
   is an exchange or a sacrifice, and the sacrifice that opens a shot is a quiet move that
   the history heuristic ranks late (against py-draughts on International, 0.3 s a move,
   three sets of 40 games: 82.5% instead of 77.7%). A position with a single legal
-  move (a forced capture) is searched one ply deeper (forced-move extension).
+  move (a forced capture) is searched one ply deeper (forced-move extension); at the root
+  under a clock that move is played at once, scored by a one-ply search after it.
 - **Quiescence**: at depth 0 a position where the side to move can capture is not evaluated;
   the captures are searched until a quiet position is reached, so no position is scored in the
   middle of an exchange. Under the optional-capture house rule the side may also stand pat.

@@ -233,10 +233,11 @@ def test_forced_move_into_a_repetition_is_scored_as_a_draw() -> None:
 
 
 def test_forced_move_that_reaches_the_forty_move_limit_is_scored_as_a_draw() -> None:
-    # The last three positions of the game above, under a limit of one move each without
-    # capture or promotion: White's forced 4-8 is the third such ply.
+    # The last two positions of the game above (Black's 15-11, then White to move), under a
+    # limit of one move each without capture or promotion: White's forced 4-8 is the second
+    # such ply, so the game is drawn before Black's winning capture.
     v = dataclasses.replace(variant("american"), draw_moves_without_progress=1)
-    game = [parse_fen(v, f) for f in FORCED_REPEAT[-3:]]
+    game = [parse_fen(v, f) for f in FORCED_REPEAT[-2:]]
     searcher = Searcher(v)
     assert searcher.search(game[-1], movetime=5.0).score < -MATE_BOUND
     assert searcher.search(game[-1], movetime=5.0, history=game).score == 0

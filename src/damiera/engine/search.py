@@ -308,7 +308,7 @@ class Searcher:
         if not moves:
             return SearchResult(None, -MATE, 0, 0, time.perf_counter() - start)
         if len(moves) == 1 and movetime is not None and depth is None and not root_scores:
-            score = self._forced_score(pos, root_hash, moves[0], quiet)
+            score = self._forced_score(pos, root_hash, moves, quiet)
             return SearchResult(moves[0], score, 0, self.nodes, time.perf_counter() - start,
                                 [moves[0]])
 
@@ -373,27 +373,18 @@ class Searcher:
             sorted(scores, key=lambda ms: -ms[1]) if root_scores else [],
         )
 
-    def _forced_score(self, pos: Position, h: int, m: Move, quiet: int) -> int:
-        """Score of the only legal move ``m``, played at once: a depth-1 search of the position
-        after it (a few dozen nodes), which scores a draw by the rules as 0 first, then takes
-        an exact score from the table when an earlier search left one (it saw the move
-        coming), so that a forced capture in the middle of an exchange is not scored as the
-        man up or down that the static evaluation sees for a moment. Under a clock too short
-        even for that, the static evaluation."""
-        child = apply_move(pos, m)
-        ch = self._child_hash(h, pos, m)
-        progress = bool(m.captures) or m.promotes
-        hashes = self.hashes
-        hashes.append(ch)
+    def _forced_score(self, pos: Position, h: int, moves: list[Move], quiet: int) -> int:
+        """Score of the only legal move, played at once: the root searched at depth 1, so
+        that the move's position is searched one ply (forced-move extension; a few dozen
+        nodes), the draw rules first, then an exact score from the table when an earlier
+        search left one. So a forced capture in the middle of an exchange is not scored as
+        the man up or down that the static evaluation sees for a moment. Under a clock too
+        short even for that, the static evaluation."""
         try:
-            return -self._search(child, ch, 1, -INF, INF, 1,
-                                 len(hashes) - 1 if (progress or not m.by_king) else 0,
-                                 0 if progress else quiet + 1)
+            return self._root(pos, h, moves, 1, 0, quiet, True, -INF, INF)[1]
         except _Timeout:
             static = self.evaluator.evaluate(pos)
             return 0 if static == NO_MOVES else static
-        finally:
-            hashes.pop()
 
     # -- root ---------------------------------------------------------------------------------
     def _aspirate(

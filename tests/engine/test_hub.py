@@ -110,3 +110,19 @@ def test_hub_sudden_death_moves_0_spreads_the_clock_over_the_default_moves() -> 
     assert session.movetime == 0.9 * 60
     session.handle("level time=0.001")  # never more than the clock has left
     assert session.movetime is not None and session.movetime <= 0.001
+
+
+def test_hub_forced_move_played_at_once_sends_its_info_line() -> None:
+    # White's only move is the capture 28x19 (FORCED_INTO_LOSS in test_search): played at
+    # once under the clock, with an info line at depth 0 carrying the one-ply search's score.
+    board = ["e"] * 50
+    for sq in (17, 20, 21, 28):
+        board[sq - 1] = "w"
+    for sq in (22, 23, 25, 43):
+        board[sq - 1] = "b"
+    out = _session("hub", "init", "pos pos=W" + "".join(board), "level move-time=5",
+                   "go think", "quit")
+    infos = [line for line in out if line.startswith("info ")]
+    assert len(infos) == 1 and infos[0].startswith("info depth=0 score=-")
+    assert 'pv="28x19x23"' in infos[0]  # the hub names every square it passes
+    assert "done move=28x19x23" in out

@@ -193,6 +193,9 @@ def test_forced_capture_played_at_once_is_scored_after_the_exchange(fen: str, fo
     assert result.move is not None and move_text(v, result.move) == forced
     assert result.depth == 0 and result.seconds < 5.0
     assert result.score == Searcher(v).search(pos, depth=1).score
+    infos: list[Info] = []
+    again = Searcher(v).search(pos, movetime=5.0, on_info=infos.append)
+    assert [(i.depth, i.score, i.pv) for i in infos] == [(0, again.score, [result.move])]
     deep = Searcher(v).search(pos, depth=6)
     assert static > 0 > deep.score + 100
     assert abs(result.score - deep.score) < 50

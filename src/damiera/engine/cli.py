@@ -119,9 +119,6 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
     else:
         result = player.choose(pos, (), movetime=movetime, depth=depth, on_info=info)
     assert result.move is not None
-    if result.depth == 0:
-        print(f"depth 0 score {score_text(result.score)} nodes {result.nodes} nps 0 pv "
-              f"{move_text(v, result.move)}")
     print(f"bestmove {move_text(v, result.move)}")
     return 0
 

@@ -252,7 +252,8 @@ class Searcher:
         are None, depth 6 is used); ``history``: the game's earlier positions, oldest first
         (the current one may be included last), for repetition and the 40-move rule;
         ``on_info``: called after every finished iteration, and once more when an unfinished
-        one found a better move (with that iteration's depth); ``root_scores``: score every root
+        one found a better move (with that iteration's depth), or once with depth 0 for a
+        single legal move played at once under a clock; ``root_scores``: score every root
         move with a full window (slower; used by the weaker levels to choose a weaker move).
         Raises ValueError for a depth below 1 or a movetime that is not above 0 (NaN included).
         """
@@ -309,8 +310,10 @@ class Searcher:
             return SearchResult(None, -MATE, 0, 0, time.perf_counter() - start)
         if len(moves) == 1 and movetime is not None and depth is None and not root_scores:
             score = self._forced_score(pos, root_hash, moves, quiet)
-            return SearchResult(moves[0], score, 0, self.nodes, time.perf_counter() - start,
-                                [moves[0]])
+            elapsed = time.perf_counter() - start
+            if on_info is not None:
+                on_info(Info(0, score, self.nodes, elapsed, [moves[0]]))
+            return SearchResult(moves[0], score, 0, self.nodes, elapsed, [moves[0]])
 
         best_move = moves[0]
         best_score = -INF

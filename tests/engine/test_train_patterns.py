@@ -42,12 +42,14 @@ def test_selfplay_then_fit_writes_weights_the_evaluator_loads(tmp_path, monkeypa
     data = tmp_path / "games.npz"
     _run("selfplay", "russian", "--games", "12", "--depth", "1", "--out", str(data))
     out = tmp_path / "w.bin"
-    report = _run("fit", "russian", str(data), "--epochs", "5", "--out", str(out))
-    assert "held out" in report and "wrote" in report
+    report = _run("fit", "russian", str(data), "--prior", "10,30", "--iterations", "20",
+                  "--out", str(out))
+    assert "prior 10 centi-men: held out" in report and "prior 30 centi-men" in report
+    assert "wrote" in report
     rows, tables = _load_as_russian_weights(out, tmp_path, monkeypatch)
     assert rows == 3 and len(tables) == 18
-    # Some weights moved off zero, unless no epoch beat the hand-made evaluation held out.
-    assert any(any(t) for t in tables) == ("kept epoch 0:" not in report)
+    # Some weights moved off zero, unless no fit beat the hand-made evaluation held out.
+    assert any(any(t) for t in tables) == ("all weights 0" not in report)
 
 
 def test_label_then_fit_scores_writes_weights_the_evaluator_loads(tmp_path, monkeypatch):
@@ -78,6 +80,8 @@ def test_bad_input_gets_a_one_line_error(tmp_path):
         (("fit", "russian", str(garbage), *out), "not a file written by `selfplay`"),
         (("fit", "klingon", str(garbage), *out), "unknown variant"),
         (("fit", "russian", str(garbage), "--rows", "5", *out), "--rows must be 1-4"),
+        (("fit", "russian", str(garbage), "--prior", "0,10", *out),
+         "--prior must be comma-separated finite numbers > 0"),
         (("selfplay", "russian", "--games", "0", "--out", str(tmp_path / "x.npz")),
          "--games and --depth must be at least 1"),
         (("label", "russian", str(garbage), "--part", "2/2", "--out", str(tmp_path / "x.npz")),

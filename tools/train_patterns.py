@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import sys
 import time
@@ -148,14 +149,22 @@ def _load(files: list[str], v: Variant) -> dict[str, np.ndarray]:
     keys = ("white", "black", "kings", "turn", "score", "game", "result")
     parts = []
     board = geometry(v).mask
+    resolved = [Path(f).resolve() for f in files]
+    for f, r in zip(files, resolved):
+        if resolved.count(r) > 1:
+            raise ValueError(f"{f} is given twice: its games would be counted twice, and "
+                             f"copies of training games held out")
     for f in files:
-        if not Path(f).is_file():
+        if not Path(f).exists():
             raise ValueError(f"{f}: no such file")
+        if not Path(f).is_file():
+            raise ValueError(f"{f}: not a file")
         try:
-            part = np.load(f)
+            part = np.load(f, allow_pickle=False)
             parts.append({k: part[k] for k in keys})
-        except (OSError, EOFError, KeyError, ValueError) as exc:
-            raise ValueError(f"{f}: not a file written by `selfplay` ({exc})") from None
+        except (OSError, EOFError, KeyError, ValueError, AttributeError) as exc:
+            why = exc if isinstance(exc, KeyError) else "not a NumPy .npz archive"
+            raise ValueError(f"{f}: not a file written by `selfplay` ({why})") from None
         # Files of older versions say no variant: their squares must at least fit the board.
         stored = str(part["variant"]) if "variant" in part else None
         outside = int(np.bitwise_or.reduce(parts[-1]["white"] | parts[-1]["black"],
@@ -241,6 +250,17 @@ def _hand_made(v: Variant, data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.
     return base, keep
 
 
+def _weights_out(v: Variant, out: str | None) -> Path:
+    """Where the weights will be written; ValueError now (not after the fit) when they cannot."""
+    path = Path(out) if out else weights_path(v)
+    if path.is_dir():
+        raise ValueError(f"--out {path}: a folder, not a weights file")
+    folder = next(p for p in path.absolute().parents if p.exists())
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise ValueError(f"--out {path}: not writable")
+    return path
+
+
 def _write(v: Variant, patterns: PatternSet, theta: np.ndarray, out: str | None) -> Path:
     """Round the fitted parameters into the weights file (``out`` or the package's own)."""
     weights = np.clip(np.round(theta), -32768, 32767).astype(np.int64)
@@ -251,7 +271,7 @@ def _write(v: Variant, patterns: PatternSet, theta: np.ndarray, out: str | None)
         if patterns.partner[w] == w:
             tables[w] = [0 if mirror[q] == q else (t[q] if q < mirror[q] else -t[mirror[q]])
                          for q in range(patterns.size)]
-    path = Path(out) if out else weights_path(v)
+    path = _weights_out(v, out)
     save_weights(path, patterns, tables)
     return path
 
@@ -266,6 +286,7 @@ def fit_scores(variant_id: str, files: list[str], rows: int, damps: list[float],
     from scipy.sparse.linalg import lsqr
 
     v = get_variant(variant_id)
+    _weights_out(v, out)
     data = _load(files, v)
     base, keep = _hand_made(v, data)
     score = data["score"].astype(np.float64)
@@ -309,6 +330,7 @@ def fit(variant_id: str, files: list[str], priors: list[float], mix: float, iter
     from scipy.optimize import minimize
 
     v = get_variant(variant_id)
+    _weights_out(v, out)
     data = _load(files, v)
     base, keep = _hand_made(v, data)
     patterns = PatternSet(geometry(v), rows)
@@ -363,9 +385,10 @@ def fit(variant_id: str, files: list[str], priors: list[float], mix: float, iter
         if held < best_held:
             best_held, best_prior, best_theta = held, prior, theta.copy()
     if best_prior == 0.0:
-        print("no fit beat the hand-made evaluation on the held-out games: all weights 0")
-    else:
-        print(f"kept prior {best_prior:g}: held out {best_held:.5f}")
+        # All weights 0: a file would only slow the evaluation down.
+        print("no fit beat the hand-made evaluation on the held-out games: nothing written")
+        return
+    print(f"kept prior {best_prior:g}: held out {best_held:.5f}")
     path = _write(v, patterns, best_theta, out)
     print(f"wrote {path} ({n_params} weights, {int(seen.sum())} seen in training)")
 
@@ -395,9 +418,11 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("--clip", type=float, default=600,
                     help="leave out positions scored this far from 0 (centi-men)")
     rp.add_argument("--out", help="weights file (default: the package's file for the rules)")
-    fp = sub.add_parser("fit")
-    fp.add_argument("variant")
-    fp.add_argument("files", nargs="+")
+    fp = sub.add_parser("fit", formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+                        description="Logistic regression of game results on the patterns, on "
+                        "top of the hand-made evaluation (see the module docstring).")
+    fp.add_argument("variant", help="variant id, e.g. international")
+    fp.add_argument("files", nargs="+", help="positions written by selfplay or label (.npz)")
     fp.add_argument("--prior", default="5,10,20,40",
                     help="prior spreads of a weight to try, centi-men, comma-separated "
                          "(the best held-out one wins)")
@@ -405,7 +430,8 @@ def main(argv: list[str] | None = None) -> int:
     fp.add_argument("--mix", type=float, default=1.0,
                     help="weight of the game result in the target (the rest: search score)")
     fp.add_argument("--rows", type=int, default=3, help="rows of a window (1-4)")
-    fp.add_argument("--out", help="weights file (default: the package's file for the rules)")
+    fp.add_argument("--out", help="weights file (default: the package's own file for the "
+                    "rules, under src/, which the engine then plays with)")
     args = p.parse_args(argv)
     if args.cmd in ("selfplay", "label") and not args.out.endswith(".npz"):
         p.error(f"--out must name a .npz file, not {args.out!r}")
@@ -437,13 +463,18 @@ def main(argv: list[str] | None = None) -> int:
     else:
         try:
             priors = [float(x) for x in args.prior.split(",")]
-            ok = all(math.isfinite(x) and x > 0 for x in priors)
+            ok = all(0.1 <= x <= 10_000 for x in priors)  # NaN fails too
         except ValueError:
             ok = False
         if not ok:
-            p.error(f"--prior must be comma-separated finite numbers > 0, not {args.prior!r}")
-        if not 1 <= args.rows <= 4 or args.iterations < 1 or not 0 <= args.mix <= 1:
-            p.error("--rows must be 1-4, --iterations at least 1, --mix between 0 and 1")
+            fp.error(f"--prior must be comma-separated numbers of centi-men from 0.1 to "
+                     f"10000, not {args.prior!r}")
+        if not 1 <= args.rows <= 4:
+            fp.error(f"--rows must be 1-4, not {args.rows}")
+        if args.iterations < 1:
+            fp.error(f"--iterations must be at least 1, not {args.iterations}")
+        if not 0 <= args.mix <= 1:
+            fp.error(f"--mix must be between 0 and 1, not {args.mix}")
     try:
         if args.cmd == "selfplay":
             selfplay(args.variant, args.games, args.depth, args.out, args.seed)

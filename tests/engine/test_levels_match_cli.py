@@ -287,3 +287,14 @@ def test_cli_match_names_an_undecodable_openings_file(capsys: pytest.CaptureFixt
                  "2", "--openings", str(path), "--quiet"]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and str(path) in err and "UTF-8" in err
+
+
+@pytest.mark.parametrize("lv", [1, 2, 3])
+def test_every_level_plays_a_forced_capture_at_once(lv: int) -> None:
+    # The levels' docstring promises it; levels 1 and 2 once searched their whole depth cap
+    # (newcomer finding).
+    v = variant("international")
+    pos = parse_fen(v, "W:W17,20,21,28:B22,23,25,43")
+    infos: list[int] = []
+    result = Player(v, lv, random.Random(1)).choose(pos, on_info=lambda i: infos.append(i.depth))
+    assert result.move is not None and result.depth == 0 and infos == [0]

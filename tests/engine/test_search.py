@@ -330,3 +330,15 @@ def test_late_move_reductions_are_unchanged_where_no_capture_can_be_offered() ->
     reduced = reduced_searcher.search(pos, depth=5)
     assert (spared.nodes, spared.score, spared.move) == (reduced.nodes, reduced.score,
                                                           reduced.move)
+
+
+def test_forced_move_score_is_searched_even_under_the_shortest_clock() -> None:
+    # A king ending where the one-ply search after the only capture needs thousands of nodes
+    # (newcomer finding): it once timed out at 0.001 s and reported the static score of the
+    # position before the capture, -646 against 363 with a second.
+    v = variant("international")
+    pos = parse_fen(v, "W:WK2,6,11,K15,19,29,36,37,44,K45,K48:BK1,14,16,K17,K21,K28,K31,33,34,"
+                       "39,43,K47")
+    assert len(generate(v, pos)) == 1
+    scores = {Searcher(v).search(pos, movetime=t).score for t in (1e-6, 0.001, 1.0)}
+    assert scores == {Searcher(v).search(pos, depth=1).score}

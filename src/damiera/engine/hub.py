@@ -5,7 +5,8 @@ Run as ``damiera hub``; a GUI talks to it on standard input and output, one comm
 
 Supported: ``hub`` (answers ``id``, ``param`` lines and ``wait``), ``set-param`` (parameters
 ``variant``: any Damiera variant id, default ``international``; ``level``: 1-3, default 3),
-``init`` (``ready``), ``new-game`` (clears the search tables), ``pos pos=... [moves="..."]``,
+``init`` (``ready``), ``new-game`` (clears the search tables and the position: a ``pos``
+follows), ``pos pos=... [moves="..."]``,
 ``level depth=N | move-time=S | [moves=M] time=T [inc=I] | infinite`` (a bad value, e.g.
 ``depth=0`` or ``move-time=nan``, answers ``error message=...`` and keeps the old settings),
 ``go think | ponder | analyze`` (``info ...`` lines, then ``done move=... [ponder=...]``),

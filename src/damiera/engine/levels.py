@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from damiera.engine.search import Info, Searcher, SearchResult
-from damiera.rules.movegen import Move
+from damiera.rules.movegen import Move, generate
 from damiera.rules.position import Position
 from damiera.rules.variant import Variant
 
@@ -104,6 +104,10 @@ class Player:
         given = movetime if movetime is not None else lv.movetime
         budget = given if lv.uses_given_time else min(given, lv.movetime)
         max_depth = depth if depth is not None else lv.depth
+        if depth is None and len(generate(self.variant, pos)) == 1:
+            # A forced move is played at once, scored as the search scores one under a clock
+            # (no depth cap, which would make the search go through the iterations).
+            return self.searcher.search(pos, movetime=budget, history=history, on_info=on_info)
         weaker = lv.weaker_chance > 0 and self.rng.random() < lv.weaker_chance
         result = self.searcher.search(
             pos,

@@ -381,13 +381,15 @@ class Searcher:
         that the move's position is searched one ply (forced-move extension; a few dozen
         nodes), the draw rules first, then an exact score from the table when an earlier
         search left one. So a forced capture in the middle of an exchange is not scored as
-        the man up or down that the static evaluation sees for a moment. Under a clock too
-        short even for that, the static evaluation."""
+        the man up or down that the static evaluation sees for a moment. Like the first
+        iteration of any search, it is finished whatever the clock (a static score as the
+        fallback swung by ten men with the clock in a king ending, newcomer finding)."""
+        deadline = self._deadline
+        self._deadline = float("inf")
         try:
             return self._root(pos, h, moves, 1, 0, quiet, True, -INF, INF)[1]
-        except _Timeout:
-            static = self.evaluator.evaluate(pos)
-            return 0 if static == NO_MOVES else static
+        finally:
+            self._deadline = deadline
 
     # -- root ---------------------------------------------------------------------------------
     def _aspirate(

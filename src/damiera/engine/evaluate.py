@@ -56,8 +56,11 @@ pattern weights are fitted to self-play on top of the hand-made terms
 self-play games at depth 5, windows of 3 rows, to the games' results) predicted held-out
 results better (loss 0.5331 against 0.5532) but played worse against py-draughts (63.7%
 against 82%); fits to the search scores instead (``fit-scores``) predict a quarter to a
-third of what a depth-5 search adds and scored the same as none (82.5% over 120 games), so
-every variant plays with the hand-made terms alone.
+third of what a depth-5 search adds and scored the same as none (82.5% over 120 games); a
+fit to the results of 10,000 depth-3 games with a prior on every weight (held-out loss
+0.5303 against 0.5540) lost 14 of its first 23 games. Fitting the hand-made weights to the
+results of 713 games against py-draughts played no better either (``search_results.md``), so
+every variant plays with the hand-made terms and values above.
 """
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -276,6 +276,34 @@ def _write(v: Variant, patterns: PatternSet, theta: np.ndarray, out: str | None)
     return path
 
 
+class _Inputs(NamedTuple):
+    """What both fits start from: the positions, their hand-made scores, the windows."""
+
+    v: Variant
+    data: dict[str, np.ndarray]
+    base: np.ndarray  # hand-made evaluation, White's view, centi-men
+    keep: np.ndarray  # positions it scores (the side to move is not blocked)
+    patterns: PatternSet
+    cols: np.ndarray
+    signs: np.ndarray
+    n_params: int
+    held_out: np.ndarray  # every tenth game
+
+
+def _fit_inputs(variant_id: str, files: list[str], rows: int, out: str | None) -> _Inputs:
+    """Load ``files`` for a fit of ``rows``-row windows, checking ``--out`` first."""
+    v = get_variant(variant_id)
+    _weights_out(v, out)
+    data = _load(files, v)
+    base, keep = _hand_made(v, data)
+    patterns = PatternSet(geometry(v), rows)
+    cols, signs = _columns(patterns, data["white"] & ~data["kings"],
+                           data["black"] & ~data["kings"])
+    n_params = len(patterns.canonical()) * patterns.size
+    return _Inputs(v, data, base, keep, patterns, cols, signs, n_params,
+                   data["game"] % 10 == 0)
+
+
 def fit_scores(variant_id: str, files: list[str], rows: int, damps: list[float], clip: float,
                out: str | None) -> None:
     """Ridge least squares of (search score - hand-made evaluation) on the patterns: the
@@ -285,18 +313,11 @@ def fit_scores(variant_id: str, files: list[str], rows: int, damps: list[float],
     games and measured on the rest; the best fit is written."""
     from scipy.sparse.linalg import lsqr
 
-    v = get_variant(variant_id)
-    _weights_out(v, out)
-    data = _load(files, v)
-    base, keep = _hand_made(v, data)
+    v, data, base, keep, patterns, cols, signs, n_params, held_out = _fit_inputs(
+        variant_id, files, rows, out)
     score = data["score"].astype(np.float64)
     keep &= (np.abs(score) < clip) & (np.abs(base) < clip)
-    patterns = PatternSet(geometry(v), rows)
-    cols, signs = _columns(patterns, data["white"] & ~data["kings"],
-                           data["black"] & ~data["kings"])
-    n_params = len(patterns.canonical()) * patterns.size
     residual = score - base
-    held_out = data["game"] % 10 == 0
     train, test = keep & ~held_out, keep & held_out
     if not train.any() or not test.any():
         raise ValueError(f"too few positions: every tenth game is held out, and both the "
@@ -329,16 +350,9 @@ def fit(variant_id: str, files: list[str], priors: list[float], mix: float, iter
     and write the fit that predicts the held-out games best."""
     from scipy.optimize import minimize
 
-    v = get_variant(variant_id)
-    _weights_out(v, out)
-    data = _load(files, v)
-    base, keep = _hand_made(v, data)
-    patterns = PatternSet(geometry(v), rows)
-    cols, signs = _columns(patterns, data["white"] & ~data["kings"],
-                           data["black"] & ~data["kings"])
-    n_params = len(patterns.canonical()) * patterns.size
+    v, data, base, keep, patterns, cols, signs, n_params, held_out = _fit_inputs(
+        variant_id, files, rows, out)
     result = (data["result"].astype(np.float64) + 1) / 2
-    held_out = data["game"] % 10 == 0
     train, test = keep & ~held_out, keep & held_out
     print(f"{len(base)} positions, {len(np.unique(data['game']))} games; "
           f"train {int(train.sum())}, held out {int(test.sum())}")
@@ -377,9 +391,10 @@ def fit(variant_id: str, files: list[str], priors: list[float], mix: float, iter
     for prior in sorted(priors):  # tightest first: each fit starts from the one before
         theta = minimize(objective, theta, args=(1.0 / (prior * prior),), jac=True,
                          method="L-BFGS-B", options={"maxiter": iterations, "gtol": 1e-6}).x
-        held = _loss((base[test] + a_test @ theta) / k, target[test])
+        te_logit = (base[test] + a_test @ theta) / k
+        held = _loss(te_logit, target[test])
         print(f"prior {prior:g} centi-men: held out {held0:.5f} -> {held:.5f} (target), "
-              f"{_loss((base[test] + a_test @ theta) / k, result[test]):.5f} (results), "
+              f"{_loss(te_logit, result[test]):.5f} (results), "
               f"|w| max {np.abs(theta).max():.0f}, mean {np.abs(theta[seen]).mean():.1f}",
               flush=True)
         if held < best_held:
@@ -391,6 +406,19 @@ def fit(variant_id: str, files: list[str], priors: list[float], mix: float, iter
     print(f"kept prior {best_prior:g}: held out {best_held:.5f}")
     path = _write(v, patterns, best_theta, out)
     print(f"wrote {path} ({n_params} weights, {int(seen.sum())} seen in training)")
+
+
+def _numbers(parser: argparse.ArgumentParser, option: str, text: str, low: float,
+             high: float, what: str) -> list[float]:
+    """The comma-separated numbers of ``text``; a usage error naming ``option`` unless all
+    are finite and in [low, high] (``what`` says which numbers are wanted)."""
+    try:
+        values = [float(x) for x in text.split(",")]
+    except ValueError:
+        values = []
+    if not values or not all(math.isfinite(x) and low <= x <= high for x in values):
+        parser.error(f"{option} must be comma-separated {what}, not {text!r}")
+    return values
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -448,29 +476,15 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"--part must be I/N with 0 <= I < N, not {args.part!r}")
         if args.depth < 1 or args.every < 1:
             p.error("--depth and --every must be at least 1")
+    elif not 1 <= args.rows <= 4:
+        p.error(f"--rows must be 1-4, not {args.rows}")
     elif args.cmd == "fit-scores":
-        try:
-            damps = [float(x) for x in args.damp.split(",")]
-            ok = all(math.isfinite(d) and d >= 0 for d in damps)
-        except ValueError:
-            ok = False
-        if not ok:
-            p.error(f"--damp must be comma-separated finite numbers >= 0, not {args.damp!r}")
+        damps = _numbers(p, "--damp", args.damp, 0, math.inf, "finite numbers >= 0")
         if not args.clip > 0:
             p.error(f"--clip must be above 0, not {args.clip}")
-        if not 1 <= args.rows <= 4:
-            p.error("--rows must be 1-4")
     else:
-        try:
-            priors = [float(x) for x in args.prior.split(",")]
-            ok = all(0.1 <= x <= 10_000 for x in priors)  # NaN fails too
-        except ValueError:
-            ok = False
-        if not ok:
-            fp.error(f"--prior must be comma-separated numbers of centi-men from 0.1 to "
-                     f"10000, not {args.prior!r}")
-        if not 1 <= args.rows <= 4:
-            fp.error(f"--rows must be 1-4, not {args.rows}")
+        priors = _numbers(fp, "--prior", args.prior, 0.1, 10_000,
+                          "numbers of centi-men from 0.1 to 10000")
         if args.iterations < 1:
             fp.error(f"--iterations must be at least 1, not {args.iterations}")
         if not 0 <= args.mix <= 1:

@@ -14,7 +14,6 @@ not your turn, or another request changed the game first).
 from __future__ import annotations
 
 import asyncio
-import copy
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC
@@ -208,13 +207,8 @@ class _Cache:
 
 
 def _clone(game: Game) -> Game:
-    """An independent copy of a Game: positions and moves are immutable values, so copying
-    the object and each of its lists is enough."""
-    twin = copy.copy(game)
-    for name, value in vars(game).items():
-        if isinstance(value, list):
-            setattr(twin, name, list(value))
-    return twin
+    """An independent copy of a Game (:meth:`Game.copy`)."""
+    return game.copy()
 
 
 @lru_cache(maxsize=65536)

@@ -1,0 +1,531 @@
+"""Reading PDN: tokens to games, and each game replayed by the rules core.
+
+Source: PDN 3.0 (the standard's grammar and its test set, ``shared/reference/pdn``) and
+RULES.md section 4. A game is a tag section (``[Name "value"]`` pairs) followed by movetext,
+ended by a result, by the next game's tags, or by the end of the input.
+
+- ``GameType`` (``20`` or the full form ``20,W,10,10,N2,0``) chooses the variant by its
+  number; without it the reader uses the ``variant`` it is given (International, the
+  standard's default, unless told otherwise).
+- ``FEN`` sets up the start position; numeric FENs are read on algebraic boards too (squares
+  numbered from the top left, as the variant's numeric twin would), and a side to move of
+  ``?`` is the side whose piece makes the first move (the variant's first side when there
+  is no move).
+- Moves are matched to the legal moves by :func:`damiera.rules.notation.parse_move` (full
+  or short captures, ``x``, ``:`` or ``-``); leading zeros are dropped (``06`` is 6). A
+  short capture that several legal moves fit is resolved by the moves that follow: when
+  exactly one candidate lets the rest of the game replay it is taken, otherwise the error
+  names the candidates.
+- A record that plays on after a draw by rule (threefold repetition, the move limit) still
+  replays: the draw is noted (:attr:`PdnGame.noted_draw`), not enforced.
+- Variations ``( ... )`` are replayed from the position before the move they replace and
+  kept (``variations=True``) or dropped.
+- A broken game becomes a :class:`PdnError` with its line, column and the rule broken;
+  ``errors="raise"`` raises it, ``"skip"`` drops the game, ``"collect"`` yields the game
+  with :attr:`PdnGame.error` set (tags and the moves before the error kept). Reading then
+  goes on with the next game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Literal
+
+from damiera.game import Game, Move, Outcome
+from damiera.pdn.tokens import Kind, Source, Token, tokenize
+from damiera.rules import game as _rules
+from damiera.rules.movegen import Move as RawMove
+from damiera.rules.notation import AmbiguousMoveError, NotationError, parse_move
+from damiera.rules.position import FenError, Position, parse_fen
+from damiera.rules.variant import VARIANTS, Color, Notation, Variant
+from damiera.rules.variant import variant as _variant
+
+#: Deepest nesting of variations read.
+MAX_DEPTH = 32
+#: Most tokens in one game (moves, comments, ...): a longer game is an error.
+MAX_GAME_TOKENS = 200_000
+#: Most moves tried while resolving short captures by the moves that follow, per game.
+MAX_LOOKAHEAD = 50_000
+
+Errors = Literal["raise", "skip", "collect"]
+
+#: Variants by their PDN ``GameType`` number.
+GAME_TYPES: dict[int, Variant] = {
+    int(v.pdn_gametype.split(",")[0]): v for v in VARIANTS.values()
+}
+
+
+class PdnError(ValueError):
+    """A game that cannot be read or replayed.
+
+    ``line`` and ``column`` (1-based) locate the token at fault; ``game`` is the game's
+    number in the input (1-based); ``rule`` a stable code (``syntax``, ``gametype``, ``fen``,
+    ``illegal-move``, ``ambiguous-move``, ``limit``); ``message`` the English reason.
+    ``str(error)`` is ``"game G, line L, column C: message"``.
+    """
+
+    def __init__(self, message: str, line: int, column: int, rule: str, game: int = 0):
+        self.message = message
+        self.line = line
+        self.column = column
+        self.rule = rule
+        self.game = game
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        return f"game {self.game}, line {self.line}, column {self.column}: {self.message}"
+
+
+@dataclass
+class Ply:
+    """One move of a game's record: ``move``; ``text`` as written in the file; ``nags``
+    (move strength such as ``!?`` and NAGs such as ``$3``, in order); ``comment_before`` /
+    ``comment`` (the comments around it); ``variations`` (alternatives to this move, each
+    a list of plies starting from the position before it)."""
+
+    move: Move
+    text: str = ""
+    nags: list[str] = field(default_factory=list)
+    comment_before: str = ""
+    comment: str = ""
+    variations: list[list[Ply]] = field(default_factory=list)
+
+
+@dataclass
+class PdnGame:
+    """One game read from PDN.
+
+    ``tags`` (name to value, in file order); ``variant``; ``game`` (a :class:`damiera.Game`
+    with every move replayed, draws not enforced); ``plies`` (the record, with comments and
+    variations); ``result`` (the result token, ``"*"`` when none); ``comment`` (before the
+    first move); ``line`` (where the game starts); ``number`` (1-based, in the input);
+    ``noted_draw`` (``(ply, outcome)``: the first position where a draw rule applied, for
+    records that played on); ``error`` (None, or why the game is broken).
+    """
+
+    tags: dict[str, str]
+    variant: Variant
+    game: Game
+    plies: list[Ply] = field(default_factory=list)
+    result: str = "*"
+    comment: str = ""
+    line: int = 1
+    number: int = 1
+    noted_draw: tuple[int, Outcome] | None = None
+    error: PdnError | None = None
+
+    @property
+    def moves(self) -> list[Move]:
+        return [p.move for p in self.plies]
+
+
+# -- syntax: tokens to raw games -------------------------------------------------------------
+@dataclass
+class _RawPly:
+    token: Token
+    nags: list[str] = field(default_factory=list)
+    comment_before: str = ""
+    comment: str = ""
+    variations: list[list[_RawPly]] = field(default_factory=list)
+
+
+@dataclass
+class _RawGame:
+    line: int
+    tags: list[tuple[str, str, Token]] = field(default_factory=list)
+    plies: list[_RawPly] = field(default_factory=list)
+    comment: str = ""
+    result: str = "*"
+    error: PdnError | None = None
+
+
+class _Syntax(Exception):
+    def __init__(self, message: str, token: Token):
+        super().__init__(message)
+        self.message = message
+        self.token = token
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a} {b}" if a and b else a or b
+
+
+class _Splitter:
+    """Groups tokens into raw games; on a syntax error skips to the end of the game."""
+
+    def __init__(self, tokens: Iterator[Token]):
+        self.tokens = tokens
+        self.ahead: Token | None = None
+
+    def _next(self) -> Token | None:
+        if self.ahead is not None:
+            tok, self.ahead = self.ahead, None
+            return tok
+        return next(self.tokens, None)
+
+    def games(self) -> Iterator[_RawGame]:
+        while True:
+            tok = self._next()
+            if tok is None:
+                return
+            self.ahead = tok
+            yield self._game(tok.line)
+
+    def _game(self, line: int) -> _RawGame:
+        raw = _RawGame(line)
+        count = 0
+        # stack of open lines: the main line, then each open variation
+        stack: list[list[_RawPly]] = [raw.plies]
+        pending = ""  # a comment waiting for the next move of the current line
+        in_moves = False
+        number: Token | None = None  # a move number not yet followed by its move
+        while True:
+            tok = self._next()
+            if tok is None:
+                break
+            count += 1
+            try:
+                if count > MAX_GAME_TOKENS:
+                    raise _Syntax(f"a game of more than {MAX_GAME_TOKENS} tokens", tok)
+                kind = tok.kind
+                if number is not None and kind not in (Kind.MOVE, Kind.COMMENT, Kind.ELLIPSIS):
+                    raise _Syntax(f"move number {number.text} is not followed by a move",
+                                  number)
+                if kind is Kind.TAG_OPEN:
+                    if in_moves:
+                        self.ahead = tok  # the next game's tags
+                        raw.error = PdnError(
+                            "the game has no result (1-0, 0-1, 2-0, 1-1, 0-2, 1/2-1/2 or *) "
+                            "before the next game's tags", tok.line, tok.column, "syntax")
+                        break
+                    raw.tags.append(self._tag(tok))
+                elif kind is Kind.MOVE:
+                    in_moves = True
+                    number = None
+                    ply = _RawPly(tok, comment_before=pending)
+                    pending = ""
+                    stack[-1].append(ply)
+                elif kind is Kind.COMMENT:
+                    line_plies = stack[-1]
+                    if line_plies and not pending:
+                        line_plies[-1].comment = _join(line_plies[-1].comment, tok.text)
+                    elif len(stack) == 1 and not line_plies:
+                        raw.comment = _join(raw.comment, tok.text)
+                    else:
+                        pending = _join(pending, tok.text)
+                elif kind in (Kind.NAG, Kind.STRENGTH):
+                    if not stack[-1]:
+                        raise _Syntax(f"{tok.text} before any move", tok)
+                    stack[-1][-1].nags.append(tok.text.replace(" ", "").replace("\t", ""))
+                elif kind is Kind.NUMBER:
+                    in_moves = True
+                    number = tok
+                elif kind is Kind.ELLIPSIS:
+                    in_moves = True  # a move left out ("12. ..."): nothing to play
+                    number = None
+                elif kind is Kind.OPEN:
+                    if not stack[-1]:
+                        raise _Syntax("a variation must follow the move it replaces", tok)
+                    if len(stack) > MAX_DEPTH:
+                        raise _Syntax(f"variations nested deeper than {MAX_DEPTH}", tok)
+                    variation: list[_RawPly] = []
+                    stack[-1][-1].variations.append(variation)
+                    stack.append(variation)
+                    pending = ""
+                    in_moves = True
+                elif kind is Kind.CLOSE:
+                    if len(stack) == 1:
+                        raise _Syntax("')' without a '(' before it", tok)
+                    if not stack[-1]:
+                        raise _Syntax("an empty variation '( )'", tok)
+                    stack.pop()
+                    pending = ""
+                elif kind is Kind.RESULT:
+                    if len(stack) > 1:
+                        raise _Syntax("a result inside a variation (a ')' is missing)", tok)
+                    raw.result = tok.text
+                    break
+                elif kind is Kind.ERROR:
+                    raise _Syntax(tok.text, tok)
+                else:
+                    raise _Syntax(f"unexpected {kind.value} {tok.text!r} in the moves", tok)
+            except _Syntax as exc:
+                raw.error = PdnError(exc.message, exc.token.line, exc.token.column, "syntax")
+                self._skip(in_moves)
+                return raw
+        if number is not None and raw.error is None:
+            raw.error = PdnError(f"move number {number.text} is not followed by a move",
+                                 number.line, number.column, "syntax")
+        if len(stack) > 1 and raw.error is None:
+            first = stack[1][0].token if stack[1] else None
+            where = (first.line, first.column) if first else (raw.line, 1)
+            raw.error = PdnError("a variation is not closed with ')'", *where, "syntax")
+        return raw
+
+    def _tag(self, start: Token) -> tuple[str, str, Token]:
+        name = self._next()
+        if name is None or name.kind is not Kind.NAME:
+            raise _Syntax("a tag must be [Name \"value\"]: the name is missing", name or start)
+        value = self._next()
+        if value is None or value.kind is not Kind.STRING:
+            got = value or name
+            raise _Syntax(f"tag {name.text}: the value must be a quoted string", got)
+        close = self._next()
+        if close is None or close.kind is not Kind.TAG_CLOSE:
+            raise _Syntax(f"tag {name.text}: ']' is missing", close or value)
+        return name.text, value.text, name
+
+    def _skip(self, in_moves: bool) -> None:
+        """Skip the rest of a broken game: up to its result, or to the next game's tags."""
+        depth = 0
+        while True:
+            tok = self._next()
+            if tok is None:
+                return
+            kind = tok.kind
+            if kind is Kind.OPEN:
+                depth += 1
+            elif kind is Kind.CLOSE:
+                depth = max(0, depth - 1)
+            elif kind is Kind.RESULT and depth == 0:
+                return
+            elif kind is Kind.TAG_OPEN and in_moves and tok.column == 1:
+                self.ahead = tok
+                return
+            elif kind in (Kind.MOVE, Kind.NUMBER):
+                in_moves = True
+
+
+# -- replay ----------------------------------------------------------------------------------
+_SQUARES = re.compile(r"[0-9]{1,2}|[a-jA-J](?:10|[1-9])")
+_CAPTURE_MARK = re.compile(r"[x×:X]")
+
+
+def _move_text(text: str) -> str:
+    """A move as written, normalised for the notation reader: leading zeros dropped
+    (``06-11`` is ``6-11``), spaces dropped, algebraic squares written without separator
+    (``a3b4``) separated."""
+    squares = [s.lstrip("0") or "0" if s.isdigit() else s.lower()
+               for s in _SQUARES.findall(text)]
+    sep = "x" if _CAPTURE_MARK.search(text) else "-"
+    return sep.join(squares)
+
+
+def variant_of(tags: dict[str, str], default: Variant) -> Variant:
+    """The variant a game's ``GameType`` tag names (its first number), else ``default``.
+
+    Raises ValueError for a GameType that is not a number Damiera plays."""
+    value = tags.get("GameType")
+    if value is None or not value.strip():
+        return default
+    head = value.split(",", 1)[0].strip()
+    if not head.isdigit() or int(head) not in GAME_TYPES:
+        known = ", ".join(f"{n} ({v.name})" for n, v in sorted(GAME_TYPES.items()))
+        raise ValueError(f"GameType {value!r} is not a game Damiera plays; known: {known}")
+    return GAME_TYPES[int(head)]
+
+
+def _numeric_twin(v: Variant) -> Variant:
+    return dataclasses.replace(v, notation=Notation.NUMERIC)
+
+
+def _start_game(v: Variant, fen: str | None, first: str | None) -> _rules.Game:
+    """The rules-core game at the start: the FEN's position, else the start position."""
+    if fen is None or not fen.strip():
+        return _rules.Game(v, enforce_draws=False)
+    text = fen.strip()
+    if text[:1] == "?":
+        # Unknown side to move: the side whose piece makes the first move.
+        turn = v.first_to_move
+        if first is not None:
+            for letter in ("W", "B"):
+                try:
+                    pos = _parse_fen_any(v, letter + text[1:])
+                    parse_move(v, pos, first)
+                except (FenError, NotationError):
+                    continue
+                turn = Color(letter)
+                break
+        text = turn.value + text[1:]
+    return _rules.Game(v, _parse_fen_any(v, text), enforce_draws=False)
+
+
+def _parse_fen_any(v: Variant, text: str) -> Position:
+    try:
+        return parse_fen(v, text)
+    except FenError:
+        if v.notation is Notation.NUMERIC or re.search(r"[a-j][0-9]", text):
+            raise  # already numeric, or written in algebraic squares
+        return parse_fen(_numeric_twin(v), text)
+
+
+class _Replayer:
+    def __init__(self, variant: Variant):
+        self.variant = variant
+        self.budget = MAX_LOOKAHEAD
+
+    def line(
+        self, game: _rules.Game, plies: list[_RawPly], start: int, keep: bool,
+        out: list[Ply] | None,
+    ) -> tuple[_rules.Game, PdnError | None]:
+        """Replay ``plies[start:]`` on ``game`` (changed in place, or replaced when a short
+        capture was resolved by looking ahead); returns the final game and the first error.
+        ``out`` receives the replayed plies (None: only check)."""
+        v = self.variant
+        for i in range(start, len(plies)):
+            raw = plies[i]
+            tok = raw.token
+            self.budget -= 1
+            if self.budget < 0:
+                return game, PdnError(
+                    "too many moves tried resolving short captures", tok.line, tok.column,
+                    "limit")
+            if game.result is not None:
+                return game, PdnError(
+                    f"{tok.text}: the game is over "
+                    f"({game.result.describe(v).replace('wins: ', 'won: ')})",
+                    tok.line, tok.column, "illegal-move")
+            text = _move_text(tok.text)
+            try:
+                move = parse_move(v, game.position, text)
+            except AmbiguousMoveError as amb:
+                return self._resolve(game, plies, i, amb, keep, out)
+            except NotationError as exc:
+                return game, PdnError(
+                    f"{self._where(game)} {tok.text}: {exc}", tok.line, tok.column,
+                    "illegal-move")
+            error = self._play(game, raw, move, keep, out)
+            if error is not None:
+                return game, error
+        return game, None
+
+    def _where(self, game: _rules.Game) -> str:
+        ply = len(game.moves)
+        first = game.start.turn is self.variant.first_to_move
+        number = (ply + (0 if first else 1)) // 2 + 1
+        dots = "." if game.turn is self.variant.first_to_move else "..."
+        return f"move {number}{dots}"
+
+    def _play(
+        self, game: _rules.Game, raw: _RawPly, move: RawMove, keep: bool,
+        out: list[Ply] | None,
+    ) -> PdnError | None:
+        """Play one move, replaying the variations of it first (from the same position)."""
+        variations: list[list[Ply]] = []
+        for var in raw.variations:
+            branch = game.copy()
+            kept: list[Ply] | None = [] if (keep and out is not None) else None
+            _, err = self.line(branch, var, 0, keep, kept)
+            if err is not None:
+                err.message = f"in a variation: {err.message}"
+                return err
+            if kept is not None:
+                variations.append(kept)
+        game.play(move)
+        if out is not None:
+            out.append(Ply(Move(self.variant, move), raw.token.text, list(raw.nags),
+                           raw.comment_before, raw.comment, variations))
+        return None
+
+    def _resolve(
+        self, game: _rules.Game, plies: list[_RawPly], i: int, amb: AmbiguousMoveError,
+        keep: bool, out: list[Ply] | None,
+    ) -> tuple[_rules.Game, PdnError | None]:
+        tok = plies[i].token
+        good: list[RawMove] = []
+        for name in amb.candidates:
+            move = parse_move(self.variant, game.position, name)
+            trial = game.copy()
+            if self._play(trial, plies[i], move, False, None) is not None:
+                continue
+            _, err = self.line(trial, plies, i + 1, False, None)
+            if err is None:
+                good.append(move)
+            elif err.rule == "limit":
+                return game, err
+        if len(good) == 1:
+            self._play(game, plies[i], good[0], keep, out)
+            return self.line(game, plies, i + 1, keep, out)
+        names = ", ".join(amb.candidates)
+        why = ("more than one of them lets the following moves replay" if good
+               else "none of them lets the following moves replay")
+        return game, PdnError(
+            f"{self._where(game)} {tok.text} is ambiguous: it could be {names}, and {why}",
+            tok.line, tok.column, "ambiguous-move")
+
+
+def _replay(raw: _RawGame, default: Variant, number: int, keep: bool) -> PdnGame:
+    tags = {name: value for name, value, _ in raw.tags}
+    tag_tokens = {name: tok for name, _, tok in raw.tags}
+    v = default
+    error = raw.error
+    try:
+        v = variant_of(tags, default)
+    except ValueError as exc:
+        tok = tag_tokens["GameType"]
+        error = error or PdnError(str(exc), tok.line, tok.column, "gametype")
+    first = _move_text(raw.plies[0].token.text) if raw.plies else None
+    try:
+        rules_game = _start_game(v, tags.get("FEN"), first)
+    except FenError as exc:
+        tok = tag_tokens["FEN"]
+        error = error or PdnError(f"FEN {tags['FEN']!r}: {exc}", tok.line, tok.column, "fen")
+        rules_game = _rules.Game(v, enforce_draws=False)
+    plies: list[Ply] = []
+    if error is None or error.rule == "syntax":
+        replayer = _Replayer(v)
+        # A game broken in its syntax still replays the moves read before the fault.
+        rules_game, replay_error = replayer.line(rules_game, raw.plies, 0, keep, plies)
+        # The moves replayed all come before a syntax error, so a replay error is the first.
+        error = replay_error or error
+    noted = rules_game.first_draw_by_rule()
+    if error is not None:
+        error.game = number
+    return PdnGame(tags, v, Game.from_rules(rules_game), plies, raw.result, raw.comment,
+                   raw.line, number, noted, error)
+
+
+def read_games(
+    source: Source,
+    variant: Variant | str | None = None,
+    *,
+    errors: Errors = "raise",
+    variations: bool = True,
+) -> Iterator[PdnGame]:
+    """Every game of a PDN input, one at a time (a generator: the input is read as it goes).
+
+    ``source``: PDN text (``str``), bytes, a text or binary file handle (binary handles
+    are decoded line by line: UTF-8, else CP1252, else Latin-1), or an iterable of lines.
+    ``variant``: the variant of games without a ``GameType`` tag (a Variant or its id;
+    default International, as the standard says). ``errors``: ``"raise"`` raises the first
+    :class:`PdnError`; ``"skip"`` leaves broken games out; ``"collect"`` yields them with
+    :attr:`PdnGame.error` set. ``variations``: keep variations in :attr:`Ply.variations`
+    (they are replayed either way).
+    """
+    if errors not in ("raise", "skip", "collect"):
+        raise ValueError(f"errors must be 'raise', 'skip' or 'collect', not {errors!r}")
+    default = (_variant(variant) if isinstance(variant, str)
+               else variant or VARIANTS["international"])
+    number = 0
+    for raw in _Splitter(tokenize(source)).games():
+        if not raw.tags and not raw.plies and raw.error is None and not raw.comment:
+            continue  # nothing but a lone terminator
+        number += 1
+        game = _replay(raw, default, number, variations)
+        if game.error is not None:
+            if errors == "raise":
+                raise game.error
+            if errors == "skip":
+                continue
+        yield game
+
+
+def read_game(
+    source: Source, variant: Variant | str | None = None, *, variations: bool = True,
+) -> PdnGame | None:
+    """The first game of a PDN input, or None when it holds none; raises
+    :class:`PdnError` when that game is broken."""
+    return next(read_games(source, variant, errors="raise", variations=variations), None)

@@ -5,10 +5,10 @@ Portable Draughts Notation 3.0 (the standard and its test set, ``shared/referenc
 each one with the rules core, :mod:`.writer` writes the canonical form.
 
 >>> from damiera import pdn
->>> text = '[GameType "21"]\\n1. 11-15 23-18 2. 15x22 25x18 1/2-1/2'
+>>> text = '[GameType "21"]\\n1. 11-15 22-18 2. 15x22 25x18 1/2-1/2'
 >>> game = next(pdn.read_games(text))
 >>> game.variant.name, [str(m) for m in game.moves], game.result
-('American checkers', ['11-15', '23-18', '15x22', '25x18'], '1/2-1/2')
+('American checkers', ['11-15', '22-18', '15x22', '25x18'], '1/2-1/2')
 >>> print(pdn.write_game(game))
 [Event "?"]
 [Site "?"]
@@ -19,7 +19,7 @@ each one with the rules core, :mod:`.writer` writes the canonical form.
 [Result "1/2-1/2"]
 [GameType "21,B,8,8,N1,0"]
 <BLANKLINE>
-1. 11-15 23-18 2. 15x22 25x18 1/2-1/2
+1. 11-15 22-18 2. 15x22 25x18 1/2-1/2
 <BLANKLINE>
 """
 

@@ -366,6 +366,7 @@ class _Replayer:
     def __init__(self, variant: Variant):
         self.variant = variant
         self.budget = MAX_LOOKAHEAD
+        self.resolved = 0  # short captures resolved by the moves that follow
 
     def line(
         self, game: _rules.Game, plies: list[_RawPly], start: int, keep: bool,
@@ -447,6 +448,7 @@ class _Replayer:
             elif err.rule == "limit":
                 return game, err
         if len(good) == 1:
+            self.resolved += 1
             self._play(game, plies[i], good[0], keep, out)
             return self.line(game, plies, i + 1, keep, out)
         names = ", ".join(amb.candidates)
@@ -481,6 +483,9 @@ def _replay(raw: _RawGame, default: Variant, number: int, keep: bool) -> PdnGame
         rules_game, replay_error = replayer.line(rules_game, raw.plies, 0, keep, plies)
         # The moves replayed all come before a syntax error, so a replay error is the first.
         error = replay_error or error
+    if (error is not None and error.rule == "illegal-move" and not plies
+            and "GameType" not in tags):
+        error.message += f" (the game has no GameType tag and was read as {v.name})"
     noted = rules_game.first_draw_by_rule()
     if error is not None:
         error.game = number

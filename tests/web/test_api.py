@@ -457,7 +457,11 @@ def test_whole_game_computer_against_computer_through_the_api(client: TestClient
     stored = client.get(f"/api/games/{game['id']}").json()
     assert stored["history"] == game["history"] and stored["result"] == game["result"]
     pdn = client.get(f"/api/games/{game['id']}/pdn").text
-    assert f'[Result "{ {"white": "1-0", "black": "0-1", None: "1/2-1/2"}[game["result"]["winner"]] }"]' in pdn
+    from damiera.pdn import result_token
+    from damiera.rules.variant import Color
+
+    winner = {"white": Color.WHITE, "black": Color.BLACK, None: None}[game["result"]["winner"]]
+    assert f'[Result "{result_token(v, winner)}"]' in pdn
 
 
 def test_openapi_documents_the_routes(client: TestClient):

@@ -270,6 +270,8 @@ class _Splitter:
         if name is None or name.kind is not Kind.NAME:
             raise _Syntax("a tag must be [Name \"value\"]: the name is missing", name or start)
         value = self._next()
+        if value is not None and value.kind is Kind.ERROR:
+            raise _Syntax(f"tag {name.text}: {value.text}", value)
         if value is None or value.kind is not Kind.STRING:
             got = value or name
             raise _Syntax(f"tag {name.text}: the value must be a quoted string", got)

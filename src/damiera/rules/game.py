@@ -64,12 +64,6 @@ class Result:
         return f"{winner} wins: {because}"
 
 
-def _pdn_string(value: str) -> str:
-    """A PDN tag value: backslashes and quotes escaped, line breaks folded to spaces."""
-    flat = " ".join(str(value).split())
-    return flat.replace("\\", "\\\\").replace('"', '\\"')
-
-
 class GameOverError(ValueError):
     """A move, undo or offer on a game that has already ended (or cannot be undone)."""
 
@@ -269,40 +263,12 @@ class Game:
 
     # -- PDN ----------------------------------------------------------------------------------
     def pdn(self, tags: dict[str, str] | None = None) -> str:
-        """This game as PDN text: tags (``GameType``, ``FEN`` when not from the start,
-        ``Result``, plus any given) and numbered movetext ending with the result."""
-        result = self.result.pdn if self.result else "*"
-        all_tags: dict[str, str] = {
-            "Event": "Damiera game",
-            "White": "?",
-            "Black": "?",
-        }
-        all_tags.update(tags or {})
-        all_tags["GameType"] = self.variant.pdn_gametype
-        if self.start != start_position(self.variant):
-            all_tags["FEN"] = write_fen(self.variant, self.start)
-        all_tags["Result"] = result
-        lines = [f'[{k} "{_pdn_string(v)}"]' for k, v in all_tags.items()]
-        words: list[str] = []
-        first = self.variant.first_to_move
-        number = 1
-        turn = self.start.turn
-        for i, move in enumerate(self.moves):
-            if turn is first:
-                words.append(f"{number}.")
-            elif i == 0:
-                words.append(f"{number}...")
-            words.append(move_text(self.variant, move))
-            if turn is not first:
-                number += 1
-            turn = turn.opponent
-        words.append(result)
-        text, line = [], ""
-        for w in words:
-            if line and len(line) + 1 + len(w) > 79:
-                text.append(line)
-                line = w
-            else:
-                line = f"{line} {w}" if line else w
-        text.append(line)
-        return "\n".join(lines) + "\n\n" + "\n".join(text) + "\n"
+        """This game as canonical PDN 3.0 text (:func:`damiera.pdn.write_game`): the seven
+        tags, ``GameType``, ``FEN`` when not from the start, any tags given (``Event``
+        defaults to ``Damiera game``), numbered movetext ending with the result in the
+        variant's convention."""
+        # The PDN writer sits above the rules core; imported here, when it is needed.
+        from damiera.game import Game as PublicGame
+        from damiera.pdn import write_game
+
+        return write_game(PublicGame.from_rules(self), {"Event": "Damiera game", **(tags or {})})

@@ -149,14 +149,15 @@ def lines(source: Source) -> Iterator[tuple[str, bool]]:
         chunk = readline(MAX_LINE + 1)
         if not chunk:
             return
-        cut = len(chunk) > MAX_LINE and not chunk.endswith(("\n", b"\n"))
+        newline = b"\n" if isinstance(chunk, bytes) else "\n"
+        cut = len(chunk) > MAX_LINE and not chunk.endswith(newline)
         if cut:
             rest = chunk
-            while rest and not rest.endswith(("\n", b"\n")):
+            while rest and not rest.endswith(newline):
                 rest = readline(MAX_LINE)
             chunk = chunk[:MAX_LINE]
         text = _decode(chunk, first) if isinstance(chunk, bytes) else chunk
-        if first and isinstance(text, str):
+        if first:
             text = text.removeprefix("\ufeff")
         first = False
         yield (_strip_eol(text), cut)
@@ -240,6 +241,8 @@ def tokenize(source: Source) -> Iterator[Token]:
             else:
                 assert group is not None
                 yield Token(_SIMPLE[group], match.group(), number, column)
+        if cut:
+            comment = None  # a comment still open on a cut line: its end was cut off
     if comment is not None:
         yield Token(Kind.ERROR, "a comment is not closed before the end of the file",
                     *comment_at)

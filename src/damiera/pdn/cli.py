@@ -78,7 +78,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     tmp: Any = None
     try:
         if out_dir is not None:
-            tmp = tempfile.NamedTemporaryFile(
+            tmp = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed or removed below)
                 "w", encoding="utf-8", dir=out_dir, prefix=".pdn-", delete=False
             )
         out = tmp if tmp is not None else sys.stdout

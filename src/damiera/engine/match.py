@@ -1,5 +1,5 @@
 """Engine matches: games between two players (levels 1-3 or ``random``), refereed by the rules
-core's :class:`~damiera.rules.game.Game`, and the Elo difference with its error bars.
+core's :class:`~damiera.rules.game.Game` (its ``outcome()``), and the Elo difference with its error bars.
 
 Games come in pairs: each opening is played twice, once with each player on each colour, so
 colours alternate and both players get the same openings. Openings are either FENs read from
@@ -134,7 +134,7 @@ def play_game(
             variant, level(int(name)), random.Random(rng.getrandbits(32))
         )
     game = Game(variant, opening)
-    while not game.is_over and len(game.moves) < MAX_GAME_PLIES:
+    while game.outcome() is None and len(game.moves) < MAX_GAME_PLIES:
         pos = game.position
         player = players[pos.turn]
         move: Move | None
@@ -144,13 +144,14 @@ def play_game(
             move = player.choose(pos, game.positions, movetime=movetime).move
         assert move is not None  # the game is not over, so there is a legal move
         game.play(move)
-    if game.result is None:
+    outcome = game.outcome()
+    if outcome is None:
         return GameRecord(write_fen(variant, opening), white, black, 0, "adjudicated",
                           len(game.moves))
-    winner = game.result.winner
+    winner = outcome.winner
     res = 0 if winner is None else (1 if winner is Color.WHITE else -1)
     return GameRecord(write_fen(variant, opening), white, black, res,
-                      game.result.reason.value, len(game.moves))
+                      outcome.reason.value, len(game.moves))
 
 
 @dataclass

@@ -112,9 +112,10 @@ def _result_text(result: Result, v: Variant) -> str:
 
 def _game_over(game: Game) -> Conflict:
     """409 for a change asked of a finished game."""
-    assert game.result is not None
+    outcome = game.outcome()
+    assert outcome is not None
     return Conflict(_("the game is over: {result}").format(
-        result=_result_text(game.result, game.variant)))
+        result=_result_text(outcome, game.variant)))
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,7 @@ def _result_json(result: Result | None, v: Variant) -> dict[str, Any] | None:
 def _record(stored: StoredGame, game: Game) -> None:
     """Copy the moves and result of ``game`` into ``stored``."""
     stored.moves = game.history()
-    result = game.result
+    result = game.outcome()
     stored.result_winner = result.winner.word if result and result.winner else None
     stored.result_reason = result.reason.value if result else None
 
@@ -173,7 +174,8 @@ def _undo_plies(stored: StoredGame, game: Game) -> int | None:
     """How many plies an undo takes back (against the computer: back to before the
     human's last move, with the computer's replies), or None when there is nothing to take
     back or the game ended by resignation or agreement."""
-    if game.result is not None and game.result.reason in _FINAL_REASONS:
+    outcome = game.outcome()
+    if outcome is not None and outcome.reason in _FINAL_REASONS:
         return None
     n = len(game.moves)
     if stored.opponent != "computer":
@@ -298,7 +300,7 @@ class GameService:
             "history": game.history(),
             "positions": [_fen(v.id, p) for p in game.positions],
             "last_move": move_labels(v, game.moves[-1]) if game.moves else None,
-            "result": _result_json(game.result, v),
+            "result": _result_json(game.outcome(), v),
             "moves_without_progress": game.moves_without_progress,
             "can_undo": _undo_plies(stored, game) is not None,
             "draw_moves_without_progress": v.draw_moves_without_progress,
@@ -374,7 +376,7 @@ class GameService:
     def _computer_to_move(self, stored: StoredGame, game: Game) -> bool:
         return (
             stored.opponent == "computer"
-            and game.result is None
+            and game.outcome() is None
             and game.turn.word != stored.side
         )
 
@@ -404,7 +406,7 @@ class GameService:
             if version is not None and version != stored.version:
                 raise Conflict(_("the game has changed since this move was chosen; reload it"))
             game = self.rebuild(stored)
-            if game.result is not None:
+            if game.outcome() is not None:
                 raise _game_over(game)
             if self._computer_to_move(stored, game):
                 raise Conflict(_("it is the computer's turn"))
@@ -458,7 +460,7 @@ class GameService:
             stored = await self.load(game_id)
             self._check_version(stored, version)
             game = self.rebuild(stored)
-            final = game.result
+            final = game.outcome()
             if final is not None and final.reason is ResultReason.RESIGNATION:
                 raise Conflict(_("the game ended by resignation; it cannot be taken back"))
             if final is not None and final.reason is ResultReason.AGREEMENT:
@@ -552,7 +554,7 @@ class GameService:
             raise BadRequest(clip(str(exc), 200)) from None
         legal = game.legal_moves()
         mine = [move_text(v, m) for m in legal if m.start == start]
-        if mine or game.result is not None:
+        if mine or game.outcome() is not None:
             return {"square": geo.label(start), "moves": mine, "reason": None, "code": None}
         refusal = explain_piece(v, game.position, start)
         if refusal is None:  # cannot happen: it has no legal move; be safe

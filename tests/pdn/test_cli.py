@@ -25,7 +25,8 @@ def test_check_counts_games_and_plies(tmp_path: Path, capsys: pytest.CaptureFixt
     path.write_text(GOOD)
     status, out, _ = run(capsys, "pdn", "check", str(path))
     assert status == 0
-    assert out.strip() == f"{path}: 2 games, 5 plies, 0 with errors"
+    assert out.strip() == (f"{path}: 2 games, 5 plies, 0 with errors "
+                           "(no GameType; variant guessed: international 2)")
 
 
 def test_check_reports_line_and_column_and_exits_1(
@@ -37,7 +38,7 @@ def test_check_reports_line_and_column_and_exits_1(
     assert status == 1
     first, last = out.strip().splitlines()
     assert first.startswith(f"{path}: game 3, line 8, column 19: move 2. 28x18:")
-    assert last == f"{path}: 3 games, 7 plies, 1 with errors"
+    assert last.startswith(f"{path}: 3 games, 7 plies, 1 with errors")
 
 
 def test_check_unreadable_input_exits_2(tmp_path: Path,
@@ -55,9 +56,11 @@ def test_check_variant_for_files_without_gametype(
     path = tmp_path / "russian.pdn"
     path.write_text("1. c3-d4 f6-g5 *\n")
     status, out, _ = run(capsys, "pdn", "check", str(path))
+    assert status == 0 and "(no GameType; variant guessed: russian 1)" in out
+    status, out, _ = run(capsys, "pdn", "check", "--variant", "international", str(path))
     assert status == 1 and "read as International draughts" in out
-    status, out, _ = run(capsys, "pdn", "check", "--variant", "russian", str(path))
-    assert status == 0
+    status, out, _ = run(capsys, "pdn", "check", "--variant", "czech", str(path))
+    assert status == 0 and "guessed" not in out
     status, _, err = run(capsys, "pdn", "check", "--variant", "klingon", str(path))
     assert status == 2 and "unknown variant" in err
 

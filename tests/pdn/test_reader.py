@@ -199,3 +199,20 @@ def test_read_game_returns_the_first_or_none() -> None:
 def test_bad_errors_mode_is_refused() -> None:
     with pytest.raises(ValueError, match="errors must be"):
         list(pdn.read_games("*", errors="ignore"))  # type: ignore[arg-type]
+
+
+def test_guessed_variant_from_squares_and_rules() -> None:
+    american = "1. 11-15 22-18 2. 15x22 25x18 *\n"
+    (game,) = pdn.read_games(american, "guess")
+    assert game.variant.id == "american" and game.guessed
+    (game,) = pdn.read_games('[GameType "22"]\n1. 21-17 *', "guess")
+    assert game.variant.id == "italian" and not game.guessed
+
+
+def test_guess_learns_along_the_file_and_a_broken_game_does_not_change_it() -> None:
+    text = ('[FEN "W:W29:B4"]\n*\n'       # no moves: the first candidate, American
+            '[FEN "W:W1:B4"]\n*\n'        # a white man on 1: broken, read as American
+            "1. 11-15 22-18 *\n")
+    games = list(pdn.read_games(text, "guess", errors="collect"))
+    assert [g.variant.id for g in games] == ["american", "american", "american"]
+    assert [g.error is None for g in games] == [True, False, True]

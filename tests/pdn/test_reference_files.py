@@ -144,3 +144,17 @@ def test_numeric_fen_on_an_algebraic_board() -> None:
     game = _read(path)[0]
     assert game.error is None
     assert game.game.start_fen == "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
+
+
+@pytest.mark.parametrize("path", _files("succeed") + _files("fail"), ids=lambda p: p.name)
+def test_guessing_the_variant_finds_the_same_games_and_errors(path: Path) -> None:
+    """With ``variant="guess"`` every file reads as with its variant given: the same broken
+    games, and the games with moves in the file's variant (Czech files narrow from the
+    Russian guess as soon as a game needs the Czech rules)."""
+    with open(path, "rb") as handle:
+        games = list(pdn.read_games(handle, "guess", errors="collect"))
+    assert _errors(games) == EXPECTED_ERRORS.get(path.name, [])
+    expected = VARIANT_OF_FILE.get(path.name, "international")
+    wrong = [g.number for g in games
+             if g.guessed and g.plies and g.error is None and g.variant.id != expected]
+    assert len(wrong) <= 1  # at most the first game, read before the guess narrowed

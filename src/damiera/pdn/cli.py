@@ -9,8 +9,9 @@
 - ``damiera pdn replay FILE --game N``: the positions of game N as FEN, one line per ply
   (``ply move FEN``, ply 0 the start).
 
-``--variant`` names the variant of games without a ``GameType`` tag (default International,
-the standard's default).
+``--variant`` names the variant of games without a ``GameType`` tag; by default it is
+guessed from how the squares are written and which rules replay the games
+(:func:`damiera.pdn.read_games` with ``variant="guess"``), and ``check`` says so.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import argparse
 import os
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -32,20 +34,23 @@ class _Unreadable(Exception):
     """A file that cannot be opened or read (exit status 2)."""
 
 
-def _variant(name: str) -> Variant:
+def _variant(name: str) -> Variant | None:
+    """The variant named on the command line; None for ``guess``."""
     from damiera.cli import UsageError
 
+    if name.strip().lower() == "guess":
+        return None
     try:
         return variant(name)
     except UnknownVariantError as exc:
         raise UsageError(str(exc)) from None
 
 
-def _games(path: str, v: Variant) -> Iterator[PdnGame]:
+def _games(path: str, v: Variant | None) -> Iterator[PdnGame]:
     """The games of a file (errors collected); :class:`_Unreadable` when it cannot be read."""
     try:
         with open(path, "rb") as handle:
-            yield from read_games(handle, v, errors="collect")
+            yield from read_games(handle, "guess" if v is None else v, errors="collect")
     except OSError as exc:
         raise _Unreadable(f"{path}: {exc.strerror or exc}") from None
 
@@ -55,17 +60,22 @@ def _cmd_check(args: argparse.Namespace) -> int:
     status = 0
     for path in args.files:
         games = plies = broken = 0
+        guessed: Counter[str] = Counter()
         try:
             for game in _games(path, v):
                 games += 1
                 plies += len(game.plies)
+                if game.guessed:
+                    guessed[game.variant.id] += 1
                 if game.error is not None:
                     broken += 1
                     print(f"{path}: {game.error}")
         except _Unreadable as exc:
             print(f"damiera: error: {exc}", file=sys.stderr)
             return 2
-        print(f"{path}: {games} games, {plies} plies, {broken} with errors")
+        guesses = ", ".join(f"{name} {n}" for name, n in guessed.most_common())
+        note = f" (no GameType; variant guessed: {guesses})" if guesses else ""
+        print(f"{path}: {games} games, {plies} plies, {broken} with errors{note}")
         if broken:
             status = 1
     return status
@@ -137,21 +147,22 @@ def register(sub: Any) -> None:
     p = sub.add_parser("pdn", help="check, convert and replay PDN files")
     pdn_sub = p.add_subparsers(dest="pdn_command", required=True,
                                parser_class=type(p))
-    variant_help = "variant of games without a GameType tag (default: international)"
+    variant_help = ("variant of games without a GameType tag, or 'guess' (default: guessed "
+                    "from the squares and the rules that replay the games)")
 
     c = pdn_sub.add_parser("check", help="read every game; report errors with line and column")
     c.add_argument("files", nargs="+", metavar="FILE")
-    c.add_argument("--variant", default="international", help=variant_help)
+    c.add_argument("--variant", default="guess", help=variant_help)
     c.set_defaults(func=_cmd_check)
 
     c = pdn_sub.add_parser("convert", help="write the games as canonical PDN 3.0")
     c.add_argument("file", metavar="FILE")
     c.add_argument("-o", "--output", required=True, metavar="OUT", help="'-' for stdout")
-    c.add_argument("--variant", default="international", help=variant_help)
+    c.add_argument("--variant", default="guess", help=variant_help)
     c.set_defaults(func=_cmd_convert)
 
     c = pdn_sub.add_parser("replay", help="the positions of one game as FEN")
     c.add_argument("file", metavar="FILE")
     c.add_argument("--game", type=int, default=1, help="game number, from 1 (default 1)")
-    c.add_argument("--variant", default="international", help=variant_help)
+    c.add_argument("--variant", default="guess", help=variant_help)
     c.set_defaults(func=_cmd_replay)

@@ -103,7 +103,8 @@ class PdnGame:
     variations); ``result`` (the result token, ``"*"`` when none); ``comment`` (before the
     first move); ``line`` (where the game starts); ``number`` (1-based, in the input);
     ``noted_draw`` (``(ply, outcome)``: the first position where a draw rule applied, for
-    records that played on); ``error`` (None, or why the game is broken).
+    records that played on); ``error`` (None, or why the game is broken); ``guessed``
+    (the variant was guessed: no ``GameType`` tag, read with ``variant="guess"``).
     """
 
     tags: dict[str, str]
@@ -116,6 +117,7 @@ class PdnGame:
     number: int = 1
     noted_draw: tuple[int, Outcome] | None = None
     error: PdnError | None = None
+    guessed: bool = False
 
     @property
     def moves(self) -> list[Move]:
@@ -461,11 +463,71 @@ class _Replayer:
             tok.line, tok.column, "ambiguous-move")
 
 
-def _replay(raw: _RawGame, default: Variant, number: int, keep: bool) -> PdnGame:
+class _Guesser:
+    """Guesses the variant of games without ``GameType``, learning along the file.
+
+    For each family of candidates (:func:`guess_candidates`) it keeps those still possible,
+    in order. A game with moves is read as the first remaining candidate that replays it,
+    and the candidates before that one are dropped for the rest of the input (they failed
+    on a game that another variant plays legally). A game without moves, or one no
+    remaining candidate replays, is read as the first remaining candidate: a broken
+    game never changes the guess.
+    """
+
+    def __init__(self) -> None:
+        self.remaining: dict[tuple[str, ...], list[Variant]] = {}
+
+    def replay(self, raw: _RawGame, tags: dict[str, str], number: int, keep: bool) -> PdnGame:
+        family = guess_candidates(raw, tags)
+        remaining = self.remaining.setdefault(tuple(v.id for v in family), list(family))
+        first: PdnGame | None = None
+        for i, candidate in enumerate(remaining if raw.plies else remaining[:1]):
+            game = _replay_as(raw, candidate, tags, number, keep)
+            game.guessed = True
+            if game.error is None:
+                del remaining[:i]
+                return game
+            first = first or game
+        assert first is not None
+        return first
+
+
+def _replay(
+    raw: _RawGame, default: Variant | None, number: int, keep: bool, guesser: _Guesser
+) -> PdnGame:
+    """Replay one raw game; ``default`` None: guess the variant of a game without a
+    ``GameType`` tag."""
     tags = {name: value for name, value, _ in raw.tags}
+    if default is not None or tags.get("GameType", "").strip():
+        return _replay_as(raw, default or VARIANTS["international"], tags, number, keep)
+    return guesser.replay(raw, tags, number, keep)
+
+
+def guess_candidates(raw: _RawGame, tags: dict[str, str]) -> list[Variant]:
+    """The variants a game without ``GameType`` may be in, most likely first, from how its
+    squares are written: letters (a1-h8) for the 8x8 algebraic boards; a number above 32
+    for the 10x10 board; else the numbered 8x8 boards."""
+    texts = [p.token.text for p in raw.plies[:40]]
+    fen = tags.get("FEN", "")
+    algebraic = any(re.search(r"[a-j][0-9]", t) for t in texts) or bool(
+        re.search(r"[,:K][a-j][0-9]", fen))
+    numbers = [int(n) for t in [*texts, fen] for n in re.findall(r"[0-9]+", t)]
+    by_id = VARIANTS
+    if algebraic:
+        return [by_id["russian"], by_id["brazilian"], by_id["czech"]]
+    if not numbers or max(numbers) > 32:
+        return [by_id["international"]]
+    return [by_id["american"], by_id["italian"], by_id["spanish"], by_id["international"]]
+
+
+def _replay_as(
+    raw: _RawGame, default: Variant, tags: dict[str, str], number: int, keep: bool
+) -> PdnGame:
     tag_tokens = {name: tok for name, _, tok in raw.tags}
     v = default
-    error = raw.error
+    syntax = raw.error
+    error = (None if syntax is None
+             else PdnError(syntax.message, syntax.line, syntax.column, syntax.rule))
     try:
         v = variant_of(tags, default)
     except ValueError as exc:
@@ -507,21 +569,28 @@ def read_games(
     ``source``: PDN text (``str``), bytes, a text or binary file handle (binary handles
     are decoded line by line: UTF-8, else CP1252, else Latin-1), or an iterable of lines.
     ``variant``: the variant of games without a ``GameType`` tag (a Variant or its id;
-    default International, as the standard says). ``errors``: ``"raise"`` raises the first
+    default International, as the standard says), or ``"guess"``: guessed from how the
+    squares are written and which rules replay the games, learning along the input
+    (:attr:`PdnGame.guessed` is then True). ``errors``: ``"raise"`` raises the first
     :class:`PdnError`; ``"skip"`` leaves broken games out; ``"collect"`` yields them with
     :attr:`PdnGame.error` set. ``variations``: keep variations in :attr:`Ply.variations`
     (they are replayed either way).
     """
     if errors not in ("raise", "skip", "collect"):
         raise ValueError(f"errors must be 'raise', 'skip' or 'collect', not {errors!r}")
-    default = (_variant(variant) if isinstance(variant, str)
-               else variant or VARIANTS["international"])
+    default: Variant | None
+    if variant == "guess":
+        default = None
+    else:
+        default = (_variant(variant) if isinstance(variant, str)
+                   else variant or VARIANTS["international"])
     number = 0
+    guesser = _Guesser()
     for raw in _Splitter(tokenize(source)).games():
         if not raw.tags and not raw.plies and raw.error is None and not raw.comment:
             continue  # nothing but a lone terminator
         number += 1
-        game = _replay(raw, default, number, variations)
+        game = _replay(raw, default, number, variations, guesser)
         if game.error is not None:
             if errors == "raise":
                 raise game.error

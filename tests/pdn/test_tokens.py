@@ -60,3 +60,11 @@ def test_tokenizing_is_linear_in_the_input() -> None:
     """Counted, not timed: the tokens of n copies of a game are n times those of one."""
     one = "1. 32-28 {a} 19-23 (18-23) 2. 28x19 $1 14x23 2-0\n"
     assert len(list(tokenize(one * 200))) == 200 * len(list(tokenize(one)))
+
+
+def test_a_run_of_squares_and_separators_is_one_token() -> None:
+    """No backtracking over a long run: it is one move token (then refused by the reader),
+    however it ends, so the tokenizer stays linear."""
+    for text in ("1 - " * 2000 + "a", "1-" * 2000 + "a"):
+        kinds = [t.kind for t in tokenize(text)]
+        assert kinds[0] is Kind.MOVE and len(kinds) <= 3

@@ -73,7 +73,7 @@ _TOKEN = re.compile(
   | (?P<escape>%)
   | (?P<setup>/[^/]*/)
   | (?P<number>[0-9]{{1,4}}\.(?:\.\.)?)
-  | (?P<move>{_SQUARE}(?:{_SEP}{_SQUARE})+)(?P<suffix>{_STRENGTH})?(?![0-9A-Za-z])
+  | (?P<move>{_SQUARE}(?:{_SEP}{_SQUARE})+)(?P<suffix>{_STRENGTH})?
   | (?P<ellipsis>\.\.\.?)
   | (?P<nag>\$[0-9]{{1,3}})
   | (?P<strength>\([ \t]*{_STRENGTH}[!?]*[ \t]*\)|{_STRENGTH})

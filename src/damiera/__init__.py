@@ -3,22 +3,47 @@
 The library API, in the shape of python-chess: :func:`variant`, :class:`Game` (legal moves,
 ``play("22-19")``, ``undo()``, ``fen``, ``outcome()``, ``copy()``), :class:`Move` (written
 in the variant's notation), :mod:`damiera.pdn` (``read_games``, ``write_games``) and
-:mod:`damiera.engine` (``Engine(variant, level).play(game, Limit(time=1.0))``).
+:mod:`damiera.engine` (``Engine(variant, level).play(game, Limit(time=1.0))``). They are
+loaded on first use, so ``import damiera`` stays light.
 
 :func:`compiled` tells whether the hot modules run compiled with mypyc (``make compile``).
 Importing the package warns (:class:`~damiera._build.StaleBuildWarning`, on standard error)
 when a compiled module is older than its source, since Python would run the old compiled code.
 """
 
-import warnings
+from __future__ import annotations
 
-from damiera import pdn
+import importlib
+import warnings
+from typing import TYPE_CHECKING, Any
+
 from damiera._build import StaleBuildWarning, compiled, stale, stale_message
-from damiera.game import Game, Move, Outcome, variant
-from damiera.rules.game import GameOverError, ResultReason
-from damiera.rules.notation import AmbiguousMoveError, IllegalMoveError, NotationError
-from damiera.rules.position import FenError
-from damiera.rules.variant import VARIANTS, Color, UnknownVariantError, Variant
+
+if TYPE_CHECKING:
+    from damiera import pdn
+    from damiera.game import Game, Move, Outcome, variant
+    from damiera.rules.game import GameOverError, ResultReason
+    from damiera.rules.notation import AmbiguousMoveError, IllegalMoveError, NotationError
+    from damiera.rules.position import FenError
+    from damiera.rules.variant import VARIANTS, Color, UnknownVariantError, Variant
+
+#: Public names and the module each comes from (loaded on first use).
+_EXPORTS = {
+    "Game": "damiera.game",
+    "Move": "damiera.game",
+    "Outcome": "damiera.game",
+    "variant": "damiera.game",
+    "GameOverError": "damiera.rules.game",
+    "ResultReason": "damiera.rules.game",
+    "AmbiguousMoveError": "damiera.rules.notation",
+    "IllegalMoveError": "damiera.rules.notation",
+    "NotationError": "damiera.rules.notation",
+    "FenError": "damiera.rules.position",
+    "VARIANTS": "damiera.rules.variant",
+    "Color": "damiera.rules.variant",
+    "UnknownVariantError": "damiera.rules.variant",
+    "Variant": "damiera.rules.variant",
+}
 
 __all__ = [
     "VARIANTS",
@@ -32,12 +57,25 @@ __all__ = [
     "NotationError",
     "Outcome",
     "ResultReason",
+    "StaleBuildWarning",
     "UnknownVariantError",
     "Variant",
     "compiled",
     "pdn",
     "variant",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "pdn":
+        return importlib.import_module("damiera.pdn")
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'damiera' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 if _stale := stale():
     warnings.warn(stale_message(_stale), StaleBuildWarning, stacklevel=1)

@@ -88,7 +88,7 @@ def score_text(score: int) -> str:
 def _cmd_bestmove(args: argparse.Namespace) -> int:
     from damiera.cli import load_position, load_variant
     from damiera.engine.levels import Player, level
-    from damiera.rules.movegen import generate
+    from damiera.rules.game import Game, ResultReason
     from damiera.rules.notation import move_text
 
     v = load_variant(args.variant, args.optional_capture)
@@ -96,13 +96,13 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
     lv = level(_int_in(args.level, "level", 1, 3))
     movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
     depth = _int_in(args.depth, "depth", 1, MAX_DEPTH) if args.depth is not None else None
-    white, black = pos.piece_counts()
-    if not white or not black:
-        loser = "white" if not white else "black"
-        print(f"game over: {loser} has no pieces and has lost", file=sys.stderr)
-        return 1
-    if not generate(v, pos):
-        print(f"no legal move: {pos.turn.word} to move has lost", file=sys.stderr)
+    outcome = Game(v, pos).outcome()  # the one place that decides a game's end
+    if outcome is not None:
+        if outcome.reason is ResultReason.NO_PIECES and outcome.winner is not None:
+            loser = outcome.winner.opponent.word
+            print(f"game over: {loser} has no pieces and has lost", file=sys.stderr)
+        else:
+            print(f"no legal move: {pos.turn.word} to move has lost", file=sys.stderr)
         return 1
 
     def info(i: Info) -> None:

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import damiera
 from damiera.pdn import read_games
-from damiera.pdn.reader import _Splitter
+from damiera.pdn.syntax import Splitter
 from damiera.pdn.tokens import tokenize
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,7 +95,7 @@ def measure_ours(path: Path, variant: str, runs: int) -> dict[str, float]:
     for _ in range(runs):
         start = time.perf_counter()
         with open(path, "rb") as handle:
-            n = sum(1 for _ in _Splitter(tokenize(handle)).games())
+            n = sum(1 for _ in Splitter(tokenize(handle)).games())
         parse_times.append(time.perf_counter() - start)
         start = time.perf_counter()
         games = replayed = plies = 0

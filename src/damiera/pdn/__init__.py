@@ -1,8 +1,9 @@
 """PDN files: many games in (:func:`read_games`), many games out (:func:`write_games`).
 
 Portable Draughts Notation 3.0 (the standard and its test set, ``shared/reference/pdn``):
-:mod:`.tokens` turns text into tokens, :mod:`.reader` groups them into games and replays
-each one with the rules core, :mod:`.writer` writes the canonical form.
+:mod:`.tokens` turns text into tokens, :mod:`.syntax` groups them into games,
+:mod:`.reader` replays each one with the rules core, :mod:`.writer` writes the canonical
+form, :mod:`.cli` is ``damiera pdn``.
 
 >>> from damiera import pdn
 >>> text = '[GameType "21"]\\n1. 11-15 22-18 2. 15x22 25x18 1/2-1/2'
@@ -25,13 +26,13 @@ each one with the rules core, :mod:`.writer` writes the canonical form.
 
 from damiera.pdn.reader import (
     GAME_TYPES,
-    PdnError,
     PdnGame,
     Ply,
     read_game,
     read_games,
     variant_of,
 )
+from damiera.pdn.syntax import PdnError
 from damiera.pdn.tokens import Kind, Token, tokenize
 from damiera.pdn.writer import result_token, result_winner, write_game, write_games
 

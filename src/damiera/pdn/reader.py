@@ -1,8 +1,7 @@
-"""Reading PDN: tokens to games, and each game replayed by the rules core.
+"""Reading PDN: each game (from :mod:`.syntax`) replayed by the rules core.
 
 Source: PDN 3.0 (the standard's grammar and its test set, ``shared/reference/pdn``) and
-RULES.md section 4. A game is a tag section (``[Name "value"]`` pairs) followed by movetext,
-ended by a result, by the next game's tags, or by the end of the input.
+RULES.md section 4.
 
 - ``GameType`` (``20`` or the full form ``20,W,10,10,N2,0``) chooses the variant by its
   number; without it the reader uses the ``variant`` it is given (International, the
@@ -35,7 +34,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from damiera.game import Game, Move, Outcome
-from damiera.pdn.tokens import Kind, Source, Token, tokenize
+from damiera.pdn.syntax import PdnError, RawGame, RawPly, Splitter
+from damiera.pdn.tokens import Source, tokenize
 from damiera.rules import game as _rules
 from damiera.rules.movegen import Move as RawMove
 from damiera.rules.notation import AmbiguousMoveError, NotationError, parse_move
@@ -43,10 +43,6 @@ from damiera.rules.position import FenError, Position, parse_fen
 from damiera.rules.variant import VARIANTS, Color, Notation, Variant
 from damiera.rules.variant import variant as _variant
 
-#: Deepest nesting of variations read.
-MAX_DEPTH = 32
-#: Most tokens in one game (moves, comments, ...): a longer game is an error.
-MAX_GAME_TOKENS = 200_000
 #: Most moves tried while resolving short captures by the moves that follow, per game.
 MAX_LOOKAHEAD = 50_000
 
@@ -56,27 +52,6 @@ Errors = Literal["raise", "skip", "collect"]
 GAME_TYPES: dict[int, Variant] = {
     int(v.pdn_gametype.split(",")[0]): v for v in VARIANTS.values()
 }
-
-
-class PdnError(ValueError):
-    """A game that cannot be read or replayed.
-
-    ``line`` and ``column`` (1-based) locate the token at fault; ``game`` is the game's
-    number in the input (1-based); ``rule`` a stable code (``syntax``, ``gametype``, ``fen``,
-    ``illegal-move``, ``ambiguous-move``, ``limit``); ``message`` the English reason.
-    ``str(error)`` is ``"game G, line L, column C: message"``.
-    """
-
-    def __init__(self, message: str, line: int, column: int, rule: str, game: int = 0):
-        self.message = message
-        self.line = line
-        self.column = column
-        self.rule = rule
-        self.game = game
-        super().__init__(message)
-
-    def __str__(self) -> str:
-        return f"game {self.game}, line {self.line}, column {self.column}: {self.message}"
 
 
 @dataclass
@@ -122,185 +97,6 @@ class PdnGame:
     @property
     def moves(self) -> list[Move]:
         return [p.move for p in self.plies]
-
-
-# -- syntax: tokens to raw games -------------------------------------------------------------
-@dataclass
-class _RawPly:
-    token: Token
-    nags: list[str] = field(default_factory=list)
-    comment_before: str = ""
-    comment: str = ""
-    variations: list[list[_RawPly]] = field(default_factory=list)
-
-
-@dataclass
-class _RawGame:
-    line: int
-    tags: list[tuple[str, str, Token]] = field(default_factory=list)
-    plies: list[_RawPly] = field(default_factory=list)
-    comment: str = ""
-    result: str = "*"
-    error: PdnError | None = None
-
-
-class _Syntax(Exception):
-    def __init__(self, message: str, token: Token):
-        super().__init__(message)
-        self.message = message
-        self.token = token
-
-
-def _join(a: str, b: str) -> str:
-    return f"{a} {b}" if a and b else a or b
-
-
-class _Splitter:
-    """Groups tokens into raw games; on a syntax error skips to the end of the game."""
-
-    def __init__(self, tokens: Iterator[Token]):
-        self.tokens = tokens
-        self.ahead: Token | None = None
-
-    def _next(self) -> Token | None:
-        if self.ahead is not None:
-            tok, self.ahead = self.ahead, None
-            return tok
-        return next(self.tokens, None)
-
-    def games(self) -> Iterator[_RawGame]:
-        while True:
-            tok = self._next()
-            if tok is None:
-                return
-            self.ahead = tok
-            yield self._game(tok.line)
-
-    def _game(self, line: int) -> _RawGame:
-        raw = _RawGame(line)
-        count = 0
-        # stack of open lines: the main line, then each open variation
-        stack: list[list[_RawPly]] = [raw.plies]
-        pending = ""  # a comment waiting for the next move of the current line
-        in_moves = False
-        number: Token | None = None  # a move number not yet followed by its move
-        while True:
-            tok = self._next()
-            if tok is None:
-                break
-            count += 1
-            try:
-                if count > MAX_GAME_TOKENS:
-                    raise _Syntax(f"a game of more than {MAX_GAME_TOKENS} tokens", tok)
-                kind = tok.kind
-                if number is not None and kind not in (Kind.MOVE, Kind.COMMENT, Kind.ELLIPSIS):
-                    raise _Syntax(f"move number {number.text} is not followed by a move",
-                                  number)
-                if kind is Kind.TAG_OPEN:
-                    if in_moves:
-                        self.ahead = tok  # the next game's tags
-                        raw.error = PdnError(
-                            "the game has no result (1-0, 0-1, 2-0, 1-1, 0-2, 1/2-1/2 or *) "
-                            "before the next game's tags", tok.line, tok.column, "syntax")
-                        break
-                    raw.tags.append(self._tag(tok))
-                elif kind is Kind.MOVE:
-                    in_moves = True
-                    number = None
-                    ply = _RawPly(tok, comment_before=pending)
-                    pending = ""
-                    stack[-1].append(ply)
-                elif kind is Kind.COMMENT:
-                    line_plies = stack[-1]
-                    if line_plies and not pending:
-                        line_plies[-1].comment = _join(line_plies[-1].comment, tok.text)
-                    elif len(stack) == 1 and not line_plies:
-                        raw.comment = _join(raw.comment, tok.text)
-                    else:
-                        pending = _join(pending, tok.text)
-                elif kind in (Kind.NAG, Kind.STRENGTH):
-                    if not stack[-1]:
-                        raise _Syntax(f"{tok.text} before any move", tok)
-                    stack[-1][-1].nags.append(tok.text.replace(" ", "").replace("\t", ""))
-                elif kind is Kind.NUMBER:
-                    in_moves = True
-                    number = tok
-                elif kind is Kind.ELLIPSIS:
-                    in_moves = True  # a move left out ("12. ..."): nothing to play
-                    number = None
-                elif kind is Kind.OPEN:
-                    if not stack[-1]:
-                        raise _Syntax("a variation must follow the move it replaces", tok)
-                    if len(stack) > MAX_DEPTH:
-                        raise _Syntax(f"variations nested deeper than {MAX_DEPTH}", tok)
-                    variation: list[_RawPly] = []
-                    stack[-1][-1].variations.append(variation)
-                    stack.append(variation)
-                    pending = ""
-                    in_moves = True
-                elif kind is Kind.CLOSE:
-                    if len(stack) == 1:
-                        raise _Syntax("')' without a '(' before it", tok)
-                    if not stack[-1]:
-                        raise _Syntax("an empty variation '( )'", tok)
-                    stack.pop()
-                    pending = ""
-                elif kind is Kind.RESULT:
-                    if len(stack) > 1:
-                        raise _Syntax("a result inside a variation (a ')' is missing)", tok)
-                    raw.result = tok.text
-                    break
-                elif kind is Kind.ERROR:
-                    raise _Syntax(tok.text, tok)
-                else:
-                    raise _Syntax(f"unexpected {kind.value} {tok.text!r} in the moves", tok)
-            except _Syntax as exc:
-                raw.error = PdnError(exc.message, exc.token.line, exc.token.column, "syntax")
-                self._skip(in_moves)
-                return raw
-        if number is not None and raw.error is None:
-            raw.error = PdnError(f"move number {number.text} is not followed by a move",
-                                 number.line, number.column, "syntax")
-        if len(stack) > 1 and raw.error is None:
-            first = stack[1][0].token if stack[1] else None
-            where = (first.line, first.column) if first else (raw.line, 1)
-            raw.error = PdnError("a variation is not closed with ')'", *where, "syntax")
-        return raw
-
-    def _tag(self, start: Token) -> tuple[str, str, Token]:
-        name = self._next()
-        if name is None or name.kind is not Kind.NAME:
-            raise _Syntax("a tag must be [Name \"value\"]: the name is missing", name or start)
-        value = self._next()
-        if value is not None and value.kind is Kind.ERROR:
-            raise _Syntax(f"tag {name.text}: {value.text}", value)
-        if value is None or value.kind is not Kind.STRING:
-            got = value or name
-            raise _Syntax(f"tag {name.text}: the value must be a quoted string", got)
-        close = self._next()
-        if close is None or close.kind is not Kind.TAG_CLOSE:
-            raise _Syntax(f"tag {name.text}: ']' is missing", close or value)
-        return name.text, value.text, name
-
-    def _skip(self, in_moves: bool) -> None:
-        """Skip the rest of a broken game: up to its result, or to the next game's tags."""
-        depth = 0
-        while True:
-            tok = self._next()
-            if tok is None:
-                return
-            kind = tok.kind
-            if kind is Kind.OPEN:
-                depth += 1
-            elif kind is Kind.CLOSE:
-                depth = max(0, depth - 1)
-            elif kind is Kind.RESULT and depth == 0:
-                return
-            elif kind is Kind.TAG_OPEN and in_moves and tok.column == 1:
-                self.ahead = tok
-                return
-            elif kind in (Kind.MOVE, Kind.NUMBER):
-                in_moves = True
 
 
 # -- replay ----------------------------------------------------------------------------------
@@ -373,7 +169,7 @@ class _Replayer:
         self.resolved = 0  # short captures resolved by the moves that follow
 
     def line(
-        self, game: _rules.Game, plies: list[_RawPly], start: int, keep: bool,
+        self, game: _rules.Game, plies: list[RawPly], start: int, keep: bool,
         out: list[Ply] | None,
     ) -> tuple[_rules.Game, PdnError | None]:
         """Replay ``plies[start:]`` on ``game`` (changed in place, or replaced when a short
@@ -415,7 +211,7 @@ class _Replayer:
         return f"move {number}{dots}"
 
     def _play(
-        self, game: _rules.Game, raw: _RawPly, move: RawMove, keep: bool,
+        self, game: _rules.Game, raw: RawPly, move: RawMove, keep: bool,
         out: list[Ply] | None,
     ) -> PdnError | None:
         """Play one move, replaying the variations of it first (from the same position)."""
@@ -436,7 +232,7 @@ class _Replayer:
         return None
 
     def _resolve(
-        self, game: _rules.Game, plies: list[_RawPly], i: int, amb: AmbiguousMoveError,
+        self, game: _rules.Game, plies: list[RawPly], i: int, amb: AmbiguousMoveError,
         keep: bool, out: list[Ply] | None,
     ) -> tuple[_rules.Game, PdnError | None]:
         tok = plies[i].token
@@ -477,7 +273,7 @@ class _Guesser:
     def __init__(self) -> None:
         self.remaining: dict[tuple[str, ...], list[Variant]] = {}
 
-    def replay(self, raw: _RawGame, tags: dict[str, str], number: int, keep: bool) -> PdnGame:
+    def replay(self, raw: RawGame, tags: dict[str, str], number: int, keep: bool) -> PdnGame:
         family = guess_candidates(raw, tags)
         remaining = self.remaining.setdefault(tuple(v.id for v in family), list(family))
         first: PdnGame | None = None
@@ -493,7 +289,7 @@ class _Guesser:
 
 
 def _replay(
-    raw: _RawGame, default: Variant | None, number: int, keep: bool, guesser: _Guesser
+    raw: RawGame, default: Variant | None, number: int, keep: bool, guesser: _Guesser
 ) -> PdnGame:
     """Replay one raw game; ``default`` None: guess the variant of a game without a
     ``GameType`` tag."""
@@ -503,7 +299,7 @@ def _replay(
     return guesser.replay(raw, tags, number, keep)
 
 
-def guess_candidates(raw: _RawGame, tags: dict[str, str]) -> list[Variant]:
+def guess_candidates(raw: RawGame, tags: dict[str, str]) -> list[Variant]:
     """The variants a game without ``GameType`` may be in, most likely first, from how its
     squares are written: letters (a1-h8) for the 8x8 algebraic boards; a number above 32
     for the 10x10 board; else the numbered 8x8 boards."""
@@ -521,7 +317,7 @@ def guess_candidates(raw: _RawGame, tags: dict[str, str]) -> list[Variant]:
 
 
 def _replay_as(
-    raw: _RawGame, default: Variant, tags: dict[str, str], number: int, keep: bool
+    raw: RawGame, default: Variant, tags: dict[str, str], number: int, keep: bool
 ) -> PdnGame:
     tag_tokens = {name: tok for name, _, tok in raw.tags}
     v = default
@@ -586,7 +382,7 @@ def read_games(
                    else variant or VARIANTS["international"])
     number = 0
     guesser = _Guesser()
-    for raw in _Splitter(tokenize(source)).games():
+    for raw in Splitter(tokenize(source)).games():
         if not raw.tags and not raw.plies and raw.error is None and not raw.comment:
             continue  # nothing but a lone terminator
         number += 1

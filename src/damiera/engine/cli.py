@@ -8,10 +8,12 @@ legal move, or a side has no pieces). ``--movetime`` is at most 3600 s
 (:data:`~damiera.engine.search.MAX_DEPTH`: deeper fixed searches from a middlegame would run
 for hours); ``--depth`` alone is searched in full, but stops after 3600 s all the same.
 
-``damiera match VARIANT --first LEVEL --second LEVEL --games N [--movetime S]
-[--openings FILE] [--json]`` plays a match (levels 1-3 or ``random``) with a progress bar on
-stderr and prints W/D/L and the Elo difference with its 95% interval; with ``--json`` the last
-line is one JSON object.
+``damiera match VARIANT --first PLAYER --second PLAYER --games N [--movetime S]
+[--openings FILE] [--json]`` plays a match (levels 1-3, ``random``, or ``hub:COMMAND`` for a
+Hub engine by path, e.g. ``--second "hub:/opt/scan/scan hub"``) with a progress bar on stderr
+and prints W/D/L and the Elo difference with its 95% interval; with ``--json`` the last line
+is one JSON object. A Hub engine that fails (exits, answers nothing in time, plays an illegal
+move) ends the match with one line on stderr and exit status 1.
 
 ``damiera hub`` serves the Hub protocol (see :mod:`damiera.engine.hub`).
 
@@ -151,10 +153,16 @@ def _cmd_match(args: argparse.Namespace) -> int:
         return iter(tqdm(it, total=total, desc=f"{first} vs {second}", unit="game",
                          file=sys.stderr, disable=args.quiet))
 
-    result, _records = run_match(
-        v, first, second, games, movetime=movetime, openings=openings, jobs=jobs,
-        seed=args.seed, progress=bar,
-    )
+    from damiera.engine.hub_client import HubClientError
+
+    try:
+        result, _records = run_match(
+            v, first, second, games, movetime=movetime, openings=openings, jobs=jobs,
+            seed=args.seed, progress=bar,
+        )
+    except HubClientError as exc:
+        print(f"damiera: error: {exc}", file=sys.stderr)
+        return 1
     print(f"{first} vs {second} in {v.display_name}, {games} game{'' if games == 1 else 's'}"
           + (f" at {movetime:g} s a move" if movetime else ""))
     print(f"wins {result.wins}  draws {result.draws}  losses {result.losses}  "
@@ -183,8 +191,9 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser("match", help="play games between levels and measure Elo")
     p.add_argument("variant")
-    p.add_argument("--first", required=True, help="1, 2, 3 or random")
-    p.add_argument("--second", required=True, help="1, 2, 3 or random")
+    p.add_argument("--first", required=True,
+                   help="1, 2, 3, random, or hub:COMMAND (a Hub engine: its path and arguments)")
+    p.add_argument("--second", required=True, help="as --first")
     p.add_argument("--games", required=True, help="number of games (colours alternate)")
     p.add_argument("--movetime", help="seconds a move, at most 3600 (default: each level's own)")
     p.add_argument("--openings", metavar="FILE", help="FENs, one per line (default: random)")

@@ -18,7 +18,7 @@ captured squares in any order (``28x19x23``).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import IO
 
 from damiera.rules.geometry import Geometry, geometry
 from damiera.rules.movegen import Move, generate
@@ -102,7 +102,7 @@ def format_line(command: str, *flags: str, **args: str) -> str:
     return " ".join(parts)
 
 
-def read_lines(stream: BinaryIO) -> Iterator[str | HubError]:
+def read_lines(stream: IO[bytes]) -> Iterator[str | HubError]:
     """The lines of a byte stream, without their end of line, until end of input; a line
     longer than :data:`MAX_LINE_BYTES` (read on and dropped in bounded chunks) or not UTF-8
     comes as a :class:`HubError` in its place, so the caller answers it and goes on."""

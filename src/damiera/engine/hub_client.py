@@ -255,10 +255,10 @@ class HubClient:
         self.send(level)
         self.send(f"go {mode}")
         infos: list[dict[str, str]] = []
-        now = time.monotonic()
-        # A fixed depth has no time of its own: the timeout alone bounds it.
-        stop_at = now + budget if budget is not None else now + self.timeout
-        deadline = stop_at + (self.timeout if budget is not None else 0.0)
+        # A fixed depth has no time of its own: the timeout bounds it, then stop is sent and
+        # the engine has the timeout again to answer.
+        stop_at = time.monotonic() + (budget if budget is not None else self.timeout)
+        deadline = stop_at + self.timeout
         stopped = False
         while True:
             try:

@@ -54,6 +54,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from damiera.engine._threads import let_threads_run
 from damiera.engine.evaluate import NO_MOVES, Evaluator
 from damiera.rules.geometry import popcount
 from damiera.rules.movegen import Move, apply_move, generate, has_capture
@@ -252,10 +253,11 @@ class Searcher:
     def _poll(self) -> None:
         """The clock check, every ``_CHECK_EVERY`` nodes: lets other threads run (compiled
         code never gives up the interpreter lock by itself, so a front end reading its input
-        in another thread would wait for the whole search), then raises :class:`_Timeout`
-        after :meth:`stop` or past the deadline."""
+        in another thread would wait for the whole search; see
+        :mod:`damiera.engine._threads`), then raises :class:`_Timeout` after :meth:`stop` or
+        past the deadline."""
         self._next_check = self.nodes + _CHECK_EVERY
-        time.sleep(0)  # releases the interpreter lock for a moment
+        let_threads_run()
         if self._stop_requested and not self._must_finish:
             raise _Timeout
         if time.perf_counter() >= self._deadline:

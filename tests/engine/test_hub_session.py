@@ -230,3 +230,36 @@ def test_line_parser_work_is_linear_in_the_line() -> None:
         ratio = len(large) / len(small)
         assert _traced_lines(large) <= 1.5 * ratio * _traced_lines(small)
         assert parse_line(large)[1]["moves"].split() == ["32-28"] * 640
+
+
+def test_pydraughts_hub_client_plays_against_damiera_hub() -> None:
+    # An independent Hub client: pydraughts' HubEngine (it runs the command through a shell
+    # after resolving its first word's real path, so the venv's console script is given).
+    draughts = pytest.importorskip("draughts")
+    if not hasattr(draughts, "Board"):
+        pytest.skip("the installed 'draughts' package is not pydraughts")
+    from draughts.engine import HubEngine, Limit  # type: ignore[import-untyped]
+
+    script = os.path.join(os.path.dirname(sys.executable), "damiera")
+    if not os.path.isfile(script):
+        pytest.skip("no damiera console script beside the interpreter")
+    engine = HubEngine([script, "hub"])
+    try:
+        assert engine.id["name"] == "Damiera" and "normal" in engine.variants
+        engine.init()
+        board = draughts.Board()
+        while len(board.move_stack) < 8:
+            if len(board.move_stack) % 2 == 0:
+                limit = Limit(movetime=0.05) if len(board.move_stack) < 4 else Limit(depth=2)
+                played = engine.play(board, limit, False).move
+            else:
+                played = board.legal_moves()[0]
+            assert played.board_move in [m.board_move for m in board.legal_moves()]
+            board.push(played)
+            engine.ping()
+        assert engine.info["depth"] == 2  # the last search: level depth=2
+        engine.quit()
+        assert engine.p.wait(GUARD) == 0
+    finally:
+        if engine.p.poll() is None:
+            engine.kill_process()

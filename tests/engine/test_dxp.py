@@ -59,6 +59,12 @@ def test_messages_have_their_fixed_widths_and_read_back() -> None:
         assert decode(V, encode(V, msg)) == msg
 
 
+def test_names_and_chat_from_the_opponent_are_made_printable() -> None:
+    assert decode(V, "Chi\x1b[2Jthere\x07") == Chat("hi?[2Jthere?")
+    acc = decode(V, "A" + "evil\x1b]0;x\x07".ljust(32) + "0")
+    assert isinstance(acc, GameAcc) and acc.name == "evil?]0;x?"
+
+
 def test_a_game_request_with_a_set_up_position_reads_back() -> None:
     pos = parse_fen(V, "B:W28,K46:B19,K5")
     req = GameReq("x", Color.WHITE, 1, 0, pos)

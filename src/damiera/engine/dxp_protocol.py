@@ -113,9 +113,14 @@ def _color(c: Color) -> str:
     return "W" if c is Color.WHITE else "Z"
 
 
+def printable(text: str) -> str:
+    """``text`` with every character outside printable ASCII replaced by ``?`` (names and
+    chat come from the opponent and end up on a terminal)."""
+    return "".join(ch if " " <= ch <= "~" else "?" for ch in text)
+
+
 def _name(text: str) -> str:
-    clean = "".join(ch if " " <= ch <= "~" else "?" for ch in text)
-    return clean[:NAME_WIDTH].ljust(NAME_WIDTH)
+    return printable(text)[:NAME_WIDTH].ljust(NAME_WIDTH)
 
 
 def board_string(v: Variant, pos: Position) -> str:
@@ -149,8 +154,7 @@ def encode(v: Variant, msg: Message) -> str:
     if isinstance(msg, GameEnd):
         return f"E{msg.reason[:1]}{msg.stop[:1]}"
     if isinstance(msg, Chat):
-        clean = "".join(ch if " " <= ch <= "~" else "?" for ch in msg.text)
-        return "C" + clean[: MAX_MESSAGE_CHARS - 1]
+        return "C" + printable(msg.text)[: MAX_MESSAGE_CHARS - 1]
     if isinstance(msg, BackReq):
         return f"B{_num(msg.move_number, 3, 'move number')}{_color(msg.color)}"
     return f"K{msg.code[:1]}"
@@ -227,11 +231,11 @@ def decode(v: Variant, text: str) -> Message:
         raise DxpError("empty message")
     head = text[0]
     if head == "C":
-        return Chat(text[1:])
+        return Chat(printable(text[1:]))
     readers: dict[str, Callable[[_Fields], Message]] = {
         "R": lambda f: _game_req(v, f),
-        "A": lambda f: GameAcc(f.take(NAME_WIDTH, "name").strip(), f.code("acceptance code",
-                                                                           "0123")),
+        "A": lambda f: GameAcc(printable(f.take(NAME_WIDTH, "name")).strip(),
+                               f.code("acceptance code", "0123")),
         "M": _move,
         "E": lambda f: GameEnd(f.code("reason", "0123"), f.code("stop code", "01")),
         "B": lambda f: BackReq(f.number(3, "move number"), f.color("colour to move")),
@@ -249,7 +253,7 @@ def decode(v: Variant, text: str) -> Message:
 
 def _game_req(v: Variant, f: _Fields) -> GameReq:
     version = f.number(2, "version")
-    name = f.take(NAME_WIDTH, "name").strip()
+    name = printable(f.take(NAME_WIDTH, "name")).strip()
     follower = f.color("follower's colour")
     minutes = f.number(3, "thinking time")
     moves = f.number(3, "number of moves")

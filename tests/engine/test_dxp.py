@@ -171,11 +171,12 @@ def test_our_initiator_plays_two_games_against_our_follower(server: Server) -> N
 
 
 def _recv(sock: socket.socket) -> str:
+    """One message (read a byte at a time, so that the next one stays in the socket)."""
     data = b""
     while not data.endswith(b"\0"):
-        chunk = sock.recv(1024)
-        assert chunk, f"connection closed after {data!r}"
-        data += chunk
+        byte = sock.recv(1)
+        assert byte, f"connection closed after {data!r}"
+        data += byte
     return data[:-1].decode("ascii")
 
 
@@ -202,6 +203,16 @@ def test_bad_messages_get_an_error_chat_and_the_game_goes_on(server: Server) -> 
         assert _recv(sock) == "E01"
     code, out, _ = server.finish()
     assert code == 0 and "game 1: unknown for Damiera (black)" in out
+
+
+def test_a_gameend_that_comes_during_the_search_drops_the_move(server: Server) -> None:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=GUARD) as sock:
+        # The follower plays White and searches at once; the GAMEEND is already waiting.
+        sock.sendall(encode(V, GameReq("raw", Color.WHITE, 0, 0, None)).encode() + b"\0E01\0")
+        assert _recv(sock).startswith("A")
+        assert _recv(sock) == "E01"  # its answer to the GAMEEND, and no MOVE before it
+    code, out, _ = server.finish()
+    assert code == 0 and "game 1: unknown for Damiera (white)" in out and "0 plies" in out
 
 
 def test_a_backreq_takes_the_game_back_and_the_follower_moves_again(server: Server) -> None:

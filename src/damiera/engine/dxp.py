@@ -10,7 +10,8 @@ alternating (``--color`` for the first), ``--time`` minutes for ``--moves`` move
 In a game: a MOVE is checked against the rules core (an illegal or malformed one is answered
 with a CHAT ``error: ...`` and ignored); on its turn the engine searches at ``--level`` for
 ``--movetime`` seconds, or, by default, its thinking time shared over the moves left
-(:data:`DEFAULT_MOVE_SECONDS` when the request gives no time), and sends its MOVE. The side
+(:data:`DEFAULT_MOVE_SECONDS` when the request gives no time), and sends its MOVE, unless a
+GAMEEND or BACKREQ came during the search (then that is answered and the move dropped). The side
 to move when the game ends by the rules (no piece or no legal move; the draws by repetition
 and 40 moves without progress) sends GAMEEND with the result from its side, and so does the
 side to move once both have played the request's number of moves (reason 0, unknown), as
@@ -22,6 +23,7 @@ the log. Every message read is bounded (127 characters) and read once (linear ti
 
 from __future__ import annotations
 
+import select
 import socket
 import sys
 import time
@@ -184,11 +186,23 @@ class DxpSession:
         result = self.player.choose(game.position, game.positions, movetime=self._budget())
         assert result.move is not None  # the game is not over
         used = time.monotonic() - started
+        if self._interrupted():
+            return  # a GAMEEND or BACKREQ came during the search: answered next, move unsent
         self.seconds_used += used
         game.play(result.move)
         self.send(move_message(self.variant, result.move, round(used)))
         if game.is_over:  # the opponent can do nothing more: say so now
             self._end_by_rules()
+
+    def _interrupted(self) -> bool:
+        """True when a GAMEEND or BACKREQ has arrived (read without waiting), which makes
+        the move just searched moot."""
+        while select.select([self.sock], [], [], 0)[0]:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                break
+            self._pending.extend(self.reader.feed(chunk))
+        return any(isinstance(item, str) and item[:1] in ("E", "B") for item in self._pending)
 
     def _budget(self) -> float:
         if self.movetime is not None:

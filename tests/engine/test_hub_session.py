@@ -14,6 +14,7 @@ import queue
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -90,6 +91,7 @@ def test_analysis_answers_ping_while_searching_and_stop_with_done(engine: Engine
     engine.send("level infinite")
     engine.send("go analyze")
     engine.until(lambda line: line.startswith("info depth=3 "))
+    time.sleep(1.0)  # a GUI showing the analysis for a while (not a speed bound)
     engine.send("ping")
     # pong comes while the search goes on: no done before it.
     before_pong = engine.until(lambda line: line == "pong")

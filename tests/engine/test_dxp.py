@@ -266,3 +266,30 @@ def test_pydraughts_dxp_client_plays_against_our_follower(server: Server,
     assert code == 0, err
     assert "game 1: unknown for Damiera (white) against DXP Client" in out
     assert "error" not in err
+
+
+@pytest.mark.parametrize("args,code,words", [
+    (["--listen", "99999"], 2, "--listen needs a port number 0-65535"),
+    (["--listen", "http"], 2, "--listen needs a port number"),
+    (["--connect", "nohost"], 2, "--connect needs HOST:PORT"),
+    (["--connect", "127.0.0.1:0"], 2, "port must be 1-65535"),
+])
+def test_dxp_cli_refuses_bad_addresses_in_one_line(args: list[str], code: int, words: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from damiera.cli import main
+
+    assert main(["dxp", *args]) == code
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0]
+
+
+def test_dxp_cli_connect_to_a_closed_port_fails_in_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from damiera.cli import main
+
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        port = probe.getsockname()[1]
+    # The port was free a moment ago and nobody listens on it now.
+    assert main(["dxp", "--connect", f"127.0.0.1:{port}"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("damiera: error:")

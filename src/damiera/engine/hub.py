@@ -80,8 +80,9 @@ SCAN_VARIANTS: dict[str, str | None] = {
 }
 _SCAN_NAMES = {"killer": "Killer draughts", "bt": "Breakthrough draughts",
                "frisian": "Frisian draughts", "losing": "losing draughts (giveaway)"}
-#: Commands the protocol allows during a search.
-_DURING_SEARCH = {"ping", "stop", "ponder-hit", "quit", ""}
+#: Commands that change the engine's state: refused during a search (the protocol allows only
+#: ping, ponder-hit and stop then; quit stops the search).
+_BETWEEN_SEARCHES = {"hub", "set-param", "init", "new-game", "pos", "level", "go"}
 
 
 class HubSession:
@@ -142,7 +143,7 @@ class HubSession:
         elif cmd == "quit":
             self.close()
             return False
-        elif cmd not in _DURING_SEARCH and self.searching:
+        elif cmd in _BETWEEN_SEARCHES and self.searching:
             raise HubError(f"{excerpt(cmd)} during a search: send stop first")
         elif cmd == "hub":
             self.send('id name=Damiera version=0.1 author="Damiera engine" country=none')

@@ -8,12 +8,17 @@ legal move, or a side has no pieces). ``--movetime`` is at most 3600 s
 (:data:`~damiera.engine.search.MAX_DEPTH`: deeper fixed searches from a middlegame would run
 for hours); ``--depth`` alone is searched in full, but stops after 3600 s all the same.
 
-``damiera match VARIANT --first LEVEL --second LEVEL --games N [--movetime S]
-[--openings FILE] [--json]`` plays a match (levels 1-3 or ``random``) with a progress bar on
-stderr and prints W/D/L and the Elo difference with its 95% interval; with ``--json`` the last
-line is one JSON object.
+``damiera match VARIANT --first PLAYER --second PLAYER --games N [--movetime S]
+[--openings FILE] [--json]`` plays a match (levels 1-3, ``random``, or ``hub:COMMAND`` for a
+Hub engine by path, e.g. ``--second "hub:/opt/scan/scan hub"``) with a progress bar on stderr
+and prints W/D/L and the Elo difference with its 95% interval; with ``--json`` the last line
+is one JSON object. A Hub engine that fails (exits, answers nothing in time, plays an illegal
+move) ends the match with one line on stderr and exit status 1.
 
-``damiera hub`` serves the Hub protocol (see :mod:`damiera.engine.hub`).
+``damiera hub`` serves the Hub protocol (see :mod:`damiera.engine.hub`); ``damiera dxp
+--listen PORT | --connect HOST:PORT`` plays International draughts over DXP (see
+:mod:`damiera.engine.dxp`): one line per game on stdout, exit 1 when the connection fails or
+a game is refused.
 
 Bad input exits with status 2 and one line on stderr (raised as the CLI's ``UsageError``).
 """
@@ -151,10 +156,16 @@ def _cmd_match(args: argparse.Namespace) -> int:
         return iter(tqdm(it, total=total, desc=f"{first} vs {second}", unit="game",
                          file=sys.stderr, disable=args.quiet))
 
-    result, _records = run_match(
-        v, first, second, games, movetime=movetime, openings=openings, jobs=jobs,
-        seed=args.seed, progress=bar,
-    )
+    from damiera.engine.hub_client import HubClientError
+
+    try:
+        result, _records = run_match(
+            v, first, second, games, movetime=movetime, openings=openings, jobs=jobs,
+            seed=args.seed, progress=bar,
+        )
+    except HubClientError as exc:
+        print(f"damiera: error: {exc}", file=sys.stderr)
+        return 1
     print(f"{first} vs {second} in {v.display_name}, {games} game{'' if games == 1 else 's'}"
           + (f" at {movetime:g} s a move" if movetime else ""))
     print(f"wins {result.wins}  draws {result.draws}  losses {result.losses}  "
@@ -183,8 +194,9 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser("match", help="play games between levels and measure Elo")
     p.add_argument("variant")
-    p.add_argument("--first", required=True, help="1, 2, 3 or random")
-    p.add_argument("--second", required=True, help="1, 2, 3 or random")
+    p.add_argument("--first", required=True,
+                   help="1, 2, 3, random, or hub:COMMAND (a Hub engine: its path and arguments)")
+    p.add_argument("--second", required=True, help="as --first")
     p.add_argument("--games", required=True, help="number of games (colours alternate)")
     p.add_argument("--movetime", help="seconds a move, at most 3600 (default: each level's own)")
     p.add_argument("--openings", metavar="FILE", help="FENs, one per line (default: random)")
@@ -198,8 +210,58 @@ def register(sub: Any) -> None:
     p = sub.add_parser("hub", help="serve the Hub protocol (version 2) on stdin/stdout")
     p.set_defaults(func=_guarded(_cmd_hub))
 
+    p = sub.add_parser("dxp", help="play International draughts over DXP (DamExchange)")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--listen", metavar="PORT",
+                       help="wait for an opponent on this port (0: any free port)")
+    where.add_argument("--connect", metavar="HOST:PORT", help="ask an opponent for games")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default "
+                                                       "127.0.0.1)")
+    p.add_argument("--level", default="3", help="playing level 1, 2 or 3 (default 3)")
+    p.add_argument("--movetime", help="seconds a move (default: the game's time shared out)")
+    p.add_argument("--games", default="1", help="games to ask for (--connect; default 1)")
+    p.add_argument("--color", default="white", choices=["white", "black"],
+                   help="Damiera's colour in the first game (--connect); then alternating")
+    p.add_argument("--time", default="10", help="minutes of thinking time (--connect)")
+    p.add_argument("--moves", default="75", help="moves for that time; the game ends after "
+                                                 "them (--connect; 0: no limit)")
+    p.add_argument("--name", default="Damiera", help="name sent to the opponent")
+    p.set_defaults(func=_guarded(_cmd_dxp))
+
 
 def _cmd_hub(args: argparse.Namespace) -> int:
     from damiera.engine.hub import main as hub_main
 
     return hub_main()
+
+
+def _cmd_dxp(args: argparse.Namespace) -> int:
+    from damiera.engine.dxp import connect, listen
+    from damiera.engine.dxp_protocol import DxpError
+    from damiera.rules.variant import Color
+
+    lv = _int_in(args.level, "level", 1, 3)
+    movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
+    name = args.name
+    try:
+        if args.listen is not None:
+            outcomes = listen(args.listen, args.host, sys.stdout, level_number=lv,
+                              movetime=movetime, name=name)
+        else:
+            color = Color.WHITE if args.color == "white" else Color.BLACK
+            outcomes = connect(args.connect, _int_in(args.games, "games", 1, 1000), color,
+                               _int_in(args.time, "time", 0, 999),
+                               _int_in(args.moves, "moves", 0, 999), level_number=lv,
+                               movetime=movetime, name=name)
+    except ValueError as exc:
+        if isinstance(exc, DxpError):
+            print(f"damiera: error: {exc}", file=sys.stderr)
+            return 1
+        raise _usage_error(str(exc)) from None
+    except OSError as exc:
+        print(f"damiera: error: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    for i, o in enumerate(outcomes, 1):
+        print(f"game {i}: {o.result} for Damiera ({o.color.word}) against {o.opponent}, "
+              f"{o.plies} plies")
+    return 0

@@ -37,7 +37,9 @@ What it does (issue 3, point 1):
   at the deadline (an unfinished iteration still counts when it found a better move; no new
   iteration starts after 90% of the time), so the move comes within a few milliseconds of
   the deadline (the 10% bound is checked in
-  ``benchmarks/search_bench.py``).
+  ``benchmarks/search_bench.py``). :meth:`Searcher.stop`, from another thread, ends the
+  search the same way at the next clock check; each clock check also lets other threads run
+  (a front end reading its input while the search runs, as the Hub engine does).
 
 Legality comes only from :func:`damiera.rules.movegen.generate` and
 :func:`damiera.rules.movegen.has_capture`.
@@ -52,6 +54,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from damiera.engine._threads import let_threads_run
 from damiera.engine.evaluate import NO_MOVES, Evaluator
 from damiera.rules.geometry import popcount
 from damiera.rules.movegen import Move, apply_move, generate, has_capture
@@ -203,6 +206,10 @@ class Searcher:
         self.nodes = 0
         self._deadline = float("inf")
         self._next_check = _CHECK_EVERY
+        #: Set by :meth:`stop` (from any thread); read at every clock check.
+        self._stop_requested = False
+        #: True while an iteration that is always finished runs (depth 1, a forced move's score).
+        self._must_finish = False
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 8)]
         self.history: dict[tuple[int, int], int] = {}
         self.hashes: list[int] = []
@@ -235,6 +242,27 @@ class Searcher:
         return h ^ self.side_key
 
     # -- public -------------------------------------------------------------------------------
+    def stop(self) -> None:
+        """End the search running now, from any thread; :meth:`search` then returns its best
+        move so far, as when its deadline passes (depth 1 is still finished first, so the move
+        is always a searched one). The flag is read at every clock check (every
+        ``_CHECK_EVERY`` nodes) and before each new iteration; a stop that comes when no
+        search runs is forgotten when the next search starts."""
+        self._stop_requested = True
+
+    def _poll(self) -> None:
+        """The clock check, every ``_CHECK_EVERY`` nodes: lets other threads run (compiled
+        code never gives up the interpreter lock by itself, so a front end reading its input
+        in another thread would wait for the whole search; see
+        :mod:`damiera.engine._threads`), then raises :class:`_Timeout` after :meth:`stop` or
+        past the deadline."""
+        self._next_check = self.nodes + _CHECK_EVERY
+        let_threads_run()
+        if self._stop_requested and not self._must_finish:
+            raise _Timeout
+        if time.perf_counter() >= self._deadline:
+            raise _Timeout
+
     def search(
         self,
         pos: Position,
@@ -268,6 +296,7 @@ class Searcher:
         self._deadline = start + _DEADLINE_SHARE * movetime if movetime is not None else float("inf")
         self.nodes = 0
         self._next_check = _CHECK_EVERY
+        self._stop_requested = False
         self.history = {k: v // 8 for k, v in self.history.items()}
         self.killers = [[None, None] for _ in range(MAX_PLY + 8)]
         if len(self.tt) > self.tt_entries:
@@ -325,9 +354,12 @@ class Searcher:
         for d in range(1, max_depth + 1):
             # Depth 1 (every root move, with quiescence) is always finished, however short the
             # time: the move played and the score reported are always searched ones.
+            if d > 1 and self._stop_requested:
+                break
             deadline = self._deadline
             if d == 1:
                 self._deadline = float("inf")
+                self._must_finish = True
             timed_out = False
             try:
                 iter_best, iter_score, iter_scores = self._aspirate(
@@ -337,6 +369,7 @@ class Searcher:
                 timed_out = True
             finally:
                 self._deadline = deadline
+                self._must_finish = False
             # mypyc cannot compile a ``break`` inside try/finally: leave the loop out here.
             if timed_out:
                 # Keep a better move from the unfinished iteration only if it was fully searched.
@@ -386,10 +419,12 @@ class Searcher:
         fallback swung by ten men with the clock in a king ending, newcomer finding)."""
         deadline = self._deadline
         self._deadline = float("inf")
+        self._must_finish = True
         try:
             return self._root(pos, h, moves, 1, 0, quiet, True, -INF, INF)[1]
         finally:
             self._deadline = deadline
+            self._must_finish = False
 
     # -- root ---------------------------------------------------------------------------------
     def _aspirate(
@@ -514,9 +549,7 @@ class Searcher:
     ) -> int:
         self.nodes += 1
         if self.nodes >= self._next_check:
-            self._next_check = self.nodes + _CHECK_EVERY
-            if time.perf_counter() >= self._deadline:
-                raise _Timeout
+            self._poll()
         # Draws: 40-move rule, repetition on the path or in the game history.
         if quiet >= self.draw_plies:
             return 0
@@ -678,9 +711,7 @@ class Searcher:
         """
         self.nodes += 1
         if self.nodes >= self._next_check:
-            self._next_check = self.nodes + _CHECK_EVERY
-            if time.perf_counter() >= self._deadline:
-                raise _Timeout
+            self._poll()
         variant = self.variant
         if not has_capture(variant, pos) or ply >= MAX_PLY:
             if threat and ply < MAX_PLY and has_capture(variant, pos, pos.turn.opponent):

@@ -12,6 +12,7 @@ from damiera.rules.movegen import Move, apply_move, legal_moves
 from damiera.rules.notation import parse_move
 from damiera.rules.position import Position, parse_fen, start_position
 from damiera.rules.variant import Variant, variant
+from tests.planted import planted_game
 
 
 def _playable(v: Variant, pos: Position, pv: list[Move]) -> bool:
@@ -78,45 +79,10 @@ def test_judgement_thresholds_give_the_pdn_nags() -> None:
         "", "", "?!", "?!", "?", "?", "??", "??"]
 
 
-def _planted_game(v: Variant, plies: int, at: int) -> tuple[list[Move], int]:
-    """A game played by a depth-3 search, except at ply ``at`` (or the first ply after it
-    where there is one) a move that gives away about two men (a depth-4 search scores it
-    1.8 to 4 men worse than the best move)."""
-    s = Searcher(v)
-    pos = start_position(v)
-    moves: list[Move] = []
-    positions = [pos]
-    planted = -1
-    for ply in range(plies):
-        legal = legal_moves(v, pos)
-        if not legal:
-            break
-        move = None
-        if planted < 0 and ply >= at:
-            best = s.search(pos, depth=4, history=positions).score
-            losses = []
-            for m in legal:
-                after = apply_move(pos, m)
-                loss = best + s.search(after, depth=4, history=positions + [after]).score
-                if 180 <= loss < 400:
-                    losses.append((loss, m))
-            if losses:
-                move = min(losses, key=lambda lm: lm[0])[1]
-                planted = ply
-        if move is None:
-            move = s.search(pos, depth=3, history=positions).move
-        assert move is not None
-        moves.append(move)
-        pos = apply_move(pos, move)
-        positions.append(pos)
-    assert planted >= 0
-    return moves, planted
-
-
 @pytest.mark.parametrize("vid", ["american", "italian", "international"])
 def test_review_marks_a_planted_two_man_blunder_with_double_question_mark(vid: str) -> None:
     v = variant(vid)
-    moves, planted = _planted_game(v, 40, 14)
+    moves, planted = planted_game(v, 40, 14)
     progress: list[tuple[int, int]] = []
     reviews = review_game(v, moves, movetime=0.05, on_progress=lambda d, t: progress.append((d, t)))
     assert len(reviews) == len(moves)

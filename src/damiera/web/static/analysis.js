@@ -379,7 +379,7 @@ function clearReview() {
   if (state.reviewTimer) clearTimeout(state.reviewTimer);
   state.review = null;
   $("review-progress").hidden = true;
-  $("review-graph").hidden = true;
+  $("review-graph").setAttribute("hidden", "");
   $("review-next").hidden = true;
   $("review-pdn").hidden = true;
   $("review-status").textContent = "";
@@ -493,7 +493,7 @@ function drawGraph(review, moves) {
       "aria-label": `${m.move}${m.nag} ${S[m.judgement]}` });
     dot.addEventListener("click", () => goTo(review.line[i]));
   });
-  svg.hidden = false;
+  svg.removeAttribute("hidden");  // an SVG element has no .hidden property
 }
 
 function nextMistake() {
@@ -588,11 +588,12 @@ async function init() {
   loadEdit(initial.fen || state.variant.start_fen);
   wire();
   syncEditor();
-  if (initial.fen || initial.moves.length) {
-    if (await analyseFen(initial.fen || state.variant.start_fen, initial.moves)) return;
+  if (!(initial.fen || initial.moves.length)
+      || !(await analyseFen(initial.fen || state.variant.start_fen, initial.moves))) {
+    setMode("edit");
+    draw();
   }
-  setMode("edit");
-  draw();
+  document.body.dataset.ready = "1";
 }
 
 init();

@@ -35,6 +35,7 @@ Message = dict[str, Any]
 def review_json(job: Message, send: Any) -> Message:
     """Run a review job (in the worker) and return its result message."""
     from damiera.engine.review import annotated_pdn, review_game
+    from damiera.rules.movegen import apply_move
     from damiera.rules.notation import move_text, parse_move
     from damiera.rules.position import parse_fen
     from damiera.rules.variant import variant
@@ -43,8 +44,6 @@ def review_json(job: Message, send: Any) -> Message:
     start = parse_fen(v, job["fen"])
     pos = start
     moves = []
-    from damiera.rules.movegen import apply_move
-
     for text in job["moves"]:
         m = parse_move(v, pos, text)
         moves.append(m)

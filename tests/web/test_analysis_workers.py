@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from damiera.web.analysis.workers import Message, WorkerPool
+
+T = TypeVar("T")
+
+
+def _run(coro: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` in a thread of its own (the browser tests leave a loop in this one)."""
+    with ThreadPoolExecutor(1) as ex:
+        return ex.submit(asyncio.run, coro).result()
+
 
 INTERNATIONAL = {"kind": "analyse", "variant": "international", "optional_capture": False,
                  "fen": "W:W31-50:B1-20", "multipv": 1, "movetime": 3600.0}
@@ -26,7 +38,7 @@ def test_a_stopped_analysis_kills_its_worker_and_sends_nothing_more() -> None:
         pool.close()
         return got, pool, alive
 
-    got, _pool, alive = asyncio.run(run())
+    got, _pool, alive = _run(run())
     assert [m["kind"] for m in got] == ["lines", "lines"]
     assert [m["depth"] for m in got] == [1, 2]
     assert alive == [True, False]  # a search of an hour, ended after its second iteration
@@ -46,5 +58,5 @@ def test_leaving_the_stream_early_kills_the_worker_and_a_finished_job_keeps_it()
         pool.close()
         return killed, idle, kinds.count("done")
 
-    killed, idle, done = asyncio.run(run())
+    killed, idle, done = _run(run())
     assert killed and idle == 1 and done == 1

@@ -203,8 +203,8 @@ class WorkerPool:
                 w.conn.send(job)
                 while True:
                     msg = await queue.get()
-                    if msg["kind"] == "stopped":
-                        return
+                    if msg["kind"] == "stopped" or (stop is not None and stop.is_set()):
+                        return  # nothing more once stopped, even messages already queued
                     yield msg
                     if msg["kind"] in ("done", "error"):
                         finished = msg["kind"] == "done"

@@ -174,3 +174,14 @@ def test_analysis_page_opens_a_game_and_a_shared_position(client: TestClient) ->
     assert '"moves": ["11-15"]' in r.text and f'"game_id": "{game["id"]}"' in r.text
     r = client.get("/analysis", params={"lang": "ar"})
     assert 'dir="rtl"' in r.text and "onclick" not in r.text
+
+
+def test_a_finished_position_is_accepted_and_says_who_has_lost(client: TestClient) -> None:
+    r = client.get("/api/analysis/position", params={"variant": "american", "fen": "B:W22:B"})
+    assert r.status_code == 200
+    assert r.json()["over"] == {"winner": "white", "reason": "no-pieces"}
+    assert r.json()["moves"] == []
+    r = client.get("/api/analysis/position", params={"variant": "american", "fen": "W:W5:B1"})
+    assert r.json()["over"] == {"winner": "black", "reason": "no-legal-move"}
+    events = _events(client, variant="american", fen="W:W5:B1")
+    assert [e for e, _d in events] == ["done"]  # nothing to search

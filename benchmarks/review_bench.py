@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from damiera.engine.review import review_game  # noqa: E402
-from damiera.rules.variant import variant  # noqa: E402
-from tests.planted import planted_game  # noqa: E402
+from damiera.engine.review import review_game
+from damiera.rules.variant import variant
+from tests.planted import planted_game
 
 
 def main() -> None:

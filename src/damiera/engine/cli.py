@@ -8,6 +8,11 @@ legal move, or a side has no pieces). ``--movetime`` is at most 3600 s
 (:data:`~damiera.engine.search.MAX_DEPTH`: deeper fixed searches from a middlegame would run
 for hours); ``--depth`` alone is searched in full, but stops after 3600 s all the same.
 
+``damiera analyse VARIANT [--fen FEN] [--multipv N] [--movetime S] [--depth D]`` prints,
+after every finished iteration, one info line per line of play (``depth D [multipv K] score
+S nodes N nps X pv ...``, ``multipv`` only when N > 1), then ``bestmove MOVE``
+(:mod:`damiera.engine.analysis`); default 2 s, exit 1 when the side to move has no move.
+
 ``damiera match VARIANT --first PLAYER --second PLAYER --games N [--movetime S]
 [--openings FILE] [--json]`` plays a match (levels 1-3, ``random``, or ``hub:COMMAND`` for a
 Hub engine by path, e.g. ``--second "hub:/opt/scan/scan hub"``) with a progress bar on stderr
@@ -128,6 +133,31 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    from damiera.cli import load_position, load_variant
+    from damiera.engine.analysis import MAX_MULTIPV, Line, analyse, line_text
+    from damiera.rules.notation import move_text
+
+    v = load_variant(args.variant, args.optional_capture)
+    pos = load_position(v, args.fen)
+    multipv = _int_in(args.multipv, "multipv", 1, MAX_MULTIPV)
+    movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
+    depth = _int_in(args.depth, "depth", 1, MAX_DEPTH) if args.depth is not None else None
+    if movetime is None and depth is None:
+        movetime = 2.0
+
+    def show(lines: list[Line]) -> None:
+        for line in lines:
+            print(line_text(v, line, multipv), flush=True)
+
+    lines = analyse(v, pos, multipv=multipv, movetime=movetime, depth=depth, on_lines=show)
+    if not lines:
+        print(f"no legal move: {pos.turn.word} to move has lost", file=sys.stderr)
+        return 1
+    print(f"bestmove {move_text(v, lines[0].pv[0])}")
+    return 0
+
+
 def _cmd_match(args: argparse.Namespace) -> int:
     from damiera.cli import load_variant
     from damiera.engine.match import check_player, read_openings, run_match
@@ -191,6 +221,16 @@ def register(sub: Any) -> None:
                                    "stopped after 3600 s at most)")
     p.add_argument("--optional-capture", action="store_true", help="captures are optional")
     p.set_defaults(func=_guarded(_cmd_bestmove))
+
+    p = sub.add_parser("analyse", help="the engine's best lines in a position, as it thinks")
+    p.add_argument("variant")
+    p.add_argument("--fen", help="position in FEN (default: the start position)")
+    p.add_argument("--multipv", default="1", help="number of lines, 1-10 (default 1)")
+    p.add_argument("--movetime", help="seconds for the search, at most 3600 (default 2, "
+                                      "or none with --depth)")
+    p.add_argument("--depth", help="fixed depth in plies, 1-30")
+    p.add_argument("--optional-capture", action="store_true", help="captures are optional")
+    p.set_defaults(func=_guarded(_cmd_analyse))
 
     p = sub.add_parser("match", help="play games between levels and measure Elo")
     p.add_argument("variant")

@@ -118,13 +118,18 @@ def zobrist(keys: list[list[int]], side_key: int, pos: Position) -> int:
 @dataclass
 class Info:
     """Progress of one finished iteration: ``depth`` (plies), ``score`` (centi-men, side to
-    move's view; mates are beyond :data:`MATE_BOUND`), ``nodes``, ``seconds``, ``pv`` (moves)."""
+    move's view; mates are beyond :data:`MATE_BOUND`), ``nodes``, ``seconds``, ``pv`` (moves).
+
+    ``lines``: when the search scores every root move (``root_scores=True``) and the
+    iteration finished, ``(score, pv)`` for every root move, best first (multi-PV analysis);
+    empty otherwise."""
 
     depth: int
     score: int
     nodes: int
     seconds: float
     pv: list[Move]
+    lines: list[tuple[int, list[Move]]] = field(default_factory=list)
 
     @property
     def nps(self) -> int:
@@ -394,7 +399,15 @@ class Searcher:
             best_pv = self._pv(pos, root_hash, best_move, d)
             elapsed = time.perf_counter() - start
             if on_info is not None:
-                on_info(Info(d, best_score, self.nodes, elapsed, best_pv))
+                info = Info(d, best_score, self.nodes, elapsed, best_pv)
+                if root_scores:
+                    # Multi-PV: every root move's line, from the table (exact scores).
+                    info.lines = [
+                        (sc, best_pv if m is best_move else self._pv(pos, root_hash, m, d))
+                        for m, sc in sorted(iter_scores,
+                                            key=lambda ms: (-ms[1], ms[0] is not best_move))
+                    ]
+                on_info(info)
             if abs(best_score) > MATE_BOUND and MATE - abs(best_score) <= d:
                 break  # a forced result was found within the horizon
             if movetime is not None and elapsed > 0.9 * movetime:

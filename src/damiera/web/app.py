@@ -34,6 +34,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from damiera.rules.variant import VARIANTS
 from damiera.web import i18n
+from damiera.web.analysis.routes import build_router as analysis_router
+from damiera.web.analysis.workers import WorkerPool
 from damiera.web.api import PLAYER_COOKIE, build_router, error_response
 from damiera.web.computer import ComputerPool
 from damiera.web.games import BadRequest, Conflict, GameService, IllegalMove, variant_json
@@ -189,6 +191,7 @@ def create_app(
     store = GameStore(database_url)
     computer = ComputerPool(computer_workers, computer_movetime)
     service = GameService(store, computer)
+    analysis_pool = WorkerPool(analysis_slots=computer.workers)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -196,6 +199,7 @@ def create_app(
         try:
             yield
         finally:
+            analysis_pool.close()
             computer.close()
             store.close()
 
@@ -206,8 +210,10 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.service = service
+    app.state.analysis_pool = analysis_pool
     app.include_router(build_router(service))
     app.include_router(rules_pages_router())
+    app.include_router(analysis_router(service, analysis_pool, render))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     @app.exception_handler(NotFoundError)

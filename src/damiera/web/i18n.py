@@ -66,24 +66,35 @@ def text_direction(code: str) -> str:
 
 
 def translations(code: str) -> NullTranslations:
-    """Compiled catalog of a language (NullTranslations for English without a catalog)."""
-    po = LOCALES_DIR / code / "LC_MESSAGES" / "messages.po"
+    """Compiled catalog of a language (NullTranslations for English without a catalog).
+
+    Besides ``messages.po``, every other ``*.po`` of the language's folder (one per part of
+    the site, e.g. ``analysis.po``) is read as a fallback for the messages it has."""
+    folder = LOCALES_DIR / code / "LC_MESSAGES"
+    po = folder / "messages.po"
+    extra = sorted(p for p in folder.glob("*.po") if p.name != "messages.po")
     try:
-        mtime = po.stat().st_mtime
+        mtime = max(p.stat().st_mtime for p in [po, *extra])
     except OSError:
         return NullTranslations()
     with _lock:
         cached = _cache.get(str(po))
         if cached is not None and cached[0] == mtime:
             return cached[1]
-        with po.open("rb") as fp:
-            catalog = read_po(fp, locale=code)
-        buffer = io.BytesIO()
-        write_mo(buffer, catalog)
-        buffer.seek(0)
-        compiled = Translations(fp=buffer)
+        compiled = _compile(po, code)
+        for path in extra:
+            compiled.add_fallback(_compile(path, code))
         _cache[str(po)] = (mtime, compiled)
         return compiled
+
+
+def _compile(po: Path, code: str) -> Translations:
+    with po.open("rb") as fp:
+        catalog = read_po(fp, locale=code)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return Translations(fp=buffer)
 
 
 def _normalise(code: str | None) -> str | None:

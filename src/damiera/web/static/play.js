@@ -208,6 +208,7 @@ function setControls(haveGame) {
   $("btn-draw").hidden = !g || g.opponent !== "friend";
   $("btn-draw").disabled = over || state.busy;
   $("btn-pdn").hidden = !haveGame;
+  if ($("btn-analyse")) { $("btn-analyse").hidden = !haveGame; if (g) $("btn-analyse").href = `/analysis?game=${g.id}`; }
   $("type-move").hidden = !haveGame || over;
   $("move-input").disabled = over || state.busy;
   if (g && g.legal_moves.length) $("move-input").placeholder = fmt(S.example, { move: g.legal_moves[0].move });

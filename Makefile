@@ -3,17 +3,29 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo)
 
 # The hot paths, compiled in place with mypyc (2.5-3x the search speed): see `compile`.
 HOT_MODULES := damiera/rules/variant.py damiera/rules/geometry.py damiera/rules/position.py \
-	damiera/rules/movegen.py damiera/engine/evaluate.py damiera/engine/search.py
+	damiera/engine/evaluate.py damiera/engine/search.py
 MYPYC_DIR := build/mypyc
 COMPILED := $(MYPYC_DIR)/compiled.stamp
 COMPILED_SO := src/*__mypyc.*.so $(addprefix src/,$(HOT_MODULES:.py=.*.so))
 
-.PHONY: test test-slow bench install compile pure clean serve browser
+.PHONY: test test-slow bench install compile pure clean serve browser toolchain
 
-$(STAMP): pyproject.toml
+toolchain:
+	@if ! command -v gcc >/dev/null || [ ! -f '$(PY_INCLUDE)/Python.h' ]; then \
+		$(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y \
+			--no-install-recommends gcc python3-dev; fi
+
+# The native rules core (damiera._core, csrc/) is compiled by the build backend (setuptools)
+# at `pip install`; an editable install puts it beside the sources in src/damiera/, and any
+# change to csrc/ installs again. gcc and the Python headers come from Debian if missing.
+NATIVE_SOURCES := $(wildcard csrc/*.c csrc/*.h)
+PY_INCLUDE := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_paths()['include'])")
+
+$(STAMP): pyproject.toml $(NATIVE_SOURCES) | toolchain
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test,dev]'
@@ -45,7 +57,6 @@ pure:
 
 # The browser tests drive Debian's Chromium through Playwright (never `playwright install`).
 CHROMIUM := /usr/bin/chromium
-SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo)
 
 $(CHROMIUM):
 	$(SUDO) apt-get update

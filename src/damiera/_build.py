@@ -1,7 +1,7 @@
 """Whether the hot modules run compiled with mypyc, and whether a compiled one is stale.
 
 ``make compile`` compiles :data:`HOT_MODULES` in place with mypyc: each gets an extension
-module (``movegen.cpython-311-x86_64-linux-gnu.so``) beside its source, and Python imports
+module (``search.cpython-311-x86_64-linux-gnu.so``) beside its source, and Python imports
 that in preference to the ``.py``. A ``.so`` older than its ``.py`` therefore runs old code:
 :func:`stale` finds such modules from file times alone (a few ``os.stat`` calls, nothing
 imported), ``damiera/__init__.py`` warns about them and ``tests/conftest.py`` refuses to run.
@@ -18,7 +18,6 @@ HOT_MODULES = (
     "damiera.rules.variant",
     "damiera.rules.geometry",
     "damiera.rules.position",
-    "damiera.rules.movegen",
     "damiera.engine.evaluate",
     "damiera.engine.search",
 )
@@ -36,7 +35,7 @@ def stale(root: str = _ROOT) -> list[tuple[str, str]]:
 
     ``root``: the directory holding the ``damiera`` package (default: this one's, ``src/``).
     Both paths are relative to it, e.g.
-    ``("damiera/rules/movegen.cpython-311-x86_64-linux-gnu.so", "damiera/rules/movegen.py")``.
+    ``("damiera/engine/search.cpython-311-x86_64-linux-gnu.so", "damiera/engine/search.py")``.
     Empty when nothing is compiled or every compiled module is at least as new as its source.
     Compares modification times only; imports nothing.
     """

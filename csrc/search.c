@@ -1,0 +1,7 @@
+#include "search.h"
+
+int search_register(PyObject *module)
+{
+    (void)module;
+    return 0;
+}

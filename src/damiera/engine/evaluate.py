@@ -179,6 +179,9 @@ class Evaluator:
             if centre >> s & 1:
                 white_sq[s] += self.centre_weight
                 black_sq[s] += self.centre_weight
+        #: Advancement and centre per square (the native evaluation reads these).
+        self.white_sq = white_sq
+        self.black_sq = black_sq
         self.man_tables: list[tuple[int, list[int], list[int]]] = []
         for shift in range(0, geo.nbits, _CHUNK):
             white_t = [0] * (1 << _CHUNK)

@@ -1,0 +1,114 @@
+"""Search speed of this checkout against another build of Damiera, same positions, same run.
+
+Usage: ``.venv/bin/python benchmarks/core_bench.py --base /tmp/base/.venv/bin/python``
+(the Python of another checkout's virtual environment, e.g. the engine at commit 0ded512 built
+in a scratch worktree with ``git worktree add /tmp/base 0ded512 && make -C /tmp/base install``).
+
+For each variant: the start position and ``--middlegames`` positions reached by this
+checkout's level-2 play (depth 4) from random openings, 16 plies in; each searched with a fresh
+``Searcher`` for every movetime (default 0.3 s and 1 s), by both engines in turn, ``--runs``
+times. Reported per row: the median depth reached and the median nodes per second of each
+engine, and their ratios. One JSON line with every number comes last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from typing import Any
+
+from damiera.engine.match import random_openings
+from damiera.engine.search import Searcher
+from damiera.rules.game import Game
+from damiera.rules.movegen import generate, has_capture
+from damiera.rules.position import start_position, write_fen
+from damiera.rules.variant import variant
+
+#: Run by each engine's Python; argv: JSON list of [variant, fen, movetime]; prints JSON rows.
+CHILD = r"""
+import json, sys, time
+from damiera.engine.search import Searcher
+from damiera.rules.position import parse_fen
+from damiera.rules.variant import variant
+out = []
+for vid, fen, movetime in json.loads(sys.argv[1]):
+    v = variant(vid)
+    pos = parse_fen(v, fen)
+    s = Searcher(v)
+    t0 = time.perf_counter()
+    r = s.search(pos, movetime=movetime)
+    used = time.perf_counter() - t0
+    out.append({"depth": r.depth, "nodes": r.nodes, "seconds": used})
+print(json.dumps(out))
+"""
+
+
+def positions(vid: str, count: int) -> list[tuple[str, str]]:
+    """``(name, fen)``: the start and ``count`` middlegames of level-2 play."""
+    v = variant(vid)
+    out = [("start", write_fen(v, start_position(v)))]
+    for i, opening in enumerate(random_openings(v, count, seed=11)):
+        game = Game(v, opening)
+        searcher = Searcher(v)
+        while not game.is_over and (
+            len(game.moves) < 16
+            or has_capture(v, game.position)
+            or len(generate(v, game.position)) < 2
+        ):
+            r = searcher.search(game.position, depth=4, history=game.positions)
+            assert r.move is not None
+            game.play(r.move)
+        if not game.is_over:
+            out.append((f"middle{i + 1}", write_fen(v, game.position)))
+    return out
+
+
+def run(python: str, jobs: list[tuple[str, str, float]]) -> list[dict[str, Any]]:
+    done = subprocess.run([python, "-c", CHILD, json.dumps(jobs)], capture_output=True,
+                          text=True, check=True)
+    rows: list[dict[str, Any]] = json.loads(done.stdout)
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", required=True, help="Python of the build to compare against")
+    parser.add_argument("--variants", default="international,russian")
+    parser.add_argument("--times", default="0.3,1.0", help="movetimes in seconds")
+    parser.add_argument("--middlegames", type=int, default=2)
+    parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
+    a = parser.parse_args()
+    times = [float(t) for t in a.times.split(",")]
+    found = {vid: positions(vid, a.middlegames) for vid in a.variants.split(",")}
+    jobs = [(vid, fen, t) for vid, ps in found.items() for _, fen in ps for t in times]
+    names = [(vid, name, t) for vid, ps in found.items() for name, _ in ps for t in times]
+    ours: list[list[dict[str, Any]]] = []
+    base: list[list[dict[str, Any]]] = []
+    for _ in range(a.runs):  # alternated, so that the machine's load falls on both alike
+        ours.append(run(sys.executable, jobs))
+        base.append(run(a.base, jobs))
+    header = (f"{'variant':<14}{'position':<10}{'time':>5}{'depth':>7}{'base':>6}{'+plies':>7}"
+              f"{'nodes/s':>13}{'base n/s':>11}{'ratio':>7}")
+    print(f"search from the same positions, fresh tables, median of {a.runs} runs")
+    print(header)
+    print("-" * len(header))
+    rows = []
+    for i, (vid, name, t) in enumerate(names):
+        depth = statistics.median(r[i]["depth"] for r in ours)
+        base_depth = statistics.median(r[i]["depth"] for r in base)
+        nps = statistics.median(r[i]["nodes"] / r[i]["seconds"] for r in ours)
+        base_nps = statistics.median(r[i]["nodes"] / r[i]["seconds"] for r in base)
+        rows.append({"variant": vid, "position": name, "fen": jobs[i][1], "movetime": t,
+                     "depth": depth, "base_depth": base_depth, "nps": round(nps),
+                     "base_nps": round(base_nps)})
+        print(f"{vid:<14}{name:<10}{t:>5.1f}{depth:>7.1f}{base_depth:>6.1f}"
+              f"{depth - base_depth:>+7.1f}{nps:>13,.0f}{base_nps:>11,.0f}{nps / base_nps:>7.1f}")
+    print(json.dumps({"runs": a.runs, "results": rows}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -9,6 +9,12 @@ checkout's level-2 play (depth 4) from random openings, 16 plies in; each search
 ``Searcher`` for every movetime (default 0.3 s and 1 s), by both engines in turn, ``--runs``
 times. Reported per row: the median depth reached and the median nodes per second of each
 engine, and their ratios. One JSON line with every number comes last.
+
+``--match N`` plays N games instead (a sanity check, not a strength measurement: that needs
+200 games or SPRT): level 3 of this checkout against level 3 of the other build, both given
+``--match-time`` seconds a move, from random 4-ply openings, each opening played with both
+colours; this checkout's rules core referees every move. Prints wins/draws/losses and Elo with
+its 95% interval.
 """
 
 from __future__ import annotations
@@ -20,12 +26,14 @@ import subprocess
 import sys
 from typing import Any
 
-from damiera.engine.match import random_openings
+from damiera.engine.levels import Player
+from damiera.engine.match import MAX_GAME_PLIES, elo_stats, random_openings
 from damiera.engine.search import Searcher
 from damiera.rules.game import Game
 from damiera.rules.movegen import generate, has_capture
+from damiera.rules.notation import parse_move
 from damiera.rules.position import start_position, write_fen
-from damiera.rules.variant import variant
+from damiera.rules.variant import Color, variant
 
 #: Run by each engine's Python; argv: JSON list of [variant, fen, movetime]; prints JSON rows.
 CHILD = r"""
@@ -44,6 +52,70 @@ for vid, fen, movetime in json.loads(sys.argv[1]):
     out.append({"depth": r.depth, "nodes": r.nodes, "seconds": used})
 print(json.dumps(out))
 """
+
+
+#: The other build's level-3 player, one move per input line: JSON ``[variant, [fen, ...],
+#: movetime]`` (the game's positions, current last) -> the move's text.
+PLAYER = r"""
+import json, sys
+from damiera.engine.levels import Player
+from damiera.rules.notation import move_text
+from damiera.rules.position import parse_fen
+from damiera.rules.variant import variant
+players = {}
+for line in sys.stdin:
+    vid, fens, movetime = json.loads(line)
+    v = variant(vid)
+    player = players.setdefault(vid, Player(v, 3))
+    history = [parse_fen(v, f) for f in fens]
+    result = player.choose(history[-1], history=history, movetime=movetime)
+    print(move_text(v, result.move), flush=True)
+"""
+
+
+def match(base: str, vid: str, games: int, movetime: float) -> dict[str, Any]:
+    """Level 3 here against level 3 of ``base`` (see the module docstring)."""
+    v = variant(vid)
+    child = subprocess.Popen([base, "-c", PLAYER], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    assert child.stdin is not None and child.stdout is not None
+    wins = draws = losses = 0
+    try:
+        openings = random_openings(v, (games + 1) // 2, seed=19)
+        for g in range(games):
+            ours_white = g % 2 == 0
+            game = Game(v, openings[g // 2])
+            ours = Player(v, 3)
+            while not game.is_over and len(game.moves) < MAX_GAME_PLIES:
+                if (game.position.turn is Color.WHITE) == ours_white:
+                    move = ours.choose(game.position, game.positions, movetime=movetime).move
+                    assert move is not None
+                    game.play(move)
+                else:
+                    fens = [write_fen(v, p) for p in game.positions]
+                    child.stdin.write(json.dumps([vid, fens, movetime]) + "\n")
+                    child.stdin.flush()
+                    game.play(parse_move(v, game.position, child.stdout.readline().strip()))
+            winner = game.result.winner if game.result is not None else None
+            if winner is None:
+                draws += 1
+            elif (winner is Color.WHITE) == ours_white:
+                wins += 1
+            else:
+                losses += 1
+            print(f"game {g + 1}: {'W' if ours_white else 'B'} "
+                  f"{'draw' if winner is None else winner.word + ' won'} "
+                  f"in {len(game.moves)} plies", flush=True)
+    finally:
+        child.stdin.close()
+        child.wait()
+    score, elo, low, high = elo_stats(wins, draws, losses)
+    print(f"{vid}: level 3 here against level 3 of the other build, {movetime} s a move: "
+          f"+{wins} ={draws} -{losses} ({100 * score:.1f}%), Elo {elo:+.0f} "
+          f"[{low:+.0f}, {high:+.0f}]")
+    return {"variant": vid, "games": games, "movetime": movetime, "wins": wins,
+            "draws": draws, "losses": losses, "score": score, "elo": elo,
+            "elo_low": low, "elo_high": high}
 
 
 def positions(vid: str, count: int) -> list[tuple[str, str]]:
@@ -80,7 +152,13 @@ def main() -> int:
     parser.add_argument("--times", default="0.3,1.0", help="movetimes in seconds")
     parser.add_argument("--middlegames", type=int, default=2)
     parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
+    parser.add_argument("--match", type=int, default=0, help="play this many games instead")
+    parser.add_argument("--match-time", type=float, default=0.1, help="seconds a move")
     a = parser.parse_args()
+    if a.match:
+        rows = [match(a.base, vid, a.match, a.match_time) for vid in a.variants.split(",")]
+        print(json.dumps({"match": rows}))
+        return 0
     times = [float(t) for t in a.times.split(",")]
     found = {vid: positions(vid, a.middlegames) for vid in a.variants.split(",")}
     jobs = [(vid, fen, t) for vid, ps in found.items() for _, fen in ps for t in times]

@@ -141,7 +141,7 @@ int move_from_object(const Rules *r, PyObject *o, CMove *m)
     m->end = (uint8_t)end;
     m->promotes = (uint8_t)promotes;
     m->by_king = (uint8_t)by_king;
-    m->ncap = (uint8_t)__builtin_popcountll(m->captured);
+    m->ncap = (uint8_t)popcount64(m->captured);
     return 0;
 }
 
@@ -184,7 +184,7 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kw)
     if (!seq)
         return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    if (n != __builtin_popcountll(r->mask)) {
+    if (n != popcount64(r->mask)) {
         Py_DECREF(seq);
         PyErr_SetString(PyExc_ValueError, "label_order must list every playing square once");
         return -1;

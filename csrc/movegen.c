@@ -15,7 +15,7 @@
 
 static const int OPPOSITE[4] = {DOWN_RIGHT, DOWN_LEFT, UP_RIGHT, UP_LEFT};
 
-static inline int popcnt(uint64_t x) { return __builtin_popcountll(x); }
+static inline int popcnt(uint64_t x) { return popcount64(x); }
 static inline int lowbit(uint64_t x) { return __builtin_ctzll(x); }
 
 static uint64_t splitmix(uint64_t *state)

@@ -36,6 +36,20 @@ typedef struct {
     uint8_t caps[MAX_CAPS];     /* captured squares in capture order */
 } CMove;
 
+/* Number of set bits: the popcnt instruction where the compiler may use it, else a
+ * shift-and-mask count (the generic __builtin_popcountll is a library call without it). */
+static inline int popcount64(uint64_t x)
+{
+#if defined(__POPCNT__) || !defined(__x86_64__)
+    return __builtin_popcountll(x);
+#else
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
 /* Squares on a move's path: the start and every landing (a quiet move: start and end). */
 static inline int path_len(const CMove *m) { return m->ncap ? m->ncap + 1 : 2; }
 

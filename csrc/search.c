@@ -77,7 +77,7 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static inline int popc(uint64_t x) { return __builtin_popcountll(x); }
+static inline int popc(uint64_t x) { return popcount64(x); }
 static inline uint64_t shift_by(uint64_t x, int o) { return o > 0 ? x << o : x >> -o; }
 
 /* ---------------------------------------------------------------------------------------- */

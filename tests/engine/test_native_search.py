@@ -1,6 +1,7 @@
 """The native search and evaluation (damiera._core.Engine): the static scores are those of
-the Python evaluation's terms (damiera.engine.evaluate) on many positions of every variant and
-the house rule, with and without trained patterns; stop() and Ctrl-C end a search."""
+the Python reference evaluation (tests/engine/reference_evaluate.py, the terms of
+damiera.engine.evaluate) on many positions of every variant and the house rule, with and without
+trained patterns; stop() and Ctrl-C end a search."""
 
 from __future__ import annotations
 
@@ -10,14 +11,14 @@ import threading
 
 import pytest
 
-from damiera import _core
 from damiera.engine import patterns as pat
 from damiera.engine.evaluate import Evaluator
 from damiera.engine.search import Searcher
 from damiera.rules.geometry import geometry
-from damiera.rules.movegen import apply_move, generate, native_rules
+from damiera.rules.movegen import apply_move, generate
 from damiera.rules.position import Position, start_position
 from damiera.rules.variant import Variant, variant
+from tests.engine.reference_evaluate import ReferenceEvaluator
 from tests.rules.test_native_vs_reference import ALL_RULES, random_position
 
 
@@ -36,18 +37,14 @@ def _positions(v: Variant, count: int, seed: int) -> list[Position]:
     return out[:count]
 
 
-def _engine(v: Variant, evaluator: Evaluator) -> _core.Engine:
-    return _core.Engine(native_rules(v), evaluator, 1024, 80)
-
-
 @pytest.mark.parametrize("v", ALL_RULES, ids=lambda v: v.display_name)
 def test_native_static_scores_equal_the_python_evaluation(v: Variant) -> None:
     evaluator = Evaluator(v)
-    engine = _engine(v, evaluator)
+    reference = ReferenceEvaluator(evaluator)
     scores = set()
     for pos in _positions(v, 1500, seed=7):
-        expected = evaluator.evaluate(pos)
-        assert engine.evaluate(pos) == expected, pos
+        expected = reference.evaluate(pos)
+        assert evaluator.evaluate(pos) == expected, pos
         scores.add(expected)
     assert len(scores) > 100
 
@@ -60,9 +57,9 @@ def test_native_static_scores_equal_with_trained_patterns(vid: str) -> None:
     tables = [[rng.randint(-40, 40) for _ in range(pset.size)] for _ in pset.windows]
     evaluator = Evaluator(v, tables=(pset.rows, tables))
     assert evaluator.window_rows
-    engine = _engine(v, evaluator)
+    reference = ReferenceEvaluator(evaluator)
     for pos in _positions(v, 500, seed=11):
-        assert engine.evaluate(pos) == evaluator.evaluate(pos), pos
+        assert evaluator.evaluate(pos) == reference.evaluate(pos), pos
 
 
 def test_stop_from_another_thread_ends_the_search_with_a_legal_move() -> None:

@@ -18,7 +18,7 @@ toolchain:
 NATIVE_SOURCES := $(wildcard csrc/*.c csrc/*.h)
 PY_INCLUDE := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_paths()['include'])")
 
-$(STAMP): pyproject.toml $(NATIVE_SOURCES) | toolchain
+$(STAMP): pyproject.toml setup.py $(NATIVE_SOURCES) | toolchain
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test,dev]'

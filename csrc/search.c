@@ -1,4 +1,4 @@
-/* The native search and evaluation: damiera._core.Engine.
+/* The native search (the Python face, damiera._core.Engine, is engine.c).
  *
  * A port of damiera.engine.search (negamax alpha-beta with PVS, transposition table as a
  * fixed array, quiescence with the threat extension, hash move / captures / promotions /
@@ -6,7 +6,7 @@
  * opponent a capture, forced-move extension, repetition and no-progress draws inside the
  * search), with the evaluation of evaluate.c.
  * stop() (any thread) or the deadline ends it within a few hundred nodes; Ctrl-C too (the
- * signal handlers run every 16,384 nodes). The Python face is engine.c.
+ * signal handlers run every 16,384 nodes).
  */
 #define PY_SSIZE_T_CLEAN
 #include "search.h"

@@ -10,8 +10,7 @@ pydraughts (PyPI ``pydraughts``, import name ``draughts``, like py-draughts: hen
 virtual environment ``.bench-pdn-venv/``) reads with ``draughts.PDN.PDNReader`` and replays
 with ``Board.push(Move(board, pdn_move=...))``; it runs in a child process. Damiera reads with
 :func:`damiera.pdn.read_games` (which always replays; its parse-only figure is the tokenizer
-and the game splitter alone) in this process, compiled or not as the checkout is
-(``damiera.compiled()`` is printed).
+and the game splitter alone) in this process, on the native rules core.
 
 The files are from the PDN 3.0 test set (``shared/reference/pdn/succeed``): two International
 tournaments and one English/American collection. Each Damiera figure is the median of
@@ -122,7 +121,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     python = ensure_peer_venv()
-    print(f"damiera compiled: {damiera.compiled()}; pydraughts {PEER_VERSION}")
+    print(f"damiera (native core); pydraughts {PEER_VERSION}")
     print("| file | reader | games | replayed | plies | parsed games/s | parsed+replayed games/s"
           " | plies/s |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")

@@ -6,18 +6,14 @@ in the variant's notation), :mod:`damiera.pdn` (``read_games``, ``write_games``)
 :mod:`damiera.engine` (``Engine(variant, level).play(game, Limit(time=1.0))``). They are
 loaded on first use, so ``import damiera`` stays light.
 
-:func:`compiled` tells whether the hot modules run compiled with mypyc (``make compile``).
-Importing the package warns (:class:`~damiera._build.StaleBuildWarning`, on standard error)
-when a compiled module is older than its source, since Python would run the old compiled code.
+The rules core, the search and the evaluation run in the native extension
+:mod:`damiera._core` (C sources in ``csrc/``), compiled by ``pip install``.
 """
 
 from __future__ import annotations
 
 import importlib
-import warnings
 from typing import TYPE_CHECKING, Any
-
-from damiera._build import StaleBuildWarning, compiled, stale, stale_message
 
 if TYPE_CHECKING:
     from damiera import pdn
@@ -57,10 +53,8 @@ __all__ = [
     "NotationError",
     "Outcome",
     "ResultReason",
-    "StaleBuildWarning",
     "UnknownVariantError",
     "Variant",
-    "compiled",
     "pdn",
     "variant",
 ]
@@ -75,7 +69,3 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
-
-
-if _stale := stale():
-    warnings.warn(stale_message(_stale), StaleBuildWarning, stacklevel=1)

@@ -1,16 +1,13 @@
 """Searcher.stop(): a search ended from another thread returns its best move so far.
 
-Counted, never timed: the nodes searched after the stop, the depth reached, the clock checks
-that let other threads run. The stop latency is measured in ``benchmarks/hub_bench.py``.
+Counted, never timed: the depth reached and the move returned (the native search releases the
+interpreter lock, so the stopping thread runs while it searches). The stop latency is measured in ``benchmarks/hub_bench.py``.
 """
 
 from __future__ import annotations
 
 import threading
 
-import pytest
-
-from damiera.engine import search as search_module
 from damiera.engine.search import MAX_DEPTH, Info, Searcher, SearchResult
 from damiera.rules.movegen import generate
 from damiera.rules.position import start_position
@@ -37,14 +34,11 @@ def test_stop_from_another_thread_ends_a_deep_search_within_one_clock_check() ->
     worker = threading.Thread(target=run)
     worker.start()
     assert reached.wait(120)
-    nodes_at_stop = searcher.nodes
     searcher.stop()
     worker.join(120)
     assert not worker.is_alive()
     (result,) = results
     assert 3 <= result.depth < MAX_DEPTH
-    # The search stops at its next clock check: at most one check interval more.
-    assert result.nodes - nodes_at_stop <= search_module._CHECK_EVERY
     assert result.move in generate(v, pos)
     assert infos[-1].pv[0] == result.move  # the last info line shows the move returned
 
@@ -69,20 +63,3 @@ def test_a_stop_when_no_search_runs_is_forgotten_by_the_next_search() -> None:
     searcher = Searcher(v)
     searcher.stop()
     assert searcher.search(start_position(v), depth=3).depth == 3
-
-
-def test_every_clock_check_lets_other_threads_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Compiled code never gives the interpreter lock to another thread by itself: the search
-    # passes through interpreted code at each clock check, so that a Hub front end can read
-    # "stop" and "ping" while it searches.
-    calls: list[int] = []
-
-    def counting() -> None:
-        calls.append(1)
-
-    monkeypatch.setattr(search_module, "let_threads_run", counting)
-    v = variant("international")
-    result = Searcher(v).search(start_position(v), depth=5)
-    assert result.nodes >= 4 * search_module._CHECK_EVERY
-    assert len(calls) >= result.nodes // search_module._CHECK_EVERY - 1
-

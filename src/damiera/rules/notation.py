@@ -15,15 +15,7 @@ import re
 from collections.abc import Sequence
 
 from damiera.rules.geometry import SquareError, geometry
-from damiera.rules.movegen import (
-    Move,
-    _all_captures,
-    _quiet_moves,
-    choose_captures,
-    drop_equal_captures,
-    legal_moves,
-    tables,
-)
+from damiera.rules.movegen import Move, capture_sequences, legal_moves, quiet_moves
 from damiera.rules.position import Position
 from damiera.rules.variant import CaptureChoice, Color, Variant
 
@@ -172,11 +164,7 @@ def _equal_capture_of(
     start, end, captured pieces and promotion: RULES.md section 1, equal captures)."""
     if not any(m.captures for m in legal):
         return []
-    turn = position.turn
-    raw = _all_captures(
-        tables(variant), position.pieces(turn), position.pieces(turn.opponent),
-        position.kings, 0 if turn is Color.WHITE else 1,
-    )
+    raw = capture_sequences(variant, position)
     keys = {(m.start, m.end, m.captured, m.promotes) for m in _matching(squares, raw)}
     return [m for m in legal if (m.start, m.end, m.captured, m.promotes) in keys]
 
@@ -208,7 +196,6 @@ def explain_illegal(
     legal moves of that piece.
     """
     geo = geometry(variant)
-    t = tables(variant)
     labels = [geo.label(s) for s in squares]
     if text is None:
         text = ("x" if len(squares) > 2 else "-").join(labels)
@@ -249,13 +236,11 @@ def explain_illegal(
                 "promotion_ends_capture",
                 {"move": full},
             )
-    side = 0 if turn is Color.WHITE else 1
-    own, opp = position.pieces(turn), position.pieces(turn.opponent)
-    every_capture = _all_captures(t, own, opp, position.kings, side)
+    every_capture = capture_sequences(variant, position)
     rejected = _matching(squares, every_capture) or _starting_with(squares, every_capture)
     if rejected:
-        return _explain_choice(variant, rejected[0], every_capture)
-    quiet = _quiet_moves(t, own, opp, position.kings, side)
+        return _explain_choice(variant, rejected[0], [m for m in legal if m.captures])
+    quiet = quiet_moves(variant, position)
     if _matching(squares, quiet) and every_capture and variant.mandatory_capture:
         examples = _or_list([move_text(variant, m) for m in legal[:3]])
         return IllegalMoveError(
@@ -263,7 +248,7 @@ def explain_illegal(
         )
     if not variant.men_capture_kings and not is_king:
         relaxed = dataclasses.replace(variant, men_capture_kings=True)
-        relaxed_captures = _all_captures(tables(relaxed), own, opp, position.kings, side)
+        relaxed_captures = capture_sequences(relaxed, position)
         # Only sequences that take a king within the squares written count as the reason.
         jumps = len(squares) - 1
         if any(
@@ -315,13 +300,9 @@ def explain_illegal(
     )
 
 
-def _explain_choice(variant: Variant, move: Move, captures: list[Move]) -> IllegalMoveError:
-    """The capture-choice rule that ``move`` (a complete capture) breaks."""
-    rank = tables(variant).label_rank
-    chosen = sorted(
-        drop_equal_captures(variant, choose_captures(variant, captures)),
-        key=lambda m: [rank[s] for s in m.path],
-    )
+def _explain_choice(variant: Variant, move: Move, chosen: list[Move]) -> IllegalMoveError:
+    """The capture-choice rule that ``move`` (a complete capture) breaks; ``chosen``: the
+    legal captures (the ones the rule keeps), in notation order."""
     best = chosen[0]
     best_text = move_text(variant, best)
     name = variant.name

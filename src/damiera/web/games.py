@@ -8,7 +8,11 @@ written back in one transaction. :class:`GameService` holds the store and the co
 Errors (the API maps them to status codes): :class:`BadRequest` (400, bad input),
 :class:`IllegalMove` (400, a move the rules refuse; carries the rule's ``code``/``params``),
 :class:`~damiera.web.store.NotFoundError` (404), :class:`Conflict` (409: the game is over,
-not your turn, or another request changed the game first).
+not your turn, or another request changed the game first),
+:class:`~damiera.web.seats.Forbidden` (403: the caller holds no seat that may do this),
+:class:`~damiera.web.store.StorageError` (503: the database failed; the message says what was
+stored). Every change takes ``player``, the caller's player token, checked against the
+game's seats (:mod:`damiera.web.seats`); game objects carry ``seats``, the sides it holds.
 """
 
 from __future__ import annotations
@@ -38,9 +42,17 @@ from damiera.rules.variant import (
     Variant,
     variant,
 )
-from damiera.web import i18n
+from damiera.web import i18n, seats
 from damiera.web.computer import ComputerPool
-from damiera.web.store import ConflictError, GameStore, NotFoundError, StoredGame, new_game_id
+from damiera.web.limits import LimitExceeded
+from damiera.web.store import (
+    ConflictError,
+    GameStore,
+    NotFoundError,
+    StorageError,
+    StoredGame,
+    new_game_id,
+)
 
 _ = i18n.gettext
 
@@ -109,6 +121,19 @@ def _result_text(result: Result, v: Variant) -> str:
         return text.format(**fields)
     except (KeyError, IndexError, ValueError):
         return result.describe(v)
+
+
+def _reply_failed(game_id: str, exc: Exception) -> Exception:
+    """The error for a computer reply that failed after the human's move was stored: the
+    same kind (503 for the database, 429/503 for a full queue) saying that the move lasts
+    and how to ask for the reply again."""
+    why = exc.message if isinstance(exc, LimitExceeded) else (
+        exc.why if isinstance(exc, StorageError) else str(exc)[:200])
+    message = (f"your move was stored, but the computer's reply failed ({why}); ask for it "
+               f"again with POST /api/games/{game_id}/reply")
+    if isinstance(exc, LimitExceeded):
+        return LimitExceeded(exc.status, message, exc.retry_after)
+    return StorageError(message, why=why, move_stored=True)
 
 
 def _game_over(game: Game) -> Conflict:
@@ -316,7 +341,7 @@ class GameService:
 
     # -- store calls in threads ----------------------------------------------------------------
     async def load(self, game_id: str) -> StoredGame:
-        """Raises NotFoundError."""
+        """Raises NotFoundError, StorageError."""
         return await asyncio.to_thread(self.store.load, game_id)
 
     async def _save(self, stored: StoredGame, game: Game) -> StoredGame:
@@ -325,6 +350,9 @@ class GameService:
             saved = await asyncio.to_thread(self.store.save, stored)
         except ConflictError:
             raise Conflict(_("the game was changed by another request; reload it")) from None
+        except StorageError as exc:
+            raise StorageError(f"the database failed ({exc.why}): this change was not stored; "
+                               "try again", why=exc.why) from None
         self._cache.put(saved, game)
         return saved
 
@@ -370,12 +398,22 @@ class GameService:
             start_fen=start_fen,
             owner=owner,
         )
+        stored.white_seat, stored.black_seat = seats.new_game_seats(
+            owner, stored.opponent, stored.side)
         if self._computer_to_move(stored, game):
             await self._computer_reply(stored, game)
         _record(stored, game)
-        stored = await asyncio.to_thread(self.store.create, stored)
+        try:
+            stored = await asyncio.to_thread(self.store.create, stored)
+        except StorageError as exc:
+            raise StorageError(f"the database failed ({exc.why}): the game was not stored; "
+                               "try again", why=exc.why) from None
         self._cache.put(stored, game)
-        return self.to_json(stored, game)
+        return self.mine(stored, game, owner)
+
+    def mine(self, stored: StoredGame, game: Game | None, player: str | None) -> dict[str, Any]:
+        """:meth:`to_json` with ``seats``: the sides whose seat ``player`` holds."""
+        return {**self.to_json(stored, game), "seats": seats.held(stored, player)}
 
     def _computer_to_move(self, stored: StoredGame, game: Game) -> bool:
         return (
@@ -397,7 +435,8 @@ class GameService:
             raise Conflict(_("another move on this game is being played; try again"))
         self._busy.add(game_id)
 
-    async def play(self, game_id: str, text: str, version: int | None = None) -> dict[str, Any]:
+    async def play(self, game_id: str, text: str, version: int | None = None, *,
+                   player: str | None) -> dict[str, Any]:
         """Play the move ``text`` (full or short notation) and, against the computer, its
         reply; returns the game. ``version``: the game's version the move was chosen on
         (Conflict when the game has changed since; None: no check). Raises NotFoundError,
@@ -410,6 +449,7 @@ class GameService:
             if version is not None and version != stored.version:
                 raise Conflict(_("the game has changed since this move was chosen; reload it"))
             game = self.rebuild(stored)
+            seats.require(stored, player, "move", game.turn.word)
             if game.result is not None:
                 raise _game_over(game)
             if self._computer_to_move(stored, game):
@@ -422,8 +462,13 @@ class GameService:
                 ) from None
             stored = await self._save(stored, game)  # your move lasts on its own
             if self._computer_to_move(stored, game):
-                stored, game = await self._reply_and_save(stored, game)
-            return self.to_json(stored, game)
+                try:
+                    stored, game = await self._reply_and_save(stored, game)
+                except Conflict:
+                    raise
+                except (StorageError, LimitExceeded, ValueError, OSError, RuntimeError) as exc:
+                    raise _reply_failed(game_id, exc) from None
+            return self.mine(stored, game, player)
         finally:
             self._busy.discard(game_id)
 
@@ -435,17 +480,18 @@ class GameService:
         await self._computer_reply(stored, game)
         return await self._save(stored, game), game
 
-    async def reply(self, game_id: str) -> dict[str, Any]:
+    async def reply(self, game_id: str, *, player: str | None) -> dict[str, Any]:
         """Let the computer play when it is its turn and it is not already thinking (after a
         restart or a failed search). Raises NotFoundError, Conflict."""
         self._claim(game_id)
         try:
             stored = await self.load(game_id)
             game = self.rebuild(stored)
+            seats.require(stored, player, "reply", game.turn.word)
             if not self._computer_to_move(stored, game):
                 raise Conflict(_("it is not the computer's turn"))
             stored, game = await self._reply_and_save(stored, game)
-            return self.to_json(stored, game)
+            return self.mine(stored, game, player)
         finally:
             self._busy.discard(game_id)
 
@@ -455,7 +501,8 @@ class GameService:
         if version is not None and version != stored.version:
             raise Conflict(_("the game was changed by another request; reload it"))
 
-    async def undo(self, game_id: str, version: int | None = None) -> dict[str, Any]:
+    async def undo(self, game_id: str, version: int | None = None, *,
+                   player: str | None) -> dict[str, Any]:
         """Take back the last move (against the computer: your last move and its reply).
         ``version``: the game's version the page knows (Conflict if it changed since).
         Raises NotFoundError, Conflict (nothing to take back, or a resigned/agreed game)."""
@@ -464,6 +511,7 @@ class GameService:
             stored = await self.load(game_id)
             self._check_version(stored, version)
             game = self.rebuild(stored)
+            seats.require(stored, player, "undo", game.turn.word)
             final = game.result
             if final is not None and final.reason is ResultReason.RESIGNATION:
                 raise Conflict(_("the game ended by resignation; it cannot be taken back"))
@@ -481,12 +529,13 @@ class GameService:
             except GameOverError:  # cannot happen after the checks above; be safe
                 raise Conflict(_("there is no move to take back")) from None
             stored = await self._save(stored, game)
-            return self.to_json(stored, game)
+            return self.mine(stored, game, player)
         finally:
             self._busy.discard(game_id)
 
     async def resign(
-        self, game_id: str, side: str | None, version: int | None = None
+        self, game_id: str, side: str | None, version: int | None = None, *,
+        player: str | None,
     ) -> dict[str, Any]:
         """``side`` resigns (default: you against the computer, the side to move between
         friends; against the computer only your side may). ``version``: as for :meth:`undo`.
@@ -498,6 +547,7 @@ class GameService:
             stored = await self.load(game_id)
             self._check_version(stored, version)
             game = self.rebuild(stored)
+            seats.require(stored, player, "resign", game.turn.word, side)
             if side is None:
                 side = stored.side if stored.opponent == "computer" else game.turn.word
             elif stored.opponent == "computer" and side != stored.side:
@@ -511,11 +561,12 @@ class GameService:
             except GameOverError:
                 raise _game_over(game) from None
             stored = await self._save(stored, game)
-            return self.to_json(stored, game)
+            return self.mine(stored, game, player)
         finally:
             self._busy.discard(game_id)
 
-    async def agree_draw(self, game_id: str, version: int | None = None) -> dict[str, Any]:
+    async def agree_draw(self, game_id: str, version: int | None = None, *,
+                         player: str | None) -> dict[str, Any]:
         """Both players (friends on one screen) agree to a draw. ``version``: as for
         :meth:`undo`. Raises NotFoundError, Conflict (against the computer, or the game is
         over)."""
@@ -526,20 +577,21 @@ class GameService:
             if stored.opponent != "friend":
                 raise Conflict(_("a draw can be agreed only between two people"))
             game = self.rebuild(stored)
+            seats.require(stored, player, "draw", game.turn.word)
             try:
                 game.agree_draw()
             except GameOverError:
                 raise _game_over(game) from None
             stored = await self._save(stored, game)
-            return self.to_json(stored, game)
+            return self.mine(stored, game, player)
         finally:
             self._busy.discard(game_id)
 
-    async def get(self, game_id: str) -> dict[str, Any]:
-        """The game, with ``"thinking": true`` while the computer is choosing its move.
-        Raises NotFoundError."""
+    async def get(self, game_id: str, player: str | None = None) -> dict[str, Any]:
+        """The game, with ``"thinking": true`` while the computer is choosing its move, and
+        the ``seats`` that ``player`` holds. Raises NotFoundError."""
         stored = await self.load(game_id)
-        data = self.to_json(stored)
+        data = self.mine(stored, None, player)
         if game_id in self._busy and data["turn"] == data["computer_side"]:
             return {**data, "thinking": True}
         return data

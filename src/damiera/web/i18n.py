@@ -108,7 +108,7 @@ def _negotiate(tags: list[str]) -> str | None:
     locale, else its language), spelt as the catalog is (``pt-br`` -> ``pt_BR``)."""
     by_lower = {c.lower(): c for c in available_locales()}
     found = negotiate_locale(
-        [t.strip().replace("-", "_") for t in tags], list(by_lower), aliases=None
+        [t.strip().replace("-", "_") for t in tags], list(by_lower), aliases={}
     )
     return by_lower.get(found.lower()) if found else None
 

@@ -164,7 +164,7 @@ def test_the_page_language_from_the_url_reaches_its_api_requests(page: Page) -> 
     game = api_game(page, variant="american", fen="W:W22,30:B18")
     page.goto(f"/game/{game['id']}?lang=ar")
     page.wait_for_selector("body[data-ready]")
-    page.context.clear_cookies()          # the page itself must say which language it wants
+    page.context.clear_cookies(name="damiera_lang")  # the page itself must say its language
     square(page, "30").click()
     expect(page.locator("#message")).to_contain_text("الأسر إجباري")
     square(page, "22").click()

@@ -137,12 +137,19 @@ class _Tables:
 
 _TABLES: dict[int, tuple[Variant, _Tables]] = {}
 
+#: Variant objects remembered by identity; past this the identity map starts afresh (equal
+#: variants still share one set of tables through ``_cached_tables``, keyed by the rule
+#: parameters), so a new Variant object per game does not grow memory.
+_MAX_IDENTITIES = 256
+
 
 def tables(variant: Variant) -> _Tables:
     """The generator's tables for a variant, cached by identity (hashing a Variant on every
     call would cost more than generating the moves)."""
     entry = _TABLES.get(id(variant))
     if entry is None or entry[0] is not variant:
+        if len(_TABLES) >= _MAX_IDENTITIES:
+            _TABLES.clear()
         entry = _TABLES[id(variant)] = (variant, _cached_tables(variant))
     return entry[1]
 

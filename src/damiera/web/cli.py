@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from damiera.web.limits import Limits
 
 
 def register(subparsers: Any) -> None:
@@ -47,13 +50,37 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot open the database {url!r}: {exc}") from None
     except ModuleNotFoundError as exc:
         raise UsageError(f"database URL {url!r} needs the module {exc.name}") from None
+    from damiera.web.store import StorageError
+
+    try:
+        app.state.service.store.check_writable()
+    except StorageError as exc:
+        raise UsageError(f"cannot write to the database {url!r}: {exc.why}") from None
     print(f"Damiera: http://{args.host}:{port}/  (games in {url})", flush=True)
     os.environ.setdefault("DAMIERA_DATABASE_URL", url)
     try:
-        uvicorn.run(app, host=args.host, port=port, log_level="warning")
+        uvicorn.run(app, host=args.host, port=port, log_level="warning",
+                    **server_settings(app.state.limits))
     except SystemExit as exc:  # uvicorn exits when it cannot bind
         raise UsageError(f"cannot serve on {args.host}:{port}") from exc
     return 0
+
+
+def server_settings(limits: Limits) -> dict[str, Any]:
+    """Uvicorn's settings against slow and greedy clients: the HTTP protocol of
+    :mod:`damiera.web.slow_clients` (a request head must arrive within
+    ``limits.head_timeout`` seconds; at most ``limits.max_head_bytes`` of it are buffered),
+    idle keep-alive connections closed after 5 s, at most 1,000 connections at once (503
+    past that) and 30 s to finish the requests under way when the server stops."""
+    from damiera.web.slow_clients import with_head_timeout
+
+    return {
+        "http": with_head_timeout(limits.head_timeout),
+        "h11_max_incomplete_event_size": limits.max_head_bytes,
+        "timeout_keep_alive": 5,
+        "limit_concurrency": 1000,
+        "timeout_graceful_shutdown": 30,
+    }
 
 
 def _check_address(host: str, port: int) -> None:

@@ -282,6 +282,7 @@ class GameStore:
             result = session.execute(delete(GameRow).where(GameRow.updated_at < before))
             return int(getattr(result, "rowcount", 0) or 0)
 
+    @_storage_errors
     def check_writable(self) -> None:
         """Raise the database's error (e.g. SQLAlchemy's OperationalError, "attempt to write
         a readonly database") unless it accepts a write; nothing is changed."""

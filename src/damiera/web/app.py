@@ -43,7 +43,7 @@ from damiera.web.api import PLAYER_COOKIE, build_router, current_player, error_r
 from damiera.web.computer import ComputerPool
 from damiera.web.games import BadRequest, Conflict, GameService, IllegalMove, variant_json
 from damiera.web.housekeeping import clean_up_forever
-from damiera.web.limits import LimitExceeded, Limits, RateLimiter, RequestLimits
+from damiera.web.limits import ClientGone, LimitExceeded, Limits, RateLimiter, RequestLimits
 from damiera.web.rules_pages.routes import build_router as rules_pages_router
 from damiera.web.rules_pages.routes import localise_path
 from damiera.web.seats import Forbidden, UnsupportedBody
@@ -268,6 +268,10 @@ def create_app(
     @app.exception_handler(LimitExceeded)
     async def _limited(_r: Request, exc: LimitExceeded) -> Response:
         return error_response(exc.status, exc.message, headers=exc.headers())
+
+    @app.exception_handler(ClientGone)
+    async def _gone(_r: Request, exc: ClientGone) -> Response:
+        return error_response(499, str(exc))   # nobody reads it: the connection is closed
 
     @app.exception_handler(StorageError)
     async def _storage(request: Request, exc: StorageError) -> Response:

@@ -208,9 +208,13 @@ def _replay(body: bytes | None, receive: Receive) -> Receive:
     return replay
 
 
+class ClientGone(Exception):
+    """The client hung up before its answer was ready (the work was cancelled)."""
+
+
 async def until_disconnect(request: Request, work: Awaitable[T]) -> T:
     """Await ``work``; if the client disconnects first, cancel it (a computer search queued
-    for a client that hung up is dropped) and raise :class:`asyncio.CancelledError`.
+    for a client that hung up is dropped) and raise :class:`ClientGone`.
 
     The body must have been read already (FastAPI reads it before the route runs), so the
     next message from the server is the disconnect."""
@@ -229,7 +233,7 @@ async def until_disconnect(request: Request, work: Awaitable[T]) -> T:
             await task
         except asyncio.CancelledError:
             pass
-        raise asyncio.CancelledError("the client went away")
+        raise ClientGone("the client went away")
     return task.result()
 
 

@@ -9,12 +9,15 @@
 - :func:`safe_local_path`: a ``next=`` target reduced to a path on this site (an open
   redirect such as ``/%09/evil.example``, which browsers read as ``//evil.example``, goes to
   ``/``).
-- :func:`docs_router`: ``/docs``, Swagger UI served from the ``swagger-ui-bundle`` package's
-  own files (works offline, no CDN), started by ``/static/docs.js`` (no inline script).
+- :func:`docs_router`: ``/docs``, Swagger UI 5 (OpenAPI 3.1, as FastAPI writes it) served
+  from the copy the ``fastapi-offline`` package ships (works offline, no CDN), started by
+  ``/static/docs.js`` (no inline script).
 """
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, FastAPI, Request
@@ -82,14 +85,11 @@ def safe_local_path(target: str | None) -> str:
 
 
 def docs_router(app: FastAPI) -> APIRouter:
-    """``/docs``: Swagger UI from the package's own files (mounted at ``/static/swagger``)
-    showing ``app.openapi_url``. Without the ``swagger-ui-bundle`` package, ``/docs`` says so
+    """``/docs``: Swagger UI from a package's own files (mounted at ``/static/swagger``)
+    showing ``app.openapi_url``. Without the ``fastapi-offline`` package, ``/docs`` says so
     in one line (the JSON at ``/openapi.json`` stays)."""
     router = APIRouter(include_in_schema=False)
-    try:
-        from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
-    except ImportError:  # pragma: no cover - a declared dependency
-        swagger_ui_path = None
+    swagger_ui_path = _swagger_ui_files()
     if swagger_ui_path is not None:
         app.mount("/static/swagger", StaticFiles(directory=str(swagger_ui_path)),
                   name="swagger")
@@ -97,11 +97,21 @@ def docs_router(app: FastAPI) -> APIRouter:
     @router.get("/docs", response_class=HTMLResponse)
     async def docs() -> HTMLResponse:
         if swagger_ui_path is None:
-            return HTMLResponse("API documentation needs the swagger-ui-bundle package; the "
+            return HTMLResponse("API documentation needs the fastapi-offline package; the "
                                 "API description is at /openapi.json", status_code=503)
         return HTMLResponse(_DOCS_PAGE.format(title=app.title, spec=app.openapi_url))
 
     return router
+
+
+def _swagger_ui_files() -> Path | None:
+    """The folder of ``swagger-ui-bundle.js`` and ``swagger-ui.css`` in the installed
+    ``fastapi-offline`` package, or None."""
+    spec = importlib.util.find_spec("fastapi_offline")
+    if spec is None or spec.origin is None:  # pragma: no cover - a declared dependency
+        return None
+    folder = Path(spec.origin).parent / "static"
+    return folder if (folder / "swagger-ui-bundle.js").is_file() else None
 
 
 _DOCS_PAGE = """<!doctype html>

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from damiera.web.limits import Limits
+from damiera.web.limits import Limits
 
 
 def register(subparsers: Any) -> None:
@@ -21,6 +21,17 @@ def register(subparsers: Any) -> None:
         help="SQLAlchemy URL of the game store (default: $DAMIERA_DATABASE_URL, else an "
         "SQLite file in the user's data directory)",
     )
+    d = Limits()
+    p.add_argument("--game-ttl-days", type=float, default=d.game_ttl / 86400 if d.game_ttl
+                   else 0, help="delete games nobody changed for this many days "
+                   "(0: keep them; default %(default)g)")
+    p.add_argument("--create-burst", type=int, default=d.create_burst,
+                   help="new games a client may start at once (default %(default)s)")
+    p.add_argument("--create-per-minute", type=float, default=d.create_rate * 60,
+                   help="new games a client may start a minute after that (default "
+                   "%(default)g)")
+    p.add_argument("--computer-per-client", type=int, default=d.computer_per_client,
+                   help="computer moves one client may have queued (default %(default)s)")
     p.set_defaults(func=_serve)
 
 
@@ -42,8 +53,9 @@ def _serve(args: argparse.Namespace) -> int:
     from damiera.web.store import default_database_url
 
     url = args.database_url or default_database_url()
+    limits = _limits(args)
     try:
-        app = create_app(url)
+        app = create_app(url, limits=limits)
     except ArgumentError:
         raise UsageError(f"bad database URL {url!r}") from None
     except (OperationalError, OSError) as exc:
@@ -64,6 +76,22 @@ def _serve(args: argparse.Namespace) -> int:
     except SystemExit as exc:  # uvicorn exits when it cannot bind
         raise UsageError(f"cannot serve on {args.host}:{port}") from exc
     return 0
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    from damiera.cli import UsageError
+
+    for name in ("game_ttl_days", "create_burst", "create_per_minute", "computer_per_client"):
+        value = getattr(args, name)
+        if not value >= 0:
+            raise UsageError(f"--{name.replace('_', '-')} must be 0 or more, not {value}")
+    return dataclasses.replace(
+        Limits(),
+        game_ttl=args.game_ttl_days * 86400 or None,
+        create_burst=args.create_burst,
+        create_rate=args.create_per_minute / 60,
+        computer_per_client=args.computer_per_client,
+    )
 
 
 def server_settings(limits: Limits) -> dict[str, Any]:

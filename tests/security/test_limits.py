@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from damiera.web.app import create_app
 from damiera.web.limits import Limits, RateLimiter
-from tests.security.conftest import new_game, served
+from tests.security.conftest import ROOMY, new_game, served
 
 MB = 1024 * 1024
 
@@ -193,3 +193,49 @@ def test_abandoned_level_3_requests_are_dropped_and_a_level_1_move_is_served(
             assert left["history"] == ["32-28"] and left["thinking"] is False
     assert pool.dropped == 29, (pool.started, pool.dropped)
     assert pool.started == 2, (pool.started, pool.dropped)   # the first level 3, the level 1
+
+
+def test_a_queued_search_whose_game_changed_is_dropped(db: str) -> None:
+    """Game B's search waits for the worker; meanwhile B changes (another server process
+    writes it): when the worker is free, B's search is dropped and B's request gets 409."""
+    app = create_app(db, computer_workers=1, limits=ROOMY)
+    with TestClient(app) as c:
+        a, b = (new_game(c, opponent="computer", side="white")["id"] for _ in range(2))
+        cookies = c.cookies
+    service = app.state.service
+    pool = service.computer
+
+    async def run() -> list[httpx.Response]:
+        release = asyncio.Event()
+        real_run = pool._run
+
+        async def first_waits(*args: Any) -> Any:
+            await release.wait()
+            return await real_run(*args)
+
+        pool._run = first_waits
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver",
+                                     cookies=cookies) as client:
+            first = asyncio.ensure_future(
+                client.post(f"/api/games/{a}/moves", json={"move": "22-19"}))
+            while pool.queued() < 1:
+                await asyncio.sleep(0.01)
+            second = asyncio.ensure_future(
+                client.post(f"/api/games/{b}/moves", json={"move": "22-19"}))
+            while pool.queued() < 2:
+                await asyncio.sleep(0.01)
+            stored = await service.load(b)        # B changes behind this process's back
+            stored.moves = []
+            await asyncio.to_thread(service.store.save, stored)
+            release.set()
+            return [await first, await second]
+
+    try:
+        with concurrent.futures.ThreadPoolExecutor(1) as thread:
+            first, second = thread.submit(asyncio.run, run()).result()
+    finally:
+        pool.close()
+    assert first.status_code == 200
+    assert second.status_code == 409 and "changed" in second.json()["error"]
+    assert pool.started == 1 and pool.dropped == 1

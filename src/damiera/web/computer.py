@@ -25,7 +25,7 @@ import os
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -83,6 +83,10 @@ def choose_move(
     return result.move if result.move is not None else moves[0]
 
 
+class GameChanged(RuntimeError):
+    """A queued search was dropped because its game changed before it could start."""
+
+
 class ComputerPool:
     """Runs :func:`choose_move` in worker processes.
 
@@ -137,10 +141,12 @@ class ComputerPool:
         optional_capture: bool,
         positions: Sequence[Position],
         level: int,
+        still_wanted: Callable[[], Awaitable[bool]] | None = None,
     ) -> Move:
         """The computer's move (see :func:`choose_move`), computed in a worker process.
         Raises :class:`LimitExceeded` when the queue is full; cancelling the caller while the
-        search waits for a worker drops it."""
+        search waits for a worker drops it, and so does ``still_wanted`` answering False
+        when a worker is free (the game changed meanwhile: :class:`GameChanged`)."""
         client = CLIENT.get()
         self._admit(client)
         if self._slots is None:
@@ -152,6 +158,9 @@ class ComputerPool:
                 self.dropped += 1
                 raise
             try:
+                if still_wanted is not None and not await still_wanted():
+                    self.dropped += 1
+                    raise GameChanged("the game changed while the computer waited for its turn")
                 self.started += 1
                 return await self._run(variant_id, optional_capture, positions, level)
             finally:

@@ -43,7 +43,7 @@ from damiera.rules.variant import (
     variant,
 )
 from damiera.web import i18n, seats
-from damiera.web.computer import ComputerPool
+from damiera.web.computer import ComputerPool, GameChanged
 from damiera.web.limits import LimitExceeded
 from damiera.web.store import (
     ConflictError,
@@ -423,9 +423,16 @@ class GameService:
         )
 
     async def _computer_reply(self, stored: StoredGame, game: Game) -> Move:
-        move = await self.computer.choose(
-            stored.variant, stored.optional_capture, game.positions, stored.level or 1
-        )
+        async def unchanged() -> bool:   # checked when a worker is free, before the search
+            return stored.version == 0 or (await self.load(stored.id)).version == stored.version
+
+        try:
+            move = await self.computer.choose(
+                stored.variant, stored.optional_capture, game.positions, stored.level or 1,
+                still_wanted=unchanged,
+            )
+        except GameChanged:
+            raise Conflict(_("the game was changed by another request; reload it")) from None
         game.play(move)
         return move
 

@@ -176,7 +176,7 @@ def test_abandoned_level_3_requests_are_dropped_and_a_level_1_move_is_served(
                     if pool.queued() >= 30:
                         break
                     time.sleep(0.05)
-                assert pool.queued() == 30 and pool.started == 1
+                assert pool.queued() == 30 and pool.started <= 2
             finally:
                 for s in hung:                   # every client hangs up
                     s.close()
@@ -191,8 +191,10 @@ def test_abandoned_level_3_requests_are_dropped_and_a_level_1_move_is_served(
             # the abandoned games keep the human's move and wait for /reply
             left = web.get(f"/api/games/{games[-1]}").json()
             assert left["history"] == ["32-28"] and left["thinking"] is False
-    assert pool.dropped == 29, (pool.started, pool.dropped)
-    assert pool.started == 2, (pool.started, pool.dropped)   # the first level 3, the level 1
+    # every search was either dropped or run; run: the level-3 search under way when the
+    # clients hung up (one more if it ended before the server saw them go) and the level 1
+    assert pool.started + pool.dropped == 31, (pool.started, pool.dropped)
+    assert pool.started <= 3, (pool.started, pool.dropped)
 
 
 def test_a_queued_search_whose_game_changed_is_dropped(db: str) -> None:

@@ -487,7 +487,7 @@ def test_a_failing_computer_keeps_your_move_and_can_reply_later(tmp_db: str):
         service = app.state.service
         working = service.computer.choose
 
-        async def broken(*_args: Any) -> None:
+        async def broken(*_args: Any, **_kw: Any) -> None:
             raise RuntimeError("search crashed")
 
         service.computer.choose = broken
@@ -518,9 +518,9 @@ def test_get_while_the_computer_thinks_says_so(client: TestClient):
     seen: list[dict[str, Any]] = []
     working = service.computer.choose
 
-    async def slow(*args: Any) -> Any:
+    async def slow(*args: Any, **kw: Any) -> Any:
         seen.append(await service.get(game["id"]))
-        return await working(*args)
+        return await working(*args, **kw)
 
     service.computer.choose = slow
     try:

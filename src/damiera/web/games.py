@@ -473,7 +473,7 @@ class GameService:
                     stored, game = await self._reply_and_save(stored, game)
                 except Conflict:
                     raise
-                except (StorageError, LimitExceeded, ValueError, OSError, RuntimeError) as exc:
+                except Exception as exc:  # noqa: BLE001 - the move is stored whatever failed
                     raise _reply_failed(game_id, exc) from None
             return self.mine(stored, game, player)
         finally:

@@ -18,11 +18,8 @@ game's seats (:mod:`damiera.web.seats`); game objects carry ``seats``, the sides
 from __future__ import annotations
 
 import asyncio
-import copy
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC
-from functools import lru_cache
 from typing import Any
 
 from damiera.rules.game import Game, GameOverError, Result, ResultReason
@@ -34,7 +31,7 @@ from damiera.rules.notation import (
     move_labels,
     move_text,
 )
-from damiera.rules.position import FenError, Position, parse_fen, start_position, write_fen
+from damiera.rules.position import FenError, parse_fen, start_position, write_fen
 from damiera.rules.variant import (
     VARIANTS,
     Color,
@@ -44,6 +41,7 @@ from damiera.rules.variant import (
 )
 from damiera.web import i18n, seats
 from damiera.web.computer import ComputerPool, GameChanged
+from damiera.web.game_cache import GameCache, clone, fen_of
 from damiera.web.limits import LimitExceeded
 from damiera.web.store import (
     ConflictError,
@@ -210,44 +208,6 @@ def _undo_plies(stored: StoredGame, game: Game) -> int | None:
     return None
 
 
-class _Cache:
-    """Rebuilt games (and their JSON) by id, valid while the stored version is unchanged, so
-    a read does not replay the moves and a change replays nothing but itself."""
-
-    def __init__(self, size: int = 256):
-        self.size = size
-        self._items: OrderedDict[str, tuple[int, Game, dict[str, Any] | None]] = OrderedDict()
-
-    def get(self, stored: StoredGame) -> tuple[Game, dict[str, Any] | None] | None:
-        item = self._items.get(stored.id)
-        if item is None or item[0] != stored.version:
-            return None
-        self._items.move_to_end(stored.id)
-        return item[1], item[2]
-
-    def put(self, stored: StoredGame, game: Game, data: dict[str, Any] | None = None) -> None:
-        self._items[stored.id] = (stored.version, game, data)
-        self._items.move_to_end(stored.id)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
-
-
-def _clone(game: Game) -> Game:
-    """An independent copy of a Game: positions and moves are immutable values, so copying
-    the object and each of its lists is enough."""
-    twin = copy.copy(game)
-    for name, value in vars(game).items():
-        if isinstance(value, list):
-            setattr(twin, name, list(value))
-    return twin
-
-
-@lru_cache(maxsize=65536)
-def _fen(variant_id: str, position: Position) -> str:
-    """FEN of a position (memoised: every game JSON lists the FEN of each of its positions)."""
-    return write_fen(VARIANTS[variant_id], position)
-
-
 class GameService:
     """Everything the API does to games; async methods keep the event loop free (the store
     runs in threads, the computer in processes)."""
@@ -256,7 +216,7 @@ class GameService:
         self.store = store
         self.computer = computer
         self._busy: set[str] = set()
-        self._cache = _Cache()
+        self._cache = GameCache()
 
     # -- rebuilding --------------------------------------------------------------------------
     @staticmethod
@@ -269,7 +229,7 @@ class GameService:
         a copy of the cached one when the version matches, else the moves replayed."""
         cached = self._cache.get(stored)
         if cached is not None:
-            return _clone(cached[0])
+            return clone(cached[0])
         v = self.variant_of(stored)
         game = Game(v, stored.start_fen)
         for text in stored.moves:
@@ -322,12 +282,12 @@ class GameService:
             "level": stored.level,
             "side": stored.side,
             "computer_side": computer_side,
-            "fen": _fen(v.id, game.position),
+            "fen": fen_of(v.id, game.position),
             "start_fen": write_fen(v, game.start),
             "turn": game.turn.word,
             "legal_moves": [move_labels(v, m) for m in game.legal_moves()],
             "history": game.history(),
-            "positions": [_fen(v.id, p) for p in game.positions],
+            "positions": [fen_of(v.id, p) for p in game.positions],
             "last_move": move_labels(v, game.moves[-1]) if game.moves else None,
             "result": _result_json(game.result, v),
             "moves_without_progress": game.moves_without_progress,
@@ -483,7 +443,7 @@ class GameService:
         """The computer's move on a copy of ``game`` (the cached one stays as stored), then
         stored. If the search fails nothing more is written: the game waits for
         :meth:`reply`."""
-        game = _clone(game)
+        game = clone(game)
         await self._computer_reply(stored, game)
         return await self._save(stored, game), game
 
@@ -497,7 +457,12 @@ class GameService:
             seats.require(stored, player, "reply", game.turn.word)
             if not self._computer_to_move(stored, game):
                 raise Conflict(_("it is not the computer's turn"))
-            stored, game = await self._reply_and_save(stored, game)
+            try:
+                stored, game = await self._reply_and_save(stored, game)
+            except Conflict:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the game waits for the reply
+                raise _reply_failed(game_id, exc) from None
             return self.mine(stored, game, player)
         finally:
             self._busy.discard(game_id)

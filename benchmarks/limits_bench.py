@@ -4,8 +4,9 @@
     .venv/bin/python benchmarks/limits_bench.py [--clients 20] [--attackers 10] [--seconds 20]
 
 It starts ``damiera serve`` (its own limits and Uvicorn settings) on a free local port with a
-fresh SQLite file and stops it at the end. Attackers cycle through six 1 MB requests: a move
-body, a move text inside a body (sent as JSON), a FEN body, an ``Accept-Language`` header,
+fresh SQLite file and stops it at the end. Attackers cycle through seven large requests: a move
+body, a move text inside a body (sent as JSON; also 60 KB of it, under the body limit,
+which the old quadratic reader would have taken minutes over), a FEN body, an ``Accept-Language`` header,
 a query string, and a 1 MB body announced by ``Content-Length`` and sent slowly. Normal
 clients loop over ``GET /api/variants``, ``GET /api/games/{id}`` and a move in a friend game
 (played and taken back). Prints, per kind, the answers' status codes and the median, 95th
@@ -86,6 +87,8 @@ async def _attacker(base: str, port: int, until: float, record: Record) -> None:
             "1 MB move body": lambda: c.post(f"/api/games/{gid}/moves",
                                              content=b"{" + b" " * MB + b"}",
                                              headers={"content-type": "application/json"}),
+            "60 KB move text of spaces (under the body limit)": lambda: c.post(
+                f"/api/games/{gid}/moves", json={"move": "22" + " " * 60_000 + "-19"}),
             "1 MB move text (spaces)": lambda: c.post(
                 f"/api/games/{gid}/moves", json={"move": "22" + " " * MB + "-19"}),
             "1 MB FEN": lambda: c.post("/api/games", json={

@@ -14,6 +14,7 @@ from collections.abc import Callable
 import pytest
 
 from damiera.rules import notation
+from damiera.rules.geometry import SquareError, geometry
 from damiera.rules.notation import NotationError, parse_squares
 from damiera.rules.position import FenError, parse_fen
 from damiera.rules.variant import variant
@@ -47,7 +48,7 @@ def _swallow(read: Callable[[str], object]) -> Callable[[str], object]:
     def run(text: str) -> object:
         try:
             return read(text)
-        except (NotationError, FenError, ValueError):
+        except (NotationError, FenError, SquareError, ValueError):
             return None
     return run
 
@@ -104,3 +105,12 @@ def test_accept_language_does_not_read_the_catalog_folder_per_tag(
     monkeypatch.setattr(i18n.Path, "glob", counting)
     i18n.choose_locale(None, None, ", ".join(["de"] * 1000))
     assert calls == []
+
+
+def test_square_labels_are_read_in_linear_time_with_a_short_error() -> None:
+    geo = geometry(variant("russian"))
+    with pytest.raises(SquareError) as err:
+        geo.square("c" + "9" * MB)
+    assert len(str(err.value)) < 120
+    ratio = _linear(lambda n: " " * n + "c3", _swallow(geo.square))
+    assert ratio < 20, ratio

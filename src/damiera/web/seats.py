@@ -22,8 +22,6 @@ form cannot send ``application/json``; a POST without a body may omit the type).
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 
 from fastapi import Request
@@ -92,30 +90,6 @@ def require(stored: StoredGame, token: str | None, action: str, turn: str,
     missing = needed(stored, action, turn, side) - mine
     if missing:
         raise Forbidden(f"only the {' and '.join(sorted(missing))} player may do this")
-
-
-class SeatBook:
-    """The seats of recently seen games by id (seats never change once a game exists), so
-    that checking a request does not read the database again. At most ``size`` games."""
-
-    def __init__(self, load: Callable[[str], Awaitable[StoredGame]], size: int = 4096):
-        self._load = load
-        self.size = size
-        self._games: OrderedDict[str, StoredGame] = OrderedDict()
-
-    async def game(self, game_id: str) -> StoredGame:
-        """A stored copy of the game with its seats (maybe older in moves: read seats only).
-        Raises NotFoundError."""
-        stored = self._games.pop(game_id, None)
-        if stored is None:
-            stored = await self._load(game_id)
-        self._games[game_id] = stored
-        while len(self._games) > self.size:
-            self._games.popitem(last=False)
-        return stored
-
-    def forget(self, game_id: str) -> None:
-        self._games.pop(game_id, None)
 
 
 def require_same_origin(request: Request) -> None:

@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import httpx
@@ -83,7 +84,7 @@ async def _attacker(base: str, port: int, until: float, record: Record) -> None:
     async with httpx.AsyncClient(base_url=base, timeout=120) as c:
         r = await c.post("/api/games", json={"variant": "italian", "opponent": "friend"})
         gid = r.json()["id"]
-        kinds = {
+        kinds: dict[str, Callable[[], Awaitable[httpx.Response]]] = {
             "1 MB move body": lambda: c.post(f"/api/games/{gid}/moves",
                                              content=b"{" + b" " * MB + b"}",
                                              headers={"content-type": "application/json"}),
@@ -122,12 +123,13 @@ async def _player(base: str, until: float, record: Record) -> None:
         r = await c.post("/api/games", json={"variant": "italian", "opponent": "friend"})
         gid = r.json()["id"]
         while time.perf_counter() < until:
-            for name, send in (
+            reads: list[tuple[str, Callable[[], Awaitable[httpx.Response]]]] = [
                 ("normal: GET /api/variants", lambda: c.get("/api/variants")),
                 ("normal: GET /api/games/{id}", lambda: c.get(f"/api/games/{gid}")),
                 ("normal: move + undo", lambda: c.post(f"/api/games/{gid}/moves",
                                                        json={"move": "22-19"})),
-            ):
+            ]
+            for name, send in reads:
                 t = time.perf_counter()
                 status = (await send()).status_code
                 record[name].append((status, (time.perf_counter() - t) * 1000))

@@ -8,6 +8,7 @@ import concurrent.futures
 import socket
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from damiera.web.app import create_app
 from damiera.web.limits import Limits, RateLimiter
+from damiera.web.store import GameRow
 from tests.security.conftest import ROOMY, new_game, served
 
 MB = 1024 * 1024
@@ -241,3 +243,23 @@ def test_a_queued_search_whose_game_changed_is_dropped(db: str) -> None:
     assert first.status_code == 200
     assert second.status_code == 409 and "changed" in second.json()["error"]
     assert pool.started == 1 and pool.dropped == 1
+
+
+def test_games_untouched_for_the_configured_time_are_deleted_by_the_server(db: str) -> None:
+    """The clean-up runs when the site starts and then every ``cleanup_interval``."""
+    limits = Limits(game_ttl=3600.0, cleanup_interval=3600.0)
+    app = create_app(db, computer_workers=1, limits=limits)
+    store = app.state.service.store
+    with TestClient(app) as c:
+        old, fresh = new_game(c)["id"], new_game(c)["id"]
+    with store._sessions.begin() as session:     # "old" was last changed two hours ago
+        row = session.get(GameRow, old)
+        assert row is not None
+        row.updated_at = datetime.now(UTC) - timedelta(hours=2)
+    with TestClient(create_app(db, computer_workers=1, limits=limits)) as c:
+        for _ in range(200):                      # the clean-up runs in the background
+            if c.get(f"/api/games/{old}").status_code == 404:
+                break
+            time.sleep(0.05)
+        assert c.get(f"/api/games/{old}").status_code == 404
+        assert c.get(f"/api/games/{fresh}").status_code == 200

@@ -71,6 +71,10 @@ _PROMOTION = {
 }
 
 _RULES: dict[int, tuple[Variant, _core.Rules]] = {}
+#: Variant objects remembered by identity; past this the identity map starts afresh (equal
+#: variants still share one rule object through ``_by_value``, keyed by the rule
+#: parameters), so a new Variant object per game does not grow memory.
+_MAX_IDENTITIES: Final = 256
 
 
 def native_rules(variant: Variant) -> _core.Rules:
@@ -78,6 +82,8 @@ def native_rules(variant: Variant) -> _core.Rules:
     value: hashing a Variant on every call would cost more than generating the moves)."""
     entry = _RULES.get(id(variant))
     if entry is None or entry[0] is not variant:
+        if len(_RULES) >= _MAX_IDENTITIES:
+            _RULES.clear()
         entry = _RULES[id(variant)] = (variant, _by_value(variant))
     return entry[1]
 

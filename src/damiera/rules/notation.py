@@ -89,22 +89,43 @@ def move_labels(variant: Variant, move: Move) -> dict[str, object]:
     }
 
 
-_SEPARATORS = re.compile(r"\s*[x×:\-]\s*", re.IGNORECASE)
+#: Between two squares: one of these characters, with any spaces around it.
+_SEPARATORS = re.compile(r"[x×:\-]", re.IGNORECASE)
+
+#: The longest move text read (a capture of 20 pieces on 10x10 writes 63 characters); longer
+#: text is refused before it is read, so no input makes the reader work long.
+MAX_MOVE_TEXT = 200
+
+
+def _excerpt(text: str, limit: int = 40) -> str:
+    """The start of user text for an error message (never the whole of a long input)."""
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def parse_squares(variant: Variant, text: str) -> list[int]:
-    """Squares (bit indices) named in a move text. Raises :class:`NotationError`."""
+    """Squares (bit indices) named in a move text. Raises :class:`NotationError`.
+
+    Linear in ``len(text)``: text longer than :data:`MAX_MOVE_TEXT` characters is refused
+    first (code ``too_long``); the squares are split on single separator characters and each
+    piece is stripped of its spaces (no pattern that backtracks over a run of spaces)."""
     geo = geometry(variant)
+    if len(text) > MAX_MOVE_TEXT:
+        raise NotationError(
+            f"move text of {len(text)} characters is too long (at most {MAX_MOVE_TEXT}): "
+            f"{_excerpt(text)!r}",
+            "too_long",
+            {"text": _excerpt(text), "max": str(MAX_MOVE_TEXT)},
+        )
     raw = text.strip()
     if not raw:
         raise NotationError("empty move text", "empty")
-    tokens = _SEPARATORS.split(raw)
+    tokens = [tok.strip() for tok in _SEPARATORS.split(raw)]
     if len(tokens) < 2 or any(not tok for tok in tokens):
         raise NotationError(
-            f"cannot read {raw!r} as a move: write it as squares joined by - or x, such as "
-            f"{_example(variant)}",
+            f"cannot read {_excerpt(raw)!r} as a move: write it as squares joined by - or x, "
+            f"such as {_example(variant)}",
             "unreadable",
-            {"text": raw},
+            {"text": _excerpt(raw)},
         )
     squares = []
     for tok in tokens:

@@ -8,16 +8,18 @@ written back in one transaction. :class:`GameService` holds the store and the co
 Errors (the API maps them to status codes): :class:`BadRequest` (400, bad input),
 :class:`IllegalMove` (400, a move the rules refuse; carries the rule's ``code``/``params``),
 :class:`~damiera.web.store.NotFoundError` (404), :class:`Conflict` (409: the game is over,
-not your turn, or another request changed the game first).
+not your turn, or another request changed the game first),
+:class:`~damiera.web.seats.Forbidden` (403: the caller holds no seat that may do this),
+:class:`~damiera.web.store.StorageError` (503: the database failed; the message says what was
+stored). Every change takes ``player``, the caller's player token, checked against the
+game's seats (:mod:`damiera.web.seats`); game objects carry ``seats``, the sides it holds.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC
-from functools import lru_cache
 from typing import Any
 
 from damiera.rules.game import Game, GameOverError, Result, ResultReason
@@ -29,7 +31,7 @@ from damiera.rules.notation import (
     move_labels,
     move_text,
 )
-from damiera.rules.position import FenError, Position, parse_fen, start_position, write_fen
+from damiera.rules.position import FenError, parse_fen, start_position, write_fen
 from damiera.rules.variant import (
     VARIANTS,
     Color,
@@ -37,9 +39,18 @@ from damiera.rules.variant import (
     Variant,
     variant,
 )
-from damiera.web import i18n
-from damiera.web.computer import ComputerPool
-from damiera.web.store import ConflictError, GameStore, NotFoundError, StoredGame, new_game_id
+from damiera.web import i18n, seats
+from damiera.web.computer import ComputerPool, GameChanged
+from damiera.web.game_cache import GameCache, fen_of
+from damiera.web.limits import LimitExceeded
+from damiera.web.store import (
+    ConflictError,
+    GameStore,
+    NotFoundError,
+    StorageError,
+    StoredGame,
+    new_game_id,
+)
 
 _ = i18n.gettext
 
@@ -108,6 +119,19 @@ def _result_text(result: Result, v: Variant) -> str:
         return text.format(**fields)
     except (KeyError, IndexError, ValueError):
         return result.describe(v)
+
+
+def _reply_failed(game_id: str, exc: Exception) -> Exception:
+    """The error for a computer reply that failed after the human's move was stored: the
+    same kind (503 for the database, 429/503 for a full queue) saying that the move lasts
+    and how to ask for the reply again."""
+    why = exc.message if isinstance(exc, LimitExceeded) else (
+        exc.why if isinstance(exc, StorageError) else str(exc)[:200])
+    message = (f"your move was stored, but the computer's reply failed ({why}); ask for it "
+               f"again with POST /api/games/{game_id}/reply")
+    if isinstance(exc, LimitExceeded):
+        return LimitExceeded(exc.status, message, exc.retry_after)
+    return StorageError(message, why=why, move_stored=True)
 
 
 def _game_over(game: Game) -> Conflict:
@@ -186,39 +210,6 @@ def _undo_plies(stored: StoredGame, game: Game) -> int | None:
     return None
 
 
-class _Cache:
-    """Rebuilt games (and their JSON) by id, valid while the stored version is unchanged, so
-    a read does not replay the moves and a change replays nothing but itself."""
-
-    def __init__(self, size: int = 256):
-        self.size = size
-        self._items: OrderedDict[str, tuple[int, Game, dict[str, Any] | None]] = OrderedDict()
-
-    def get(self, stored: StoredGame) -> tuple[Game, dict[str, Any] | None] | None:
-        item = self._items.get(stored.id)
-        if item is None or item[0] != stored.version:
-            return None
-        self._items.move_to_end(stored.id)
-        return item[1], item[2]
-
-    def put(self, stored: StoredGame, game: Game, data: dict[str, Any] | None = None) -> None:
-        self._items[stored.id] = (stored.version, game, data)
-        self._items.move_to_end(stored.id)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
-
-
-def _clone(game: Game) -> Game:
-    """An independent copy of a Game (:meth:`Game.copy`)."""
-    return game.copy()
-
-
-@lru_cache(maxsize=65536)
-def _fen(variant_id: str, position: Position) -> str:
-    """FEN of a position (memoised: every game JSON lists the FEN of each of its positions)."""
-    return write_fen(VARIANTS[variant_id], position)
-
-
 class GameService:
     """Everything the API does to games; async methods keep the event loop free (the store
     runs in threads, the computer in processes)."""
@@ -227,7 +218,7 @@ class GameService:
         self.store = store
         self.computer = computer
         self._busy: set[str] = set()
-        self._cache = _Cache()
+        self._cache = GameCache()
 
     # -- rebuilding --------------------------------------------------------------------------
     @staticmethod
@@ -240,7 +231,7 @@ class GameService:
         a copy of the cached one when the version matches, else the moves replayed."""
         cached = self._cache.get(stored)
         if cached is not None:
-            return _clone(cached[0])
+            return cached[0].copy()
         v = self.variant_of(stored)
         game = Game(v, stored.start_fen)
         for text in stored.moves:
@@ -293,12 +284,12 @@ class GameService:
             "level": stored.level,
             "side": stored.side,
             "computer_side": computer_side,
-            "fen": _fen(v.id, game.position),
+            "fen": fen_of(v.id, game.position),
             "start_fen": write_fen(v, game.start),
             "turn": game.turn.word,
             "legal_moves": [move_labels(v, m) for m in game.legal_moves()],
             "history": game.history(),
-            "positions": [_fen(v.id, p) for p in game.positions],
+            "positions": [fen_of(v.id, p) for p in game.positions],
             "last_move": move_labels(v, game.moves[-1]) if game.moves else None,
             "result": _result_json(game.outcome(), v),
             "moves_without_progress": game.moves_without_progress,
@@ -312,7 +303,7 @@ class GameService:
 
     # -- store calls in threads ----------------------------------------------------------------
     async def load(self, game_id: str) -> StoredGame:
-        """Raises NotFoundError."""
+        """Raises NotFoundError, StorageError."""
         return await asyncio.to_thread(self.store.load, game_id)
 
     async def _save(self, stored: StoredGame, game: Game) -> StoredGame:
@@ -321,6 +312,9 @@ class GameService:
             saved = await asyncio.to_thread(self.store.save, stored)
         except ConflictError:
             raise Conflict(_("the game was changed by another request; reload it")) from None
+        except StorageError as exc:
+            raise StorageError(f"the database failed ({exc.why}): this change was not stored; "
+                               "try again", why=exc.why) from None
         self._cache.put(saved, game)
         return saved
 
@@ -366,12 +360,22 @@ class GameService:
             start_fen=start_fen,
             owner=owner,
         )
+        stored.white_seat, stored.black_seat = seats.new_game_seats(
+            owner, stored.opponent, stored.side)
         if self._computer_to_move(stored, game):
             await self._computer_reply(stored, game)
         _record(stored, game)
-        stored = await asyncio.to_thread(self.store.create, stored)
+        try:
+            stored = await asyncio.to_thread(self.store.create, stored)
+        except StorageError as exc:
+            raise StorageError(f"the database failed ({exc.why}): the game was not stored; "
+                               "try again", why=exc.why) from None
         self._cache.put(stored, game)
-        return self.to_json(stored, game)
+        return self.mine(stored, game, owner)
+
+    def mine(self, stored: StoredGame, game: Game | None, player: str | None) -> dict[str, Any]:
+        """:meth:`to_json` with ``seats``: the sides whose seat ``player`` holds."""
+        return {**self.to_json(stored, game), "seats": seats.held(stored, player)}
 
     def _computer_to_move(self, stored: StoredGame, game: Game) -> bool:
         return (
@@ -381,9 +385,16 @@ class GameService:
         )
 
     async def _computer_reply(self, stored: StoredGame, game: Game) -> Move:
-        move = await self.computer.choose(
-            stored.variant, stored.optional_capture, game.positions, stored.level or 1
-        )
+        async def unchanged() -> bool:   # checked when a worker is free, before the search
+            return stored.version == 0 or (await self.load(stored.id)).version == stored.version
+
+        try:
+            move = await self.computer.choose(
+                stored.variant, stored.optional_capture, game.positions, stored.level or 1,
+                still_wanted=unchanged,
+            )
+        except GameChanged:
+            raise Conflict(_("the game was changed by another request; reload it")) from None
         game.play(move)
         return move
 
@@ -393,7 +404,8 @@ class GameService:
             raise Conflict(_("another move on this game is being played; try again"))
         self._busy.add(game_id)
 
-    async def play(self, game_id: str, text: str, version: int | None = None) -> dict[str, Any]:
+    async def play(self, game_id: str, text: str, version: int | None = None, *,
+                   player: str | None) -> dict[str, Any]:
         """Play the move ``text`` (full or short notation) and, against the computer, its
         reply; returns the game. ``version``: the game's version the move was chosen on
         (Conflict when the game has changed since; None: no check). Raises NotFoundError,
@@ -406,6 +418,7 @@ class GameService:
             if version is not None and version != stored.version:
                 raise Conflict(_("the game has changed since this move was chosen; reload it"))
             game = self.rebuild(stored)
+            seats.require(stored, player, "move", game.turn.word)
             if game.outcome() is not None:
                 raise _game_over(game)
             if self._computer_to_move(stored, game):
@@ -418,8 +431,13 @@ class GameService:
                 ) from None
             stored = await self._save(stored, game)  # your move lasts on its own
             if self._computer_to_move(stored, game):
-                stored, game = await self._reply_and_save(stored, game)
-            return self.to_json(stored, game)
+                try:
+                    stored, game = await self._reply_and_save(stored, game)
+                except Conflict:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - the move is stored whatever failed
+                    raise _reply_failed(game_id, exc) from None
+            return self.mine(stored, game, player)
         finally:
             self._busy.discard(game_id)
 
@@ -427,21 +445,27 @@ class GameService:
         """The computer's move on a copy of ``game`` (the cached one stays as stored), then
         stored. If the search fails nothing more is written: the game waits for
         :meth:`reply`."""
-        game = _clone(game)
+        game = game.copy()
         await self._computer_reply(stored, game)
         return await self._save(stored, game), game
 
-    async def reply(self, game_id: str) -> dict[str, Any]:
+    async def reply(self, game_id: str, *, player: str | None) -> dict[str, Any]:
         """Let the computer play when it is its turn and it is not already thinking (after a
         restart or a failed search). Raises NotFoundError, Conflict."""
         self._claim(game_id)
         try:
             stored = await self.load(game_id)
             game = self.rebuild(stored)
+            seats.require(stored, player, "reply", game.turn.word)
             if not self._computer_to_move(stored, game):
                 raise Conflict(_("it is not the computer's turn"))
-            stored, game = await self._reply_and_save(stored, game)
-            return self.to_json(stored, game)
+            try:
+                stored, game = await self._reply_and_save(stored, game)
+            except Conflict:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the game waits for the reply
+                raise _reply_failed(game_id, exc) from None
+            return self.mine(stored, game, player)
         finally:
             self._busy.discard(game_id)
 
@@ -451,7 +475,8 @@ class GameService:
         if version is not None and version != stored.version:
             raise Conflict(_("the game was changed by another request; reload it"))
 
-    async def undo(self, game_id: str, version: int | None = None) -> dict[str, Any]:
+    async def undo(self, game_id: str, version: int | None = None, *,
+                   player: str | None) -> dict[str, Any]:
         """Take back the last move (against the computer: your last move and its reply).
         ``version``: the game's version the page knows (Conflict if it changed since).
         Raises NotFoundError, Conflict (nothing to take back, or a resigned/agreed game)."""
@@ -460,6 +485,7 @@ class GameService:
             stored = await self.load(game_id)
             self._check_version(stored, version)
             game = self.rebuild(stored)
+            seats.require(stored, player, "undo", game.turn.word)
             final = game.outcome()
             if final is not None and final.reason is ResultReason.RESIGNATION:
                 raise Conflict(_("the game ended by resignation; it cannot be taken back"))
@@ -477,12 +503,13 @@ class GameService:
             except GameOverError:  # cannot happen after the checks above; be safe
                 raise Conflict(_("there is no move to take back")) from None
             stored = await self._save(stored, game)
-            return self.to_json(stored, game)
+            return self.mine(stored, game, player)
         finally:
             self._busy.discard(game_id)
 
     async def resign(
-        self, game_id: str, side: str | None, version: int | None = None
+        self, game_id: str, side: str | None, version: int | None = None, *,
+        player: str | None,
     ) -> dict[str, Any]:
         """``side`` resigns (default: you against the computer, the side to move between
         friends; against the computer only your side may). ``version``: as for :meth:`undo`.
@@ -494,6 +521,7 @@ class GameService:
             stored = await self.load(game_id)
             self._check_version(stored, version)
             game = self.rebuild(stored)
+            seats.require(stored, player, "resign", game.turn.word, side)
             if side is None:
                 side = stored.side if stored.opponent == "computer" else game.turn.word
             elif stored.opponent == "computer" and side != stored.side:
@@ -507,11 +535,12 @@ class GameService:
             except GameOverError:
                 raise _game_over(game) from None
             stored = await self._save(stored, game)
-            return self.to_json(stored, game)
+            return self.mine(stored, game, player)
         finally:
             self._busy.discard(game_id)
 
-    async def agree_draw(self, game_id: str, version: int | None = None) -> dict[str, Any]:
+    async def agree_draw(self, game_id: str, version: int | None = None, *,
+                         player: str | None) -> dict[str, Any]:
         """Both players (friends on one screen) agree to a draw. ``version``: as for
         :meth:`undo`. Raises NotFoundError, Conflict (against the computer, or the game is
         over)."""
@@ -522,20 +551,21 @@ class GameService:
             if stored.opponent != "friend":
                 raise Conflict(_("a draw can be agreed only between two people"))
             game = self.rebuild(stored)
+            seats.require(stored, player, "draw", game.turn.word)
             try:
                 game.agree_draw()
             except GameOverError:
                 raise _game_over(game) from None
             stored = await self._save(stored, game)
-            return self.to_json(stored, game)
+            return self.mine(stored, game, player)
         finally:
             self._busy.discard(game_id)
 
-    async def get(self, game_id: str) -> dict[str, Any]:
-        """The game, with ``"thinking": true`` while the computer is choosing its move.
-        Raises NotFoundError."""
+    async def get(self, game_id: str, player: str | None = None) -> dict[str, Any]:
+        """The game, with ``"thinking": true`` while the computer is choosing its move, and
+        the ``seats`` that ``player`` holds. Raises NotFoundError."""
         stored = await self.load(game_id)
-        data = self.to_json(stored)
+        data = self.mine(stored, None, player)
         if game_id in self._busy and data["turn"] == data["computer_side"]:
             return {**data, "thinking": True}
         return data

@@ -11,12 +11,15 @@ from damiera.web import computer
 
 
 def test_movegen_tables_stay_bounded_over_1000_house_rule_variants() -> None:
-    before = movegen._cached_tables.cache_info().currsize
     for _ in range(1000):
         v = variant("american", optional_capture=True)     # a new object each time
         legal_moves(v, start_position(v))
-    assert len(movegen._TABLES) <= movegen._MAX_IDENTITIES
-    assert movegen._cached_tables.cache_info().currsize <= before + 1   # one shared entry
+    before = len(movegen._BY_VALUE)
+    for _ in range(1000):
+        v = variant("american", optional_capture=True)
+        legal_moves(v, start_position(v))
+    assert len(movegen._RULES) <= movegen._MAX_IDENTITIES
+    assert len(movegen._BY_VALUE) == before   # equal variants share one native rule object
 
 
 def test_web_players_are_shared_by_equal_variants_and_capped() -> None:

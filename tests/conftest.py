@@ -4,6 +4,8 @@ compiled modules."""
 from __future__ import annotations
 
 import json
+import os
+import socket
 import warnings
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,19 @@ with warnings.catch_warnings():
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 REFERENCE = SHARED / "reference"
+
+# How long a test waits for something that only takes time (a server starting, a page
+# answering) before it fails: generous, because a loaded machine is slow, and never a measure
+# of speed. DAMIERA_TEST_WAIT (seconds) raises it on a very slow machine.
+WAIT_SECONDS = float(os.environ.get("DAMIERA_TEST_WAIT", "120"))
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that the OS says is free now (bound to port 0, then closed)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

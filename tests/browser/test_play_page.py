@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from damiera.rules.variant import VARIANTS
+from tests.browser.conftest import WAIT_MS
 
 Page = Any
 
@@ -483,16 +484,15 @@ def test_reload_while_the_computer_thinks_shows_its_reply(page: Page, site: Any)
         expect(page.locator("#thinking")).to_be_visible()
         # The page shows "thinking" as soon as the move is sent: reload only once the server
         # has stored it (on a loaded machine the reload could overtake the request).
-        for _ in range(100):
-            if page.request.get(f"/api/games/{game['id']}").json()["history"]:
-                break
-            page.wait_for_timeout(100)
+        page.wait_for_function(
+            """id => fetch('/api/games/' + id).then(r => r.json()).then(g => g.history.length > 0)""",
+            arg=game["id"], polling=100)
         page.reload()
         page.wait_for_selector("body[data-ready]")
         expect(page.locator("#thinking")).to_be_visible()
         assert moves_listed(page) == [move["move"]]
         release.set()
-        expect(page.locator("#move-list button.move")).to_have_count(2, timeout=15000)
+        expect(page.locator("#move-list button.move")).to_have_count(2, timeout=WAIT_MS)
         wait_idle(page)
         expect(page.locator("#thinking")).to_be_hidden()
     finally:

@@ -15,7 +15,7 @@ from damiera.web.app import create_app
 from tests.web.conftest import new_game, play
 
 GAME_FIELDS = {"id", "variant", "fen", "turn", "legal_moves", "history", "result"}
-MOVE_FIELDS = {"move", "from", "to", "path", "captures", "promotes"}
+MOVE_FIELDS = {"move", "from", "to", "path", "captures", "promotes", "crowned_at", "paths"}
 
 
 # -- variants ---------------------------------------------------------------------------------
@@ -161,7 +161,7 @@ def test_friend_game_moves_in_full_and_short_notation(client: TestClient):
     game = new_game(client, variant="italian", fen="W:W22:B18")
     game = play(client, game["id"], "22x13")
     assert game["last_move"] == {"move": "22x13", "from": "22", "to": "13", "path": ["22", "13"],
-                                 "captures": ["18"], "promotes": False}
+                                 "captures": ["18"], "promotes": False, "crowned_at": None}
 
 
 def test_short_notation_of_a_multi_capture(client: TestClient):
@@ -583,3 +583,40 @@ def test_422_names_the_missing_or_malformed_field(client: TestClient, method: st
     r = client.post(f"/api/games/{game['id']}/moves", content=b"{bad",
                     headers={"content-type": "application/json"})
     assert r.status_code == 422 and r.json()["error"].startswith("request body: not valid JSON")
+
+
+def test_russian_man_crowned_mid_capture_is_a_king_from_that_landing(client: TestClient) -> None:
+    """Promote-and-continue (RULES.md section 2): ``crowned_at`` is the index in ``path`` of
+    the landing on the promotion row, so the page draws a king from there without a rule."""
+    game = new_game(client, variant="russian", opponent="friend", fen="W:Wb6:Bc7,f6,h6")
+    moves = {m["move"]: m for m in game["legal_moves"]}
+    assert set(moves) == {"b6:d8:h4", "b6:d8:g5"}
+    assert all(m["promotes"] and m["crowned_at"] == 1 for m in moves.values())
+    after = play(client, game["id"], "b6:d8:g5")
+    assert after["last_move"]["crowned_at"] == 1
+    assert after["history_moves"] == [after["last_move"]]
+
+
+def test_international_man_crowned_only_at_the_end_of_its_move(client: TestClient) -> None:
+    """Pass-through (International): a man that ends on the promotion row is crowned at the
+    end; one that passes through it is not crowned at all."""
+    game = new_game(client, variant="international", opponent="friend", fen="W:W11,46:B7,8,45")
+    moves = {m["move"]: m for m in game["legal_moves"]}
+    assert moves["11x2x13"]["crowned_at"] is None and not moves["11x2x13"]["promotes"]
+    game = new_game(client, variant="international", opponent="friend", fen="W:W12:B8")
+    assert [(m["move"], m["crowned_at"]) for m in game["legal_moves"]] == [("12x3", 1)]
+
+
+def test_equal_captures_list_every_path_that_names_them(client: TestClient) -> None:
+    """International ``W:WK4:B10,20,22,32,33,37,39``: ``4x15x29x42x31x9`` captures the same
+    pieces as ``4x15x24x42x31x9`` (one move, RULES.md section 1); ``paths`` lists both so
+    that the page accepts either."""
+    game = new_game(client, variant="international", opponent="friend",
+                    fen="W:WK4:B10,20,22,32,33,37,39")
+    moves = {m["move"]: m for m in game["legal_moves"]}
+    assert len(moves) == 10
+    paths = moves["4x15x24x42x31x9"]["paths"]
+    assert paths[0] == moves["4x15x24x42x31x9"]["path"]
+    assert ["4", "15", "29", "42", "31", "9"] in paths
+    assert all(p[0] == "4" and p[-1] == "9" for p in paths)
+    assert moves["4x15x24x38x27x9"]["paths"][0] == ["4", "15", "24", "38", "27", "9"]

@@ -8,7 +8,9 @@ Routes (squares are each variant's official labels; moves in its notation):
   "side": "white"|"black", "optional_capture": bool, "fen": str|null}`` (all but ``variant``
   optional) -> 201 and the game.
 - ``GET /api/games/{id}`` -> the game: ``{"id", "variant", "fen", "turn", "legal_moves":
-  [{"move", "from", "to", "path", "captures", "promotes"}], "history": [...], "result":
+  [{"move", "from", "to", "path", "captures", "promotes", "crowned_at", "paths"}],
+  "history": [...],
+  "history_moves": [<as legal_moves>], "result":
   null | {"winner": "white"|"black"|null, "reason", "text"}, ...}`` (see
   :meth:`damiera.web.games.GameService.to_json` for the extra fields).
 - ``POST /api/games/{id}/moves`` ``{"move": "22-19"}`` (full or short notation; optional

@@ -26,6 +26,8 @@ from damiera.rules.geometry import geometry
 from damiera.rules.movegen import Move
 from damiera.rules.notation import (
     NotationError,
+    capture_paths,
+    crowned_at,
     explain_piece,
     move_labels,
     move_text,
@@ -152,6 +154,30 @@ def _color(word: str) -> Color:
     return Color.WHITE if word == "white" else Color.BLACK
 
 
+def move_json(v: Variant, move: Move, side: Color) -> dict[str, Any]:
+    """A move for the page: :func:`~damiera.rules.notation.move_labels` plus ``crowned_at``
+    (index in ``path`` from which the moving man is drawn as a king, or null), so that the
+    page draws every step without a rule of its own. ``side``: who plays it."""
+    out = move_labels(v, move)
+    out["crowned_at"] = crowned_at(v, move, side)
+    return out
+
+
+def legal_moves_json(game: Game) -> list[dict[str, Any]]:
+    """The legal moves as :func:`move_json`, each with ``paths``: every landing sequence
+    that names it (its own path first, then the equal captures' other paths,
+    :func:`~damiera.rules.notation.capture_paths`), so the page accepts any of them."""
+    v = game.variant
+    moves = game.legal_moves()
+    geo = geometry(v)
+    out = []
+    for m, paths in zip(moves, capture_paths(v, game.position, moves), strict=True):
+        item = move_json(v, m, game.turn)
+        item["paths"] = [[geo.label(s) for s in path] for path in paths]
+        out.append(item)
+    return out
+
+
 def _result_json(result: Result | None, v: Variant) -> dict[str, Any] | None:
     if result is None:
         return None
@@ -269,7 +295,8 @@ class GameService:
         """The API's game object: ``id``, ``variant``, ``fen``, ``turn``, ``legal_moves``,
         ``history``, ``result`` (as the issue's contract), plus ``variant_name``,
         ``optional_capture``, ``opponent``, ``level``, ``side``, ``start_fen``, ``positions``
-        (FEN before the first move, then after each), ``last_move``,
+        (FEN before the first move, then after each), ``history_moves`` (each move of
+        ``history`` as in ``legal_moves``), ``last_move``,
         ``moves_without_progress``, ``draw_moves_without_progress``, ``computer_side``,
         ``can_undo`` (an undo would take something back),
         ``version``, ``thinking`` (the computer is choosing its move), ``created_at``,
@@ -300,10 +327,13 @@ class GameService:
             "fen": _fen(v.id, game.position),
             "start_fen": write_fen(v, game.start),
             "turn": game.turn.word,
-            "legal_moves": [move_labels(v, m) for m in game.legal_moves()],
+            "legal_moves": legal_moves_json(game),
             "history": game.history(),
+            "history_moves": [move_json(v, m, p.turn)
+                              for m, p in zip(game.moves, game.positions, strict=False)],
             "positions": [_fen(v.id, p) for p in game.positions],
-            "last_move": move_labels(v, game.moves[-1]) if game.moves else None,
+            "last_move": (move_json(v, game.moves[-1], game.positions[-2].turn)
+                          if game.moves else None),
             "result": _result_json(game.result, v),
             "moves_without_progress": game.moves_without_progress,
             "can_undo": _undo_plies(stored, game) is not None,

@@ -208,12 +208,13 @@ MAX_PATHS_PER_MOVE = 16
 
 def capture_paths(
     variant: Variant, position: Position, moves: Sequence[Move]
-) -> list[list[tuple[int, ...]]]:
-    """Every path of each of ``moves`` (legal in ``position``): the move's own path first,
-    then the other paths that capture the same pieces and end on the same square (equal
-    captures, merged into one move: RULES.md sections 1 and 4), at most
-    :data:`MAX_PATHS_PER_MOVE` each. A front end lets the player enter any of them."""
-    out = [[m.path] for m in moves]
+) -> list[list[Move]]:
+    """Every way of playing each of ``moves`` (legal in ``position``): the move itself first,
+    then the captures along other paths that take the same pieces and end on the same
+    square (equal captures, merged into one move: RULES.md sections 1 and 4), at most
+    :data:`MAX_PATHS_PER_MOVE` each. A front end lets the player enter any of them and
+    plays the move they name."""
+    out = [[m] for m in moves]
     if not any(m.captures for m in moves):
         return out
     turn = position.turn
@@ -224,8 +225,9 @@ def capture_paths(
     index = {(m.start, m.end, m.captured, m.promotes): i for i, m in enumerate(moves)}
     for r in raw:
         i = index.get((r.start, r.end, r.captured, r.promotes))
-        if i is not None and r.path not in out[i] and len(out[i]) < MAX_PATHS_PER_MOVE:
-            out[i].append(r.path)
+        if (i is not None and all(r.path != o.path for o in out[i])
+                and len(out[i]) < MAX_PATHS_PER_MOVE):
+            out[i].append(r)
     return out
 
 

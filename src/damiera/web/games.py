@@ -164,16 +164,19 @@ def move_json(v: Variant, move: Move, side: Color) -> dict[str, Any]:
 
 
 def legal_moves_json(game: Game) -> list[dict[str, Any]]:
-    """The legal moves as :func:`move_json`, each with ``paths``: every landing sequence
-    that names it (its own path first, then the equal captures' other paths,
-    :func:`~damiera.rules.notation.capture_paths`), so the page accepts any of them."""
+    """The legal moves as :func:`move_json`, each with ``paths``: every way of playing it
+    (``[{"path", "captures", "crowned_at"}]``: its own first, then the equal captures'
+    other paths, :func:`~damiera.rules.notation.capture_paths`), so the page accepts and
+    draws any of them."""
     v = game.variant
     moves = game.legal_moves()
-    geo = geometry(v)
     out = []
-    for m, paths in zip(moves, capture_paths(v, game.position, moves), strict=True):
+    for m, ways in zip(moves, capture_paths(v, game.position, moves), strict=True):
         item = move_json(v, m, game.turn)
-        item["paths"] = [[geo.label(s) for s in path] for path in paths]
+        item["paths"] = [
+            {k: w[k] for k in ("path", "captures", "crowned_at")}
+            for w in (move_json(v, way, game.turn) for way in ways)
+        ]
         out.append(item)
     return out
 

@@ -7,6 +7,7 @@ section 4 (PDN with the ``GameType`` and ``FEN`` tags).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -210,9 +211,16 @@ class Game:
         return None
 
     # -- PDN ----------------------------------------------------------------------------------
-    def pdn(self, tags: dict[str, str] | None = None) -> str:
-        """This game as PDN text: tags (``GameType``, ``FEN`` when not from the start,
-        ``Result``, plus any given) and numbered movetext ending with the result."""
+    def pdn(self, tags: dict[str, str] | None = None,
+            comments: Sequence[str | None] | None = None) -> str:
+        """This game as PDN text: tags (``GameType``, ``CaptureRule "optional"`` when captures
+        were optional, ``FEN`` when not from the start, ``Result``, plus any given) and
+        numbered movetext ending with the result; ``comments[i]`` (if given and not None) is
+        written after move ``i`` as a PDN comment ``{...}`` (clock times, say).
+
+        PDN's ``GameType`` cannot say that captures were optional (the house rule): without
+        a word about it the movetext would be illegal under the GameType it declares, so
+        such a game carries the custom tag ``[CaptureRule "optional"]`` (README, "PDN")."""
         result = self.result.pdn if self.result else "*"
         all_tags: dict[str, str] = {
             "Event": "Damiera game",
@@ -221,6 +229,8 @@ class Game:
         }
         all_tags.update(tags or {})
         all_tags["GameType"] = self.variant.pdn_gametype
+        if self.variant.optional_capture:
+            all_tags["CaptureRule"] = "optional"
         if self.start != start_position(self.variant):
             all_tags["FEN"] = write_fen(self.variant, self.start)
         all_tags["Result"] = result
@@ -235,6 +245,9 @@ class Game:
             elif i == 0:
                 words.append(f"{number}...")
             words.append(move_text(self.variant, move))
+            note = comments[i] if comments is not None and i < len(comments) else None
+            if note:
+                words.append("{" + note.replace("}", ")") + "}")
             if turn is not first:
                 number += 1
             turn = turn.opponent

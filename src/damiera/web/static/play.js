@@ -132,12 +132,12 @@ function selectionView(pieces) {
     }
     w.captures.forEach((c) => { if (!done.includes(c)) later.add(c); });
   }
-  if (choosing) {     // the squares that tell the paths apart, one click each
-    ways.forEach((w, k) => {
+  if (choosing) {     // the squares that tell the moves apart, one click each
+    for (const w of ways) {
       for (const l of [...w.path.slice(1, -1), ...w.captures]) {
-        if (ways.every((o, j) => j === k || (!o.path.slice(1, -1).includes(l) && !o.captures.includes(l)))) pick.add(l);
+        if (new Set(waysOn(ways, l).map((o) => o.move.move)).size === 1) pick.add(l);
       }
-    });
+    }
   }
   const capture = ways.some((w) => w.captures.length);
   const sameMove = new Set(ways.map((w) => w.move.move)).size === 1;
@@ -157,6 +157,11 @@ function selectionView(pieces) {
         ? ways.map((w) => w.path.slice(Math.max(0, choosing ? 0 : reach(w.path, clicks)))) : [],
     },
   };
+}
+
+// The ways whose path lands on, or whose capture takes, the square `label`.
+function waysOn(ways, label) {
+  return ways.filter((w) => w.path.slice(1, -1).includes(label) || w.captures.includes(label));
 }
 
 function render() {
@@ -637,7 +642,7 @@ function choose(label) {
   const { start, clicks, ways, choosing } = state.sel;
   const current = clicks.length ? clicks[clicks.length - 1] : start;
   if (choosing) {       // several captures end here: a square of one path chooses it
-    const on = ways.filter((w) => w.path.slice(1, -1).includes(label) || w.captures.includes(label));
+    const on = waysOn(ways, label);
     const moves = new Set(on.map((w) => w.move.move));
     if (moves.size === 1) { play(on[0]); return; }
     if (on.length && on.length < ways.length) {

@@ -273,3 +273,18 @@ def test_moves_are_announced_and_the_board_is_one_tab_stop(page: Page) -> None:
     reply = page.request.get(f"/api/games/{game['id']}").json()["history"][1]
     expect(page.locator("#announce")).to_have_text(f"Black played {reply}")
     assert page.locator("#announce").get_attribute("aria-live") == "polite"
+
+
+def test_my_games_delete_and_no_empty_games(page: Page) -> None:
+    empty = api_game(page, variant="italian")
+    game = api_game(page, variant="russian")
+    assert page.request.post(f"/api/games/{game['id']}/moves", data={"move": "c3-d4"}).ok
+    page.goto("/games")
+    rows = page.locator("#games tbody tr")
+    expect(page.locator(f'#games tr[data-game-id="{game["id"]}"]')).to_have_count(1)
+    expect(page.locator(f'#games tr[data-game-id="{empty["id"]}"]')).to_have_count(0)
+    before = rows.count()
+    page.once("dialog", lambda d: d.accept())
+    page.locator(f'button.delete-game[data-game-id="{game["id"]}"]').click()
+    expect(rows).to_have_count(before - 1)
+    assert page.request.get(f"/api/games/{game['id']}").status == 404

@@ -376,12 +376,48 @@ def test_my_games_lists_this_browsers_games_only(db_url: str):
     app = create_app(db_url, computer_workers=1)
     with TestClient(app) as mine, TestClient(app) as other:
         made = new_game(mine, variant="spanish")
-        new_game(other, variant="czech")
+        play(mine, made["id"], made["legal_moves"][0]["move"])
+        theirs = new_game(other, variant="czech")
+        play(other, theirs["id"], theirs["legal_moves"][0]["move"])
         ids = [g["id"] for g in mine.get("/api/games").json()]
         assert made["id"] in ids
         assert all(g["variant"] == "spanish" for g in mine.get("/api/games").json())
         page = mine.get("/games")
         assert made["id"] in page.text
+
+
+def test_my_games_leave_out_empty_games_and_say_moves_side_and_result(db_url: str) -> None:
+    """Issue 16, point 7: moves counted as numbered (not plies), your side, the result with
+    its reason and whether you won; games without a move are not listed."""
+    app = create_app(db_url, computer_workers=1)
+    with TestClient(app) as mine:
+        empty = new_game(mine, variant="italian")
+        game = new_game(mine, variant="italian", opponent="computer", side="black")
+        assert len(game["history"]) == 1            # the computer (White) has moved
+        r = mine.post(f"/api/games/{game['id']}/resign")
+        assert r.status_code == 200
+        rows = {g["id"]: g for g in mine.get("/api/games").json()}
+        assert empty["id"] not in rows
+        row = rows[game["id"]]
+        assert row["side"] == "black" and row["moves"] == 1 and row["plies"] == 1
+        assert row["outcome"] == "lost"
+        assert row["result"]["text"] == "White wins: Black resigned"
+        page = mine.get("/games").text
+        assert "You lost" in page and "White wins: Black resigned" in page
+
+
+def test_a_game_is_deleted_only_by_the_browser_that_made_it(db_url: str) -> None:
+    app = create_app(db_url, computer_workers=1)
+    with TestClient(app) as mine, TestClient(app) as other:
+        game = new_game(mine, variant="czech")
+        play(mine, game["id"], game["legal_moves"][0]["move"])
+        r = other.delete(f"/api/games/{game['id']}")
+        assert r.status_code == 403 and "delete" in r.json()["error"]
+        assert mine.get(f"/api/games/{game['id']}").status_code == 200
+        assert mine.delete(f"/api/games/{game['id']}").status_code == 204
+        assert mine.get(f"/api/games/{game['id']}").status_code == 404
+        assert mine.delete(f"/api/games/{game['id']}").status_code == 404
+        assert game["id"] not in [g["id"] for g in mine.get("/api/games").json()]
 
 
 # -- lasting games ----------------------------------------------------------------------------

@@ -21,7 +21,8 @@ Routes (squares are each variant's official labels; moves in its notation):
   ``{"version"}`` too (409 when the game changed since), ``POST /api/games/{id}/reply``
   (the computer plays when its reply was interrupted), ``GET /api/games/{id}/pdn``
   (``text/plain`` attachment), ``GET /api/games/{id}/explain?square=22`` (why a piece cannot
-  move), ``GET /api/games`` (the caller's recent games).
+  move), ``GET /api/games`` (the caller's recent games, those without a move left out),
+  ``DELETE /api/games/{id}`` (one of the caller's games; 403 for another browser's).
 
 Errors are ``{"error": "what was wrong"}``: 400 bad input or an illegal move (then also
 ``"code"`` and ``"params"`` from the rules core), 404 unknown game, 409 the game is over, it is
@@ -35,7 +36,7 @@ import secrets
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Depends, Query, Request
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
 from damiera.rules.variant import VARIANTS
@@ -85,6 +86,7 @@ class ResignBody(VersionBody):
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"description": "Bad input or illegal move: {\"error\": ...}"},
+    403: {"description": "Not this browser's game: {\"error\": ...}"},
     404: {"description": "Unknown game: {\"error\": ...}"},
     409: {"description": "Game over, not your turn, or changed meanwhile: {\"error\": ...}"},
 }
@@ -143,6 +145,14 @@ def build_router(service: GameService) -> APIRouter:
             r["updated_at"] = r["updated_at"].isoformat()
             r["created_at"] = r["created_at"].isoformat()
         return rows
+
+    @router.delete(
+        "/games/{game_id}", status_code=204,
+        summary="Delete one of your games (by browser cookie)", responses=ERRORS,
+    )
+    async def delete_game(game_id: str, request: Request) -> Response:
+        await service.delete(game_id, request.cookies.get(PLAYER_COOKIE))
+        return Response(status_code=204)
 
     @router.get("/games/{game_id}", summary="A game", responses=ERRORS)
     async def get_game(game_id: str) -> JSONResponse:

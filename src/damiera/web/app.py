@@ -36,7 +36,14 @@ from damiera.rules.variant import VARIANTS
 from damiera.web import i18n
 from damiera.web.api import PLAYER_COOKIE, build_router, error_response
 from damiera.web.computer import ComputerPool
-from damiera.web.games import BadRequest, Conflict, GameService, IllegalMove, variant_json
+from damiera.web.games import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    GameService,
+    IllegalMove,
+    variant_json,
+)
 from damiera.web.rules_pages.routes import build_router as rules_pages_router
 from damiera.web.rules_pages.routes import localise_path
 from damiera.web.store import GameStore, NotFoundError
@@ -227,6 +234,10 @@ def create_app(
     async def _illegal(_r: Request, exc: IllegalMove) -> Response:
         return error_response(400, exc.message, code=exc.code, params=exc.params)
 
+    @app.exception_handler(Forbidden)
+    async def _forbidden(_r: Request, exc: Forbidden) -> Response:
+        return error_response(403, str(exc))
+
     @app.exception_handler(Conflict)
     async def _conflict(_r: Request, exc: Conflict) -> Response:
         return error_response(409, str(exc))
@@ -292,8 +303,11 @@ def create_app(
 
     @app.get("/games", response_class=HTMLResponse, include_in_schema=False)
     async def my_games(request: Request) -> HTMLResponse:
-        rows = await asyncio.to_thread(service.recent, request.cookies.get(PLAYER_COOKIE), 50)
-        return render(request, "games.html", {"games": rows})
+        request_locale(request)     # the result texts in the page's language (the thread
+        rows = await asyncio.to_thread(   # gets a copy of this context)
+            service.recent, request.cookies.get(PLAYER_COOKIE), 50)
+        strings = {"confirm_delete": _("Delete this game for good?")}
+        return render(request, "games.html", {"games": rows, "games_data": _script_json(strings)})
 
     @app.get("/lang/{code}", include_in_schema=False)
     async def choose_language(code: str, next: str = "/") -> Response:

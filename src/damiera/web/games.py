@@ -49,6 +49,7 @@ _ = i18n.gettext
 __all__ = [
     "BadRequest",
     "Conflict",
+    "Forbidden",
     "GameService",
     "IllegalMove",
     "NewGame",
@@ -81,6 +82,11 @@ class IllegalMove(ValueError):
         self.message = message
         self.code = code
         self.params = params
+
+
+class Forbidden(PermissionError):
+    """The request is not this browser's to make (403); the message is in the request's
+    language."""
 
 
 class Conflict(RuntimeError):
@@ -228,6 +234,9 @@ class _Cache:
             return None
         self._items.move_to_end(stored.id)
         return item[1], item[2]
+
+    def drop(self, game_id: str) -> None:
+        self._items.pop(game_id, None)
 
     def put(self, stored: StoredGame, game: Game, data: dict[str, Any] | None = None) -> None:
         self._items[stored.id] = (stored.version, game, data)
@@ -624,13 +633,28 @@ class GameService:
         return game.pdn(tags)
 
     def recent(self, owner: str | None, limit: int = 50) -> list[dict[str, Any]]:
-        """Summaries of the owner's recent games (for the "my games" page)."""
+        """Summaries of the owner's recent games for "my games", games without a move or a
+        result left out: ``id``, ``variant``, ``variant_name``, ``optional_capture``,
+        ``opponent``, ``level``, ``side`` (yours against the computer), ``plies``, ``moves``
+        (moves as numbered in the move list, not plies), ``result`` (null or ``{"winner",
+        "reason", "text"}``, the text in the current language), ``outcome`` (against the
+        computer: "won", "lost", "draw" or null), ``updated_at``, ``created_at``."""
         out = []
-        for s in self.store.recent(owner, limit):
+        for s in self.store.recent(owner, limit * 4):
+            if not s.moves and not s.result_reason:
+                continue
             v = VARIANTS.get(s.variant)
             result: dict[str, Any] | None = None
+            outcome = None
             if s.result_reason:
-                result = {"winner": s.result_winner, "reason": s.result_reason}
+                result = {"winner": s.result_winner, "reason": s.result_reason,
+                          "text": _stored_result_text(s)}
+                if s.opponent == "computer":
+                    outcome = ("draw" if s.result_winner is None
+                               else "won" if s.result_winner == s.side else "lost")
+            first = v.first_to_move.word if v else "white"
+            starts = (s.start_fen or first[0]).strip()[:1].upper()
+            offset = 0 if starts == first[0].upper() else 1
             out.append(
                 {
                     "id": s.id,
@@ -640,10 +664,34 @@ class GameService:
                     "opponent": s.opponent,
                     "level": s.level,
                     "side": s.side,
-                    "moves": len(s.moves),
+                    "plies": len(s.moves),
+                    "moves": (len(s.moves) + offset + 1) // 2,
                     "result": result,
+                    "outcome": outcome,
                     "updated_at": s.updated_at,
                     "created_at": s.created_at,
                 }
             )
+            if len(out) == limit:
+                break
         return out
+
+    async def delete(self, game_id: str, owner: str | None) -> None:
+        """Delete a game of ``owner``'s. Raises NotFoundError, Forbidden (another browser's
+        game)."""
+        try:
+            await asyncio.to_thread(self.store.delete, game_id, owner)
+        except PermissionError:
+            raise Forbidden(_("only the browser that created this game may delete it")) from None
+        self._cache.drop(game_id)
+
+
+def _stored_result_text(stored: StoredGame) -> str:
+    """The stored result as a sentence in the current language (the reason's own words)."""
+    v = VARIANTS.get(stored.variant)
+    try:
+        reason = ResultReason(stored.result_reason)
+    except ValueError:
+        return str(stored.result_reason)
+    winner = _color(stored.result_winner) if stored.result_winner else None
+    return _result_text(Result(winner, reason), v) if v else reason.value

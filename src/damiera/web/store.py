@@ -210,6 +210,18 @@ class GameStore:
                 ) from None
             return StoredGame._from_row(row)
 
+    def delete(self, game_id: str, owner: str | None) -> None:
+        """Delete the game if ``owner`` (the browser's token) created it. Raises
+        :class:`NotFoundError` when there is no such game, :class:`PermissionError` when it
+        belongs to another browser (or to none)."""
+        with self._write_lock, self._sessions.begin() as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                raise NotFoundError(f"no game with id {game_id!r}")
+            if owner is None or row.owner != owner:
+                raise PermissionError("only the browser that created a game may delete it")
+            session.delete(row)
+
     def recent(self, owner: str | None, limit: int = 50) -> list[StoredGame]:
         """The ``owner``'s games, most recently changed first (none for a None owner)."""
         if owner is None:

@@ -288,3 +288,49 @@ def test_my_games_delete_and_no_empty_games(page: Page) -> None:
     page.locator(f'button.delete-game[data-game-id="{game["id"]}"]').click()
     expect(rows).to_have_count(before - 1)
     assert page.request.get(f"/api/games/{game['id']}").status == 404
+
+
+def test_friend_game_with_clocks_from_the_menu(page: Page) -> None:
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    page.select_option("#ng-variant", "international")
+    page.select_option("#ng-opponent", "friend")
+    page.select_option("#ng-clock", "custom")
+    expect(page.locator("#ng-clock-custom")).to_be_visible()
+    page.fill("#ng-clock-minutes", "7")
+    page.fill("#ng-clock-increment", "5")
+    with page.expect_request("**/api/games?*") as made:
+        page.click("#ng-start")
+    assert made.value.post_data_json["clock"] == "7+5"
+    page.wait_for_url("**/game/*")
+    page.wait_for_selector("body[data-ready]")
+    game = page.request.get(f"/api/games/{page.url.rsplit('/', 1)[1]}").json()
+    assert game["clock"]["label"] == "7+5" and game["opponent"] == "friend"
+    bottom = page.locator('#bar-bottom .clock[data-side="white"]')
+    top = page.locator('#bar-top .clock[data-side="black"]')
+    expect(top).to_have_text("7:00")
+    expect(bottom).to_have_class("clock running")
+    square(page, "32").click()
+    square(page, "28").click()
+    expect(page.locator("#move-list button.move")).to_have_count(1)
+    page.wait_for_selector("#board:not(.busy)")
+    expect(top).to_have_class("clock running")
+    expect(bottom).to_have_class("clock")
+
+
+def test_a_flag_that_fell_while_the_page_was_closed(page: Page, monkeypatch: Any) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from damiera.web import clocks
+
+    start = datetime.now(UTC)
+    monkeypatch.setattr(clocks, "now", lambda: start)
+    game = api_game(page, variant="russian", clock="1+0")
+    assert page.request.post(f"/api/games/{game['id']}/moves", data={"move": "c3-d4"}).ok
+    monkeypatch.setattr(clocks, "now", lambda: start + timedelta(seconds=90))
+    open_game(page, game["id"])
+    expect(page.locator("#result-text")).to_have_text("White wins: Black lost on time")
+    expect(page.locator('#bar-top .clock[data-side="black"]')).to_have_text("0:00.0")
+    expect(page.locator("#btn-resign")).to_be_disabled()
+    pdn = page.request.get(f"/api/games/{game['id']}/pdn").text()
+    assert '[TimeControl "60+0"]' in pdn and "{[%clk 0:01:00]}" in pdn

@@ -212,16 +212,18 @@ class Game:
 
     # -- PDN ----------------------------------------------------------------------------------
     def pdn(self, tags: dict[str, str] | None = None,
-            comments: Sequence[str | None] | None = None) -> str:
+            comments: Sequence[str | None] | None = None, result: str | None = None) -> str:
         """This game as PDN text: tags (``GameType``, ``CaptureRule "optional"`` when captures
         were optional, ``FEN`` when not from the start, ``Result``, plus any given) and
         numbered movetext ending with the result; ``comments[i]`` (if given and not None) is
-        written after move ``i`` as a PDN comment ``{...}`` (clock times, say).
+        written after move ``i`` as a PDN comment ``{...}`` (clock times, say). ``result``:
+        the result token (``1-0``, ``0-1``, ``1/2-1/2``) of a game decided outside the rules
+        (a loss on time) when the game itself has none.
 
         PDN's ``GameType`` cannot say that captures were optional (the house rule): without
         a word about it the movetext would be illegal under the GameType it declares, so
         such a game carries the custom tag ``[CaptureRule "optional"]`` (README, "PDN")."""
-        result = self.result.pdn if self.result else "*"
+        result = self.result.pdn if self.result else (result or "*")
         all_tags: dict[str, str] = {
             "Event": "Damiera game",
             "White": "?",

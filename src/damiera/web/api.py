@@ -5,8 +5,9 @@ Routes (squares are each variant's official labels; moves in its notation):
 - ``GET /api/variants``: ``[{"id", "name", <rule parameters>, "first_to_move", "board":
   {"size", "squares": [{"label", "file", "rank"}]}, "start_fen"}]`` in menu order.
 - ``POST /api/games`` ``{"variant", "opponent": "computer"|"friend", "level": 1-3,
-  "side": "white"|"black", "optional_capture": bool, "fen": str|null}`` (all but ``variant``
-  optional) -> 201 and the game.
+  "side": "white"|"black", "optional_capture": bool, "fen": str|null, "clock": "5+3"|null}``
+  (all but ``variant`` optional; ``clock``: minutes + seconds added per move, kept by the
+  server, :mod:`damiera.web.clocks`) -> 201 and the game.
 - ``GET /api/games/{id}`` -> the game: ``{"id", "variant", "fen", "turn", "legal_moves":
   [{"move", "from", "to", "path", "captures", "promotes", "crowned_at", "paths"}],
   "history": [...],
@@ -57,6 +58,10 @@ class NewGameBody(BaseModel):
     )
     optional_capture: bool = Field(default=False, description="house rule, 8x8 only")
     fen: str | None = Field(default=None, description="start position (PDN FEN)")
+    clock: str | None = Field(
+        default=None, max_length=20, examples=["5+3"],
+        description="time control 'minutes+seconds per move' (1-180, 0-60), or none",
+    )
 
 
 class MoveBody(BaseModel):

@@ -112,6 +112,8 @@ def js_strings() -> dict[str, str]:
         "announce_move": _("{side} played {move}"),
         "sound_on": _("Sound on"),
         "sound_off": _("Sound off"),
+        "clock_of": _("{side}'s clock"),
+        "result-time": _("{winner} wins: {loser} lost on time"),
         "start_position": _("Start position"),
         "draw_offer": _("{side} offers a draw. {other}, do you accept?"),
         "resign_confirm": _("Resign this game?"),

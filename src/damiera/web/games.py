@@ -40,7 +40,7 @@ from damiera.rules.variant import (
     Variant,
     variant,
 )
-from damiera.web import i18n
+from damiera.web import clocks, i18n
 from damiera.web.computer import ComputerPool
 from damiera.web.store import ConflictError, GameStore, NotFoundError, StoredGame, new_game_id
 
@@ -119,6 +119,13 @@ def _result_text(result: Result, v: Variant) -> str:
         return result.describe(v)
 
 
+def _refuse_after_flag(stored: StoredGame) -> None:
+    """Conflict (409) for any change to a game lost on time."""
+    if clocks.lost_on_time(stored):
+        raise Conflict(_("the game is over: {result}").format(
+            result=clocks.result_text(stored.result_winner)))
+
+
 def _game_over(game: Game) -> Conflict:
     """409 for a change asked of a finished game."""
     assert game.result is not None
@@ -136,6 +143,7 @@ class NewGame:
     side: str | None = None
     optional_capture: bool = False
     fen: str | None = None
+    clock: str | None = None
 
 
 def variant_json(v: Variant) -> dict[str, Any]:
@@ -197,8 +205,14 @@ def _result_json(result: Result | None, v: Variant) -> dict[str, Any] | None:
     }
 
 
+def _movers(game: Game) -> list[str]:
+    """The side that played each move of ``game``, in order."""
+    return [p.turn.word for p in game.positions[: len(game.moves)]]
+
+
 def _record(stored: StoredGame, game: Game) -> None:
-    """Copy the moves and result of ``game`` into ``stored``."""
+    """Copy the moves and result of ``game`` into ``stored``, its clock charged."""
+    clocks.charge(stored, _movers(game), game.result is not None)
     stored.moves = game.history()
     result = game.result
     stored.result_winner = result.winner.word if result and result.winner else None
@@ -312,15 +326,15 @@ class GameService:
         ``moves_without_progress``, ``draw_moves_without_progress``, ``computer_side``,
         ``can_undo`` (an undo would take something back),
         ``version``, ``thinking`` (the computer is choosing its move), ``created_at``,
-        ``updated_at``."""
+        ``updated_at``, ``clock`` (:func:`damiera.web.clocks.decorate`)."""
         cached = self._cache.get(stored)
         if cached is not None and cached[1] is not None and (game is None or game is cached[0]):
-            return cached[1]
+            return clocks.decorate(stored, cached[1])
         if game is None:
             game = self._game(stored)
         data = self._json(stored, game)
         self._cache.put(stored, game, data)
-        return data
+        return clocks.decorate(stored, data)
 
     def _json(self, stored: StoredGame, game: Game) -> dict[str, Any]:
         v = game.variant
@@ -358,8 +372,16 @@ class GameService:
 
     # -- store calls in threads ----------------------------------------------------------------
     async def load(self, game_id: str) -> StoredGame:
-        """Raises NotFoundError."""
-        return await asyncio.to_thread(self.store.load, game_id)
+        """The stored game, a loss on time recorded first if its flag has fallen since (the
+        server's clock decides, whether or not a page is open). Raises NotFoundError."""
+        stored = await asyncio.to_thread(self.store.load, game_id)
+        if clocks.flag_due(stored):
+            clocks.record_flag(stored)
+            try:
+                stored = await asyncio.to_thread(self.store.save, stored)
+            except ConflictError:   # another request got there first: take its version
+                stored = await asyncio.to_thread(self.store.load, game_id)
+        return stored
 
     async def _save(self, stored: StoredGame, game: Game) -> StoredGame:
         _record(stored, game)
@@ -391,6 +413,10 @@ class GameService:
             raise BadRequest(f"level must be 1, 2 or 3, not {options.level!r}")
         if options.side is not None and options.side not in ("white", "black"):
             raise BadRequest(f"side must be 'white' or 'black', not {options.side!r}")
+        try:
+            control = clocks.parse_time_control(options.clock)
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from None
         start_fen: str | None = None
         if options.fen is not None and options.fen.strip():
             try:
@@ -411,6 +437,7 @@ class GameService:
             side=options.side or game.turn.word,
             start_fen=start_fen,
             owner=owner,
+            clock=clocks.new_clock(control),
         )
         if self._computer_to_move(stored, game):
             await self._computer_reply(stored, game)
@@ -423,6 +450,7 @@ class GameService:
         return (
             stored.opponent == "computer"
             and game.result is None
+            and not clocks.lost_on_time(stored)
             and game.turn.word != stored.side
         )
 
@@ -452,6 +480,7 @@ class GameService:
             if version is not None and version != stored.version:
                 raise Conflict(_("the game has changed since this move was chosen; reload it"))
             game = self.rebuild(stored)
+            _refuse_after_flag(stored)
             if game.result is not None:
                 raise _game_over(game)
             if self._computer_to_move(stored, game):
@@ -505,6 +534,7 @@ class GameService:
         try:
             stored = await self.load(game_id)
             self._check_version(stored, version)
+            _refuse_after_flag(stored)
             game = self.rebuild(stored)
             final = game.result
             if final is not None and final.reason is ResultReason.RESIGNATION:
@@ -539,6 +569,7 @@ class GameService:
         try:
             stored = await self.load(game_id)
             self._check_version(stored, version)
+            _refuse_after_flag(stored)
             game = self.rebuild(stored)
             if side is None:
                 side = stored.side if stored.opponent == "computer" else game.turn.word
@@ -565,6 +596,7 @@ class GameService:
         try:
             stored = await self.load(game_id)
             self._check_version(stored, version)
+            _refuse_after_flag(stored)
             if stored.opponent != "friend":
                 raise Conflict(_("a draw can be agreed only between two people"))
             game = self.rebuild(stored)
@@ -630,7 +662,12 @@ class GameService:
             "White": names["white"],
             "Black": names["black"],
         }
-        return game.pdn(tags)
+        extra, comments = clocks.pdn_extras(stored, _movers(game))
+        tags.update(extra)
+        result = None
+        if clocks.lost_on_time(stored):
+            result = "1-0" if stored.result_winner == "white" else "0-1"
+        return game.pdn(tags, comments=comments, result=result)
 
     def recent(self, owner: str | None, limit: int = 50) -> list[dict[str, Any]]:
         """Summaries of the owner's recent games for "my games", games without a move or a
@@ -643,6 +680,8 @@ class GameService:
         for s in self.store.recent(owner, limit * 4):
             if not s.moves and not s.result_reason:
                 continue
+            if clocks.flag_due(s):      # shown as it stands; recorded when the game is opened
+                clocks.record_flag(s)
             v = VARIANTS.get(s.variant)
             result: dict[str, Any] | None = None
             outcome = None
@@ -689,6 +728,8 @@ class GameService:
 def _stored_result_text(stored: StoredGame) -> str:
     """The stored result as a sentence in the current language (the reason's own words)."""
     v = VARIANTS.get(stored.variant)
+    if clocks.lost_on_time(stored):
+        return clocks.result_text(stored.result_winner)
     try:
         reason = ResultReason(stored.result_reason)
     except ValueError:

@@ -18,6 +18,7 @@ user's data directory (``$XDG_DATA_HOME/damiera/damiera.sqlite3``, by default
 
 from __future__ import annotations
 
+import copy
 import os
 import secrets
 import threading
@@ -27,7 +28,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Engine, Integer, String, create_engine, event, select
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Engine,
+    Integer,
+    String,
+    create_engine,
+    event,
+    inspect,
+    select,
+    text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -78,6 +90,8 @@ class GameRow(_Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
+    #: The clock of a timed game (None: untimed), as :mod:`damiera.web.clocks` describes.
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy's own hook
 
@@ -100,6 +114,7 @@ class StoredGame:
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     updated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     version: int = 0
+    clock: dict[str, Any] | None = None
 
     @classmethod
     def _from_row(cls, row: GameRow) -> StoredGame:
@@ -118,6 +133,7 @@ class StoredGame:
             created_at=_aware(row.created_at),
             updated_at=_aware(row.updated_at),
             version=row.version,
+            clock=copy.deepcopy(row.clock),
         )
 
 
@@ -142,6 +158,7 @@ class GameStore:
         self.url = url or default_database_url()
         self.engine: Engine = _make_engine(self.url)
         _Base.metadata.create_all(self.engine)
+        _add_new_columns(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         # SQLite lets one writer in at a time and makes the others sleep and retry (up to
         # 100 ms a try); queueing this process's writes on a lock avoids those sleeps.
@@ -169,6 +186,7 @@ class GameStore:
                 result_winner=game.result_winner,
                 result_reason=game.result_reason,
                 owner=game.owner,
+                clock=copy.deepcopy(game.clock),
                 created_at=now,
                 updated_at=now,
             )
@@ -200,6 +218,7 @@ class GameStore:
             row.moves = list(game.moves)
             row.result_winner = game.result_winner
             row.result_reason = game.result_reason
+            row.clock = copy.deepcopy(game.clock)
             row.updated_at = datetime.now(UTC)
             try:
                 session.commit()
@@ -234,6 +253,21 @@ class GameStore:
                 .limit(limit)
             )
             return [StoredGame._from_row(r) for r in rows]
+
+
+#: Columns added since the table was first made: a database made before them gets them
+#: (NULL in old rows) when the store opens it. name -> SQL type.
+_NEW_COLUMNS = {"clock": "JSON"}
+
+
+def _add_new_columns(engine: Engine) -> None:
+    have = {c["name"] for c in inspect(engine).get_columns(GameRow.__tablename__)}
+    missing = [name for name in _NEW_COLUMNS if name not in have]
+    if missing:
+        with engine.begin() as conn:
+            for name in missing:
+                conn.execute(text(f"ALTER TABLE {GameRow.__tablename__} ADD COLUMN {name} "
+                                  f"{_NEW_COLUMNS[name]}"))
 
 
 def _make_engine(url: str) -> Engine:

@@ -197,6 +197,7 @@ function render() {
   if (focusLabel && squares[focusLabel]) squares[focusLabel].focus({ preventScroll: true });
   svg.classList.toggle("busy", state.busy);
   renderPanel();
+  tickClocks();
 }
 
 // The board is one tab stop (arrow keys move inside it): the focused square, else the
@@ -242,7 +243,14 @@ function renderPanel() {
     name.textContent = playerLabel(color);
     bar.append(dot, name);
     bar.classList.toggle("to-move", !!g && !g.result && g.turn === color);
-    document.dispatchEvent(new CustomEvent("damiera:player-bar", { detail: { bar, color } }));
+    if (g && g.clock) {
+      const time = document.createElement("span");
+      time.className = "clock";
+      time.dataset.side = color;
+      time.setAttribute("role", "timer");
+      time.setAttribute("aria-label", fmt(S.clock_of, { side: sideWord(color) }));
+      bar.append(time);
+    }
   }
   const status = $("status");
   const result = $("result");
@@ -322,7 +330,6 @@ function setControls(haveGame) {
     $("btn-next").disabled = $("btn-last").disabled = state.busy || at === n;
   }
   if (g && g.legal_moves.length) $("move-input").placeholder = fmt(S.example, { move: g.legal_moves[0].move });
-  document.dispatchEvent(new CustomEvent("damiera:controls", { detail: { game: g, busy: state.busy, looking } }));
 }
 
 function renderMoves() {
@@ -441,6 +448,7 @@ async function api(path, options = {}) {
     throw new Error(S.network);
   }
   const body = await res.json().catch(() => ({}));
+  if (body && body.clock) body.clock.received = performance.now();   // the clocks run from here
   if (!res.ok) {
     const err = new Error(body.error || res.statusText);
     err.status = res.status;
@@ -593,6 +601,38 @@ async function explain(label) {
     message(err.message);
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// clocks: the server keeps them; the page counts the running one down from the server's last
+// answer and, when it reaches zero, asks the server (which records the loss on time).
+function clockText(ms) {
+  const tenths = ms < 10000;
+  const total = Math.max(0, tenths ? Math.floor(ms / 100) : Math.ceil(ms / 1000));
+  if (tenths) return `0:0${Math.floor(total / 10)}.${total % 10}`;
+  const h = Math.floor(total / 3600), m = Math.floor(total / 60) % 60, sec = total % 60;
+  const mm = h ? `${h}:${String(m).padStart(2, "0")}` : String(m);
+  return `${mm}:${String(sec).padStart(2, "0")}`;
+}
+let flagAsked = null;
+function tickClocks() {
+  const g = state.game;
+  if (!g || !g.clock) return;
+  const c = g.clock;
+  for (const el of document.querySelectorAll(".player-bar .clock")) {
+    const side = el.dataset.side;
+    let ms = c[`${side}_ms`];
+    const running = c.running === side && !g.result && state.viewPly === null;
+    if (c.running === side && c.received) ms -= performance.now() - c.received;
+    el.textContent = clockText(ms);
+    el.classList.toggle("running", running);
+    el.classList.toggle("low", ms < 20000);
+    if (c.running === side && ms <= 0 && !state.busy && flagAsked !== g.version) {
+      flagAsked = g.version;      // once per position: the server decides
+      refresh().then(() => { if (state.game.result) announce(resultText(state.game.result)); render(); });
+    }
+  }
+}
+setInterval(tickClocks, 200);
 
 // ---------------------------------------------------------------------------------------------
 // input: the same entry point for click, tap, drag and keyboard
@@ -886,7 +926,7 @@ $("btn-rematch").addEventListener("click", async () => {
   try {
     const side = g.opponent === "computer" ? (g.side === "white" ? "black" : "white") : g.side;
     const body = { variant: g.variant, opponent: g.opponent, level: g.level || 1, side,
-      optional_capture: g.optional_capture, fen: g.start_fen, ...(g.rematch_options || {}) };
+      optional_capture: g.optional_capture, fen: g.start_fen, clock: g.clock ? g.clock.label : null };
     const next = await api("/api/games", { method: "POST", body });
     try { if (next.history.length) sessionStorage.setItem("damiera.animate", next.id); } catch (_) { /* off */ }
     window.location.assign(`/game/${next.id}`);

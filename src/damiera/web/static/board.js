@@ -177,6 +177,7 @@ export function drawBoard(svg, options) {
     if (labels.length > 1) el("polyline", { points: pts, class: cls, "pointer-events": "none" }, svg);
   };
   if (highlights.lastPath) line(highlights.lastPath, "last-path");
+  for (const path of highlights.paths || []) line(path, "capture-path-under");
   for (const path of highlights.paths || []) line(path, "capture-path");
   if (notation === "algebraic") {
     for (let i = 0; i < size; i++) {

@@ -955,6 +955,7 @@ document.addEventListener("damiera:variant-preview", (e) => {
 // ---------------------------------------------------------------------------------------------
 // start
 async function start() {
+  if (state.game && state.game.clock) state.game.clock.received = performance.now();
   if (state.game) {
     state.flipped = state.game.side === "black";
     const pick = $("ng-variant");   // a new game from here starts in the same variant

@@ -334,3 +334,29 @@ def test_a_flag_that_fell_while_the_page_was_closed(page: Page, monkeypatch: Any
     expect(page.locator("#btn-resign")).to_be_disabled()
     pdn = page.request.get(f"/api/games/{game['id']}/pdn").text()
     assert '[TimeControl "60+0"]' in pdn and "{[%clk 0:01:00]}" in pdn
+
+
+def test_sound_with_a_mute_switch_and_a_rematch_after_the_game(page: Page) -> None:
+    game = api_game(page, variant="american", fen="W:W22,30:B18", opponent="computer",
+                    side="white", clock="5+3")
+    open_game(page, game["id"])
+    expect(page.locator("#btn-sound")).to_have_attribute("aria-pressed", "true")
+    square(page, "22").click()
+    square(page, "15").click()                       # 22x15: the capture's sound
+    expect(page.locator("body")).to_have_attribute("data-last-sound", "capture")
+    page.wait_for_selector("#board:not(.busy)")
+    page.click("#btn-sound")
+    expect(page.locator("#btn-sound")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#btn-sound")).to_have_text("Sound off")
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#btn-sound")).to_have_attribute("aria-pressed", "false")   # remembered
+    # the game over panel says why, and a rematch takes the other side with the same options
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#result-text")).to_have_text("White wins: Black has no pieces left")
+    page.click("#btn-rematch")
+    page.wait_for_url(lambda url: game["id"] not in url)
+    page.wait_for_selector("body[data-ready]")
+    again = page.request.get(f"/api/games/{page.url.rsplit('/', 1)[1]}").json()
+    assert again["variant"] == "american" and again["side"] == "black"
+    assert again["start_fen"] == "W:W22,30:B18" and again["clock"]["label"] == "5+3"

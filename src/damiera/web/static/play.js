@@ -5,7 +5,10 @@
 // whose refusal (in the rule's own terms) is shown as it is.
 
 import { drawBoard, parseFen, squareAtPoint, ghostPiece } from "/static/board.js";
+import { enter, piecesAlong, selectionView, waysFrom } from "/static/entry.js";
 import { openMenu } from "/static/menu.js";
+import { muteButton, sound } from "/static/sound.js";
+import { clockText, fmt, setText } from "/static/text.js";
 
 const data = JSON.parse(document.getElementById("page-data").textContent);
 const S = data.strings;
@@ -14,7 +17,6 @@ const variants = Object.fromEntries(data.variants.map((v) => [v.id, v]));
 const svg = document.getElementById("board");
 const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const fmt = (text, params = {}) => String(text).replace(/\{(\w+)\}/g, (m, k) => (k in params ? params[k] : m));
 
 const state = {
   game: data.game,                 // the API's game object, or null (preview before a game)
@@ -59,111 +61,8 @@ function describe(label, piece, flags = {}) {
 }
 function sideWord(color) { return color === "white" ? S.white : S.black; }
 
-// Moves, squares and FEN inside a sentence, each isolated left to right (<bdi dir="ltr">):
-// on a right-to-left page "21-17" would otherwise read as "17-21", another move.
-const LTR_TOKEN = /([WB]:[WBK0-9a-z,:.-]*|[a-z]?\d+(?:\s*[-x×:]\s*[a-z]?\d+)+|\b[a-l]\d{1,2}\b|\d+)/;
-function setText(el, text) {
-  el.replaceChildren();
-  String(text || "").split(LTR_TOKEN).forEach((part, i) => {
-    if (!part) return;
-    if (i % 2) {
-      const b = document.createElement("bdi");
-      b.dir = "ltr";
-      b.textContent = part;
-      el.append(b);
-    } else {
-      el.append(part);
-    }
-  });
-}
-
-// The pieces after `way` (a move, or one of its paths) has gone `upto` landings: the piece
-// stands on path[upto], crowned from the landing the server named (crowned_at); the pieces
-// it has taken stay on the board until the end of the move (Turkish strike), marked.
-function piecesAlong(pieces, way, upto) {
-  const out = { ...pieces };
-  let piece = out[way.path[0]];
-  delete out[way.path[0]];
-  if (way.crowned_at !== null && way.crowned_at !== undefined && upto >= way.crowned_at) {
-    piece = piece.replace("-man", "-king");
-  }
-  if (upto >= way.path.length - 1) for (const c of way.captures) delete out[c];
-  out[way.path[upto]] = piece;
-  return out;
-}
-
-// Where `clicks` (landing squares, in order) stand in `path`: the index of the last one, 0 for
-// none, -1 when they are not on it in that order.
-function reach(path, clicks) {
-  let i = 0;
-  for (const c of clicks) {
-    i = path.indexOf(c, i + 1);
-    if (i < 0) return -1;
-  }
-  return i;
-}
-// Whether `clicks` name `path` to its end (the last click is the end square).
-function reachesEnd(path, clicks) {
-  if (!clicks.length || clicks[clicks.length - 1] !== path[path.length - 1]) return false;
-  const before = reach(path, clicks.slice(0, -1));
-  return before >= 0 && before < path.length - 1;
-}
-
 // ---------------------------------------------------------------------------------------------
 // drawing
-function selectionView(pieces) {
-  const { start, clicks, ways, choosing } = state.sel;
-  const w0 = ways[0];
-  const at = choosing ? w0.path.length - 1 : reach(w0.path, clicks);
-  const shown = at > 0 ? piecesAlong(pieces, w0, Math.min(at, w0.path.length - 1)) : pieces;
-  if (at >= w0.path.length - 1) {   // the end clicked, the path still to choose: all still there
-    for (const c of w0.captures) shown[c] = pieces[c];
-  }
-  const next = new Set(), via = new Set(), ends = new Set(), pick = new Set();
-  const taken = ways.map((w) => new Set(w.captures.slice(0, choosing ? w.captures.length : reach(w.path, clicks))));
-  const done = [...taken[0]].filter((c) => taken.every((t) => t.has(c)));
-  const later = new Set();
-  for (const w of ways) {
-    const i = choosing ? w.path.length - 1 : reach(w.path, clicks);
-    if (!choosing) {
-      if (w.path.length > i + 1) next.add(w.path[i + 1]);
-      w.path.slice(i + 1, -1).forEach((l) => via.add(l));
-      ends.add(w.path[w.path.length - 1]);
-    }
-    w.captures.forEach((c) => { if (!done.includes(c)) later.add(c); });
-  }
-  if (choosing) {     // the squares that tell the moves apart, one click each
-    for (const w of ways) {
-      for (const l of [...w.path.slice(1, -1), ...w.captures]) {
-        if (new Set(waysOn(ways, l).map((o) => o.move.move)).size === 1) pick.add(l);
-      }
-    }
-  }
-  const capture = ways.some((w) => w.captures.length);
-  const sameMove = new Set(ways.map((w) => w.move.move)).size === 1;
-  const current = clicks.length ? clicks[clicks.length - 1] : start;
-  return {
-    pieces: shown,
-    highlights: {
-      start,
-      selected: current,
-      targets: [...next, ...pick],
-      via: [...via],
-      ends: [...ends],
-      captured: done,
-      capturable: [...later],
-      crowned: [],
-      paths: capture && (choosing || sameMove || ways.length <= 4)
-        ? ways.map((w) => w.path.slice(Math.max(0, choosing ? 0 : reach(w.path, clicks)))) : [],
-    },
-  };
-}
-
-// The ways whose path lands on, or whose capture takes, the square `label`.
-function waysOn(ways, label) {
-  return ways.filter((w) => w.path.slice(1, -1).includes(label) || w.captures.includes(label));
-}
-
 function render() {
   const v = variantOf();
   let pieces, highlights = {};
@@ -173,7 +72,7 @@ function render() {
     pieces = currentPieces();
     const g = state.game;
     if (state.sel) {
-      ({ pieces, highlights } = selectionView(pieces));
+      ({ pieces, highlights } = selectionView(state.sel, pieces));
     } else if (g && state.viewPly === null) {
       if (g.last_move) Object.assign(highlights, lastMoveHighlights(g.last_move));
       if (humanToMove()) highlights.movable = [...new Set(g.legal_moves.map((m) => m.from))];
@@ -605,14 +504,6 @@ async function explain(label) {
 // ---------------------------------------------------------------------------------------------
 // clocks: the server keeps them; the page counts the running one down from the server's last
 // answer and, when it reaches zero, asks the server (which records the loss on time).
-function clockText(ms) {
-  const tenths = ms < 10000;
-  const total = Math.max(0, tenths ? Math.floor(ms / 100) : Math.ceil(ms / 1000));
-  if (tenths) return `0:0${Math.floor(total / 10)}.${total % 10}`;
-  const h = Math.floor(total / 3600), m = Math.floor(total / 60) % 60, sec = total % 60;
-  const mm = h ? `${h}:${String(m).padStart(2, "0")}` : String(m);
-  return `${mm}:${String(sec).padStart(2, "0")}`;
-}
 let flagAsked = null;
 function tickClocks() {
   const g = state.game;
@@ -635,29 +526,14 @@ function tickClocks() {
 setInterval(tickClocks, 200);
 
 // ---------------------------------------------------------------------------------------------
-// input: the same entry point for click, tap, drag and keyboard
-//
-// A piece is chosen, then landing squares in order, ending with the end square (any of the
-// landings may be left out: a start and an end name a move when no other fits). Every way of
-// playing each legal move (its `paths`, from the server) is matched; the move is sent only
-// when the clicks reach the end of one move, so the next click never falls on the position
-// after it. When several captures end on the clicked square their paths are drawn and one
-// click on a square of one path (a landing or a piece it takes) chooses it. Clicking the
-// piece again, or Escape, puts it back.
+// input: the same entry point for click, tap, drag and keyboard (matching: entry.js)
 function movesFrom(label) {
   return state.game.legal_moves.filter((m) => m.from === label);
-}
-function waysFrom(label) {
-  return movesFrom(label).flatMap((m) => (m.paths && m.paths.length ? m.paths : [m])
-    .map((w) => ({ move: m, path: w.path, captures: w.captures, crowned_at: w.crowned_at })));
 }
 function putBack() {
   state.sel = null;
   message("");
   render();
-}
-function play(way) {
-  submitMove(way.move, way.move.move, false, way);
 }
 
 function choose(label) {
@@ -666,10 +542,9 @@ function choose(label) {
   if (state.viewPly !== null) { showPly(Infinity); return; }
   if (g.result) return;
   if (!humanToMove()) return;
-  const pieces = parseFen(g.fen).pieces;
-  const piece = pieces[label];
+  const piece = parseFen(g.fen).pieces[label];
   if (!state.sel) {
-    const ways = waysFrom(label);
+    const ways = waysFrom(g.legal_moves, label);
     if (ways.length) {
       state.sel = { start: label, clicks: [], ways, choosing: false };
       message(fmt(S.selected, { piece: pieceName(piece), square: label }), "info");
@@ -679,65 +554,31 @@ function choose(label) {
     }
     return;
   }
-  const { start, clicks, ways, choosing } = state.sel;
-  const current = clicks.length ? clicks[clicks.length - 1] : start;
-  if (choosing) {       // several captures end here: a square of one path chooses it
-    const on = waysOn(ways, label);
-    const moves = new Set(on.map((w) => w.move.move));
-    if (moves.size === 1) { play(on[0]); return; }
-    if (on.length && on.length < ways.length) {
-      state.sel = { ...state.sel, ways: on };
-      render();
-      return;
-    }
-    if (label === current || label === start) { putBack(); return; }
-    message(fmt(S.choose_path, { square: current }), "info");
-    return;
-  }
-  const now = [...clicks, label];
-  const fit = ways.filter((w) => reach(w.path, now) >= 0);
-  if (fit.length) {
-    const ended = fit.filter((w) => reachesEnd(w.path, now));
-    const moves = new Set(ended.map((w) => w.move.move));
-    if (ended.length && ended.length === fit.length) {
-      if (moves.size === 1) { play(ended[0]); return; }
-      // the same end by different captures: draw them, one click chooses
-      state.sel = { start, clicks: now, ways: ended, choosing: true };
-      message(fmt(S.choose_path, { square: label }), "info");
-      render();
-      return;
-    }
-    state.sel = { start, clicks: now, ways: fit, choosing: false };
-    message(S.capture_goes_on, "info");
-    render();
-    return;
-  }
-  if (label === current) {
-    // the piece clicked again: a capture that can end here is played, else it goes back
-    const here = ways.filter((w) => clicks.length && reachesEnd(w.path, clicks));
-    if (here.length && new Set(here.map((w) => w.move.move)).size === 1) { play(here[0]); return; }
+  const step = enter(state.sel, label);
+  if (step && step.play) {
+    submitMove(step.play.move, step.play.move.move, false, step.play);
+  } else if (step && step.putBack) {
     putBack();
-    return;
-  }
-  if (label === start) { putBack(); return; }
-  if (!clicks.length && movesFrom(label).length) {  // another piece
+  } else if (step) {
+    state.sel = step.sel;
+    message(fmt(S[step.info], { square: step.square }), "info");
+    render();
+  } else if (!state.sel.clicks.length && movesFrom(label).length) {   // another piece
     state.sel = null;
     choose(label);
-    return;
-  }
-  if (!clicks.length && piece && piece.startsWith(g.turn)) {
+  } else if (!state.sel.clicks.length && piece && piece.startsWith(g.turn)) {
     state.sel = null;
     render();
     explain(label);
-    return;
+  } else {
+    // An attempt the legal moves do not contain: the server says why. In the middle of a
+    // capture the squares entered so far are kept.
+    const { start, clicks, ways } = state.sel;
+    const text = [start, ...clicks, label].join(sepFor(ways.some((w) => w.captures.length)));
+    if (!clicks.length) state.sel = null;
+    render();
+    tryText(text, true);
   }
-  // Anything else is an attempt the legal moves do not contain: ask the server why. In the
-  // middle of a capture the squares entered so far are kept.
-  const capture = ways.some((w) => w.captures.length);
-  const text = [start, ...now].join(sepFor(capture));
-  if (!clicks.length) state.sel = null;
-  render();
-  tryText(text, true);
 }
 
 svg.addEventListener("click", (e) => {
@@ -830,39 +671,7 @@ document.addEventListener("keydown", (e) => {
   putBack();
 });
 
-// Sound: a short tick for a move, a lower double knock for a capture (Web Audio, no files);
-// the mute switch is remembered in this browser.
-let audio = null;
-let muted = false;
-try { muted = localStorage.getItem("damiera.muted") === "1"; } catch (_) { /* storage off */ }
-function sound(move) {
-  if (muted || !move) return;
-  try {
-    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-    const knocks = move.captures && move.captures.length ? [0, 0.09] : [0];
-    for (const at of knocks) {
-      const osc = audio.createOscillator(), gain = audio.createGain();
-      osc.frequency.value = move.captures && move.captures.length ? 330 : 660;
-      gain.gain.setValueAtTime(0.18, audio.currentTime + at);
-      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + at + 0.08);
-      osc.connect(gain).connect(audio.destination);
-      osc.start(audio.currentTime + at);
-      osc.stop(audio.currentTime + at + 0.09);
-    }
-    document.body.dataset.lastSound = move.captures && move.captures.length ? "capture" : "move";
-  } catch (_) { /* no audio in this browser */ }
-}
-function renderSound() {
-  const b = $("btn-sound");
-  b.setAttribute("aria-pressed", muted ? "false" : "true");
-  b.textContent = muted ? S.sound_off : S.sound_on;
-}
-$("btn-sound").addEventListener("click", () => {
-  muted = !muted;
-  try { localStorage.setItem("damiera.muted", muted ? "1" : "0"); } catch (_) { /* storage off */ }
-  renderSound();
-});
-renderSound();
+muteButton($("btn-sound"), S);
 
 // ---------------------------------------------------------------------------------------------
 // buttons

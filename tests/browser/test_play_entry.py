@@ -360,3 +360,13 @@ def test_sound_with_a_mute_switch_and_a_rematch_after_the_game(page: Page) -> No
     again = page.request.get(f"/api/games/{page.url.rsplit('/', 1)[1]}").json()
     assert again["variant"] == "american" and again["side"] == "black"
     assert again["start_fen"] == "W:W22,30:B18" and again["clock"]["label"] == "5+3"
+
+
+def test_rules_diagram_square_numbers_are_readable(page: Page) -> None:
+    """The square numbers of a 10x10 rules diagram measured on screen at the desktop width
+    (issue 16: 5-6 px glyphs, a box 8.8 px high); now a box at least 11 px high."""
+    page.goto("/en/rules/international")
+    label = page.locator(".diagram-board .sq-label").first
+    label.wait_for()
+    box = label.bounding_box()
+    assert box and box["height"] >= 11

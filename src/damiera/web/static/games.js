@@ -1,5 +1,7 @@
 // "My games": deleting a game (DELETE /api/games/{id}, this browser's games only).
 
+import { setText } from "/static/text.js";
+
 const S = JSON.parse(document.getElementById("games-data").textContent);
 const errorBox = document.getElementById("games-error");
 
@@ -17,7 +19,7 @@ for (const button of document.querySelectorAll("button.delete-game")) {
       }
       button.closest("tr").remove();
     } catch (err) {
-      if (errorBox) errorBox.textContent = err.message;
+      if (errorBox) setText(errorBox, err.message);
       button.disabled = false;
     }
   });

@@ -1,5 +1,7 @@
 // The ☰ menu of every page: opening/closing, and the new-game form (POST /api/games).
 
+import { setText } from "/static/text.js";
+
 const button = document.getElementById("menu-button");
 const menu = document.getElementById("menu");
 
@@ -85,7 +87,7 @@ form.addEventListener("submit", async (e) => {
     } catch (_) { /* storage may be off */ }
     window.location.assign(`/game/${data.id}`);
   } catch (err) {
-    errorBox.textContent = err.message;
+    setText(errorBox, err.message);   // a FEN or move in it reads left to right
     errorBox.hidden = false;
     start.disabled = false;
   }

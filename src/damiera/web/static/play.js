@@ -614,7 +614,9 @@ svg.addEventListener("pointermove", (e) => {
       state.sel = null;          // whatever was selected, the dragged piece is now
       choose(drag.from);
     }
-    const piece = parseFen(state.game.fen).pieces[start];
+    // the piece as it stands now (a man crowned on the way is a king)
+    const piece = state.sel ? selectionView(state.sel, currentPieces()).pieces[drag.from]
+      || parseFen(state.game.fen).pieces[start] : parseFen(state.game.fen).pieces[start];
     const pieceEl = svg.querySelector(`[data-square="${CSS.escape(drag.from)}"] .piece`);
     if (pieceEl) pieceEl.classList.add("lifted");
     drag.ghost = ghostPiece(svg, piece);

@@ -12,7 +12,8 @@ from ``turn_started``. After each move the mover is charged the time since then 
 increment (Fischer); ``after[i]`` is both clocks after move ``i`` (for undo and the PDN's
 clock comments). The clock runs on the server: a flag falls when the side to move's time is
 used up, whether or not a page is open; the next request that loads the game records the
-loss (:func:`flag_due`, :func:`record_flag`), and no move is accepted after it.
+loss (:func:`flag_due`, :func:`record_flag`), and no move is accepted after it. A flag
+always loses: no exception is made for an opponent who could not win (not implemented).
 
 Times come from :func:`now` (tests replace it; nothing here reads the wall clock elsewhere).
 """

@@ -399,6 +399,7 @@ async function submitMove(move, text = move ? move.move : "", attempt = false, w
     state.game = {
       ...g, history: [...g.history, move.move], history_moves: [...(g.history_moves || []), move],
       legal_moves: [], last_move: move, turn: g.turn === "white" ? "black" : "white",
+      clock: stoppedClock(g),
     };
     sound(move);
     announceMove(move, g.turn);
@@ -505,6 +506,16 @@ async function explain(label) {
 // clocks: the server keeps them; the page counts the running one down from the server's last
 // answer and, when it reaches zero, asks the server (which records the loss on time).
 let flagAsked = null;
+// The clocks as they stand now, none running (shown while the server checks a move; its
+// answer brings the clocks it keeps).
+function stoppedClock(g) {
+  if (!g.clock) return null;
+  const c = { ...g.clock, running: null };
+  if (g.clock.running && g.clock.received) {
+    c[`${g.clock.running}_ms`] -= performance.now() - g.clock.received;
+  }
+  return c;
+}
 function tickClocks() {
   const g = state.game;
   if (!g || !g.clock) return;

@@ -132,7 +132,8 @@ def main() -> int:
         port = _free_port()
         env = {**os.environ, "DAMIERA_DATABASE_URL": f"sqlite:///{Path(tmp.name) / 'b.sqlite3'}"}
         proc = subprocess.Popen(
-            [sys.executable, "-m", "damiera.cli", "serve", "--port", str(port)], env=env,
+            [sys.executable, "-m", "damiera.cli", "serve", "--port", str(port),
+             "--create-burst", "100000", "--computer-per-client", "1000"], env=env,
             stdout=subprocess.DEVNULL,
         )
         url = f"http://127.0.0.1:{port}"

@@ -11,26 +11,30 @@ and it is left out. Two py-draughts figures are given for International: its pub
 (``legal_moves`` / ``push`` / ``pop``) and its internal International-only bitboard perft
 (``draughts.engines.turbo.perft``).
 
-Both of Damiera's columns time the checkout's rules-core source in a child process on a copy
-of it, so they stay what they say whether or not the checkout itself is compiled (``make
-compile``): "ours" runs the Python source (copied without any ``.so`` to ``build/pure-bench/``),
-"mypyc" the same source compiled with mypyc (shipped with mypy, a dev dependency) in
-``build/mypyc-bench/``. ``--no-mypyc`` skips the compiled column.
+"ours" is the installed native rules core (``damiera._core`` through
+:func:`damiera.rules.movegen.perft`), timed in this process at the same depth as py-draughts;
+every run repeats the perft until it has taken at least 0.2 s, so that the short 8x8 counts
+are timed too. "ours deeper" runs one ply deeper (International 7, 8x8 8): more leaves per
+interior node, as in a real search.
 
-Each figure is the median of ``--runs`` runs (default 5) on this machine.
+Each figure is the median of ``--runs`` runs (default 5) on this machine; both programs run in
+the same invocation, one after the other.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import shutil
+import statistics
 import subprocess
 import sys
+import time
 import venv
 from pathlib import Path
 
-from damiera.rules.variant import VARIANTS
+from damiera.rules.movegen import perft
+from damiera.rules.position import start_position
+from damiera.rules.variant import VARIANTS, variant
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_VENV = ROOT / ".bench-venv"
@@ -99,68 +103,28 @@ def ensure_peer_venv() -> Path:
     return python
 
 
-#: Run with a copy of the rules core first on sys.path; argv: runs, depths (JSON) and "pure"
-#: or "compiled" (which the copy must be); prints one JSON object of timings.
-COPY_SCRIPT = r"""
-import json, statistics, sys, time
-import damiera.rules.movegen as movegen
-runs, depths, kind = int(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3]
-assert movegen.__file__.endswith(".so") == (kind == "compiled"), movegen.__file__
-from damiera.rules.position import start_position
-from damiera.rules.variant import VARIANTS, variant
-out = {}
-for vid in VARIANTS:
+def _time_perft(vid: str, depth: int, runs: int) -> dict[str, float]:
+    """Median seconds of one perft (each run repeated for at least 0.2 s), and its nodes."""
     v = variant(vid)
     position = start_position(v)
     times = []
+    nodes = 0
     for _ in range(runs):
+        repeats = 0
         start = time.perf_counter()
-        nodes = movegen.perft(v, position, depths[vid])
-        times.append(time.perf_counter() - start)
-    out[vid] = {"depth": depths[vid], "nodes": nodes, "seconds": statistics.median(times)}
-print(json.dumps(out))
-"""
-COMPILED_MODULES = ("variant.py", "geometry.py", "position.py", "movegen.py")
+        while True:
+            nodes = perft(v, position, depth)
+            repeats += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= 0.2:
+                break
+        times.append(elapsed / repeats)
+    return {"depth": depth, "nodes": nodes, "seconds": statistics.median(times)}
 
 
-def _copy_rules(name: str) -> Path:
-    """A fresh ``build/<name>/damiera`` holding the rules core's sources (no compiled module,
-    an empty package ``__init__``); returns ``build/<name>``."""
-    build = ROOT / "build" / name
-    shutil.rmtree(build, ignore_errors=True)
-    shutil.copytree(ROOT / "src" / "damiera" / "rules", build / "damiera" / "rules",
-                    ignore=shutil.ignore_patterns("*.so", "__pycache__"))
-    (build / "damiera" / "__init__.py").write_text("", encoding="utf-8")
-    return build
-
-
-def _measure_copy(build: Path, kind: str, runs: int) -> dict[str, dict[str, float]]:
-    """Perft timings of the copy in ``build`` (``kind``: "pure" or "compiled"), per variant:
-    depth, nodes and median seconds."""
-    depths = {vid: DEPTHS.get(vid, DEPTH_8X8) for vid in VARIANTS}
-    done = subprocess.run(
-        [sys.executable, "-c", COPY_SCRIPT, str(runs), json.dumps(depths), kind],
-        cwd=build, capture_output=True, text=True, check=True,
-        env={"PYTHONPATH": str(build), "PATH": "/usr/bin:/bin"},
-    )
-    result: dict[str, dict[str, float]] = json.loads(done.stdout)
-    return result
-
-
-def measure_compiled(runs: int) -> dict[str, dict[str, float]]:
-    """Compile a copy of the rules core with mypyc in ``build/mypyc-bench`` and time it there."""
-    build = _copy_rules("mypyc-bench")
-    mypyc = Path(sys.executable).parent / "mypyc"
-    subprocess.run(
-        [str(mypyc), *(f"damiera/rules/{name}" for name in COMPILED_MODULES)],
-        cwd=build, check=True, capture_output=True,
-    )
-    return _measure_copy(build, "compiled", runs)
-
-
-def measure_ours(runs: int) -> dict[str, dict[str, float]]:
-    """Time the rules core's Python source, copied to ``build/pure-bench`` without any .so."""
-    return _measure_copy(_copy_rules("pure-bench"), "pure", runs)
+def measure_ours(runs: int, deeper: int = 0) -> dict[str, dict[str, float]]:
+    """Perft timings of the native core, per variant: depth, nodes and median seconds."""
+    return {vid: _time_perft(vid, DEPTHS.get(vid, DEPTH_8X8) + deeper, runs) for vid in VARIANTS}
 
 
 def measure_peer(runs: int) -> dict[str, dict[str, float]]:
@@ -178,14 +142,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
     parser.add_argument("--no-peer", action="store_true", help="skip py-draughts")
-    parser.add_argument("--no-mypyc", action="store_true", help="skip the mypyc-compiled run")
     args = parser.parse_args()
     ours = measure_ours(args.runs)
-    compiled = {} if args.no_mypyc else measure_compiled(args.runs)
+    deeper = measure_ours(args.runs, deeper=1)
     theirs = {} if args.no_peer else measure_peer(args.runs)
     header = (
-        f"{'variant':<22}{'depth':>6}{'nodes':>11}{'ours n/s':>12}{'theirs n/s':>12}"
-        f"{'ratio':>7}{'mypyc n/s':>12}{'ratio':>7}"
+        f"{'variant':<22}{'depth':>6}{'nodes':>11}{'ours n/s':>14}{'theirs n/s':>12}"
+        f"{'ratio':>8}{'ours deeper n/s':>17}"
     )
     print(f"perft from the start position, median of {args.runs} runs, bulk counting")
     print(header)
@@ -201,20 +164,13 @@ def main() -> int:
             if peer["nodes"] != mine["nodes"]:
                 print(f"  ! py-draughts counted {peer['nodes']} nodes for {vid}, we {mine['nodes']}")
             theirs_nps = peer["nodes"] / peer["seconds"]
-            peer_text, ratio = f"{theirs_nps:>12,.0f}", f"{ours_nps / theirs_nps:>7.2f}"
+            peer_text, ratio = f"{theirs_nps:>12,.0f}", f"{ours_nps / theirs_nps:>8.1f}"
         else:
-            peer_text, ratio = f"{'-':>12}", f"{'-':>7}"
-        fast = compiled.get(vid)
-        if fast and peer:
-            fast_nps = fast["nodes"] / fast["seconds"]
-            fast_text = f"{fast_nps:>12,.0f}{fast_nps / theirs_nps:>7.2f}"
-        elif fast:
-            fast_text = f"{fast['nodes'] / fast['seconds']:>12,.0f}{'-':>7}"
-        else:
-            fast_text = ""
+            peer_text, ratio = f"{'-':>12}", f"{'-':>8}"
+        deep = deeper[vid]
         print(
-            f"{label:<22}{mine['depth']:>6}{mine['nodes']:>11,}{ours_nps:>12,.0f}"
-            f"{peer_text}{ratio}{fast_text}"
+            f"{label:<22}{mine['depth']:>6}{mine['nodes']:>11,}{ours_nps:>14,.0f}"
+            f"{peer_text}{ratio}{deep['nodes'] / deep['seconds']:>17,.0f}"
         )
     return 0
 

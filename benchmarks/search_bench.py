@@ -30,9 +30,7 @@ is the move it played there. A longer search that plays otherwise, and scores th
 half a man lower, points at the horizon; the same move points at a man lost earlier, by the
 evaluation.
 
-Every mode first prints whether the engine runs compiled with mypyc (``make compile``) or as
-pure Python, then a table and, last, one JSON line with all the numbers (``"compiled"``: true
-or false).
+Every mode prints a table and, last, one JSON line with all the numbers.
 """
 
 from __future__ import annotations
@@ -47,7 +45,6 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-import damiera
 from damiera.engine.levels import Player
 from damiera.engine.match import MAX_GAME_PLIES, elo_stats, random_openings, run_match
 from damiera.engine.search import Searcher
@@ -459,9 +456,6 @@ def main() -> None:
             fail(f"unknown variant {x!r}: one of {', '.join(VARIANTS)}")
         if a.mode == "peers" and x not in PEER_VARIANTS:
             fail(f"py-draughts plays {', '.join(PEER_VARIANTS)} by our rules, not {x}")
-    compiled = damiera.compiled()
-    print("engine: compiled with mypyc" if compiled else
-          "engine: pure Python (not compiled; `make compile` compiles it)", flush=True)
     if a.mode == "speed":
         rows = speed(requested or list(VARIANTS), times)
     elif a.mode == "ladder":
@@ -487,7 +481,7 @@ def main() -> None:
                 fail(f"cannot write the record: {exc}")
         rows = peers(requested or list(PEER_VARIANTS), a.games, a.movetime, a.jobs, python,
                      a.record[0] if a.record else None, a.seed)
-    print(json.dumps({"mode": a.mode, "compiled": compiled, "results": rows}))
+    print(json.dumps({"mode": a.mode, "results": rows}))
 
 
 if __name__ == "__main__":

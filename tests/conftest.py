@@ -1,20 +1,14 @@
-"""Shared test helpers: where the specification's reference data lives; no tests on stale
-compiled modules."""
+"""Shared test helpers: where the specification's reference data lives."""
 
 from __future__ import annotations
 
 import json
 import os
 import socket
-import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # the stale-module warning: pytest_sessionstart says it
-    from damiera import _build
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -32,14 +26,6 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
-
-
-def pytest_sessionstart(session: pytest.Session) -> None:
-    """Stop before any test when a mypyc-compiled module is older than its source: Python
-    would import the compiled one, so the tests would check old code."""
-    pairs = _build.stale()
-    if pairs:
-        pytest.exit(_build.stale_message(pairs), returncode=pytest.ExitCode.USAGE_ERROR)
 
 
 def load_reference(name: str) -> dict[str, Any]:

@@ -1,15 +1,71 @@
 """Damiera: multi-variant draughts (rules core, engine, web site).
 
-:func:`compiled` tells whether the hot modules run compiled with mypyc (``make compile``).
-Importing the package warns (:class:`~damiera._build.StaleBuildWarning`, on standard error)
-when a compiled module is older than its source, since Python would run the old compiled code.
+The library API, in the shape of python-chess: :func:`variant`, :class:`Game` (legal moves,
+``play("22-19")``, ``undo()``, ``fen``, ``outcome()``, ``copy()``), :class:`Move` (written
+in the variant's notation), :mod:`damiera.pdn` (``read_games``, ``write_games``) and
+:mod:`damiera.engine` (``Engine(variant, level).play(game, Limit(time=1.0))``). They are
+loaded on first use, so ``import damiera`` stays light.
+
+The rules core, the search and the evaluation run in the native extension
+:mod:`damiera._core` (C sources in ``csrc/``), compiled by ``pip install``.
 """
 
-import warnings
+from __future__ import annotations
 
-from damiera._build import StaleBuildWarning, compiled, stale, stale_message
+import importlib
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["compiled"]
+if TYPE_CHECKING:
+    from damiera import pdn
+    from damiera.game import Game, Move, Outcome, variant
+    from damiera.rules.game import GameOverError, ResultReason
+    from damiera.rules.notation import AmbiguousMoveError, IllegalMoveError, NotationError
+    from damiera.rules.position import FenError
+    from damiera.rules.variant import VARIANTS, Color, UnknownVariantError, Variant
 
-if _stale := stale():
-    warnings.warn(stale_message(_stale), StaleBuildWarning, stacklevel=1)
+#: Public names and the module each comes from (loaded on first use).
+_EXPORTS = {
+    "Game": "damiera.game",
+    "Move": "damiera.game",
+    "Outcome": "damiera.game",
+    "variant": "damiera.game",
+    "GameOverError": "damiera.rules.game",
+    "ResultReason": "damiera.rules.game",
+    "AmbiguousMoveError": "damiera.rules.notation",
+    "IllegalMoveError": "damiera.rules.notation",
+    "NotationError": "damiera.rules.notation",
+    "FenError": "damiera.rules.position",
+    "VARIANTS": "damiera.rules.variant",
+    "Color": "damiera.rules.variant",
+    "UnknownVariantError": "damiera.rules.variant",
+    "Variant": "damiera.rules.variant",
+}
+
+__all__ = [
+    "VARIANTS",
+    "AmbiguousMoveError",
+    "Color",
+    "FenError",
+    "Game",
+    "GameOverError",
+    "IllegalMoveError",
+    "Move",
+    "NotationError",
+    "Outcome",
+    "ResultReason",
+    "UnknownVariantError",
+    "Variant",
+    "pdn",
+    "variant",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "pdn":
+        return importlib.import_module("damiera.pdn")
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'damiera' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

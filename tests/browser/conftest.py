@@ -17,6 +17,7 @@ import pytest
 import uvicorn
 
 from damiera.web.app import create_app
+from damiera.web.limits import Limits
 from tests.conftest import WAIT_SECONDS, free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -38,7 +39,9 @@ WAIT_MS = WAIT_SECONDS * 1000 / 4
 def site(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """The application object served to the browser (tests may reach into its service)."""
     db = tmp_path_factory.mktemp("browser") / "games.sqlite3"
-    return create_app(f"sqlite:///{db}", computer_workers=1, computer_movetime=0.05)
+    return create_app(f"sqlite:///{db}", computer_workers=1, computer_movetime=0.05,
+                      limits=Limits(create_rate=1000.0, create_burst=1000,
+                                    computer_per_client=100))
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import io
 
-from damiera.engine.hub import move_string, parse_hub_move, parse_line, parse_position, run
+from damiera.engine.hub import (
+    HubSession,
+    move_string,
+    parse_hub_move,
+    parse_line,
+    parse_position,
+)
 from damiera.rules.movegen import apply_move, generate
 from damiera.rules.position import parse_fen
 from damiera.rules.variant import variant
@@ -13,8 +19,14 @@ START_10 = "W" + "b" * 20 + "e" * 10 + "w" * 20
 
 
 def _session(*lines: str) -> list[str]:
+    """Answers to ``lines``, each sent after the previous search's ``done`` (as a GUI does)."""
     out = io.StringIO()
-    run(list(lines), out)
+    session = HubSession(out)
+    for line in lines:
+        if not session.handle(line):
+            break
+        session.wait()
+    session.close()
     return out.getvalue().splitlines()
 
 
@@ -99,7 +111,7 @@ def test_hub_refused_position_is_not_searched_later() -> None:
 
 
 def test_hub_sudden_death_moves_0_spreads_the_clock_over_the_default_moves() -> None:
-    from damiera.engine.hub import DEFAULT_MOVES_TO_GO, HubSession
+    from damiera.engine.hub import DEFAULT_MOVES_TO_GO
 
     for line in ("level moves=0 time=60", "level time=60"):
         session = HubSession(io.StringIO())

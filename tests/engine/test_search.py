@@ -130,7 +130,6 @@ def test_short_movetime_still_returns_a_legal_move() -> None:
 def test_tiny_movetime_still_finishes_depth_one(monkeypatch: pytest.MonkeyPatch) -> None:
     # A deadline already passed when the search starts, and the clock read at every node:
     # depth 1 is still searched in full.
-    monkeypatch.setattr("damiera.engine.search._CHECK_EVERY", 1)
     for vid in ("international", "american", "russian"):
         v = variant(vid)
         pos = start_position(v)
@@ -165,7 +164,6 @@ def test_tiny_movetime_on_the_cli_prints_a_searched_score(
 ) -> None:
     from damiera.cli import main
 
-    monkeypatch.setattr("damiera.engine.search._CHECK_EVERY", 1)
     assert main(["bestmove", "international", "--movetime", "0.000001"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[0].startswith("depth 1 score ")

@@ -86,8 +86,10 @@ def test_kings_may_stand_on_any_row() -> None:
         ("american", "W:W5-33:B1", "leaves the board"),
         ("russian", "W:Wa1-c3:Bh8", "numbered boards only"),
         ("american", "W:WK:B1", "no square after it"),
-        ("american", "W:W" + "9" * 5000 + ":B1", "does not exist"),
-        ("russian", "W:Wa" + "9" * 5000 + ":Bh8", "not a square"),
+        ("american", "W:W" + "9" * 5000 + ":B1", "too long"),
+        ("russian", "W:Wa" + "9" * 5000 + ":Bh8", "too long"),
+        ("american", "W:W" + "9" * 900 + ":B1", "does not exist"),
+        ("russian", "W:Wa" + "9" * 900 + ":Bh8", "not a square"),
     ],
 )
 def test_hostile_fen_is_refused_quickly_and_briefly(vid: str, fen: str, message: str) -> None:

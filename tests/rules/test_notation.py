@@ -127,7 +127,7 @@ def test_man_takes_king_named_even_for_the_first_jump_only() -> None:
 
 def test_huge_numbers_in_move_text_are_a_clear_error() -> None:
     err = _refusal("russian", "W:Wc3:Bh8", "c3-a" + "9" * 5000)
-    assert err.code == "bad_square" and len(str(err)) < 200
+    assert err.code == "too_long" and len(str(err)) < 200
 
 
 @pytest.mark.parametrize(

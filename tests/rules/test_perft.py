@@ -59,3 +59,20 @@ def test_perft_negative_depth_is_refused() -> None:
     v = variant("american")
     with pytest.raises(ValueError, match="depth"):
         perft(v, start_position(v), -1)
+
+
+def test_perft_stops_on_ctrl_c() -> None:
+    """The native perft polls for signals: Ctrl-C (SIGINT, raised here from another thread
+    while an International perft of depth 11 runs, minutes of work) ends it with
+    KeyboardInterrupt."""
+    import signal
+    import threading
+
+    v = variant("international")
+    timer = threading.Timer(0.05, signal.raise_signal, (signal.SIGINT,))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            perft(v, start_position(v), 11)
+    finally:
+        timer.cancel()

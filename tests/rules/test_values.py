@@ -1,4 +1,4 @@
-"""Rules values survive pickle and copy, compiled with mypyc (``make compile``) or not.
+"""Rules values survive pickle and copy.
 
 Variants, positions and moves are values (DESIGN.md): they may be sent to worker processes
 or copied like any other value.

@@ -41,8 +41,19 @@ def site_messages() -> frozenset[str]:
 
 
 def _catalog(lang: str):  # type: ignore[no-untyped-def]
-    with (WEB / "locales" / lang / "LC_MESSAGES" / "messages.po").open("rb") as fp:
-        return read_po(fp, locale=lang)
+    """The language's ``messages.po`` with the messages of its other ``*.po`` files (one per
+    part of the site, read as fallbacks by :func:`damiera.web.i18n.translations`) added."""
+    folder = WEB / "locales" / lang / "LC_MESSAGES"
+    with (folder / "messages.po").open("rb") as fp:
+        catalog = read_po(fp, locale=lang)
+    for extra in sorted(folder.glob("*.po")):
+        if extra.name == "messages.po":
+            continue
+        with extra.open("rb") as fp:
+            for entry in read_po(fp, locale=lang):
+                if entry.id and catalog.get(entry.id) is None:
+                    catalog[entry.id] = entry
+    return catalog
 
 
 def test_extraction_finds_the_rules_pages_and_refusals() -> None:

@@ -14,13 +14,15 @@ from damiera.web import i18n
 from damiera.web.app import create_app
 from damiera.web.rules_pages.comparison import comparison
 from damiera.web.rules_pages.content import page_ids
+from damiera.web.limits import Limits
 from damiera.web.rules_pages.diagrams import DIAGRAMS
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = tmp_path_factory.mktemp("rules") / "games.sqlite3"
-    with TestClient(create_app(f"sqlite:///{db}", computer_workers=1)) as c:
+    roomy = Limits(create_rate=1000.0, create_burst=1000)
+    with TestClient(create_app(f"sqlite:///{db}", computer_workers=1, limits=roomy)) as c:
         yield c
 
 

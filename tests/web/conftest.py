@@ -10,6 +10,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from damiera.web.app import create_app
+from damiera.web.limits import Limits
+
+#: The site's limits for tests that make many games from one client quickly (the limits
+#: themselves are tested in tests/security).
+ROOMY = Limits(create_rate=1000.0, create_burst=1000, computer_per_client=100)
 
 
 @pytest.fixture(scope="session")
@@ -21,7 +26,7 @@ def db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
 def client(db_url: str) -> Iterator[TestClient]:
     """One site for the session (the computer's process pool starts once); every test makes
     its own games. The computer searches at most 0.05 s a move."""
-    app = create_app(db_url, computer_workers=1, computer_movetime=0.05)
+    app = create_app(db_url, computer_workers=1, computer_movetime=0.05, limits=ROOMY)
     with TestClient(app) as c:
         yield c
 

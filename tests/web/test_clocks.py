@@ -88,8 +88,8 @@ def test_the_flag_falls_without_any_page_and_no_move_is_taken_after(
     assert client.get(f"/api/games/{game['id']}").json()["clock"]["white_ms"] == 600_000
     pdn = client.get(f"/api/games/{game['id']}/pdn").text
     assert '[TimeControl "600+0"]' in pdn and '[Termination "time forfeit"]' in pdn
-    assert '[Result "1-0"]' in pdn
-    assert pdn.rstrip().endswith("1. 32-28 {[%clk 0:10:00]} 1-0")
+    assert '[Result "2-0"]' in pdn     # the FMJD's points on 10x10 (damiera.pdn's writer)
+    assert pdn.rstrip().endswith("1. 32-28 {[%clk 0:10:00]} 2-0")
 
 
 def test_against_the_computer_its_thinking_time_is_on_its_clock(client: TestClient,

@@ -1,6 +1,11 @@
 """The computer opponent: search (:mod:`.search`), evaluation (:mod:`.evaluate`), playing
-levels (:mod:`.levels`), engine matches (:mod:`.match`) and the CLI commands (:mod:`.cli`).
+levels (:mod:`.levels`), engine matches (:mod:`.match`), the CLI commands (:mod:`.cli`) and
+the public front :class:`Engine` / :class:`Limit` (:mod:`.front`).
 
 The engine is a client of :mod:`damiera.rules`: it asks the rules core for legal moves and
 adds only search and evaluation.
 """
+
+from damiera.engine.front import Analysis, Engine, Limit, PlayResult
+
+__all__ = ["Analysis", "Engine", "Limit", "PlayResult"]

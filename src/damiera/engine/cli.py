@@ -8,12 +8,22 @@ legal move, or a side has no pieces). ``--movetime`` is at most 3600 s
 (:data:`~damiera.engine.search.MAX_DEPTH`: deeper fixed searches from a middlegame would run
 for hours); ``--depth`` alone is searched in full, but stops after 3600 s all the same.
 
-``damiera match VARIANT --first LEVEL --second LEVEL --games N [--movetime S]
-[--openings FILE] [--json]`` plays a match (levels 1-3 or ``random``) with a progress bar on
-stderr and prints W/D/L and the Elo difference with its 95% interval; with ``--json`` the last
-line is one JSON object.
+``damiera analyse VARIANT [--fen FEN] [--multipv N] [--movetime S] [--depth D]`` prints,
+after every finished iteration, one info line per line of play (``depth D [multipv K] score
+S nodes N nps X pv ...``, ``multipv`` only when N > 1), then ``bestmove MOVE``
+(:mod:`damiera.engine.analysis`); default 2 s, exit 1 when the side to move has no move.
 
-``damiera hub`` serves the Hub protocol (see :mod:`damiera.engine.hub`).
+``damiera match VARIANT --first PLAYER --second PLAYER --games N [--movetime S]
+[--openings FILE] [--json]`` plays a match (levels 1-3, ``random``, or ``hub:COMMAND`` for a
+Hub engine by path, e.g. ``--second "hub:/opt/scan/scan hub"``) with a progress bar on stderr
+and prints W/D/L and the Elo difference with its 95% interval; with ``--json`` the last line
+is one JSON object. A Hub engine that fails (exits, answers nothing in time, plays an illegal
+move) ends the match with one line on stderr and exit status 1.
+
+``damiera hub`` serves the Hub protocol (see :mod:`damiera.engine.hub`); ``damiera dxp
+--listen PORT | --connect HOST:PORT`` plays International draughts over DXP (see
+:mod:`damiera.engine.dxp`): one line per game on stdout, exit 1 when the connection fails or
+a game is refused.
 
 Bad input exits with status 2 and one line on stderr (raised as the CLI's ``UsageError``).
 """
@@ -88,7 +98,7 @@ def score_text(score: int) -> str:
 def _cmd_bestmove(args: argparse.Namespace) -> int:
     from damiera.cli import load_position, load_variant
     from damiera.engine.levels import Player, level
-    from damiera.rules.movegen import generate
+    from damiera.rules.game import Game, ResultReason
     from damiera.rules.notation import move_text
 
     v = load_variant(args.variant, args.optional_capture)
@@ -96,13 +106,13 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
     lv = level(_int_in(args.level, "level", 1, 3))
     movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
     depth = _int_in(args.depth, "depth", 1, MAX_DEPTH) if args.depth is not None else None
-    white, black = pos.piece_counts()
-    if not white or not black:
-        loser = "white" if not white else "black"
-        print(f"game over: {loser} has no pieces and has lost", file=sys.stderr)
-        return 1
-    if not generate(v, pos):
-        print(f"no legal move: {pos.turn.word} to move has lost", file=sys.stderr)
+    outcome = Game(v, pos).outcome()  # the one place that decides a game's end
+    if outcome is not None:
+        if outcome.reason is ResultReason.NO_PIECES and outcome.winner is not None:
+            loser = outcome.winner.opponent.word
+            print(f"game over: {loser} has no pieces and has lost", file=sys.stderr)
+        else:
+            print(f"no legal move: {pos.turn.word} to move has lost", file=sys.stderr)
         return 1
 
     def info(i: Info) -> None:
@@ -120,6 +130,31 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
         result = player.choose(pos, (), movetime=movetime, depth=depth, on_info=info)
     assert result.move is not None
     print(f"bestmove {move_text(v, result.move)}")
+    return 0
+
+
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    from damiera.cli import load_position, load_variant
+    from damiera.engine.analysis import MAX_MULTIPV, Line, analyse, line_text
+    from damiera.rules.notation import move_text
+
+    v = load_variant(args.variant, args.optional_capture)
+    pos = load_position(v, args.fen)
+    multipv = _int_in(args.multipv, "multipv", 1, MAX_MULTIPV)
+    movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
+    depth = _int_in(args.depth, "depth", 1, MAX_DEPTH) if args.depth is not None else None
+    if movetime is None and depth is None:
+        movetime = 2.0
+
+    def show(lines: list[Line]) -> None:
+        for line in lines:
+            print(line_text(v, line, multipv), flush=True)
+
+    lines = analyse(v, pos, multipv=multipv, movetime=movetime, depth=depth, on_lines=show)
+    if not lines:
+        print(f"no legal move: {pos.turn.word} to move has lost", file=sys.stderr)
+        return 1
+    print(f"bestmove {move_text(v, lines[0].pv[0])}")
     return 0
 
 
@@ -151,10 +186,16 @@ def _cmd_match(args: argparse.Namespace) -> int:
         return iter(tqdm(it, total=total, desc=f"{first} vs {second}", unit="game",
                          file=sys.stderr, disable=args.quiet))
 
-    result, _records = run_match(
-        v, first, second, games, movetime=movetime, openings=openings, jobs=jobs,
-        seed=args.seed, progress=bar,
-    )
+    from damiera.engine.hub_client import HubClientError
+
+    try:
+        result, _records = run_match(
+            v, first, second, games, movetime=movetime, openings=openings, jobs=jobs,
+            seed=args.seed, progress=bar,
+        )
+    except HubClientError as exc:
+        print(f"damiera: error: {exc}", file=sys.stderr)
+        return 1
     print(f"{first} vs {second} in {v.display_name}, {games} game{'' if games == 1 else 's'}"
           + (f" at {movetime:g} s a move" if movetime else ""))
     print(f"wins {result.wins}  draws {result.draws}  losses {result.losses}  "
@@ -181,10 +222,21 @@ def register(sub: Any) -> None:
     p.add_argument("--optional-capture", action="store_true", help="captures are optional")
     p.set_defaults(func=_guarded(_cmd_bestmove))
 
+    p = sub.add_parser("analyse", help="the engine's best lines in a position, as it thinks")
+    p.add_argument("variant")
+    p.add_argument("--fen", help="position in FEN (default: the start position)")
+    p.add_argument("--multipv", default="1", help="number of lines, 1-10 (default 1)")
+    p.add_argument("--movetime", help="seconds for the search, at most 3600 (default 2, "
+                                      "or none with --depth)")
+    p.add_argument("--depth", help="fixed depth in plies, 1-30")
+    p.add_argument("--optional-capture", action="store_true", help="captures are optional")
+    p.set_defaults(func=_guarded(_cmd_analyse))
+
     p = sub.add_parser("match", help="play games between levels and measure Elo")
     p.add_argument("variant")
-    p.add_argument("--first", required=True, help="1, 2, 3 or random")
-    p.add_argument("--second", required=True, help="1, 2, 3 or random")
+    p.add_argument("--first", required=True,
+                   help="1, 2, 3, random, or hub:COMMAND (a Hub engine: its path and arguments)")
+    p.add_argument("--second", required=True, help="as --first")
     p.add_argument("--games", required=True, help="number of games (colours alternate)")
     p.add_argument("--movetime", help="seconds a move, at most 3600 (default: each level's own)")
     p.add_argument("--openings", metavar="FILE", help="FENs, one per line (default: random)")
@@ -198,8 +250,58 @@ def register(sub: Any) -> None:
     p = sub.add_parser("hub", help="serve the Hub protocol (version 2) on stdin/stdout")
     p.set_defaults(func=_guarded(_cmd_hub))
 
+    p = sub.add_parser("dxp", help="play International draughts over DXP (DamExchange)")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--listen", metavar="PORT",
+                       help="wait for an opponent on this port (0: any free port)")
+    where.add_argument("--connect", metavar="HOST:PORT", help="ask an opponent for games")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default "
+                                                       "127.0.0.1)")
+    p.add_argument("--level", default="3", help="playing level 1, 2 or 3 (default 3)")
+    p.add_argument("--movetime", help="seconds a move (default: the game's time shared out)")
+    p.add_argument("--games", default="1", help="games to ask for (--connect; default 1)")
+    p.add_argument("--color", default="white", choices=["white", "black"],
+                   help="Damiera's colour in the first game (--connect); then alternating")
+    p.add_argument("--time", default="10", help="minutes of thinking time (--connect)")
+    p.add_argument("--moves", default="75", help="moves for that time; the game ends after "
+                                                 "them (--connect; 0: no limit)")
+    p.add_argument("--name", default="Damiera", help="name sent to the opponent")
+    p.set_defaults(func=_guarded(_cmd_dxp))
+
 
 def _cmd_hub(args: argparse.Namespace) -> int:
     from damiera.engine.hub import main as hub_main
 
     return hub_main()
+
+
+def _cmd_dxp(args: argparse.Namespace) -> int:
+    from damiera.engine.dxp import connect, listen
+    from damiera.engine.dxp_protocol import DxpError
+    from damiera.rules.variant import Color
+
+    lv = _int_in(args.level, "level", 1, 3)
+    movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
+    name = args.name
+    try:
+        if args.listen is not None:
+            outcomes = listen(args.listen, args.host, sys.stdout, level_number=lv,
+                              movetime=movetime, name=name)
+        else:
+            color = Color.WHITE if args.color == "white" else Color.BLACK
+            outcomes = connect(args.connect, _int_in(args.games, "games", 1, 1000), color,
+                               _int_in(args.time, "time", 0, 999),
+                               _int_in(args.moves, "moves", 0, 999), level_number=lv,
+                               movetime=movetime, name=name)
+    except ValueError as exc:
+        if isinstance(exc, DxpError):
+            print(f"damiera: error: {exc}", file=sys.stderr)
+            return 1
+        raise _usage_error(str(exc)) from None
+    except OSError as exc:
+        print(f"damiera: error: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    for i, o in enumerate(outcomes, 1):
+        print(f"game {i}: {o.result} for Damiera ({o.color.word}) against {o.opponent}, "
+              f"{o.plies} plies")
+    return 0

@@ -68,10 +68,12 @@ from __future__ import annotations
 import warnings
 from typing import Final
 
+from damiera import _core
 from damiera.engine.patterns import PatternSet, load_weights
-from damiera.rules.geometry import Geometry, geometry, popcount
+from damiera.rules.geometry import Geometry, geometry
+from damiera.rules.movegen import native_rules
 from damiera.rules.position import Position
-from damiera.rules.variant import Color, Variant
+from damiera.rules.variant import Variant
 
 MAN: Final = 100
 KING_FLYING: Final = 300
@@ -91,20 +93,13 @@ RUNAWAY_STEP: Final = 10
 #: Score returned by :meth:`Evaluator.evaluate` when the side to move has no legal move
 #: (given it has no capture): the caller turns it into a loss at the right ply.
 NO_MOVES: Final = -(1 << 30)
-#: Bits per chunk of the men's lookup tables.
-_CHUNK: Final = 9
-_CHUNK_MASK: Final = (1 << _CHUNK) - 1
 #: Bits of one packed pattern field (a window's pattern is below 3 ** 8).
 _FIELD: Final = 13
-_FIELD_MASK: Final = (1 << _FIELD) - 1
-
-
-def _shift(x: int, offset: int) -> int:
-    return x << offset if offset > 0 else x >> -offset
 
 
 class Evaluator:
-    """The evaluation function of one variant, with its masks and weights precomputed.
+    """The evaluation function of one variant: its masks, per-square weights and pattern
+    tables, which the native core (``csrc/evaluate.c``) reads to compute every term.
 
     ``evaluate(position)`` -> int, centi-men from the side to move's point of view, or
     :data:`NO_MOVES` when the side to move has no quiet move (callers only ask when it has no
@@ -166,8 +161,7 @@ class Evaluator:
                 diag |= 1 << s
             if (r, c) in ((0, 1), (1, 0), (n - 1, n - 2), (n - 2, n - 1)):
                 dcorner |= 1 << s
-        # Advancement and centre are sums over single men: folded into one table per 9-bit
-        # chunk of the bitboard and side, so that evaluating them is two lookups a chunk.
+        # Advancement and centre are sums over single men: one weight per square and side.
         white_sq = [0] * geo.nbits
         black_sq = [0] * geo.nbits
         for masks, table in ((white_adv, white_sq), (black_adv, black_sq)):
@@ -179,18 +173,9 @@ class Evaluator:
             if centre >> s & 1:
                 white_sq[s] += self.centre_weight
                 black_sq[s] += self.centre_weight
-        self.man_tables: list[tuple[int, list[int], list[int]]] = []
-        for shift in range(0, geo.nbits, _CHUNK):
-            white_t = [0] * (1 << _CHUNK)
-            black_t = [0] * (1 << _CHUNK)
-            for v in range(1, 1 << _CHUNK):
-                low = v & -v
-                sq = shift + low.bit_length() - 1
-                rest = v ^ low
-                inside = sq < geo.nbits
-                white_t[v] = white_t[rest] + (white_sq[sq] if inside else 0)
-                black_t[v] = black_t[rest] + (black_sq[sq] if inside else 0)
-            self.man_tables.append((shift, white_t, black_t))
+        #: Advancement and centre per square (the native evaluation reads these).
+        self.white_sq = white_sq
+        self.black_sq = black_sq
         left = right = 0
         for s, (_r, c) in geo.coords.items():
             if c <= n // 2 - 2:
@@ -258,153 +243,13 @@ class Evaluator:
             self.row_shifts = pset.row_shift
             self.window_rows = n - pset.rows + 1
             self.row_places = pset.row_tables(_FIELD)
-
-    # -----------------------------------------------------------------------------------------
-    def _mobility(self, men: int, kings: int, empty: int, forward: tuple[int, int]) -> int:
-        """Number of quiet moves of one side (men forward, kings every way, flying or short)."""
-        n = 0
-        if men:
-            for o in forward:
-                n += popcount(_shift(men, o) & empty)
-        if kings:
-            flying = self.flying
-            for o in self.offsets:
-                frontier = _shift(kings, o) & empty
-                if flying:
-                    while frontier:
-                        n += popcount(frontier)
-                        frontier = _shift(frontier, o) & empty
-                else:
-                    n += popcount(frontier)
-        return n
+        self._native = _core.Engine(
+            native_rules(variant), self, 1024, 2 * variant.draw_moves_without_progress
+        )
 
     def evaluate(self, pos: Position) -> int:
-        """Static score of ``pos`` for the side to move (see the module table for terms)."""
-        white, black, kings = pos.white, pos.black, pos.kings
-        wk = white & kings
-        bk = black & kings
-        wm = white ^ wk
-        bm = black ^ bk
-        nwm = popcount(wm)
-        nbm = popcount(bm)
-        nwk = popcount(wk)
-        nbk = popcount(bk)
-        kv = self.king_value
-        wmat = nwm * MAN + nwk * kv
-        bmat = nbm * MAN + nbk * kv
-        score = wmat - bmat
-        # Trade down when ahead.
-        left = nwm + nbm + nwk + nbk
-        # (rounded towards zero, so that the score of the mirrored position is the opposite)
-        trade = abs(score) * (self.start_pieces - left) // (2 * self.start_pieces)
-        score += trade if score > 0 else -trade
-        # Advancement and centre (per-chunk tables).
-        for shift, white_t, black_t in self.man_tables:
-            score += white_t[(wm >> shift) & _CHUNK_MASK] - black_t[(bm >> shift) & _CHUNK_MASK]
-        # Back-row guard.
-        guard, guard_vs_kings = self.back_guard, self.back_guard_vs_kings
-        score += (guard_vs_kings if bk else guard) * popcount(wm & self.white_home)
-        score -= (guard_vs_kings if wk else guard) * popcount(bm & self.black_home)
-        # Balance between the wings.
-        lm, rm = self.left, self.right
-        score -= self.balance * (
-            abs(popcount(white & lm) - popcount(white & rm))
-            - abs(popcount(black & lm) - popcount(black & rm))
-        )
-        # Mobility.
-        empty = self.mask & ~(white | black)
-        wmob = self._mobility(wm, wk, empty, self.white_forward)
-        bmob = self._mobility(bm, bk, empty, self.black_forward)
-        white_to_move = pos.turn is Color.WHITE
-        if (wmob if white_to_move else bmob) == 0:
-            return NO_MOVES
-        score += self.mobility * (wmob - bmob)
-        # Runaway men (only while the opponent has no king that could catch them).
-        if not bk and wm & self.white_zone:
-            score += self._runaways(wm & self.white_zone, black | wm, self.white_cone)
-        if not wk and bm & self.black_zone:
-            score -= self._runaways(bm & self.black_zone, white | bm, self.black_cone)
-        if self.window_rows:
-            score += self._patterns(wm, bm)
-        if wk or bk:
-            score = self._king_terms(score, wm, bm, wk, bk, nwk, nbk)
-        tempo = self.tempo
-        return (score + tempo) if white_to_move else (tempo - score)
-
-    def _patterns(self, wm: int, bm: int) -> int:
-        """Sum of the trained window weights (White's view; see damiera.engine.patterns)."""
-        h = self.half
-        row_mask = self.row_mask
-        xs = [((wm >> s) & row_mask) | (((bm >> s) & row_mask) << h) for s in self.row_shifts]
-        places = self.row_places
-        weights = self.pattern_weights
-        size = self.pattern_size
-        total = 0
-        offset = 0
-        for r0 in range(self.window_rows):
-            fields = 0
-            for place, table in enumerate(places):
-                fields += table[xs[r0 + place]]
-            for _ in range(h - 1):
-                total += weights[offset + (fields & _FIELD_MASK)]
-                fields >>= _FIELD
-                offset += size
-        return total
-
-    def _runaways(self, men: int, blockers: int, cones: dict[int, tuple[int, int]]) -> int:
-        """RUNAWAY bonus for each man whose cone ahead holds no piece (see the module table)."""
-        total = 0
-        bonus = self.runaway_bonus
-        while men:
-            low = men & -men
-            men ^= low
-            cone, to_go = cones[low.bit_length() - 1]
-            if not cone & blockers:
-                total += bonus - RUNAWAY_STEP * to_go
-        return total
-
-    def _king_terms(
-        self, score: int, wm: int, bm: int, wk: int, bk: int, nwk: int, nbk: int
-    ) -> int:
-        """Terms that matter once kings are on the board (White's point of view)."""
-        if self.flying:
-            d = self.main_diagonal
-            score += MAIN_DIAGONAL * (popcount(wk & d) - popcount(bk & d))
-            if not wm and not bm:
-                # Lone king against at most three kings: drawn unless the road is lost (8x8).
-                if (nbk == 1 and nwk <= 3 and score > 0
-                        and (nwk <= 2 or self.size >= 10 or bk & d)):
-                    score //= 8
-                elif (nwk == 1 and nbk <= 3 and score < 0
-                        and (nbk <= 2 or self.size >= 10 or wk & d)):
-                    score = -((-score) // 8)
-            return score
-        if wm or bm:
-            return score
-        # Short kings only: the weaker side runs to a double corner, the stronger side chases.
-        dc = self.double_corner
-        if nwk > nbk:
-            score -= DOUBLE_CORNER * popcount(bk & dc)
-            score += self._chase(wk, bk)
-        elif nbk > nwk:
-            score += DOUBLE_CORNER * popcount(wk & dc)
-            score -= self._chase(bk, wk)
+        """Static score of ``pos`` for the side to move (see the module table for terms),
+        computed by the native core."""
+        score: int = self._native.evaluate(pos)
         return score
 
-    def _chase(self, strong: int, weak: int) -> int:
-        """CHASE x (N - distance) summed over the strong kings, distance to the nearest weak one."""
-        coords = self.coords
-        weak_rc = []
-        while weak:
-            low = weak & -weak
-            weak ^= low
-            weak_rc.append(coords[low.bit_length() - 1])
-        total = 0
-        n = self.size
-        while strong:
-            low = strong & -strong
-            strong ^= low
-            r, c = coords[low.bit_length() - 1]
-            d = min(max(abs(r - r2), abs(c - c2)) for r2, c2 in weak_rc)
-            total += CHASE * (n - d)
-        return total

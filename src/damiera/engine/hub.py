@@ -1,166 +1,154 @@
-"""Hub protocol front end (Hub version 2, as used by Scan 3 and the Hub GUI).
+"""Hub protocol engine (Hub version 2, the protocol text that ships with Scan 3.1).
 
-Run as ``damiera hub``; a GUI talks to it on standard input and output, one command a line:
-``<command> <arg>=<value> ...`` (values with spaces in double quotes).
+Run as ``damiera hub``; a GUI talks to it on standard input and output, one command a line
+(the text forms are in :mod:`damiera.engine.hub_protocol`).
 
-Supported: ``hub`` (answers ``id``, ``param`` lines and ``wait``), ``set-param`` (parameters
-``variant``: any Damiera variant id, default ``international``; ``level``: 1-3, default 3),
-``init`` (``ready``), ``new-game`` (clears the search tables and the position: a ``pos``
-follows), ``pos pos=... [moves="..."]``,
-``level depth=N | move-time=S | [moves=M] time=T [inc=I] | infinite`` (a bad value, e.g.
-``depth=0`` or ``move-time=nan``, answers ``error message=...`` and keeps the old settings),
-``go think | ponder | analyze`` (``info ...`` lines, then ``done move=... [ponder=...]``),
-``ping`` (``pong``), ``quit``. Unknown commands and arguments are ignored, as the protocol
-asks; a bad position or move answers ``error message="..."``.
+Commands: ``hub`` (answers ``id``, ``param`` lines and ``wait``); ``set-param`` (``variant``:
+Scan's ``normal`` or ``international`` for International rules, or any other Damiera variant
+id; Scan's ``killer``, ``bt``, ``frisian`` and ``losing`` are refused with an error saying so;
+``level``: 1-3, default 3); ``init`` (``ready``); ``new-game`` (clears the search tables and
+the position); ``pos pos=... [moves="..."]``; ``level depth=N | move-time=S | [moves=M]
+time=T [inc=I] | infinite`` (a bad value, e.g. ``depth=0`` or ``move-time=nan``, answers
+``error message=...`` and keeps the old settings; ``nodes=N`` is refused); ``go think |
+ponder | analyze``; ``ping`` (``pong``); ``quit``.
 
-Positions and moves use the protocol's numeric form on every board: the side to move (``W``
-or ``B``) then one character per square in numeric order (``w``/``b`` man, ``W``/``B`` king,
-``e`` empty); squares are numbered 1-50 (10x10) or 1-32 (8x8) as the variant numbers them, or,
-for variants written algebraically, from the top left like International (b8 = 1, a1 = 29).
-A move is ``32-28``, or ``from x to x captured x captured ...`` (captured squares in any order).
+The search runs in a thread while the main loop reads the input, so that during a search:
+``ping`` is answered at once with ``pong``; ``stop`` ends the search at once and the engine
+answers ``done`` with its best move so far; ``ponder-hit`` turns a ``go ponder`` search into
+a timed one (the time of the last ``level``, counted from the ponder-hit; a depth limit
+simply goes on). ``quit`` and the end of input stop the search and leave. Any other command
+during a search answers ``error message=...`` and changes nothing (the protocol allows only
+``ping``, ``ponder-hit`` and ``stop`` then).
 
-Simplification: the search runs in the foreground, so ``stop``, ``ping`` and ``ponder-hit``
-sent during a search are read when it ends; ``level infinite`` and pondering search for
-:data:`INFINITE_SECONDS` at most.
+Search modes: ``go think`` plays at the level (a forced move at once); ``go ponder`` searches
+until ``ponder-hit`` or ``stop``; ``go analyze`` searches at full strength, a single legal
+move too, until the ``level`` limit or ``stop``. ``level infinite`` searches until ``stop`` (at
+most :data:`~damiera.engine.search.MAX_MOVETIME`). Each search sends ``info depth=...
+score=... nodes=... time=... nps=... pv="..."`` lines (score in men, side to move's view;
+nps in millions), then ``done move=... [ponder=...]``. Unknown commands and arguments are
+ignored, as the protocol asks; bad lines, positions and moves answer ``error message="..."``.
 """
 
 from __future__ import annotations
 
+import gc
 import math
-import shlex
 import sys
+import threading
 from collections.abc import Iterable
 from typing import TextIO
 
+from damiera.engine.hub_protocol import (
+    HubError,
+    excerpt,
+    format_line,
+    move_string,
+    parse_hub_move,
+    parse_line,
+    parse_position,
+    read_lines,
+)
 from damiera.engine.levels import Player, level
-from damiera.engine.search import MATE_BOUND, MAX_DEPTH, MAX_MOVETIME, Info
-from damiera.rules.geometry import Geometry, geometry
-from damiera.rules.movegen import Move, apply_move, generate
-from damiera.rules.position import FenError, Position, check_position
-from damiera.rules.variant import VARIANTS, Color, Variant, variant
+from damiera.engine.search import MATE_BOUND, MAX_DEPTH, MAX_MOVETIME, Info, SearchResult
+from damiera.rules.movegen import apply_move, generate
+from damiera.rules.position import Position
+from damiera.rules.variant import VARIANTS, Variant, variant
 
-#: Longest search for ``level infinite`` and pondering (seconds).
-INFINITE_SECONDS = 30.0
+__all__ = [
+    "DEFAULT_MOVES_TO_GO",
+    "SCAN_VARIANTS",
+    "HubError",
+    "HubSession",
+    "main",
+    "move_string",
+    "parse_hub_move",
+    "parse_line",
+    "parse_position",
+    "run",
+]
+
 #: Moves assumed left in the game when the GUI gives a time without a move count.
 DEFAULT_MOVES_TO_GO = 30
-
-
-class HubError(ValueError):
-    """A position or move the engine cannot read (answered as ``error message=...``)."""
-
-
-def parse_line(line: str) -> tuple[str, dict[str, str]]:
-    """``("cmd", {arg: value})`` from a protocol line; flags get the value ``""``.
-    Raises HubError for unbalanced quotes."""
-    try:
-        words = shlex.split(line)
-    except ValueError as exc:
-        raise HubError(f"cannot read the line: {exc}") from None
-    if not words:
-        return "", {}
-    args: dict[str, str] = {}
-    for word in words[1:]:
-        key, _, value = word.partition("=")
-        args[key] = value
-    return words[0], args
-
-
-def _numbered(geo: Geometry) -> list[int]:
-    """Bit indices of the squares in numeric order (square 1 first)."""
-    return sorted(geo.squares, key=geo.number)
-
-
-def parse_position(v: Variant, text: str) -> Position:
-    """Read the protocol's position string; HubError if malformed or impossible."""
-    geo = geometry(v)
-    order = _numbered(geo)
-    if len(text) != len(order) + 1 or text[0] not in "WB":
-        raise HubError(
-            f"position for {v.name}: W or B, then {len(order)} squares each w, b, W, B or e"
-        )
-    white = black = kings = 0
-    for sq, ch in zip(order, text[1:]):
-        bit = 1 << sq
-        if ch in "wW":
-            white |= bit
-        elif ch in "bB":
-            black |= bit
-        elif ch != "e":
-            raise HubError(f"unknown square character {ch!r} in the position")
-        if ch in "WB":
-            kings |= bit
-    pos = Position(white, black, kings, Color(text[0]))
-    try:
-        check_position(v, pos)
-    except FenError as exc:
-        raise HubError(str(exc)) from None
-    return pos
-
-
-def move_string(v: Variant, move: Move) -> str:
-    """A move in the protocol's form: ``32-28`` or ``28x19x23`` (from, to, captured...)."""
-    geo = geometry(v)
-    if not move.captures:
-        return f"{geo.number(move.start)}-{geo.number(move.end)}"
-    parts = [move.start, move.end, *sorted(move.captures, key=geo.number)]
-    return "x".join(str(geo.number(s)) for s in parts)
-
-
-def parse_hub_move(v: Variant, pos: Position, text: str) -> Move:
-    """The legal move meant by a protocol move string; HubError if there is none."""
-    geo = geometry(v)
-    sep = "x" if "x" in text else "-"
-    try:
-        numbers = [int(p) for p in text.split(sep)]
-    except ValueError:
-        raise HubError(f"cannot read the move {text!r}") from None
-    if len(numbers) < 2:
-        raise HubError(f"cannot read the move {text!r}")
-    for m in generate(v, pos):
-        if (
-            geo.number(m.start) == numbers[0]
-            and geo.number(m.end) == numbers[1]
-            and sorted(geo.number(s) for s in m.captures) == sorted(numbers[2:])
-        ):
-            return m
-    raise HubError(f"{text} is not a legal move in this position")
+#: Scan's variant names: the Damiera variant each one means, or None when Damiera does not
+#: play those rules (then ``set-param`` answers an error naming them).
+SCAN_VARIANTS: dict[str, str | None] = {
+    "normal": "international",
+    "killer": None,
+    "bt": None,
+    "frisian": None,
+    "losing": None,
+}
+_SCAN_NAMES = {"killer": "Killer draughts", "bt": "Breakthrough draughts",
+               "frisian": "Frisian draughts", "losing": "losing draughts (giveaway)"}
+#: Commands that change the engine's state: refused during a search (the protocol allows only
+#: ping, ponder-hit and stop then; quit stops the search).
+_BETWEEN_SEARCHES = {"hub", "set-param", "init", "new-game", "pos", "level", "go"}
 
 
 class HubSession:
-    """State of one protocol session; :meth:`handle` answers one command line."""
+    """State of one protocol session: :meth:`handle` answers one command line (a search is
+    started in a thread and answered from it); :meth:`wait` waits for that search to end and
+    :meth:`close` stops it."""
 
     def __init__(self, out: TextIO):
         self.out = out
         self.variant: Variant = VARIANTS["international"]
+        self.variant_name = "normal"
         self.level = 3
         self.player: Player | None = None
         self.positions: list[Position] = []
         self.depth: int | None = None
         self.movetime: float | None = 2.0
+        self._out_lock = threading.Lock()
+        self._lock = threading.Lock()  # guards the search state below
+        self._worker: threading.Thread | None = None
+        self._searching = False
+        self._pondering = False
+        self._stop_requested = threading.Event()
+        self._timer: threading.Timer | None = None
 
+    # -- output ------------------------------------------------------------------------------
     def send(self, line: str) -> None:
-        self.out.write(line + "\n")
-        self.out.flush()
+        """Write one line (from either thread) and flush it."""
+        with self._out_lock:
+            try:
+                self.out.write(line + "\n")
+                self.out.flush()
+            except (OSError, ValueError):  # the GUI has gone; the end of input follows
+                pass
 
-    def _player(self) -> Player:
-        if self.player is None:
-            self.player = Player(self.variant, level(self.level))
-        return self.player
+    def _error(self, message: str) -> None:
+        self.send(format_line("error", message=message))
 
-    def handle(self, line: str) -> bool:
-        """Answer one line; returns False after ``quit``."""
+    # -- input -------------------------------------------------------------------------------
+    def handle(self, line: str | HubError) -> bool:
+        """Answer one line (a :class:`HubError` from the reader is answered as an error);
+        returns False after ``quit``."""
         try:
+            if isinstance(line, HubError):
+                raise line
             cmd, args = parse_line(line)
             return self._dispatch(cmd, args)
         except HubError as exc:
-            self.send(f"error message={_quote(str(exc))}")
+            self._error(str(exc))
             return True
 
     def _dispatch(self, cmd: str, args: dict[str, str]) -> bool:
-        if cmd == "hub":
+        if cmd == "ping":
+            self.send("pong")
+        elif cmd == "stop":
+            self._stop_search()
+        elif cmd == "ponder-hit":
+            self._ponder_hit()
+        elif cmd == "quit":
+            self.close()
+            return False
+        elif cmd in _BETWEEN_SEARCHES and self.searching:
+            raise HubError(f"{excerpt(cmd)} during a search: send stop first")
+        elif cmd == "hub":
             self.send('id name=Damiera version=0.1 author="Damiera engine" country=none')
-            ids = " ".join(VARIANTS)
-            self.send(f'param name=variant value={self.variant.id} type=enum values="{ids}"')
+            ids = " ".join(["normal", *(k for k in VARIANTS if k != "international")])
+            self.send(f'param name=variant value={self.variant_name} type=enum values="{ids}"')
             self.send(f"param name=level value={self.level} type=int min=1 max=3")
             self.send("wait")
         elif cmd == "set-param":
@@ -172,24 +160,27 @@ class HubSession:
         elif cmd == "new-game":
             self.player = None
             self.positions = []
-        elif cmd == "ping":
-            self.send("pong")
-        elif cmd == "quit":
-            return False
         elif cmd == "pos":
             self._pos(args.get("pos", ""), args.get("moves", ""))
         elif cmd == "level":
             self._level(args)
         elif cmd == "go":
-            self._go("think" not in args)
+            mode = "ponder" if "ponder" in args else "analyze" if "analyze" in args else "think"
+            self._go(mode)
         return True
 
     def _set_param(self, name: str, value: str) -> None:
         if name == "variant":
+            key = value.strip().lower()
+            if key in SCAN_VARIANTS and SCAN_VARIANTS[key] is None:
+                plays = ", ".join(["normal", *(k for k in VARIANTS if k != "international")])
+                raise HubError(f"variant {key} ({_SCAN_NAMES[key]}) is not supported: "
+                               f"Damiera plays {plays}")
             try:
-                self.variant = variant(value)
+                self.variant = variant(SCAN_VARIANTS.get(key) or key)
             except ValueError as exc:
                 raise HubError(str(exc)) from None
+            self.variant_name = "normal" if self.variant.id == "international" else key
             self.player = None
             self.positions = []  # a position of another variant means nothing here
         elif name == "level":
@@ -232,19 +223,48 @@ class HubSession:
             floor = max(0.001, min(0.01, 0.9 * (total + inc)))
             self.depth, self.movetime = None, min(MAX_MOVETIME, max(floor, budget * 0.9))
         elif "infinite" in args:
-            self.depth, self.movetime = None, INFINITE_SECONDS
+            self.depth, self.movetime = None, None
+        elif "nodes" in args:
+            raise HubError("level nodes is not supported: use depth, move-time or time")
 
-    def _go(self, long_search: bool) -> None:
+    # -- searching ---------------------------------------------------------------------------
+    @property
+    def searching(self) -> bool:
+        """True from ``go`` until its ``done`` is sent."""
+        with self._lock:
+            return self._searching
+
+    def _player(self) -> Player:
+        if self.player is None:
+            self.player = Player(self.variant, level(self.level))
+        return self.player
+
+    def _go(self, mode: str) -> None:
         if not self.positions:
             raise HubError("no position: send pos first")
-        v = self.variant
         pos = self.positions[-1]
         if not all(pos.piece_counts()):
             raise HubError("the game is over: a side has no pieces")
-        if not generate(v, pos):
+        if not generate(self.variant, pos):
             raise HubError("no legal move in this position")
+        player = self._player()
+        with self._lock:
+            self._searching = True
+            self._pondering = mode == "ponder"
+            self._stop_requested.clear()
+        self._worker = threading.Thread(
+            target=self._search, args=(player, pos, list(self.positions), mode),
+            name="hub-search", daemon=True)
+        self._worker.start()
+
+    def _search(self, player: Player, pos: Position, history: list[Position], mode: str) -> None:
+        """The search thread: ``info`` lines, then ``done`` (or an error, never silence)."""
+        v = self.variant
+        searcher = player.searcher
 
         def info(i: Info) -> None:
+            if self._stop_requested.is_set():
+                searcher.stop()  # a stop that came before the search had started
             if i.score > MATE_BOUND or i.score < -MATE_BOUND:
                 men = 100.0 if i.score > 0 else -100.0
             else:
@@ -255,21 +275,73 @@ class HubSession:
                 f'nps={i.nps / 1e6:.3f} pv="{pv}"'
             )
 
-        movetime = self.movetime
-        if long_search and movetime is None and self.depth is None:
-            movetime = INFINITE_SECONDS
-        player = self._player()
-        if movetime is None:  # a fixed depth, searched in full
-            result = player.searcher.search(pos, depth=self.depth, movetime=MAX_MOVETIME,
-                                            history=self.positions, on_info=info)
-        else:
-            result = player.choose(pos, self.positions, movetime=movetime, depth=self.depth,
-                                   on_info=info)
-        assert result.move is not None
-        done = f"done move={move_string(v, result.move)}"
-        if len(result.pv) > 1:
-            done += f" ponder={move_string(v, result.pv[1])}"
-        self.send(done)
+        result: SearchResult | None = None
+        # The search turns the cyclic garbage collector off while it runs; it stays off here
+        # until done is sent, so that its first pass over the search's objects (~20 ms)
+        # comes after the answer, not between stop and done.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            depth, movetime = self.depth, self.movetime
+            if mode == "analyze":  # full strength, a single legal move searched too
+                result = searcher.search(pos, depth=depth or MAX_DEPTH,
+                                         movetime=movetime or MAX_MOVETIME, history=history,
+                                         on_info=info)
+            elif mode == "ponder" or movetime is None and depth is None:
+                # Until ponder-hit's timer or stop (or the level's depth).
+                result = player.choose(pos, history, movetime=MAX_MOVETIME, depth=depth,
+                                       on_info=info)
+            elif movetime is None:  # a fixed depth, searched in full
+                result = searcher.search(pos, depth=depth, movetime=MAX_MOVETIME,
+                                         history=history, on_info=info)
+            else:
+                result = player.choose(pos, history, movetime=movetime, depth=depth,
+                                       on_info=info)
+        except Exception as exc:  # noqa: BLE001 (never leave the GUI waiting without a word)
+            self._error(f"search failed: {excerpt(str(exc))}")
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            if result is not None and result.move is not None:
+                done = f"done move={move_string(v, result.move)}"
+                if len(result.pv) > 1:
+                    done += f" ponder={move_string(v, result.pv[1])}"
+                self.send(done)
+            self._searching = False
+            self._pondering = False
+        if collecting:
+            gc.enable()
+
+    def _stop_search(self) -> None:
+        """``stop``: the running search (if any) ends at its next clock check."""
+        with self._lock:
+            if self._searching:
+                self._stop_requested.set()
+                if self.player is not None:
+                    self.player.searcher.stop()
+
+    def _ponder_hit(self) -> None:
+        """``ponder-hit``: the pondering search now has the level's time, from now on."""
+        with self._lock:
+            if not (self._searching and self._pondering):
+                return
+            self._pondering = False
+            if self.movetime is not None:
+                self._timer = threading.Timer(self.movetime, self._stop_search)
+                self._timer.daemon = True
+                self._timer.start()
+
+    def wait(self) -> None:
+        """Wait for the running search (if any) to send its ``done``."""
+        worker = self._worker
+        if worker is not None:
+            worker.join()
+
+    def close(self) -> None:
+        """Stop the running search (if any) and wait for it."""
+        self._stop_search()
+        self.wait()
 
 
 def _seconds(text: str, what: str, positive: bool) -> float:
@@ -277,39 +349,39 @@ def _seconds(text: str, what: str, positive: bool) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise HubError(f"{what} must be a number of seconds, not {text!r}") from None
+        raise HubError(f"{what} must be a number of seconds, not {excerpt(text)!r}") from None
     if not math.isfinite(value) or value < 0 or (positive and value == 0):
         kind = "a positive" if positive else "a finite, non-negative"
-        raise HubError(f"{what} must be {kind} number of seconds, not {text!r}")
+        raise HubError(f"{what} must be {kind} number of seconds, not {excerpt(text)!r}")
     return value
 
 
 def _int_arg(text: str, what: str, low: int, high: int) -> int:
     """A whole number from ``low`` to ``high``; HubError if not."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise HubError(f"{what} must be a whole number, not {text!r}") from None
+    if not (text.isascii() and text.lstrip("+-").isdigit() and len(text) <= 12):
+        raise HubError(f"{what} must be a whole number, not {excerpt(text)!r}")
+    value = int(text)
     if not low <= value <= high:
         raise HubError(f"{what} must be between {low} and {high}, not {value}")
     return value
 
 
-def _quote(text: str) -> str:
-    return '"' + text.replace('"', "'") + '"'
-
-
-def run(lines: Iterable[str], out: TextIO) -> None:
+def run(lines: Iterable[str | HubError], out: TextIO) -> None:
     """Serve the protocol: answer each line of ``lines`` on ``out`` until ``quit`` or the end
-    of input (the GUI has gone)."""
+    of input (the GUI has gone: a running search is stopped)."""
     session = HubSession(out)
-    for line in lines:
-        if not session.handle(line.strip()):
-            break
+    try:
+        for line in lines:
+            if not session.handle(line.strip() if isinstance(line, str) else line):
+                break
+    finally:
+        session.close()
 
 
 def main() -> int:
-    """Entry point of ``damiera hub``."""
-    run(sys.stdin, sys.stdout)
+    """Entry point of ``damiera hub``: lines read as bytes from standard input (so that no
+    input can stop the engine with a decoding error), answers on standard output."""
+    # The reading thread asks the searching one for the interpreter lock after this long.
+    sys.setswitchinterval(0.001)
+    run(read_lines(sys.stdin.buffer), sys.stdout)
     return 0
-

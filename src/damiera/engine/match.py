@@ -1,5 +1,11 @@
-"""Engine matches: games between two players (levels 1-3 or ``random``), refereed by the rules
-core's :class:`~damiera.rules.game.Game`, and the Elo difference with its error bars.
+"""Engine matches: games between two players (levels 1-3, ``random``, or a Hub engine given
+as ``hub:COMMAND``), refereed by the rules core's :class:`~damiera.rules.game.Game` (its ``outcome()``), and the
+Elo difference with its error bars.
+
+``hub:COMMAND`` is an engine's path and its arguments, split as a shell would
+(``"hub:/opt/scan/scan hub"``), played through :class:`~damiera.engine.hub_client.HubClient`:
+one engine process a game, started in its own directory, ``--movetime`` (default
+:data:`HUB_MOVETIME`) seconds a move.
 
 Games come in pairs: each opening is played twice, once with each player on each colour, so
 colours alternate and both players get the same openings. Openings are either FENs read from
@@ -13,7 +19,10 @@ repetition), or is adjudicated a draw after :data:`MAX_GAME_PLIES` plies.
 from __future__ import annotations
 
 import math
+import os
 import random
+import shlex
+import shutil
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
@@ -28,13 +37,39 @@ from damiera.rules.variant import Color, Variant
 MAX_GAME_PLIES = 300
 
 PLAYER_NAMES = ("1", "2", "3", "random")
+#: Prefix of a Hub engine player: ``hub:`` then the engine's command line.
+HUB_PREFIX = "hub:"
+#: Seconds a move for a Hub engine when the match gives no ``movetime``.
+HUB_MOVETIME = 1.0
+
+
+def hub_command(name: str) -> list[str] | None:
+    """The command line of a ``hub:COMMAND`` player (split as a shell would), None for
+    another player; ValueError for an empty command or one that cannot be split."""
+    if not name.startswith(HUB_PREFIX):
+        return None
+    try:
+        argv = shlex.split(name[len(HUB_PREFIX):])
+    except ValueError as exc:
+        raise ValueError(f"cannot read the engine command {name!r}: {exc}") from None
+    if not argv:
+        raise ValueError("hub: needs an engine command, e.g. hub:/path/to/engine")
+    return argv
 
 
 def check_player(name: str) -> str:
-    """Normalise a player name (``1``, ``2``, ``3`` or ``random``); ValueError otherwise."""
-    key = str(name).strip().lower()
+    """Normalise a player name (``1``, ``2``, ``3``, ``random`` or ``hub:COMMAND``, whose
+    program must be an executable file); ValueError otherwise."""
+    text = str(name).strip()
+    argv = hub_command(text)
+    if argv is not None:
+        program = argv[0] if os.sep in argv[0] else shutil.which(argv[0])
+        if program is None or not (os.path.isfile(program) and os.access(program, os.X_OK)):
+            raise ValueError(f"no executable engine at {argv[0]!r}")
+        return text
+    key = text.lower()
     if key not in PLAYER_NAMES:
-        raise ValueError(f"player must be 1, 2, 3 or random, not {name!r}")
+        raise ValueError(f"player must be 1, 2, 3, random or hub:COMMAND, not {name!r}")
     return key
 
 
@@ -125,32 +160,48 @@ def play_game(
     movetime: float | None,
     seed: int,
 ) -> GameRecord:
-    """Play one game from ``opening`` between two players (``1``/``2``/``3``/``random``);
-    ``movetime`` seconds per move (None: each level's own time)."""
+    """Play one game from ``opening`` between two players (``1``/``2``/``3``/``random``/
+    ``hub:COMMAND``); ``movetime`` seconds per move (None: each level's own time, and
+    :data:`HUB_MOVETIME` for a Hub engine). Raises
+    :class:`~damiera.engine.hub_client.HubClientError` when a Hub engine fails."""
+    from damiera.engine.hub_client import HubClient
+
     rng = random.Random(seed)
-    players: dict[Color, Player | None] = {}
-    for color, name in ((Color.WHITE, white), (Color.BLACK, black)):
-        players[color] = None if name == "random" else Player(
-            variant, level(int(name)), random.Random(rng.getrandbits(32))
-        )
-    game = Game(variant, opening)
-    while not game.is_over and len(game.moves) < MAX_GAME_PLIES:
-        pos = game.position
-        player = players[pos.turn]
-        move: Move | None
-        if player is None:
-            move = rng.choice(generate(variant, pos))
-        else:
-            move = player.choose(pos, game.positions, movetime=movetime).move
-        assert move is not None  # the game is not over, so there is a legal move
-        game.play(move)
-    if game.result is None:
+    players: dict[Color, Player | HubClient | None] = {}
+    try:
+        for color, name in ((Color.WHITE, white), (Color.BLACK, black)):
+            argv = hub_command(name)
+            if argv is not None:
+                players[color] = HubClient(argv, variant)
+            else:
+                players[color] = None if name == "random" else Player(
+                    variant, level(int(name)), random.Random(rng.getrandbits(32)))
+        game = Game(variant, opening)
+        while game.outcome() is None and len(game.moves) < MAX_GAME_PLIES:
+            pos = game.position
+            player = players[pos.turn]
+            move: Move | None
+            if player is None:
+                move = rng.choice(generate(variant, pos))
+            elif isinstance(player, HubClient):
+                move = player.play(opening, game.moves,
+                                   movetime=HUB_MOVETIME if movetime is None else movetime).move
+            else:
+                move = player.choose(pos, game.positions, movetime=movetime).move
+            assert move is not None  # the game is not over, so there is a legal move
+            game.play(move)
+    finally:
+        for p in players.values():
+            if isinstance(p, HubClient):
+                p.close()
+    outcome = game.outcome()
+    if outcome is None:
         return GameRecord(write_fen(variant, opening), white, black, 0, "adjudicated",
                           len(game.moves))
-    winner = game.result.winner
+    winner = outcome.winner
     res = 0 if winner is None else (1 if winner is Color.WHITE else -1)
     return GameRecord(write_fen(variant, opening), white, black, res,
-                      game.result.reason.value, len(game.moves))
+                      outcome.reason.value, len(game.moves))
 
 
 @dataclass

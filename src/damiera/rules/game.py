@@ -7,6 +7,7 @@ section 4 (PDN with the ``GameType`` and ``FEN`` tags).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -64,12 +65,6 @@ class Result:
         return f"{winner} wins: {because}"
 
 
-def _pdn_string(value: str) -> str:
-    """A PDN tag value: backslashes and quotes escaped, line breaks folded to spaces."""
-    flat = " ".join(str(value).split())
-    return flat.replace("\\", "\\\\").replace('"', '\\"')
-
-
 class GameOverError(ValueError):
     """A move, undo or offer on a game that has already ended (or cannot be undone)."""
 
@@ -79,11 +74,22 @@ class Game:
 
     ``variant``; ``start`` (Position); ``moves`` (list of Move, one per ply);
     ``positions`` (start first, then the position after each move; always one longer than
-    ``moves``); ``result`` (None while the game goes on).
+    ``moves``); ``result`` (None while the game goes on; the same as :meth:`outcome`).
+
+    ``enforce_draws`` (default True): the draw rules (threefold repetition, the move limit)
+    end the game. A record being replayed (a PDN file) passes False: the players may have
+    played on, so a draw by rule is only noted (:meth:`draw_by_rule`) and play goes on.
     """
 
-    def __init__(self, variant: Variant, start: Position | str | None = None):
+    def __init__(
+        self,
+        variant: Variant,
+        start: Position | str | None = None,
+        *,
+        enforce_draws: bool = True,
+    ):
         self.variant = variant
+        self.enforce_draws = enforce_draws
         if start is None:
             start = start_position(variant)
         elif isinstance(start, str):
@@ -92,6 +98,7 @@ class Game:
         self.moves: list[Move] = []
         self.positions: list[Position] = [start]
         self._quiet_plies: list[int] = [0]
+        self._seen: dict[Position, int] = {start: 1}
         self._final: Result | None = None  # resignation or agreement
         self.result: Result | None = None
         self.result = self._positional_result()
@@ -118,6 +125,50 @@ class Game:
     def moves_without_progress(self) -> int:
         """Moves by each side without capture or promotion: plies // 2."""
         return self._quiet_plies[-1] // 2
+
+    def outcome(self) -> Result | None:
+        """How the game ended, or None while it goes on: the one place that decides.
+
+        A side without pieces, or without a legal move on its turn, loses; a resignation or
+        agreed draw ends it; with ``enforce_draws``, so do 40 moves each (the variant's
+        ``draw_moves_without_progress``) without capture or promotion, and a position seen
+        for the third time with the same side to move (RULES.md section 1).
+        """
+        return self.result
+
+    def copy(self) -> Game:
+        """An independent copy: positions and moves are immutable values, so copying the
+        object and each of its containers is enough."""
+        twin = copy.copy(self)
+        twin.moves = list(self.moves)
+        twin.positions = list(self.positions)
+        twin._quiet_plies = list(self._quiet_plies)
+        twin._seen = dict(self._seen)
+        return twin
+
+    def draw_by_rule(self) -> Result | None:
+        """The draw rule that applies to the current position (move limit first, then
+        threefold repetition), or None; reported whether or not ``enforce_draws`` is on."""
+        return self._draw_rule(self._quiet_plies[-1], self._seen.get(self.position, 0))
+
+    def first_draw_by_rule(self) -> tuple[int, Result] | None:
+        """``(ply, result)``: the first position of the game (0 = the start) where a draw
+        rule applied, or None. For records that played on (``enforce_draws=False``)."""
+        seen: dict[Position, int] = {}
+        for ply, position in enumerate(self.positions):
+            seen[position] = seen.get(position, 0) + 1
+            found = self._draw_rule(self._quiet_plies[ply], seen[position])
+            if found is not None:
+                return ply, found
+        return None
+
+    def _draw_rule(self, quiet_plies: int, occurrences: int) -> Result | None:
+        """The draw rules of RULES.md section 1: the move limit, then threefold repetition."""
+        if quiet_plies >= 2 * self.variant.draw_moves_without_progress:
+            return Result(None, ResultReason.NO_PROGRESS)
+        if occurrences >= 3:
+            return Result(None, ResultReason.REPETITION)
+        return None
 
     def legal_moves(self) -> list[Move]:
         """Legal moves now; empty once the game is over."""
@@ -155,6 +206,7 @@ class Game:
         self.moves.append(move)
         self.positions.append(after)
         self._quiet_plies.append(quiet)
+        self._seen[after] = self._seen.get(after, 0) + 1
         self.result = self._positional_result()
         return move
 
@@ -175,8 +227,12 @@ class Game:
         undone = []
         for _ in range(plies):
             undone.append(self.moves.pop())
-            self.positions.pop()
+            gone = self.positions.pop()
             self._quiet_plies.pop()
+            if self._seen[gone] == 1:
+                del self._seen[gone]
+            else:
+                self._seen[gone] -= 1
         self.result = self._positional_result()
         return undone
 
@@ -204,62 +260,21 @@ class Game:
             return Result(mover, ResultReason.NO_PIECES)
         if not legal_moves(self.variant, position):
             return Result(mover.opponent, ResultReason.NO_MOVES)
-        if self._quiet_plies[-1] >= 2 * self.variant.draw_moves_without_progress:
-            return Result(None, ResultReason.NO_PROGRESS)
-        if self.positions.count(position) >= 3:
-            return Result(None, ResultReason.REPETITION)
-        return None
+        return self.draw_by_rule() if self.enforce_draws else None
 
     # -- PDN ----------------------------------------------------------------------------------
     def pdn(self, tags: dict[str, str] | None = None,
             comments: Sequence[str | None] | None = None, result: str | None = None) -> str:
-        """This game as PDN text: tags (``GameType``, ``CaptureRule "optional"`` when captures
-        were optional, ``FEN`` when not from the start, ``Result``, plus any given) and
-        numbered movetext ending with the result; ``comments[i]`` (if given and not None) is
-        written after move ``i`` as a PDN comment ``{...}`` (clock times, say). ``result``:
-        the result token (``1-0``, ``0-1``, ``1/2-1/2``) of a game decided outside the rules
-        (a loss on time) when the game itself has none.
+        """This game as canonical PDN 3.0 text (:func:`damiera.pdn.write_game`): the seven
+        tags, ``GameType``, ``[CaptureRule "optional"]`` under the house rule, ``FEN`` when
+        not from the start, any tags given (``Event`` defaults to ``Damiera game``),
+        numbered movetext ending with the result in the variant's convention.
+        ``comments[i]`` (if given and not None) is written after move ``i`` as a comment
+        (clock times, say); ``result``: the result token of a game decided outside the rules
+        (a loss on time), used only when the game itself has none."""
+        # The PDN writer sits above the rules core; imported here, when it is needed.
+        from damiera.game import Game as PublicGame
+        from damiera.pdn import write_game
 
-        PDN's ``GameType`` cannot say that captures were optional (the house rule): without
-        a word about it the movetext would be illegal under the GameType it declares, so
-        such a game carries the custom tag ``[CaptureRule "optional"]`` (README, "PDN")."""
-        result = self.result.pdn if self.result else (result or "*")
-        all_tags: dict[str, str] = {
-            "Event": "Damiera game",
-            "White": "?",
-            "Black": "?",
-        }
-        all_tags.update(tags or {})
-        all_tags["GameType"] = self.variant.pdn_gametype
-        if self.variant.optional_capture:
-            all_tags["CaptureRule"] = "optional"
-        if self.start != start_position(self.variant):
-            all_tags["FEN"] = write_fen(self.variant, self.start)
-        all_tags["Result"] = result
-        lines = [f'[{k} "{_pdn_string(v)}"]' for k, v in all_tags.items()]
-        words: list[str] = []
-        first = self.variant.first_to_move
-        number = 1
-        turn = self.start.turn
-        for i, move in enumerate(self.moves):
-            if turn is first:
-                words.append(f"{number}.")
-            elif i == 0:
-                words.append(f"{number}...")
-            words.append(move_text(self.variant, move))
-            note = comments[i] if comments is not None and i < len(comments) else None
-            if note:
-                words.append("{" + note.replace("}", ")") + "}")
-            if turn is not first:
-                number += 1
-            turn = turn.opponent
-        words.append(result)
-        text, line = [], ""
-        for w in words:
-            if line and len(line) + 1 + len(w) > 79:
-                text.append(line)
-                line = w
-            else:
-                line = f"{line} {w}" if line else w
-        text.append(line)
-        return "\n".join(lines) + "\n\n" + "\n".join(text) + "\n"
+        return write_game(PublicGame.from_rules(self), {"Event": "Damiera game", **(tags or {})},
+                          result=None if self.outcome() else result, comments=comments)

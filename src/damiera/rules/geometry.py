@@ -102,8 +102,8 @@ class Geometry:
         self.label_order: tuple[int, ...] = tuple(sorted(self.squares, key=self._sort_key))
 
     def __reduce__(self) -> tuple[type[Geometry], tuple[int, bool, Notation, Numbering]]:
-        """Pickled and copied as ``Geometry(size, a1_dark, notation, numbering)``: compiled
-        with mypyc, an instance cannot be created without its arguments and then filled."""
+        """Pickled and copied as ``Geometry(size, a1_dark, notation, numbering)`` (rebuilt from
+        its arguments rather than copied table by table)."""
         return (Geometry, (self.size, self.a1_dark, self.notation, self.numbering))
 
     # -- coordinates -------------------------------------------------------------------------

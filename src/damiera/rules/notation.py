@@ -15,15 +15,7 @@ import re
 from collections.abc import Sequence
 
 from damiera.rules.geometry import SquareError, geometry
-from damiera.rules.movegen import (
-    Move,
-    _all_captures,
-    _quiet_moves,
-    choose_captures,
-    drop_equal_captures,
-    legal_moves,
-    tables,
-)
+from damiera.rules.movegen import Move, capture_sequences, legal_moves, quiet_moves
 from damiera.rules.position import Position
 from damiera.rules.variant import CaptureChoice, Color, PromotionDuringCapture, Variant
 
@@ -118,22 +110,43 @@ def crowned_at(variant: Variant, move: Move, side: Color) -> int | None:
     return len(move.path) - 1
 
 
-_SEPARATORS = re.compile(r"\s*[x×:\-]\s*", re.IGNORECASE)
+#: Between two squares: one of these characters, with any spaces around it.
+_SEPARATORS = re.compile(r"[x×:\-]", re.IGNORECASE)
+
+#: The longest move text read (a capture of 20 pieces on 10x10 writes 63 characters); longer
+#: text is refused before it is read, so no input makes the reader work long.
+MAX_MOVE_TEXT = 200
+
+
+def _excerpt(text: str, limit: int = 40) -> str:
+    """The start of user text for an error message (never the whole of a long input)."""
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def parse_squares(variant: Variant, text: str) -> list[int]:
-    """Squares (bit indices) named in a move text. Raises :class:`NotationError`."""
+    """Squares (bit indices) named in a move text. Raises :class:`NotationError`.
+
+    Linear in ``len(text)``: text longer than :data:`MAX_MOVE_TEXT` characters is refused
+    first (code ``too_long``); the squares are split on single separator characters and each
+    piece is stripped of its spaces (no pattern that backtracks over a run of spaces)."""
     geo = geometry(variant)
+    if len(text) > MAX_MOVE_TEXT:
+        raise NotationError(
+            f"move text of {len(text)} characters is too long (at most {MAX_MOVE_TEXT}): "
+            f"{_excerpt(text)!r}",
+            "too_long",
+            {"text": _excerpt(text), "max": str(MAX_MOVE_TEXT)},
+        )
     raw = text.strip()
     if not raw:
         raise NotationError("empty move text", "empty")
-    tokens = _SEPARATORS.split(raw)
+    tokens = [tok.strip() for tok in _SEPARATORS.split(raw)]
     if len(tokens) < 2 or any(not tok for tok in tokens):
         raise NotationError(
-            f"cannot read {raw!r} as a move: write it as squares joined by - or x, such as "
-            f"{_example(variant)}",
+            f"cannot read {_excerpt(raw)!r} as a move: write it as squares joined by - or x, "
+            f"such as {_example(variant)}",
             "unreadable",
-            {"text": raw},
+            {"text": _excerpt(raw)},
         )
     squares = []
     for tok in tokens:
@@ -193,11 +206,7 @@ def _equal_capture_of(
     start, end, captured pieces and promotion: RULES.md section 1, equal captures)."""
     if not any(m.captures for m in legal):
         return []
-    turn = position.turn
-    raw = _all_captures(
-        tables(variant), position.pieces(turn), position.pieces(turn.opponent),
-        position.kings, 0 if turn is Color.WHITE else 1,
-    )
+    raw = capture_sequences(variant, position)
     keys = {(m.start, m.end, m.captured, m.promotes) for m in _matching(squares, raw)}
     return [m for m in legal if (m.start, m.end, m.captured, m.promotes) in keys]
 
@@ -217,11 +226,7 @@ def capture_paths(
     out = [[m] for m in moves]
     if not any(m.captures for m in moves):
         return out
-    turn = position.turn
-    raw = _all_captures(
-        tables(variant), position.pieces(turn), position.pieces(turn.opponent),
-        position.kings, 0 if turn is Color.WHITE else 1,
-    )
+    raw = capture_sequences(variant, position)
     index = {(m.start, m.end, m.captured, m.promotes): i for i, m in enumerate(moves)}
     for r in raw:
         i = index.get((r.start, r.end, r.captured, r.promotes))
@@ -258,7 +263,6 @@ def explain_illegal(
     legal moves of that piece.
     """
     geo = geometry(variant)
-    t = tables(variant)
     labels = [geo.label(s) for s in squares]
     if text is None:
         text = ("x" if len(squares) > 2 else "-").join(labels)
@@ -299,13 +303,11 @@ def explain_illegal(
                 "promotion_ends_capture",
                 {"move": full},
             )
-    side = 0 if turn is Color.WHITE else 1
-    own, opp = position.pieces(turn), position.pieces(turn.opponent)
-    every_capture = _all_captures(t, own, opp, position.kings, side)
+    every_capture = capture_sequences(variant, position)
     rejected = _matching(squares, every_capture) or _starting_with(squares, every_capture)
     if rejected:
-        return _explain_choice(variant, rejected[0], every_capture)
-    quiet = _quiet_moves(t, own, opp, position.kings, side)
+        return _explain_choice(variant, rejected[0], [m for m in legal if m.captures])
+    quiet = quiet_moves(variant, position)
     if _matching(squares, quiet) and every_capture and variant.mandatory_capture:
         examples = _or_list([move_text(variant, m) for m in legal[:3]])
         return IllegalMoveError(
@@ -313,7 +315,7 @@ def explain_illegal(
         )
     if not variant.men_capture_kings and not is_king:
         relaxed = dataclasses.replace(variant, men_capture_kings=True)
-        relaxed_captures = _all_captures(tables(relaxed), own, opp, position.kings, side)
+        relaxed_captures = capture_sequences(relaxed, position)
         # Only sequences that take a king within the squares written count as the reason.
         jumps = len(squares) - 1
         if any(
@@ -365,13 +367,9 @@ def explain_illegal(
     )
 
 
-def _explain_choice(variant: Variant, move: Move, captures: list[Move]) -> IllegalMoveError:
-    """The capture-choice rule that ``move`` (a complete capture) breaks."""
-    rank = tables(variant).label_rank
-    chosen = sorted(
-        drop_equal_captures(variant, choose_captures(variant, captures)),
-        key=lambda m: [rank[s] for s in m.path],
-    )
+def _explain_choice(variant: Variant, move: Move, chosen: list[Move]) -> IllegalMoveError:
+    """The capture-choice rule that ``move`` (a complete capture) breaks; ``chosen``: the
+    legal captures (the ones the rule keeps), in notation order."""
     best = chosen[0]
     best_text = move_text(variant, best)
     name = variant.name

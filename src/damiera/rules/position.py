@@ -132,15 +132,25 @@ def _fen_squares(geo: Geometry, color: Color, body: str) -> tuple[int, int]:
     return pieces, kings
 
 
+#: The longest FEN read: every square of a 10x10 board listed as a king (``K50,``) takes 200
+#: characters; longer text is refused before it is read.
+MAX_FEN_TEXT = 1000
+
+
 def parse_fen(variant: Variant, text: str) -> Position:
     """Read a PDN FEN such as ``W:W21-32:B1-12`` or ``B:Wa1,Kd4:Bh8``.
 
     Accepts either colour's list first, a missing or empty side (``B:W6:B``), ranges on
     numeric boards, ``K`` before kings, surrounding quotes/whitespace and a trailing ``.``.
+    Linear in ``len(text)``; text over :data:`MAX_FEN_TEXT` characters is refused first.
     Raises :class:`FenError` for bad syntax, squares that are not playing squares, a square
     given to both sides, a man on its own promotion row, or more pieces than a side starts with.
     """
     geo = geometry(variant)
+    if len(text) > MAX_FEN_TEXT:
+        raise FenError(
+            f"FEN of {len(text)} characters is too long (at most {MAX_FEN_TEXT}): {_cut(text)}"
+        )
     fen = text.strip().removesuffix(".").strip().strip('"').strip().removesuffix(".").strip()
     if not fen:
         raise FenError("empty FEN")

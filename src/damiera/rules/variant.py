@@ -132,8 +132,8 @@ class Variant:
         return out
 
     def __reduce__(self) -> tuple[type[Variant], tuple[object, ...]]:
-        """Pickled and copied as ``Variant(*field values)``: compiled with mypyc, the frozen
-        class cannot be restored field by field."""
+        """Pickled and copied as ``Variant(*field values)`` (through its constructor, so the
+        frozen class is never restored field by field)."""
         return (Variant, tuple(getattr(self, field.name) for field in dataclasses.fields(self)))
 
 

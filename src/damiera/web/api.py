@@ -23,11 +23,17 @@ Routes (squares are each variant's official labels; moves in its notation):
   (the computer plays when its reply was interrupted), ``GET /api/games/{id}/pdn``
   (``text/plain`` attachment), ``GET /api/games/{id}/explain?square=22`` (why a piece cannot
   move), ``GET /api/games`` (the caller's recent games, those without a move left out),
-  ``DELETE /api/games/{id}`` (one of the caller's games; 403 for another browser's).
+  ``DELETE /api/games/{id}`` (one of the caller's games: it needs every seat the game has).
 
 Errors are ``{"error": "what was wrong"}``: 400 bad input or an illegal move (then also
-``"code"`` and ``"params"`` from the rules core), 404 unknown game, 409 the game is over, it is
-not your turn, or another request changed the game first, 422 a malformed body.
+``"code"`` and ``"params"`` from the rules core), 403 the caller holds no seat that may do this
+(or the request came from another site), 404 unknown game, 409 the game is over, it is not your
+turn, or another request changed the game first, 413/414/431 a request too large, 415 a body
+that is not JSON, 422 a malformed body, 429 too many requests from this client (with
+``Retry-After``), 503 the computer is full (``Retry-After``) or the database failed.
+
+Seats (:mod:`damiera.web.seats`): every game object carries ``seats``, the sides the caller's
+browser holds; the routes that change a game need the right seat and a same-site JSON request.
 """
 
 from __future__ import annotations
@@ -40,9 +46,15 @@ from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
+from damiera.rules.notation import MAX_MOVE_TEXT
+from damiera.rules.position import MAX_FEN_TEXT
 from damiera.rules.variant import VARIANTS
 from damiera.web import i18n
+from damiera.web.computer import CLIENT
 from damiera.web.games import GameService, NewGame, variant_json
+from damiera.web.limits import RateLimiter, client_key, until_disconnect
+from damiera.web.seats import require_same_origin
+from damiera.web.security_headers import secure_cookie
 
 PLAYER_COOKIE = "damiera_player"
 
@@ -50,14 +62,15 @@ PLAYER_COOKIE = "damiera_player"
 class NewGameBody(BaseModel):
     """Options of a new game; everything but ``variant`` is optional."""
 
-    variant: str = Field(examples=["italian"])
+    variant: str = Field(examples=["italian"], max_length=32)
     opponent: Literal["computer", "friend"] = "computer"
     level: Literal[1, 2, 3] = 1
     side: Literal["white", "black"] | None = Field(
         default=None, description="your side (default: the side that moves first)"
     )
     optional_capture: bool = Field(default=False, description="house rule, 8x8 only")
-    fen: str | None = Field(default=None, description="start position (PDN FEN)")
+    fen: str | None = Field(default=None, description="start position (PDN FEN)",
+                            max_length=MAX_FEN_TEXT)
     clock: str | None = Field(
         default=None, max_length=20, examples=["5+3"],
         description="time control 'minutes+seconds per move' (1-180, 0-60), or none",
@@ -67,7 +80,7 @@ class NewGameBody(BaseModel):
 class MoveBody(BaseModel):
     """A move in the variant's notation."""
 
-    move: str = Field(examples=["22-19"])
+    move: str = Field(examples=["22-19"], max_length=MAX_MOVE_TEXT)
     version: int | None = Field(
         default=None,
         description="the game's version the move was chosen on (409 if it changed since)",
@@ -91,7 +104,7 @@ class ResignBody(VersionBody):
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"description": "Bad input or illegal move: {\"error\": ...}"},
-    403: {"description": "Not this browser's game: {\"error\": ...}"},
+    403: {"description": "Not a player of this game, or a request from another site"},
     404: {"description": "Unknown game: {\"error\": ...}"},
     409: {"description": "Game over, not your turn, or changed meanwhile: {\"error\": ...}"},
 }
@@ -99,10 +112,31 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 def player_token(request: Request) -> tuple[str, bool]:
     """The browser's opaque player token (cookie) and whether it is new."""
-    token = request.cookies.get(PLAYER_COOKIE)
-    if not token or len(token) > 64:
+    token = current_player(request)
+    if token is None:
         return secrets.token_urlsafe(16), True
     return token, False
+
+
+def current_player(request: Request) -> str | None:
+    """The caller's player token (the seat secret), or None."""
+    token = request.cookies.get(PLAYER_COOKIE)
+    return token if token and len(token) <= 64 else None
+
+
+def set_player_cookie(request: Request, response: JSONResponse, token: str) -> None:
+    """Give the browser its player token: HttpOnly, SameSite=Lax, Secure over HTTPS."""
+    response.set_cookie(
+        PLAYER_COOKIE, token, max_age=10 * 365 * 24 * 3600, httponly=True, samesite="lax",
+        secure=secure_cookie(request),
+    )
+
+
+async def _same_origin(request: Request) -> None:
+    """Every state-changing route: same-site requests only, JSON bodies only; the computer's
+    searches count against this client."""
+    require_same_origin(request)
+    CLIENT.set(client_key(request))
 
 
 async def _locale(request: Request) -> None:
@@ -117,8 +151,8 @@ async def _locale(request: Request) -> None:
     )
 
 
-def build_router(service: GameService) -> APIRouter:
-    """The API routes, bound to ``service``."""
+def build_router(service: GameService, creations: RateLimiter | None = None) -> APIRouter:
+    """The API routes, bound to ``service``; ``creations`` limits new games per client."""
     # Every route answers in the request's language (``?lang=``, cookie, Accept-Language).
     router = APIRouter(prefix="/api", tags=["api"], dependencies=[Depends(_locale)])
     variants_data = [variant_json(v) for v in VARIANTS.values()]
@@ -127,18 +161,21 @@ def build_router(service: GameService) -> APIRouter:
     async def list_variants() -> JSONResponse:
         return JSONResponse(variants_data)
 
-    @router.post("/games", status_code=201, summary="Start a game", responses=ERRORS)
+    changes = [Depends(_same_origin)]
+
+    @router.post("/games", status_code=201, summary="Start a game", responses=ERRORS,
+                 dependencies=changes)
     async def create_game(body: NewGameBody, request: Request) -> JSONResponse:
+        if creations is not None:
+            creations.take(client_key(request), "new games")
         owner, new = player_token(request)
-        game = await service.create(NewGame(**body.model_dump()), owner)
+        game = await until_disconnect(request, service.create(NewGame(**body.model_dump()),
+                                                              owner))
         response = JSONResponse(
             game, status_code=201, headers={"Location": f"/api/games/{game['id']}"}
         )
         if new:
-            response.set_cookie(
-                PLAYER_COOKIE, owner, max_age=10 * 365 * 24 * 3600, httponly=True,
-                samesite="lax",
-            )
+            set_player_cookie(request, response, owner)
         return response
 
     @router.get("/games", summary="Your recent games (by browser cookie)")
@@ -153,51 +190,61 @@ def build_router(service: GameService) -> APIRouter:
 
     @router.delete(
         "/games/{game_id}", status_code=204,
-        summary="Delete one of your games (by browser cookie)", responses=ERRORS,
+        summary="Delete one of your games (its seats' holder only)", responses=ERRORS,
+        dependencies=changes,
     )
     async def delete_game(game_id: str, request: Request) -> Response:
-        await service.delete(game_id, request.cookies.get(PLAYER_COOKIE))
+        await service.delete(game_id, current_player(request))
         return Response(status_code=204)
 
     @router.get("/games/{game_id}", summary="A game", responses=ERRORS)
-    async def get_game(game_id: str) -> JSONResponse:
-        return JSONResponse(await service.get(game_id))
+    async def get_game(game_id: str, request: Request) -> JSONResponse:
+        return JSONResponse(await service.get(game_id, current_player(request)))
 
-    @router.post("/games/{game_id}/moves", summary="Play a move", responses=ERRORS)
+    @router.post("/games/{game_id}/moves", summary="Play a move", responses=ERRORS,
+                 dependencies=changes)
     async def play_move(game_id: str, body: MoveBody, request: Request) -> JSONResponse:
-        return JSONResponse(await service.play(game_id, body.move, body.version))
+        return JSONResponse(await until_disconnect(request, service.play(
+            game_id, body.move, body.version, player=current_player(request))))
 
     @router.post(
         "/games/{game_id}/reply",
         summary="The computer plays if it is its turn (after an interrupted reply)",
-        responses=ERRORS,
+        responses=ERRORS, dependencies=changes,
     )
-    async def reply(game_id: str) -> JSONResponse:
-        return JSONResponse(await service.reply(game_id))
+    async def reply(game_id: str, request: Request) -> JSONResponse:
+        return JSONResponse(await until_disconnect(request, service.reply(
+            game_id, player=current_player(request))))
 
-    @router.post("/games/{game_id}/undo", summary="Take back a move", responses=ERRORS)
+    @router.post("/games/{game_id}/undo", summary="Take back a move", responses=ERRORS,
+                 dependencies=changes)
     async def undo(
-        game_id: str, body: Annotated[VersionBody | None, Body()] = None
+        game_id: str, request: Request, body: Annotated[VersionBody | None, Body()] = None
     ) -> JSONResponse:
-        return JSONResponse(await service.undo(game_id, body.version if body else None))
+        return JSONResponse(await service.undo(
+            game_id, body.version if body else None, player=current_player(request)))
 
-    @router.post("/games/{game_id}/resign", summary="Resign", responses=ERRORS)
+    @router.post("/games/{game_id}/resign", summary="Resign", responses=ERRORS,
+                 dependencies=changes)
     async def resign(
-        game_id: str, body: Annotated[ResignBody | None, Body()] = None
+        game_id: str, request: Request, body: Annotated[ResignBody | None, Body()] = None
     ) -> JSONResponse:
         return JSONResponse(
             await service.resign(
-                game_id, body.side if body else None, body.version if body else None
+                game_id, body.side if body else None, body.version if body else None,
+                player=current_player(request),
             )
         )
 
     @router.post(
-        "/games/{game_id}/draw", summary="Agreed draw (two people)", responses=ERRORS
+        "/games/{game_id}/draw", summary="Agreed draw (two people)", responses=ERRORS,
+        dependencies=changes,
     )
     async def draw(
-        game_id: str, body: Annotated[VersionBody | None, Body()] = None
+        game_id: str, request: Request, body: Annotated[VersionBody | None, Body()] = None
     ) -> JSONResponse:
-        return JSONResponse(await service.agree_draw(game_id, body.version if body else None))
+        return JSONResponse(await service.agree_draw(
+            game_id, body.version if body else None, player=current_player(request)))
 
     @router.get(
         "/games/{game_id}/explain",
@@ -205,7 +252,8 @@ def build_router(service: GameService) -> APIRouter:
         responses=ERRORS,
     )
     async def explain(
-        game_id: str, request: Request, square: str = Query(examples=["22"])
+        game_id: str, request: Request,
+        square: str = Query(examples=["22"], max_length=8),
     ) -> JSONResponse:
         return JSONResponse(await service.explain(game_id, square))
 
@@ -226,9 +274,14 @@ def build_router(service: GameService) -> APIRouter:
     return router
 
 
-def error_response(status: int, message: str, **extra: Any) -> JSONResponse:
-    """``{"error": message, ...}`` with a status code (a message is at most 500 characters:
-    an error never echoes a huge input back in full)."""
+def error_response(status: int, message: str, headers: dict[str, str] | None = None,
+                   **extra: Any) -> JSONResponse:
+    """``{"error": message, ...}`` with a status code (a message is at most 500 characters,
+    each string in ``params`` at most 60: an error never echoes a huge input back in full)."""
     if len(message) > 500:
         message = message[:499] + "…"
-    return JSONResponse({"error": message, **extra}, status_code=status)
+    params = extra.get("params")
+    if isinstance(params, dict):
+        extra["params"] = {k: v if not isinstance(v, str) or len(v) <= 60 else v[:59] + "…"
+                           for k, v in params.items()}
+    return JSONResponse({"error": message, **extra}, status_code=status, headers=headers)

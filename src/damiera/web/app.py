@@ -6,7 +6,12 @@ it with Uvicorn. Pages (Jinja2 templates, every string through Babel):
 - ``/``: the play page with the new-game menu open;
 - ``/game/{id}``: a game (reloading continues it);
 - ``/games``: "my games", this browser's recent games;
-- ``/lang/{code}?next=/path``: choose the language (cookie) and go back.
+- ``/lang/{code}?next=/path``: choose the language (cookie) and go back;
+- ``/docs``: the API's documentation (Swagger UI from the package's own files).
+
+Every request passes :class:`~damiera.web.limits.RequestLimits` (sizes, body timeout) and
+every response gets :class:`~damiera.web.security_headers.SecurityHeaders`; the limits of
+:class:`~damiera.web.limits.Limits` apply (``create_app(limits=...)``).
 
 Templates that other packages reuse (the rules pages) extend ``base.html`` (``<html lang
 dir>``, the ☰ menu with new game, rules and languages) and draw boards with
@@ -34,19 +39,23 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from damiera.rules.variant import VARIANTS
 from damiera.web import i18n
-from damiera.web.api import PLAYER_COOKIE, build_router, error_response
+from damiera.web.analysis.routes import build_router as analysis_router
+from damiera.web.analysis.workers import WorkerPool
+from damiera.web.api import PLAYER_COOKIE, build_router, current_player, error_response
 from damiera.web.computer import ComputerPool
-from damiera.web.games import (
-    BadRequest,
-    Conflict,
-    Forbidden,
-    GameService,
-    IllegalMove,
-    variant_json,
-)
+from damiera.web.games import BadRequest, Conflict, GameService, IllegalMove, variant_json
+from damiera.web.housekeeping import clean_up_forever
+from damiera.web.limits import ClientGone, LimitExceeded, Limits, RateLimiter, RequestLimits
 from damiera.web.rules_pages.routes import build_router as rules_pages_router
 from damiera.web.rules_pages.routes import localise_path
-from damiera.web.store import GameStore, NotFoundError
+from damiera.web.seats import Forbidden, UnsupportedBody
+from damiera.web.security_headers import (
+    SecurityHeaders,
+    docs_router,
+    safe_local_path,
+    secure_cookie,
+)
+from damiera.web.store import GameStore, NotFoundError, StorageError
 
 HERE = Path(__file__).parent
 _ = i18n.gettext
@@ -163,7 +172,8 @@ def remember_url_language(
     if not asked or i18n.known_locale(asked) != code:   # no URL language, or not one we have
         return
     if request.cookies.get(i18n.COOKIE) != code:
-        response.set_cookie(i18n.COOKIE, code, max_age=365 * 24 * 3600, samesite="lax")
+        response.set_cookie(i18n.COOKIE, code, max_age=365 * 24 * 3600, samesite="lax",
+                            secure=secure_cookie(request))
 
 
 def validation_message(errors: Any) -> str:
@@ -195,21 +205,32 @@ def create_app(
     database_url: str | None = None,
     computer_workers: int | None = None,
     computer_movetime: float | None = None,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The site. ``database_url``: any SQLAlchemy URL (None: ``DAMIERA_DATABASE_URL`` or the
     SQLite file in the user's data directory); ``computer_workers``: processes for the
     computer's searches; ``computer_movetime``: cap in seconds on each search (None: each
-    level's own time)."""
+    level's own time); ``limits``: the site's bounds (None: :class:`Limits`' defaults)."""
+    limits = limits or Limits()
     store = GameStore(database_url)
-    computer = ComputerPool(computer_workers, computer_movetime)
+    computer = ComputerPool(computer_workers, computer_movetime,
+                            limits.computer_per_client, limits.computer_total)
     service = GameService(store, computer)
+    analysis_pool = WorkerPool(analysis_slots=computer.workers)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         computer.warm()
+        cleaner = None
+        if limits.game_ttl is not None:
+            cleaner = asyncio.create_task(
+                clean_up_forever(store, limits.game_ttl, limits.cleanup_interval))
         try:
             yield
         finally:
+            analysis_pool.close()
+            if cleaner is not None:
+                cleaner.cancel()
             computer.close()
             store.close()
 
@@ -218,10 +239,19 @@ def create_app(
         summary="Multi-variant draughts: play against the computer or a friend",
         version="0.1.0",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.service = service
-    app.include_router(build_router(service))
+    app.state.limits = limits
+    app.add_middleware(RequestLimits, limits=limits)
+    app.add_middleware(SecurityHeaders)
+    app.include_router(build_router(
+        service, RateLimiter(limits.create_rate, limits.create_burst)))
+    app.include_router(docs_router(app))
+    app.state.analysis_pool = analysis_pool
     app.include_router(rules_pages_router())
+    app.include_router(analysis_router(service, analysis_pool, render))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     @app.exception_handler(NotFoundError)
@@ -236,13 +266,31 @@ def create_app(
     async def _illegal(_r: Request, exc: IllegalMove) -> Response:
         return error_response(400, exc.message, code=exc.code, params=exc.params)
 
+    @app.exception_handler(Conflict)
+    async def _conflict(_r: Request, exc: Conflict) -> Response:
+        return error_response(409, str(exc))
+
     @app.exception_handler(Forbidden)
     async def _forbidden(_r: Request, exc: Forbidden) -> Response:
         return error_response(403, str(exc))
 
-    @app.exception_handler(Conflict)
-    async def _conflict(_r: Request, exc: Conflict) -> Response:
-        return error_response(409, str(exc))
+    @app.exception_handler(UnsupportedBody)
+    async def _not_json(_r: Request, exc: UnsupportedBody) -> Response:
+        return error_response(415, str(exc))
+
+    @app.exception_handler(LimitExceeded)
+    async def _limited(_r: Request, exc: LimitExceeded) -> Response:
+        return error_response(exc.status, exc.message, headers=exc.headers())
+
+    @app.exception_handler(ClientGone)
+    async def _gone(_r: Request, exc: ClientGone) -> Response:
+        return error_response(499, str(exc))   # nobody reads it: the connection is closed
+
+    @app.exception_handler(StorageError)
+    async def _storage(request: Request, exc: StorageError) -> Response:
+        logging.getLogger("damiera.web").warning("storage failed on %s: %s",
+                                                 request.url.path, exc.why)
+        return error_response(503, str(exc), move_stored=exc.move_stored)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
@@ -293,7 +341,7 @@ def create_app(
     @app.get("/game/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     async def game_page(request: Request, game_id: str) -> HTMLResponse:
         try:
-            game = await service.get(game_id)
+            game = await service.get(game_id, current_player(request))
         except NotFoundError:
             return render(
                 request,
@@ -312,16 +360,16 @@ def create_app(
         return render(request, "games.html", {"games": rows, "games_data": _script_json(strings)})
 
     @app.get("/lang/{code}", include_in_schema=False)
-    async def choose_language(code: str, next: str = "/") -> Response:
-        target = next if next.startswith("/") and not next.startswith("//") else "/"
-        parts = urlsplit(target)
+    async def choose_language(request: Request, code: str, next: str = "/") -> Response:
+        parts = urlsplit(safe_local_path(next))
         # a ?lang= in the page's address would outvote the new choice: drop it
         query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if k != "lang"])
         chosen = i18n.choose_locale(code)
         response = RedirectResponse(
             localise_path(parts.path, chosen) + (f"?{query}" if query else ""), status_code=303
         )
-        response.set_cookie(i18n.COOKIE, chosen, max_age=365 * 24 * 3600, samesite="lax")
+        response.set_cookie(i18n.COOKIE, chosen, max_age=365 * 24 * 3600, samesite="lax",
+                            secure=secure_cookie(request))
         return response
 
     return app

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 from typing import Any
+
+from damiera.web.limits import Limits
 
 
 def register(subparsers: Any) -> None:
@@ -18,6 +21,17 @@ def register(subparsers: Any) -> None:
         help="SQLAlchemy URL of the game store (default: $DAMIERA_DATABASE_URL, else an "
         "SQLite file in the user's data directory)",
     )
+    d = Limits()
+    p.add_argument("--game-ttl-days", type=float, default=d.game_ttl / 86400 if d.game_ttl
+                   else 0, help="delete games nobody changed for this many days "
+                   "(0: keep them; default %(default)g)")
+    p.add_argument("--create-burst", type=int, default=d.create_burst,
+                   help="new games a client may start at once (default %(default)s)")
+    p.add_argument("--create-per-minute", type=float, default=d.create_rate * 60,
+                   help="new games a client may start a minute after that (default "
+                   "%(default)g)")
+    p.add_argument("--computer-per-client", type=int, default=d.computer_per_client,
+                   help="computer moves one client may have queued (default %(default)s)")
     p.set_defaults(func=_serve)
 
 
@@ -39,21 +53,62 @@ def _serve(args: argparse.Namespace) -> int:
     from damiera.web.store import default_database_url
 
     url = args.database_url or default_database_url()
+    limits = _limits(args)
     try:
-        app = create_app(url)
+        app = create_app(url, limits=limits)
     except ArgumentError:
         raise UsageError(f"bad database URL {url!r}") from None
     except (OperationalError, OSError) as exc:
         raise UsageError(f"cannot open the database {url!r}: {exc}") from None
     except ModuleNotFoundError as exc:
         raise UsageError(f"database URL {url!r} needs the module {exc.name}") from None
+    from damiera.web.store import StorageError
+
+    try:
+        app.state.service.store.check_writable()
+    except StorageError as exc:
+        raise UsageError(f"cannot write to the database {url!r}: {exc.why}") from None
     print(f"Damiera: http://{args.host}:{port}/  (games in {url})", flush=True)
     os.environ.setdefault("DAMIERA_DATABASE_URL", url)
     try:
-        uvicorn.run(app, host=args.host, port=port, log_level="warning")
+        uvicorn.run(app, host=args.host, port=port, log_level="warning",
+                    **server_settings(app.state.limits))
     except SystemExit as exc:  # uvicorn exits when it cannot bind
         raise UsageError(f"cannot serve on {args.host}:{port}") from exc
     return 0
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    from damiera.cli import UsageError
+
+    for name in ("game_ttl_days", "create_burst", "create_per_minute", "computer_per_client"):
+        value = getattr(args, name)
+        if not value >= 0:
+            raise UsageError(f"--{name.replace('_', '-')} must be 0 or more, not {value}")
+    return dataclasses.replace(
+        Limits(),
+        game_ttl=args.game_ttl_days * 86400 or None,
+        create_burst=args.create_burst,
+        create_rate=args.create_per_minute / 60,
+        computer_per_client=args.computer_per_client,
+    )
+
+
+def server_settings(limits: Limits) -> dict[str, Any]:
+    """Uvicorn's settings against slow and greedy clients: the HTTP protocol of
+    :mod:`damiera.web.slow_clients` (a request head must arrive within
+    ``limits.head_timeout`` seconds; at most ``limits.max_head_bytes`` of it are buffered),
+    idle keep-alive connections closed after 5 s, at most 1,000 connections at once (503
+    past that) and 30 s to finish the requests under way when the server stops."""
+    from damiera.web.slow_clients import with_head_timeout
+
+    return {
+        "http": with_head_timeout(limits.head_timeout),
+        "h11_max_incomplete_event_size": limits.max_head_bytes,
+        "timeout_keep_alive": 5,
+        "limit_concurrency": 1000,
+        "timeout_graceful_shutdown": 30,
+    }
 
 
 def _check_address(host: str, port: int) -> None:

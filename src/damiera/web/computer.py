@@ -4,25 +4,58 @@
 levels (:mod:`damiera.engine.levels`, issue 3). :class:`ComputerPool` runs it in a
 :class:`concurrent.futures.ProcessPoolExecutor`, so a search never blocks the site.
 
-Worker processes keep one :class:`~damiera.engine.levels.Player` per (variant, level), so
-the search tables carry over between moves.
+The pool hands the executor at most one search per worker; the others wait in the server
+(an asyncio semaphore), where a search whose client hung up is simply dropped. Searches
+queued or running are capped per client and in all (:class:`~damiera.web.limits.LimitExceeded`:
+429 or 503 with ``Retry-After``); the client a search counts against is :data:`CLIENT`, set by
+the route.
+
+Worker processes keep one :class:`~damiera.engine.levels.Player` per (rule parameters,
+level): equal variants share it, and at most :data:`MAX_PLAYERS` are kept, so the search
+tables carry over between moves without growing with every game. A worker ends itself when
+the server process is gone (even after a SIGKILL), so no worker outlives the site.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import multiprocessing
 import os
-from collections.abc import Sequence
+import threading
+import time
+from collections import Counter, OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from damiera.engine.levels import Player
 from damiera.rules.movegen import Move, legal_moves
 from damiera.rules.position import Position, start_position
+from damiera.rules.variant import Variant
 from damiera.rules.variant import variant as get_variant
+from damiera.web.limits import LimitExceeded
 
-_players: dict[tuple[str, bool, int], Player] = {}
+#: The client the current request's searches count against (set by the API routes).
+CLIENT: contextvars.ContextVar[str] = contextvars.ContextVar("computer_client", default="")
+
+#: Players kept in each worker (a Player holds its search tables).
+MAX_PLAYERS = 8
+
+_players: OrderedDict[tuple[Variant, int], Player] = OrderedDict()
+
+
+def _player(v: Variant, level: int) -> Player:
+    """The worker's Player for these rule parameters and level (least recently used dropped
+    past :data:`MAX_PLAYERS`)."""
+    key = (v, level)
+    player = _players.pop(key, None)
+    if player is None:
+        player = Player(v, level)
+    _players[key] = player
+    while len(_players) > MAX_PLAYERS:
+        _players.popitem(last=False)
+    return player
 
 
 def choose_move(
@@ -45,33 +78,62 @@ def choose_move(
         raise ValueError("the computer has no legal move")
     if len(moves) == 1:
         return moves[0]
-    key = (variant_id, optional_capture, level)
-    player = _players.get(key)
-    if player is None:
-        player = _players[key] = Player(v, level)
+    player = _player(v, level)
     result = player.choose(position, history=list(positions), movetime=movetime)
     return result.move if result.move is not None else moves[0]
+
+
+class GameChanged(RuntimeError):
+    """A queued search was dropped because its game changed before it could start."""
 
 
 class ComputerPool:
     """Runs :func:`choose_move` in worker processes.
 
     ``workers``: number of processes (default: the CPU count, at most 4). ``movetime``: cap in
-    seconds given to every search (None: each level's own time). The pool starts on first use;
-    :meth:`close` stops it.
+    seconds given to every search (None: each level's own time). ``per_client`` and
+    ``total``: searches queued or running for one client (:data:`CLIENT`) and in all (None:
+    four per worker). The pool starts on first use; :meth:`close` stops it.
     """
 
-    def __init__(self, workers: int | None = None, movetime: float | None = None):
+    def __init__(self, workers: int | None = None, movetime: float | None = None,
+                 per_client: int = 2, total: int | None = None):
         self.workers = workers or min(4, os.cpu_count() or 1)
         self.movetime = movetime
+        self.per_client = per_client
+        self.total = total if total is not None else 4 * self.workers
         self._executor: Executor | None = None
+        self._slots: asyncio.Semaphore | None = None
+        self._waiting: Counter[str] = Counter()
+        #: Searches handed to a worker and searches dropped before they started (the tests
+        #: and the benchmark count them).
+        self.started = 0
+        self.dropped = 0
 
     def _pool(self) -> Executor:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_watch_parent, initargs=(os.getpid(),),
             )
         return self._executor
+
+    def queued(self) -> int:
+        """Searches queued or running now."""
+        return sum(self._waiting.values())
+
+    def _admit(self, client: str) -> None:
+        """Count a new search against ``client`` or refuse it (429 for this client, 503 when
+        the site as a whole is full; ``Retry-After`` is a level-3 search per queued round)."""
+        rounds = 1 + self.queued() // self.workers
+        if self._waiting[client] >= self.per_client:
+            raise LimitExceeded(
+                429, f"the computer is already choosing {self._waiting[client]} moves for you; "
+                "wait for them", 2.0 * rounds)
+        if self.queued() >= self.total:
+            raise LimitExceeded(503, "the computer is busy with other games; try again soon",
+                                2.0 * rounds)
+        self._waiting[client] += 1
 
     async def choose(
         self,
@@ -79,8 +141,37 @@ class ComputerPool:
         optional_capture: bool,
         positions: Sequence[Position],
         level: int,
+        still_wanted: Callable[[], Awaitable[bool]] | None = None,
     ) -> Move:
-        """The computer's move (see :func:`choose_move`), computed in a worker process."""
+        """The computer's move (see :func:`choose_move`), computed in a worker process.
+        Raises :class:`LimitExceeded` when the queue is full; cancelling the caller while the
+        search waits for a worker drops it, and so does ``still_wanted`` answering False
+        when a worker is free (the game changed meanwhile: :class:`GameChanged`)."""
+        client = CLIENT.get()
+        self._admit(client)
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.workers)
+        try:
+            try:
+                await self._slots.acquire()
+            except asyncio.CancelledError:
+                self.dropped += 1
+                raise
+            try:
+                if still_wanted is not None and not await still_wanted():
+                    self.dropped += 1
+                    raise GameChanged("the game changed while the computer waited for its turn")
+                self.started += 1
+                return await self._run(variant_id, optional_capture, positions, level)
+            finally:
+                self._slots.release()
+        finally:
+            self._waiting[client] -= 1
+            if self._waiting[client] <= 0:
+                del self._waiting[client]
+
+    async def _run(self, variant_id: str, optional_capture: bool,
+                   positions: Sequence[Position], level: int) -> Move:
         loop = asyncio.get_running_loop()
         args = (variant_id, optional_capture, list(positions), level, self.movetime)
         try:
@@ -100,6 +191,18 @@ class ComputerPool:
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
+
+
+def _watch_parent(parent: int, every: float = 0.5) -> None:
+    """Worker initializer: a daemon thread that ends this worker as soon as the server
+    process ``parent`` is gone (a SIGKILL gives the server no chance to stop its workers)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="damiera-parent-watch", daemon=True).start()
 
 
 def _warm() -> None:

@@ -8,17 +8,18 @@ written back in one transaction. :class:`GameService` holds the store and the co
 Errors (the API maps them to status codes): :class:`BadRequest` (400, bad input),
 :class:`IllegalMove` (400, a move the rules refuse; carries the rule's ``code``/``params``),
 :class:`~damiera.web.store.NotFoundError` (404), :class:`Conflict` (409: the game is over,
-not your turn, or another request changed the game first).
+not your turn, or another request changed the game first),
+:class:`~damiera.web.seats.Forbidden` (403: the caller holds no seat that may do this),
+:class:`~damiera.web.store.StorageError` (503: the database failed; the message says what was
+stored). Every change takes ``player``, the caller's player token, checked against the
+game's seats (:mod:`damiera.web.seats`); game objects carry ``seats``, the sides it holds.
 """
 
 from __future__ import annotations
 
 import asyncio
-import copy
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC
-from functools import lru_cache
 from typing import Any
 
 from damiera.rules.game import Game, GameOverError, Result, ResultReason
@@ -32,7 +33,7 @@ from damiera.rules.notation import (
     move_labels,
     move_text,
 )
-from damiera.rules.position import FenError, Position, parse_fen, start_position, write_fen
+from damiera.rules.position import FenError, parse_fen, start_position, write_fen
 from damiera.rules.variant import (
     VARIANTS,
     Color,
@@ -40,16 +41,24 @@ from damiera.rules.variant import (
     Variant,
     variant,
 )
-from damiera.web import clocks, i18n
-from damiera.web.computer import ComputerPool
-from damiera.web.store import ConflictError, GameStore, NotFoundError, StoredGame, new_game_id
+from damiera.web import clocks, i18n, seats
+from damiera.web.computer import ComputerPool, GameChanged
+from damiera.web.game_cache import GameCache, fen_of
+from damiera.web.limits import LimitExceeded
+from damiera.web.store import (
+    ConflictError,
+    GameStore,
+    NotFoundError,
+    StorageError,
+    StoredGame,
+    new_game_id,
+)
 
 _ = i18n.gettext
 
 __all__ = [
     "BadRequest",
     "Conflict",
-    "Forbidden",
     "GameService",
     "IllegalMove",
     "NewGame",
@@ -82,11 +91,6 @@ class IllegalMove(ValueError):
         self.message = message
         self.code = code
         self.params = params
-
-
-class Forbidden(PermissionError):
-    """The request is not this browser's to make (403); the message is in the request's
-    language."""
 
 
 class Conflict(RuntimeError):
@@ -126,11 +130,25 @@ def _refuse_after_flag(stored: StoredGame) -> None:
             result=clocks.result_text(stored.result_winner)))
 
 
+def _reply_failed(game_id: str, exc: Exception) -> Exception:
+    """The error for a computer reply that failed after the human's move was stored: the
+    same kind (503 for the database, 429/503 for a full queue) saying that the move lasts
+    and how to ask for the reply again."""
+    why = exc.message if isinstance(exc, LimitExceeded) else (
+        exc.why if isinstance(exc, StorageError) else str(exc)[:200])
+    message = (f"your move was stored, but the computer's reply failed ({why}); ask for it "
+               f"again with POST /api/games/{game_id}/reply")
+    if isinstance(exc, LimitExceeded):
+        return LimitExceeded(exc.status, message, exc.retry_after)
+    return StorageError(message, why=why, move_stored=True)
+
+
 def _game_over(game: Game) -> Conflict:
     """409 for a change asked of a finished game."""
-    assert game.result is not None
+    outcome = game.outcome()
+    assert outcome is not None
     return Conflict(_("the game is over: {result}").format(
-        result=_result_text(game.result, game.variant)))
+        result=_result_text(outcome, game.variant)))
 
 
 @dataclass(frozen=True)
@@ -212,9 +230,9 @@ def _movers(game: Game) -> list[str]:
 
 def _record(stored: StoredGame, game: Game) -> None:
     """Copy the moves and result of ``game`` into ``stored``, its clock charged."""
-    clocks.charge(stored, _movers(game), game.result is not None)
+    clocks.charge(stored, _movers(game), game.outcome() is not None)
     stored.moves = game.history()
-    result = game.result
+    result = game.outcome()
     stored.result_winner = result.winner.word if result and result.winner else None
     stored.result_reason = result.reason.value if result else None
 
@@ -223,7 +241,8 @@ def _undo_plies(stored: StoredGame, game: Game) -> int | None:
     """How many plies an undo takes back (against the computer: back to before the
     human's last move, with the computer's replies), or None when there is nothing to take
     back or the game ended by resignation or agreement."""
-    if game.result is not None and game.result.reason in _FINAL_REASONS:
+    outcome = game.outcome()
+    if outcome is not None and outcome.reason in _FINAL_REASONS:
         return None
     n = len(game.moves)
     if stored.opponent != "computer":
@@ -234,47 +253,6 @@ def _undo_plies(stored: StoredGame, game: Game) -> int | None:
     return None
 
 
-class _Cache:
-    """Rebuilt games (and their JSON) by id, valid while the stored version is unchanged, so
-    a read does not replay the moves and a change replays nothing but itself."""
-
-    def __init__(self, size: int = 256):
-        self.size = size
-        self._items: OrderedDict[str, tuple[int, Game, dict[str, Any] | None]] = OrderedDict()
-
-    def get(self, stored: StoredGame) -> tuple[Game, dict[str, Any] | None] | None:
-        item = self._items.get(stored.id)
-        if item is None or item[0] != stored.version:
-            return None
-        self._items.move_to_end(stored.id)
-        return item[1], item[2]
-
-    def drop(self, game_id: str) -> None:
-        self._items.pop(game_id, None)
-
-    def put(self, stored: StoredGame, game: Game, data: dict[str, Any] | None = None) -> None:
-        self._items[stored.id] = (stored.version, game, data)
-        self._items.move_to_end(stored.id)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
-
-
-def _clone(game: Game) -> Game:
-    """An independent copy of a Game: positions and moves are immutable values, so copying
-    the object and each of its lists is enough."""
-    twin = copy.copy(game)
-    for name, value in vars(game).items():
-        if isinstance(value, list):
-            setattr(twin, name, list(value))
-    return twin
-
-
-@lru_cache(maxsize=65536)
-def _fen(variant_id: str, position: Position) -> str:
-    """FEN of a position (memoised: every game JSON lists the FEN of each of its positions)."""
-    return write_fen(VARIANTS[variant_id], position)
-
-
 class GameService:
     """Everything the API does to games; async methods keep the event loop free (the store
     runs in threads, the computer in processes)."""
@@ -283,7 +261,7 @@ class GameService:
         self.store = store
         self.computer = computer
         self._busy: set[str] = set()
-        self._cache = _Cache()
+        self._cache = GameCache()
 
     # -- rebuilding --------------------------------------------------------------------------
     @staticmethod
@@ -296,7 +274,7 @@ class GameService:
         a copy of the cached one when the version matches, else the moves replayed."""
         cached = self._cache.get(stored)
         if cached is not None:
-            return _clone(cached[0])
+            return cached[0].copy()
         v = self.variant_of(stored)
         game = Game(v, stored.start_fen)
         for text in stored.moves:
@@ -350,17 +328,17 @@ class GameService:
             "level": stored.level,
             "side": stored.side,
             "computer_side": computer_side,
-            "fen": _fen(v.id, game.position),
+            "fen": fen_of(v.id, game.position),
             "start_fen": write_fen(v, game.start),
             "turn": game.turn.word,
             "legal_moves": legal_moves_json(game),
             "history": game.history(),
             "history_moves": [move_json(v, m, p.turn)
                               for m, p in zip(game.moves, game.positions, strict=False)],
-            "positions": [_fen(v.id, p) for p in game.positions],
+            "positions": [fen_of(v.id, p) for p in game.positions],
             "last_move": (move_json(v, game.moves[-1], game.positions[-2].turn)
                           if game.moves else None),
-            "result": _result_json(game.result, v),
+            "result": _result_json(game.outcome(), v),
             "moves_without_progress": game.moves_without_progress,
             "can_undo": _undo_plies(stored, game) is not None,
             "draw_moves_without_progress": v.draw_moves_without_progress,
@@ -373,7 +351,8 @@ class GameService:
     # -- store calls in threads ----------------------------------------------------------------
     async def load(self, game_id: str) -> StoredGame:
         """The stored game, a loss on time recorded first if its flag has fallen since (the
-        server's clock decides, whether or not a page is open). Raises NotFoundError."""
+        server's clock decides, whether or not a page is open). Raises NotFoundError,
+        StorageError."""
         stored = await asyncio.to_thread(self.store.load, game_id)
         if clocks.flag_due(stored):
             clocks.record_flag(stored)
@@ -389,6 +368,9 @@ class GameService:
             saved = await asyncio.to_thread(self.store.save, stored)
         except ConflictError:
             raise Conflict(_("the game was changed by another request; reload it")) from None
+        except StorageError as exc:
+            raise StorageError(f"the database failed ({exc.why}): this change was not stored; "
+                               "try again", why=exc.why) from None
         self._cache.put(saved, game)
         return saved
 
@@ -439,25 +421,42 @@ class GameService:
             owner=owner,
             clock=clocks.new_clock(control),
         )
+        stored.white_seat, stored.black_seat = seats.new_game_seats(
+            owner, stored.opponent, stored.side)
         if self._computer_to_move(stored, game):
             await self._computer_reply(stored, game)
         _record(stored, game)
-        stored = await asyncio.to_thread(self.store.create, stored)
+        try:
+            stored = await asyncio.to_thread(self.store.create, stored)
+        except StorageError as exc:
+            raise StorageError(f"the database failed ({exc.why}): the game was not stored; "
+                               "try again", why=exc.why) from None
         self._cache.put(stored, game)
-        return self.to_json(stored, game)
+        return self.mine(stored, game, owner)
+
+    def mine(self, stored: StoredGame, game: Game | None, player: str | None) -> dict[str, Any]:
+        """:meth:`to_json` with ``seats``: the sides whose seat ``player`` holds."""
+        return {**self.to_json(stored, game), "seats": seats.held(stored, player)}
 
     def _computer_to_move(self, stored: StoredGame, game: Game) -> bool:
         return (
             stored.opponent == "computer"
-            and game.result is None
+            and game.outcome() is None
             and not clocks.lost_on_time(stored)
             and game.turn.word != stored.side
         )
 
     async def _computer_reply(self, stored: StoredGame, game: Game) -> Move:
-        move = await self.computer.choose(
-            stored.variant, stored.optional_capture, game.positions, stored.level or 1
-        )
+        async def unchanged() -> bool:   # checked when a worker is free, before the search
+            return stored.version == 0 or (await self.load(stored.id)).version == stored.version
+
+        try:
+            move = await self.computer.choose(
+                stored.variant, stored.optional_capture, game.positions, stored.level or 1,
+                still_wanted=unchanged,
+            )
+        except GameChanged:
+            raise Conflict(_("the game was changed by another request; reload it")) from None
         game.play(move)
         return move
 
@@ -467,7 +466,8 @@ class GameService:
             raise Conflict(_("another move on this game is being played; try again"))
         self._busy.add(game_id)
 
-    async def play(self, game_id: str, text: str, version: int | None = None) -> dict[str, Any]:
+    async def play(self, game_id: str, text: str, version: int | None = None, *,
+                   player: str | None) -> dict[str, Any]:
         """Play the move ``text`` (full or short notation) and, against the computer, its
         reply; returns the game. ``version``: the game's version the move was chosen on
         (Conflict when the game has changed since; None: no check). Raises NotFoundError,
@@ -481,7 +481,8 @@ class GameService:
                 raise Conflict(_("the game has changed since this move was chosen; reload it"))
             game = self.rebuild(stored)
             _refuse_after_flag(stored)
-            if game.result is not None:
+            seats.require(stored, player, "move", game.turn.word)
+            if game.outcome() is not None:
                 raise _game_over(game)
             if self._computer_to_move(stored, game):
                 raise Conflict(_("it is the computer's turn"))
@@ -493,8 +494,13 @@ class GameService:
                 ) from None
             stored = await self._save(stored, game)  # your move lasts on its own
             if self._computer_to_move(stored, game):
-                stored, game = await self._reply_and_save(stored, game)
-            return self.to_json(stored, game)
+                try:
+                    stored, game = await self._reply_and_save(stored, game)
+                except Conflict:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - the move is stored whatever failed
+                    raise _reply_failed(game_id, exc) from None
+            return self.mine(stored, game, player)
         finally:
             self._busy.discard(game_id)
 
@@ -502,21 +508,27 @@ class GameService:
         """The computer's move on a copy of ``game`` (the cached one stays as stored), then
         stored. If the search fails nothing more is written: the game waits for
         :meth:`reply`."""
-        game = _clone(game)
+        game = game.copy()
         await self._computer_reply(stored, game)
         return await self._save(stored, game), game
 
-    async def reply(self, game_id: str) -> dict[str, Any]:
+    async def reply(self, game_id: str, *, player: str | None) -> dict[str, Any]:
         """Let the computer play when it is its turn and it is not already thinking (after a
         restart or a failed search). Raises NotFoundError, Conflict."""
         self._claim(game_id)
         try:
             stored = await self.load(game_id)
             game = self.rebuild(stored)
+            seats.require(stored, player, "reply", game.turn.word)
             if not self._computer_to_move(stored, game):
                 raise Conflict(_("it is not the computer's turn"))
-            stored, game = await self._reply_and_save(stored, game)
-            return self.to_json(stored, game)
+            try:
+                stored, game = await self._reply_and_save(stored, game)
+            except Conflict:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the game waits for the reply
+                raise _reply_failed(game_id, exc) from None
+            return self.mine(stored, game, player)
         finally:
             self._busy.discard(game_id)
 
@@ -526,7 +538,8 @@ class GameService:
         if version is not None and version != stored.version:
             raise Conflict(_("the game was changed by another request; reload it"))
 
-    async def undo(self, game_id: str, version: int | None = None) -> dict[str, Any]:
+    async def undo(self, game_id: str, version: int | None = None, *,
+                   player: str | None) -> dict[str, Any]:
         """Take back the last move (against the computer: your last move and its reply).
         ``version``: the game's version the page knows (Conflict if it changed since).
         Raises NotFoundError, Conflict (nothing to take back, or a resigned/agreed game)."""
@@ -536,7 +549,8 @@ class GameService:
             self._check_version(stored, version)
             _refuse_after_flag(stored)
             game = self.rebuild(stored)
-            final = game.result
+            seats.require(stored, player, "undo", game.turn.word)
+            final = game.outcome()
             if final is not None and final.reason is ResultReason.RESIGNATION:
                 raise Conflict(_("the game ended by resignation; it cannot be taken back"))
             if final is not None and final.reason is ResultReason.AGREEMENT:
@@ -553,12 +567,13 @@ class GameService:
             except GameOverError:  # cannot happen after the checks above; be safe
                 raise Conflict(_("there is no move to take back")) from None
             stored = await self._save(stored, game)
-            return self.to_json(stored, game)
+            return self.mine(stored, game, player)
         finally:
             self._busy.discard(game_id)
 
     async def resign(
-        self, game_id: str, side: str | None, version: int | None = None
+        self, game_id: str, side: str | None, version: int | None = None, *,
+        player: str | None,
     ) -> dict[str, Any]:
         """``side`` resigns (default: you against the computer, the side to move between
         friends; against the computer only your side may). ``version``: as for :meth:`undo`.
@@ -571,6 +586,7 @@ class GameService:
             self._check_version(stored, version)
             _refuse_after_flag(stored)
             game = self.rebuild(stored)
+            seats.require(stored, player, "resign", game.turn.word, side)
             if side is None:
                 side = stored.side if stored.opponent == "computer" else game.turn.word
             elif stored.opponent == "computer" and side != stored.side:
@@ -584,11 +600,12 @@ class GameService:
             except GameOverError:
                 raise _game_over(game) from None
             stored = await self._save(stored, game)
-            return self.to_json(stored, game)
+            return self.mine(stored, game, player)
         finally:
             self._busy.discard(game_id)
 
-    async def agree_draw(self, game_id: str, version: int | None = None) -> dict[str, Any]:
+    async def agree_draw(self, game_id: str, version: int | None = None, *,
+                         player: str | None) -> dict[str, Any]:
         """Both players (friends on one screen) agree to a draw. ``version``: as for
         :meth:`undo`. Raises NotFoundError, Conflict (against the computer, or the game is
         over)."""
@@ -600,20 +617,21 @@ class GameService:
             if stored.opponent != "friend":
                 raise Conflict(_("a draw can be agreed only between two people"))
             game = self.rebuild(stored)
+            seats.require(stored, player, "draw", game.turn.word)
             try:
                 game.agree_draw()
             except GameOverError:
                 raise _game_over(game) from None
             stored = await self._save(stored, game)
-            return self.to_json(stored, game)
+            return self.mine(stored, game, player)
         finally:
             self._busy.discard(game_id)
 
-    async def get(self, game_id: str) -> dict[str, Any]:
-        """The game, with ``"thinking": true`` while the computer is choosing its move.
-        Raises NotFoundError."""
+    async def get(self, game_id: str, player: str | None = None) -> dict[str, Any]:
+        """The game, with ``"thinking": true`` while the computer is choosing its move, and
+        the ``seats`` that ``player`` holds. Raises NotFoundError."""
         stored = await self.load(game_id)
-        data = self.to_json(stored)
+        data = self.mine(stored, None, player)
         if game_id in self._busy and data["turn"] == data["computer_side"]:
             return {**data, "thinking": True}
         return data
@@ -632,7 +650,7 @@ class GameService:
             raise BadRequest(clip(str(exc), 200)) from None
         legal = game.legal_moves()
         mine = [move_text(v, m) for m in legal if m.start == start]
-        if mine or game.result is not None:
+        if mine or game.outcome() is not None:
             return {"square": geo.label(start), "moves": mine, "reason": None, "code": None}
         refusal = explain_piece(v, game.position, start)
         if refusal is None:  # cannot happen: it has no legal move; be safe
@@ -715,13 +733,13 @@ class GameService:
                 break
         return out
 
-    async def delete(self, game_id: str, owner: str | None) -> None:
-        """Delete a game of ``owner``'s. Raises NotFoundError, Forbidden (another browser's
-        game)."""
-        try:
-            await asyncio.to_thread(self.store.delete, game_id, owner)
-        except PermissionError:
-            raise Forbidden(_("only the browser that created this game may delete it")) from None
+    async def delete(self, game_id: str, player: str | None) -> None:
+        """Delete a game whose seats ``player`` holds (:func:`damiera.web.seats.needed`,
+        ``delete``). Raises NotFoundError, Forbidden (a game of another browser's),
+        StorageError."""
+        stored = await asyncio.to_thread(self.store.load, game_id)
+        seats.require(stored, player, "delete", stored.side)
+        await asyncio.to_thread(self.store.delete, game_id)
         self._cache.drop(game_id)
 
 

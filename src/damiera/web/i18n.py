@@ -20,12 +20,14 @@ page's language when the catalog has a message for that code (msgid ``error:<cod
 from __future__ import annotations
 
 import contextvars
+import functools
 import io
 import threading
 from collections.abc import Mapping
 from pathlib import Path
 
 from babel import Locale, UnknownLocaleError
+from babel.core import negotiate_locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
@@ -40,13 +42,16 @@ _current: contextvars.ContextVar[str] = contextvars.ContextVar("locale", default
 
 
 def available_locales() -> list[str]:
-    """Language codes that have a catalog, English first, then alphabetical."""
-    found = {
-        p.parent.parent.name
-        for p in LOCALES_DIR.glob("*/LC_MESSAGES/messages.po")
-    }
+    """Language codes that have a catalog, English first, then alphabetical (the catalog
+    folder is read once: a new language needs a restart, an edited catalog does not)."""
+    return list(_locales_in(LOCALES_DIR))
+
+
+@functools.lru_cache(maxsize=4)
+def _locales_in(folder: Path) -> tuple[str, ...]:
+    found = {p.parent.parent.name for p in folder.glob("*/LC_MESSAGES/messages.po")}
     found.add(DEFAULT_LOCALE)
-    return [DEFAULT_LOCALE] + sorted(found - {DEFAULT_LOCALE})
+    return (DEFAULT_LOCALE, *sorted(found - {DEFAULT_LOCALE}))
 
 
 def language_name(code: str) -> str:
@@ -66,35 +71,55 @@ def text_direction(code: str) -> str:
 
 
 def translations(code: str) -> NullTranslations:
-    """Compiled catalog of a language (NullTranslations for English without a catalog)."""
-    po = LOCALES_DIR / code / "LC_MESSAGES" / "messages.po"
+    """Compiled catalog of a language (NullTranslations for English without a catalog).
+
+    Besides ``messages.po``, every other ``*.po`` of the language's folder (one per part of
+    the site, e.g. ``analysis.po``) is read as a fallback for the messages it has."""
+    folder = LOCALES_DIR / code / "LC_MESSAGES"
+    po = folder / "messages.po"
+    extra = sorted(p for p in folder.glob("*.po") if p.name != "messages.po")
     try:
-        mtime = po.stat().st_mtime
+        mtime = max(p.stat().st_mtime for p in [po, *extra])
     except OSError:
         return NullTranslations()
     with _lock:
         cached = _cache.get(str(po))
         if cached is not None and cached[0] == mtime:
             return cached[1]
-        with po.open("rb") as fp:
-            catalog = read_po(fp, locale=code)
-        buffer = io.BytesIO()
-        write_mo(buffer, catalog)
-        buffer.seek(0)
-        compiled = Translations(fp=buffer)
+        compiled = _compile(po, code)
+        for path in extra:
+            compiled.add_fallback(_compile(path, code))
         _cache[str(po)] = (mtime, compiled)
         return compiled
 
 
+def _compile(po: Path, code: str) -> Translations:
+    with po.open("rb") as fp:
+        catalog = read_po(fp, locale=code)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return Translations(fp=buffer)
+#: Accept-Language is read up to this many characters and this many tags (a browser sends
+#: a handful); the rest is ignored, so a huge header costs no more than a normal one.
+MAX_ACCEPT_LANGUAGE = 1024
+MAX_LANGUAGE_TAGS = 32
+
+
 def _normalise(code: str | None) -> str | None:
-    if not code:
+    if not code or len(code) > 35:   # BCP 47 tags are at most 35 characters in practice
         return None
-    code = code.strip().replace("-", "_")
-    available = available_locales()
-    if code in available:
-        return code
-    base = code.split("_")[0].lower()
-    return base if base in available else None
+    return _negotiate([code])
+
+
+def _negotiate(tags: list[str]) -> str | None:
+    """The first of ``tags`` the site has a catalog for (Babel's negotiation: the exact
+    locale, else its language), spelt as the catalog is (``pt-br`` -> ``pt_BR``)."""
+    by_lower = {c.lower(): c for c in available_locales()}
+    found = negotiate_locale(
+        [t.strip().replace("-", "_") for t in tags], list(by_lower), aliases={}
+    )
+    return by_lower.get(found.lower()) if found else None
 
 
 def known_locale(code: str | None) -> str | None:
@@ -104,11 +129,15 @@ def known_locale(code: str | None) -> str | None:
 
 
 def parse_accept_language(header: str | None) -> list[str]:
-    """Language tags of an ``Accept-Language`` header, most wanted first."""
+    """Language tags of an ``Accept-Language`` header, most wanted first.
+
+    Linear in the header and bounded: only the first :data:`MAX_ACCEPT_LANGUAGE` characters
+    and :data:`MAX_LANGUAGE_TAGS` tags are read."""
     if not header:
         return []
     weighted: list[tuple[float, int, str]] = []
-    for i, part in enumerate(header.split(",")):
+    parts = header[:MAX_ACCEPT_LANGUAGE].split(",", MAX_LANGUAGE_TAGS)[:MAX_LANGUAGE_TAGS]
+    for i, part in enumerate(parts):
         pieces = part.strip().split(";")
         tag = pieces[0].strip()
         if not tag or tag == "*":
@@ -118,7 +147,7 @@ def parse_accept_language(header: str | None) -> list[str]:
             p = p.strip()
             if p.startswith("q="):
                 try:
-                    q = float(p[2:])
+                    q = float(p[2:8])
                 except ValueError:
                     q = 0.0
         if q > 0:
@@ -131,12 +160,14 @@ def choose_locale(
     cookie: str | None = None,
     accept_language: str | None = None,
 ) -> str:
-    """The locale of a request: URL, then cookie, then Accept-Language, then English."""
-    for candidate in (url_lang, cookie, *parse_accept_language(accept_language)):
+    """The locale of a request: URL, then cookie, then Accept-Language (Babel's
+    :func:`~babel.core.negotiate_locale` over the site's catalogs: ``it-IT`` -> ``it``), then
+    English."""
+    for candidate in (url_lang, cookie):
         found = _normalise(candidate)
         if found:
             return found
-    return DEFAULT_LOCALE
+    return _negotiate(parse_accept_language(accept_language)) or DEFAULT_LOCALE
 
 
 def set_locale(code: str) -> None:

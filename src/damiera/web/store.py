@@ -3,13 +3,21 @@
 A stored game is what it takes to rebuild it exactly: the variant and its house rule, who
 plays (a friend on the same screen, or the computer at a level), the side at the bottom of the
 screen, the start FEN (None for the variant's start position), every move in full notation,
-the result, the browser that created it, and timestamps. The position is never stored: the
+the result, the clock of a timed game (:mod:`damiera.web.clocks`), the browser that created
+it, the seats (the SHA-256 of the player token that
+holds each side: :mod:`damiera.web.seats`), and timestamps. The position is never stored: the
 web layer rebuilds a :class:`damiera.rules.game.Game` by replaying the moves.
 
 Writes are all-or-nothing (one transaction each) and optimistic: every row carries a
 ``version`` (SQLAlchemy's ``version_id_col``); :meth:`GameStore.save` refuses with
 :class:`ConflictError` when the row changed since it was loaded, so two moves sent at once on
 one game never both land.
+
+Games stored before clocks or seats existed are migrated when the store opens: the clock
+column is added (NULL: untimed), and so are the two seat columns, each old game's seats
+given to the browser that created it (its ``owner``) as a new game would give them. :meth:`GameStore.delete_untouched` deletes games nobody has
+changed for a while (the site runs it on its own: :mod:`damiera.web.housekeeping`), and
+:meth:`GameStore.check_writable` tells whether the database accepts writes at all.
 
 The database is any SQLAlchemy URL: ``DAMIERA_DATABASE_URL``, else an SQLite file in the
 user's data directory (``$XDG_DATA_HOME/damiera/damiera.sqlite3``, by default
@@ -19,14 +27,16 @@ user's data directory (``$XDG_DATA_HOME/damiera/damiera.sqlite3``, by default
 from __future__ import annotations
 
 import copy
+import functools
 import os
 import secrets
 import threading
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -35,17 +45,48 @@ from sqlalchemy import (
     Integer,
     String,
     create_engine,
+    delete,
     event,
     inspect,
     select,
     text,
+    update,
 )
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class NotFoundError(LookupError):
     """No game has this id."""
+
+
+class StorageError(RuntimeError):
+    """The database failed (disk full, read-only, gone): 503. ``why`` is the database's own
+    reason in one line; ``move_stored``: the human's move was stored and only what came after
+    it failed (the message then says how to go on)."""
+
+    def __init__(self, message: str, why: str | None = None, move_stored: bool = False):
+        super().__init__(message)
+        self.why = why if why is not None else message
+        self.move_stored = move_stored
+
+
+def _storage_errors(method: Callable[P, R]) -> Callable[P, R]:
+    """Turn the database's errors (SQLAlchemy's, OSError) into :class:`StorageError`."""
+
+    @functools.wraps(method)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except (SQLAlchemyError, OSError) as exc:
+            why = str(getattr(exc, "orig", None) or exc).splitlines()[0][:200]
+            raise StorageError(f"the database failed: {why}", why=why) from exc
+
+    return wrapper
 
 
 class ConflictError(RuntimeError):
@@ -87,6 +128,10 @@ class GameRow(_Base):
     result_reason: Mapped[str | None] = mapped_column(String(32), nullable=True)
     #: Opaque token of the browser that created the game ("my games").
     owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    #: SHA-256 (hex) of the player token holding each side's seat; None: nobody's (the
+    #: computer's side).
+    white_seat: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    black_seat: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
@@ -111,6 +156,8 @@ class StoredGame:
     result_winner: str | None = None
     result_reason: str | None = None
     owner: str | None = None
+    white_seat: str | None = None
+    black_seat: str | None = None
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     updated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     version: int = 0
@@ -130,6 +177,8 @@ class StoredGame:
             result_winner=row.result_winner,
             result_reason=row.result_reason,
             owner=row.owner,
+            white_seat=row.white_seat,
+            black_seat=row.black_seat,
             created_at=_aware(row.created_at),
             updated_at=_aware(row.updated_at),
             version=row.version,
@@ -159,6 +208,7 @@ class GameStore:
         self.engine: Engine = _make_engine(self.url)
         _Base.metadata.create_all(self.engine)
         _add_new_columns(self.engine)
+        _migrate_seats(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         # SQLite lets one writer in at a time and makes the others sleep and retry (up to
         # 100 ms a try); queueing this process's writes on a lock avoids those sleeps.
@@ -170,6 +220,7 @@ class GameStore:
         """Close the database connections."""
         self.engine.dispose()
 
+    @_storage_errors
     def create(self, game: StoredGame) -> StoredGame:
         """Insert a new game; returns it with its version set."""
         now = datetime.now(UTC)
@@ -187,6 +238,8 @@ class GameStore:
                 result_reason=game.result_reason,
                 owner=game.owner,
                 clock=copy.deepcopy(game.clock),
+                white_seat=game.white_seat,
+                black_seat=game.black_seat,
                 created_at=now,
                 updated_at=now,
             )
@@ -194,6 +247,7 @@ class GameStore:
             session.flush()
             return StoredGame._from_row(row)
 
+    @_storage_errors
     def load(self, game_id: str) -> StoredGame:
         """The game with this id. Raises :class:`NotFoundError`."""
         with self._sessions() as session:
@@ -202,6 +256,7 @@ class GameStore:
                 raise NotFoundError(f"no game with id {game_id!r}")
             return StoredGame._from_row(row)
 
+    @_storage_errors
     def save(self, game: StoredGame) -> StoredGame:
         """Write the moves and result of ``game`` if nobody changed it since it was loaded.
 
@@ -229,18 +284,37 @@ class GameStore:
                 ) from None
             return StoredGame._from_row(row)
 
-    def delete(self, game_id: str, owner: str | None) -> None:
-        """Delete the game if ``owner`` (the browser's token) created it. Raises
-        :class:`NotFoundError` when there is no such game, :class:`PermissionError` when it
-        belongs to another browser (or to none)."""
+    @_storage_errors
+    def delete(self, game_id: str) -> None:
+        """Delete the game (who may is the caller's question: :mod:`damiera.web.seats`).
+        Raises :class:`NotFoundError` when there is no such game."""
         with self._write_lock, self._sessions.begin() as session:
             row = session.get(GameRow, game_id)
             if row is None:
                 raise NotFoundError(f"no game with id {game_id!r}")
-            if owner is None or row.owner != owner:
-                raise PermissionError("only the browser that created a game may delete it")
             session.delete(row)
 
+    @_storage_errors
+    def delete_untouched(self, before: datetime) -> int:
+        """Delete every game last changed before ``before``; returns how many."""
+        with self._write_lock, self._sessions.begin() as session:
+            result = session.execute(delete(GameRow).where(GameRow.updated_at < before))
+            return int(getattr(result, "rowcount", 0) or 0)
+
+    @_storage_errors
+    def check_writable(self) -> None:
+        """Raise the database's error (e.g. SQLAlchemy's OperationalError, "attempt to write
+        a readonly database") unless it accepts a write; nothing is changed."""
+        with self._write_lock, self.engine.connect() as conn:
+            trans = conn.begin()
+            try:
+                conn.execute(update(GameRow).where(GameRow.id == "").values(id=""))
+                if self.url.startswith("sqlite"):
+                    conn.execute(text("CREATE TABLE _damiera_write_probe (x INTEGER)"))
+            finally:
+                trans.rollback()
+
+    @_storage_errors
     def recent(self, owner: str | None, limit: int = 50) -> list[StoredGame]:
         """The ``owner``'s games, most recently changed first (none for a None owner)."""
         if owner is None:
@@ -268,6 +342,28 @@ def _add_new_columns(engine: Engine) -> None:
             for name in missing:
                 conn.execute(text(f"ALTER TABLE {GameRow.__tablename__} ADD COLUMN {name} "
                                   f"{_NEW_COLUMNS[name]}"))
+
+
+def _migrate_seats(engine: Engine) -> None:
+    """Add the seat columns to a store made before seats, and give each old game's seats to
+    the browser that created it (both sides between friends, the human's against the
+    computer), as :func:`damiera.web.seats.new_game_seats` does for a new game."""
+    from damiera.web.seats import new_game_seats
+
+    columns = {c["name"] for c in inspect(engine).get_columns("games")}
+    missing = [name for name in ("white_seat", "black_seat") if name not in columns]
+    if not missing:
+        return
+    with engine.begin() as conn:
+        for name in missing:
+            conn.execute(text(f"ALTER TABLE games ADD COLUMN {name} VARCHAR(64)"))
+        rows = conn.execute(select(GameRow.id, GameRow.owner, GameRow.opponent, GameRow.side)
+                            .where(GameRow.owner.is_not(None))).all()
+        for game_id, owner, opponent, side in rows:
+            white, black = new_game_seats(owner, opponent, side)
+            conn.execute(update(GameRow).where(GameRow.id == game_id)
+                         .values(white_seat=white, black_seat=black)
+                         .execution_options(synchronize_session=False))
 
 
 def _make_engine(url: str) -> Engine:

@@ -38,8 +38,12 @@ function variantOf() {
 function humanToMove() {
   const g = state.game;
   if (!g || g.result || state.viewPly !== null) return false;
-  return g.opponent === "friend" || g.turn === g.side;
+  return (g.opponent === "friend" || g.turn === g.side) && holds(g, g.turn);
 }
+// The server says which seats this browser holds (`seats`); a visitor with none watches a
+// read-only board.
+function holds(g, side) { return !!g && (g.seats || []).includes(side); }
+function isPlayer(g) { return !!g && (g.seats || []).length > 0; }
 function sepFor(isCapture) {
   const v = variantOf();
   return isCapture ? (v.capture_separator || "x") : "-";
@@ -211,16 +215,18 @@ function setControls(haveGame) {
   const g = state.game;
   const over = !g || !!g.result;
   const looking = state.viewPly !== null;   // looking back: nothing may change the game
-  $("btn-undo").hidden = $("btn-resign").hidden = $("btn-flip").hidden = !haveGame;
+  $("btn-undo").hidden = $("btn-resign").hidden = !haveGame || !isPlayer(g);
+  $("btn-flip").hidden = !haveGame;
   $("intro").hidden = haveGame;
   // the server says whether an undo would take something back (not after a resignation or
   // an agreed draw, nor when only the computer has moved)
   $("btn-undo").disabled = !haveGame || state.busy || looking || !g.history.length || g.can_undo === false;
   $("btn-resign").disabled = over || state.busy || looking;
-  $("btn-draw").hidden = !g || g.opponent !== "friend";
+  $("btn-draw").hidden = !g || g.opponent !== "friend" || !isPlayer(g);
   $("btn-draw").disabled = over || state.busy || looking;
   $("btn-pdn").hidden = !haveGame;
-  $("type-move").hidden = !haveGame || over;
+  if ($("btn-analyse")) { $("btn-analyse").hidden = !haveGame; if (g) $("btn-analyse").href = `/analysis?game=${g.id}`; }
+  $("type-move").hidden = !haveGame || over || !isPlayer(g);
   $("move-input").disabled = over || state.busy || looking;
   $("btn-live").hidden = !haveGame || !looking;
   if (haveGame) {
@@ -474,7 +480,7 @@ async function awaitComputer() {
       await sleep(500);
       g = await api(`/api/games/${g.id}`);
     }
-    if (computerToMove(g) && !g.thinking) g = await api(`/api/games/${g.id}/reply`, { method: "POST" });
+    if (computerToMove(g) && !g.thinking && holds(g, g.side)) g = await api(`/api/games/${g.id}/reply`, { method: "POST" });
     $("thinking").hidden = true;
     if (g.history.length > state.game.history.length && g.last_move) {
       sound(g.last_move);

@@ -1,0 +1,627 @@
+/* Legal move generation, perft and Zobrist keys on machine-word bitboards (see movegen.h).
+ *
+ * Implements RULES.md sections 1 and 2: quiet moves of men and (short or flying) kings; short
+ * and flying captures; multi-captures that must be completed; the Turkish strike (captured
+ * pieces stay on the board until the move ends: they block and cannot be jumped twice, while
+ * empty squares, the mover's start square included, may be crossed again); a flying king must
+ * land where the capture goes on when such squares exist; men that may not take kings;
+ * promotion during a capture (stop, continue as a king, or pass through); the capture-choice
+ * rules; mandatory capture or the optional-capture house rule; equal captures listed once.
+ */
+#include "movegen.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const int OPPOSITE[4] = {DOWN_RIGHT, DOWN_LEFT, UP_RIGHT, UP_LEFT};
+
+static inline int popcnt(uint64_t x) { return popcount64(x); }
+static inline int lowbit(uint64_t x) { return __builtin_ctzll(x); }
+
+static uint64_t splitmix(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+int rules_init(Rules *r)
+{
+    int n = r->size, h = n / 2;
+    if (n != 8 && n != 10)
+        return -1;
+    r->half = h;
+    r->mask = 0;
+    r->promo[0] = r->promo[1] = 0;
+    memset(r->nb, -1, sizeof r->nb);
+    memset(r->row, 0, sizeof r->row);
+    int bit_of[10][10];
+    for (int row = 0; row < n; row++)
+        for (int c = 0; c < n; c++) {
+            bit_of[row][c] = -1;
+            if ((row + c) % 2 == 1) {
+                int s = row * h + c / 2 + row / 2;
+                bit_of[row][c] = s;
+                r->mask |= (uint64_t)1 << s;
+                r->row[s] = (uint8_t)row;
+                if (row == 0)
+                    r->promo[0] |= (uint64_t)1 << s;
+                if (row == n - 1)
+                    r->promo[1] |= (uint64_t)1 << s;
+                if (s + 1 > r->nbits)
+                    r->nbits = s + 1;
+            }
+        }
+    static const int dr[4] = {-1, -1, 1, 1}, dc[4] = {-1, 1, -1, 1};
+    for (int row = 0; row < n; row++)
+        for (int c = 0; c < n; c++) {
+            int s = bit_of[row][c];
+            if (s < 0)
+                continue;
+            for (int d = 0; d < 4; d++) {
+                int rr = row + dr[d], cc = c + dc[d];
+                if (rr >= 0 && rr < n && cc >= 0 && cc < n)
+                    r->nb[d][s] = (int8_t)bit_of[rr][cc];
+            }
+        }
+    uint64_t seed = 0xDA3E1A;
+    for (int k = 0; k < 4; k++)
+        for (int s = 0; s < MAX_BITS; s++)
+            r->zobrist[k][s] = splitmix(&seed);
+    r->zobrist_side = splitmix(&seed);
+    return 0;
+}
+
+int movelist_reserve(MoveList *l, int n)
+{
+    if (n <= l->cap)
+        return 0;
+    int cap = l->cap ? l->cap : 64;
+    while (cap < n)
+        cap *= 2;
+    CMove *m = realloc(l->m, (size_t)cap * sizeof(CMove));
+    if (!m)
+        return -1;
+    l->m = m;
+    l->cap = cap;
+    return 0;
+}
+
+void movelist_free(MoveList *l)
+{
+    free(l->m);
+    l->m = NULL;
+    l->n = l->cap = 0;
+}
+
+static inline int push(MoveList *l, const CMove *m)
+{
+    if (l->n == l->cap && movelist_reserve(l, l->n + 1) < 0)
+        return -1;
+    l->m[l->n++] = *m;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Capture choice and equal captures */
+
+static int cmp_lex(const uint8_t *a, const uint8_t *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+/* > 0 when a is preferred by the capture-choice rule, < 0 when b is, 0 when both stand. */
+static int choice_cmp(const Rules *r, const CMove *a, const CMove *b)
+{
+    switch (r->choice) {
+    case CHOICE_KING_PRECEDENCE:
+        return (int)a->by_king - (int)b->by_king;
+    case CHOICE_MAJORITY:
+        return (int)a->ncap - (int)b->ncap;
+    case CHOICE_MOST_THEN_KINGS:
+        if (a->ncap != b->ncap)
+            return (int)a->ncap - (int)b->ncap;
+        return popcnt(a->captured_kings) - popcnt(b->captured_kings);
+    case CHOICE_ITALIAN: {
+        if (a->ncap != b->ncap)
+            return (int)a->ncap - (int)b->ncap;
+        if (a->by_king != b->by_king)
+            return (int)a->by_king - (int)b->by_king;
+        int ka = popcnt(a->captured_kings), kb = popcnt(b->captured_kings);
+        if (ka != kb)
+            return ka - kb;
+        /* Priority 4: the king taken earliest (the jump numbers compared in order). */
+        uint8_t ja[MAX_CAPS], jb[MAX_CAPS];
+        int na = 0, nb = 0;
+        for (int i = 0; i < a->ncap; i++)
+            if (a->captured_kings >> a->caps[i] & 1)
+                ja[na++] = (uint8_t)i;
+        for (int i = 0; i < b->ncap; i++)
+            if (b->captured_kings >> b->caps[i] & 1)
+                jb[nb++] = (uint8_t)i;
+        return -cmp_lex(ja, jb, na);
+    }
+    default:
+        return 0;
+    }
+}
+
+/* < 0 when a's path is the one PDN writes for an equal capture: the landing right behind each
+ * captured piece first (a turning square is the only landing that turns), then notation order. */
+static int path_pref(const Rules *r, const CMove *a, const CMove *b)
+{
+    for (int i = 0; i < a->ncap; i++) {
+        int ga = abs((int)r->row[a->path[i + 1]] - (int)r->row[a->caps[i]]);
+        int gb = abs((int)r->row[b->path[i + 1]] - (int)r->row[b->caps[i]]);
+        if (ga != gb)
+            return ga - gb;
+    }
+    for (int i = 0; i <= a->ncap; i++)
+        if (a->path[i] != b->path[i])
+            return (int)r->rank[a->path[i]] - (int)r->rank[b->path[i]];
+    return 0;
+}
+
+typedef struct {
+    const Rules *r;
+    MoveList *out;
+    int raw, failed, side;
+    uint64_t empty, opp, targets, kings;
+    int ncap;
+    uint8_t path[MAX_CAPS + 2];
+    uint8_t caps[MAX_CAPS + 1];
+} CapCtx;
+
+static void emit(CapCtx *c, int end, uint64_t captured, int promotes, int by_king)
+{
+    CMove m;
+    m.captured = captured;
+    m.captured_kings = captured & c->kings;
+    m.start = c->path[0];
+    m.end = (uint8_t)end;
+    m.ncap = (uint8_t)c->ncap;
+    m.promotes = (uint8_t)promotes;
+    m.by_king = (uint8_t)by_king;
+    memcpy(m.path, c->path, (size_t)c->ncap + 1);
+    memcpy(m.caps, c->caps, (size_t)c->ncap);
+    MoveList *l = c->out;
+    if (!c->raw && l->n) {
+        int cmp = choice_cmp(c->r, &m, &l->m[0]);
+        if (cmp < 0)
+            return;
+        if (cmp > 0)
+            l->n = 0;
+        for (int i = 0; i < l->n; i++) {
+            CMove *o = &l->m[i];
+            if (o->start == m.start && o->end == m.end && o->captured == m.captured &&
+                o->promotes == m.promotes) {
+                if (path_pref(c->r, &m, o) < 0)
+                    *o = m;
+                return;
+            }
+        }
+    }
+    if (push(l, &m) < 0)
+        c->failed = 1;
+}
+
+static int king_captures(CapCtx *c, int sq, uint64_t captured, int came_from, int promotes,
+                         int by_king);
+
+static int man_captures(CapCtx *c, int sq, uint64_t captured)
+{
+    const Rules *r = c->r;
+    int found = 0;
+    int d0 = 0, d1 = 4;
+    if (!r->men_back) {
+        d0 = c->side == 0 ? 0 : 2;
+        d1 = d0 + 2;
+    }
+    for (int d = d0; d < d1; d++) {
+        int mid = r->nb[d][sq];
+        if (mid < 0)
+            continue;
+        int land = r->nb[d][mid];
+        if (land < 0)
+            continue;
+        uint64_t mb = (uint64_t)1 << mid, lb = (uint64_t)1 << land;
+        if (!(c->targets & mb) || (captured & mb) || !(c->empty & lb))
+            continue;
+        found = 1;
+        uint64_t nc = captured | mb;
+        c->caps[c->ncap] = (uint8_t)mid;
+        c->path[c->ncap + 1] = (uint8_t)land;
+        c->ncap++;
+        if (r->promo[c->side] & lb) {
+            int went_on = 0;
+            if (r->promotion == PROMO_CONTINUE)
+                went_on = king_captures(c, land, nc, d, 1, 0);
+            else if (r->promotion == PROMO_PASS_THROUGH)
+                went_on = man_captures(c, land, nc);
+            if (!went_on)
+                emit(c, land, nc, 1, 0);
+        } else if (!man_captures(c, land, nc)) {
+            emit(c, land, nc, 0, 0);
+        }
+        c->ncap--;
+    }
+    return found;
+}
+
+static int king_captures(CapCtx *c, int sq, uint64_t captured, int came_from, int promotes,
+                         int by_king)
+{
+    const Rules *r = c->r;
+    int found = 0;
+    int back = came_from >= 0 ? OPPOSITE[came_from] : -1;
+    uint64_t empty = c->empty, opp = c->opp;
+    if (!r->flying) {
+        for (int d = 0; d < 4; d++) {
+            if (d == back)
+                continue;
+            int mid = r->nb[d][sq];
+            if (mid < 0)
+                continue;
+            int land = r->nb[d][mid];
+            if (land < 0)
+                continue;
+            uint64_t mb = (uint64_t)1 << mid, lb = (uint64_t)1 << land;
+            if (!(opp & mb) || (captured & mb) || !(empty & lb))
+                continue;
+            found = 1;
+            uint64_t nc = captured | mb;
+            c->caps[c->ncap] = (uint8_t)mid;
+            c->path[c->ncap + 1] = (uint8_t)land;
+            c->ncap++;
+            if (!king_captures(c, land, nc, d, promotes, by_king))
+                emit(c, land, nc, promotes, by_king);
+            c->ncap--;
+        }
+        return found;
+    }
+    for (int d = 0; d < 4; d++) {
+        if (d == back)
+            continue;
+        int s = r->nb[d][sq];
+        while (s >= 0 && (empty >> s & 1))
+            s = r->nb[d][s];
+        if (s < 0)
+            continue;
+        int next = r->nb[d][s];
+        if (next < 0)
+            continue;
+        uint64_t tb = (uint64_t)1 << s;
+        if (!(opp & tb) || (captured & tb) || !(empty >> next & 1))
+            continue;
+        found = 1;
+        uint64_t nc = captured | tb;
+        c->caps[c->ncap] = (uint8_t)s;
+        c->ncap++;
+        int went_on = 0, nstops = 0;
+        uint8_t stops[16];
+        for (int j = next; j >= 0 && (empty >> j & 1); j = r->nb[d][j]) {
+            c->path[c->ncap] = (uint8_t)j;
+            if (king_captures(c, j, nc, d, promotes, by_king))
+                went_on = 1;
+            else if (!went_on)
+                stops[nstops++] = (uint8_t)j;
+        }
+        if (!went_on)
+            for (int i = 0; i < nstops; i++) {
+                c->path[c->ncap] = stops[i];
+                emit(c, stops[i], nc, promotes, by_king);
+            }
+        c->ncap--;
+    }
+    return found;
+}
+
+static uint64_t man_capture_candidates(const Rules *r, uint64_t men, uint64_t targets,
+                                       uint64_t empty, int side)
+{
+    int h = r->half;
+    uint64_t cand = 0;
+    int up = side == 0 || r->men_back, down = side == 1 || r->men_back;
+    for (int a = h; a <= h + 1; a++) {
+        if (up)
+            cand |= ((men >> (2 * a)) & (targets >> a) & empty) << (2 * a);
+        if (down)
+            cand |= men & (targets >> a) & (empty >> (2 * a));
+    }
+    return cand;
+}
+
+static int all_captures(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side,
+                        MoveList *out, int raw)
+{
+    CapCtx c;
+    c.r = r;
+    c.out = out;
+    c.raw = raw;
+    c.failed = 0;
+    c.side = side;
+    c.empty = r->mask & ~(own | opp);
+    c.opp = opp;
+    c.targets = r->men_take_kings ? opp : opp & ~kings;
+    c.kings = kings;
+    uint64_t men = own & ~kings, own_kings = own & kings;
+    int first = out->n;
+    (void)first;
+    if (men && c.targets) {
+        uint64_t cand = man_capture_candidates(r, men, c.targets, c.empty, side);
+        while (cand) {
+            int sq = lowbit(cand);
+            uint64_t low = cand & -cand;
+            cand ^= low;
+            c.empty = (r->mask & ~(own | opp)) | low;
+            c.ncap = 0;
+            c.path[0] = (uint8_t)sq;
+            man_captures(&c, sq, 0);
+        }
+    }
+    while (own_kings) {
+        int sq = lowbit(own_kings);
+        uint64_t low = own_kings & -own_kings;
+        own_kings ^= low;
+        c.empty = (r->mask & ~(own | opp)) | low;
+        c.ncap = 0;
+        c.path[0] = (uint8_t)sq;
+        king_captures(&c, sq, 0, -1, 0, 1);
+    }
+    return c.failed ? -1 : 0;
+}
+
+int gen_raw_captures(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side,
+                     MoveList *out)
+{
+    out->n = 0;
+    return all_captures(r, own, opp, kings, side, out, 1);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Quiet moves */
+
+static inline uint64_t shift(uint64_t x, int o) { return o > 0 ? x << o : x >> -o; }
+
+static int quiet_moves(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side,
+                       MoveList *out)
+{
+    uint64_t empty = r->mask & ~(own | opp);
+    int h = r->half;
+    const int offsets[4] = {-(h + 1), -h, h, h + 1};
+    CMove m;
+    memset(&m, 0, sizeof m);
+    uint64_t men = own & ~kings, own_kings = own & kings;
+    int d0 = side == 0 ? 0 : 2;
+    for (int d = d0; d < d0 + 2 && men; d++) {
+        int o = offsets[d];
+        uint64_t to = shift(men, o) & empty;
+        while (to) {
+            int t = lowbit(to);
+            to &= to - 1;
+            m.start = m.path[0] = (uint8_t)(t - o);
+            m.end = m.path[1] = (uint8_t)t;
+            m.promotes = (r->promo[side] >> t) & 1;
+            m.by_king = 0;
+            if (push(out, &m) < 0)
+                return -1;
+        }
+    }
+    m.promotes = 0;
+    m.by_king = 1;
+    while (own_kings) {
+        int s = lowbit(own_kings);
+        own_kings &= own_kings - 1;
+        for (int d = 0; d < 4; d++)
+            for (int t = r->nb[d][s]; t >= 0 && (empty >> t & 1); t = r->nb[d][t]) {
+                m.start = m.path[0] = (uint8_t)s;
+                m.end = m.path[1] = (uint8_t)t;
+                if (push(out, &m) < 0)
+                    return -1;
+                if (!r->flying)
+                    break;
+            }
+    }
+    return 0;
+}
+
+int gen_quiet(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side, MoveList *out)
+{
+    out->n = 0;
+    return quiet_moves(r, own, opp, kings, side, out);
+}
+
+int gen_legal(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side, MoveList *out)
+{
+    out->n = 0;
+    if (has_capture(r, own, opp, kings, side)) {
+        if (all_captures(r, own, opp, kings, side, out, 0) < 0)
+            return -1;
+        if (r->mandatory)
+            return 0;
+    }
+    return quiet_moves(r, own, opp, kings, side, out);
+}
+
+int count_quiet(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side)
+{
+    uint64_t empty = r->mask & ~(own | opp);
+    int h = r->half, n = 0;
+    uint64_t men = own & ~kings, k = own & kings;
+    for (int a = h; a <= h + 1; a++) {
+        if (side == 0)
+            n += popcnt(men >> a & empty);
+        else
+            n += popcnt(men << a & empty);
+    }
+    if (k) {
+        for (int a = h; a <= h + 1; a++) {
+            uint64_t up = k >> a & empty, down = k << a & empty;
+            n += popcnt(up) + popcnt(down);
+            if (r->flying) {
+                while (up) {
+                    up = up >> a & empty;
+                    n += popcnt(up);
+                }
+                while (down) {
+                    down = down << a & empty;
+                    n += popcnt(down);
+                }
+            }
+        }
+    }
+    return n;
+}
+
+int has_capture(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side)
+{
+    uint64_t empty = r->mask & ~(own | opp);
+    uint64_t men = own & ~kings, k = own & kings;
+    int h = r->half;
+    if (men) {
+        uint64_t targets = r->men_take_kings ? opp : opp & ~kings;
+        if (man_capture_candidates(r, men, targets, empty, side))
+            return 1;
+    }
+    if (!k)
+        return 0;
+    for (int a = h; a <= h + 1; a++) {
+        if (!r->flying) {
+            if ((k >> (2 * a)) & (opp >> a) & empty)
+                return 1;
+            if (k & (opp >> a) & (empty >> (2 * a)))
+                return 1;
+            continue;
+        }
+        uint64_t reach = k >> a, frontier = reach & empty;
+        while (frontier) {
+            frontier >>= a;
+            reach |= frontier;
+            frontier &= empty;
+        }
+        if ((reach & opp) >> a & empty)
+            return 1;
+        reach = k << a;
+        frontier = reach & empty;
+        while (frontier) {
+            frontier <<= a;
+            reach |= frontier;
+            frontier &= empty;
+        }
+        if ((reach & opp) << a & empty)
+            return 1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Order, hashing, perft */
+
+static int path_order(const Rules *r, const CMove *a, const CMove *b)
+{
+    int la = path_len(a), lb = path_len(b);
+    int n = la < lb ? la : lb;
+    for (int i = 0; i < n; i++)
+        if (a->path[i] != b->path[i])
+            return (int)r->rank[a->path[i]] - (int)r->rank[b->path[i]];
+    return la - lb;
+}
+
+void sort_moves(const Rules *r, CMove *m, int n)
+{
+    for (int i = 1; i < n; i++) {
+        CMove x = m[i];
+        int j = i - 1;
+        while (j >= 0 && path_order(r, &m[j], &x) > 0) {
+            m[j + 1] = m[j];
+            j--;
+        }
+        m[j + 1] = x;
+    }
+}
+
+uint64_t zobrist_hash(const Rules *r, uint64_t white, uint64_t black, uint64_t kings, int side)
+{
+    uint64_t h = side ? r->zobrist_side : 0;
+    uint64_t bbs[4] = {white & ~kings, white & kings, black & ~kings, black & kings};
+    for (int k = 0; k < 4; k++)
+        for (uint64_t b = bbs[k]; b; b &= b - 1)
+            h ^= r->zobrist[k][lowbit(b)];
+    return h;
+}
+
+uint64_t zobrist_child(const Rules *r, uint64_t h, const CMove *m, int side)
+{
+    int own = side ? 2 : 0, opp = 2 - own;
+    h ^= r->zobrist[own + m->by_king][m->start];
+    h ^= r->zobrist[own + (m->by_king | m->promotes)][m->end];
+    for (uint64_t b = m->captured & ~m->captured_kings; b; b &= b - 1)
+        h ^= r->zobrist[opp][lowbit(b)];
+    for (uint64_t b = m->captured_kings; b; b &= b - 1)
+        h ^= r->zobrist[opp + 1][lowbit(b)];
+    return h ^ r->zobrist_side;
+}
+
+typedef struct {
+    const Rules *r;
+    poll_fn poll;
+    void *ctx;
+    int stopped;
+    uint32_t count;
+    MoveList lists[64];
+} PerftCtx;
+
+static uint64_t perft_rec(PerftCtx *p, uint64_t own, uint64_t opp, uint64_t kings, int side,
+                          int depth, int ply)
+{
+    const Rules *r = p->r;
+    if (p->stopped)
+        return 0;
+    if ((++p->count & 0xFFFF) == 0 && p->poll && p->poll(p->ctx)) {
+        p->stopped = 1;
+        return 0;
+    }
+    uint64_t total = 0;
+    if (depth == 1 && !has_capture(r, own, opp, kings, side))
+        return (uint64_t)count_quiet(r, own, opp, kings, side);
+    MoveList *l = &p->lists[ply];
+    if (gen_legal(r, own, opp, kings, side, l) < 0) {
+        p->stopped = 1;
+        return 0;
+    }
+    if (depth == 1)
+        return (uint64_t)l->n;
+    for (int i = 0; i < l->n; i++) {
+        uint64_t o = own, q = opp, k = kings;
+        make_move(&l->m[i], &o, &q, &k);
+        total += perft_rec(p, q, o, k, 1 - side, depth - 1, ply + 1);
+    }
+    return total;
+}
+
+uint64_t perft(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side, int depth,
+               poll_fn poll, void *ctx, int *stopped)
+{
+    if (depth <= 0)
+        return 1;
+    if (depth > 63)
+        depth = 63;
+    PerftCtx *p = calloc(1, sizeof *p);
+    if (!p) {
+        *stopped = 1;
+        return 0;
+    }
+    p->r = r;
+    p->poll = poll;
+    p->ctx = ctx;
+    uint64_t n = perft_rec(p, own, opp, kings, side, depth, 0);
+    *stopped = p->stopped;
+    for (int i = 0; i < 64; i++)
+        movelist_free(&p->lists[i]);
+    free(p);
+    return n;
+}

@@ -1,0 +1,282 @@
+/* The native search (the Python face, damiera._core.Engine, is engine.c).
+ *
+ * A port of damiera.engine.search (negamax alpha-beta with PVS, transposition table as a
+ * fixed array, quiescence with the threat extension, hash move / captures / promotions /
+ * killers / history ordering, late-move reductions that never reduce a move leaving the
+ * opponent a capture, forced-move extension, repetition and no-progress draws inside the
+ * search), with the evaluation of evaluate.c.
+ * stop() (any thread) or the deadline ends it within a few hundred nodes; Ctrl-C too (the
+ * signal handlers run every 16,384 nodes).
+ */
+#define PY_SSIZE_T_CLEAN
+#include "search.h"
+
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static inline int popc(uint64_t x) { return popcount64(x); }
+
+static int poll(EngineObject *E)
+{
+    if (E->stop_flag || now() >= E->deadline) {
+        E->aborted = 1;
+        return 1;
+    }
+    if ((E->nodes & 16383) == 0 && E->saved) {
+        PyEval_RestoreThread(E->saved);
+        if (PyErr_CheckSignals() < 0)
+            E->interrupted = E->aborted = 1;
+        E->saved = PyEval_SaveThread();
+    }
+    return E->aborted;
+}
+
+static inline int count_node(EngineObject *E)
+{
+    E->nodes++;
+    if (E->aborted)
+        return 1;
+    if ((E->nodes & 255) == 0)
+        return poll(E);
+    return 0;
+}
+
+
+int static_score(EngineObject *E, const Node *n)
+{
+    uint64_t w = n->side ? n->opp : n->own, b = n->side ? n->own : n->opp;
+    return evaluate(&E->ev, w, b, n->kings, n->side);
+}
+
+static int gen(EngineObject *E, const Node *n, int ply)
+{
+    MoveList *l = &E->lists[ply];
+    if (gen_legal(E->r, n->own, n->opp, n->kings, n->side, l) < 0) {
+        E->aborted = 1;
+        return -1;
+    }
+    return l->n;
+}
+
+static int quiesce(EngineObject *E, const Node *n, int alpha, int beta, int ply, int threat);
+
+static int quiesce_moves(EngineObject *E, const Node *n, const CMove *moves, int count, int best,
+                         int alpha, int beta, int ply)
+{
+    for (int i = 0; i < count; i++) {
+        Node c;
+        child_of(n, &moves[i], &c);
+        int score = -quiesce(E, &c, -beta, -alpha, ply + 1, 0);
+        if (E->aborted)
+            return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                alpha = score;
+                if (score >= beta)
+                    break;
+            }
+        }
+    }
+    return best;
+}
+
+static int quiesce(EngineObject *E, const Node *n, int alpha, int beta, int ply, int threat)
+{
+    if (count_node(E))
+        return 0;
+    const Rules *r = E->r;
+    if (!has_capture(r, n->own, n->opp, n->kings, n->side) || ply >= MAX_PLY) {
+        if (threat && ply < MAX_PLY && has_capture(r, n->opp, n->own, n->kings, 1 - n->side)) {
+            int count = gen(E, n, ply);
+            if (count < 0)
+                return 0;
+            if (count == 0)
+                return -MATE + ply;
+            return quiesce_moves(E, n, E->lists[ply].m, count, -INF, alpha, beta, ply);
+        }
+        int score = static_score(E, n);
+        return score == NO_MOVES ? -MATE + ply : score;
+    }
+    int count = gen(E, n, ply);
+    if (count < 0)
+        return 0;
+    CMove *moves = E->lists[ply].m;
+    if (!r->mandatory) {
+        int stand = static_score(E, n);
+        if (stand == NO_MOVES)
+            stand = -INF;
+        if (stand >= beta)
+            return stand;
+        if (stand > alpha)
+            alpha = stand;
+        int k = 0;
+        for (int i = 0; i < count; i++)
+            if (moves[i].ncap)
+                moves[k++] = moves[i];
+        return quiesce_moves(E, n, moves, k, alpha, alpha, beta, ply);
+    }
+    return quiesce_moves(E, n, moves, count, -INF, alpha, beta, ply);
+}
+
+static inline uint16_t quiet_key(const CMove *m) { return (uint16_t)(m->start << 8 | m->end) + 1; }
+
+static void order_moves(EngineObject *E, const CMove *moves, int n, int hash_idx, int ply,
+                        uint8_t *order)
+{
+    int64_t keys[256];
+    uint16_t k0 = E->killers[ply][0], k1 = E->killers[ply][1];
+    for (int i = 0; i < n; i++) {
+        const CMove *m = &moves[i];
+        int64_t s;
+        if (i == hash_idx)
+            s = (int64_t)1 << 40;
+        else if (m->ncap)
+            s = ((int64_t)1 << 30) + ((int64_t)m->ncap << 10) + popc(m->captured_kings);
+        else if (m->promotes)
+            s = (int64_t)1 << 29;
+        else if (quiet_key(m) == k0)
+            s = (int64_t)1 << 28;
+        else if (quiet_key(m) == k1)
+            s = ((int64_t)1 << 28) - 1;
+        else
+            s = E->history[m->start][m->end];
+        keys[i] = s;
+        order[i] = (uint8_t)i;
+    }
+    for (int i = 1; i < n; i++) {
+        uint8_t x = order[i];
+        int j = i - 1;
+        while (j >= 0 && keys[order[j]] < keys[x]) {
+            order[j + 1] = order[j];
+            j--;
+        }
+        order[j + 1] = x;
+    }
+}
+
+
+/* Search one child (the PVS and reduction logic of an interior node). */
+static int search_child(EngineObject *E, const Node *n, const CMove *m, uint64_t h, int k,
+                        int depth, int alpha, int beta, int ply, int rep_start, int quiet,
+                        int pv_node, int may_reduce)
+{
+    Node c;
+    child_of(n, m, &c);
+    uint64_t ch = zobrist_child(E->r, h, m, n->side);
+    int progress = m->ncap || m->promotes;
+    E->hashes[E->nhashes++] = ch;
+    int child_rep = (progress || !m->by_king) ? E->nhashes - 1 : rep_start;
+    int child_quiet = progress ? 0 : quiet + 1;
+    int score;
+    if (k == 0) {
+        score = -search(E, &c, ch, depth - 1, -beta, -alpha, ply + 1, child_rep, child_quiet);
+    } else {
+        int reduction = 0;
+        if (may_reduce && depth >= 3 && k >= 3 && !progress && quiet_key(m) != E->killers[ply][0] &&
+            quiet_key(m) != E->killers[ply][1] &&
+            (E->reduce_sacrifices || !has_capture(E->r, c.own, c.opp, c.kings, c.side)))
+            reduction = (depth >= 6 && k >= 6 && !pv_node) ? 2 : 1;
+        score = -search(E, &c, ch, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, child_rep,
+                        child_quiet);
+        if (!E->aborted && score > alpha && reduction)
+            score = -search(E, &c, ch, depth - 1, -alpha - 1, -alpha, ply + 1, child_rep,
+                            child_quiet);
+        if (!E->aborted && alpha < score && score < beta)
+            score = -search(E, &c, ch, depth - 1, -beta, -alpha, ply + 1, child_rep, child_quiet);
+    }
+    E->nhashes--;
+    return score;
+}
+
+int search(EngineObject *E, const Node *n, uint64_t h, int depth, int alpha, int beta, int ply,
+           int rep_start, int quiet)
+{
+    if (count_node(E))
+        return 0;
+    if (quiet >= E->draw_plies)
+        return 0;
+    for (int i = E->nhashes - 3; i >= rep_start; i -= 2)
+        if (E->hashes[i] == h)
+            return 0;
+    if (depth <= 0 || ply >= MAX_PLY)
+        return quiesce(E, n, alpha, beta, ply, E->threat_extension);
+    TTEntry *te = &E->tt[h & E->tt_mask];
+    int hash_idx = -1;
+    if (te->key == h) {
+        hash_idx = te->best == 255 ? -1 : te->best;
+        if (te->depth >= depth) {
+            int s = te->score;
+            if (s > MATE_BOUND)
+                s -= ply;
+            else if (s < -MATE_BOUND)
+                s += ply;
+            if (te->flag == EXACT)
+                return s;
+            if (te->flag == LOWER) {
+                if (s >= beta)
+                    return s;
+            } else if (s <= alpha)
+                return s;
+        }
+    }
+    int pv_node = beta - alpha > 1;
+    int count = gen(E, n, ply);
+    if (count < 0)
+        return 0;
+    if (count == 0)
+        return -MATE + ply;
+    CMove *moves = E->lists[ply].m;
+    uint8_t order[256];
+    if (count > 256)
+        count = 256; /* never met in play: more than 256 legal moves */
+    if (count == 1) {
+        depth++;
+        order[0] = 0;
+    } else {
+        order_moves(E, moves, count, hash_idx, ply, order);
+    }
+    int alpha0 = alpha, best_score = -INF, best_idx = order[0];
+    for (int k = 0; k < count; k++) {
+        const CMove *m = &moves[order[k]];
+        int score = search_child(E, n, m, h, k, depth, alpha, beta, ply, rep_start, quiet, pv_node,
+                                 1);
+        if (E->aborted)
+            return 0;
+        moves = E->lists[ply].m; /* (the list is not reallocated below this ply, but be safe) */
+        if (score > best_score) {
+            best_score = score;
+            best_idx = order[k];
+            if (score > alpha) {
+                alpha = score;
+                if (score >= beta) {
+                    if (!m->ncap) {
+                        E->killers[ply][1] = E->killers[ply][0];
+                        E->killers[ply][0] = quiet_key(m);
+                        E->history[m->start][m->end] += depth * depth;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    int flag = best_score >= beta ? LOWER : best_score > alpha0 ? EXACT : UPPER;
+    int stored = best_score;
+    if (stored > MATE_BOUND)
+        stored += ply;
+    else if (stored < -MATE_BOUND)
+        stored -= ply;
+    te->key = h;
+    te->depth = (int16_t)depth;
+    te->flag = (uint8_t)flag;
+    te->score = stored;
+    te->best = (uint8_t)(best_idx < 255 ? best_idx : 255);
+    return best_score;
+}
+

@@ -1,0 +1,380 @@
+"""DXP play: Damiera's engine in International draughts matches over TCP (the messages are in
+:mod:`damiera.engine.dxp_protocol`).
+
+``damiera dxp --listen PORT`` waits for one opponent (the *initiator*) and follows its game
+requests: it accepts every GAMEREQ of protocol version 1 (the start position or a set-up
+one), plays its colour, and leaves when the initiator ends with stop code 1 or hangs up.
+``damiera dxp --connect HOST:PORT`` is the initiator: it asks for ``--games`` games, colours
+alternating (``--color`` for the first), ``--time`` minutes for ``--moves`` moves each.
+
+In a game: a MOVE is checked against the rules core (an illegal or malformed one is answered
+with a CHAT ``error: ...`` and ignored); on its turn the engine searches at ``--level`` for
+``--movetime`` seconds, or, by default, its thinking time shared over the moves left
+(:data:`DEFAULT_MOVE_SECONDS` when the request gives no time), and sends its MOVE, unless a
+GAMEEND or BACKREQ came during the search (then that is answered and the move dropped). The side
+to move when the game ends by the rules (no piece or no legal move; the draws by repetition
+and 40 moves without progress) sends GAMEEND with the result from its side, and so does the
+side to move once both have played the request's number of moves (reason 0, unknown), as
+Scan does; a GAMEEND received is answered with one (reason 0) unless it answers ours.
+BACKREQ is accepted when the move number and colour name a position of the game (BACKACC
+0, and the engine moves if it is then to move), else refused (BACKACC 1). CHAT text goes to
+the log. Every message read is bounded (127 characters) and read once (linear time).
+"""
+
+from __future__ import annotations
+
+import select
+import socket
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TextIO
+
+from damiera.engine.dxp_protocol import (
+    BackAcc,
+    BackReq,
+    Chat,
+    DxpError,
+    GameAcc,
+    GameEnd,
+    GameReq,
+    Message,
+    MessageReader,
+    MoveMsg,
+    decode,
+    encode,
+    find_move,
+    move_message,
+    start_of,
+)
+from damiera.engine.levels import Player, level
+from damiera.rules.game import Game, GameOverError
+from damiera.rules.variant import VARIANTS, Color, Variant
+
+#: Seconds a move when the game request gives no thinking time.
+DEFAULT_MOVE_SECONDS = 1.0
+#: Seconds to wait for a connection, and for the opponent's answer to a request or GAMEEND.
+CONNECT_TIMEOUT = 30.0
+
+
+@dataclass
+class GameOutcome:
+    """One finished game seen from Damiera: ``color`` it played, ``result`` (``win``,
+    ``draw``, ``loss`` or ``unknown``), ``plies``, ``opponent`` (its DXP name)."""
+
+    color: Color
+    result: str
+    plies: int
+    opponent: str
+
+
+class DxpSession:
+    """Damiera on one DXP connection (``sock``), at ``level`` (1-3); ``movetime`` seconds a
+    move (None: from the game request's time); ``log`` gets one line per event."""
+
+    def __init__(self, sock: socket.socket, *, level_number: int = 3,
+                 movetime: float | None = None, name: str = "Damiera",
+                 log: TextIO | None = None):
+        self.variant: Variant = VARIANTS["international"]
+        self.sock = sock
+        self.player = Player(self.variant, level(level_number))
+        self.movetime = movetime
+        self.name = name
+        self.log = log if log is not None else sys.stderr
+        self.reader = MessageReader()
+        self.game: Game | None = None
+        self.my_color = Color.WHITE
+        self.minutes = 0
+        self.moves_limit = 0
+        self.seconds_used = 0.0
+        self.opponent = "?"
+        self.outcomes: list[GameOutcome] = []
+        self._sent_end = False
+        self._pending: list[str | DxpError] = []
+
+    # -- plumbing ----------------------------------------------------------------------------
+    def say(self, text: str) -> None:
+        print(text, file=self.log, flush=True)
+
+    def send(self, msg: Message) -> None:
+        self.sock.sendall(encode(self.variant, msg).encode("ascii") + b"\0")
+
+    def messages(self, timeout: float | None = None) -> Iterator[Message]:
+        """Messages from the opponent until it hangs up; a malformed one is answered with a
+        CHAT ``error: ...`` (and logged) and skipped. ``timeout``: seconds of silence
+        allowed (TimeoutError after)."""
+        self.sock.settimeout(timeout)
+        while True:
+            while self._pending:
+                item = self._pending.pop(0)
+                try:
+                    if isinstance(item, DxpError):
+                        raise item
+                    yield decode(self.variant, item)
+                except DxpError as exc:
+                    self._complain(str(exc))
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                return
+            self._pending.extend(self.reader.feed(chunk))
+
+    def _complain(self, text: str) -> None:
+        self.say(f"error: {text}")
+        try:
+            self.send(Chat(f"error: {text}"))
+        except OSError:
+            pass
+
+    # -- the game ----------------------------------------------------------------------------
+    def start_game(self, req: GameReq, my_color: Color) -> None:
+        self.game = Game(self.variant, start_of(self.variant, req))
+        self.my_color = my_color
+        self.minutes, self.moves_limit = req.minutes, req.moves
+        self.seconds_used = 0.0
+        self._sent_end = False
+        self.say(f"game {len(self.outcomes) + 1}: Damiera plays {my_color.word} "
+                 f"against {self.opponent}")
+
+    def handle(self, msg: Message) -> bool:
+        """React to one message in a game; returns False when the connection should end
+        (a GAMEEND with stop code 1)."""
+        if isinstance(msg, Chat):
+            self.say(f"chat: {msg.text}")
+        elif isinstance(msg, MoveMsg):
+            self._their_move(msg)
+        elif isinstance(msg, GameEnd):
+            return self._their_end(msg)
+        elif isinstance(msg, BackReq):
+            self._back(msg)
+        elif isinstance(msg, BackAcc):
+            pass  # Damiera never asks to go back
+        elif isinstance(msg, GameAcc):
+            self._complain("GAMEACC out of turn: no game request pending")
+        return True
+
+    def _their_move(self, msg: MoveMsg) -> None:
+        game = self.game
+        if game is None or self._sent_end:
+            self._complain("MOVE out of turn: no game in progress")
+            return
+        if game.turn is self.my_color:
+            self._complain("MOVE out of turn: it is Damiera's move")
+            return
+        if game.is_over:
+            self._end_by_rules()
+            return
+        try:
+            game.play(find_move(self.variant, game.position, msg))
+        except DxpError as exc:
+            self._complain(str(exc))
+            return
+        self.act()
+
+    def act(self) -> None:
+        """Damiera's turn: end the game if it is over, else search and send the move."""
+        game = self.game
+        if game is None or self._sent_end or game.turn is not self.my_color:
+            return
+        if game.is_over:
+            self._end_by_rules()
+            return
+        if self.moves_limit and len(game.moves) >= 2 * self.moves_limit:
+            self._send_end("0", "unknown")
+            return
+        started = time.monotonic()
+        result = self.player.choose(game.position, game.positions, movetime=self._budget())
+        assert result.move is not None  # the game is not over
+        used = time.monotonic() - started
+        if self._interrupted():
+            return  # a GAMEEND or BACKREQ came during the search: answered next, move unsent
+        self.seconds_used += used
+        game.play(result.move)
+        self.send(move_message(self.variant, result.move, round(used)))
+        if game.is_over:  # the opponent can do nothing more: say so now
+            self._end_by_rules()
+
+    def _interrupted(self) -> bool:
+        """True when a GAMEEND or BACKREQ has arrived (read without waiting), which makes
+        the move just searched moot."""
+        while select.select([self.sock], [], [], 0)[0]:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                break
+            self._pending.extend(self.reader.feed(chunk))
+        return any(isinstance(item, str) and item[:1] in ("E", "B") for item in self._pending)
+
+    def _budget(self) -> float:
+        if self.movetime is not None:
+            return self.movetime
+        if self.minutes <= 0:
+            return DEFAULT_MOVE_SECONDS
+        assert self.game is not None
+        played = len(self.game.moves) // 2
+        left = max(10, (self.moves_limit or 75) - played)
+        remaining = self.minutes * 60 - self.seconds_used
+        return max(0.05, 0.9 * remaining / left)
+
+    def _end_by_rules(self) -> None:
+        assert self.game is not None and self.game.result is not None
+        winner = self.game.result.winner
+        if winner is None:
+            self._send_end("2", "draw")
+        elif winner is self.my_color:
+            self._send_end("3", "win")
+        else:
+            self._send_end("1", "loss")
+
+    def _send_end(self, reason: str, result: str) -> None:
+        self._sent_end = True
+        self.send(GameEnd(reason, self.stop_code()))
+        self._record(result)
+
+    def stop_code(self) -> str:
+        """GAMEEND stop code: ``0`` (a next game is welcome) for the follower."""
+        return "0"
+
+    def _their_end(self, msg: GameEnd) -> bool:
+        if self.game is not None and not self._sent_end:
+            self.send(GameEnd("0", msg.stop))
+            self._record({"0": "unknown", "1": "win", "2": "draw", "3": "loss"}[msg.reason])
+        self.game = None
+        self._sent_end = False
+        return msg.stop != "1"
+
+    def _record(self, result: str) -> None:
+        assert self.game is not None
+        outcome = GameOutcome(self.my_color, result, len(self.game.moves), self.opponent)
+        self.outcomes.append(outcome)
+        self.say(f"game {len(self.outcomes)} over: {result} for Damiera ({self.my_color.word}) "
+                 f"after {outcome.plies} plies")
+
+    def _back(self, msg: BackReq) -> None:
+        game = self.game
+        if game is None or self._sent_end:
+            self.send(BackAcc("1"))
+            return
+        # The ply at which move ``number`` is to be played by ``color``, counted from the
+        # game's first move (a set-up position where Black moves first starts at ply 0 too).
+        first = game.start.turn
+        ply = 2 * (msg.move_number - 1) + (0 if msg.color is first else 1)
+        if not 0 <= ply <= len(game.moves):
+            self.send(BackAcc("1"))
+            return
+        try:
+            if ply < len(game.moves):
+                game.undo(len(game.moves) - ply)
+        except GameOverError:
+            self.send(BackAcc("1"))
+            return
+        self.send(BackAcc("0"))
+        self.say(f"went back to move {msg.move_number}, {msg.color.word} to move")
+        self.act()
+
+
+class Follower(DxpSession):
+    """The listening side: accepts game requests and plays them."""
+
+    def run(self) -> list[GameOutcome]:
+        """Serve the connection until the initiator leaves; returns the games played."""
+        for msg in self.messages():
+            if isinstance(msg, GameReq):
+                if self.game is not None and not self._sent_end:
+                    self._complain("GAMEREQ during a game")
+                    continue
+                if msg.version != 1:
+                    self.send(GameAcc(self.name, "1"))
+                    continue
+                self.opponent = msg.name or "?"
+                self.send(GameAcc(self.name, "0"))
+                self.start_game(msg, msg.follower_color)
+                self.act()
+            elif not self.handle(msg):
+                break
+        return self.outcomes
+
+
+class Initiator(DxpSession):
+    """The connecting side: asks for ``games`` games and plays them."""
+
+    games = 1
+    next_color = Color.WHITE
+
+    def stop_code(self) -> str:
+        """GAMEEND stop code: ``1`` after the last game."""
+        return "1" if len(self.outcomes) + 1 >= self.games else "0"
+
+    def run(self, games: int, color: Color, minutes: int, moves: int) -> list[GameOutcome]:
+        """Play ``games`` games, Damiera's colour ``color`` first then alternating; returns
+        them. Raises DxpError when the follower refuses a game request."""
+        self.games = games
+        for i in range(games):
+            mine = color if i % 2 == 0 else color.opponent
+            req = GameReq(self.name, mine.opponent, minutes, moves, None)
+            self.send(req)
+            acc = next((m for m in self.messages(CONNECT_TIMEOUT) if isinstance(m, GameAcc)),
+                       None)
+            if acc is None:
+                raise DxpError("the follower hung up before accepting the game")
+            if acc.code != "0":
+                raise DxpError(f"the follower ({acc.name or '?'}) refused the game "
+                               f"(acceptance code {acc.code})")
+            self.opponent = acc.name or "?"
+            self.start_game(req, mine)
+            self.act()
+            for msg in self.messages():
+                self.handle(msg)
+                if self.game is None:  # a GAMEEND came: the follower's, or its answer to ours
+                    break
+            else:
+                break  # the follower hung up
+        return self.outcomes
+
+
+def _address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` -> ``(host, port)``; ValueError with the reason."""
+    host, sep, port = text.strip().rpartition(":")
+    if not sep or not host or not (port.isascii() and port.isdigit() and len(port) <= 5):
+        raise ValueError(f"--connect needs HOST:PORT, not {text[:60]!r}")
+    number = int(port)
+    if not 1 <= number <= 65535:
+        raise ValueError(f"port must be 1-65535, not {number}")
+    return host.strip("[]"), number
+
+
+def _port(text: str) -> int:
+    if not (text.isascii() and text.isdigit() and len(text) <= 5) or int(text) > 65535:
+        raise ValueError(f"--listen needs a port number 0-65535 (0: any free port), "
+                         f"not {text[:60]!r}")
+    return int(text)
+
+
+def listen(port_text: str, host: str, out: TextIO, *, level_number: int = 3,
+           movetime: float | None = None, name: str = "Damiera",
+           log: TextIO | None = None) -> list[GameOutcome]:
+    """``damiera dxp --listen``: bind ``host:port`` (port 0: one the system picks), say
+    ``listening on HOST:PORT`` on ``out``, follow one initiator's games. ValueError for a bad
+    port, OSError when the address cannot be bound."""
+    port = _port(port_text)
+    with socket.create_server((host, port)) as server:
+        bound = server.getsockname()
+        print(f"listening on {bound[0]}:{bound[1]}", file=out, flush=True)
+        conn, peer = server.accept()
+    with conn:
+        follower = Follower(conn, level_number=level_number, movetime=movetime, name=name,
+                            log=log)
+        follower.say(f"connection from {peer[0]}:{peer[1]}")
+        return follower.run()
+
+
+def connect(address: str, games: int, color: Color, minutes: int, moves: int, *,
+            level_number: int = 3, movetime: float | None = None, name: str = "Damiera",
+            log: TextIO | None = None) -> list[GameOutcome]:
+    """``damiera dxp --connect``: play ``games`` games as the initiator. ValueError for a
+    bad address, OSError when the connection fails, DxpError when a game is refused."""
+    host, port = _address(address)
+    with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT) as sock:
+        sock.settimeout(None)
+        initiator = Initiator(sock, level_number=level_number, movetime=movetime, name=name,
+                              log=log)
+        return initiator.run(games, color, minutes, moves)

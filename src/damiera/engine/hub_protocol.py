@@ -1,0 +1,191 @@
+"""The Hub protocol's text forms (Hub version 2, the protocol text that ships with Scan 3.1),
+shared by the engine (:mod:`damiera.engine.hub`) and the client
+(:mod:`damiera.engine.hub_client`).
+
+Lines are ``<command> <arg>=<value> ...``: words separated by spaces, a value in double quotes
+when it holds a space or ``=`` or is empty, a flag with no ``=value``. A line is at most
+:data:`MAX_LINE_BYTES` bytes of UTF-8 text; :func:`read_lines` reads them from a byte stream
+in bounded memory and :func:`parse_line` splits one in time linear in its length.
+
+Positions are the side to move (``W`` or ``B``) then one character per square in numeric
+order (``w``/``b`` man, ``W``/``B`` king, ``e`` empty): squares 1-50 on 10x10 and 1-32 on 8x8
+as the variant numbers them, and for variants written algebraically (Russian, Brazilian,
+Czech) from the top left as White sees the board, like International (b8 = 1, d8 = 2, ...,
+a1 = 29, g1 = 32). Moves are ``32-28``, or ``from x to x captured x captured ...`` with the
+captured squares in any order (``28x19x23``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import IO
+
+from damiera.rules.geometry import Geometry, geometry
+from damiera.rules.movegen import Move, generate
+from damiera.rules.position import FenError, Position, check_position
+from damiera.rules.variant import Color, Variant
+
+#: Longest line read or parsed (bytes, end of line excluded); a longer one is refused whole.
+MAX_LINE_BYTES = 65_536
+#: Longest excerpt of a bad input quoted back in an error message (characters).
+EXCERPT_CHARS = 40
+
+
+class HubError(ValueError):
+    """A line, position or move that cannot be read (the engine answers ``error message=...``;
+    the client raises it)."""
+
+
+def excerpt(text: str) -> str:
+    """A short, printable-ASCII excerpt of outside input for an error message."""
+    cut = text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS] + "..."
+    return cut.encode("ascii", "backslashreplace").decode("ascii").replace('"', "'")
+
+
+def parse_line(line: str) -> tuple[str, dict[str, str]]:
+    """``("cmd", {arg: value})`` from a protocol line; flags get the value ``""``, a repeated
+    argument keeps its last value, an empty line gives ``("", {})``.
+
+    One pass over the line (linear time). Raises :class:`HubError` for a line longer than
+    :data:`MAX_LINE_BYTES` characters, an unclosed quote, or a quote inside an unquoted
+    word."""
+    if len(line) > MAX_LINE_BYTES:
+        raise HubError(f"line longer than {MAX_LINE_BYTES} characters: ignored")
+    n = len(line)
+    i = 0
+    words: list[tuple[str, str | None]] = []
+    while True:
+        while i < n and line[i].isspace():
+            i += 1
+        if i >= n:
+            break
+        start = i
+        while i < n and not line[i].isspace() and line[i] != "=" and line[i] != '"':
+            i += 1
+        key = line[start:i]
+        value: str | None = None
+        if i < n and line[i] == "=":
+            i += 1
+            if i < n and line[i] == '"':
+                close = line.find('"', i + 1)
+                if close < 0:
+                    raise HubError(f"unclosed quote in {excerpt(line)!r}")
+                value = line[i + 1 : close]
+                i = close + 1
+            else:
+                start = i
+                while i < n and not line[i].isspace() and line[i] != '"':
+                    i += 1
+                value = line[start:i]
+        if i < n and line[i] == '"' or not key:
+            raise HubError(f"cannot read the line {excerpt(line)!r}")
+        words.append((key, value))
+    if not words:
+        return "", {}
+    args = {key: ("" if value is None else value) for key, value in words[1:]}
+    return words[0][0], args
+
+
+def quote(value: str) -> str:
+    """A value as the protocol writes it: in double quotes when it is empty or holds a space,
+    ``=`` or a quote (a quote inside becomes ``'``: the protocol has no escape)."""
+    if value and not any(c.isspace() or c in '="' for c in value):
+        return value
+    return '"' + value.replace('"', "'") + '"'
+
+
+def format_line(command: str, *flags: str, **args: str) -> str:
+    """One protocol line: ``format_line("pos", pos="W...", moves="32-28 19-23")``; argument
+    names with ``_`` are written with ``-`` (``move_time`` -> ``move-time``)."""
+    parts = [command, *flags]
+    parts += [f"{key.replace('_', '-')}={quote(value)}" for key, value in args.items()]
+    return " ".join(parts)
+
+
+def read_lines(stream: IO[bytes]) -> Iterator[str | HubError]:
+    """The lines of a byte stream, without their end of line, until end of input; a line
+    longer than :data:`MAX_LINE_BYTES` (read on and dropped in bounded chunks) or not UTF-8
+    comes as a :class:`HubError` in its place, so the caller answers it and goes on."""
+    while True:
+        raw = stream.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):
+                raw = stream.readline(MAX_LINE_BYTES)
+            yield HubError(f"line longer than {MAX_LINE_BYTES} bytes: ignored")
+            continue
+        try:
+            yield raw.decode("utf-8").rstrip("\r\n")
+        except UnicodeDecodeError as exc:
+            yield HubError(f"line is not UTF-8 text (byte {exc.start + 1}): ignored")
+
+
+# -- positions and moves ---------------------------------------------------------------------
+def numbered_squares(geo: Geometry) -> list[int]:
+    """Bit indices of the squares in numeric order (square 1 first)."""
+    return sorted(geo.squares, key=geo.number)
+
+
+def parse_position(v: Variant, text: str) -> Position:
+    """Read the protocol's position string; :class:`HubError` if malformed or impossible."""
+    geo = geometry(v)
+    order = numbered_squares(geo)
+    if len(text) != len(order) + 1 or text[0] not in "WB":
+        raise HubError(
+            f"position for {v.name}: W or B, then {len(order)} squares each w, b, W, B or e"
+        )
+    white = black = kings = 0
+    for sq, ch in zip(order, text[1:]):
+        bit = 1 << sq
+        if ch in "wW":
+            white |= bit
+        elif ch in "bB":
+            black |= bit
+        elif ch != "e":
+            raise HubError(f"unknown square character {excerpt(ch)!r} in the position")
+        if ch in "WB":
+            kings |= bit
+    pos = Position(white, black, kings, Color(text[0]))
+    try:
+        check_position(v, pos)
+    except FenError as exc:
+        raise HubError(str(exc)) from None
+    return pos
+
+
+def position_string(v: Variant, pos: Position) -> str:
+    """The protocol's position string of ``pos`` (the inverse of :func:`parse_position`)."""
+    chars = [pos.turn.value]
+    for sq in numbered_squares(geometry(v)):
+        bit = 1 << sq
+        ch = "w" if pos.white & bit else "b" if pos.black & bit else "e"
+        chars.append(ch.upper() if pos.kings & bit else ch)
+    return "".join(chars)
+
+
+def move_string(v: Variant, move: Move) -> str:
+    """A move in the protocol's form: ``32-28`` or ``28x19x23`` (from, to, captured...)."""
+    geo = geometry(v)
+    if not move.captures:
+        return f"{geo.number(move.start)}-{geo.number(move.end)}"
+    parts = [move.start, move.end, *sorted(move.captures, key=geo.number)]
+    return "x".join(str(geo.number(s)) for s in parts)
+
+
+def parse_hub_move(v: Variant, pos: Position, text: str) -> Move:
+    """The legal move meant by a protocol move string; :class:`HubError` if there is none."""
+    geo = geometry(v)
+    sep = "x" if "x" in text else "-"
+    parts = text.split(sep)
+    if len(parts) < 2 or not all(p.isascii() and p.isdigit() and len(p) <= 3 for p in parts):
+        raise HubError(f"cannot read the move {excerpt(text)!r}")
+    numbers = [int(p) for p in parts]
+    for m in generate(v, pos):
+        if (
+            geo.number(m.start) == numbers[0]
+            and geo.number(m.end) == numbers[1]
+            and sorted(geo.number(s) for s in m.captures) == sorted(numbers[2:])
+        ):
+            return m
+    raise HubError(f"{excerpt(text)} is not a legal move in this position")

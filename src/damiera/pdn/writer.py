@@ -1,0 +1,190 @@
+"""Writing PDN 3.0: one canonical form for every game, read back to the same game.
+
+- Tags in the standard's order: Event, Site, Date, Round, White, Black, Result, then
+  GameType (the variant's full form), ``CaptureRule "optional"`` for a game under the
+  optional-capture house rule (no GameType value says that captures were optional, so
+  without it the movetext would be illegal under the GameType it declares; README, "PDN"),
+  FEN (only for a set-up, written canonically), then the others in their order. Missing
+  seven-tag-roster values are ``?``.
+- Results in the variant's convention: on the 10x10 board the FMJD's points ``2-0``,
+  ``1-1``, ``0-2``; on 8x8 ``1-0``, ``1/2-1/2``, ``0-1``; ``*`` when unknown.
+- Moves in full notation (every landing square of a capture), numbered from 1: the first
+  side's move takes ``N.``, and a record that starts with the other side to move opens with
+  ``1...``. Comments in ``{}``, move strength and NAGs after the move, variations in ``()``.
+- Lines of at most 79 characters (a longer single word stands alone).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from typing import TextIO
+
+from damiera.game import Game, Outcome
+from damiera.pdn.reader import PdnGame, Ply
+from damiera.rules.notation import move_text
+from damiera.rules.position import start_position, write_fen
+from damiera.rules.variant import Color, Variant
+
+ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+WIDTH = 79
+
+_WINNER = {
+    "1-0": Color.WHITE, "2-0": Color.WHITE, "0-1": Color.BLACK, "0-2": Color.BLACK,
+    "1-1": None, "1/2-1/2": None,
+}
+
+
+def result_winner(token: str) -> Color | None | str:
+    """The winner a result token names (``Color``, None for a draw), or ``"*"`` when it
+    names none (``*`` or anything else)."""
+    return _WINNER.get(token.strip(), "*")
+
+
+def result_token(variant: Variant, winner: Color | None | str) -> str:
+    """The result in the variant's convention (see the module docstring)."""
+    if winner == "*":
+        return "*"
+    points = variant.board_size == 10
+    if winner is None:
+        return "1-1" if points else "1/2-1/2"
+    if winner is Color.WHITE:
+        return "2-0" if points else "1-0"
+    return "0-2" if points else "0-1"
+
+
+def _string(value: str) -> str:
+    flat = " ".join(str(value).split())
+    return '"' + flat.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _comment(text: str) -> list[str]:
+    """A comment as words to wrap: ``{`` on the first, ``}`` on the last (a brace inside
+    becomes a parenthesis, since comments do not nest)."""
+    words = text.replace("{", "(").replace("}", ")").split() or [""]
+    words[0] = "{" + words[0]
+    words[-1] += "}"
+    return words
+
+
+def _movetext(variant: Variant, first: Color, turn: Color, plies: list[Ply],
+              number: int, words: list[str]) -> None:
+    """Append the words of one line of play (and its variations) to ``words``."""
+    need_number = True
+    for ply in plies:
+        if ply.comment_before:
+            words.extend(_comment(ply.comment_before))
+            need_number = True
+        if turn is first:
+            words.append(f"{number}.")
+        elif need_number:
+            words.append(f"{number}...")
+        words.append(move_text(variant, ply.move.raw) + "".join(
+            n for n in ply.nags if not n.startswith(("$", "("))))
+        words.extend(n for n in ply.nags if n.startswith(("$", "(")))
+        need_number = False
+        if ply.comment:
+            words.extend(_comment(ply.comment))
+            need_number = True
+        for variation in ply.variations:
+            words.append("(")
+            _movetext(variant, first, turn, variation, number, words)
+            words.append(")")
+            need_number = True
+        if turn is not first:
+            number += 1
+        turn = turn.opponent
+
+
+def _wrap(words: list[str]) -> list[str]:
+    out: list[str] = []
+    line = ""
+    for w in words:
+        if line and (len(line) + 1 + len(w) > WIDTH):
+            out.append(line)
+            line = w
+        elif line and not (line.endswith("(") or w == ")"):
+            line = f"{line} {w}"
+        else:
+            line += w
+    if line:
+        out.append(line)
+    return out
+
+
+def _outcome_winner(outcome: Outcome | None) -> Color | None | str:
+    return "*" if outcome is None else outcome.winner
+
+
+def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
+               result: str | None = None,
+               comments: Sequence[str | None] | None = None) -> str:
+    """One game as canonical PDN text (tags, a blank line, movetext, a newline).
+
+    ``game``: a :class:`~damiera.pdn.reader.PdnGame` (its tags, comments and variations are
+    kept) or a :class:`damiera.Game`. ``tags`` are added (they override the game's own);
+    ``result``: a result token to write instead of the game's (``*`` if it has none), for
+    a game decided outside the rules (a loss on time); ``comments[i]``, when given and not
+    None or empty, is written after ply ``i`` as a comment ``{...}`` (clock times such as
+    ``[%clk 0:04:57]``), replacing that ply's own comment.
+    """
+    if isinstance(game, PdnGame):
+        v = game.variant
+        start = game.game.rules_game.start
+        plies = game.plies
+        all_tags = dict(game.tags)
+        winner = result_winner(game.result)
+        if winner == "*" and game.result == "*":
+            winner = result_winner(all_tags.get("Result", "*"))
+        comment = game.comment
+    else:
+        v = game.variant
+        start = game.rules_game.start
+        plies = [Ply(m) for m in game.moves]
+        all_tags = {}
+        winner = _outcome_winner(game.outcome())
+        comment = ""
+    if comments is not None:
+        plies = [dataclasses.replace(p, comment=comments[i] or p.comment)
+                 if i < len(comments) else p for i, p in enumerate(plies)]
+    all_tags.update(tags or {})
+    if result is not None:
+        winner = result_winner(result)
+    token = result_token(v, winner)
+    all_tags["Result"] = token
+    all_tags["GameType"] = v.pdn_gametype
+    all_tags.pop("CaptureRule", None)
+    if v.optional_capture:
+        all_tags["CaptureRule"] = "optional"
+    all_tags.pop("FEN", None)
+    all_tags.pop("SetUp", None)
+    all_tags.pop("Setup", None)
+    if start != start_position(v):
+        all_tags["FEN"] = write_fen(v, start)
+    ordered = {k: all_tags.get(k) or "?" for k in ROSTER}
+    ordered["Result"] = token
+    for key in ("GameType", "CaptureRule", "FEN"):
+        if key in all_tags:
+            ordered[key] = all_tags[key]
+    for key, value in all_tags.items():
+        ordered.setdefault(key, value)
+    head = [f"[{k} {_string(val)}]" for k, val in ordered.items()]
+    words: list[str] = []
+    if comment:
+        words.extend(_comment(comment))
+    _movetext(v, v.first_to_move, start.turn, plies, 1, words)
+    words.append(token)
+    return "\n".join(head) + "\n\n" + "\n".join(_wrap(words)) + "\n"
+
+
+def write_games(games: Iterable[PdnGame | Game], handle: TextIO | None = None) -> str:
+    """Many games as PDN, separated by a blank line. Written to ``handle`` as they come
+    when one is given (then ``""`` is returned), else returned as one string."""
+    parts: list[str] = []
+    for n, game in enumerate(games):
+        text = ("\n" if n else "") + write_game(game)
+        if handle is not None:
+            handle.write(text)
+        else:
+            parts.append(text)
+    return "".join(parts)

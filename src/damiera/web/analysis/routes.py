@@ -1,0 +1,406 @@
+"""The analysis board's routes: the ``/analysis`` page and its JSON/SSE API (issue 18).
+
+- ``GET /analysis?variant=&fen=&optional_capture=1`` or ``?game=ID``: the position editor and
+  analysis board (a game opens with its moves as the main line, ready for review).
+- ``GET /api/analysis/position?variant=&optional_capture=&fen=`` -> ``{"variant",
+  "optional_capture", "fen" (canonical), "turn", "moves": [{"move", "from", "to", "path",
+  "captures", "promotes", "after" (FEN)}], "over": null | {"winner", "reason"}}``; an
+  impossible position -> 400 ``{"error": the rules core's reason, "code": "bad_fen"}``.
+- ``GET /api/analysis/explain?variant=&optional_capture=&fen=&square=[&to=]``: why the piece
+  on ``square`` cannot move (or cannot go to ``to``) in the rule's own terms -> ``{"square",
+  "moves", "reason", "code"}`` (``reason`` null when it can).
+- ``GET /api/analysis/stream?variant=&optional_capture=&fen=&multipv=1-3``: server-sent
+  events, one ``data:`` JSON per finished iteration (``{"depth", "nodes", "nps", "turn",
+  "lines": [{"rank", "score" (centi-men, White's view), "win_in"/"loss_in" (plies, White's
+  view, or null), "pv": [move text]}]}``), then ``event: done``. A newer stream from the
+  same browser ends the older one; so does closing the connection.
+- ``POST /api/analysis/reviews`` JSON ``{"variant", "optional_capture", "fen", "moves":
+  [text]}`` or ``{"game_id"}`` -> 202 ``{"id"}``; ``GET /api/analysis/reviews/{id}`` ->
+  ``{"id", "status": "queued"|"running"|"done"|"failed", "done", "total", "moves", "error"}``;
+  ``GET /api/analysis/reviews/{id}/pdn``: the annotated PDN.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
+from pydantic import BaseModel, Field
+
+from damiera.rules.game import Game
+from damiera.rules.geometry import geometry
+from damiera.rules.movegen import apply_move, legal_moves
+from damiera.rules.notation import (
+    NotationError,
+    explain_illegal,
+    explain_piece,
+    move_labels,
+    parse_move,
+)
+from damiera.rules.position import FenError, Position, parse_fen, start_position, write_fen
+from damiera.rules.variant import VARIANTS, UnknownVariantError, Variant, variant
+from damiera.web import i18n
+from damiera.web.analysis.strings import js_strings
+from damiera.web.analysis.workers import Message, WorkerPool
+from damiera.web.api import PLAYER_COOKIE, error_response
+from damiera.web.games import GameService, variant_json
+from damiera.web.store import NotFoundError
+
+#: Longest FEN accepted (a full International board is about 330 characters).
+MAX_FEN = 600
+#: Longest game reviewed (plies) and longest move text.
+MAX_MOVES = 600
+MAX_MOVE_TEXT = 80
+#: Reviews kept in memory (the oldest finished ones are forgotten first).
+MAX_REVIEWS = 64
+
+
+class _Refused(Exception):
+    def __init__(self, message: str, code: str):
+        super().__init__(message)
+        self.code = code
+
+
+def _variant(vid: str, optional_capture: bool) -> Variant:
+    try:
+        return variant(vid, optional_capture=optional_capture)
+    except (UnknownVariantError, ValueError) as exc:
+        raise _Refused(str(exc), "bad_variant") from None
+
+
+def _position(v: Variant, fen: str | None) -> Position:
+    if fen is None or not fen.strip():
+        return start_position(v)
+    if len(fen) > MAX_FEN:
+        raise _Refused(f"a FEN has at most {MAX_FEN} characters", "bad_fen")
+    try:
+        return parse_fen(v, fen)
+    except FenError as exc:
+        raise _Refused(str(exc), "bad_fen") from None
+
+
+def position_json(v: Variant, pos: Position) -> dict[str, Any]:
+    """The ``/api/analysis/position`` answer (see the module docstring)."""
+    white, black = pos.piece_counts()
+    moves = legal_moves(v, pos) if white and black else []
+    over = None
+    if not white or not black:
+        over = {"winner": "black" if not white else "white", "reason": "no-pieces"}
+    elif not moves:
+        over = {"winner": pos.turn.opponent.word, "reason": "no-legal-move"}
+    return {
+        "variant": v.id,
+        "optional_capture": v.optional_capture,
+        "fen": write_fen(v, pos),
+        "turn": pos.turn.word,
+        "moves": [{**move_labels(v, m), "after": write_fen(v, apply_move(pos, m))}
+                  for m in moves],
+        "over": over,
+    }
+
+
+def _white_view(msg: Message, turn: str) -> Message:
+    sign = 1 if turn == "white" else -1
+    lines = []
+    for ln in msg["lines"]:
+        win, loss = ln["win_in"], ln["loss_in"]
+        if sign < 0:
+            win, loss = loss, win
+        lines.append({"rank": ln["rank"], "score": sign * ln["score"], "win_in": win,
+                      "loss_in": loss, "pv": ln["pv"]})
+    return {"depth": msg["depth"], "nodes": msg["nodes"], "nps": msg["nps"], "turn": turn,
+            "lines": lines}
+
+
+class ReviewBody(BaseModel):
+    """A game to review: a stored game's ``game_id``, or a variant, start FEN and moves."""
+
+    game_id: str | None = Field(default=None, max_length=64)
+    variant: str | None = Field(default=None, max_length=40)
+    optional_capture: bool = False
+    fen: str | None = Field(default=None, max_length=MAX_FEN)
+    moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
+
+
+class _Review:
+    def __init__(self, owner: str, total: int):
+        self.id = secrets.token_urlsafe(9)
+        self.owner = owner
+        self.status = "queued"
+        self.done = 0
+        self.total = total
+        self.moves: list[dict[str, Any]] = []
+        self.pdn = ""
+        self.error: str | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    def json(self) -> dict[str, Any]:
+        return {"id": self.id, "status": self.status, "done": self.done, "total": self.total,
+                "moves": self.moves, "error": self.error}
+
+
+class AnalysisService:
+    """The analysis board's state on the server: the worker pool, the running stream of each
+    browser, the reviews."""
+
+    def __init__(self, games: GameService, pool: WorkerPool):
+        self.games = games
+        self.pool = pool
+        self._streams: dict[str, asyncio.Event] = {}
+        self.reviews: OrderedDict[str, _Review] = OrderedDict()
+
+    @staticmethod
+    def client(request: Request) -> str:
+        """The browser's key: its player cookie, else its address."""
+        token = request.cookies.get(PLAYER_COOKIE)
+        if token and len(token) <= 64:
+            return "p:" + token
+        return "a:" + (request.client.host if request.client else "?")
+
+    async def stream(self, request: Request, v: Variant, pos: Position,
+                     multipv: int) -> AsyncIterator[str]:
+        """Server-sent events of one analysis (see the module docstring)."""
+        key = self.client(request)
+        old = self._streams.get(key)
+        if old is not None:
+            old.set()
+        stop = asyncio.Event()
+        self._streams[key] = stop
+        turn = pos.turn.word
+        job = {"kind": "analyse", "variant": v.id, "optional_capture": v.optional_capture,
+               "fen": write_fen(v, pos), "multipv": multipv,
+               "movetime": self.pool.analysis_movetime}
+        try:
+            yield ": analysis\n\n"
+            async for msg in self.pool.run(job, stop):
+                if msg["kind"] == "lines":
+                    yield f"data: {json.dumps(_white_view(msg, turn))}\n\n"
+                elif msg["kind"] == "error":
+                    yield f"event: failed\ndata: {json.dumps({'error': msg['message']})}\n\n"
+                elif msg["kind"] == "done":
+                    yield "event: done\ndata: {}\n\n"
+        finally:
+            if self._streams.get(key) is stop:
+                del self._streams[key]
+
+    async def start_review(self, owner: str, v: Variant, start: Position, moves: list[str],
+                           tags: dict[str, str], result: str) -> _Review:
+        """Check the moves and start a review in the background (one at a time per browser:
+        a newer one replaces an unfinished older one)."""
+        pos = start
+        for i, text in enumerate(moves):
+            if len(text) > MAX_MOVE_TEXT:
+                raise _Refused(f"move {i + 1} is longer than {MAX_MOVE_TEXT} characters",
+                               "bad_move")
+            try:
+                pos = apply_move(pos, parse_move(v, pos, text))
+            except NotationError as exc:
+                raise _Refused(f"move {i + 1} ({text[:20]}): {exc}", "bad_move") from None
+        for old in self.reviews.values():
+            if old.owner == owner and old.task is not None and not old.task.done():
+                old.task.cancel()
+        review = _Review(owner, len(moves) + 1)
+        self.reviews[review.id] = review
+        while len(self.reviews) > MAX_REVIEWS:
+            oldest = next(iter(self.reviews.values()))
+            if oldest.task is not None:
+                oldest.task.cancel()
+            del self.reviews[oldest.id]
+        job = {"kind": "review", "variant": v.id, "optional_capture": v.optional_capture,
+               "fen": write_fen(v, start), "moves": moves,
+               "movetime": self.pool.review_movetime, "tags": tags, "result": result}
+        review.task = asyncio.create_task(self._run_review(review, job))
+        return review
+
+    async def _run_review(self, review: _Review, job: Message) -> None:
+        try:
+            async for msg in self.pool.run(job):
+                review.status = "running"
+                if msg["kind"] == "progress":
+                    review.done, review.total = msg["done"], msg["total"]
+                elif msg["kind"] == "review":
+                    review.moves, review.pdn = msg["moves"], msg["pdn"]
+                elif msg["kind"] == "error":
+                    review.status, review.error = "failed", msg["message"]
+                elif msg["kind"] == "done":
+                    review.status = "done"
+        except asyncio.CancelledError:
+            review.status, review.error = "failed", "cancelled"
+            raise
+
+
+def _refused(exc: _Refused) -> JSONResponse:
+    return error_response(400, str(exc), code=exc.code)
+
+
+def build_router(games: GameService, pool: WorkerPool, render: Any) -> APIRouter:
+    """The page and API routes; ``render(request, template, context)`` renders a page."""
+    service = AnalysisService(games, pool)
+    router = APIRouter()
+    variants_data = [variant_json(v) for v in VARIANTS.values()]
+
+    def locale(request: Request) -> None:
+        i18n.set_locale(i18n.choose_locale(
+            request.query_params.get("lang"), request.cookies.get(i18n.COOKIE),
+            request.headers.get("accept-language")))
+
+    @router.get("/analysis", response_class=HTMLResponse, include_in_schema=False)
+    async def page(
+        request: Request,
+        variant_id: str = Query("international", alias="variant", max_length=40),
+        fen: str | None = Query(None, max_length=MAX_FEN),
+        optional_capture: bool = False,
+        game: str | None = Query(None, max_length=64),
+    ) -> HTMLResponse:
+        locale(request)
+        initial: dict[str, Any] = {"variant": variant_id, "optional_capture": optional_capture,
+                                   "fen": fen, "moves": [], "game_id": None, "result": None}
+        if game is not None:
+            try:
+                stored = await games.load(game)
+            except NotFoundError:
+                stored = None
+            if stored is not None:
+                g: Game = games.rebuild(stored)
+                initial.update(
+                    variant=g.variant.id, optional_capture=g.variant.optional_capture,
+                    fen=write_fen(g.variant, g.start), moves=g.history(), game_id=stored.id,
+                    result=g.result.pdn if g.result else None)
+        if initial["variant"] not in VARIANTS:
+            initial["variant"] = "international"
+        data = {"variants": variants_data, "initial": initial, "strings": js_strings()}
+        page_data = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+        return render(request, "analysis.html",  # type: ignore[no-any-return]
+                      {"title": i18n.gettext("Analysis board"), "page_data": page_data})
+
+    @router.get("/api/analysis/position", tags=["analysis"],
+                summary="A position's legal moves, or why it is impossible")
+    async def position(
+        request: Request,
+        variant_id: str = Query(alias="variant", max_length=40),
+        optional_capture: bool = False,
+        fen: str | None = Query(None, max_length=MAX_FEN),
+    ) -> JSONResponse:
+        try:
+            v = _variant(variant_id, optional_capture)
+            return JSONResponse(position_json(v, _position(v, fen)))
+        except _Refused as exc:
+            return _refused(exc)
+
+    @router.get("/api/analysis/explain", tags=["analysis"],
+                summary="Why a piece cannot move (or cannot go to a square)")
+    async def explain(
+        request: Request,
+        square: str = Query(max_length=8),
+        variant_id: str = Query(alias="variant", max_length=40),
+        optional_capture: bool = False,
+        fen: str | None = Query(None, max_length=MAX_FEN),
+        to: str | None = Query(None, max_length=8),
+    ) -> JSONResponse:
+        locale(request)
+        try:
+            v = _variant(variant_id, optional_capture)
+            pos = _position(v, fen)
+        except _Refused as exc:
+            return _refused(exc)
+        geo = geometry(v)
+        try:
+            start = geo.square(square)
+            end = geo.square(to) if to is not None else None
+        except ValueError as exc:
+            return error_response(400, str(exc)[:200], code="bad_square")
+        legal = legal_moves(v, pos)
+        mine = [m for m in legal if m.start == start]
+        if end is None:
+            refusal = None if mine else explain_piece(v, pos, start)
+        else:
+            fits = [m for m in mine if end in m.path[1:]]
+            refusal = None if fits else explain_illegal(v, pos, [start, end], legal)
+        label = geo.label(start)
+        if refusal is None:
+            return JSONResponse({"square": label, "moves": [move_labels(v, m)["move"]
+                                                            for m in mine],
+                                 "reason": None, "code": None})
+        return JSONResponse({
+            "square": label, "moves": [],
+            "reason": i18n.error_message(refusal.code, refusal.params, str(refusal)),
+            "code": refusal.code,
+        })
+
+    @router.get("/api/analysis/stream", tags=["analysis"],
+                summary="The engine's lines as it thinks (server-sent events)")
+    async def stream(
+        request: Request,
+        variant_id: str = Query(alias="variant", max_length=40),
+        optional_capture: bool = False,
+        fen: str | None = Query(None, max_length=MAX_FEN),
+        multipv: int = Query(1, ge=1, le=3),
+    ) -> Any:
+        try:
+            v = _variant(variant_id, optional_capture)
+            pos = _position(v, fen)
+        except _Refused as exc:
+            return _refused(exc)
+        return StreamingResponse(
+            service.stream(request, v, pos, multipv), media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    @router.post("/api/analysis/reviews", tags=["analysis"], status_code=202,
+                 summary="Review a game in the background")
+    async def new_review(body: ReviewBody, request: Request) -> JSONResponse:
+        tags: dict[str, str] = {}
+        result = "*"
+        try:
+            if body.game_id is not None:
+                try:
+                    stored = await games.load(body.game_id)
+                except NotFoundError:
+                    return error_response(404, "there is no game with this id")
+                g = games.rebuild(stored)
+                v, start, moves = g.variant, g.start, g.history()
+                result = g.result.pdn if g.result else "*"
+                tags = {"Site": f"game {stored.id}"}
+            else:
+                if body.variant is None:
+                    return error_response(400, "give a game_id, or a variant and its moves",
+                                          code="bad_request")
+                v = _variant(body.variant, body.optional_capture)
+                start = _position(v, body.fen)
+                moves = body.moves
+            if not moves:
+                return error_response(400, "the game has no move to review", code="no_moves")
+            review = await service.start_review(service.client(request), v, start, moves, tags,
+                                                result)
+        except _Refused as exc:
+            return _refused(exc)
+        return JSONResponse(review.json(), status_code=202,
+                            headers={"Location": f"/api/analysis/reviews/{review.id}"})
+
+    @router.get("/api/analysis/reviews/{review_id}", tags=["analysis"],
+                summary="A review's progress and, when done, its judged moves")
+    async def get_review(review_id: str) -> JSONResponse:
+        review = service.reviews.get(review_id)
+        if review is None:
+            return error_response(404, "there is no review with this id")
+        return JSONResponse(review.json())
+
+    @router.get("/api/analysis/reviews/{review_id}/pdn", tags=["analysis"],
+                summary="The reviewed game as PDN with NAGs and comments",
+                response_class=PlainTextResponse)
+    async def review_pdn(review_id: str) -> Any:
+        review = service.reviews.get(review_id)
+        if review is None or review.status != "done":
+            return error_response(404, "there is no finished review with this id")
+        return PlainTextResponse(
+            review.pdn, media_type="application/x-portable-draughts-notation; charset=utf-8",
+            headers={"Content-Disposition":
+                     f'attachment; filename="damiera-review-{review.id}.pdn"'})
+
+    router.service = service  # type: ignore[attr-defined]
+    return router

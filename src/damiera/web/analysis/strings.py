@@ -1,0 +1,49 @@
+"""Every string the analysis page's script shows, in the current language.
+
+Placeholders in braces (``{n}``) are filled in by the script. The msgids are translated in
+``locales/<lang>/LC_MESSAGES/analysis.po`` (the strings shared with the play page come from
+its catalog).
+"""
+
+from __future__ import annotations
+
+from damiera.web.i18n import gettext as _
+
+
+def js_strings() -> dict[str, str]:
+    """The analysis page's script strings, keyed by name."""
+    return {
+        "white": _("White"),
+        "black": _("Black"),
+        "white_to_move": _("White to move"),
+        "black_to_move": _("Black to move"),
+        "start_position": _("Start position"),
+        "white-man": _("white man"),
+        "white-king": _("white king"),
+        "black-man": _("black man"),
+        "black-king": _("black king"),
+        "square_empty": _("square {square}, empty"),
+        "square_piece": _("square {square}, {piece}"),
+        "network": _("The server cannot be reached; try again."),
+        "refused": _("This position is refused: {reason}"),
+        "depth": _("depth {n}"),
+        "nps": _("{n} nodes/s"),
+        "win_in": _("{side} wins in {n} plies"),
+        "engine_off": _("The engine is off."),
+        "engine_thinking": _("The engine is thinking…"),
+        "engine_done": _("The engine has finished this position."),
+        "game_over": _("Game over: {side} has lost."),
+        "copied": _("Copied."),
+        "stop_engine": _("Stop the engine"),
+        "reviewing": _("Reviewing: {done} of {total} positions"),
+        "review_failed": _("The review failed: {error}"),
+        "inaccuracy": _("Inaccuracy"),
+        "mistake": _("Mistake"),
+        "blunder": _("Blunder"),
+        "best_was": _("best was {move}"),
+        "no_mistakes": _("No mistakes were found."),
+        "edit_help": _("Choose a piece, then click squares to place it; click a piece of the "
+                       "same kind to remove it."),
+        "play_help": _("Click a piece, then where it goes; a move from an earlier position "
+                       "starts a variation."),
+    }

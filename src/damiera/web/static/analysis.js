@@ -1,0 +1,599 @@
+// Damiera analysis board: position editor, variation tree, engine lines (server-sent events),
+// evaluation bar and game review. Every rule comes from the server (/api/analysis/...): the
+// script only draws, remembers the tree and asks.
+import { drawBoard, parseFen } from "/static/board.js";
+
+const DATA = JSON.parse(document.getElementById("page-data").textContent);
+const S = DATA.strings;
+const VARIANTS = Object.fromEntries(DATA.variants.map((v) => [v.id, v]));
+const $ = (id) => document.getElementById(id);
+const fmt = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
+
+const state = {
+  variant: null, optional: false, mode: "edit", tool: "white-man", flipped: false,
+  edit: { pieces: {}, turn: "white" },
+  root: null, node: null, selection: null,
+  engineOn: false, source: null, multipv: 1,
+  gameId: null, result: null, review: null, reviewTimer: null,
+};
+
+// -- small helpers ---------------------------------------------------------------------------
+function message(text) { $("message").textContent = text || ""; }
+
+async function getJSON(url) {
+  let r;
+  try { r = await fetch(url, { headers: { Accept: "application/json" } }); } catch (e) {
+    throw new Error(S.network);
+  }
+  const body = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(body.error || r.statusText);
+  return body;
+}
+
+function query(extra) {
+  const p = new URLSearchParams({ variant: state.variant.id, ...extra });
+  if (state.optional) p.set("optional_capture", "true");
+  return p.toString();
+}
+
+function describe(label, piece) {
+  return piece ? fmt(S.square_piece, { square: label, piece: S[piece] })
+    : fmt(S.square_empty, { square: label });
+}
+
+function menText(score) { return score === 0 ? "0.00" : (score > 0 ? "+" : "−") + (Math.abs(score) / 100).toFixed(2); }
+
+function scoreText(line) {
+  if (line.win_in !== null && line.win_in !== undefined) return fmt(S.win_in, { side: S.white, n: line.win_in });
+  if (line.loss_in !== null && line.loss_in !== undefined) return fmt(S.win_in, { side: S.black, n: line.loss_in });
+  return menText(line.score);
+}
+
+// -- the editor --------------------------------------------------------------------------------
+function editFen() {
+  const order = state.variant.board.squares.map((s) => s.label);
+  const side = (color) => order.filter((l) => (state.edit.pieces[l] || "").startsWith(color))
+    .map((l) => (state.edit.pieces[l].endsWith("king") ? "K" : "") + l).join(",");
+  return `${state.edit.turn === "white" ? "W" : "B"}:W${side("white")}:B${side("black")}`;
+}
+
+function loadEdit(fen) {
+  const parsed = parseFen(fen);
+  state.edit = { pieces: parsed.pieces, turn: parsed.turn };
+}
+
+function syncEditor() {
+  $("ed-variant").value = state.variant.id;
+  $("ed-optional").checked = state.optional;
+  $("ed-optional-row").hidden = state.variant.board_size !== 8;
+  $(`ed-turn-${state.edit.turn}`).checked = true;
+  $("ed-fen").value = editFen();
+  for (const b of $("palette").querySelectorAll("button")) {
+    b.setAttribute("aria-pressed", String(b.dataset.tool === state.tool));
+  }
+}
+
+function editClick(label) {
+  const p = state.edit.pieces;
+  if (state.tool === "erase" || p[label] === state.tool) delete p[label];
+  else p[label] = state.tool;
+  $("ed-error").hidden = true;
+  syncEditor();
+  draw();
+}
+
+function setMode(mode) {
+  state.mode = mode;
+  $("editor").hidden = mode !== "edit";
+  $("board-panel").hidden = mode !== "analyse";
+  $("eval-bar").hidden = mode !== "analyse" || !state.engineOn;
+  if (mode === "edit") { stopEngine(); message(S.edit_help); }
+}
+
+async function analyseFen(fen, moves = []) {
+  // Validate with the rules core, then build the tree (the main line from `moves`).
+  let info;
+  try {
+    info = await getJSON(`/api/analysis/position?${query({ fen })}`);
+  } catch (e) {
+    $("ed-error").textContent = fmt(S.refused, { reason: e.message });
+    $("ed-error").hidden = false;
+    return false;
+  }
+  state.root = { fen: info.fen, info, move: null, parent: null, children: [], ply: 0 };
+  let node = state.root;
+  for (const text of moves) {
+    const m = node.info.moves.find((x) => x.move === text);
+    if (!m) break;
+    const child = addChild(node, m);
+    child.info = await getJSON(`/api/analysis/position?${query({ fen: child.fen })}`);
+    node = child;
+  }
+  clearReview();
+  setMode("analyse");
+  shareUrl();
+  await goTo(moves.length ? node : state.root);
+  return true;
+}
+
+function shareUrl() {
+  const p = new URLSearchParams(query({ fen: state.root ? state.root.fen : editFen() }));
+  const lang = new URLSearchParams(location.search).get("lang");
+  if (lang) p.set("lang", lang);
+  history.replaceState(null, "", `/analysis?${p}`);
+}
+
+async function copyText(text, input) {
+  try { await navigator.clipboard.writeText(text); } catch (e) {
+    if (input) { input.select(); document.execCommand("copy"); }
+  }
+  message(S.copied);
+}
+
+// -- the tree ------------------------------------------------------------------------------------
+function addChild(node, move) {
+  const found = node.children.find((c) => c.move.move === move.move);
+  if (found) return found;
+  const child = { fen: move.after, info: null, move, parent: node, children: [], ply: node.ply + 1 };
+  node.children.push(child);
+  return child;
+}
+
+function mainLine() {
+  const out = [];
+  for (let n = state.root; n && n.children.length; n = n.children[0]) out.push(n.children[0]);
+  return out;
+}
+
+async function goTo(node) {
+  state.node = node;
+  state.selection = null;
+  if (!node.info) {
+    try { node.info = await getJSON(`/api/analysis/position?${query({ fen: node.fen })}`); } catch (e) {
+      message(e.message); return;
+    }
+  }
+  const info = node.info;
+  message(info.over ? fmt(S.game_over, { side: S[info.over.winner === "white" ? "black" : "white"] }) : S.play_help);
+  $("turn-status").textContent = S[`${info.turn}_to_move`];
+  draw();
+  renderTree();
+  restartEngine();
+}
+
+function moveNumber(node) {
+  // Moves are numbered from the root: the side that moves first in the variant starts a number.
+  const first = state.variant.first_to_move;
+  const offset = state.root.info.turn === first ? 0 : 1;
+  const k = node.ply - 1 + offset;
+  return { n: Math.floor(k / 2) + 1, firstSide: k % 2 === 0 };
+}
+
+function moveButton(node, forceNumber) {
+  const frag = document.createDocumentFragment();
+  const { n, firstSide } = moveNumber(node);
+  if (firstSide || forceNumber) {
+    const num = document.createElement("span");
+    num.className = "move-no";
+    num.textContent = firstSide ? `${n}.` : `${n}…`;
+    frag.appendChild(num);
+  }
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "tree-move" + (node === state.node ? " current" : "") + (node.judgement ? ` ${node.judgement}` : "");
+  b.textContent = node.move.move + (node.nag || "");
+  b.addEventListener("click", () => goTo(node));
+  frag.appendChild(b);
+  return frag;
+}
+
+function renderLine(container, parent, force) {
+  let n = parent;
+  let forceNumber = force;
+  while (n.children.length) {
+    const main = n.children[0];
+    container.appendChild(moveButton(main, forceNumber));
+    forceNumber = false;
+    for (const v of n.children.slice(1)) {
+      const span = document.createElement("span");
+      span.className = "variation";
+      span.appendChild(document.createTextNode("("));
+      span.appendChild(moveButton(v, true));
+      renderLine(span, v, false);
+      span.appendChild(document.createTextNode(")"));
+      container.appendChild(span);
+      forceNumber = true;
+    }
+    n = main;
+  }
+}
+
+function renderTree() {
+  const tree = $("tree");
+  tree.textContent = "";
+  renderLine(tree, state.root, true);
+  $("review-start").disabled = mainLine().length === 0;
+}
+
+// -- moves on the board ------------------------------------------------------------------------
+async function explain(square, to) {
+  try {
+    const r = await getJSON(`/api/analysis/explain?${query({ fen: state.node.fen, square, ...(to ? { to } : {}) })}`);
+    if (r.reason) message(r.reason);
+  } catch (e) { message(e.message); }
+}
+
+async function boardClick(label) {
+  if (state.mode === "edit") { editClick(label); return; }
+  const info = state.node.info;
+  if (!info) return;
+  const sel = state.selection;
+  if (sel) {
+    if (label === sel.prefix[0]) { state.selection = null; draw(); return; }
+    const k = sel.prefix.length;
+    let next = sel.cands.filter((m) => m.path[k] === label);
+    if (!next.length) next = sel.cands.filter((m) => m.to === label);
+    if (next.length) {
+      if (next.length === 1 || next.every((m) => m.path.length === k + 1 || m.to === label)) {
+        play(next[0]);
+      } else {
+        state.selection = { prefix: [...sel.prefix, label], cands: next };
+        message(S.play_help);
+        draw();
+      }
+      return;
+    }
+    if (info.moves.some((m) => m.from === label)) { select(label); return; }
+    state.selection = null;
+    draw();
+    await explain(sel.prefix[0], label);
+    return;
+  }
+  if (info.moves.some((m) => m.from === label)) { select(label); return; }
+  const piece = parseFen(state.node.fen).pieces[label];
+  if (piece) await explain(label);
+}
+
+function select(label) {
+  state.selection = { prefix: [label], cands: state.node.info.moves.filter((m) => m.from === label) };
+  draw();
+}
+
+async function play(move) {
+  const child = addChild(state.node, move);
+  renderTree();
+  await goTo(child);
+}
+
+// -- drawing --------------------------------------------------------------------------------------
+function draw() {
+  const svg = $("board");
+  if (state.mode === "edit") {
+    drawBoard(svg, { board: state.variant.board, pieces: state.edit.pieces, notation: state.variant.notation,
+      flipped: state.flipped, describe, interactive: true });
+    return;
+  }
+  const node = state.node;
+  const highlights = {};
+  if (node.move) highlights.last = [node.move.from, node.move.to];
+  if (state.selection) {
+    const k = state.selection.prefix.length;
+    highlights.start = state.selection.prefix[0];
+    highlights.targets = [...new Set(state.selection.cands.map((m) => m.path[k] || m.to))];
+  } else if (node.info) {
+    highlights.movable = [...new Set(node.info.moves.map((m) => m.from))];
+  }
+  drawBoard(svg, { board: state.variant.board, pieces: parseFen(node.fen).pieces, notation: state.variant.notation,
+    flipped: state.flipped, highlights, describe, interactive: true });
+}
+
+// -- the engine -------------------------------------------------------------------------------------
+function stopEngine() {
+  if (state.source) { state.source.close(); state.source = null; }
+}
+
+function restartEngine() {
+  stopEngine();
+  $("pv-lines").textContent = "";
+  if (!state.engineOn || state.mode !== "analyse" || !state.node || !state.node.info) {
+    $("engine-status").textContent = state.engineOn ? "" : S.engine_off;
+    return;
+  }
+  if (state.node.info.over) { $("engine-status").textContent = ""; return; }
+  $("engine-status").textContent = S.engine_thinking;
+  const node = state.node;
+  const src = new EventSource(`/api/analysis/stream?${query({ fen: node.fen, multipv: state.multipv })}`);
+  state.source = src;
+  src.onmessage = (ev) => { if (state.source === src) showLines(node, JSON.parse(ev.data)); };
+  src.addEventListener("done", () => {
+    if (state.source !== src) return;
+    stopEngine();
+    $("engine-status").textContent += ` · ${S.engine_done}`;
+  });
+  src.addEventListener("failed", (ev) => { if (state.source === src) { stopEngine(); message(JSON.parse(ev.data).error); } });
+  src.onerror = () => { if (state.source === src) { stopEngine(); } };
+}
+
+function pvText(node, pv) {
+  const out = [];
+  let ply = node.ply;
+  pv.forEach((mv, i) => {
+    const { n, firstSide } = moveNumber({ ply: ply + 1 });
+    if (firstSide) out.push(`${n}.`);
+    else if (i === 0) out.push(`${n}…`);
+    out.push(mv);
+    ply += 1;
+  });
+  return out.join(" ");
+}
+
+function showLines(node, data) {
+  const best = data.lines[0];
+  $("engine-status").textContent = `${fmt(S.depth, { n: data.depth })} · ${fmt(S.nps, { n: data.nps.toLocaleString() })}`;
+  const list = $("pv-lines");
+  list.textContent = "";
+  for (const line of data.lines) {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "pv-line";
+    const sc = document.createElement("span");
+    sc.className = "pv-score";
+    sc.textContent = scoreText(line);
+    const moves = document.createElement("span");
+    moves.className = "pv-moves";
+    moves.textContent = pvText(node, line.pv);
+    b.append(sc, " ", moves);
+    b.addEventListener("click", () => {
+      const m = node.info.moves.find((x) => x.move === line.pv[0]);
+      if (m) play(m);
+    });
+    li.appendChild(b);
+    list.appendChild(li);
+  }
+  evalBar(best);
+}
+
+function evalBar(line) {
+  let share;
+  if (line.win_in !== null) share = 1;
+  else if (line.loss_in !== null) share = 0;
+  else share = 0.5 + 0.5 * Math.tanh(line.score / 400);
+  $("eval-white").style.height = `${(share * 100).toFixed(1)}%`;
+  $("eval-text").textContent = scoreText(line);
+  $("eval-bar").setAttribute("aria-valuenow", String(Math.max(-10, Math.min(10, line.score / 100))));
+  $("eval-bar").setAttribute("aria-valuetext", scoreText(line));
+  $("eval-bar").classList.toggle("flipped", state.flipped);
+}
+
+function toggleEngine() {
+  state.engineOn = !state.engineOn;
+  $("engine-toggle").setAttribute("aria-pressed", String(state.engineOn));
+  $("engine-toggle").textContent = state.engineOn ? DATA.stopLabel : DATA.startLabel;
+  $("eval-bar").hidden = !state.engineOn;
+  restartEngine();
+}
+
+// -- review ------------------------------------------------------------------------------------------
+function clearReview() {
+  if (state.reviewTimer) clearTimeout(state.reviewTimer);
+  state.review = null;
+  $("review-progress").hidden = true;
+  $("review-graph").setAttribute("hidden", "");
+  $("review-next").hidden = true;
+  $("review-pdn").hidden = true;
+  $("review-status").textContent = "";
+  $("review-list").textContent = "";
+  if (state.root) for (const n of mainLine()) { delete n.nag; delete n.judgement; }
+}
+
+async function startReview() {
+  clearReview();
+  const line = mainLine();
+  const onGame = state.gameId && state.initialMoves && line.length === state.initialMoves.length
+    && line.every((n, i) => n.move.move === state.initialMoves[i]);
+  const body = onGame ? { game_id: state.gameId } : {
+    variant: state.variant.id, optional_capture: state.optional, fen: state.root.fen,
+    moves: line.map((n) => n.move.move),
+  };
+  let r;
+  try {
+    const resp = await fetch("/api/analysis/reviews", {
+      method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(body),
+    });
+    r = await resp.json();
+    if (!resp.ok) throw new Error(r.error || resp.statusText);
+  } catch (e) { message(e.message === "Failed to fetch" ? S.network : e.message); return; }
+  state.review = { id: r.id, line };
+  $("review-progress").hidden = false;
+  pollReview();
+}
+
+async function pollReview() {
+  const review = state.review;
+  if (!review) return;
+  let r;
+  try { r = await getJSON(`/api/analysis/reviews/${review.id}`); } catch (e) { message(e.message); return; }
+  if (state.review !== review) return;
+  $("review-progress").max = r.total;
+  $("review-progress").value = r.done;
+  if (r.status === "failed") { $("review-status").textContent = fmt(S.review_failed, { error: r.error }); return; }
+  if (r.status !== "done") {
+    $("review-status").textContent = fmt(S.reviewing, { done: r.done, total: r.total });
+    state.reviewTimer = setTimeout(pollReview, 400);
+    return;
+  }
+  $("review-progress").hidden = true;
+  showReview(review, r.moves);
+}
+
+function showReview(review, moves) {
+  const list = $("review-list");
+  list.textContent = "";
+  review.marks = [];
+  moves.forEach((m, i) => {
+    const node = review.line[i];
+    if (!node) return;
+    node.nag = m.nag; node.judgement = m.judgement;
+    if (!m.judgement) return;
+    review.marks.push(node);
+    const li = document.createElement("li");
+    li.className = `review-item ${m.judgement}`;
+    const go = document.createElement("button");
+    go.type = "button";
+    go.textContent = `${pvText(node.parent, [m.move + m.nag])} ${S[m.judgement]} (${menText(m.before)} → ${menText(m.after)})`;
+    go.addEventListener("click", () => goTo(node));
+    li.appendChild(go);
+    if (m.best) {
+      const better = document.createElement("button");
+      better.type = "button";
+      better.className = "try-best";
+      better.textContent = fmt(S.best_was, { move: m.best });
+      better.addEventListener("click", async () => {
+        await goTo(node.parent);
+        const mv = node.parent.info.moves.find((x) => x.move === m.best);
+        if (mv) await play(mv);
+      });
+      li.appendChild(better);
+    }
+    list.appendChild(li);
+  });
+  $("review-status").textContent = review.marks.length ? "" : S.no_mistakes;
+  $("review-next").hidden = !review.marks.length;
+  $("review-pdn").href = `/api/analysis/reviews/${review.id}/pdn`;
+  $("review-pdn").hidden = false;
+  drawGraph(review, moves);
+  renderTree();
+}
+
+function drawGraph(review, moves) {
+  const svg = $("review-graph");
+  const NS = "http://www.w3.org/2000/svg";
+  const W = 300, H = 100, clip = 500;
+  const scores = [moves[0].before, ...moves.map((m) => m.after)];
+  const x = (i) => (scores.length > 1 ? (i * W) / (scores.length - 1) : 0);
+  const y = (s) => H / 2 - (Math.max(-clip, Math.min(clip, s)) / clip) * (H / 2 - 4);
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.textContent = "";
+  const mk = (name, attrs) => {
+    const e = document.createElementNS(NS, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    svg.appendChild(e);
+    return e;
+  };
+  mk("rect", { x: 0, y: 0, width: W, height: H, class: "graph-bg" });
+  const pts = scores.map((s, i) => `${x(i).toFixed(1)},${y(s).toFixed(1)}`);
+  mk("polygon", { points: `0,${H} ${pts.join(" ")} ${W},${H}`, class: "graph-white" });
+  mk("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: "graph-axis" });
+  mk("polyline", { points: pts.join(" "), class: "graph-line" });
+  moves.forEach((m, i) => {
+    if (!m.judgement) return;
+    const dot = mk("circle", { cx: x(i + 1), cy: y(m.after), r: 3.5, class: `graph-dot ${m.judgement}`, tabindex: 0, role: "button",
+      "aria-label": `${m.move}${m.nag} ${S[m.judgement]}` });
+    dot.addEventListener("click", () => goTo(review.line[i]));
+  });
+  svg.removeAttribute("hidden");  // an SVG element has no .hidden property
+}
+
+function nextMistake() {
+  const review = state.review;
+  if (!review || !review.marks || !review.marks.length) return;
+  const line = mainLine();
+  const at = line.indexOf(state.node);
+  const next = review.marks.find((n) => line.indexOf(n) > at) || review.marks[0];
+  goTo(next);
+}
+
+// -- wiring ------------------------------------------------------------------------------------------
+function setVariant(id, optional) {
+  state.variant = VARIANTS[id] || VARIANTS.international;
+  state.optional = !!optional && state.variant.board_size === 8;
+}
+
+function wire() {
+  const board = $("board");
+  board.addEventListener("click", (ev) => {
+    const sq = ev.target.closest("[data-square]");
+    if (sq) boardClick(sq.dataset.square);
+  });
+  board.addEventListener("keydown", (ev) => {
+    const sq = ev.target.closest("[data-square]");
+    if (sq && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); boardClick(sq.dataset.square); }
+  });
+  for (const b of $("palette").querySelectorAll("button")) {
+    b.addEventListener("click", () => { state.tool = b.dataset.tool; syncEditor(); });
+  }
+  $("ed-variant").addEventListener("change", () => {
+    setVariant($("ed-variant").value, $("ed-optional").checked);
+    loadEdit(state.variant.start_fen);
+    syncEditor(); draw();
+  });
+  $("ed-optional").addEventListener("change", () => { state.optional = $("ed-optional").checked; });
+  for (const c of ["white", "black"]) {
+    $(`ed-turn-${c}`).addEventListener("change", () => { state.edit.turn = c; syncEditor(); });
+  }
+  $("ed-start").addEventListener("click", () => { loadEdit(state.variant.start_fen); syncEditor(); draw(); });
+  $("ed-clear").addEventListener("click", () => { state.edit.pieces = {}; syncEditor(); draw(); });
+  $("ed-fen-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const fen = $("ed-fen").value.trim();
+    try {
+      const info = await getJSON(`/api/analysis/position?${query({ fen })}`);
+      loadEdit(info.fen);
+      $("ed-error").hidden = true;
+      syncEditor(); draw();
+    } catch (e) {
+      $("ed-error").textContent = fmt(S.refused, { reason: e.message });
+      $("ed-error").hidden = false;
+    }
+  });
+  $("ed-fen-copy").addEventListener("click", () => copyText($("ed-fen").value, $("ed-fen")));
+  $("ed-analyse").addEventListener("click", () => analyseFen(editFen()));
+  $("btn-edit").addEventListener("click", () => {
+    loadEdit(state.node.fen); setMode("edit"); syncEditor(); draw();
+  });
+  $("btn-flip").addEventListener("click", () => { state.flipped = !state.flipped; draw(); $("eval-bar").classList.toggle("flipped", state.flipped); });
+  $("btn-link").addEventListener("click", () => {
+    const p = new URLSearchParams(query({ fen: state.node.fen }));
+    copyText(`${location.origin}/analysis?${p}`);
+  });
+  $("nav-first").addEventListener("click", () => goTo(state.root));
+  $("nav-back").addEventListener("click", () => { if (state.node.parent) goTo(state.node.parent); });
+  $("nav-forward").addEventListener("click", () => { if (state.node.children.length) goTo(state.node.children[0]); });
+  $("nav-last").addEventListener("click", () => {
+    let n = state.node;
+    while (n.children.length) n = n.children[0];
+    goTo(n);
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (state.mode !== "analyse" || ev.target.closest("input, select, textarea")) return;
+    if (ev.key === "ArrowLeft" && state.node.parent) goTo(state.node.parent);
+    if (ev.key === "ArrowRight" && state.node.children.length) goTo(state.node.children[0]);
+  });
+  $("engine-toggle").addEventListener("click", toggleEngine);
+  $("engine-lines").addEventListener("change", () => { state.multipv = Number($("engine-lines").value); restartEngine(); });
+  $("review-start").addEventListener("click", startReview);
+  $("review-next").addEventListener("click", nextMistake);
+  window.addEventListener("pagehide", stopEngine);
+}
+
+async function init() {
+  DATA.startLabel = $("engine-toggle").textContent;
+  DATA.stopLabel = DATA.strings.stop_engine;
+  const initial = DATA.initial;
+  setVariant(initial.variant, initial.optional_capture);
+  state.gameId = initial.game_id;
+  state.initialMoves = initial.moves;
+  loadEdit(initial.fen || state.variant.start_fen);
+  wire();
+  syncEditor();
+  if (!(initial.fen || initial.moves.length)
+      || !(await analyseFen(initial.fen || state.variant.start_fen, initial.moves))) {
+    setMode("edit");
+    draw();
+  }
+  document.body.dataset.ready = "1";
+}
+
+init();

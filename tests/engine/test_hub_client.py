@@ -1,0 +1,147 @@
+"""The Hub client against real engine processes: our own ``damiera hub``, and small scripted
+engines that misbehave (die, hang, refuse the variant, play an illegal move).
+
+Waits are bounded by the client's own timeouts (a hung engine makes the test fail, never
+hang); nothing is asserted on speed.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from damiera.cli import main
+from damiera.engine import match
+from damiera.engine.hub_client import HubClient, HubClientError
+from damiera.engine.match import check_player, run_match
+from damiera.rules.game import Game
+from damiera.rules.movegen import generate
+from damiera.rules.position import parse_fen, start_position
+from damiera.rules.variant import variant
+
+OUR_HUB = [sys.executable, "-m", "damiera", "hub"]
+
+
+def test_handshake_and_a_move_at_fixed_depth_from_our_engine() -> None:
+    v = variant("international")
+    with HubClient(OUR_HUB, v) as engine:
+        assert engine.id["name"] == "Damiera"
+        assert "variant" in engine.params and "normal" in engine.params["variant"]["values"]
+        result = engine.play(start_position(v), depth=2)
+        assert result.move in generate(v, start_position(v))
+        assert [info["depth"] for info in result.infos] == ["1", "2"]
+        assert result.score is not None
+        engine.ping()
+
+
+def test_a_game_against_our_engine_on_8x8_with_reversible_moves_sent_as_moves() -> None:
+    # Russian kings only, so every move is reversible: pos carries a moves="..." list.
+    v = variant("russian")
+    game = Game(v, parse_fen(v, "W:WKa1,Kc1:BKh8,Kf8"))
+    with HubClient(OUR_HUB, v) as engine:
+        for _ in range(6):
+            result = engine.play(game.positions[0], game.moves, movetime=0.05)
+            assert result.move in generate(v, game.position)
+            game.play(result.move)
+    assert len(game.moves) == 6
+
+
+def test_analyse_stops_an_infinite_analysis_and_returns_its_lines() -> None:
+    v = variant("italian")
+    with HubClient(OUR_HUB, v) as engine:
+        result = engine.analyse(start_position(v), movetime=0.5)
+    assert result.move in generate(v, start_position(v))
+    assert result.infos and result.infos[-1]["pv"].split()[0]
+
+
+def _fake_engine(tmp_path: Path, body: str) -> list[str]:
+    """A scripted engine: the handshake, then ``body`` (Python) for each line after init."""
+    script = tmp_path / "fake_engine.py"
+    script.write_text(
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    cmd = line.split()[0] if line.split() else ''\n"
+        "    if cmd == 'hub':\n"
+        "        print('id name=Fake', flush=True)\n"
+        "        print('param name=variant value=normal type=enum values=\"normal killer\"',"
+        " flush=True)\n"
+        "        print('wait', flush=True)\n"
+        "    elif cmd == 'init':\n"
+        "        print('ready', flush=True)\n"
+        "    elif cmd == 'quit':\n"
+        "        break\n"
+        "    else:\n"
+        + "".join(f"        {row}\n" for row in body.splitlines())
+    )
+    return [sys.executable, str(script)]
+
+
+def test_an_engine_that_does_not_play_the_variant_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(HubClientError, match="does not play Russian draughts: it offers normal"):
+        HubClient(_fake_engine(tmp_path, "pass"), variant("russian"))
+
+
+def test_an_engine_that_dies_mid_search_gives_its_exit_status_and_last_words(
+        tmp_path: Path) -> None:
+    cmd = _fake_engine(tmp_path, "if cmd == 'go':\n"
+                                 "    print('out of memory', file=sys.stderr, flush=True)\n"
+                                 "    sys.exit(3)")
+    v = variant("international")
+    with HubClient(cmd, v) as engine, pytest.raises(
+            HubClientError, match=r"has exited \(exit status 3\); it said: out of memory"):
+        engine.play(start_position(v), movetime=0.1)
+
+
+def test_an_engine_that_never_answers_is_stopped_then_given_up(tmp_path: Path) -> None:
+    cmd = _fake_engine(tmp_path, "pass")  # ignores go and stop alike
+    v = variant("international")
+    with HubClient(cmd, v, timeout=0.5) as engine, pytest.raises(
+            HubClientError, match="sent no done in time"):
+        engine.play(start_position(v), movetime=0.1)
+
+
+def test_an_illegal_move_from_the_engine_is_an_error(tmp_path: Path) -> None:
+    cmd = _fake_engine(tmp_path, "if cmd == 'go':\n    print('done move=31-22', flush=True)")
+    v = variant("international")
+    with HubClient(cmd, v) as engine, pytest.raises(
+            HubClientError, match="played 31-22 is not a legal move"):
+        engine.play(start_position(v), movetime=0.1)
+
+
+def test_a_missing_engine_cannot_be_started(tmp_path: Path) -> None:
+    with pytest.raises(HubClientError, match="cannot start engine"):
+        HubClient(str(tmp_path / "no-such-engine"), variant("international"))
+
+
+def test_match_against_our_engine_as_a_hub_player(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(match, "MAX_GAME_PLIES", 30)  # two short games, then adjudicated
+    hub = "hub:" + shlex.join(OUR_HUB)
+    assert check_player(hub) == hub
+    result, records = run_match(variant("russian"), "random", hub, 2, movetime=0.02)
+    assert result.games == 2 and len(records) == 2
+    assert {records[0].black, records[1].white} == {hub}
+    assert all(r.plies > 0 for r in records)
+
+
+def test_match_cli_refuses_a_missing_hub_engine(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["match", "russian", "--first", "1", "--second",
+                 f"hub:{tmp_path / 'nothing'}", "--games", "2", "--quiet"])
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no executable engine" in err[0]
+
+
+def test_match_cli_with_a_hub_engine_prints_the_result(capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(match, "MAX_GAME_PLIES", 20)
+    code = main(["match", "italian", "--first", "random", "--second",
+                 "hub:" + shlex.join(OUR_HUB), "--games", "1", "--movetime", "0.02",
+                 "--quiet", "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert data["games"] == 1 and data["second"].startswith("hub:")

@@ -1,0 +1,109 @@
+"""The native search and evaluation (damiera._core.Engine): the static scores are those of
+the Python reference evaluation (tests/engine/reference_evaluate.py, the terms of
+damiera.engine.evaluate) on many positions of every variant and the house rule, with and without
+trained patterns; stop() and Ctrl-C end a search."""
+
+from __future__ import annotations
+
+import random
+import signal
+import threading
+
+import pytest
+
+from damiera.engine import patterns as pat
+from damiera.engine.evaluate import Evaluator
+from damiera.engine.search import Searcher
+from damiera.rules.geometry import geometry
+from damiera.rules.movegen import apply_move, generate
+from damiera.rules.position import Position, start_position
+from damiera.rules.variant import Variant, variant
+from tests.engine.reference_evaluate import ReferenceEvaluator
+from tests.rules.test_native_vs_reference import ALL_RULES, random_position
+
+
+def _positions(v: Variant, count: int, seed: int) -> list[Position]:
+    """Random positions, and positions from random games (men, kings, endings)."""
+    rng = random.Random(seed)
+    out = [random_position(v, rng) for _ in range(count // 2)]
+    while len(out) < count:
+        pos = start_position(v)
+        for _ in range(rng.randint(10, 120)):
+            moves = generate(v, pos)
+            if not moves:
+                break
+            pos = apply_move(pos, rng.choice(moves))
+            out.append(pos)
+    return out[:count]
+
+
+@pytest.mark.parametrize("v", ALL_RULES, ids=lambda v: v.display_name)
+def test_native_static_scores_equal_the_python_evaluation(v: Variant) -> None:
+    evaluator = Evaluator(v)
+    reference = ReferenceEvaluator(evaluator)
+    scores = set()
+    for pos in _positions(v, 1500, seed=7):
+        expected = reference.evaluate(pos)
+        assert evaluator.evaluate(pos) == expected, pos
+        scores.add(expected)
+    assert len(scores) > 100
+
+
+@pytest.mark.parametrize("vid", ["international", "russian", "italian"])
+def test_native_static_scores_equal_with_trained_patterns(vid: str) -> None:
+    v = variant(vid)
+    pset = pat.PatternSet(geometry(v), 3)
+    rng = random.Random(3)
+    tables = [[rng.randint(-40, 40) for _ in range(pset.size)] for _ in pset.windows]
+    evaluator = Evaluator(v, tables=(pset.rows, tables))
+    assert evaluator.window_rows
+    reference = ReferenceEvaluator(evaluator)
+    for pos in _positions(v, 500, seed=11):
+        assert evaluator.evaluate(pos) == reference.evaluate(pos), pos
+
+
+def test_stop_from_another_thread_ends_the_search_with_a_legal_move() -> None:
+    v = variant("international")
+    pos = start_position(v)
+    searcher = Searcher(v)
+    timer = threading.Timer(0.2, searcher.stop)
+    timer.start()
+    try:
+        result = searcher.search(pos, depth=40)  # days of work without stop()
+    finally:
+        timer.cancel()
+    assert result.move in generate(v, pos)
+    assert 1 <= result.depth < 40
+    # The next search is not stopped by the old request.
+    assert searcher.search(pos, depth=3).depth == 3
+
+
+def test_ctrl_c_ends_the_search() -> None:
+    v = variant("international")
+    timer = threading.Timer(0.2, signal.raise_signal, (signal.SIGINT,))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            Searcher(v).search(start_position(v), depth=40)
+    finally:
+        timer.cancel()
+
+
+def test_the_search_releases_the_gil() -> None:
+    # A Python thread counts while a search runs: it gets the interpreter many times.
+    v = variant("international")
+    counter = [0]
+    done = threading.Event()
+
+    def count() -> None:
+        while not done.is_set():
+            counter[0] += 1
+
+    thread = threading.Thread(target=count)
+    thread.start()
+    try:
+        Searcher(v).search(start_position(v), depth=9)
+    finally:
+        done.set()
+        thread.join()
+    assert counter[0] > 1000

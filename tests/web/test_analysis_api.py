@@ -1,0 +1,187 @@
+"""The analysis board's API: positions checked by the rules core, explanations, the engine's
+lines as server-sent events, background reviews with NAGs (issue 18)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from damiera.rules.notation import move_text
+from damiera.rules.variant import variant
+from tests.planted import planted_game
+from tests.web.conftest import new_game, play
+
+
+@pytest.fixture(autouse=True)
+def short_searches(client: TestClient) -> Iterator[None]:
+    """Short searches; the shared client's cookies are dropped afterwards (other tests of
+    the session expect a browser that has made no game yet)."""
+    pool = client.app.state.analysis_pool  # type: ignore[attr-defined]
+    pool.analysis_movetime = 0.3
+    pool.review_movetime = 0.02
+    yield
+    client.cookies.clear()
+
+
+def _events(client: TestClient, **params: Any) -> list[tuple[str, dict[str, Any]]]:
+    out: list[tuple[str, dict[str, Any]]] = []
+    event = "message"
+    with client.stream("GET", "/api/analysis/stream", params=params) as r:
+        assert r.status_code == 200
+        assert r.headers["content-type"].startswith("text/event-stream")
+        for line in r.iter_lines():
+            if line.startswith("event: "):
+                event = line[7:]
+            elif line.startswith("data: "):
+                out.append((event, json.loads(line[6:])))
+                event = "message"
+    return out
+
+
+def test_position_lists_moves_and_refuses_an_impossible_one_with_the_core_reason(
+    client: TestClient,
+) -> None:
+    r = client.get("/api/analysis/position", params={"variant": "american", "fen": "W:W22:B3"})
+    assert r.status_code == 200
+    body = r.json()
+    assert body["fen"] == "W:W22:B3" and body["turn"] == "white"
+    assert {m["move"]: m["after"] for m in body["moves"]} == {"22-17": "B:W17:B3",
+                                                             "22-18": "B:W18:B3"}
+    r = client.get("/api/analysis/position", params={"variant": "american", "fen": "W:W1:B3"})
+    assert r.status_code == 400
+    assert r.json() == {"error": "impossible position: a white man on 1, White's promotion row",
+                        "code": "bad_fen"}
+    r = client.get("/api/analysis/position",
+                   params={"variant": "italian", "fen": "W:W9-21:B1-4"})
+    assert r.status_code == 400 and "13 pieces, more than the 12" in r.json()["error"]
+
+
+def test_position_with_the_house_rule_has_quiet_moves_beside_a_capture(
+    client: TestClient,
+) -> None:
+    fen = "W:W22:B18"
+    strict = client.get("/api/analysis/position", params={"variant": "american", "fen": fen})
+    free = client.get("/api/analysis/position",
+                      params={"variant": "american", "fen": fen, "optional_capture": "true"})
+    assert [m["move"] for m in strict.json()["moves"]] == ["22x15"]
+    assert sorted(m["move"] for m in free.json()["moves"]) == ["22-17", "22x15"]
+    assert free.json()["optional_capture"] is True
+
+
+def test_explain_names_the_rule_that_refuses_a_piece_or_a_move(client: TestClient) -> None:
+    fen = "W:W22,30:B18"  # White must capture 22x15: the man on 30 may not move
+    r = client.get("/api/analysis/explain",
+                   params={"variant": "american", "fen": fen, "square": "30"})
+    assert r.json()["code"] == "capture_mandatory"
+    r = client.get("/api/analysis/explain",
+                   params={"variant": "american", "fen": fen, "square": "22", "to": "17"})
+    assert r.json()["code"] == "capture_mandatory"
+    r = client.get("/api/analysis/explain",
+                   params={"variant": "american", "fen": fen, "square": "22", "to": "15"})
+    assert r.json()["reason"] is None and r.json()["moves"] == ["22x15"]
+
+
+def test_stream_sends_lines_with_white_view_scores_then_done(client: TestClient) -> None:
+    # Black to move and a man up: White's view is negative.
+    fen = "B:W32:B1,2"
+    events = _events(client, variant="american", fen=fen, multipv=2)
+    lines = [d for e, d in events if e == "message"]
+    assert events[-1][0] == "done" and lines
+    depths = [d["depth"] for d in lines]
+    assert depths == sorted(depths) and depths[0] == 1
+    last = lines[-1]
+    assert last["turn"] == "black" and len(last["lines"]) == 2
+    assert [ln["rank"] for ln in last["lines"]] == [1, 2]
+    best = last["lines"][0]
+    assert best["score"] < 0 or best["loss_in"] is not None
+    assert best["pv"][0] in {"1-5", "1-6", "2-6", "2-7"}
+
+
+def test_stream_bounds_its_input(client: TestClient) -> None:
+    r = client.get("/api/analysis/stream", params={"variant": "american", "multipv": 4})
+    assert r.status_code == 422
+    r = client.get("/api/analysis/stream", params={"variant": "american", "fen": "W:W1:B3"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_fen"
+    r = client.get("/api/analysis/stream", params={"variant": "american", "fen": "W" * 601})
+    assert r.status_code == 422
+
+
+def test_stream_reuses_its_worker_process(client: TestClient) -> None:
+    pool = client.app.state.analysis_pool  # type: ignore[attr-defined]
+    _events(client, variant="russian", fen="W:Wa1:Bf8")
+    started = pool.started
+    _events(client, variant="russian", fen="W:Wa1:Bd8")
+    assert pool.started == started
+
+
+def _wait_review(client: TestClient, review_id: str) -> dict[str, Any]:
+    for _ in range(600):
+        body: dict[str, Any] = client.get(f"/api/analysis/reviews/{review_id}").json()
+        if body["status"] in ("done", "failed"):
+            return body
+        time.sleep(0.05)
+    raise AssertionError("the review did not finish")
+
+
+def test_review_marks_a_planted_blunder_and_gives_an_annotated_pdn(client: TestClient) -> None:
+    v = variant("italian")
+    moves, planted = planted_game(v, 30, 10)
+    texts = [move_text(v, m) for m in moves]
+    r = client.post("/api/analysis/reviews", json={"variant": "italian", "moves": texts})
+    assert r.status_code == 202, r.text
+    body = _wait_review(client, r.json()["id"])
+    assert body["status"] == "done" and body["done"] == body["total"] == len(moves) + 1
+    marked = body["moves"][planted]
+    assert (marked["move"], marked["nag"], marked["judgement"]) == (texts[planted], "??",
+                                                                    "blunder")
+    assert marked["best"] not in (None, texts[planted])
+    pdn = client.get(f"/api/analysis/reviews/{body['id']}/pdn")
+    assert pdn.status_code == 200 and "attachment" in pdn.headers["content-disposition"]
+    assert texts[planted] + "??" in pdn.text.split()
+
+
+def test_review_of_a_stored_game_and_bad_reviews(client: TestClient) -> None:
+    game = new_game(client, variant="russian")
+    for move in ("c3-d4", "f6-e5", "d4xf6", "g7xe5"):
+        game = play(client, game["id"], move)
+    r = client.post("/api/analysis/reviews", json={"game_id": game["id"]})
+    assert r.status_code == 202
+    body = _wait_review(client, r.json()["id"])
+    assert [m["move"] for m in body["moves"]] == game["history"]
+    r = client.post("/api/analysis/reviews",
+                    json={"variant": "american", "moves": ["11-15", "11-15"]})
+    assert r.status_code == 400 and r.json()["error"].startswith("move 2 (11-15)")
+    r = client.post("/api/analysis/reviews", json={"variant": "american", "moves": []})
+    assert r.status_code == 400
+    r = client.post("/api/analysis/reviews", json={"variant": "american",
+                                                   "moves": ["11-15"] * 601})
+    assert r.status_code == 422
+    assert client.get("/api/analysis/reviews/nope").status_code == 404
+
+
+def test_analysis_page_opens_a_game_and_a_shared_position(client: TestClient) -> None:
+    r = client.get("/analysis", params={"variant": "italian", "fen": "W:W21:B5"})
+    assert r.status_code == 200 and '<script type="module" src="/static/analysis.js">' in r.text
+    assert '"fen": "W:W21:B5"' in r.text
+    game = new_game(client, variant="american")
+    game = play(client, game["id"], "11-15")
+    r = client.get("/analysis", params={"game": game["id"]})
+    assert '"moves": ["11-15"]' in r.text and f'"game_id": "{game["id"]}"' in r.text
+    r = client.get("/analysis", params={"lang": "ar"})
+    assert 'dir="rtl"' in r.text and "onclick" not in r.text
+
+
+def test_a_finished_position_is_accepted_and_says_who_has_lost(client: TestClient) -> None:
+    r = client.get("/api/analysis/position", params={"variant": "american", "fen": "B:W22:B"})
+    assert r.status_code == 200
+    assert r.json()["over"] == {"winner": "white", "reason": "no-pieces"}
+    assert r.json()["moves"] == []
+    r = client.get("/api/analysis/position", params={"variant": "american", "fen": "W:W5:B1"})
+    assert r.json()["over"] == {"winner": "black", "reason": "no-legal-move"}
+    events = _events(client, variant="american", fen="W:W5:B1")
+    assert [e for e, _d in events] == ["done"]  # nothing to search

@@ -3,7 +3,7 @@
 - Tags in the standard's order: Event, Site, Date, Round, White, Black, Result, then
   GameType (the variant's full form), ``CaptureRule "optional"`` for a game under the
   optional-capture house rule (no GameType value says that captures were optional, so
-  without it the movetext would be illegal under the GameType it declares; README, "PDN"),
+  without it the movetext would be illegal under the GameType it declares; README, "PDN files"),
   FEN (only for a set-up, written canonically), then the others in their order. Missing
   seven-tag-roster values are ``?``.
 - Results in the variant's convention: on the 10x10 board the FMJD's points ``2-0``,

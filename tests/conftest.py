@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +13,19 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 REFERENCE = SHARED / "reference"
+
+# How long a test waits for something that only takes time (a server starting, a page
+# answering) before it fails: generous, because a loaded machine is slow, and never a measure
+# of speed. DAMIERA_TEST_WAIT (seconds) raises it on a very slow machine.
+WAIT_SECONDS = float(os.environ.get("DAMIERA_TEST_WAIT", "120"))
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that the OS says is free now (bound to port 0, then closed)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
 
 
 def load_reference(name: str) -> dict[str, Any]:

@@ -7,7 +7,6 @@ with the reason.
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -19,6 +18,7 @@ import uvicorn
 
 from damiera.web.app import create_app
 from damiera.web.limits import Limits
+from tests.conftest import WAIT_SECONDS, free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -31,12 +31,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+# Playwright's waits (milliseconds): generous on a busy machine, never a timing test.
+WAIT_MS = WAIT_SECONDS * 1000 / 4
 
 
 @pytest.fixture(scope="session")
@@ -53,19 +49,18 @@ def base_url(site: Any) -> Iterator[str]:
     """The site on 127.0.0.1 (a free port) with a fresh SQLite file; the computer thinks at
     most 0.05 s a move."""
     app = site
-    port = _free_port()
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    for _ in range(200):
-        if server.started:
-            break
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
         time.sleep(0.05)
-    else:
-        raise RuntimeError("the test server did not start")
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
-    thread.join(timeout=10)
+    thread.join(timeout=WAIT_SECONDS)
 
 
 @pytest.fixture(scope="session")
@@ -74,7 +69,7 @@ def browser() -> Iterator[Any]:
         pytest.skip("Debian's chromium is not installed (make test installs it)")
     from playwright.sync_api import expect, sync_playwright
 
-    expect.set_options(timeout=15000)  # a busy 2-core machine can be slow; never a timing test
+    expect.set_options(timeout=WAIT_MS)  # a busy 2-core machine can be slow
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
@@ -89,7 +84,7 @@ def page(browser: Any, base_url: str) -> Iterator[Any]:
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.set_default_timeout(15000)
+    pg.set_default_timeout(WAIT_MS)
     yield pg
     context.close()
     assert not errors, errors

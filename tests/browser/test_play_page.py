@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from damiera.rules.variant import VARIANTS
+from tests.browser.conftest import WAIT_MS
 
 Page = Any
 
@@ -68,7 +69,9 @@ def test_italian_game_against_the_computer_by_clicking(page: Page) -> None:
     assert all(pieces[str(n)] == "white-man" for n in range(21, 33))
     assert all(pieces[str(n)] == "black-man" for n in range(1, 13))
     sq22 = square(page, "22")
-    assert sq22.get_attribute("tabindex") == "0"
+    # the board is one tab stop (a piece that can move); arrow keys move inside it
+    expect(page.locator('#board [tabindex="0"]')).to_have_count(1)
+    assert page.locator('#board [tabindex="0"]').get_attribute("class") == "sq movable"
     assert "white man" in (sq22.get_attribute("aria-label") or "")
 
     # only pieces that may move are selectable; choosing one shows its targets
@@ -121,7 +124,7 @@ def test_russian_flying_king_capture_entered_square_by_square(page: Page, tmp_pa
     expect(page.locator("#message")).to_contain_text("not a legal move")
     wait_idle(page)
     assert board_pieces(page)["h4"] == "white-king"
-    assert square(page, "e1").get_attribute("class") == "sq target"
+    assert square(page, "e1").get_attribute("class") == "sq target via"  # next, not the end
     square(page, "e1").click()
     square(page, "a5").click()
     targets = page.eval_on_selector_all("#board .sq.target", "els => els.map(e => e.dataset.square)")
@@ -131,7 +134,7 @@ def test_russian_flying_king_capture_entered_square_by_square(page: Page, tmp_pa
     wait_idle(page)
     assert moves_listed(page) == ["a1:f6:h4:e1:a5:c7"]
     assert board_pieces(page) == {"c7": "white-king"}
-    expect(page.locator("#result")).to_contain_text("White wins")
+    expect(page.locator("#result-text")).to_contain_text("White wins")
 
 
 def test_illegal_attempt_shows_the_rules_reason_and_changes_nothing(page: Page) -> None:
@@ -238,7 +241,7 @@ def test_friend_game_on_one_screen_to_a_result(page: Page) -> None:
     # Black resigns on the same screen
     page.click("#btn-resign")
     page.click("#confirm-yes")
-    expect(page.locator("#result")).to_have_text("White wins: Black resigned")
+    expect(page.locator("#result-text")).to_have_text("White wins: Black resigned")
 
 
 def test_friend_draw_offer_accepted(page: Page) -> None:
@@ -247,7 +250,7 @@ def test_friend_draw_offer_accepted(page: Page) -> None:
     page.click("#btn-draw")
     expect(page.locator("#confirm-text")).to_contain_text("White offers a draw")
     page.click("#confirm-yes")
-    expect(page.locator("#result")).to_have_text("Draw by agreement")
+    expect(page.locator("#result-text")).to_have_text("Draw by agreement")
 
 
 def test_drag_and_drop_a_piece(page: Page) -> None:
@@ -302,7 +305,8 @@ def test_drag_works_with_a_piece_selected_and_off_the_board_cancels(page: Page) 
 
 
 def test_a_typed_move_takes_the_normal_path(page: Page) -> None:
-    # while looking at an old position: the typed move is played and the board goes live
+    # while looking at an old position nothing changes the game (issue 16, point 4): back to
+    # the game first, then the typed move is played with the version it was chosen on
     game = api_game(page, variant="italian")
     for move in ["22-19", "11-15"]:
         assert page.request.post(f"/api/games/{game['id']}/moves", data={"move": move}).ok
@@ -311,6 +315,9 @@ def test_a_typed_move_takes_the_normal_path(page: Page) -> None:
     open_game(page, game["id"])
     page.locator("#move-list button.move").first.click()
     expect(page.locator("#status")).to_contain_text("1")
+    expect(page.locator("#move-input")).to_be_disabled()
+    page.click("#btn-live")
+    expect(page.locator("#btn-live")).to_be_hidden()
     with page.expect_request("**/moves*") as sent:
         page.fill("#move-input", typed["move"])
         page.press("#move-input", "Enter")
@@ -483,16 +490,15 @@ def test_reload_while_the_computer_thinks_shows_its_reply(page: Page, site: Any)
         expect(page.locator("#thinking")).to_be_visible()
         # The page shows "thinking" as soon as the move is sent: reload only once the server
         # has stored it (on a loaded machine the reload could overtake the request).
-        for _ in range(100):
-            if page.request.get(f"/api/games/{game['id']}").json()["history"]:
-                break
-            page.wait_for_timeout(100)
+        page.wait_for_function(
+            """id => fetch('/api/games/' + id).then(r => r.json()).then(g => g.history.length > 0)""",
+            arg=game["id"], polling=100)
         page.reload()
         page.wait_for_selector("body[data-ready]")
         expect(page.locator("#thinking")).to_be_visible()
         assert moves_listed(page) == [move["move"]]
         release.set()
-        expect(page.locator("#move-list button.move")).to_have_count(2, timeout=15000)
+        expect(page.locator("#move-list button.move")).to_have_count(2, timeout=WAIT_MS)
         wait_idle(page)
         expect(page.locator("#thinking")).to_be_hidden()
     finally:

@@ -15,6 +15,7 @@ from damiera.rules.variant import variant
 from damiera.web import i18n
 from damiera.web.rules_pages.content import page_ids
 from damiera.web.rules_pages.diagrams import DIAGRAMS
+from tests.browser.conftest import WAIT_MS
 
 Page = Any
 
@@ -26,7 +27,7 @@ def test_every_rules_page_renders_in_every_language(browser: Any, base_url: str)
     problems: list[str] = []
     page.on("console", lambda m: problems.append(f"{page.url}: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: problems.append(f"{page.url}: {e}"))
-    page.set_default_timeout(15000)
+    page.set_default_timeout(WAIT_MS)
     languages = i18n.available_locales()
     assert len(languages) == 8
     for lang in languages:

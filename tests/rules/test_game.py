@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from damiera.pdn import read_game
 from damiera.rules.game import Game, GameOverError, Result, ResultReason
 from damiera.rules.movegen import apply_move, has_capture
 from damiera.rules.notation import IllegalMoveError
@@ -149,3 +150,26 @@ def test_playing_a_move_object_from_another_position_is_an_illegal_move() -> Non
     with pytest.raises(IllegalMoveError):
         game.play(other.legal_moves()[0])
     assert game.moves == []
+
+
+def test_pdn_of_a_house_rule_game_says_captures_were_optional() -> None:
+    """Optional capture (house rule): 30-26 declines the capture 22x15, illegal under the
+    GameType alone, so the PDN carries ``[CaptureRule "optional"]``; standard games do not."""
+    game = Game(variant("american", optional_capture=True), "W:W22,30:B18")
+    game.play("30-26")
+    pdn = game.pdn()
+    assert '[CaptureRule "optional"]' in pdn and '[GameType "21,B,8,8,N1,0"]' in pdn
+    assert "CaptureRule" not in Game(variant("american")).pdn()
+    back = read_game(pdn)       # the reader takes the tag back: the game replays as played
+    assert back is not None and back.variant.optional_capture
+    assert [str(m) for m in back.game.moves] == ["30-26"]
+
+
+def test_pdn_comments_follow_their_moves() -> None:
+    game = Game(variant("american"))
+    for text in ["11-15", "23-19", "8-11"]:
+        game.play(text)
+    pdn = game.pdn(comments=["[%clk 0:04:58]", None, "a {brace}"])
+    # the one PDN writer (damiera.pdn): after a comment the next move is numbered again,
+    # and a brace inside a comment becomes a parenthesis (comments do not nest)
+    assert pdn.rstrip().endswith("1. 11-15 {[%clk 0:04:58]} 1... 23-19 2. 8-11 {a (brace)} *")

@@ -12,9 +12,9 @@ from fastapi.testclient import TestClient
 from damiera.rules.variant import VARIANTS
 from damiera.web import i18n
 from damiera.web.app import create_app
+from damiera.web.limits import Limits
 from damiera.web.rules_pages.comparison import comparison
 from damiera.web.rules_pages.content import page_ids
-from damiera.web.limits import Limits
 from damiera.web.rules_pages.diagrams import DIAGRAMS
 
 

@@ -15,7 +15,7 @@ from damiera.web.app import create_app
 from tests.web.conftest import new_game, play
 
 GAME_FIELDS = {"id", "variant", "fen", "turn", "legal_moves", "history", "result"}
-MOVE_FIELDS = {"move", "from", "to", "path", "captures", "promotes"}
+MOVE_FIELDS = {"move", "from", "to", "path", "captures", "promotes", "crowned_at", "paths"}
 
 
 # -- variants ---------------------------------------------------------------------------------
@@ -161,7 +161,7 @@ def test_friend_game_moves_in_full_and_short_notation(client: TestClient):
     game = new_game(client, variant="italian", fen="W:W22:B18")
     game = play(client, game["id"], "22x13")
     assert game["last_move"] == {"move": "22x13", "from": "22", "to": "13", "path": ["22", "13"],
-                                 "captures": ["18"], "promotes": False}
+                                 "captures": ["18"], "promotes": False, "crowned_at": None}
 
 
 def test_short_notation_of_a_multi_capture(client: TestClient):
@@ -376,12 +376,50 @@ def test_my_games_lists_this_browsers_games_only(db_url: str):
     app = create_app(db_url, computer_workers=1)
     with TestClient(app) as mine, TestClient(app) as other:
         made = new_game(mine, variant="spanish")
-        new_game(other, variant="czech")
+        play(mine, made["id"], made["legal_moves"][0]["move"])
+        theirs = new_game(other, variant="czech")
+        play(other, theirs["id"], theirs["legal_moves"][0]["move"])
         ids = [g["id"] for g in mine.get("/api/games").json()]
         assert made["id"] in ids
         assert all(g["variant"] == "spanish" for g in mine.get("/api/games").json())
         page = mine.get("/games")
         assert made["id"] in page.text
+
+
+def test_my_games_leave_out_empty_games_and_say_moves_side_and_result(db_url: str) -> None:
+    """Issue 16, point 7: moves counted as numbered (not plies), your side, the result with
+    its reason and whether you won; games without a move are not listed."""
+    app = create_app(db_url, computer_workers=1)
+    with TestClient(app) as mine:
+        empty = new_game(mine, variant="italian")
+        game = new_game(mine, variant="italian", opponent="computer", side="black")
+        assert len(game["history"]) == 1            # the computer (White) has moved
+        r = mine.post(f"/api/games/{game['id']}/resign")
+        assert r.status_code == 200
+        rows = {g["id"]: g for g in mine.get("/api/games").json()}
+        assert empty["id"] not in rows
+        row = rows[game["id"]]
+        assert row["side"] == "black" and row["moves"] == 1 and row["plies"] == 1
+        assert row["outcome"] == "lost"
+        assert row["result"]["text"] == "White wins: Black resigned"
+        page = mine.get("/games").text
+        assert "You lost" in page and "White wins: Black resigned" in page
+
+
+def test_a_game_is_deleted_only_by_the_browser_that_made_it(db_url: str) -> None:
+    app = create_app(db_url, computer_workers=1)
+    with TestClient(app) as mine, TestClient(app) as other:
+        game = new_game(mine, variant="czech")
+        play(mine, game["id"], game["legal_moves"][0]["move"])
+        r = other.delete(f"/api/games/{game['id']}")   # a watcher: no seat (seats.require)
+        assert r.status_code == 403 and "watching" in r.json()["error"]
+        r = mine.delete(f"/api/games/{game['id']}", headers={"Origin": "https://evil.example"})
+        assert r.status_code == 403     # a cross-site request, even with the seat's cookie
+        assert mine.get(f"/api/games/{game['id']}").status_code == 200
+        assert mine.delete(f"/api/games/{game['id']}").status_code == 204
+        assert mine.get(f"/api/games/{game['id']}").status_code == 404
+        assert mine.delete(f"/api/games/{game['id']}").status_code == 404
+        assert game["id"] not in [g["id"] for g in mine.get("/api/games").json()]
 
 
 # -- lasting games ----------------------------------------------------------------------------
@@ -593,3 +631,41 @@ def test_422_names_the_missing_or_malformed_field(client: TestClient, method: st
     r = client.post(f"/api/games/{game['id']}/moves", content=b"{bad",
                     headers={"content-type": "application/json"})
     assert r.status_code == 422 and r.json()["error"].startswith("request body: not valid JSON")
+
+
+def test_russian_man_crowned_mid_capture_is_a_king_from_that_landing(client: TestClient) -> None:
+    """Promote-and-continue (RULES.md section 2): ``crowned_at`` is the index in ``path`` of
+    the landing on the promotion row, so the page draws a king from there without a rule."""
+    game = new_game(client, variant="russian", opponent="friend", fen="W:Wb6:Bc7,f6,h6")
+    moves = {m["move"]: m for m in game["legal_moves"]}
+    assert set(moves) == {"b6:d8:h4", "b6:d8:g5"}
+    assert all(m["promotes"] and m["crowned_at"] == 1 for m in moves.values())
+    after = play(client, game["id"], "b6:d8:g5")
+    assert after["last_move"]["crowned_at"] == 1
+    assert after["history_moves"] == [after["last_move"]]
+
+
+def test_international_man_crowned_only_at_the_end_of_its_move(client: TestClient) -> None:
+    """Pass-through (International): a man that ends on the promotion row is crowned at the
+    end; one that passes through it is not crowned at all."""
+    game = new_game(client, variant="international", opponent="friend", fen="W:W11,46:B7,8,45")
+    moves = {m["move"]: m for m in game["legal_moves"]}
+    assert moves["11x2x13"]["crowned_at"] is None and not moves["11x2x13"]["promotes"]
+    game = new_game(client, variant="international", opponent="friend", fen="W:W12:B8")
+    assert [(m["move"], m["crowned_at"]) for m in game["legal_moves"]] == [("12x3", 1)]
+
+
+def test_equal_captures_list_every_path_that_names_them(client: TestClient) -> None:
+    """International ``W:WK4:B10,20,22,32,33,37,39``: ``4x15x29x42x31x9`` captures the same
+    pieces as ``4x15x24x42x31x9`` (one move, RULES.md section 1); ``paths`` lists both so
+    that the page accepts either."""
+    game = new_game(client, variant="international", opponent="friend",
+                    fen="W:WK4:B10,20,22,32,33,37,39")
+    moves = {m["move"]: m for m in game["legal_moves"]}
+    assert len(moves) == 10
+    paths = [p["path"] for p in moves["4x15x24x42x31x9"]["paths"]]
+    assert paths[0] == moves["4x15x24x42x31x9"]["path"]
+    assert ["4", "15", "29", "42", "31", "9"] in paths
+    assert all(p[0] == "4" and p[-1] == "9" for p in paths)
+    for way in moves["4x15x24x42x31x9"]["paths"]:
+        assert sorted(way["captures"]) == sorted(moves["4x15x24x42x31x9"]["captures"])

@@ -14,13 +14,7 @@ from pathlib import Path
 import pytest
 
 from damiera.cli import main
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+from tests.conftest import WAIT_SECONDS, free_port
 
 
 @pytest.mark.parametrize(
@@ -33,25 +27,27 @@ def _free_port() -> int:
 )
 def test_serve_bad_options_exit_2_with_one_line(
     args: list[str], words: str, capsys: pytest.CaptureFixture[str]
-):
+) -> None:
+    if "--port" not in args:  # never the default 8000: `make serve` may be running
+        args = [*args, "--port", str(free_port())]
     assert main(args) == 2
     err = capsys.readouterr().err.strip()
     assert words in err and "\n" not in err and err.startswith("damiera: error:")
 
 
 @pytest.mark.parametrize("module", ["damiera", "damiera.cli"])
-def test_python_dash_m_reports_usage_errors_like_the_command(module: str):
+def test_python_dash_m_reports_usage_errors_like_the_command(module: str) -> None:
     """``python -m damiera.cli`` once raised the error as a traceback (a second copy of the
     module, with its own UsageError class)."""
     done = subprocess.run([sys.executable, "-m", module, "serve", "--port", "eighty"],
-                          capture_output=True, text=True, timeout=60, check=False)
+                          capture_output=True, text=True, timeout=WAIT_SECONDS, check=False)
     assert done.returncode == 2
     assert done.stderr.strip() == "damiera: error: port must be a whole number, not 'eighty'"
 
 
 def test_serve_refuses_a_bad_host_or_a_busy_port_before_creating_the_database(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-):
+) -> None:
     db = tmp_path / "games.sqlite3"
     url = f"sqlite:///{db}"
     assert main(["serve", "--host", "no-such-host.invalid", "--database-url", url]) == 2
@@ -66,8 +62,8 @@ def test_serve_refuses_a_bad_host_or_a_busy_port_before_creating_the_database(
     assert not db.exists()
 
 
-def test_serve_starts_the_site_with_its_own_database(tmp_path: Path):
-    port = _free_port()
+def test_serve_starts_the_site_with_its_own_database(tmp_path: Path) -> None:
+    port = free_port()
     db = tmp_path / "sub" / "games.sqlite3"
     env = {**os.environ, "DAMIERA_DATABASE_URL": f"sqlite:///{db}"}
     proc = subprocess.Popen(
@@ -75,19 +71,23 @@ def test_serve_starts_the_site_with_its_own_database(tmp_path: Path):
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
+        # Wait until the server answers or exits; the limit (DAMIERA_TEST_WAIT, 120 s) is only
+        # there so that a hung server cannot hang the suite, never a measure of speed.
         data = None
-        for _ in range(100):
+        deadline = time.monotonic() + WAIT_SECONDS
+        while data is None and proc.poll() is None and time.monotonic() < deadline:
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/variants") as r:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/variants",
+                                            timeout=WAIT_SECONDS) as r:
                     data = json.load(r)
-                break
             except OSError:
                 time.sleep(0.1)
-        assert data is not None, proc.stderr.read() if proc.poll() is not None else "no answer"
+        assert data is not None, (proc.communicate()[1] if proc.poll() is not None
+                                  else f"no answer in {WAIT_SECONDS} s")
         assert len(data) == 7
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/") as r:
             assert b"Damiera" in r.read()
         assert db.exists()
     finally:
         proc.terminate()
-        proc.wait(timeout=10)
+        proc.wait(timeout=WAIT_SECONDS)

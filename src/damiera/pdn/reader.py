@@ -115,17 +115,24 @@ def _move_text(text: str) -> str:
 
 
 def variant_of(tags: dict[str, str], default: Variant) -> Variant:
-    """The variant a game's ``GameType`` tag names (its first number), else ``default``.
+    """The variant a game's ``GameType`` tag names (its first number), else ``default``;
+    with the optional-capture house rule when the game carries ``[CaptureRule "optional"]``
+    (what the writer adds for such a game).
 
-    Raises ValueError for a GameType that is not a number Damiera plays."""
+    Raises ValueError for a GameType that is not a number Damiera plays, or the house rule
+    on a board it does not apply to."""
     value = tags.get("GameType")
     if value is None or not value.strip():
-        return default
-    head = value.split(",", 1)[0].strip()
-    if not head.isdigit() or int(head) not in GAME_TYPES:
-        known = ", ".join(f"{n} ({v.name})" for n, v in sorted(GAME_TYPES.items()))
-        raise ValueError(f"GameType {value!r} is not a game Damiera plays; known: {known}")
-    return GAME_TYPES[int(head)]
+        base = default
+    else:
+        head = value.split(",", 1)[0].strip()
+        if not head.isdigit() or int(head) not in GAME_TYPES:
+            known = ", ".join(f"{n} ({v.name})" for n, v in sorted(GAME_TYPES.items()))
+            raise ValueError(f"GameType {value!r} is not a game Damiera plays; known: {known}")
+        base = GAME_TYPES[int(head)]
+    if tags.get("CaptureRule", "").strip().lower() == "optional" and not base.optional_capture:
+        return _variant(base.id, optional_capture=True)
+    return base
 
 
 def _numeric_twin(v: Variant) -> Variant:

@@ -1,8 +1,11 @@
 """Writing PDN 3.0: one canonical form for every game, read back to the same game.
 
 - Tags in the standard's order: Event, Site, Date, Round, White, Black, Result, then
-  GameType (the variant's full form), FEN (only for a set-up, written canonically), then the
-  others in their order. Missing seven-tag-roster values are ``?``.
+  GameType (the variant's full form), ``CaptureRule "optional"`` for a game under the
+  optional-capture house rule (no GameType value says that captures were optional, so
+  without it the movetext would be illegal under the GameType it declares; README, "PDN files"),
+  FEN (only for a set-up, written canonically), then the others in their order. Missing
+  seven-tag-roster values are ``?``.
 - Results in the variant's convention: on the 10x10 board the FMJD's points ``2-0``,
   ``1-1``, ``0-2``; on 8x8 ``1-0``, ``1/2-1/2``, ``0-1``; ``*`` when unknown.
 - Moves in full notation (every landing square of a capture), numbered from 1: the first
@@ -13,7 +16,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import dataclasses
+from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from damiera.game import Game, Outcome
@@ -113,12 +117,16 @@ def _outcome_winner(outcome: Outcome | None) -> Color | None | str:
 
 
 def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
-               result: str | None = None) -> str:
+               result: str | None = None,
+               comments: Sequence[str | None] | None = None) -> str:
     """One game as canonical PDN text (tags, a blank line, movetext, a newline).
 
     ``game``: a :class:`~damiera.pdn.reader.PdnGame` (its tags, comments and variations are
     kept) or a :class:`damiera.Game`. ``tags`` are added (they override the game's own);
-    ``result``: a result token to write instead of the game's (``*`` if it has none).
+    ``result``: a result token to write instead of the game's (``*`` if it has none), for
+    a game decided outside the rules (a loss on time); ``comments[i]``, when given and not
+    None or empty, is written after ply ``i`` as a comment ``{...}`` (clock times such as
+    ``[%clk 0:04:57]``), replacing that ply's own comment.
     """
     if isinstance(game, PdnGame):
         v = game.variant
@@ -136,12 +144,18 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
         all_tags = {}
         winner = _outcome_winner(game.outcome())
         comment = ""
+    if comments is not None:
+        plies = [dataclasses.replace(p, comment=comments[i] or p.comment)
+                 if i < len(comments) else p for i, p in enumerate(plies)]
     all_tags.update(tags or {})
     if result is not None:
         winner = result_winner(result)
     token = result_token(v, winner)
     all_tags["Result"] = token
     all_tags["GameType"] = v.pdn_gametype
+    all_tags.pop("CaptureRule", None)
+    if v.optional_capture:
+        all_tags["CaptureRule"] = "optional"
     all_tags.pop("FEN", None)
     all_tags.pop("SetUp", None)
     all_tags.pop("Setup", None)
@@ -149,7 +163,7 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
         all_tags["FEN"] = write_fen(v, start)
     ordered = {k: all_tags.get(k) or "?" for k in ROSTER}
     ordered["Result"] = token
-    for key in ("GameType", "FEN"):
+    for key in ("GameType", "CaptureRule", "FEN"):
         if key in all_tags:
             ordered[key] = all_tags[key]
     for key, value in all_tags.items():

@@ -8,6 +8,7 @@ section 4 (PDN with the ``GameType`` and ``FEN`` tags).
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -262,13 +263,18 @@ class Game:
         return self.draw_by_rule() if self.enforce_draws else None
 
     # -- PDN ----------------------------------------------------------------------------------
-    def pdn(self, tags: dict[str, str] | None = None) -> str:
+    def pdn(self, tags: dict[str, str] | None = None,
+            comments: Sequence[str | None] | None = None, result: str | None = None) -> str:
         """This game as canonical PDN 3.0 text (:func:`damiera.pdn.write_game`): the seven
-        tags, ``GameType``, ``FEN`` when not from the start, any tags given (``Event``
-        defaults to ``Damiera game``), numbered movetext ending with the result in the
-        variant's convention."""
+        tags, ``GameType``, ``[CaptureRule "optional"]`` under the house rule, ``FEN`` when
+        not from the start, any tags given (``Event`` defaults to ``Damiera game``),
+        numbered movetext ending with the result in the variant's convention.
+        ``comments[i]`` (if given and not None) is written after move ``i`` as a comment
+        (clock times, say); ``result``: the result token of a game decided outside the rules
+        (a loss on time), used only when the game itself has none."""
         # The PDN writer sits above the rules core; imported here, when it is needed.
         from damiera.game import Game as PublicGame
         from damiera.pdn import write_game
 
-        return write_game(PublicGame.from_rules(self), {"Event": "Damiera game", **(tags or {})})
+        return write_game(PublicGame.from_rules(self), {"Event": "Damiera game", **(tags or {})},
+                          result=None if self.outcome() else result, comments=comments)

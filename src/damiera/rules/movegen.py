@@ -12,7 +12,7 @@ module turns its output into the public values: :class:`Move` tuples and
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from damiera import _core
 from damiera.rules.geometry import geometry

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from damiera.rules.geometry import SquareError, geometry
 from damiera.rules.movegen import Move, capture_sequences, legal_moves, quiet_moves
 from damiera.rules.position import Position
-from damiera.rules.variant import CaptureChoice, Color, Variant
+from damiera.rules.variant import CaptureChoice, Color, PromotionDuringCapture, Variant
 
 _NUMBER_WORDS = (
     "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -87,6 +87,27 @@ def move_labels(variant: Variant, move: Move) -> dict[str, object]:
         "captures": [geo.label(s) for s in move.captures],
         "promotes": move.promotes,
     }
+
+
+def crowned_at(variant: Variant, move: Move, side: Color) -> int | None:
+    """Index in ``move.path`` of the landing from which the moving man is a king, or None
+    (a king's move, or a man that is not crowned).
+
+    ``side``: the colour that plays ``move``. Where a man crowned during a capture goes on
+    capturing as a king (``promote-and-continue``, Russian: RULES.md section 2), that is its
+    first landing on the promotion row; elsewhere a man is crowned only at the end of its
+    move. Front ends draw the piece from that landing on as a king, without a rule of
+    their own.
+    """
+    if move.by_king or not move.promotes:
+        return None
+    if variant.promotion_during_capture is PromotionDuringCapture.PROMOTE_AND_CONTINUE:
+        geo = geometry(variant)
+        row = geo.top_row if side is Color.WHITE else geo.bottom_row
+        for i, square in enumerate(move.path[1:], start=1):
+            if row >> square & 1:
+                return i
+    return len(move.path) - 1
 
 
 #: Between two squares: one of these characters, with any spaces around it.
@@ -188,6 +209,31 @@ def _equal_capture_of(
     raw = capture_sequences(variant, position)
     keys = {(m.start, m.end, m.captured, m.promotes) for m in _matching(squares, raw)}
     return [m for m in legal if (m.start, m.end, m.captured, m.promotes) in keys]
+
+
+#: At most this many paths are listed for one move (a bound on the API's answer).
+MAX_PATHS_PER_MOVE = 16
+
+
+def capture_paths(
+    variant: Variant, position: Position, moves: Sequence[Move]
+) -> list[list[Move]]:
+    """Every way of playing each of ``moves`` (legal in ``position``): the move itself first,
+    then the captures along other paths that take the same pieces and end on the same
+    square (equal captures, merged into one move: RULES.md sections 1 and 4), at most
+    :data:`MAX_PATHS_PER_MOVE` each. A front end lets the player enter any of them and
+    plays the move they name."""
+    out = [[m] for m in moves]
+    if not any(m.captures for m in moves):
+        return out
+    raw = capture_sequences(variant, position)
+    index = {(m.start, m.end, m.captured, m.promotes): i for i, m in enumerate(moves)}
+    for r in raw:
+        i = index.get((r.start, r.end, r.captured, r.promotes))
+        if (i is not None and all(r.path != o.path for o in out[i])
+                and len(out[i]) < MAX_PATHS_PER_MOVE):
+            out[i].append(r)
+    return out
 
 
 def _starting_with(squares: Sequence[int], moves: Sequence[Move]) -> list[Move]:

@@ -5,10 +5,13 @@ Routes (squares are each variant's official labels; moves in its notation):
 - ``GET /api/variants``: ``[{"id", "name", <rule parameters>, "first_to_move", "board":
   {"size", "squares": [{"label", "file", "rank"}]}, "start_fen"}]`` in menu order.
 - ``POST /api/games`` ``{"variant", "opponent": "computer"|"friend", "level": 1-3,
-  "side": "white"|"black", "optional_capture": bool, "fen": str|null}`` (all but ``variant``
-  optional) -> 201 and the game.
+  "side": "white"|"black", "optional_capture": bool, "fen": str|null, "clock": "5+3"|null}``
+  (all but ``variant`` optional; ``clock``: minutes + seconds added per move, kept by the
+  server, :mod:`damiera.web.clocks`) -> 201 and the game.
 - ``GET /api/games/{id}`` -> the game: ``{"id", "variant", "fen", "turn", "legal_moves":
-  [{"move", "from", "to", "path", "captures", "promotes"}], "history": [...], "result":
+  [{"move", "from", "to", "path", "captures", "promotes", "crowned_at", "paths"}],
+  "history": [...],
+  "history_moves": [<as legal_moves>], "result":
   null | {"winner": "white"|"black"|null, "reason", "text"}, ...}`` (see
   :meth:`damiera.web.games.GameService.to_json` for the extra fields).
 - ``POST /api/games/{id}/moves`` ``{"move": "22-19"}`` (full or short notation; optional
@@ -19,7 +22,8 @@ Routes (squares are each variant's official labels; moves in its notation):
   ``{"version"}`` too (409 when the game changed since), ``POST /api/games/{id}/reply``
   (the computer plays when its reply was interrupted), ``GET /api/games/{id}/pdn``
   (``text/plain`` attachment), ``GET /api/games/{id}/explain?square=22`` (why a piece cannot
-  move), ``GET /api/games`` (the caller's recent games).
+  move), ``GET /api/games`` (the caller's recent games, those without a move left out),
+  ``DELETE /api/games/{id}`` (one of the caller's games: it needs every seat the game has).
 
 Errors are ``{"error": "what was wrong"}``: 400 bad input or an illegal move (then also
 ``"code"`` and ``"params"`` from the rules core), 403 the caller holds no seat that may do this
@@ -39,7 +43,7 @@ import secrets
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Depends, Query, Request
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
 from damiera.rules.notation import MAX_MOVE_TEXT
@@ -67,6 +71,10 @@ class NewGameBody(BaseModel):
     optional_capture: bool = Field(default=False, description="house rule, 8x8 only")
     fen: str | None = Field(default=None, description="start position (PDN FEN)",
                             max_length=MAX_FEN_TEXT)
+    clock: str | None = Field(
+        default=None, max_length=20, examples=["5+3"],
+        description="time control 'minutes+seconds per move' (1-180, 0-60), or none",
+    )
 
 
 class MoveBody(BaseModel):
@@ -179,6 +187,15 @@ def build_router(service: GameService, creations: RateLimiter | None = None) -> 
             r["updated_at"] = r["updated_at"].isoformat()
             r["created_at"] = r["created_at"].isoformat()
         return rows
+
+    @router.delete(
+        "/games/{game_id}", status_code=204,
+        summary="Delete one of your games (its seats' holder only)", responses=ERRORS,
+        dependencies=changes,
+    )
+    async def delete_game(game_id: str, request: Request) -> Response:
+        await service.delete(game_id, current_player(request))
+        return Response(status_code=204)
 
     @router.get("/games/{game_id}", summary="A game", responses=ERRORS)
     async def get_game(game_id: str, request: Request) -> JSONResponse:

@@ -116,6 +116,13 @@ def js_strings() -> dict[str, str]:
         "selected": _("{piece} on {square} selected; choose where it goes"),
         "capture_goes_on": _("The capture goes on: choose the next landing square"),
         "viewing": _("Position after move {n}. Click the last move to return to the game."),
+        "showing_move": _("Showing move {n} {move}"),
+        "choose_path": _("Several captures end on {square}: click a square of the path you want"),
+        "announce_move": _("{side} played {move}"),
+        "sound_on": _("Sound on"),
+        "sound_off": _("Sound off"),
+        "clock_of": _("{side}'s clock"),
+        "result-time": _("{winner} wins: {loser} lost on time"),
         "start_position": _("Start position"),
         "draw_offer": _("{side} offers a draw. {other}, do you accept?"),
         "resign_confirm": _("Resign this game?"),
@@ -346,8 +353,11 @@ def create_app(
 
     @app.get("/games", response_class=HTMLResponse, include_in_schema=False)
     async def my_games(request: Request) -> HTMLResponse:
-        rows = await asyncio.to_thread(service.recent, request.cookies.get(PLAYER_COOKIE), 50)
-        return render(request, "games.html", {"games": rows})
+        request_locale(request)     # the result texts in the page's language (the thread
+        rows = await asyncio.to_thread(   # gets a copy of this context)
+            service.recent, request.cookies.get(PLAYER_COOKIE), 50)
+        strings = {"confirm_delete": _("Delete this game for good?")}
+        return render(request, "games.html", {"games": rows, "games_data": _script_json(strings)})
 
     @app.get("/lang/{code}", include_in_schema=False)
     async def choose_language(request: Request, code: str, next: str = "/") -> Response:

@@ -32,6 +32,10 @@ class GameCache:
         self._items.move_to_end(stored.id)
         return item[1], item[2]
 
+    def drop(self, game_id: str) -> None:
+        """Forget the game (it was deleted)."""
+        self._items.pop(game_id, None)
+
     def put(self, stored: StoredGame, game: Game, data: dict[str, Any] | None = None) -> None:
         self._items[stored.id] = (stored.version, game, data)
         self._items.move_to_end(stored.id)

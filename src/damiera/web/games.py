@@ -27,6 +27,8 @@ from damiera.rules.geometry import geometry
 from damiera.rules.movegen import Move
 from damiera.rules.notation import (
     NotationError,
+    capture_paths,
+    crowned_at,
     explain_piece,
     move_labels,
     move_text,
@@ -39,7 +41,7 @@ from damiera.rules.variant import (
     Variant,
     variant,
 )
-from damiera.web import i18n, seats
+from damiera.web import clocks, i18n, seats
 from damiera.web.computer import ComputerPool, GameChanged
 from damiera.web.game_cache import GameCache, fen_of
 from damiera.web.limits import LimitExceeded
@@ -121,6 +123,13 @@ def _result_text(result: Result, v: Variant) -> str:
         return result.describe(v)
 
 
+def _refuse_after_flag(stored: StoredGame) -> None:
+    """Conflict (409) for any change to a game lost on time."""
+    if clocks.lost_on_time(stored):
+        raise Conflict(_("the game is over: {result}").format(
+            result=clocks.result_text(stored.result_winner)))
+
+
 def _reply_failed(game_id: str, exc: Exception) -> Exception:
     """The error for a computer reply that failed after the human's move was stored: the
     same kind (503 for the database, 429/503 for a full queue) saying that the move lasts
@@ -152,6 +161,7 @@ class NewGame:
     side: str | None = None
     optional_capture: bool = False
     fen: str | None = None
+    clock: str | None = None
 
 
 def variant_json(v: Variant) -> dict[str, Any]:
@@ -176,6 +186,33 @@ def _color(word: str) -> Color:
     return Color.WHITE if word == "white" else Color.BLACK
 
 
+def move_json(v: Variant, move: Move, side: Color) -> dict[str, Any]:
+    """A move for the page: :func:`~damiera.rules.notation.move_labels` plus ``crowned_at``
+    (index in ``path`` from which the moving man is drawn as a king, or null), so that the
+    page draws every step without a rule of its own. ``side``: who plays it."""
+    out = move_labels(v, move)
+    out["crowned_at"] = crowned_at(v, move, side)
+    return out
+
+
+def legal_moves_json(game: Game) -> list[dict[str, Any]]:
+    """The legal moves as :func:`move_json`, each with ``paths``: every way of playing it
+    (``[{"path", "captures", "crowned_at"}]``: its own first, then the equal captures'
+    other paths, :func:`~damiera.rules.notation.capture_paths`), so the page accepts and
+    draws any of them."""
+    v = game.variant
+    moves = game.legal_moves()
+    out = []
+    for m, ways in zip(moves, capture_paths(v, game.position, moves), strict=True):
+        item = move_json(v, m, game.turn)
+        item["paths"] = [
+            {k: w[k] for k in ("path", "captures", "crowned_at")}
+            for w in (move_json(v, way, game.turn) for way in ways)
+        ]
+        out.append(item)
+    return out
+
+
 def _result_json(result: Result | None, v: Variant) -> dict[str, Any] | None:
     if result is None:
         return None
@@ -186,8 +223,14 @@ def _result_json(result: Result | None, v: Variant) -> dict[str, Any] | None:
     }
 
 
+def _movers(game: Game) -> list[str]:
+    """The side that played each move of ``game``, in order."""
+    return [p.turn.word for p in game.positions[: len(game.moves)]]
+
+
 def _record(stored: StoredGame, game: Game) -> None:
-    """Copy the moves and result of ``game`` into ``stored``."""
+    """Copy the moves and result of ``game`` into ``stored``, its clock charged."""
+    clocks.charge(stored, _movers(game), game.outcome() is not None)
     stored.moves = game.history()
     result = game.outcome()
     stored.result_winner = result.winner.word if result and result.winner else None
@@ -256,19 +299,20 @@ class GameService:
         """The API's game object: ``id``, ``variant``, ``fen``, ``turn``, ``legal_moves``,
         ``history``, ``result`` (as the issue's contract), plus ``variant_name``,
         ``optional_capture``, ``opponent``, ``level``, ``side``, ``start_fen``, ``positions``
-        (FEN before the first move, then after each), ``last_move``,
+        (FEN before the first move, then after each), ``history_moves`` (each move of
+        ``history`` as in ``legal_moves``), ``last_move``,
         ``moves_without_progress``, ``draw_moves_without_progress``, ``computer_side``,
         ``can_undo`` (an undo would take something back),
         ``version``, ``thinking`` (the computer is choosing its move), ``created_at``,
-        ``updated_at``."""
+        ``updated_at``, ``clock`` (:func:`damiera.web.clocks.decorate`)."""
         cached = self._cache.get(stored)
         if cached is not None and cached[1] is not None and (game is None or game is cached[0]):
-            return cached[1]
+            return clocks.decorate(stored, cached[1])
         if game is None:
             game = self._game(stored)
         data = self._json(stored, game)
         self._cache.put(stored, game, data)
-        return data
+        return clocks.decorate(stored, data)
 
     def _json(self, stored: StoredGame, game: Game) -> dict[str, Any]:
         v = game.variant
@@ -287,10 +331,13 @@ class GameService:
             "fen": fen_of(v.id, game.position),
             "start_fen": write_fen(v, game.start),
             "turn": game.turn.word,
-            "legal_moves": [move_labels(v, m) for m in game.legal_moves()],
+            "legal_moves": legal_moves_json(game),
             "history": game.history(),
+            "history_moves": [move_json(v, m, p.turn)
+                              for m, p in zip(game.moves, game.positions, strict=False)],
             "positions": [fen_of(v.id, p) for p in game.positions],
-            "last_move": move_labels(v, game.moves[-1]) if game.moves else None,
+            "last_move": (move_json(v, game.moves[-1], game.positions[-2].turn)
+                          if game.moves else None),
             "result": _result_json(game.outcome(), v),
             "moves_without_progress": game.moves_without_progress,
             "can_undo": _undo_plies(stored, game) is not None,
@@ -303,8 +350,17 @@ class GameService:
 
     # -- store calls in threads ----------------------------------------------------------------
     async def load(self, game_id: str) -> StoredGame:
-        """Raises NotFoundError, StorageError."""
-        return await asyncio.to_thread(self.store.load, game_id)
+        """The stored game, a loss on time recorded first if its flag has fallen since (the
+        server's clock decides, whether or not a page is open). Raises NotFoundError,
+        StorageError."""
+        stored = await asyncio.to_thread(self.store.load, game_id)
+        if clocks.flag_due(stored):
+            clocks.record_flag(stored)
+            try:
+                stored = await asyncio.to_thread(self.store.save, stored)
+            except ConflictError:   # another request got there first: take its version
+                stored = await asyncio.to_thread(self.store.load, game_id)
+        return stored
 
     async def _save(self, stored: StoredGame, game: Game) -> StoredGame:
         _record(stored, game)
@@ -339,6 +395,10 @@ class GameService:
             raise BadRequest(f"level must be 1, 2 or 3, not {options.level!r}")
         if options.side is not None and options.side not in ("white", "black"):
             raise BadRequest(f"side must be 'white' or 'black', not {options.side!r}")
+        try:
+            control = clocks.parse_time_control(options.clock)
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from None
         start_fen: str | None = None
         if options.fen is not None and options.fen.strip():
             try:
@@ -359,6 +419,7 @@ class GameService:
             side=options.side or game.turn.word,
             start_fen=start_fen,
             owner=owner,
+            clock=clocks.new_clock(control),
         )
         stored.white_seat, stored.black_seat = seats.new_game_seats(
             owner, stored.opponent, stored.side)
@@ -381,6 +442,7 @@ class GameService:
         return (
             stored.opponent == "computer"
             and game.outcome() is None
+            and not clocks.lost_on_time(stored)
             and game.turn.word != stored.side
         )
 
@@ -418,6 +480,7 @@ class GameService:
             if version is not None and version != stored.version:
                 raise Conflict(_("the game has changed since this move was chosen; reload it"))
             game = self.rebuild(stored)
+            _refuse_after_flag(stored)
             seats.require(stored, player, "move", game.turn.word)
             if game.outcome() is not None:
                 raise _game_over(game)
@@ -484,6 +547,7 @@ class GameService:
         try:
             stored = await self.load(game_id)
             self._check_version(stored, version)
+            _refuse_after_flag(stored)
             game = self.rebuild(stored)
             seats.require(stored, player, "undo", game.turn.word)
             final = game.outcome()
@@ -520,6 +584,7 @@ class GameService:
         try:
             stored = await self.load(game_id)
             self._check_version(stored, version)
+            _refuse_after_flag(stored)
             game = self.rebuild(stored)
             seats.require(stored, player, "resign", game.turn.word, side)
             if side is None:
@@ -548,6 +613,7 @@ class GameService:
         try:
             stored = await self.load(game_id)
             self._check_version(stored, version)
+            _refuse_after_flag(stored)
             if stored.opponent != "friend":
                 raise Conflict(_("a draw can be agreed only between two people"))
             game = self.rebuild(stored)
@@ -614,16 +680,38 @@ class GameService:
             "White": names["white"],
             "Black": names["black"],
         }
-        return game.pdn(tags)
+        extra, comments = clocks.pdn_extras(stored, _movers(game))
+        tags.update(extra)
+        result = None
+        if clocks.lost_on_time(stored):
+            result = "1-0" if stored.result_winner == "white" else "0-1"
+        return game.pdn(tags, comments=comments, result=result)
 
     def recent(self, owner: str | None, limit: int = 50) -> list[dict[str, Any]]:
-        """Summaries of the owner's recent games (for the "my games" page)."""
+        """Summaries of the owner's recent games for "my games", games without a move or a
+        result left out: ``id``, ``variant``, ``variant_name``, ``optional_capture``,
+        ``opponent``, ``level``, ``side`` (yours against the computer), ``plies``, ``moves``
+        (moves as numbered in the move list, not plies), ``result`` (null or ``{"winner",
+        "reason", "text"}``, the text in the current language), ``outcome`` (against the
+        computer: "won", "lost", "draw" or null), ``updated_at``, ``created_at``."""
         out = []
-        for s in self.store.recent(owner, limit):
+        for s in self.store.recent(owner, limit * 4):
+            if not s.moves and not s.result_reason:
+                continue
+            if clocks.flag_due(s):      # shown as it stands; recorded when the game is opened
+                clocks.record_flag(s)
             v = VARIANTS.get(s.variant)
             result: dict[str, Any] | None = None
+            outcome = None
             if s.result_reason:
-                result = {"winner": s.result_winner, "reason": s.result_reason}
+                result = {"winner": s.result_winner, "reason": s.result_reason,
+                          "text": _stored_result_text(s)}
+                if s.opponent == "computer":
+                    outcome = ("draw" if s.result_winner is None
+                               else "won" if s.result_winner == s.side else "lost")
+            first = v.first_to_move.word if v else "white"
+            starts = (s.start_fen or first[0]).strip()[:1].upper()
+            offset = 0 if starts == first[0].upper() else 1
             out.append(
                 {
                     "id": s.id,
@@ -633,10 +721,36 @@ class GameService:
                     "opponent": s.opponent,
                     "level": s.level,
                     "side": s.side,
-                    "moves": len(s.moves),
+                    "plies": len(s.moves),
+                    "moves": (len(s.moves) + offset + 1) // 2,
                     "result": result,
+                    "outcome": outcome,
                     "updated_at": s.updated_at,
                     "created_at": s.created_at,
                 }
             )
+            if len(out) == limit:
+                break
         return out
+
+    async def delete(self, game_id: str, player: str | None) -> None:
+        """Delete a game whose seats ``player`` holds (:func:`damiera.web.seats.needed`,
+        ``delete``). Raises NotFoundError, Forbidden (a game of another browser's),
+        StorageError."""
+        stored = await asyncio.to_thread(self.store.load, game_id)
+        seats.require(stored, player, "delete", stored.side)
+        await asyncio.to_thread(self.store.delete, game_id)
+        self._cache.drop(game_id)
+
+
+def _stored_result_text(stored: StoredGame) -> str:
+    """The stored result as a sentence in the current language (the reason's own words)."""
+    v = VARIANTS.get(stored.variant)
+    if clocks.lost_on_time(stored):
+        return clocks.result_text(stored.result_winner)
+    try:
+        reason = ResultReason(stored.result_reason)
+    except ValueError:
+        return str(stored.result_reason)
+    winner = _color(stored.result_winner) if stored.result_winner else None
+    return _result_text(Result(winner, reason), v) if v else reason.value

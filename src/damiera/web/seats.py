@@ -11,7 +11,7 @@ reply (:func:`require`); anyone else gets 403 (:class:`Forbidden`) and a read-on
 Which seat an action needs (:func:`needed`): a move, the side to move (against the computer,
 the human's side); an undo, the side that moved last (against the computer, the human's);
 resigning, the side that resigns; an agreed draw, both sides; the computer's reply, the
-human's side.
+human's side; deleting the game (from My games), every seat it has.
 
 :func:`require_same_origin` guards every state-changing POST against cross-site requests
 (CSRF): a request a browser marks as coming from another site (``Sec-Fetch-Site``, else an
@@ -66,7 +66,8 @@ def held(stored: StoredGame, token: str | None) -> list[str]:
 
 
 def needed(stored: StoredGame, action: str, turn: str, side: str | None = None) -> set[str]:
-    """The seats an ``action`` (``move``, ``undo``, ``resign``, ``draw``, ``reply``) needs,
+    """The seats an ``action`` (``move``, ``undo``, ``resign``, ``draw``, ``reply``,
+    ``delete``) needs,
     given the side to move ``turn`` and, for ``resign``, the side that resigns."""
     other = "black" if turn == "white" else "white"
     computer = stored.opponent == "computer"
@@ -78,7 +79,7 @@ def needed(stored: StoredGame, action: str, turn: str, side: str | None = None) 
         return {other}
     if action == "resign":
         return {side or turn}
-    return set(SIDES)   # an agreed draw: both players
+    return set(SIDES)   # an agreed draw, or deleting the game: both players
 
 
 def require(stored: StoredGame, token: str | None, action: str, turn: str,

@@ -3,7 +3,8 @@
 A stored game is what it takes to rebuild it exactly: the variant and its house rule, who
 plays (a friend on the same screen, or the computer at a level), the side at the bottom of the
 screen, the start FEN (None for the variant's start position), every move in full notation,
-the result, the browser that created it, the seats (the SHA-256 of the player token that
+the result, the clock of a timed game (:mod:`damiera.web.clocks`), the browser that created
+it, the seats (the SHA-256 of the player token that
 holds each side: :mod:`damiera.web.seats`), and timestamps. The position is never stored: the
 web layer rebuilds a :class:`damiera.rules.game.Game` by replaying the moves.
 
@@ -12,9 +13,9 @@ Writes are all-or-nothing (one transaction each) and optimistic: every row carri
 :class:`ConflictError` when the row changed since it was loaded, so two moves sent at once on
 one game never both land.
 
-Games stored before seats existed are migrated when the store opens: the two seat columns
-are added, and each game's seats are given to the browser that created it (its ``owner``),
-as a new game would give them. :meth:`GameStore.delete_untouched` deletes games nobody has
+Games stored before clocks or seats existed are migrated when the store opens: the clock
+column is added (NULL: untimed), and so are the two seat columns, each old game's seats
+given to the browser that created it (its ``owner``) as a new game would give them. :meth:`GameStore.delete_untouched` deletes games nobody has
 changed for a while (the site runs it on its own: :mod:`damiera.web.housekeeping`), and
 :meth:`GameStore.check_writable` tells whether the database accepts writes at all.
 
@@ -25,6 +26,7 @@ user's data directory (``$XDG_DATA_HOME/damiera/damiera.sqlite3``, by default
 
 from __future__ import annotations
 
+import copy
 import functools
 import os
 import secrets
@@ -133,6 +135,8 @@ class GameRow(_Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
+    #: The clock of a timed game (None: untimed), as :mod:`damiera.web.clocks` describes.
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy's own hook
 
@@ -157,6 +161,7 @@ class StoredGame:
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     updated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     version: int = 0
+    clock: dict[str, Any] | None = None
 
     @classmethod
     def _from_row(cls, row: GameRow) -> StoredGame:
@@ -177,6 +182,7 @@ class StoredGame:
             created_at=_aware(row.created_at),
             updated_at=_aware(row.updated_at),
             version=row.version,
+            clock=copy.deepcopy(row.clock),
         )
 
 
@@ -201,6 +207,7 @@ class GameStore:
         self.url = url or default_database_url()
         self.engine: Engine = _make_engine(self.url)
         _Base.metadata.create_all(self.engine)
+        _add_new_columns(self.engine)
         _migrate_seats(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         # SQLite lets one writer in at a time and makes the others sleep and retry (up to
@@ -230,6 +237,7 @@ class GameStore:
                 result_winner=game.result_winner,
                 result_reason=game.result_reason,
                 owner=game.owner,
+                clock=copy.deepcopy(game.clock),
                 white_seat=game.white_seat,
                 black_seat=game.black_seat,
                 created_at=now,
@@ -265,6 +273,7 @@ class GameStore:
             row.moves = list(game.moves)
             row.result_winner = game.result_winner
             row.result_reason = game.result_reason
+            row.clock = copy.deepcopy(game.clock)
             row.updated_at = datetime.now(UTC)
             try:
                 session.commit()
@@ -274,6 +283,16 @@ class GameStore:
                     "the game was changed by another request; reload it"
                 ) from None
             return StoredGame._from_row(row)
+
+    @_storage_errors
+    def delete(self, game_id: str) -> None:
+        """Delete the game (who may is the caller's question: :mod:`damiera.web.seats`).
+        Raises :class:`NotFoundError` when there is no such game."""
+        with self._write_lock, self._sessions.begin() as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                raise NotFoundError(f"no game with id {game_id!r}")
+            session.delete(row)
 
     @_storage_errors
     def delete_untouched(self, before: datetime) -> int:
@@ -308,6 +327,21 @@ class GameStore:
                 .limit(limit)
             )
             return [StoredGame._from_row(r) for r in rows]
+
+
+#: Columns added since the table was first made: a database made before them gets them
+#: (NULL in old rows) when the store opens it. name -> SQL type.
+_NEW_COLUMNS = {"clock": "JSON"}
+
+
+def _add_new_columns(engine: Engine) -> None:
+    have = {c["name"] for c in inspect(engine).get_columns(GameRow.__tablename__)}
+    missing = [name for name in _NEW_COLUMNS if name not in have]
+    if missing:
+        with engine.begin() as conn:
+            for name in missing:
+                conn.execute(text(f"ALTER TABLE {GameRow.__tablename__} ADD COLUMN {name} "
+                                  f"{_NEW_COLUMNS[name]}"))
 
 
 def _migrate_seats(engine: Engine) -> None:

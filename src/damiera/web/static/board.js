@@ -13,10 +13,14 @@
 //     highlights: {                         // all optional, lists of square labels
 //       start: "22", targets: ["17", "18"], captured: ["18"], capturable: ["14"],
 //       crowned: ["4"], last: ["23", "19"], movable: ["21", "22"],
+//       via: ["15"], ends: ["6"],           // later landings of a capture, and where it ends
+//       paths: [["22", "15", "6"]],         // capture paths drawn as lines
+//       lastPath: ["23", "19"], lastCaptured: ["14"],   // the last move's path and takings
 //     },
 //     describe: (label, piece, flags) => "square 22, white man",   // aria-label of a square;
 //                                    // flags: { start, target, captured, movable } booleans
-//     interactive: true,    // every square focusable (tabindex 0, role button)
+//     interactive: true,    // squares are buttons; one tab stop (tabindex 0 on `tabStop`,
+//     tabStop: "22",        // -1 on the others: the page moves focus with the arrow keys)
 //   });
 //
 // Each playing square is <g data-square="LABEL" aria-label="..."> and each piece inside it
@@ -89,7 +93,7 @@ function drawPiece(parent, piece, cx, cy, extraClass = "") {
 // Draw (or redraw) the board into `svg`. Returns a map label -> square <g>.
 export function drawBoard(svg, options) {
   const { board, pieces = {}, notation = "numeric", flipped = false, highlights = {},
-    describe = null, interactive = false } = options;
+    describe = null, interactive = false, tabStop = null } = options;
   const size = board.size;
   const margin = notation === "algebraic" ? UNIT * 0.42 : 0;
   const total = size * UNIT;
@@ -102,6 +106,9 @@ export function drawBoard(svg, options) {
   const set = (name) => new Set(highlights[name] || []);
   const targets = set("targets"), captured = set("captured"), capturable = set("capturable");
   const crowned = set("crowned"), last = set("last"), movable = set("movable");
+  const via = set("via"), ends = set("ends"), lastCaptured = set("lastCaptured");
+  const firstLabel = board.squares.length ? board.squares[0].label : null;
+  const stop = tabStop || firstLabel;
 
   // Light squares (one background rect) and the frame.
   el("rect", { x: 0, y: 0, width: total, height: total, class: "light" }, svg);
@@ -114,12 +121,14 @@ export function drawBoard(svg, options) {
     if (targets.has(sq.label)) cls.push("target");
     if (last.has(sq.label)) cls.push("last");
     if (movable.has(sq.label)) cls.push("movable");
+    if (via.has(sq.label)) cls.push("via");
+    if (ends.has(sq.label)) cls.push("end");
     const g = el("g", {
       class: cls.join(" "),
       "data-square": sq.label,
       "data-x": x,
       "data-y": y,
-      tabindex: interactive ? 0 : null,
+      tabindex: interactive ? (sq.label === stop ? 0 : -1) : null,
       role: interactive ? "button" : null,
       "aria-label": describe ? describe(sq.label, piece, {
         start: highlights.start === sq.label, target: targets.has(sq.label),
@@ -127,7 +136,15 @@ export function drawBoard(svg, options) {
       }) : null,
     }, svg);
     el("rect", { x: x * UNIT, y: y * UNIT, width: UNIT, height: UNIT, class: "dark" }, g);
+    if (last.has(sq.label)) {   // the last move: a light frame inside the square (3:1 and more)
+      el("rect", { x: x * UNIT + 5, y: y * UNIT + 5, width: UNIT - 10, height: UNIT - 10, class: "last-frame" }, g);
+    }
     const cx = x * UNIT + UNIT / 2, cy = y * UNIT + UNIT / 2;
+    if (lastCaptured.has(sq.label) && !piece) {   // a piece the last move took
+      const d = UNIT * 0.2;
+      el("circle", { cx, cy, r: UNIT * 0.3, class: "taken-ring" }, g);
+      el("path", { d: `M${cx - d},${cy - d}L${cx + d},${cy + d}M${cx + d},${cy - d}L${cx - d},${cy + d}`, class: "taken-cross" }, g);
+    }
     if (piece) {
       const extra = [captured.has(sq.label) ? "captured" : "", capturable.has(sq.label) ? "capturable" : "",
         crowned.has(sq.label) ? "crowned" : ""].join(" ");
@@ -137,14 +154,31 @@ export function drawBoard(svg, options) {
         el("path", { d: `M${cx - d},${cy - d}L${cx + d},${cy + d}M${cx + d},${cy - d}L${cx - d},${cy + d}`, class: "cross" }, g);
       }
     }
-    if (targets.has(sq.label)) {
-      el("circle", { cx, cy, r: UNIT * (piece ? 0.45 : 0.15), class: piece ? "target-dot occupied" : "target-dot" }, g);
+    if (ends.has(sq.label) && !piece) {          // where a move ends: a solid disc
+      el("circle", { cx, cy, r: UNIT * 0.2, class: "end-dot" }, g);
+    } else if ((targets.has(sq.label) || via.has(sq.label)) && !piece) {   // on the way: a ring
+      el("circle", { cx, cy, r: UNIT * 0.15, class: "via-dot" }, g);
+    } else if (targets.has(sq.label) || ends.has(sq.label)) {
+      el("circle", { cx, cy, r: UNIT * 0.45, class: "target-dot occupied" }, g);
     }
     if (notation === "numeric") {   // on top of the piece, in the corner
       el("text", { x: x * UNIT + 5, y: y * UNIT + 19, class: "sq-label" }, g).textContent = sq.label;
     }
     squares[sq.label] = g;
   }
+  // Lines on top of the squares (never in the way of a click): the last move, capture paths.
+  const centre = {};
+  for (const sq of board.squares) {
+    const [x, y] = screenXY(size, sq.file, sq.rank, flipped);
+    centre[sq.label] = [x * UNIT + UNIT / 2, y * UNIT + UNIT / 2];
+  }
+  const line = (labels, cls) => {
+    const pts = labels.filter((l) => centre[l]).map((l) => centre[l].join(",")).join(" ");
+    if (labels.length > 1) el("polyline", { points: pts, class: cls, "pointer-events": "none" }, svg);
+  };
+  if (highlights.lastPath) line(highlights.lastPath, "last-path");
+  for (const path of highlights.paths || []) line(path, "capture-path-under");
+  for (const path of highlights.paths || []) line(path, "capture-path");
   if (notation === "algebraic") {
     for (let i = 0; i < size; i++) {
       const file = flipped ? size - 1 - i : i;

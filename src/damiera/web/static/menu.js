@@ -1,5 +1,7 @@
 // The ☰ menu of every page: opening/closing, and the new-game form (POST /api/games).
 
+import { setText } from "/static/text.js";
+
 const button = document.getElementById("menu-button");
 const menu = document.getElementById("menu");
 
@@ -45,6 +47,17 @@ try {
 } catch (_) { /* storage may be off */ }
 syncOptional();
 
+// Time control: a preset, or "custom" with minutes and seconds per move ("M+S" for the API).
+const clockSelect = document.getElementById("ng-clock");
+const clockCustom = document.getElementById("ng-clock-custom");
+clockSelect.addEventListener("change", () => { clockCustom.hidden = clockSelect.value !== "custom"; });
+function clockSpec() {
+  if (clockSelect.value !== "custom") return clockSelect.value === "none" ? null : clockSelect.value;
+  const minutes = document.getElementById("ng-clock-minutes").value.trim();
+  const increment = document.getElementById("ng-clock-increment").value.trim() || "0";
+  return `${minutes}+${increment}`;
+}
+
 form.addEventListener("submit", async (e) => {
   e.preventDefault();
   errorBox.hidden = true;
@@ -56,6 +69,7 @@ form.addEventListener("submit", async (e) => {
     level: level ? Number(level) : 1,
     side,
     optional_capture: optional.checked,
+    clock: clockSpec(),
   };
   const start = document.getElementById("ng-start");
   start.disabled = true;
@@ -73,7 +87,7 @@ form.addEventListener("submit", async (e) => {
     } catch (_) { /* storage may be off */ }
     window.location.assign(`/game/${data.id}`);
   } catch (err) {
-    errorBox.textContent = err.message;
+    setText(errorBox, err.message);   // a FEN or move in it reads left to right
     errorBox.hidden = false;
     start.disabled = false;
   }

@@ -1,0 +1,237 @@
+"""Game clocks kept by the server (issue 16, point 5): time controls, charging each move's
+time, the flag, and the clock in the game JSON and the PDN.
+
+A timed game stores one JSON object in the ``clock`` column of its row
+(:class:`~damiera.web.store.StoredGame`):
+
+``{"base": s, "increment": s, "remaining": {"white": ms, "black": ms}, "turn_started": ISO
+time, "after": [{"white": ms, "black": ms}, ...], "stopped": bool}``
+
+``remaining`` is each side's time when the current turn began; the side to move's clock runs
+from ``turn_started``. After each move the mover is charged the time since then and gets the
+increment (Fischer); ``after[i]`` is both clocks after move ``i`` (for undo and the PDN's
+clock comments). The clock runs on the server: a flag falls when the side to move's time is
+used up, whether or not a page is open; the next request that loads the game records the
+loss (:func:`flag_due`, :func:`record_flag`), and no move is accepted after it. A flag
+always loses: no exception is made for an opponent who could not win (not implemented).
+
+Times come from :func:`now` (tests replace it; nothing here reads the wall clock elsewhere).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from damiera.rules.variant import VARIANTS
+from damiera.web import i18n
+from damiera.web.store import StoredGame
+
+_ = i18n.gettext
+
+#: The stored ``result_reason`` of a game lost on time.
+TIME_REASON = "time"
+#: The time controls offered in the menu: label -> (base seconds, increment seconds).
+PRESETS: dict[str, tuple[int, int]] = {"5+3": (300, 3), "10+0": (600, 0), "15+10": (900, 10)}
+#: Bounds of a custom time control: minutes, increment seconds.
+MAX_MINUTES = 180
+MAX_INCREMENT = 60
+_SPEC = re.compile(r"(\d{1,3})\+(\d{1,3})")
+
+
+def now() -> datetime:
+    """The server's time (UTC); the one place clocks read it."""
+    return datetime.now(UTC)
+
+
+def parse_time_control(text: str | None) -> tuple[int, int] | None:
+    """``"M+S"`` (minutes for the game, seconds added per move) as ``(base seconds,
+    increment seconds)``; None, ``""`` or ``"none"``: no clock. Raises ValueError with a
+    one-line reason (minutes 1-180, increment 0-60)."""
+    if text is None:
+        return None
+    spec = str(text).strip().replace(" ", "")[:20]
+    if spec in ("", "none"):
+        return None
+    found = _SPEC.fullmatch(spec)
+    if not found:
+        raise ValueError(f"clock must be 'minutes+seconds' such as '5+3', or 'none', not {spec!r}")
+    minutes, increment = int(found.group(1)), int(found.group(2))
+    if not 1 <= minutes <= MAX_MINUTES:
+        raise ValueError(f"clock minutes must be between 1 and {MAX_MINUTES}, not {minutes}")
+    if increment > MAX_INCREMENT:
+        raise ValueError(f"clock increment must be at most {MAX_INCREMENT} s, not {increment}")
+    return minutes * 60, increment
+
+
+def new_clock(control: tuple[int, int] | None, at: datetime | None = None) -> dict[str, Any] | None:
+    """The stored clock of a new game (None without a time control); the side to move's
+    clock starts at ``at`` (default :func:`now`)."""
+    if control is None:
+        return None
+    base, increment = control
+    return {
+        "base": base,
+        "increment": increment,
+        "remaining": {"white": base * 1000, "black": base * 1000},
+        "turn_started": (at or now()).isoformat(),
+        "after": [],
+        "stopped": False,
+    }
+
+
+def label(clock: dict[str, Any]) -> str:
+    """``"5+3"``: minutes + increment seconds (a base that is not whole minutes in seconds)."""
+    base, inc = int(clock["base"]), int(clock["increment"])
+    return f"{base // 60}+{inc}" if base % 60 == 0 else f"{base}s+{inc}"
+
+
+def turn_of(stored: StoredGame) -> str:
+    """The side to move of a stored game ("white"/"black"), from its start and move count."""
+    if stored.start_fen:
+        first = "black" if stored.start_fen.strip()[:1].upper() == "B" else "white"
+    else:
+        first = VARIANTS[stored.variant].first_to_move.word
+    if len(stored.moves) % 2 == 0:
+        return first
+    return "black" if first == "white" else "white"
+
+
+def _elapsed_ms(clock: dict[str, Any], at: datetime) -> int:
+    started = datetime.fromisoformat(clock["turn_started"])
+    return max(0, int((at - started).total_seconds() * 1000))
+
+
+def live(stored: StoredGame, at: datetime | None = None) -> dict[str, int] | None:
+    """Each side's time left now in ms (the running clock charged up to ``at``), or None
+    for an untimed game."""
+    clock = stored.clock
+    if clock is None:
+        return None
+    left = {side: int(ms) for side, ms in clock["remaining"].items()}
+    if not clock.get("stopped") and stored.result_reason is None:
+        side = turn_of(stored)
+        left[side] = max(0, left[side] - _elapsed_ms(clock, at or now()))
+    return left
+
+
+def flag_due(stored: StoredGame, at: datetime | None = None) -> bool:
+    """Whether the side to move has used up its time and the loss is not yet recorded."""
+    left = live(stored, at)
+    return left is not None and stored.result_reason is None and left[turn_of(stored)] <= 0
+
+
+def record_flag(stored: StoredGame, at: datetime | None = None) -> None:
+    """Record the loss on time of the side to move in ``stored`` (the caller saves it)."""
+    assert stored.clock is not None
+    side = turn_of(stored)
+    clock = copy.deepcopy(stored.clock)
+    clock["remaining"][side] = 0
+    clock["stopped"] = True
+    clock["turn_started"] = (at or now()).isoformat()
+    stored.clock = clock
+    stored.result_winner = "black" if side == "white" else "white"
+    stored.result_reason = TIME_REASON
+
+
+def lost_on_time(stored: StoredGame) -> bool:
+    return stored.result_reason == TIME_REASON
+
+
+def charge(stored: StoredGame, movers: list[str], over: bool, at: datetime | None = None) -> None:
+    """Bring the clock of ``stored`` up to date before it is saved with ``movers`` (the side
+    that played each move of the game, in order) and ``over`` (the game has a result).
+
+    Each move not yet charged costs its mover the time since ``turn_started`` (only the
+    first: several at once are the computer's opening reply, which costs nothing more) and
+    earns the increment; fewer moves than charged (an undo) go back to the clocks after the
+    last move kept. A finished game's clocks stop."""
+    if stored.clock is None:
+        return
+    at = at or now()
+    clock = copy.deepcopy(stored.clock)
+    done = clock["after"]
+    n = len(movers)
+    inc = int(clock["increment"]) * 1000
+    if n < len(done):
+        del done[n:]
+        base = int(clock["base"]) * 1000
+        clock["remaining"] = dict(done[-1]) if done else {"white": base, "black": base}
+        clock["stopped"] = False
+        clock["turn_started"] = at.isoformat()
+    for i in range(len(done), n):
+        spent = _elapsed_ms(clock, at) if i == len(stored.clock["after"]) else 0
+        mover = movers[i]
+        clock["remaining"][mover] = max(0, int(clock["remaining"][mover]) - spent) + inc
+        done.append(dict(clock["remaining"]))
+        clock["turn_started"] = at.isoformat()
+    if over and not clock.get("stopped"):
+        if n == len(stored.clock["after"]):   # ended without a move (resigned, agreed)
+            side = turn_of(stored)
+            clock["remaining"][side] = max(0, int(clock["remaining"][side]) - _elapsed_ms(clock, at))
+        clock["stopped"] = True
+    stored.clock = clock
+
+
+def decorate(stored: StoredGame, data: dict[str, Any]) -> dict[str, Any]:
+    """The game JSON with ``clock`` (null for an untimed game; else ``{"label", "base_ms",
+    "increment_ms", "white_ms", "black_ms", "running"}``, times left now, ``running`` the
+    side whose clock runs or null) and, for a game lost on time, its ``result`` (and no legal
+    moves). ``data`` is not changed (it may be cached)."""
+    left = live(stored)
+    if left is None or stored.clock is None:
+        return data if "clock" in data else {**data, "clock": None}
+    clock = stored.clock
+    running = None
+    if not clock.get("stopped") and stored.result_reason is None:
+        running = turn_of(stored)
+    out = {
+        **data,
+        "clock": {
+            "label": label(clock),
+            "base_ms": int(clock["base"]) * 1000,
+            "increment_ms": int(clock["increment"]) * 1000,
+            "white_ms": left["white"],
+            "black_ms": left["black"],
+            "running": running,
+        },
+    }
+    if lost_on_time(stored):
+        out["result"] = {"winner": stored.result_winner, "reason": TIME_REASON,
+                         "text": result_text(stored.result_winner)}
+        out["legal_moves"] = []
+        out["can_undo"] = False
+    return out
+
+
+def result_text(winner: str | None) -> str:
+    """The result of a game lost on time, in the current language."""
+    words = {"white": _("White"), "black": _("Black")}
+    if winner is None:
+        return ""
+    loser = "black" if winner == "white" else "white"
+    return _("{winner} wins: {loser} lost on time").format(
+        winner=words[winner], loser=words[loser])
+
+
+def _clk(ms: int) -> str:
+    seconds = max(0, int(ms)) // 1000
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def pdn_extras(stored: StoredGame, movers: list[str]) -> tuple[dict[str, str], list[str | None]]:
+    """PDN tags and per-move comments of a timed game: ``TimeControl`` (``"300+3"``: seconds
+    + increment, as PGN writes it) and, after each move, ``[%clk h:mm:ss]``: the mover's time
+    left. An untimed game: none."""
+    clock = stored.clock
+    if clock is None:
+        return {}, []
+    tags = {"TimeControl": f"{int(clock['base'])}+{int(clock['increment'])}"}
+    if lost_on_time(stored):
+        tags["Termination"] = "time forfeit"
+    comments: list[str | None] = []
+    for after, mover in zip(clock["after"], movers, strict=False):
+        comments.append(f"[%clk {_clk(after[mover])}]")
+    return tags, comments

@@ -1,0 +1,126 @@
+"""Clocks kept by the server (issue 16, point 5): time controls, each move charged with its
+increment, a flag that falls without any page open, the clock in the PDN. The server's time
+is replaced by a hand-moved one (no test waits for the wall clock)."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from damiera.web import clocks
+from damiera.web.store import GameStore
+from tests.web.conftest import new_game, play
+
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
+class Time:
+    """The server's clock, moved by hand."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch):
+        self.at = T0
+        monkeypatch.setattr(clocks, "now", lambda: self.at)
+
+    def advance(self, seconds: float) -> None:
+        self.at += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def time(monkeypatch: pytest.MonkeyPatch) -> Time:
+    return Time(monkeypatch)
+
+
+def test_each_move_costs_its_time_and_earns_the_increment(client: TestClient, time: Time) -> None:
+    game = new_game(client, variant="italian", clock="5+3")
+    assert game["clock"] == {"label": "5+3", "base_ms": 300_000, "increment_ms": 3000,
+                             "white_ms": 300_000, "black_ms": 300_000, "running": "white"}
+    time.advance(10)
+    assert client.get(f"/api/games/{game['id']}").json()["clock"]["white_ms"] == 290_000
+    game = play(client, game["id"], "22-19")
+    assert game["clock"]["white_ms"] == 293_000 and game["clock"]["running"] == "black"
+    time.advance(4.5)
+    game = play(client, game["id"], "11-15")
+    assert game["clock"]["black_ms"] == 298_500 and game["clock"]["white_ms"] == 293_000
+    # undo: the clocks as they were after the move kept
+    time.advance(20)
+    game = client.post(f"/api/games/{game['id']}/undo").json()
+    assert game["clock"]["black_ms"] == 300_000 and game["clock"]["white_ms"] == 293_000
+    assert game["clock"]["running"] == "black"
+
+
+def test_untimed_games_have_no_clock(client: TestClient) -> None:
+    assert new_game(client, variant="czech")["clock"] is None
+    assert new_game(client, variant="czech", clock="none")["clock"] is None
+
+
+@pytest.mark.parametrize(("spec", "words"), [
+    ("5", "minutes+seconds"), ("0+5", "between 1 and 180"), ("181+0", "between 1 and 180"),
+    ("5+61", "at most 60"), ("1" * 15, "minutes+seconds"),
+])
+def test_a_bad_time_control_is_refused_with_one_line(client: TestClient, spec: str,
+                                                      words: str) -> None:
+    r = client.post("/api/games", json={"variant": "italian", "clock": spec})
+    assert r.status_code == 400 and words in r.json()["error"]
+    assert "\n" not in r.json()["error"]
+
+
+def test_the_flag_falls_without_any_page_and_no_move_is_taken_after(
+    client: TestClient, time: Time
+) -> None:
+    game = new_game(client, variant="international", clock="10+0")
+    game = play(client, game["id"], "32-28")
+    time.advance(600.5)                      # Black's ten minutes, nobody looking
+    rows = {g["id"]: g for g in client.get("/api/games").json()}
+    assert rows[game["id"]]["result"]["reason"] == "time"
+    later = client.get(f"/api/games/{game['id']}").json()
+    assert later["result"] == {"winner": "white", "reason": "time",
+                               "text": "White wins: Black lost on time"}
+    assert later["legal_moves"] == [] and later["clock"]["black_ms"] == 0
+    assert later["clock"]["running"] is None
+    r = client.post(f"/api/games/{game['id']}/moves", json={"move": "19-23"})
+    assert r.status_code == 409 and "lost on time" in r.json()["error"]
+    assert client.post(f"/api/games/{game['id']}/resign").status_code == 409
+    time.advance(100)                        # stopped: nothing runs any more
+    assert client.get(f"/api/games/{game['id']}").json()["clock"]["white_ms"] == 600_000
+    pdn = client.get(f"/api/games/{game['id']}/pdn").text
+    assert '[TimeControl "600+0"]' in pdn and '[Termination "time forfeit"]' in pdn
+    assert '[Result "2-0"]' in pdn     # the FMJD's points on 10x10 (damiera.pdn's writer)
+    assert pdn.rstrip().endswith("1. 32-28 {[%clk 0:10:00]} 2-0")
+
+
+def test_against_the_computer_its_thinking_time_is_on_its_clock(client: TestClient,
+                                                                 time: Time) -> None:
+    game = new_game(client, variant="italian", opponent="computer", clock="15+10")
+    time.advance(3)
+    game = play(client, game["id"], "22-19")
+    assert len(game["history"]) == 2
+    assert game["clock"]["white_ms"] == 900_000 - 3000 + 10_000
+    assert game["clock"]["black_ms"] == 900_000 + 10_000   # the hand-moved time stood still
+    pdn = client.get(f"/api/games/{game['id']}/pdn").text
+    assert "{[%clk 0:15:07]}" in pdn and "{[%clk 0:15:10]}" in pdn
+
+
+def test_a_database_made_before_clocks_gets_the_column(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite3"
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "CREATE TABLE games (id VARCHAR(32) PRIMARY KEY, variant VARCHAR(32), "
+            "optional_capture BOOLEAN, opponent VARCHAR(16), level INTEGER, side VARCHAR(8), "
+            "start_fen VARCHAR(400), moves JSON, result_winner VARCHAR(8), "
+            "result_reason VARCHAR(32), owner VARCHAR(64), created_at DATETIME, "
+            "updated_at DATETIME, version INTEGER NOT NULL)")
+        conn.execute(
+            "INSERT INTO games VALUES ('old1', 'italian', 0, 'friend', NULL, 'white', NULL, "
+            "'[\"22-19\"]', NULL, NULL, 'me', '2026-01-01 00:00:00', '2026-01-01 00:00:00', 1)")
+    store = GameStore(f"sqlite:///{db}")
+    try:
+        old = store.load("old1")
+        assert old.clock is None and old.moves == ["22-19"]
+        saved = store.save(old)
+        assert saved.version == 2
+    finally:
+        store.close()

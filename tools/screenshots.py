@@ -1,0 +1,109 @@
+"""Take the play page's screenshots in docs/screenshots/ (issue 16) with Playwright and
+Debian's Chromium, on a fresh site with its own SQLite file in a temporary folder.
+
+    .venv/bin/python tools/screenshots.py [OUT_DIR]
+
+Writes ``play-international-equal-captures.png`` (the king on 4 in
+``W:WK4:B10,20,22,32,33,37,39`` after clicking 4 then 9: the two captures that end on 9
+drawn), ``play-ar-message.png`` (an Italian game in Arabic with a refusal that lists moves)
+and ``play-friend-clocks.png`` (a friend game with 5+3 clocks after two moves).
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import uvicorn
+from playwright.sync_api import Page, sync_playwright
+
+from damiera.web.app import create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _wait(page: Page) -> None:
+    page.wait_for_selector("body[data-ready]")
+    page.wait_for_selector("#board:not(.busy)")
+
+
+def _game(page: Page, **body: object) -> str:
+    r = page.request.post("/api/games", data={"opponent": "friend", **body})
+    assert r.status == 201, r.text()
+    game_id: str = r.json()["id"]
+    return game_id
+
+
+def shoot(base_url: str, out: Path) -> list[Path]:
+    made = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+        context = browser.new_context(viewport={"width": 1280, "height": 860}, base_url=base_url)
+        page = context.new_page()
+
+        game_id = _game(page, variant="international", fen="W:WK4:B10,20,22,32,33,37,39")
+        page.goto(f"/game/{game_id}")
+        _wait(page)
+        page.click('#board [data-square="4"]')
+        page.click('#board [data-square="9"]')
+        page.wait_for_selector("#board polyline.capture-path")
+        made.append(out / "play-international-equal-captures.png")
+        page.screenshot(path=str(made[-1]))
+
+        game_id = _game(page, variant="italian")
+        page.goto(f"/game/{game_id}?lang=ar")
+        _wait(page)
+        page.click('#board [data-square="21"]')
+        page.click('#board [data-square="14"]')
+        page.wait_for_selector("#message.error bdi")
+        _wait(page)
+        made.append(out / "play-ar-message.png")
+        page.screenshot(path=str(made[-1]))
+
+        page.goto("/?lang=en")
+        _wait(page)
+        game_id = _game(page, variant="russian", clock="5+3")
+        for move in ["c3-d4", "f6-e5"]:
+            page.request.post(f"/api/games/{game_id}/moves", data={"move": move})
+        page.goto(f"/game/{game_id}")
+        _wait(page)
+        page.click('#board [data-square="d4"]')
+        page.wait_for_timeout(1500)       # the running clock has visibly counted down
+        made.append(out / "play-friend-clocks.png")
+        page.screenshot(path=str(made[-1]))
+        context.close()
+        browser.close()
+    return made
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[0]) if argv else ROOT / "docs" / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app(f"sqlite:///{tmp}/games.sqlite3", computer_workers=1,
+                         computer_movetime=0.05)
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0,
+                                               log_level="warning"))
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        while not server.started:
+            if not thread.is_alive():
+                print("the site did not start", file=sys.stderr)
+                return 1
+            time.sleep(0.05)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        try:
+            for path in shoot(f"http://127.0.0.1:{port}", out):
+                print(path)
+        finally:
+            server.should_exit = True
+            thread.join()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -5,7 +5,11 @@ levels (:mod:`damiera.engine.levels`, issue 3). :class:`ComputerPool` runs it in
 :class:`concurrent.futures.ProcessPoolExecutor`, so a search never blocks the site.
 
 The pool hands the executor at most one search per worker; the others wait in the server
-(an asyncio semaphore), where a search whose client hung up is simply dropped. Searches
+(an asyncio semaphore), where a search whose client hung up is simply dropped. A search
+already running when its client hangs up is stopped: each of the pool's slots has a stop flag
+in shared memory, which a thread in the worker watches while it searches
+(:meth:`~damiera.engine.search.Searcher.stop`), so the worker is free again within
+milliseconds instead of at the end of the level's time. Searches
 queued or running are capped per client and in all (:class:`~damiera.web.limits.LimitExceeded`:
 429 or 503 with ``Retry-After``); the client a search counts against is :data:`CLIENT`, set by
 the route.
@@ -28,6 +32,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from damiera.engine.levels import Player
 from damiera.rules.movegen import Move, legal_moves
@@ -43,6 +48,12 @@ CLIENT: contextvars.ContextVar[str] = contextvars.ContextVar("computer_client", 
 MAX_PLAYERS = 8
 
 _players: OrderedDict[tuple[Variant, int], Player] = OrderedDict()
+
+#: The pool's stop requests (per slot, shared memory: the number of the search to stop), set
+#: in each worker by its initializer; None outside a pool's worker.
+_stop_flags: Any = None
+#: How often a worker looks at its slot's stop flag while it searches (seconds).
+STOP_POLL = 0.01
 
 
 def _player(v: Variant, level: int) -> Player:
@@ -64,12 +75,17 @@ def choose_move(
     positions: Sequence[Position],
     level: int,
     movetime: float | None = None,
+    slot: int | None = None,
+    job: int = 0,
 ) -> Move:
     """The computer's move in ``positions[-1]`` at ``level`` (1, 2 or 3).
 
     ``positions``: the game's positions, oldest first, the current one last (the search uses
     them to see repetitions). ``movetime``: seconds allowed (None: the level's own time).
-    Raises ValueError when the position has no legal move or the level is not 1-3.
+    ``slot``, ``job``: in a pool's worker, the slot and number of this search; the server
+    writes ``job`` into the slot's stop request to end it early (its best move so far is
+    returned, and the server throws it away). Raises ValueError when the
+    position has no legal move or the level is not 1-3.
     """
     v = get_variant(variant_id, optional_capture=optional_capture)
     position = positions[-1]
@@ -79,8 +95,25 @@ def choose_move(
     if len(moves) == 1:
         return moves[0]
     player = _player(v, level)
-    result = player.choose(position, history=list(positions), movetime=movetime)
+    done = threading.Event()
+    if slot is not None and _stop_flags is not None:
+        threading.Thread(target=_stop_when_flagged, args=(player, slot, job, done),
+                         name="damiera-stop-watch", daemon=True).start()
+    try:
+        result = player.choose(position, history=list(positions), movetime=movetime)
+    finally:
+        done.set()
     return result.move if result.move is not None else moves[0]
+
+
+def _stop_when_flagged(player: Player, slot: int, job: int, done: threading.Event) -> None:
+    """In a worker: stop ``player``'s search once the server asks to stop search ``job``
+    (a number never reused, so a request meant for an earlier search of the same slot,
+    or a later one, is never taken for this one)."""
+    while not done.wait(STOP_POLL):
+        if _stop_flags[slot] == job:
+            player.searcher.stop()
+            return
 
 
 class GameChanged(RuntimeError):
@@ -104,17 +137,24 @@ class ComputerPool:
         self.total = total if total is not None else 4 * self.workers
         self._executor: Executor | None = None
         self._slots: asyncio.Semaphore | None = None
+        #: Slots free for a search, each with its stop request in :attr:`_flags` (the number
+        #: of the search to stop; searches are numbered from 1 by :attr:`_jobs`).
+        self._free = list(range(self.workers))
+        self._context = multiprocessing.get_context("spawn")
+        self._flags: Any = self._context.Array("q", self.workers, lock=False)
+        self._jobs = 0
         self._waiting: Counter[str] = Counter()
-        #: Searches handed to a worker and searches dropped before they started (the tests
-        #: and the benchmark count them).
+        #: Searches handed to a worker, searches dropped before they started and searches
+        #: stopped while they ran (the tests and the benchmark count them).
         self.started = 0
         self.dropped = 0
+        self.stopped = 0
 
     def _pool(self) -> Executor:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_watch_parent, initargs=(os.getpid(),),
+                max_workers=self.workers, mp_context=self._context,
+                initializer=_init_worker, initargs=(os.getpid(), self._flags),
             )
         return self._executor
 
@@ -146,7 +186,8 @@ class ComputerPool:
         """The computer's move (see :func:`choose_move`), computed in a worker process.
         Raises :class:`LimitExceeded` when the queue is full; cancelling the caller while the
         search waits for a worker drops it, and so does ``still_wanted`` answering False
-        when a worker is free (the game changed meanwhile: :class:`GameChanged`)."""
+        when a worker is free (the game changed meanwhile: :class:`GameChanged`); cancelling
+        it while the search runs stops the search in its worker."""
         client = CLIENT.get()
         self._admit(client)
         if self._slots is None:
@@ -162,7 +203,11 @@ class ComputerPool:
                     self.dropped += 1
                     raise GameChanged("the game changed while the computer waited for its turn")
                 self.started += 1
-                return await self._run(variant_id, optional_capture, positions, level)
+                slot = self._free.pop()
+                try:
+                    return await self._run(variant_id, optional_capture, positions, level, slot)
+                finally:
+                    self._free.append(slot)
             finally:
                 self._slots.release()
         finally:
@@ -171,14 +216,22 @@ class ComputerPool:
                 del self._waiting[client]
 
     async def _run(self, variant_id: str, optional_capture: bool,
-                   positions: Sequence[Position], level: int) -> Move:
+                   positions: Sequence[Position], level: int, slot: int) -> Move:
         loop = asyncio.get_running_loop()
-        args = (variant_id, optional_capture, list(positions), level, self.movetime)
+        self._jobs += 1
+        job = self._jobs
+        args = (variant_id, optional_capture, list(positions), level, self.movetime, slot, job)
         try:
-            return await loop.run_in_executor(self._pool(), choose_move, *args)
-        except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh once
-            self._executor = None
-            return await loop.run_in_executor(self._pool(), choose_move, *args)
+            try:
+                return await loop.run_in_executor(self._pool(), choose_move, *args)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): afresh, once
+                self._executor = None
+                return await loop.run_in_executor(self._pool(), choose_move, *args)
+        except asyncio.CancelledError:
+            # Nobody waits for this move any more: free the worker now.
+            self._flags[slot] = job
+            self.stopped += 1
+            raise
 
     def warm(self) -> None:
         """Start the worker processes now (in the background), so the first move is quick."""
@@ -193,9 +246,16 @@ class ComputerPool:
             self._executor = None
 
 
+def _init_worker(parent: int, flags: Any) -> None:
+    """Worker initializer: keep the pool's stop flags, and end with the server."""
+    global _stop_flags
+    _stop_flags = flags
+    _watch_parent(parent)
+
+
 def _watch_parent(parent: int, every: float = 0.5) -> None:
-    """Worker initializer: a daemon thread that ends this worker as soon as the server
-    process ``parent`` is gone (a SIGKILL gives the server no chance to stop its workers)."""
+    """A daemon thread that ends this worker as soon as the server process ``parent`` is
+    gone (a SIGKILL gives the server no chance to stop its workers)."""
 
     def watch() -> None:
         while os.getppid() == parent:

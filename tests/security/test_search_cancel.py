@@ -5,6 +5,7 @@ next player at once instead of at the end of the search's time."""
 from __future__ import annotations
 
 import asyncio
+import threading
 
 from damiera.rules.position import start_position
 from damiera.rules.variant import variant
@@ -40,6 +41,12 @@ def test_a_running_search_whose_caller_is_cancelled_is_stopped_in_its_worker() -
         finally:
             pool.close()
 
-    started, stopped, move = asyncio.run(scenario())
+    # In a thread of its own: the browser tests' Playwright keeps an event loop running in
+    # the main thread.
+    outcome: list[tuple[int, int, str]] = []
+    runner = threading.Thread(target=lambda: outcome.append(asyncio.run(scenario())))
+    runner.start()
+    runner.join()
+    ((started, stopped, move),) = outcome
     assert (started, stopped) == (2, 1)
     assert move

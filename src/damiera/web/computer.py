@@ -199,7 +199,12 @@ class ComputerPool:
                 self.dropped += 1
                 raise
             try:
-                if still_wanted is not None and not await still_wanted():
+                try:
+                    wanted = still_wanted is None or await still_wanted()
+                except asyncio.CancelledError:  # the client hung up during that look
+                    self.dropped += 1
+                    raise
+                if not wanted:
                     self.dropped += 1
                     raise GameChanged("the game changed while the computer waited for its turn")
                 self.started += 1

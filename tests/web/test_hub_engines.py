@@ -4,6 +4,7 @@ one that answers only ``stop``."""
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 import threading
@@ -11,12 +12,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from babel.messages.extract import extract_from_file
+from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
 from damiera.engine.hub_protocol import move_string
 from damiera.rules.movegen import Move, legal_moves
 from damiera.rules.position import start_position
 from damiera.rules.variant import variant
+from damiera.web import hub_engines, i18n
 from damiera.web.app import create_app
 from damiera.web.hub_engines import EngineFailed, HubPlayers, load_engines, parse_spec
 from tests.web.conftest import ROOMY, new_game
@@ -161,3 +165,17 @@ def test_an_abandoned_hub_search_is_sent_stop(fake: str, tmp_path: Path):
     worker.join(120)
     players.close()
     assert not worker.is_alive() and found == [first]
+
+
+@pytest.mark.parametrize("code", [c for c in i18n.available_locales() if c != "en"])
+def test_every_hub_string_is_translated_with_the_same_fields(code: str) -> None:
+    source = Path(hub_engines.__file__)
+    ids = {m if isinstance(m, str) else m[0]
+           for _l, m, _c, _x in extract_from_file("python", str(source))}
+    assert "{name} (Hub engine)" in ids
+    with (source.parent / "locales" / code / "LC_MESSAGES" / "hub.po").open("rb") as fp:
+        catalog = {m.id: str(m.string) for m in read_po(fp) if m.id and m.string}
+    assert sorted(ids - set(catalog)) == []
+    fields = re.compile(r"\{(\w+)\}")
+    for msgid in ids:
+        assert set(fields.findall(catalog[msgid])) == set(fields.findall(msgid)), msgid

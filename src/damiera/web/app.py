@@ -45,7 +45,13 @@ from damiera.web.api import PLAYER_COOKIE, build_router, current_player, error_r
 from damiera.web.computer import ComputerPool
 from damiera.web.games import BadRequest, Conflict, GameService, IllegalMove, variant_json
 from damiera.web.housekeeping import clean_up_forever
-from damiera.web.hub_engines import DEFAULT_MOVETIME, EngineFailed, HubEngine, HubPlayers
+from damiera.web.hub_engines import (
+    DEFAULT_MOVETIME,
+    EngineFailed,
+    HubEngine,
+    HubPlayers,
+    menu_entries,
+)
 from damiera.web.limits import ClientGone, LimitExceeded, Limits, RateLimiter, RequestLimits
 from damiera.web.rules_pages.routes import build_router as rules_pages_router
 from damiera.web.rules_pages.routes import localise_path
@@ -157,7 +163,7 @@ def render(
     code = request_locale(request, url_lang)
     page: dict[str, Any] = dict(i18n.page_context(code))
     page["variants"] = list(VARIANTS.values())
-    page["hub_engines"] = getattr(request.app.state, "hub_engines", [])
+    page["hub_engines"] = menu_entries(getattr(request.app.state, "hub_engines", []))
     page["path"] = request.url.path + (f"?{request.url.query}" if request.url.query else "")
     page.update(context)
     response = TEMPLATES.TemplateResponse(request, name, page, status_code=status_code)

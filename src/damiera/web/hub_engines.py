@@ -26,6 +26,7 @@ from damiera.engine.hub_client import HubClient, HubClientError
 from damiera.rules.movegen import Move, apply_move, legal_moves
 from damiera.rules.position import Position
 from damiera.rules.variant import variant as get_variant
+from damiera.web.i18n import gettext as _
 
 #: A configured engine's name: what the menu shows and the API's ``engine`` field takes.
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._+-]{0,31}")
@@ -51,6 +52,13 @@ class HubEngine:
     command: tuple[str, ...]
     variants: tuple[str, ...]
     title: str = ""
+
+
+def menu_entries(engines: Iterable[HubEngine]) -> list[dict[str, object]]:
+    """The new-game menu's entries for ``engines``: ``name``, ``variants`` and ``label`` in
+    the current language (catalog ``locales/<lang>/LC_MESSAGES/hub.po``)."""
+    return [{"name": e.name, "variants": e.variants,
+             "label": _("{name} (Hub engine)").format(name=e.name)} for e in engines]
 
 
 def parse_spec(spec: str) -> tuple[str, tuple[str, ...]]:

@@ -16,6 +16,7 @@ from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
+from damiera.cli import main
 from damiera.engine.hub_protocol import move_string
 from damiera.rules.movegen import Move, legal_moves
 from damiera.rules.position import start_position
@@ -23,6 +24,7 @@ from damiera.rules.variant import variant
 from damiera.web import hub_engines, i18n
 from damiera.web.app import create_app
 from damiera.web.hub_engines import EngineFailed, HubPlayers, load_engines, parse_spec
+from tests.conftest import free_port
 from tests.web.conftest import ROOMY, new_game
 
 DAMIERA_HUB = shlex.join([sys.executable, "-m", "damiera", "hub"])
@@ -179,3 +181,23 @@ def test_every_hub_string_is_translated_with_the_same_fields(code: str) -> None:
     fields = re.compile(r"\{(\w+)\}")
     for msgid in ids:
         assert set(fields.findall(catalog[msgid])) == set(fields.findall(msgid)), msgid
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "words"),
+    [
+        (["--hub-engine", "Scan"], "", "give a Hub engine as NAME=COMMAND"),
+        (["--hub-engine", "X=/nonexistent/engine hub"], "", "Hub engine X: cannot start"),
+        (["--hub-movetime", "0"], "", "--hub-movetime must be more than 0"),
+        ([], "Scan\n", "give a Hub engine as NAME=COMMAND"),   # $DAMIERA_HUB_ENGINES
+    ],
+)
+def test_serve_refuses_a_bad_hub_engine_with_one_line(
+    args: list[str], env: str, words: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("DAMIERA_HUB_ENGINES", env)
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    assert main(["serve", "--port", str(free_port()), "--database-url", url, *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert words in err and "\n" not in err and err.startswith("damiera: error:")

@@ -70,14 +70,14 @@ def site(tmp_db: str, fake: str) -> Iterator[TestClient]:
         yield c
 
 
-def test_a_hub_engine_declares_its_variants_at_start_up(fake: str):
+def test_a_hub_engine_declares_its_variants_at_start_up(fake: str) -> None:
     hub, dying = load_engines([f"Damiera Hub={DAMIERA_HUB}", f"Dying={fake} die"])
     assert hub.title == "Damiera" and "international" in hub.variants  # Scan's "normal"
     assert "italian" in hub.variants and "russian" in hub.variants
     assert dying.variants == ("italian",)
 
 
-def test_bad_hub_engine_specs_get_one_line_errors():
+def test_bad_hub_engine_specs_get_one_line_errors() -> None:
     assert parse_spec("Scan=/opt/scan/scan 'hub'") == ("Scan", ("/opt/scan/scan", "hub"))
     for spec, why in [("scan", "NAME=COMMAND"), ("Scan=", "NAME=COMMAND"),
                       ("<b>=x", "name"), ("S='unclosed", "cannot read")]:
@@ -89,7 +89,7 @@ def test_bad_hub_engine_specs_get_one_line_errors():
         load_engines([f"A={DAMIERA_HUB}", f"A={DAMIERA_HUB}"])
 
 
-def test_a_game_against_a_hub_engine_gets_its_replies(site: TestClient):
+def test_a_game_against_a_hub_engine_gets_its_replies(site: TestClient) -> None:
     # Black: the engine (White) opens as the game is created, then answers our move.
     game = new_game(site, variant="italian", opponent="computer", engine="Damiera Hub",
                     side="black")
@@ -102,7 +102,7 @@ def test_a_game_against_a_hub_engine_gets_its_replies(site: TestClient):
     assert '[White "Damiera Hub"]' in pdn
 
 
-def test_a_hub_engine_that_dies_gives_503_and_your_move_stays(site: TestClient):
+def test_a_hub_engine_that_dies_gives_503_and_your_move_stays(site: TestClient) -> None:
     game = new_game(site, variant="italian", opponent="computer", engine="Dying",
                     side="white")
     r = site.post(f"/api/games/{game['id']}/moves", json={"move": "22-19"})
@@ -120,7 +120,7 @@ def test_a_hub_engine_that_dies_gives_503_and_your_move_stays(site: TestClient):
     assert r.status_code == 503 and "Hub engine Dying failed" in r.json()["error"]
 
 
-def test_a_hub_engine_is_refused_for_rules_it_does_not_play(site: TestClient):
+def test_a_hub_engine_is_refused_for_rules_it_does_not_play(site: TestClient) -> None:
     for body, why in [
         ({"variant": "international", "engine": "Dying"}, "does not play international"),
         ({"variant": "italian", "engine": "Nobody"}, "no Hub engine called"),
@@ -133,7 +133,7 @@ def test_a_hub_engine_is_refused_for_rules_it_does_not_play(site: TestClient):
         assert r.status_code == 400 and why in r.json()["error"], r.text
 
 
-def test_the_new_game_menu_lists_hub_engines_with_their_variants(site: TestClient):
+def test_the_new_game_menu_lists_hub_engines_with_their_variants(site: TestClient) -> None:
     page = site.get("/").text
     assert 'value="hub:Dying" data-variants="italian"' in page
     assert 'value="hub:Damiera Hub" data-variants="american' in page
@@ -141,7 +141,7 @@ def test_the_new_game_menu_lists_hub_engines_with_their_variants(site: TestClien
     assert "Dying (motore Hub)" in site.get("/?lang=it").text
 
 
-def test_an_abandoned_hub_search_is_sent_stop(fake: str, tmp_path: Path):
+def test_an_abandoned_hub_search_is_sent_stop(fake: str, tmp_path: Path) -> None:
     v = variant("italian")
     start = start_position(v)
     first = legal_moves(v, start)[0]

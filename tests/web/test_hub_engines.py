@@ -120,6 +120,20 @@ def test_a_hub_engine_that_dies_gives_503_and_your_move_stays(site: TestClient) 
     assert r.status_code == 503 and "Hub engine Dying failed" in r.json()["error"]
 
 
+def test_a_game_whose_hub_engine_is_gone_after_a_restart_gets_503(tmp_db: str) -> None:
+    engines = load_engines([f"Damiera Hub={DAMIERA_HUB}"])
+    with TestClient(create_app(tmp_db, computer_workers=1, computer_movetime=0.05,
+                               limits=ROOMY, hub_engines=engines)) as c:
+        game = new_game(c, variant="italian", opponent="computer", engine="Damiera Hub",
+                        side="white")
+        seat = c.cookies
+    restarted = create_app(tmp_db, computer_workers=1, computer_movetime=0.05, limits=ROOMY)
+    with TestClient(restarted, raise_server_exceptions=False, cookies=seat) as c:
+        r = c.post(f"/api/games/{game['id']}/moves", json={"move": "22-19"})
+        assert r.status_code == 503 and r.json()["move_stored"] is True, r.text
+        assert "not offered by this server any more" in r.json()["error"]
+
+
 def test_a_hub_engine_is_refused_for_rules_it_does_not_play(site: TestClient) -> None:
     for body, why in [
         ({"variant": "international", "engine": "Dying"}, "does not play international"),

@@ -164,8 +164,11 @@ class HubPlayers:
         """The move of engine ``name`` in ``positions[-1]`` (``movetime`` seconds; None: the
         players' own). Blocking: run it in a thread. ``stop`` set from another thread sends
         the engine ``stop`` (its move then comes at once and is thrown away by the caller).
-        Raises EngineFailed."""
-        engine = self.engines[name]
+        Raises EngineFailed (also when no engine of that name is configured any more: a game
+        stored before a restart without it)."""
+        engine = self.engines.get(name)
+        if engine is None:
+            raise EngineFailed(f"the Hub engine {name} is not offered by this server any more")
         v = get_variant(variant_id)
         moves = legal_moves(v, positions[-1])
         if len(moves) == 1 or (stop is not None and stop.is_set()):

@@ -92,10 +92,41 @@ class HubClient:
         params: dict[str, str] | None = None,
         timeout: float = DEFAULT_TIMEOUT,
     ):
+        self.variant = variant
+        self._start(command, timeout)
+        try:
+            self._handshake(params or {})
+        except BaseException:
+            self.close()
+            raise
+
+    @classmethod
+    def offered_variants(cls, command: str | Sequence[str], *,
+                         timeout: float = DEFAULT_TIMEOUT) -> tuple[str, list[str]]:
+        """Start the engine, read its ``id`` and ``param`` lines up to ``wait``, and quit:
+        its name and the ids of the Damiera variants it declares (Scan's ``normal`` is
+        International; an engine that declares no variant parameter plays International
+        only), in the order of :data:`~damiera.rules.variant.VARIANTS`. Raises
+        :class:`HubClientError` as the constructor does."""
+        from damiera.rules.variant import VARIANTS
+
+        self = cls.__new__(cls)
+        self._start(command, timeout)
+        try:
+            self.send("hub")
+            self._hello(time.monotonic() + timeout)
+        finally:
+            self.close()
+        declared = self.params.get("variant")
+        names = set((declared or {}).get("values", "").split())
+        if declared is None or "normal" in names:
+            names.add("international")
+        return self.name, [v for v in VARIANTS if v in names]
+
+    def _start(self, command: str | Sequence[str], timeout: float) -> None:
         argv = [command] if isinstance(command, str) else list(command)
         if not argv or not argv[0]:
             raise HubClientError("no engine command given")
-        self.variant = variant
         self.timeout = timeout
         self.name = os.path.basename(argv[0])
         self.id: dict[str, str] = {}
@@ -117,11 +148,6 @@ class HubClient:
         ]
         for reader in self._readers:
             reader.start()
-        try:
-            self._handshake(params or {})
-        except BaseException:
-            self.close()
-            raise
 
     # -- plumbing ----------------------------------------------------------------------------
     def _read_out(self, stream: IO[bytes]) -> None:
@@ -176,15 +202,7 @@ class HubClient:
     def _handshake(self, params: dict[str, str]) -> None:
         deadline = time.monotonic() + self.timeout
         self.send("hub")
-        while True:
-            cmd, args = self._next(deadline, "wait (after hub)")
-            if cmd == "id":
-                self.id = args
-                self.name = args.get("name") or self.name
-            elif cmd == "param" and "name" in args:
-                self.params[args["name"]] = args
-            elif cmd == "wait":
-                break
+        self._hello(deadline)
         wanted = dict(params)
         wanted.setdefault("variant", self._variant_name())
         for name, value in wanted.items():
@@ -199,6 +217,18 @@ class HubClient:
                 return
             if cmd == "error":
                 raise HubClientError(f"engine {self.name}: {excerpt(args.get('message', ''))}")
+
+    def _hello(self, deadline: float) -> None:
+        """Read ``id`` and ``param`` lines up to ``wait`` (after ``hub``)."""
+        while True:
+            cmd, args = self._next(deadline, "wait (after hub)")
+            if cmd == "id":
+                self.id = args
+                self.name = args.get("name") or self.name
+            elif cmd == "param" and "name" in args:
+                self.params[args["name"]] = args
+            elif cmd == "wait":
+                return
 
     def _variant_name(self) -> str:
         """The engine's name for our variant; HubClientError if it declares none."""

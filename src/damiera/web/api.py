@@ -5,7 +5,8 @@ Routes (squares are each variant's official labels; moves in its notation):
 - ``GET /api/variants``: ``[{"id", "name", <rule parameters>, "first_to_move", "board":
   {"size", "squares": [{"label", "file", "rank"}]}, "start_fen"}]`` in menu order.
 - ``POST /api/games`` ``{"variant", "opponent": "computer"|"friend", "level": 1-3,
-  "side": "white"|"black", "optional_capture": bool, "fen": str|null, "clock": "5+3"|null}``
+  "side": "white"|"black", "optional_capture": bool, "fen": str|null, "clock": "5+3"|null,
+  "engine": str|null}`` (``engine``: a Hub engine the site offers, playing as the computer)
   (all but ``variant`` optional; ``clock``: minutes + seconds added per move, kept by the
   server, :mod:`damiera.web.clocks`) -> 201 and the game.
 - ``GET /api/games/{id}`` -> the game: ``{"id", "variant", "fen", "turn", "legal_moves":
@@ -74,6 +75,11 @@ class NewGameBody(BaseModel):
     clock: str | None = Field(
         default=None, max_length=20, examples=["5+3"],
         description="time control 'minutes+seconds per move' (1-180, 0-60), or none",
+    )
+    engine: str | None = Field(
+        default=None, max_length=32,
+        description="against the computer: a Hub engine the site offers (damiera serve "
+        "--hub-engine), instead of Damiera's own",
     )
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -45,6 +45,13 @@ from damiera.web.api import PLAYER_COOKIE, build_router, current_player, error_r
 from damiera.web.computer import ComputerPool
 from damiera.web.games import BadRequest, Conflict, GameService, IllegalMove, variant_json
 from damiera.web.housekeeping import clean_up_forever
+from damiera.web.hub_engines import (
+    DEFAULT_MOVETIME,
+    EngineFailed,
+    HubEngine,
+    HubPlayers,
+    menu_entries,
+)
 from damiera.web.limits import ClientGone, LimitExceeded, Limits, RateLimiter, RequestLimits
 from damiera.web.rules_pages.routes import build_router as rules_pages_router
 from damiera.web.rules_pages.routes import localise_path
@@ -156,6 +163,7 @@ def render(
     code = request_locale(request, url_lang)
     page: dict[str, Any] = dict(i18n.page_context(code))
     page["variants"] = list(VARIANTS.values())
+    page["hub_engines"] = menu_entries(getattr(request.app.state, "hub_engines", []))
     page["path"] = request.url.path + (f"?{request.url.query}" if request.url.query else "")
     page.update(context)
     response = TEMPLATES.TemplateResponse(request, name, page, status_code=status_code)
@@ -206,15 +214,20 @@ def create_app(
     computer_workers: int | None = None,
     computer_movetime: float | None = None,
     limits: Limits | None = None,
+    hub_engines: Sequence[HubEngine] = (),
+    hub_movetime: float | None = None,
 ) -> FastAPI:
     """The site. ``database_url``: any SQLAlchemy URL (None: ``DAMIERA_DATABASE_URL`` or the
     SQLite file in the user's data directory); ``computer_workers``: processes for the
     computer's searches; ``computer_movetime``: cap in seconds on each search (None: each
-    level's own time); ``limits``: the site's bounds (None: :class:`Limits`' defaults)."""
+    level's own time); ``limits``: the site's bounds (None: :class:`Limits`' defaults);
+    ``hub_engines``: Hub engines offered as opponents (:mod:`damiera.web.hub_engines`), each
+    given ``hub_movetime`` seconds a move (None: its default; ``computer_movetime`` caps it)."""
     limits = limits or Limits()
     store = GameStore(database_url)
     computer = ComputerPool(computer_workers, computer_movetime,
-                            limits.computer_per_client, limits.computer_total)
+                            limits.computer_per_client, limits.computer_total,
+                            HubPlayers(hub_engines, hub_movetime or DEFAULT_MOVETIME))
     service = GameService(store, computer)
     analysis_pool = WorkerPool(analysis_slots=computer.workers)
 
@@ -244,6 +257,7 @@ def create_app(
     )
     app.state.service = service
     app.state.limits = limits
+    app.state.hub_engines = list(hub_engines)
     app.add_middleware(RequestLimits, limits=limits)
     app.add_middleware(SecurityHeaders)
     app.include_router(build_router(
@@ -281,6 +295,10 @@ def create_app(
     @app.exception_handler(LimitExceeded)
     async def _limited(_r: Request, exc: LimitExceeded) -> Response:
         return error_response(exc.status, exc.message, headers=exc.headers())
+
+    @app.exception_handler(EngineFailed)
+    async def _engine_failed(_r: Request, exc: EngineFailed) -> Response:
+        return error_response(503, str(exc))
 
     @app.exception_handler(ClientGone)
     async def _gone(_r: Request, exc: ClientGone) -> Response:

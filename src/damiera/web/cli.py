@@ -32,6 +32,11 @@ def register(subparsers: Any) -> None:
                    "%(default)g)")
     p.add_argument("--computer-per-client", type=int, default=d.computer_per_client,
                    help="computer moves one client may have queued (default %(default)s)")
+    p.add_argument("--hub-engine", action="append", default=[], metavar="NAME=COMMAND",
+                   help="offer a Hub engine as an opponent, e.g. 'Scan=/opt/scan/scan hub' "
+                   "(repeatable; also $DAMIERA_HUB_ENGINES, one NAME=COMMAND a line)")
+    p.add_argument("--hub-movetime", type=float, default=1.0,
+                   help="seconds a Hub engine gets for a move (default %(default)g)")
     p.set_defaults(func=_serve)
 
 
@@ -54,8 +59,10 @@ def _serve(args: argparse.Namespace) -> int:
 
     url = args.database_url or default_database_url()
     limits = _limits(args)
+    engines = _hub_engines(args)
     try:
-        app = create_app(url, limits=limits)
+        app = create_app(url, limits=limits, hub_engines=engines,
+                         hub_movetime=args.hub_movetime)
     except ArgumentError:
         raise UsageError(f"bad database URL {url!r}") from None
     except (OperationalError, OSError) as exc:
@@ -92,6 +99,25 @@ def _limits(args: argparse.Namespace) -> Limits:
         create_rate=args.create_per_minute / 60,
         computer_per_client=args.computer_per_client,
     )
+
+
+def _hub_engines(args: argparse.Namespace) -> list[Any]:
+    """The Hub engines of ``--hub-engine`` and ``$DAMIERA_HUB_ENGINES``, each started once to
+    learn its variants; UsageError when one cannot be used."""
+    from damiera.cli import UsageError
+    from damiera.web.hub_engines import ENVIRONMENT, load_engines
+
+    if not 0 < args.hub_movetime <= 600:
+        raise UsageError(f"--hub-movetime must be more than 0 and at most 600 seconds, "
+                         f"not {args.hub_movetime}")
+    specs = [*os.environ.get(ENVIRONMENT, "").splitlines(), *args.hub_engine]
+    try:
+        engines = load_engines(specs)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    for e in engines:
+        print(f"Hub engine {e.name} ({e.title}): {', '.join(e.variants)}", flush=True)
+    return engines
 
 
 def server_settings(limits: Limits) -> dict[str, Any]:

@@ -18,6 +18,10 @@ Worker processes keep one :class:`~damiera.engine.levels.Player` per (rule param
 level): equal variants share it, and at most :data:`MAX_PLAYERS` are kept, so the search
 tables carry over between moves without growing with every game. A worker ends itself when
 the server process is gone (even after a SIGKILL), so no worker outlives the site.
+
+A game may name a Hub engine (:mod:`damiera.web.hub_engines`) to play instead: its search
+takes a slot like any other, runs in a thread of the server that talks to the engine's
+process, and is sent ``stop`` when nobody waits for it any more.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from damiera.rules.movegen import Move, legal_moves
 from damiera.rules.position import Position, start_position
 from damiera.rules.variant import Variant
 from damiera.rules.variant import variant as get_variant
+from damiera.web.hub_engines import HubPlayers
 from damiera.web.limits import LimitExceeded
 
 #: The client the current request's searches count against (set by the API routes).
@@ -126,12 +131,15 @@ class ComputerPool:
     ``workers``: number of processes (default: the CPU count, at most 4). ``movetime``: cap in
     seconds given to every search (None: each level's own time). ``per_client`` and
     ``total``: searches queued or running for one client (:data:`CLIENT`) and in all (None:
-    four per worker). The pool starts on first use; :meth:`close` stops it.
+    four per worker). ``hub``: the site's Hub engines (none by default). The pool starts on
+    first use; :meth:`close` stops it.
     """
 
     def __init__(self, workers: int | None = None, movetime: float | None = None,
-                 per_client: int = 2, total: int | None = None):
+                 per_client: int = 2, total: int | None = None,
+                 hub: HubPlayers | None = None):
         self.workers = workers or min(4, os.cpu_count() or 1)
+        self.hub = hub or HubPlayers([])
         self.movetime = movetime
         self.per_client = per_client
         self.total = total if total is not None else 4 * self.workers
@@ -182,8 +190,11 @@ class ComputerPool:
         positions: Sequence[Position],
         level: int,
         still_wanted: Callable[[], Awaitable[bool]] | None = None,
+        engine: str | None = None,
     ) -> Move:
-        """The computer's move (see :func:`choose_move`), computed in a worker process.
+        """The computer's move (see :func:`choose_move`), computed in a worker process, or
+        with ``engine`` the move of that Hub engine (``level`` unused; raises
+        :class:`~damiera.web.hub_engines.EngineFailed` when it fails).
         Raises :class:`LimitExceeded` when the queue is full; cancelling the caller while the
         search waits for a worker drops it, and so does ``still_wanted`` answering False
         when a worker is free (the game changed meanwhile: :class:`GameChanged`); cancelling
@@ -210,6 +221,8 @@ class ComputerPool:
                 self.started += 1
                 slot = self._free.pop()
                 try:
+                    if engine is not None:
+                        return await self._run_hub(engine, variant_id, positions)
                     return await self._run(variant_id, optional_capture, positions, level, slot)
                 finally:
                     self._free.append(slot)
@@ -238,6 +251,19 @@ class ComputerPool:
             self.stopped += 1
             raise
 
+    async def _run_hub(self, engine: str, variant_id: str,
+                       positions: Sequence[Position]) -> Move:
+        stop = threading.Event()
+        try:
+            movetime = self.hub.movetime if self.movetime is None else min(
+                self.movetime, self.hub.movetime)  # the pool's cap applies to engines too
+            return await asyncio.to_thread(self.hub.search, engine, variant_id, list(positions),
+                                           movetime, stop)
+        except asyncio.CancelledError:
+            stop.set()  # nobody waits for this move any more: the engine is told to stop
+            self.stopped += 1
+            raise
+
     def warm(self) -> None:
         """Start the worker processes now (in the background), so the first move is quick."""
         pool = self._pool()
@@ -245,7 +271,9 @@ class ComputerPool:
             pool.submit(_warm)
 
     def close(self) -> None:
-        """Stop the worker processes (searches under way are abandoned)."""
+        """Stop the worker processes and the Hub engines (searches under way are
+        abandoned)."""
+        self.hub.close()
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None

@@ -162,6 +162,8 @@ class NewGame:
     optional_capture: bool = False
     fen: str | None = None
     clock: str | None = None
+    #: Against the computer: a configured Hub engine's name (None: Damiera's own engine).
+    engine: str | None = None
 
 
 def variant_json(v: Variant) -> dict[str, Any]:
@@ -298,7 +300,8 @@ class GameService:
     def to_json(self, stored: StoredGame, game: Game | None = None) -> dict[str, Any]:
         """The API's game object: ``id``, ``variant``, ``fen``, ``turn``, ``legal_moves``,
         ``history``, ``result`` (as the issue's contract), plus ``variant_name``,
-        ``optional_capture``, ``opponent``, ``level``, ``side``, ``start_fen``, ``positions``
+        ``optional_capture``, ``opponent``, ``level``, ``engine`` (a Hub engine's name, or
+        None), ``side``, ``start_fen``, ``positions``
         (FEN before the first move, then after each), ``history_moves`` (each move of
         ``history`` as in ``legal_moves``), ``last_move``,
         ``moves_without_progress``, ``draw_moves_without_progress``, ``computer_side``,
@@ -326,6 +329,7 @@ class GameService:
             "optional_capture": v.optional_capture,
             "opponent": stored.opponent,
             "level": stored.level,
+            "engine": stored.engine,
             "side": stored.side,
             "computer_side": computer_side,
             "fen": fen_of(v.id, game.position),
@@ -391,6 +395,13 @@ class GameService:
             raise BadRequest(
                 f"opponent must be 'computer' or 'friend', not {options.opponent!r}"
             )
+        if options.engine is not None:
+            if options.opponent != "computer":
+                raise BadRequest("an engine plays only as the computer (opponent 'computer')")
+            try:
+                self.computer.hub.check(options.engine, v.id, v.optional_capture)
+            except ValueError as exc:
+                raise BadRequest(str(exc)) from None
         if options.level not in (1, 2, 3):
             raise BadRequest(f"level must be 1, 2 or 3, not {options.level!r}")
         if options.side is not None and options.side not in ("white", "black"):
@@ -415,7 +426,9 @@ class GameService:
             variant=v.id,
             optional_capture=v.optional_capture,
             opponent=options.opponent,
-            level=options.level if options.opponent == "computer" else None,
+            level=(options.level if options.opponent == "computer" and options.engine is None
+                   else None),
+            engine=options.engine,
             side=options.side or game.turn.word,
             start_fen=start_fen,
             owner=owner,
@@ -453,7 +466,7 @@ class GameService:
         try:
             move = await self.computer.choose(
                 stored.variant, stored.optional_capture, game.positions, stored.level or 1,
-                still_wanted=unchanged,
+                still_wanted=unchanged, engine=stored.engine,
             )
         except GameChanged:
             raise Conflict(_("the game was changed by another request; reload it")) from None
@@ -669,7 +682,7 @@ class GameService:
         game = self._game(stored)
         if stored.opponent == "computer":
             names = {stored.side: "Player", _color(stored.side).opponent.word:
-                     f"Damiera level {stored.level}"}
+                     stored.engine or f"Damiera level {stored.level}"}
         else:
             names = {"white": "White player", "black": "Black player"}
         created = stored.created_at.astimezone(UTC)
@@ -720,6 +733,7 @@ class GameService:
                     "optional_capture": s.optional_capture,
                     "opponent": s.opponent,
                     "level": s.level,
+                    "engine": s.engine,
                     "side": s.side,
                     "plies": len(s.moves),
                     "moves": (len(s.moves) + offset + 1) // 2,

@@ -3,9 +3,9 @@
 A stored game is what it takes to rebuild it exactly: the variant and its house rule, who
 plays (a friend on the same screen, or the computer at a level), the side at the bottom of the
 screen, the start FEN (None for the variant's start position), every move in full notation,
-the result, the clock of a timed game (:mod:`damiera.web.clocks`), the browser that created
-it, the seats (the SHA-256 of the player token that
-holds each side: :mod:`damiera.web.seats`), and timestamps. The position is never stored: the
+the result, the Hub engine that plays for the computer (if not Damiera's own), the clock of a
+timed game (:mod:`damiera.web.clocks`), the browser that created it, the seats (the SHA-256
+of the player token that holds each side: :mod:`damiera.web.seats`), and timestamps. The position is never stored: the
 web layer rebuilds a :class:`damiera.rules.game.Game` by replaying the moves.
 
 Writes are all-or-nothing (one transaction each) and optimistic: every row carries a
@@ -137,6 +137,9 @@ class GameRow(_Base):
     version: Mapped[int] = mapped_column(Integer, nullable=False)
     #: The clock of a timed game (None: untimed), as :mod:`damiera.web.clocks` describes.
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: Against the computer: the name of the Hub engine that plays (``damiera serve
+    #: --hub-engine``), or None for Damiera's own engine at ``level``.
+    engine: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy's own hook
 
@@ -162,6 +165,7 @@ class StoredGame:
     updated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     version: int = 0
     clock: dict[str, Any] | None = None
+    engine: str | None = None
 
     @classmethod
     def _from_row(cls, row: GameRow) -> StoredGame:
@@ -183,6 +187,7 @@ class StoredGame:
             updated_at=_aware(row.updated_at),
             version=row.version,
             clock=copy.deepcopy(row.clock),
+            engine=row.engine,
         )
 
 
@@ -238,6 +243,7 @@ class GameStore:
                 result_reason=game.result_reason,
                 owner=game.owner,
                 clock=copy.deepcopy(game.clock),
+                engine=game.engine,
                 white_seat=game.white_seat,
                 black_seat=game.black_seat,
                 created_at=now,
@@ -331,7 +337,7 @@ class GameStore:
 
 #: Columns added since the table was first made: a database made before them gets them
 #: (NULL in old rows) when the store opens it. name -> SQL type.
-_NEW_COLUMNS = {"clock": "JSON"}
+_NEW_COLUMNS = {"clock": "JSON", "engine": "VARCHAR(64)"}
 
 
 def _add_new_columns(engine: Engine) -> None:

@@ -31,12 +31,22 @@ const optionalRow = document.getElementById("ng-optional-row");
 const optional = document.getElementById("ng-optional");
 const errorBox = document.getElementById("ng-error");
 
+// Hub engines (value "hub:NAME") are offered only for the variants they play, without the
+// optional-capture house rule.
+const opponentSelect = document.getElementById("ng-opponent");
 function syncOptional() {
   const opt = variantSelect.selectedOptions[0];
   const eight = opt && opt.dataset.boardSize === "8";
-  optionalRow.hidden = !eight;
-  if (!eight) optional.checked = false;
+  const hub = opponentSelect.value.startsWith("hub:");
+  optionalRow.hidden = !eight || hub;
+  if (!eight || hub) optional.checked = false;
+  for (const o of opponentSelect.options) {
+    if (o.dataset.variants === undefined) continue;
+    o.hidden = o.disabled = !o.dataset.variants.split(" ").includes(variantSelect.value);
+  }
+  if (opponentSelect.selectedOptions[0] && opponentSelect.selectedOptions[0].disabled) opponentSelect.value = "computer:1";
 }
+opponentSelect.addEventListener("change", syncOptional);
 variantSelect.addEventListener("change", () => {
   syncOptional();
   document.dispatchEvent(new CustomEvent("damiera:variant-preview", { detail: variantSelect.value }));
@@ -61,12 +71,15 @@ function clockSpec() {
 form.addEventListener("submit", async (e) => {
   e.preventDefault();
   errorBox.hidden = true;
-  const [opponent, level] = document.getElementById("ng-opponent").value.split(":");
+  const choice = opponentSelect.value;
+  const hub = choice.startsWith("hub:");
+  const [opponent, level] = hub ? ["computer", "1"] : choice.split(":");
   const side = document.getElementById("ng-side").value || null;
   const body = {
     variant: variantSelect.value,
     opponent,
     level: level ? Number(level) : 1,
+    engine: hub ? choice.slice(4) : null,
     side,
     optional_capture: optional.checked,
     clock: clockSpec(),

@@ -128,7 +128,8 @@ function playerLabel(color) {
   const g = state.game;
   if (!g) return sideWord(color);
   if (g.opponent === "computer") {
-    return `${sideWord(color)} · ${color === g.side ? S.you : fmt(S.level, { n: g.level })}`;
+    const them = g.engine ? g.engine : fmt(S.level, { n: g.level });
+    return `${sideWord(color)} · ${color === g.side ? S.you : them}`;
   }
   return sideWord(color);
 }
@@ -753,7 +754,7 @@ $("btn-rematch").addEventListener("click", async () => {
   state.busy = true;
   try {
     const side = g.opponent === "computer" ? (g.side === "white" ? "black" : "white") : g.side;
-    const body = { variant: g.variant, opponent: g.opponent, level: g.level || 1, side,
+    const body = { variant: g.variant, opponent: g.opponent, level: g.level || 1, engine: g.engine || null, side,
       optional_capture: g.optional_capture, fen: g.start_fen, clock: g.clock ? g.clock.label : null };
     const next = await api("/api/games", { method: "POST", body });
     try { if (next.history.length) sessionStorage.setItem("damiera.animate", next.id); } catch (_) { /* off */ }

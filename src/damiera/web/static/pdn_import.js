@@ -144,9 +144,11 @@ function listMoves() {
     const opens = turn === v.first_to_move;
     if (opens || li === null) {
       li = document.createElement("li");
-      li.value = number;
+      const num = document.createElement("span");
+      num.className = "num";
+      num.textContent = opens ? `${number}.` : `${number}…`;
+      li.appendChild(num);
       list.appendChild(li);
-      if (!opens) li.appendChild(document.createTextNode("… "));
     }
     const b = document.createElement("button");
     b.type = "button";

@@ -67,7 +67,12 @@ def test_paste_open_in_replay_and_continue_from_move_n_against_the_computer(
     expect(rows.nth(1).locator("td.bad")).to_contain_text("Line 15, column 25")
 
     # replay mode: the move list and the board at any ply
+    rows.nth(1).locator("button.imp-open").click()           # the broken one opens too
+    expect(page.locator("#imp-viewer")).to_have_attribute("data-game", "2")
+    expect(page.locator("#imp-game-error")).to_contain_text("Line 15, column 25")
+    expect(page.locator("#imp-moves button")).to_have_count(3)  # the moves before the error
     rows.nth(0).locator("button.imp-open").click()
+    expect(page.locator("#imp-viewer")).to_have_attribute("data-game", "1")
     moves = page.locator("#imp-moves button")
     expect(moves).to_have_count(14)
     read = next(pdn.read_games(GOOD))
@@ -102,4 +107,5 @@ def test_upload_a_windows_1252_file(page: Page) -> None:
     rows = page.locator("#imp-list tbody tr")
     expect(rows).to_have_count(1)
     expect(rows.nth(0)).to_contain_text("Zoë Müller")
+    expect(page.locator("#imp-viewer")).to_have_attribute("data-game", "1")
     expect(page.locator("#imp-moves button")).to_have_count(14)

@@ -8,7 +8,7 @@ const S = DATA.strings;
 const VARIANTS = Object.fromEntries(DATA.variants.map((v) => [v.id, v]));
 const $ = (id) => document.getElementById(id);
 const lang = encodeURIComponent(document.documentElement.lang || "en");
-const state = { games: [], game: null, positions: [], moves: [], ply: 0 };
+const state = { games: [], game: null, positions: [], moves: [], ply: 0, opening: 0 };
 
 function fill(text, fields) {
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in fields ? String(fields[k]) : m));
@@ -111,15 +111,18 @@ function listGames() {
 // -- replay --------------------------------------------------------------------------------------
 async function openGame(i) {
   const g = state.games[i];
+  delete $("imp-viewer").dataset.game;   // set again once the game is on the board
   showError("imp-continue-error", "");
+  const asked = ++state.opening;   // only the game asked last is shown
   try {
     const data = await postJson("/api/pdn/replay", { variant: g.variant, fen: g.start_fen, moves: g.moves });
+    if (asked !== state.opening) return;
     state.game = g;
     state.positions = data.positions;
     state.moves = data.moves;
     state.ply = 0;
   } catch (err) {
-    showError("imp-error", fill(S.error, { message: err.message }));
+    if (asked === state.opening) showError("imp-error", fill(S.error, { message: err.message }));
     return;
   }
   for (const tr of $("imp-list").querySelectorAll("tbody tr")) {
@@ -131,6 +134,7 @@ async function openGame(i) {
   listMoves();
   $("imp-viewer").hidden = false;
   show(0);
+  $("imp-viewer").dataset.game = String(g.number);
 }
 
 function listMoves() {

@@ -13,6 +13,7 @@ import damiera.engine.front
 import damiera.game
 import damiera.pdn
 from damiera.engine import Engine, Limit
+from damiera.engine.search import MAX_MOVETIME, Info
 from damiera.rules.game import GameOverError, ResultReason
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -110,3 +111,19 @@ def test_engine_refuses_a_finished_game_another_variant_and_bad_limits() -> None
     for bad in ({"time": 0}, {"time": float("nan")}, {"depth": 0}, {"depth": 99}):
         with pytest.raises(ValueError):
             Limit(**bad)
+
+
+def test_engine_stop_ends_a_search_and_on_info_reports_each_iteration() -> None:
+    game = damiera.Game("international")
+    engine = Engine("international", level=3)
+    depths: list[int] = []
+
+    def info(i: Info) -> None:
+        depths.append(i.depth)
+        if i.depth == 2:
+            engine.stop()   # as a Hub "stop" would, from another thread
+
+    result = engine.analyse(game, Limit(time=MAX_MOVETIME), on_info=info)
+    assert depths[:2] == [1, 2] and result.depth <= 3 and result.move in game.legal_moves
+    # a search started after the stop is not affected by it
+    assert engine.analyse(game, Limit(depth=3)).depth == 3

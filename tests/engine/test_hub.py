@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import damiera
 from damiera.engine.hub import (
     HubSession,
     move_string,
@@ -138,3 +139,28 @@ def test_hub_forced_move_played_at_once_sends_its_info_line() -> None:
     assert len(infos) == 1 and infos[0].startswith("info depth=0 score=-")
     assert 'pv="28x19x23"' in infos[0]  # the hub names every square it passes
     assert "done move=28x19x23" in out
+
+
+def test_hub_go_without_a_legal_move_answers_the_outcome_of_the_game() -> None:
+    board = ["e"] * 50
+    board[46 - 1], board[41 - 1], board[37 - 1] = "w", "b", "b"   # 46 blocked by 41 and 37
+    out = _session(f"pos pos=W{''.join(board)}", "level depth=1", "go think", "quit")
+    assert out[0].startswith("error message=") and "game is over" in out[0]
+    assert "Black wins" in out[0] and "no legal move" in out[0]
+
+
+def test_hub_searches_a_record_that_played_on_past_a_threefold_repetition() -> None:
+    # American, two kings shuffling: the start position is seen for the third time after
+    # eight plies (damiera.Game would score it drawn); Hub searches on, as it did before.
+    board = ["e"] * 32
+    board[32 - 1], board[1 - 1] = "W", "B"
+    shuffle = " ".join(["1-5 32-28 5-1 28-32"] * 2)
+    game = damiera.Game("american", fen="B:WK32:BK1")
+    for move in shuffle.split():
+        game.play(move)
+    outcome = game.outcome()
+    assert outcome is not None and outcome.reason.value == "threefold-repetition"
+    out = _session("set-param name=variant value=american",
+                   f'pos pos=B{"".join(board)} moves="{shuffle}"', "level depth=2",
+                   "go think", "quit")
+    assert out[-1].startswith("done move=")

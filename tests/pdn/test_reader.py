@@ -216,3 +216,16 @@ def test_guess_learns_along_the_file_and_a_broken_game_does_not_change_it() -> N
     games = list(pdn.read_games(text, "guess", errors="collect"))
     assert [g.variant.id for g in games] == ["american", "american", "american"]
     assert [g.error is None for g in games] == [True, False, True]
+
+
+def test_max_moves_bounds_the_work_over_the_whole_input_and_stops_reading() -> None:
+    one = "1. 32-28 19-23 2. 28x19 14x23 *\n\n"
+    games = list(pdn.read_games(one * 10, errors="collect", max_moves=10))
+    # 4 moves a game: games 1 and 2 replay, game 3 runs out at its third move, then stop
+    assert [g.error is None for g in games] == [True, True, False]
+    error = games[2].error
+    assert error is not None and error.rule == "limit" and error.line == 5
+    assert len(games[2].plies) == 2
+    with pytest.raises(PdnError, match="more moves than this reading may try"):
+        list(pdn.read_games(one * 10, max_moves=10))
+    assert len(list(pdn.read_games(one * 10, max_moves=40))) == 10

@@ -48,7 +48,9 @@ from damiera.engine.dxp_protocol import (
     move_message,
     start_of,
 )
-from damiera.engine.levels import Player, level
+from damiera.engine.front import Engine, Limit
+from damiera.engine.search import MAX_MOVETIME
+from damiera.game import Game as PublicGame
 from damiera.rules.game import Game, GameOverError
 from damiera.rules.variant import VARIANTS, Color, Variant
 
@@ -78,7 +80,7 @@ class DxpSession:
                  log: TextIO | None = None):
         self.variant: Variant = VARIANTS["international"]
         self.sock = sock
-        self.player = Player(self.variant, level(level_number))
+        self.engine = Engine(self.variant, level_number)
         self.movetime = movetime
         self.name = name
         self.log = log if log is not None else sys.stderr
@@ -183,14 +185,15 @@ class DxpSession:
             self._send_end("0", "unknown")
             return
         started = time.monotonic()
-        result = self.player.choose(game.position, game.positions, movetime=self._budget())
+        limit = Limit(time=min(self._budget(), MAX_MOVETIME))
+        result = self.engine.play(PublicGame.from_rules(game), limit)
         assert result.move is not None  # the game is not over
         used = time.monotonic() - started
         if self._interrupted():
             return  # a GAMEEND or BACKREQ came during the search: answered next, move unsent
         self.seconds_used += used
-        game.play(result.move)
-        self.send(move_message(self.variant, result.move, round(used)))
+        game.play(result.move.raw)
+        self.send(move_message(self.variant, result.move.raw, round(used)))
         if game.is_over:  # the opponent can do nothing more: say so now
             self._end_by_rules()
 

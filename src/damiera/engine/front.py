@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from damiera.engine.levels import Player
-from damiera.engine.search import MATE, MATE_BOUND, MAX_DEPTH, MAX_MOVETIME, SearchResult
+from damiera.engine.search import MATE, MATE_BOUND, MAX_DEPTH, MAX_MOVETIME, Info, SearchResult
 from damiera.game import Game, Move
 from damiera.rules.game import GameOverError
 from damiera.rules.variant import Variant
@@ -115,10 +116,19 @@ class Engine:
             [Move(v, m) for m in result.pv],
         )
 
-    def play(self, game: Game, limit: Limit | None = None) -> Analysis:
+    def stop(self) -> None:
+        """End the running :meth:`play` or :meth:`analyse` (if any) within milliseconds; it
+        returns its best move so far. Safe to call from another thread (a Hub ``stop``); a
+        search started later is not affected."""
+        self.player.searcher.stop()
+
+    def play(self, game: Game, limit: Limit | None = None, *,
+             on_info: Callable[[Info], None] | None = None) -> Analysis:
         """The move this level plays in ``game`` (not played on it: call ``game.play``).
 
-        Levels 1 and 2 sometimes choose a weaker move, as in a game on the site. Raises
+        Levels 1 and 2 sometimes choose a weaker move, as in a game on the site. ``on_info``
+        is called after each finished iteration (:class:`~damiera.engine.search.Info`: depth,
+        score, nodes, seconds, nps, and the PV as rules-core moves). Raises
         :class:`~damiera.rules.game.GameOverError` when the game is over and ValueError for
         a game of another variant.
         """
@@ -126,12 +136,15 @@ class Engine:
         lim = limit or Limit()
         rg = game.rules_game
         return self._answer(
-            self.player.choose(rg.position, rg.positions, movetime=lim.time, depth=lim.depth)
+            self.player.choose(rg.position, rg.positions, movetime=lim.time, depth=lim.depth,
+                               on_info=on_info)
         )
 
-    def analyse(self, game: Game, limit: Limit | None = None) -> Analysis:
+    def analyse(self, game: Game, limit: Limit | None = None, *,
+                on_info: Callable[[Info], None] | None = None) -> Analysis:
         """The full-strength search of the position: best move, score and PV, whatever the
-        level (the level only chooses the default time). Same errors as :meth:`play`."""
+        level (the level only chooses the default time); even a single legal move is
+        searched. ``on_info`` and errors as for :meth:`play`."""
         self._check(game)
         lim = limit or Limit()
         rg = game.rules_game
@@ -140,6 +153,7 @@ class Engine:
             movetime = self.player.level.movetime
         return self._answer(
             self.player.searcher.search(
-                rg.position, depth=lim.depth, movetime=movetime, history=rg.positions
+                rg.position, depth=lim.depth, movetime=movetime, history=rg.positions,
+                on_info=on_info,
             )
         )

@@ -27,6 +27,11 @@ most :data:`~damiera.engine.search.MAX_MOVETIME`). Each search sends ``info dept
 score=... nodes=... time=... nps=... pv="..."`` lines (score in men, side to move's view;
 nps in millions), then ``done move=... [ponder=...]``. Unknown commands and arguments are
 ignored, as the protocol asks; bad lines, positions and moves answer ``error message="..."``.
+
+The session searches through the public :class:`damiera.engine.Engine` (``stop`` is
+:meth:`~damiera.engine.Engine.stop`, safe from the reading thread) and asks
+:meth:`damiera.Game.outcome` whether the game is over (a position and its moves are read as
+a record: a draw by rule is not enforced, the GUI decides it).
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ import threading
 from collections.abc import Iterable
 from typing import TextIO
 
+from damiera.engine.front import Analysis, Engine, Limit
 from damiera.engine.hub_protocol import (
     HubError,
     excerpt,
@@ -48,10 +54,10 @@ from damiera.engine.hub_protocol import (
     parse_position,
     read_lines,
 )
-from damiera.engine.levels import Player, level
-from damiera.engine.search import MATE_BOUND, MAX_DEPTH, MAX_MOVETIME, Info, SearchResult
-from damiera.rules.movegen import apply_move, generate
-from damiera.rules.position import Position
+from damiera.engine.levels import level
+from damiera.engine.search import MATE_BOUND, MAX_DEPTH, MAX_MOVETIME, Info
+from damiera.game import Game
+from damiera.rules import game as _rules
 from damiera.rules.variant import VARIANTS, Variant, variant
 
 __all__ = [
@@ -95,8 +101,8 @@ class HubSession:
         self.variant: Variant = VARIANTS["international"]
         self.variant_name = "normal"
         self.level = 3
-        self.player: Player | None = None
-        self.positions: list[Position] = []
+        self.engine: Engine | None = None
+        self.game: Game | None = None  # the position and the moves that led to it
         self.depth: int | None = None
         self.movetime: float | None = 2.0
         self._out_lock = threading.Lock()
@@ -154,12 +160,12 @@ class HubSession:
         elif cmd == "set-param":
             self._set_param(args.get("name", ""), args.get("value", ""))
         elif cmd == "init":
-            self.player = None
-            self.positions = []
+            self.engine = None
+            self.game = None
             self.send("ready")
         elif cmd == "new-game":
-            self.player = None
-            self.positions = []
+            self.engine = None
+            self.game = None
         elif cmd == "pos":
             self._pos(args.get("pos", ""), args.get("moves", ""))
         elif cmd == "level":
@@ -181,25 +187,27 @@ class HubSession:
             except ValueError as exc:
                 raise HubError(str(exc)) from None
             self.variant_name = "normal" if self.variant.id == "international" else key
-            self.player = None
-            self.positions = []  # a position of another variant means nothing here
+            self.engine = None
+            self.game = None  # a position of another variant means nothing here
         elif name == "level":
             try:
                 self.level = level(int(value)).number
             except ValueError as exc:
                 raise HubError(str(exc)) from None
-            self.player = None
+            self.engine = None
 
     def _pos(self, text: str, moves: str) -> None:
         """Set the position (HubError for a bad one, which also forgets the old position, so
         that a later ``go`` answers an error instead of searching a position the GUI left)."""
-        self.positions = []
-        pos = parse_position(self.variant, text)
-        positions = [pos]
+        self.game = None
+        # A record: a GUI may send a game that played on past a draw by rule.
+        game = _rules.Game(self.variant, parse_position(self.variant, text), enforce_draws=False)
         for word in moves.split():
-            pos = apply_move(pos, parse_hub_move(self.variant, pos, word))
-            positions.append(pos)
-        self.positions = positions
+            try:
+                game.play(parse_hub_move(self.variant, game.position, word))
+            except _rules.GameOverError as exc:
+                raise HubError(f"move {excerpt(word)}: {exc}") from None
+        self.game = Game.from_rules(game)
 
     def _level(self, args: dict[str, str]) -> None:
         """Read a ``level`` command; a bad value answers an error and keeps the old settings.
@@ -234,37 +242,35 @@ class HubSession:
         with self._lock:
             return self._searching
 
-    def _player(self) -> Player:
-        if self.player is None:
-            self.player = Player(self.variant, level(self.level))
-        return self.player
+    def _engine(self) -> Engine:
+        if self.engine is None:
+            self.engine = Engine(self.variant, self.level)
+        return self.engine
 
     def _go(self, mode: str) -> None:
-        if not self.positions:
+        game = self.game
+        if game is None:
             raise HubError("no position: send pos first")
-        pos = self.positions[-1]
-        if not all(pos.piece_counts()):
-            raise HubError("the game is over: a side has no pieces")
-        if not generate(self.variant, pos):
-            raise HubError("no legal move in this position")
-        player = self._player()
+        outcome = game.outcome()  # the one place that decides game end
+        if outcome is not None:
+            raise HubError(f"the game is over: {outcome.describe(self.variant)}")
+        engine = self._engine()
         with self._lock:
             self._searching = True
             self._pondering = mode == "ponder"
             self._stop_requested.clear()
         self._worker = threading.Thread(
-            target=self._search, args=(player, pos, list(self.positions), mode),
+            target=self._search, args=(engine, game.copy(), mode),
             name="hub-search", daemon=True)
         self._worker.start()
 
-    def _search(self, player: Player, pos: Position, history: list[Position], mode: str) -> None:
+    def _search(self, engine: Engine, game: Game, mode: str) -> None:
         """The search thread: ``info`` lines, then ``done`` (or an error, never silence)."""
         v = self.variant
-        searcher = player.searcher
 
         def info(i: Info) -> None:
             if self._stop_requested.is_set():
-                searcher.stop()  # a stop that came before the search had started
+                engine.stop()  # a stop that came before the search had started
             if i.score > MATE_BOUND or i.score < -MATE_BOUND:
                 men = 100.0 if i.score > 0 else -100.0
             else:
@@ -275,7 +281,7 @@ class HubSession:
                 f'nps={i.nps / 1e6:.3f} pv="{pv}"'
             )
 
-        result: SearchResult | None = None
+        result: Analysis | None = None
         # The search turns the cyclic garbage collector off while it runs; it stays off here
         # until done is sent, so that its first pass over the search's objects (~20 ms)
         # comes after the answer, not between stop and done.
@@ -284,19 +290,15 @@ class HubSession:
         try:
             depth, movetime = self.depth, self.movetime
             if mode == "analyze":  # full strength, a single legal move searched too
-                result = searcher.search(pos, depth=depth or MAX_DEPTH,
-                                         movetime=movetime or MAX_MOVETIME, history=history,
-                                         on_info=info)
+                result = engine.analyse(game, Limit(movetime or MAX_MOVETIME, depth or MAX_DEPTH),
+                                        on_info=info)
             elif mode == "ponder" or movetime is None and depth is None:
                 # Until ponder-hit's timer or stop (or the level's depth).
-                result = player.choose(pos, history, movetime=MAX_MOVETIME, depth=depth,
-                                       on_info=info)
+                result = engine.play(game, Limit(MAX_MOVETIME, depth), on_info=info)
             elif movetime is None:  # a fixed depth, searched in full
-                result = searcher.search(pos, depth=depth, movetime=MAX_MOVETIME,
-                                         history=history, on_info=info)
+                result = engine.analyse(game, Limit(MAX_MOVETIME, depth), on_info=info)
             else:
-                result = player.choose(pos, history, movetime=movetime, depth=depth,
-                                       on_info=info)
+                result = engine.play(game, Limit(movetime, depth), on_info=info)
         except Exception as exc:  # noqa: BLE001 (never leave the GUI waiting without a word)
             self._error(f"search failed: {excerpt(str(exc))}")
         with self._lock:
@@ -304,9 +306,9 @@ class HubSession:
                 self._timer.cancel()
                 self._timer = None
             if result is not None and result.move is not None:
-                done = f"done move={move_string(v, result.move)}"
+                done = f"done move={move_string(v, result.move.raw)}"
                 if len(result.pv) > 1:
-                    done += f" ponder={move_string(v, result.pv[1])}"
+                    done += f" ponder={move_string(v, result.pv[1].raw)}"
                 self.send(done)
             self._searching = False
             self._pondering = False
@@ -318,8 +320,8 @@ class HubSession:
         with self._lock:
             if self._searching:
                 self._stop_requested.set()
-                if self.player is not None:
-                    self.player.searcher.stop()
+                if self.engine is not None:
+                    self.engine.stop()
 
     def _ponder_hit(self) -> None:
         """``ponder-hit``: the pondering search now has the level's time, from now on."""

@@ -169,10 +169,29 @@ def _parse_fen_any(v: Variant, text: str) -> Position:
         return parse_fen(_numeric_twin(v), text)
 
 
+class _Work:
+    """Moves that may still be tried in the whole input (None: no bound but each game's)."""
+
+    def __init__(self, moves: int | None):
+        self.left = moves
+
+    def take(self) -> bool:
+        """Count one move tried; False once the input's bound is spent."""
+        if self.left is None:
+            return True
+        self.left -= 1
+        return self.left >= 0
+
+    @property
+    def spent(self) -> bool:
+        return self.left is not None and self.left < 0
+
+
 class _Replayer:
-    def __init__(self, variant: Variant):
+    def __init__(self, variant: Variant, work: _Work | None = None):
         self.variant = variant
         self.budget = MAX_LOOKAHEAD
+        self.work = work or _Work(None)
         self.resolved = 0  # short captures resolved by the moves that follow
 
     def line(
@@ -191,6 +210,10 @@ class _Replayer:
                 return game, PdnError(
                     "too many moves tried resolving short captures", tok.line, tok.column,
                     "limit")
+            if not self.work.take():
+                return game, PdnError(
+                    "the input holds more moves than this reading may try; the games from "
+                    "here on were not read", tok.line, tok.column, "limit")
             if game.result is not None:
                 return game, PdnError(
                     f"{tok.text}: the game is over "
@@ -277,17 +300,18 @@ class _Guesser:
     game never changes the guess.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, work: _Work | None = None) -> None:
         self.remaining: dict[tuple[str, ...], list[Variant]] = {}
+        self.work = work
 
     def replay(self, raw: RawGame, tags: dict[str, str], number: int, keep: bool) -> PdnGame:
         family = guess_candidates(raw, tags)
         remaining = self.remaining.setdefault(tuple(v.id for v in family), list(family))
         first: PdnGame | None = None
         for i, candidate in enumerate(remaining if raw.plies else remaining[:1]):
-            game = _replay_as(raw, candidate, tags, number, keep)
+            game = _replay_as(raw, candidate, tags, number, keep, self.work)
             game.guessed = True
-            if game.error is None:
+            if game.error is None or (self.work is not None and self.work.spent):
                 del remaining[:i]
                 return game
             first = first or game
@@ -302,7 +326,8 @@ def _replay(
     ``GameType`` tag."""
     tags = {name: value for name, value, _ in raw.tags}
     if default is not None or tags.get("GameType", "").strip():
-        return _replay_as(raw, default or VARIANTS["international"], tags, number, keep)
+        return _replay_as(raw, default or VARIANTS["international"], tags, number, keep,
+                          guesser.work)
     return guesser.replay(raw, tags, number, keep)
 
 
@@ -324,7 +349,8 @@ def guess_candidates(raw: RawGame, tags: dict[str, str]) -> list[Variant]:
 
 
 def _replay_as(
-    raw: RawGame, default: Variant, tags: dict[str, str], number: int, keep: bool
+    raw: RawGame, default: Variant, tags: dict[str, str], number: int, keep: bool,
+    work: _Work | None = None,
 ) -> PdnGame:
     tag_tokens = {name: tok for name, _, tok in raw.tags}
     v = default
@@ -345,7 +371,7 @@ def _replay_as(
         rules_game = _rules.Game(v, enforce_draws=False)
     plies: list[Ply] = []
     if error is None or error.rule == "syntax":
-        replayer = _Replayer(v)
+        replayer = _Replayer(v, work)
         # A game broken in its syntax still replays the moves read before the fault.
         rules_game, replay_error = replayer.line(rules_game, raw.plies, 0, keep, plies)
         # The moves replayed all come before a syntax error, so a replay error is the first.
@@ -366,6 +392,7 @@ def read_games(
     *,
     errors: Errors = "raise",
     variations: bool = True,
+    max_moves: int | None = None,
 ) -> Iterator[PdnGame]:
     """Every game of a PDN input, one at a time (a generator: the input is read as it goes).
 
@@ -377,7 +404,11 @@ def read_games(
     (:attr:`PdnGame.guessed` is then True). ``errors``: ``"raise"`` raises the first
     :class:`PdnError`; ``"skip"`` leaves broken games out; ``"collect"`` yields them with
     :attr:`PdnGame.error` set. ``variations``: keep variations in :attr:`Ply.variations`
-    (they are replayed either way).
+    (they are replayed either way). ``max_moves``: at most this many moves tried over the
+    whole input (each move played, and each tried while resolving short captures or guessing
+    the variant; None: no bound but each game's own); when they run out, the game being
+    read gets a :class:`PdnError` (rule ``"limit"``; raised with ``"raise"``, else yielded)
+    and reading stops. With it, reading any input takes time linear in its size.
     """
     if errors not in ("raise", "skip", "collect"):
         raise ValueError(f"errors must be 'raise', 'skip' or 'collect', not {errors!r}")
@@ -388,7 +419,8 @@ def read_games(
         default = (_variant(variant) if isinstance(variant, str)
                    else variant or VARIANTS["international"])
     number = 0
-    guesser = _Guesser()
+    work = _Work(max_moves)
+    guesser = _Guesser(work)
     for raw in Splitter(tokenize(source)).games():
         if not raw.tags and not raw.plies and raw.error is None and not raw.comment:
             continue  # nothing but a lone terminator
@@ -397,9 +429,11 @@ def read_games(
         if game.error is not None:
             if errors == "raise":
                 raise game.error
-            if errors == "skip":
+            if errors == "skip" and not work.spent:
                 continue
         yield game
+        if work.spent:
+            return
 
 
 def read_game(

@@ -53,6 +53,7 @@ from damiera.web.hub_engines import (
     menu_entries,
 )
 from damiera.web.limits import ClientGone, LimitExceeded, Limits, RateLimiter, RequestLimits
+from damiera.web.pdn_import import build_router as pdn_import_router
 from damiera.web.rules_pages.routes import build_router as rules_pages_router
 from damiera.web.rules_pages.routes import localise_path
 from damiera.web.seats import Forbidden, UnsupportedBody
@@ -266,6 +267,7 @@ def create_app(
     app.state.analysis_pool = analysis_pool
     app.include_router(rules_pages_router())
     app.include_router(analysis_router(service, analysis_pool, render))
+    app.include_router(pdn_import_router(service, limits, render))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     @app.exception_handler(NotFoundError)

@@ -4,7 +4,8 @@
   for a small public site; ``create_app(limits=...)`` takes another.
 - :class:`RequestLimits`: ASGI middleware. A request whose head (request line, query and
   headers) is over ``max_head_bytes`` gets 431 (414 for the address alone); a body over
-  ``max_body_bytes`` gets 413, whether announced by ``Content-Length`` or sent chunked; a body
+  ``max_body_bytes`` (the routes of ``large_body_paths``, the PDN import: twice
+  ``max_import_bytes``) gets 413, whether announced by ``Content-Length`` or sent chunked; a body
   not received within ``body_timeout`` seconds gets 408. The body is read (at most
   ``max_body_bytes``) before the route runs, so a route never waits on a slow client.
 - :class:`RateLimiter`: a token bucket per client (``rate`` per second, ``burst`` at once);
@@ -41,6 +42,10 @@ class Limits:
 
     #: Largest request body (every API body is a few hundred bytes).
     max_body_bytes: int = 64 * 1024
+    #: Largest body of the routes that take a file (PDN import): the text itself is at most
+    #: ``max_import_bytes`` (UTF-8), sent as a JSON string (escapes may double its size).
+    max_import_bytes: int = 1024 * 1024
+    large_body_paths: tuple[str, ...] = ("/api/pdn/import",)
     #: Largest request head: the address with its query plus every header.
     max_head_bytes: int = 16 * 1024
     #: Largest address (path and query).
@@ -147,6 +152,13 @@ class RequestLimits:
             return
         await self.app(scope, _replay(body, receive), send)
 
+    def _max_body(self, scope: Scope) -> int:
+        """The body bound of this request's route (larger for the file-taking routes)."""
+        lim = self.limits
+        if scope["path"] in lim.large_body_paths:
+            return max(lim.max_body_bytes, 2 * lim.max_import_bytes + 4096)
+        return lim.max_body_bytes
+
     def _check_head(self, scope: Scope) -> tuple[int, str] | None:
         lim = self.limits
         url = len(scope.get("raw_path") or scope["path"].encode()) + len(scope["query_string"])
@@ -161,9 +173,9 @@ class RequestLimits:
                     length = int(value)
                 except ValueError:
                     return 400, "the Content-Length header is not a number"
-                if length > lim.max_body_bytes:
+                if length > self._max_body(scope):
                     return 413, (f"the request body is too large (at most "
-                                 f"{lim.max_body_bytes} bytes)")
+                                 f"{self._max_body(scope)} bytes)")
         return None
 
     async def _read_body(self, scope: Scope, receive: Receive) -> tuple[
@@ -182,9 +194,9 @@ class RequestLimits:
                         return None, (400, "the client went away")
                     chunk = message.get("body", b"")
                     size += len(chunk)
-                    if size > lim.max_body_bytes:
+                    if size > self._max_body(scope):
                         return None, (413, (f"the request body is too large (at most "
-                                           f"{lim.max_body_bytes} bytes)"))
+                                           f"{self._max_body(scope)} bytes)"))
                     chunks.append(chunk)
                     if not message.get("more_body", False):
                         return b"".join(chunks), None

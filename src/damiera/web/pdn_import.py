@@ -1,0 +1,260 @@
+"""Games in and out of the site as PDN: the import page and its JSON routes (issue 15).
+
+- ``GET /import``: paste or upload a PDN file; each game is listed (tags, result, plies,
+  errors with line and column), opens on the board in replay mode with its move list, and
+  can be continued from any position against the computer or a friend (the page creates a
+  new game from that position with ``POST /api/games {"variant", "fen", ...}``: the new game
+  belongs to the importer; the imported record itself is never stored).
+- ``POST /api/pdn/import`` ``{"pdn": text}`` -> ``{"games": [{"number", "line", "variant",
+  "variant_name", "guessed", "tags", "result", "plies", "moves" (full notation),
+  "start_fen", "error": null | {"message", "line", "column", "rule"}, "noted_draw": null |
+  {"ply", "reason"}}], "truncated": bool}``. The text is at most ``Limits.max_import_bytes``
+  (UTF-8; else 413), read by :func:`damiera.pdn.read_games` (``errors="collect"``, the
+  variant guessed for games without ``GameType``) with at most :data:`MAX_MOVES` moves tried
+  and :data:`MAX_GAMES` games listed, so it is read in time linear in its size; at most
+  :data:`CONCURRENT` imports run at once (503 with ``Retry-After`` beyond).
+- ``POST /api/pdn/replay`` ``{"variant", "fen", "moves": [text]}`` -> ``{"positions": [FEN
+  before the first move, then after each], "moves": [{"move", "from", "to", "path",
+  "captures", "promotes"}]}``: the positions of one listed game, for the board (the rules
+  core replays them; draws by rule are not enforced, as in a record).
+- ``GET /api/pdn/my-games``: every game of the caller's browser (at most
+  :data:`MAX_DOWNLOAD`, newest first) as one PDN file (``text/plain`` attachment), written
+  by :func:`damiera.pdn.write_games`.
+
+Both POSTs are same-site JSON requests like the rest of the API
+(:func:`damiera.web.seats.require_same_origin`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from datetime import UTC
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
+from pydantic import BaseModel, Field
+
+from damiera.game import Game as PublicGame
+from damiera.pdn import PdnGame, read_games, write_game
+from damiera.rules.game import Game
+from damiera.rules.notation import NotationError, move_labels, move_text
+from damiera.rules.position import FenError, parse_fen, write_fen
+from damiera.rules.variant import VARIANTS, UnknownVariantError, variant
+from damiera.web import i18n
+from damiera.web.api import current_player
+from damiera.web.games import BadRequest, GameService, clip, quoted, variant_json
+from damiera.web.limits import LimitExceeded, Limits
+from damiera.web.seats import require_same_origin
+from damiera.web.store import StoredGame
+
+_ = i18n.gettext
+
+#: Most moves tried while reading one import (played, or tried resolving short captures and
+#: guessing variants): about twice a 1 MB file of ordinary games.
+MAX_MOVES = 150_000
+#: Most games listed from one import.
+MAX_GAMES = 2_000
+#: Longest game the board replays (plies) and longest move text.
+MAX_REPLAY_PLIES = 3_000
+MAX_MOVE_TEXT = 80
+#: Imports read at the same time (each in a thread).
+CONCURRENT = 2
+#: Most games in "download all my games".
+MAX_DOWNLOAD = 1_000
+
+Render = Callable[..., HTMLResponse]
+
+
+class ImportBody(BaseModel):
+    """A PDN file's text (the page decodes an uploaded file: UTF-8, else Windows-1252)."""
+
+    pdn: str = Field(description="PDN text, at most 1 MB in UTF-8")
+
+
+class ReplayBody(BaseModel):
+    """One game of an import: its variant, start FEN and moves."""
+
+    variant: str = Field(max_length=32, examples=["international"])
+    fen: str | None = Field(default=None, max_length=600)
+    moves: list[str] = Field(default_factory=list, max_length=MAX_REPLAY_PLIES)
+
+
+def game_json(game: PdnGame) -> dict[str, Any]:
+    """One listed game of an import (see the module docstring)."""
+    v = game.variant
+    rules_game = game.game.rules_game
+    error = None
+    if game.error is not None:
+        error = {"message": clip(game.error.message, 300), "line": game.error.line,
+                 "column": game.error.column, "rule": game.error.rule}
+    noted = None
+    if game.noted_draw is not None:
+        ply, outcome = game.noted_draw
+        noted = {"ply": ply, "reason": outcome.reason.value}
+    return {
+        "number": game.number,
+        "line": game.line,
+        "variant": v.id,
+        "variant_name": _(v.name),
+        "guessed": game.guessed,
+        "tags": {clip(k, 40): clip(val, 200) for k, val in list(game.tags.items())[:40]},
+        "result": game.result,
+        "plies": len(game.plies),
+        "moves": [move_text(v, p.move.raw) for p in game.plies],
+        "start_fen": write_fen(v, rules_game.start),
+        "error": error,
+        "noted_draw": noted,
+    }
+
+
+def read_import(text: str) -> dict[str, Any]:
+    """Every game of ``text`` as :func:`game_json` objects (at most :data:`MAX_GAMES`;
+    ``truncated`` says when the file held more or the move bound stopped the reading)."""
+    games: list[dict[str, Any]] = []
+    truncated = False
+    for game in read_games(text, "guess", errors="collect", max_moves=MAX_MOVES):
+        if len(games) == MAX_GAMES:
+            truncated = True
+            break
+        games.append(game_json(game))
+        if game.error is not None and game.error.rule == "limit":
+            truncated = True
+    return {"games": games, "truncated": truncated}
+
+
+def replay(body: ReplayBody) -> dict[str, Any]:
+    """The positions and move labels of one game (see the module docstring). Raises
+    BadRequest (unknown variant, bad FEN, a move that does not replay)."""
+    try:
+        v = variant(body.variant)
+    except UnknownVariantError:
+        raise BadRequest(f"unknown variant {quoted(body.variant)}; known variants: "
+                         f"{', '.join(VARIANTS)}") from None
+    try:
+        start = parse_fen(v, body.fen) if body.fen and body.fen.strip() else None
+    except FenError as exc:
+        raise BadRequest(f"bad FEN {quoted(body.fen or '')}: {clip(str(exc), 200)}") from None
+    game = Game(v, start, enforce_draws=False)
+    labels = []
+    for n, text in enumerate(body.moves, 1):
+        if len(text) > MAX_MOVE_TEXT:
+            raise BadRequest(f"move {n} is longer than {MAX_MOVE_TEXT} characters")
+        try:
+            move = game.play(text)
+        except NotationError as exc:
+            raise BadRequest(f"move {n} {quoted(text)}: {clip(str(exc), 200)}") from None
+        labels.append(move_labels(v, move))
+    return {"positions": [write_fen(v, p) for p in game.positions], "moves": labels}
+
+
+def _pdn_of(service: GameService, stored: StoredGame) -> PublicGame:
+    return PublicGame.from_rules(service.rebuild(stored))
+
+
+def _tags(stored: StoredGame) -> dict[str, str]:
+    """The tags of a site game in a download (as ``GET /api/games/{id}/pdn`` writes them)."""
+    if stored.opponent == "computer":
+        computer = "black" if stored.side == "white" else "white"
+        names = {stored.side: "Player", computer: f"Damiera level {stored.level}"}
+    else:
+        names = {"white": "White player", "black": "Black player"}
+    return {
+        "Event": "Damiera game",
+        "Site": f"game {stored.id}",
+        "Date": stored.created_at.astimezone(UTC).strftime("%Y.%m.%d"),
+        "White": names["white"],
+        "Black": names["black"],
+    }
+
+
+def all_games_pdn(service: GameService, owner: str | None) -> str:
+    """Every game of ``owner`` (newest first, at most :data:`MAX_DOWNLOAD`) as one PDN
+    text (the games separated by a blank line, as :func:`damiera.pdn.write_games` writes
+    them, each with its own tags); "" when there is none."""
+    parts = []
+    for stored in service.store.recent(owner, MAX_DOWNLOAD):
+        parts.append(write_game(_pdn_of(service, stored), _tags(stored)))
+    return "\n".join(parts)
+
+
+def _script_json(data: object) -> str:
+    """JSON safe inside ``<script type="application/json">`` (no ``</`` sequence)."""
+    return json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+
+
+async def _same_origin(request: Request) -> None:
+    require_same_origin(request)
+
+
+def build_router(service: GameService, limits: Limits, render: Render) -> APIRouter:
+    """The import page and its API, bound to the site's ``service`` and ``limits``;
+    ``render`` is :func:`damiera.web.app.render`."""
+    router = APIRouter()
+    slots = asyncio.Semaphore(CONCURRENT)
+
+    @router.get("/import", response_class=HTMLResponse, include_in_schema=False)
+    async def import_page(request: Request) -> HTMLResponse:
+        data = {
+            "variants": [variant_json(v) for v in VARIANTS.values()],
+            "strings": page_strings(),
+            "max_bytes": limits.max_import_bytes,
+        }
+        return render(request, "pdn_import.html",
+                      {"title": _("Import PDN"), "page_data": _script_json(data)})
+
+    @router.post("/api/pdn/import", tags=["pdn"], dependencies=[Depends(_same_origin)],
+                 summary="Read a PDN file: every game with its tags, moves and errors")
+    async def import_pdn(body: ImportBody) -> JSONResponse:
+        size = len(body.pdn.encode("utf-8", "surrogatepass"))
+        if size > limits.max_import_bytes:
+            raise LimitExceeded(413, f"the PDN text is too large ({size} bytes; at most "
+                                     f"{limits.max_import_bytes})")
+        if slots.locked():
+            raise LimitExceeded(503, "the site is reading other files; try again shortly",
+                                retry_after=2)
+        async with slots:
+            return JSONResponse(await asyncio.to_thread(read_import, body.pdn))
+
+    @router.post("/api/pdn/replay", tags=["pdn"], dependencies=[Depends(_same_origin)],
+                 summary="The positions of one game: FEN before the first move and after each")
+    async def replay_game(body: ReplayBody) -> JSONResponse:
+        return JSONResponse(await asyncio.to_thread(replay, body))
+
+    @router.get("/api/pdn/my-games", tags=["pdn"], response_class=PlainTextResponse,
+                summary="Every game of this browser as one PDN file")
+    async def my_games(request: Request) -> PlainTextResponse:
+        owner = current_player(request)
+        text = await asyncio.to_thread(all_games_pdn, service, owner)
+        return PlainTextResponse(
+            text, media_type="application/x-portable-draughts-notation; charset=utf-8",
+            headers={"Content-Disposition": 'attachment; filename="damiera-games.pdn"'})
+
+    return router
+
+
+def page_strings() -> dict[str, str]:
+    """Every string the import page's script shows, in the current language (placeholders
+    in braces are filled in by the script)."""
+    return {
+        "reading": _("Reading the file…"),
+        "games_read": _("{n} games read, {bad} with errors."),
+        "truncated": _("Only the first games were read: the file is too long for one import."),
+        "too_large": _("The file is too large (at most {max} bytes)."),
+        "empty": _("Paste PDN text or choose a file first."),
+        "no_games": _("No game was found in this text."),
+        "error_at": _("Line {line}, column {column}: {message}"),
+        "start_position": _("Start position"),
+        "after_ply": _("After ply {n} ({move})"),
+        "to_move": _("{side} to move"),
+        "error": _("Something went wrong: {message}"),
+        "network": _("The server cannot be reached; try again."),
+        "white": _("White"),
+        "black": _("Black"),
+        "guessed": _("variant guessed"),
+        "open": _("Open"),
+    }
+
+

@@ -1,0 +1,218 @@
+// The PDN import page: read a pasted or uploaded PDN file with POST /api/pdn/import, list its
+// games, replay one on the board (positions from POST /api/pdn/replay) and continue it from
+// any position as a new game (POST /api/games with that position's FEN).
+import { drawBoard, parseFen } from "/static/board.js";
+
+const DATA = JSON.parse(document.getElementById("page-data").textContent);
+const S = DATA.strings;
+const VARIANTS = Object.fromEntries(DATA.variants.map((v) => [v.id, v]));
+const $ = (id) => document.getElementById(id);
+const lang = encodeURIComponent(document.documentElement.lang || "en");
+const state = { games: [], game: null, positions: [], moves: [], ply: 0, opening: 0 };
+
+function fill(text, fields) {
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in fields ? String(fields[k]) : m));
+}
+
+function showError(id, message) {
+  const node = $(id);
+  node.textContent = message || "";
+  node.hidden = !message;
+}
+
+async function postJson(url, body) {
+  let res;
+  try {
+    res = await fetch(`${url}?lang=${lang}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch (_) {
+    throw new Error(S.network);
+  }
+  let data = {};
+  try { data = await res.json(); } catch (_) { /* not JSON */ }
+  if (!res.ok) throw new Error(data.error || res.statusText);
+  return data;
+}
+
+// -- reading the file ----------------------------------------------------------------------------
+function decode(buffer) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(buffer);
+  } catch (_) {
+    return new TextDecoder("windows-1252").decode(buffer);
+  }
+}
+
+async function readText(text) {
+  showError("imp-error", "");
+  if (!text.trim()) { showError("imp-error", S.empty); return; }
+  const size = new TextEncoder().encode(text).length;
+  if (size > DATA.max_bytes) { showError("imp-error", fill(S.too_large, { max: DATA.max_bytes })); return; }
+  $("imp-status").textContent = S.reading;
+  $("imp-read").disabled = true;
+  try {
+    const data = await postJson("/api/pdn/import", { pdn: text });
+    state.games = data.games;
+    const bad = data.games.filter((g) => g.error).length;
+    let status = data.games.length ? fill(S.games_read, { n: data.games.length, bad }) : S.no_games;
+    if (data.truncated) status += " " + S.truncated;
+    $("imp-status").textContent = status;
+    listGames();
+    if (data.games.length) openGame(0);
+  } catch (err) {
+    $("imp-status").textContent = "";
+    showError("imp-error", fill(S.error, { message: err.message }));
+  } finally {
+    $("imp-read").disabled = false;
+  }
+}
+
+function cell(row, text, cls) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (cls) td.className = cls;
+  row.appendChild(td);
+  return td;
+}
+
+function listGames() {
+  const body = $("imp-list").querySelector("tbody");
+  body.textContent = "";
+  state.games.forEach((g, i) => {
+    const tr = document.createElement("tr");
+    tr.dataset.index = String(i);
+    const t = g.tags;
+    cell(tr, String(g.number));
+    cell(tr, t.White || "?");
+    cell(tr, t.Black || "?");
+    cell(tr, t.Event || "");
+    cell(tr, t.Date || "");
+    cell(tr, g.variant_name + (g.guessed ? ` (${S.guessed})` : ""));
+    cell(tr, g.result);
+    cell(tr, String(g.plies));
+    const err = g.error ? fill(S.error_at, g.error) : "";
+    cell(tr, err, g.error ? "bad" : "");
+    const td = cell(tr, "");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = S.open;
+    b.className = "imp-open";
+    b.addEventListener("click", () => openGame(i));
+    td.appendChild(b);
+    body.appendChild(tr);
+  });
+  $("imp-list-section").hidden = state.games.length === 0;
+  $("imp-viewer").hidden = true;
+}
+
+// -- replay --------------------------------------------------------------------------------------
+async function openGame(i) {
+  const g = state.games[i];
+  delete $("imp-viewer").dataset.game;   // set again once the game is on the board
+  showError("imp-continue-error", "");
+  const asked = ++state.opening;   // only the game asked last is shown
+  try {
+    const data = await postJson("/api/pdn/replay", { variant: g.variant, fen: g.start_fen, moves: g.moves });
+    if (asked !== state.opening) return;
+    state.game = g;
+    state.positions = data.positions;
+    state.moves = data.moves;
+    state.ply = 0;
+  } catch (err) {
+    if (asked === state.opening) showError("imp-error", fill(S.error, { message: err.message }));
+    return;
+  }
+  for (const tr of $("imp-list").querySelectorAll("tbody tr")) {
+    tr.classList.toggle("selected", tr.dataset.index === String(i));
+  }
+  const t = g.tags;
+  $("imp-title").textContent = `${g.number}. ${t.White || "?"} – ${t.Black || "?"} ${g.result}`;
+  showError("imp-game-error", g.error ? fill(S.error_at, g.error) : "");
+  listMoves();
+  $("imp-viewer").hidden = false;
+  show(0);
+  $("imp-viewer").dataset.game = String(g.number);
+}
+
+function listMoves() {
+  const list = $("imp-moves");
+  list.textContent = "";
+  const v = VARIANTS[state.game.variant];
+  const firstTurn = parseFen(state.positions[0]).turn;
+  let number = 1, li = null;
+  state.moves.forEach((m, k) => {
+    const turn = (k % 2 === 0) === (firstTurn === "white") ? "white" : "black";
+    const opens = turn === v.first_to_move;
+    if (opens || li === null) {
+      li = document.createElement("li");
+      const num = document.createElement("span");
+      num.className = "num";
+      num.textContent = opens ? `${number}.` : `${number}…`;
+      li.appendChild(num);
+      list.appendChild(li);
+    }
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = m.move;
+    b.dataset.ply = String(k + 1);
+    b.addEventListener("click", () => show(k + 1));
+    li.appendChild(b);
+    if (!opens) { number += 1; li = null; }
+  });
+}
+
+function show(ply) {
+  state.ply = Math.max(0, Math.min(ply, state.positions.length - 1));
+  const v = VARIANTS[state.game.variant];
+  const fen = state.positions[state.ply];
+  const move = state.ply ? state.moves[state.ply - 1] : null;
+  const highlights = move ? { last: [move.from, move.to], captured: move.captures } : {};
+  drawBoard($("board"), { board: v.board, pieces: parseFen(fen).pieces, notation: v.notation, highlights });
+  const side = parseFen(fen).turn === "white" ? S.white : S.black;
+  $("imp-position").textContent = (move ? fill(S.after_ply, { n: state.ply, move: move.move })
+    : S.start_position) + " · " + fill(S.to_move, { side });
+  for (const b of $("imp-moves").querySelectorAll("button")) {
+    b.setAttribute("aria-current", b.dataset.ply === String(state.ply) ? "true" : "false");
+  }
+  $("imp-continue").dataset.ply = String(state.ply);
+}
+
+async function continueGame(event) {
+  event.preventDefault();
+  showError("imp-continue-error", "");
+  const [opponent, level] = $("imp-opponent").value.split(":");
+  const body = { variant: state.game.variant, fen: state.positions[state.ply], opponent };
+  if (level) body.level = Number(level);
+  if ($("imp-side").value) body.side = $("imp-side").value;
+  $("imp-continue-button").disabled = true;
+  try {
+    const game = await postJson("/api/games", body);
+    window.location.assign(`/game/${game.id}`);
+  } catch (err) {
+    showError("imp-continue-error", fill(S.error, { message: err.message }));
+    $("imp-continue-button").disabled = false;
+  }
+}
+
+$("imp-form").addEventListener("submit", (e) => { e.preventDefault(); readText($("imp-text").value); });
+$("imp-file").addEventListener("change", async () => {
+  const file = $("imp-file").files[0];
+  if (!file) return;
+  if (file.size > DATA.max_bytes) { showError("imp-error", fill(S.too_large, { max: DATA.max_bytes })); return; }
+  const text = decode(await file.arrayBuffer());
+  $("imp-text").value = text;
+  readText(text);
+});
+$("nav-first").addEventListener("click", () => show(0));
+$("nav-back").addEventListener("click", () => show(state.ply - 1));
+$("nav-forward").addEventListener("click", () => show(state.ply + 1));
+$("nav-last").addEventListener("click", () => show(state.positions.length - 1));
+$("imp-continue").addEventListener("submit", continueGame);
+document.addEventListener("keydown", (e) => {
+  if ($("imp-viewer").hidden || e.target.closest("textarea, input, select")) return;
+  if (e.key === "ArrowLeft") show(state.ply - 1);
+  else if (e.key === "ArrowRight") show(state.ply + 1);
+});

@@ -1,0 +1,214 @@
+"""The site's PDN import and "download all my games" (issue 15, item 4): a file read with its
+games listed and errors placed by line, bounded in size and work, replayed for the board,
+continued from any position as a new game that only its creator may play, and every game of
+a browser downloaded as one PDN file that reads back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from damiera import pdn
+from damiera.web import pdn_import
+from damiera.web.app import create_app
+from damiera.web.limits import Limits
+
+PDN_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "pdn"
+ROOMY = Limits(create_rate=1000.0, create_burst=1000, computer_per_client=100,
+               max_import_bytes=64 * 1024)
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
+    db = tmp_path_factory.mktemp("pdn_import") / "games.sqlite3"
+    return create_app(f"sqlite:///{db}", computer_workers=1, computer_movetime=0.05,
+                      limits=ROOMY)
+
+
+@pytest.fixture(scope="module")
+def alice(app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(app) as c:
+        yield c
+
+
+@pytest.fixture
+def bob(app: FastAPI, alice: TestClient) -> Iterator[TestClient]:
+    """Another browser (no cookie yet) on the same site."""
+    with TestClient(app) as c:
+        yield c
+
+
+def text_of(name: str) -> str:
+    return (PDN_DIR / name).read_bytes().decode("utf-8")
+
+
+def test_a_good_file_lists_every_game_with_tags_result_and_plies(alice: TestClient) -> None:
+    r = alice.post("/api/pdn/import", json={"pdn": text_of("succeed/wk2003.pdn")})
+    assert r.status_code == 200, r.text
+    data = r.json()
+    games = data["games"]
+    assert data["truncated"] is False
+    assert len(games) == 23 and sum(g["plies"] for g in games) == 2381
+    first = games[0]
+    assert first["tags"]["White"] == "Ndjofang, J.M." and first["tags"]["Black"] == "Heusdens, R."
+    assert first["result"] == "1/2-1/2" and first["variant"] == "international"
+    assert first["error"] is None and first["plies"] == len(first["moves"]) == 80
+    assert first["moves"][0] == "32-28" and first["line"] == 1
+
+
+def test_a_broken_file_gives_each_error_with_its_line_and_column(alice: TestClient) -> None:
+    r = alice.post("/api/pdn/import", json={"pdn": text_of("fail/delfts.pdn")})
+    errors = [(g["number"], g["error"]["line"], g["error"]["rule"])
+              for g in r.json()["games"] if g["error"]]
+    assert errors == [(1, 26, "illegal-move"), (2, 53, "illegal-move")]
+    text = '[GameType "20"]\n1. 32-28 19-23\n2. 28x19 14x23\n3. 37-32 99-98 *\n\n1. 33-29 *\n'
+    games = alice.post("/api/pdn/import", json={"pdn": text}).json()["games"]
+    assert len(games) == 2 and games[1]["error"] is None    # reading went on after the error
+    error = games[0]["error"]
+    assert (error["line"], error["column"], error["rule"]) == (4, 10, "illegal-move")
+    assert "99-98" in error["message"]
+    assert games[0]["moves"] == ["32-28", "19-23", "28x19", "14x23", "37-32"]
+
+
+def test_over_size_text_or_body_is_refused_and_nothing_read(alice: TestClient) -> None:
+    limit = ROOMY.max_import_bytes
+    big = "{" + "x" * (limit - 1) + "}"                 # one byte over, as UTF-8
+    r = alice.post("/api/pdn/import", json={"pdn": big + "é"})
+    assert r.status_code == 413 and "too large" in r.json()["error"]
+    assert alice.post("/api/pdn/import", json={"pdn": big[:-2] + "}"}).status_code == 200
+    r = alice.post("/api/pdn/import", content=b'{"pdn": "' + b"x" * (3 * limit) + b'"}',
+                   headers={"Content-Type": "application/json"})
+    assert r.status_code == 413
+    # the other routes keep the small bound
+    r = alice.post("/api/games", content=b'{"variant": "' + b"x" * (3 * limit) + b'"}',
+                   headers={"Content-Type": "application/json"})
+    assert r.status_code == 413
+    assert alice.post("/api/pdn/import", json={"text": "1. 32-28 *"}).status_code == 422
+
+
+def test_import_is_same_site_json_only(alice: TestClient) -> None:
+    r = alice.post("/api/pdn/import", json={"pdn": "1. 32-28 *"},
+                   headers={"Sec-Fetch-Site": "cross-site"})
+    assert r.status_code == 403
+    r = alice.post("/api/pdn/import", content=b"pdn=1.+32-28",
+                   headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 415
+
+
+def test_reading_is_bounded_in_games_and_moves(
+    alice: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one = '[GameType "20"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n'
+    monkeypatch.setattr(pdn_import, "MAX_GAMES", 3)
+    data = alice.post("/api/pdn/import", json={"pdn": one * 5}).json()
+    assert len(data["games"]) == 3 and data["truncated"] is True
+    monkeypatch.setattr(pdn_import, "MAX_GAMES", 100)
+    monkeypatch.setattr(pdn_import, "MAX_MOVES", 6)
+    data = alice.post("/api/pdn/import", json={"pdn": one * 5}).json()
+    assert len(data["games"]) == 2 and data["truncated"] is True
+    assert data["games"][1]["error"]["rule"] == "limit"
+
+
+def test_replay_gives_every_position_of_a_listed_game(alice: TestClient) -> None:
+    text = text_of("succeed/wk2003.pdn")
+    game = alice.post("/api/pdn/import", json={"pdn": text}).json()["games"][3]
+    r = alice.post("/api/pdn/replay", json={"variant": game["variant"],
+                                            "fen": game["start_fen"], "moves": game["moves"]})
+    assert r.status_code == 200, r.text
+    data = r.json()
+    read = list(pdn.read_games(text))[3]
+    assert len(data["positions"]) == game["plies"] + 1
+    assert data["positions"][-1] == read.game.fen
+    assert [m["move"] for m in data["moves"]] == game["moves"]
+    r = alice.post("/api/pdn/replay", json={"variant": "international", "moves": ["32-28", "32-28"]})
+    assert r.status_code == 400 and "move 2" in r.json()["error"]
+
+
+def test_anyone_imports_and_continues_but_only_the_creator_plays_the_new_game(
+    alice: TestClient, bob: TestClient
+) -> None:
+    text = text_of("succeed/wk2003.pdn")
+    game = bob.post("/api/pdn/import", json={"pdn": text}).json()["games"][0]   # no cookie
+    positions = alice.post("/api/pdn/replay", json={
+        "variant": game["variant"], "fen": game["start_fen"], "moves": game["moves"]},
+    ).json()["positions"]
+    fen = positions[10]                       # after move 5 of both sides: White to move
+    r = alice.post("/api/games", json={"variant": "international", "fen": fen,
+                                       "opponent": "friend"})
+    assert r.status_code == 201, r.text
+    mine = r.json()
+    assert mine["start_fen"] == fen and mine["history"] == [] and mine["turn"] == "white"
+    assert sorted(mine["seats"]) == ["black", "white"]
+    move = mine["legal_moves"][0]["move"]
+    r = bob.post(f"/api/games/{mine['id']}/moves", json={"move": move})
+    assert r.status_code == 403
+    assert alice.post(f"/api/games/{mine['id']}/moves", json={"move": move}).status_code == 200
+
+
+def test_download_all_my_games_is_one_pdn_file_that_reads_back(
+    alice: TestClient, bob: TestClient
+) -> None:
+    fen = "W:W31,32,33:B1,2,3"
+    made = {alice.post("/api/games", json={"variant": "international", "fen": fen,
+                                           "opponent": "friend"}).json()["id"],
+            alice.post("/api/games", json={"variant": "italian",
+                                           "opponent": "friend"}).json()["id"]}
+    r = alice.get("/api/pdn/my-games")
+    assert r.status_code == 200
+    assert "attachment" in r.headers["content-disposition"]
+    games = list(pdn.read_games(r.text))
+    sites = {g.tags["Site"].removeprefix("game ") for g in games}
+    assert made <= sites and all(g.error is None for g in games)
+    setup = next(g for g in games if g.tags.get("FEN") == fen)
+    assert setup.variant.id == "international"
+    assert bob.get("/api/pdn/my-games").text == ""      # bob made no game
+
+
+def test_the_import_page_is_served_translated_without_inline_script(alice: TestClient) -> None:
+    r = alice.get("/import", params={"lang": "it"})
+    assert r.status_code == 200
+    assert "Importa PDN" in r.text and "Incolla il testo PDN" in r.text
+    assert '<script type="module" src="/static/pdn_import.js">' in r.text
+    assert "<script>" not in r.text
+    assert alice.get("/static/pdn_import.js").status_code == 200
+    alice.cookies.clear()
+
+
+def _import_msgids() -> set[str]:
+    from babel.messages.extract import extract_from_file
+
+    web = Path(pdn_import.__file__).parent
+    found: set[str] = set()
+    for method, path in [("python", web / "pdn_import.py"),
+                         ("jinja2", web / "templates" / "pdn_import.html")]:
+        options = {"extensions": "jinja2.ext.i18n"} if method == "jinja2" else {}
+        for _l, message, _c, _x in extract_from_file(
+            method, str(path), keywords={"_": None}, options=options
+        ):
+            found.add(message if isinstance(message, str) else message[0])
+    return found
+
+
+@pytest.mark.parametrize("code", ["ar", "cs", "es", "it", "pt_BR", "ru", "sk"])
+def test_every_import_page_string_is_translated_with_the_same_fields(code: str) -> None:
+    import re
+
+    from babel.messages.pofile import read_po
+
+    folder = Path(pdn_import.__file__).parent / "locales" / code / "LC_MESSAGES"
+    catalog: dict[str, str] = {}
+    for name in ("pdn_import.po", "messages.po", "analysis.po"):
+        with (folder / name).open("rb") as fp:
+            for m in read_po(fp):
+                if isinstance(m.id, str) and m.id and m.string and m.id not in catalog:
+                    catalog[m.id] = str(m.string)
+    ids = _import_msgids()
+    assert "Import PDN" in ids and "Continue the game" in ids
+    assert sorted(ids - set(catalog)) == []
+    fields = re.compile(r"\{(\w+)\}")
+    for msgid in ids:
+        assert set(fields.findall(catalog[msgid])) == set(fields.findall(msgid)), msgid

@@ -89,6 +89,9 @@ def test_paste_a_fen_then_play_a_variation_and_see_the_engine_lines(page: Page) 
     page.fill("#ed-fen", "W:W21,22,30:B9,10")
     page.click("#ed-fen-set")
     expect(page.locator("#ed-error")).to_be_hidden()
+    # the position comes back from the server: wait until the board shows it (square 1,
+    # a black man at the start, is empty in the pasted position)
+    expect(square(page, "1").locator("[data-piece]")).to_have_count(0)
     assert pieces(page) == {"21": "white-man", "22": "white-man", "30": "white-man",
                             "9": "black-man", "10": "black-man"}
     page.click("#ed-analyse")

@@ -32,7 +32,11 @@ def test_a_second_browser_on_a_shared_link_sees_the_game_and_cannot_move(
         owner.goto(f"/game/{gid}")
         owner.wait_for_selector("body[data-ready]")
         owner.locator('#board [data-square="22"]').click()
-        owner.locator('#board [data-square="19"]').click()
+        # the page draws the move at once; the guest below must find it stored
+        with owner.expect_response(lambda r: f"/api/games/{gid}/moves" in r.url
+                                   and r.request.method == "POST") as stored:
+            owner.locator('#board [data-square="19"]').click()
+        assert stored.value.status == 200
         expect(owner.locator("#move-list button.move")).to_have_count(1)
 
         guest.goto(f"/game/{gid}")                       # the shared link

@@ -13,7 +13,8 @@ engine, and their ratios. One JSON line with every number comes last.
 ``--match N`` plays N games instead (a sanity check, not a strength measurement: that needs
 200 games or SPRT): level 3 of this checkout against level 3 of the other build, both given
 ``--match-time`` seconds a move, from random 4-ply openings, each opening played with both
-colours; this checkout's rules core referees every move. Prints wins/draws/losses and Elo with
+colours (``--match-seed``: other openings, e.g. for two runs side by side); this checkout's
+rules core referees every move. Prints wins/draws/losses and Elo with
 its 95% interval.
 """
 
@@ -73,7 +74,7 @@ for line in sys.stdin:
 """
 
 
-def match(base: str, vid: str, games: int, movetime: float) -> dict[str, Any]:
+def match(base: str, vid: str, games: int, movetime: float, seed: int = 19) -> dict[str, Any]:
     """Level 3 here against level 3 of ``base`` (see the module docstring)."""
     v = variant(vid)
     child = subprocess.Popen([base, "-c", PLAYER], stdin=subprocess.PIPE,
@@ -81,7 +82,7 @@ def match(base: str, vid: str, games: int, movetime: float) -> dict[str, Any]:
     assert child.stdin is not None and child.stdout is not None
     wins = draws = losses = 0
     try:
-        openings = random_openings(v, (games + 1) // 2, seed=19)
+        openings = random_openings(v, (games + 1) // 2, seed=seed)
         for g in range(games):
             ours_white = g % 2 == 0
             game = Game(v, openings[g // 2])
@@ -154,9 +155,12 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
     parser.add_argument("--match", type=int, default=0, help="play this many games instead")
     parser.add_argument("--match-time", type=float, default=0.1, help="seconds a move")
+    parser.add_argument("--match-seed", type=int, default=19,
+                        help="seed of the openings (two runs with other seeds: other openings)")
     a = parser.parse_args()
     if a.match:
-        rows = [match(a.base, vid, a.match, a.match_time) for vid in a.variants.split(",")]
+        rows = [match(a.base, vid, a.match, a.match_time, a.match_seed)
+                for vid in a.variants.split(",")]
         print(json.dumps({"match": rows}))
         return 0
     times = [float(t) for t in a.times.split(",")]

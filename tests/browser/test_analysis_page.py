@@ -69,6 +69,9 @@ def test_set_up_a_position_by_clicks_and_analyse_it(page: Page) -> None:
     square(page, "22").click()
     square(page, "15").click()
     expect(page.locator("#tree .tree-move")).to_have_text(["22x15"])
+    # the position after the move comes from the server: wait until the board shows it
+    expect(square(page, "15").locator("[data-piece]")).to_have_attribute("data-piece",
+                                                                        "white-man")
     assert pieces(page) == {"15": "white-man", "1": "black-king"}
 
 

@@ -19,7 +19,7 @@ Squares are bit indices of :mod:`damiera.rules.geometry`; labels only appear at 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Final, NamedTuple
+from typing import Final
 
 from damiera.rules.geometry import (
     DOWN_LEFT,
@@ -31,43 +31,9 @@ from damiera.rules.geometry import (
     geometry,
     popcount,
 )
+from damiera.rules.movegen import Move
 from damiera.rules.position import Position
 from damiera.rules.variant import CaptureChoice, Color, PromotionDuringCapture, Variant
-
-
-class Move(NamedTuple):
-    """One legal move (one ply).
-
-    ``start``/``end``: bit indices of the first and last square (equal for a king's capture that
-    comes back to its start); ``path``: every square the piece stands on, start first, then each
-    landing square in order; ``captures``: captured squares in capture order; ``captured``:
-    bitboard of the captured squares; ``captured_kings``: bitboard of the captured kings;
-    ``promotes``: a man that ends the move crowned; ``by_king``: the moving piece was a king.
-    """
-
-    start: int
-    end: int
-    path: tuple[int, ...]
-    captures: tuple[int, ...]
-    captured: int
-    captured_kings: int
-    promotes: bool
-    by_king: bool
-
-    @property
-    def is_capture(self) -> bool:
-        return bool(self.captures)
-
-    @property
-    def captures_king(self) -> bool:
-        return bool(self.captured_kings)
-
-    @property
-    def king_jumps(self) -> tuple[int, ...]:
-        """0-based jump numbers at which a king is taken (Italian priority 4)."""
-        ck = self.captured_kings
-        return tuple(i for i, sq in enumerate(self.captures) if ck >> sq & 1)
-
 
 #: Builds a Move from one tuple without the NamedTuple's Python-level ``__new__`` (half the
 #: cost on the generator's hot path).

@@ -37,7 +37,13 @@ from dataclasses import dataclass
 from damiera.engine.hub_protocol import excerpt
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import Move, generate
-from damiera.rules.position import FenError, Position, check_position, start_position
+from damiera.rules.position import (
+    FenError,
+    Position,
+    from_square_letters,
+    square_letters,
+    start_position,
+)
 from damiera.rules.variant import Color, Variant
 
 #: Longest message, NUL excluded (characters).
@@ -125,13 +131,7 @@ def _name(text: str) -> str:
 
 def board_string(v: Variant, pos: Position) -> str:
     """The 50 squares of ``pos`` as DXP writes them (``e``, ``w``, ``z``, ``W``, ``Z``)."""
-    geo = geometry(v)
-    out = []
-    for sq in sorted(geo.squares, key=geo.number):
-        bit = 1 << sq
-        ch = "w" if pos.white & bit else "z" if pos.black & bit else "e"
-        out.append(ch.upper() if pos.kings & bit else ch)
-    return "".join(out)
+    return square_letters(v, pos, black="z")
 
 
 def encode(v: Variant, msg: Message) -> str:
@@ -203,24 +203,12 @@ class _Fields:
 
 
 def _board(v: Variant, turn: Color, board: str) -> Position:
-    geo = geometry(v)
-    white = black = kings = 0
-    for sq, ch in zip(sorted(geo.squares, key=geo.number), board):
-        bit = 1 << sq
-        if ch in "wW":
-            white |= bit
-        elif ch in "zZ":
-            black |= bit
-        elif ch != "e":
-            raise DxpError(f"GAMEREQ: square character {ch!r} is not e, w, z, W or Z")
-        if ch in "WZ":
-            kings |= bit
-    pos = Position(white, black, kings, turn)
     try:
-        check_position(v, pos)
+        return from_square_letters(v, turn, board, black="z")
     except FenError as exc:
+        if str(exc).startswith("square character"):
+            raise DxpError(f"GAMEREQ: {exc}") from None
         raise DxpError(f"GAMEREQ: impossible position: {exc}") from None
-    return pos
 
 
 def decode(v: Variant, text: str) -> Message:

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import IO
 
-from damiera.rules.geometry import Geometry, geometry
+from damiera.rules.geometry import geometry
 from damiera.rules.movegen import Move, generate
-from damiera.rules.position import FenError, Position, check_position
+from damiera.rules.position import FenError, Position, from_square_letters, square_letters
 from damiera.rules.variant import Color, Variant
 
 #: Longest line read or parsed (bytes, end of line excluded); a longer one is refused whole.
@@ -122,46 +122,22 @@ def read_lines(stream: IO[bytes]) -> Iterator[str | HubError]:
 
 
 # -- positions and moves ---------------------------------------------------------------------
-def numbered_squares(geo: Geometry) -> list[int]:
-    """Bit indices of the squares in numeric order (square 1 first)."""
-    return sorted(geo.squares, key=geo.number)
-
-
 def parse_position(v: Variant, text: str) -> Position:
     """Read the protocol's position string; :class:`HubError` if malformed or impossible."""
-    geo = geometry(v)
-    order = numbered_squares(geo)
-    if len(text) != len(order) + 1 or text[0] not in "WB":
+    squares = len(geometry(v).squares)
+    if len(text) != squares + 1 or text[0] not in "WB":
         raise HubError(
-            f"position for {v.name}: W or B, then {len(order)} squares each w, b, W, B or e"
+            f"position for {v.name}: W or B, then {squares} squares each w, b, W, B or e"
         )
-    white = black = kings = 0
-    for sq, ch in zip(order, text[1:]):
-        bit = 1 << sq
-        if ch in "wW":
-            white |= bit
-        elif ch in "bB":
-            black |= bit
-        elif ch != "e":
-            raise HubError(f"unknown square character {excerpt(ch)!r} in the position")
-        if ch in "WB":
-            kings |= bit
-    pos = Position(white, black, kings, Color(text[0]))
     try:
-        check_position(v, pos)
+        return from_square_letters(v, Color(text[0]), text[1:])
     except FenError as exc:
         raise HubError(str(exc)) from None
-    return pos
 
 
 def position_string(v: Variant, pos: Position) -> str:
     """The protocol's position string of ``pos`` (the inverse of :func:`parse_position`)."""
-    chars = [pos.turn.value]
-    for sq in numbered_squares(geometry(v)):
-        bit = 1 << sq
-        ch = "w" if pos.white & bit else "b" if pos.black & bit else "e"
-        chars.append(ch.upper() if pos.kings & bit else ch)
-    return "".join(chars)
+    return pos.turn.value + square_letters(v, pos)
 
 
 def move_string(v: Variant, move: Move) -> str:

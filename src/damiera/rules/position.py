@@ -242,3 +242,43 @@ def write_fen(variant: Variant, position: Position) -> str:
             _side(geo, "B", position.black, position.kings),
         )
     )
+
+
+def square_letters(variant: Variant, position: Position, black: str = "b") -> str:
+    """The board as one character per square in numeric order (square 1 first): ``e`` empty,
+    ``w`` a white man, ``black`` a black man, upper case for kings. The board text of the Hub
+    protocol (``black="b"``) and of DXP (``black="z"``); :func:`from_square_letters` reads it."""
+    geo = geometry(variant)
+    out = []
+    for sq in sorted(geo.squares, key=geo.number):
+        bit = 1 << sq
+        ch = "w" if position.white & bit else black if position.black & bit else "e"
+        out.append(ch.upper() if position.kings & bit else ch)
+    return "".join(out)
+
+
+def from_square_letters(variant: Variant, turn: Color, letters: str, black: str = "b") -> Position:
+    """The position written by :func:`square_letters` (``letters``: one character a square,
+    as many as the board has), ``turn`` to move. Raises :class:`FenError` for a character
+    that is not ``e``, ``w``, ``black`` or their upper case, for a wrong length, and for an
+    impossible position (:func:`check_position`)."""
+    geo = geometry(variant)
+    order = sorted(geo.squares, key=geo.number)
+    if len(letters) != len(order):
+        raise FenError(f"{len(order)} squares expected, not {len(letters)}")
+    white_men, black_men = "wW", black + black.upper()
+    white = blacks = kings = 0
+    for sq, ch in zip(order, letters):
+        bit = 1 << sq
+        if ch in white_men:
+            white |= bit
+        elif ch in black_men:
+            blacks |= bit
+        elif ch != "e":
+            raise FenError(f"square character {_cut(ch)} is not e, w, {black}, W or "
+                           f"{black.upper()}")
+        if ch.isupper():
+            kings |= bit
+    position = Position(white, blacks, kings, turn)
+    check_position(variant, position)
+    return position

@@ -20,7 +20,6 @@ import argparse
 import asyncio
 import collections
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -30,19 +29,10 @@ from pathlib import Path
 
 import httpx
 
+sys.path.insert(0, str(Path(__file__).parent))
+from api_bench import _free_port, _pct
+
 MB = 1024 * 1024
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, min(len(ordered) - 1, round(q * (len(ordered) - 1))))]
 
 
 Record = dict[str, list[tuple[int, float]]]

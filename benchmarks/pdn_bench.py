@@ -25,13 +25,14 @@ import statistics
 import subprocess
 import sys
 import time
-import venv
 from pathlib import Path
 
-import damiera
 from damiera.pdn import read_games
 from damiera.pdn.syntax import Splitter
 from damiera.pdn.tokens import tokenize
+
+sys.path.insert(0, str(Path(__file__).parent))
+from perft_bench import ensure_venv
 
 ROOT = Path(__file__).resolve().parent.parent
 PDN_DIR = ROOT.parent / "shared" / "reference" / "pdn" / "succeed"
@@ -73,19 +74,7 @@ print(json.dumps({"games": games, "replayed": replayed, "plies": plies,
 
 def ensure_peer_venv() -> Path:
     """Create ``.bench-pdn-venv`` with pydraughts ``PEER_VERSION`` (once); return its python."""
-    python = BENCH_VENV / "bin" / "python"
-    if not python.exists():
-        venv.create(BENCH_VENV, with_pip=True)
-    check = subprocess.run(
-        [str(python), "-c", "import importlib.metadata as m; print(m.version('pydraughts'))"],
-        capture_output=True, text=True, check=False,
-    )
-    if check.returncode != 0 or check.stdout.strip() != PEER_VERSION:
-        subprocess.run(
-            [str(python), "-m", "pip", "install", "--quiet", f"pydraughts=={PEER_VERSION}"],
-            check=True,
-        )
-    return python
+    return ensure_venv(BENCH_VENV, "pydraughts", PEER_VERSION)
 
 
 def measure_ours(path: Path, variant: str, runs: int) -> dict[str, float]:

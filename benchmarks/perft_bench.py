@@ -85,22 +85,28 @@ print(json.dumps(out))
 """
 
 
-def ensure_peer_venv() -> Path:
-    """Create ``.bench-venv`` with py-draughts ``PEER_VERSION`` installed (once); return its
-    python. The version is pinned so that measurements from different days compare."""
-    python = BENCH_VENV / "bin" / "python"
+def ensure_venv(where: Path, package: str, version: str) -> Path:
+    """Create the virtual environment ``where`` with ``package==version`` installed (once:
+    installed again only when the version differs); return its python."""
+    python = where / "bin" / "python"
     if not python.exists():
-        venv.create(BENCH_VENV, with_pip=True)
+        venv.create(where, with_pip=True)
     check = subprocess.run(
-        [str(python), "-c", "import importlib.metadata as m; print(m.version('py-draughts'))"],
+        [str(python), "-c", f"import importlib.metadata as m; print(m.version({package!r}))"],
         capture_output=True, text=True, check=False,
     )
-    if check.returncode != 0 or check.stdout.strip() != PEER_VERSION:
+    if check.returncode != 0 or check.stdout.strip() != version:
         subprocess.run(
-            [str(python), "-m", "pip", "install", "--quiet", f"py-draughts=={PEER_VERSION}"],
+            [str(python), "-m", "pip", "install", "--quiet", f"{package}=={version}"],
             check=True,
         )
     return python
+
+
+def ensure_peer_venv() -> Path:
+    """Create ``.bench-venv`` with py-draughts ``PEER_VERSION`` installed (once); return its
+    python. The version is pinned so that measurements from different days compare."""
+    return ensure_venv(BENCH_VENV, "py-draughts", PEER_VERSION)
 
 
 def _time_perft(vid: str, depth: int, runs: int) -> dict[str, float]:

@@ -45,9 +45,12 @@ from typing import TextIO
 
 from damiera.engine.front import Analysis, Engine, Limit
 from damiera.engine.hub_protocol import (
+    _SCAN_NAMES,
+    SCAN_VARIANTS,
     HubError,
     excerpt,
     format_line,
+    hub_variant_name,
     move_string,
     parse_hub_move,
     parse_line,
@@ -75,17 +78,6 @@ __all__ = [
 
 #: Moves assumed left in the game when the GUI gives a time without a move count.
 DEFAULT_MOVES_TO_GO = 30
-#: Scan's variant names: the Damiera variant each one means, or None when Damiera does not
-#: play those rules (then ``set-param`` answers an error naming them).
-SCAN_VARIANTS: dict[str, str | None] = {
-    "normal": "international",
-    "killer": None,
-    "bt": None,
-    "frisian": None,
-    "losing": None,
-}
-_SCAN_NAMES = {"killer": "Killer draughts", "bt": "Breakthrough draughts",
-               "frisian": "Frisian draughts", "losing": "losing draughts (giveaway)"}
 #: Commands that change the engine's state: refused during a search (the protocol allows only
 #: ping, ponder-hit and stop then; quit stops the search).
 _BETWEEN_SEARCHES = {"hub", "set-param", "init", "new-game", "pos", "level", "go"}
@@ -153,7 +145,7 @@ class HubSession:
             raise HubError(f"{excerpt(cmd)} during a search: send stop first")
         elif cmd == "hub":
             self.send('id name=Damiera version=0.1 author="Damiera engine" country=none')
-            ids = " ".join(["normal", *(k for k in VARIANTS if k != "international")])
+            ids = " ".join(hub_variant_name(k) for k in VARIANTS)
             self.send(f'param name=variant value={self.variant_name} type=enum values="{ids}"')
             self.send(f"param name=level value={self.level} type=int min=1 max=3")
             self.send("wait")
@@ -179,14 +171,14 @@ class HubSession:
         if name == "variant":
             key = value.strip().lower()
             if key in SCAN_VARIANTS and SCAN_VARIANTS[key] is None:
-                plays = ", ".join(["normal", *(k for k in VARIANTS if k != "international")])
+                plays = ", ".join(hub_variant_name(k) for k in VARIANTS)
                 raise HubError(f"variant {key} ({_SCAN_NAMES[key]}) is not supported: "
                                f"Damiera plays {plays}")
             try:
                 self.variant = variant(SCAN_VARIANTS.get(key) or key)
             except ValueError as exc:
                 raise HubError(str(exc)) from None
-            self.variant_name = "normal" if self.variant.id == "international" else key
+            self.variant_name = hub_variant_name(self.variant.id)
             self.engine = None
             self.game = None  # a position of another variant means nothing here
         elif name == "level":

@@ -35,9 +35,11 @@ from types import TracebackType
 from typing import IO, Self
 
 from damiera.engine.hub_protocol import (
+    SCAN_DEFAULT_VARIANT,
     HubError,
     excerpt,
     format_line,
+    hub_variant_name,
     move_string,
     parse_hub_move,
     parse_line,
@@ -117,11 +119,7 @@ class HubClient:
             self._hello(time.monotonic() + timeout)
         finally:
             self.close()
-        declared = self.params.get("variant")
-        names = set((declared or {}).get("values", "").split())
-        if declared is None or "normal" in names:
-            names.add("international")
-        return self.name, [v for v in VARIANTS if v in names]
+        return self.name, [v for v in VARIANTS if self._engine_name(v) is not None]
 
     def _start(self, command: str | Sequence[str], timeout: float) -> None:
         argv = [command] if isinstance(command, str) else list(command)
@@ -230,14 +228,25 @@ class HubClient:
             elif cmd == "wait":
                 return
 
-    def _variant_name(self) -> str:
-        """The engine's name for our variant; HubClientError if it declares none."""
+    def _engine_name(self, variant_id: str) -> str | None:
+        """The engine's name for a Damiera variant (its id, or Scan's name for it), from the
+        variants it declared; an engine that declares none plays International rules
+        (Scan's ``normal``). None when it does not play that variant."""
         declared = self.params.get("variant")
         names = (declared or {}).get("values", "").split()
-        if self.variant.id in names:
-            return self.variant.id
-        if self.variant.id == "international" and (declared is None or "normal" in names):
-            return "normal"
+        if variant_id in names:
+            return variant_id
+        scan_name = hub_variant_name(variant_id)
+        if scan_name in names or (declared is None and scan_name == SCAN_DEFAULT_VARIANT):
+            return scan_name
+        return None
+
+    def _variant_name(self) -> str:
+        """The engine's name for our variant; HubClientError if it declares none."""
+        name = self._engine_name(self.variant.id)
+        if name is not None:
+            return name
+        names = (self.params.get("variant") or {}).get("values", "").split()
         offered = ", ".join(names) if names else "international (normal) only"
         raise HubClientError(
             f"engine {self.name} does not play {self.variant.name}: it offers {offered}")

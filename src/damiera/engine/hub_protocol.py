@@ -121,6 +121,31 @@ def read_lines(stream: IO[bytes]) -> Iterator[str | HubError]:
             yield HubError(f"line is not UTF-8 text (byte {exc.start + 1}): ignored")
 
 
+# -- variant names ---------------------------------------------------------------------------
+#: Scan's variant names: the Damiera variant each one means, or None when Damiera does not
+#: play those rules (then ``set-param`` answers an error naming them).
+SCAN_VARIANTS: dict[str, str | None] = {
+    "normal": "international",
+    "killer": None,
+    "bt": None,
+    "frisian": None,
+    "losing": None,
+}
+#: The variant a Hub engine plays when it declares none (Scan's default).
+SCAN_DEFAULT_VARIANT = "normal"
+_SCAN_NAMES = {"killer": "Killer draughts", "bt": "Breakthrough draughts",
+               "frisian": "Frisian draughts", "losing": "losing draughts (giveaway)"}
+
+
+def hub_variant_name(variant_id: str) -> str:
+    """The name a Hub engine or GUI uses for a Damiera variant: Scan's where it has one
+    (``normal`` for International rules), else the Damiera id."""
+    for name, vid in SCAN_VARIANTS.items():
+        if vid == variant_id:
+            return name
+    return variant_id
+
+
 # -- positions and moves ---------------------------------------------------------------------
 def parse_position(v: Variant, text: str) -> Position:
     """Read the protocol's position string; :class:`HubError` if malformed or impossible."""

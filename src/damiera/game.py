@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from damiera.rules import game as _rules
 from damiera.rules.geometry import geometry
+from damiera.rules.helpmate import DEFAULT_NODE_BUDGET
 from damiera.rules.movegen import Move as _RawMove
 from damiera.rules.notation import move_text
 from damiera.rules.position import Position, write_fen
@@ -178,6 +179,13 @@ class Game:
         :class:`~damiera.rules.game.GameOverError` when there is none (or after a
         resignation)."""
         return Move(self.variant, self._game.undo(1)[0])
+
+    def flag_fall(self, *, node_budget: int = DEFAULT_NODE_BUDGET) -> Outcome:
+        """The side to move ran out of time: it loses, unless the opponent cannot win by any
+        legal series of moves (a draw, proved within ``node_budget`` positions; see
+        :func:`damiera.rules.game.flag_result`). Raises
+        :class:`~damiera.rules.game.GameOverError` once the game has ended."""
+        return self._game.flag_fall(node_budget=node_budget)
 
     def outcome(self) -> Outcome | None:
         """How the game ended (:class:`Outcome`), or None while it goes on."""

@@ -2,7 +2,10 @@
 
 Source: RULES.md section 1 (end of game: no pieces or no legal move loses; draws by 40 moves
 each without capture or promotion, threefold repetition, agreement; resignation) and
-section 4 (PDN with the ``GameType`` and ``FEN`` tags).
+section 4 (PDN with the ``GameType`` and ``FEN`` tags). A flag fall (time used up; issue 16,
+after FIDE Laws of Chess article 6.9) loses, unless the opponent cannot win by any legal
+series of moves (:func:`flag_result`, proved by :func:`damiera.rules.helpmate.can_win`):
+then it is a draw.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from damiera.rules.helpmate import DEFAULT_NODE_BUDGET, WinStatus, can_win
 from damiera.rules.movegen import Move, apply_move, legal_moves
 from damiera.rules.notation import IllegalMoveError, move_text, parse_move
 from damiera.rules.position import Position, parse_fen, start_position, write_fen
@@ -27,6 +31,10 @@ class ResultReason(Enum):
     REPETITION = "threefold-repetition"
     RESIGNATION = "resignation"
     AGREEMENT = "agreement"
+    #: The side to move's time ran out: it loses.
+    TIME = "time"
+    #: The side to move's time ran out, but its opponent cannot win: a draw.
+    TIME_NO_WIN = "time-opponent-cannot-win"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +61,7 @@ class Result:
                 "or a promotion",
                 ResultReason.REPETITION: "the same position occurred three times",
                 ResultReason.AGREEMENT: "agreed by the players",
+                ResultReason.TIME_NO_WIN: "a flag fell, but the other side cannot win",
             }.get(self.reason, self.reason.value)
             return f"Draw: {loser_text}"
         winner = self.winner.word.capitalize()
@@ -61,8 +70,23 @@ class Result:
             ResultReason.NO_PIECES: f"{loser} has no pieces left",
             ResultReason.NO_MOVES: f"{loser} has no legal move",
             ResultReason.RESIGNATION: f"{loser} resigned",
+            ResultReason.TIME: f"{loser} lost on time",
         }.get(self.reason, self.reason.value)
         return f"{winner} wins: {because}"
+
+
+def flag_result(
+    variant: Variant, position: Position, *, node_budget: int = DEFAULT_NODE_BUDGET
+) -> Result:
+    """The result when the side to move in ``position`` runs out of time: a loss
+    (``TIME``), or a draw (``TIME_NO_WIN``) when its opponent cannot win by any legal series
+    of moves, proved by :func:`damiera.rules.helpmate.can_win` within ``node_budget``
+    positions. Without a proof (the budget ran out) the flag loses: the draw needs the proof."""
+    mover = position.turn
+    proof = can_win(variant, position, mover.opponent, node_budget=node_budget)
+    if proof.status is WinStatus.NO_WIN:
+        return Result(None, ResultReason.TIME_NO_WIN)
+    return Result(mover.opponent, ResultReason.TIME)
 
 
 class GameOverError(ValueError):
@@ -243,6 +267,14 @@ class Game:
     def agree_draw(self) -> Result:
         """Both players agree to a draw."""
         return self._end(Result(None, ResultReason.AGREEMENT))
+
+    def flag_fall(self, *, node_budget: int = DEFAULT_NODE_BUDGET) -> Result:
+        """The side to move's time ran out: it loses, or the game is drawn when the
+        opponent cannot win (:func:`flag_result`). Raises :class:`GameOverError` once the
+        game has ended; the result, like a resignation, cannot be taken back."""
+        if self.result is not None:
+            raise GameOverError(f"the game is over ({self.result.describe(self.variant)})")
+        return self._end(flag_result(self.variant, self.position, node_budget=node_budget))
 
     def _end(self, result: Result) -> Result:
         if self.result is not None:

@@ -124,3 +124,41 @@ def test_a_database_made_before_clocks_gets_the_column(tmp_path: Path) -> None:
         assert saved.version == 2
     finally:
         store.close()
+
+
+def test_flag_fall_draws_when_the_opponent_cannot_win_shut_in_king_over_the_api(
+    client: TestClient, time: Time
+) -> None:
+    """The draw rule of a flag fall (damiera.rules.game.flag_result): Black's lone king,
+    back in the corner 46 of the main diagonal that White's kings on 5 and 10 hold, can
+    never capture anything, so White's flag falling draws."""
+    game = new_game(client, variant="international", fen="B:WK5,K10:BK41", clock="5+0")
+    game = play(client, game["id"], "41-46")
+    time.advance(301)                        # White's five minutes
+    later = client.get(f"/api/games/{game['id']}").json()
+    assert later["result"] == {"winner": None, "reason": "time-opponent-cannot-win",
+                               "text": "Draw: a flag fell, but the other side cannot win"}
+    assert later["legal_moves"] == [] and later["clock"]["white_ms"] == 0
+    rows = {g["id"]: g for g in client.get("/api/games").json()}
+    assert rows[game["id"]]["result"]["reason"] == "time-opponent-cannot-win"
+    italian = client.get(f"/api/games/{game['id']}?lang=it").json()["result"]["text"]
+    assert italian == "Patta: un giocatore ha esaurito il tempo, ma l'altro non può vincere"
+    r = client.post(f"/api/games/{game['id']}/moves", json={"move": "10-14"})
+    assert r.status_code == 409 and "cannot win" in r.json()["error"]
+    pdn = client.get(f"/api/games/{game['id']}/pdn").text
+    assert '[Termination "time forfeit"]' in pdn and '[Result "1-1"]' in pdn
+    assert ("1... 41-46 {[%clk 0:05:00] White's flag fell, but Black cannot win by any "
+            "series of legal moves: draw} 1-1") in " ".join(pdn.split())
+
+
+def test_flag_fall_loses_when_the_opponent_can_win_american_over_the_api(
+    client: TestClient, time: Time
+) -> None:
+    """Two white kings against one: White could win, so Black's flag falling loses."""
+    game = new_game(client, variant="american", fen="W:WK32,K31:BK1", clock="1+0")
+    game = play(client, game["id"], "31-27")
+    time.advance(61)
+    rows = {g["id"]: g for g in client.get("/api/games").json()}
+    assert rows[game["id"]]["result"]["text"] == "White wins: Black lost on time"
+    later = client.get(f"/api/games/{game['id']}").json()
+    assert later["result"]["winner"] == "white" and later["result"]["reason"] == "time"

@@ -131,6 +131,7 @@ def js_strings() -> dict[str, str]:
         "sound_off": _("Sound off"),
         "clock_of": _("{side}'s clock"),
         "result-time": _("{winner} wins: {loser} lost on time"),
+        "result-time-opponent-cannot-win": _("Draw: a flag fell, but the other side cannot win"),
         "start_position": _("Start position"),
         "draw_offer": _("{side} offers a draw. {other}, do you accept?"),
         "resign_confirm": _("Resign this game?"),

@@ -12,8 +12,10 @@ from ``turn_started``. After each move the mover is charged the time since then 
 increment (Fischer); ``after[i]`` is both clocks after move ``i`` (for undo and the PDN's
 clock comments). The clock runs on the server: a flag falls when the side to move's time is
 used up, whether or not a page is open; the next request that loads the game records the
-loss (:func:`flag_due`, :func:`record_flag`), and no move is accepted after it. A flag
-always loses: no exception is made for an opponent who could not win (not implemented).
+result (:func:`flag_due`, :func:`record_flag`), and no move is accepted after it. A flag
+loses, unless the opponent cannot win by any legal series of moves: then the game is drawn
+(:func:`damiera.rules.game.flag_result` decides, in the rules core; without a proof within
+its node budget the flag loses).
 
 Times come from :func:`now` (tests replace it; nothing here reads the wall clock elsewhere).
 """
@@ -25,6 +27,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+from damiera.rules.game import Result, ResultReason
 from damiera.rules.variant import VARIANTS
 from damiera.web import i18n
 from damiera.web.store import StoredGame
@@ -32,7 +35,9 @@ from damiera.web.store import StoredGame
 _ = i18n.gettext
 
 #: The stored ``result_reason`` of a game lost on time.
-TIME_REASON = "time"
+TIME_REASON = ResultReason.TIME.value
+#: The stored ``result_reason`` of a game drawn on time: the opponent could not win.
+TIME_DRAW_REASON = ResultReason.TIME_NO_WIN.value
 #: The time controls offered in the menu: label -> (base seconds, increment seconds).
 PRESETS: dict[str, tuple[int, int]] = {"5+3": (300, 3), "10+0": (600, 0), "15+10": (900, 10)}
 #: Bounds of a custom time control: minutes, increment seconds.
@@ -123,21 +128,26 @@ def flag_due(stored: StoredGame, at: datetime | None = None) -> bool:
     return left is not None and stored.result_reason is None and left[turn_of(stored)] <= 0
 
 
-def record_flag(stored: StoredGame, at: datetime | None = None) -> None:
-    """Record the loss on time of the side to move in ``stored`` (the caller saves it)."""
+def record_flag(stored: StoredGame, result: Result, at: datetime | None = None) -> None:
+    """Record that the side to move in ``stored`` ran out of time, with ``result`` (a
+    ``TIME`` or ``TIME_NO_WIN`` result of :func:`damiera.rules.game.flag_result` for the
+    game's position); the caller saves it."""
     assert stored.clock is not None
+    assert result.reason in (ResultReason.TIME, ResultReason.TIME_NO_WIN), result
     side = turn_of(stored)
     clock = copy.deepcopy(stored.clock)
     clock["remaining"][side] = 0
     clock["stopped"] = True
     clock["turn_started"] = (at or now()).isoformat()
     stored.clock = clock
-    stored.result_winner = "black" if side == "white" else "white"
-    stored.result_reason = TIME_REASON
+    stored.result_winner = result.winner.word if result.winner else None
+    stored.result_reason = result.reason.value
 
 
-def lost_on_time(stored: StoredGame) -> bool:
-    return stored.result_reason == TIME_REASON
+def ended_on_time(stored: StoredGame) -> bool:
+    """Whether a flag fell in ``stored``: lost on time, or drawn because the opponent
+    could not win."""
+    return stored.result_reason in (TIME_REASON, TIME_DRAW_REASON)
 
 
 def charge(stored: StoredGame, movers: list[str], over: bool, at: datetime | None = None) -> None:
@@ -178,7 +188,8 @@ def charge(stored: StoredGame, movers: list[str], over: bool, at: datetime | Non
 def decorate(stored: StoredGame, data: dict[str, Any]) -> dict[str, Any]:
     """The game JSON with ``clock`` (null for an untimed game; else ``{"label", "base_ms",
     "increment_ms", "white_ms", "black_ms", "running"}``, times left now, ``running`` the
-    side whose clock runs or null) and, for a game lost on time, its ``result`` (and no legal
+    side whose clock runs or null) and, for a game whose flag fell, its ``result`` (reason
+    ``"time"``, or ``"time-opponent-cannot-win"`` with no winner for the draw; and no legal
     moves). ``data`` is not changed (it may be cached)."""
     left = live(stored)
     if left is None or stored.clock is None:
@@ -198,17 +209,20 @@ def decorate(stored: StoredGame, data: dict[str, Any]) -> dict[str, Any]:
             "running": running,
         },
     }
-    if lost_on_time(stored):
-        out["result"] = {"winner": stored.result_winner, "reason": TIME_REASON,
-                         "text": result_text(stored.result_winner)}
+    if ended_on_time(stored):
+        out["result"] = {"winner": stored.result_winner, "reason": stored.result_reason,
+                         "text": result_text(stored.result_winner, str(stored.result_reason))}
         out["legal_moves"] = []
         out["can_undo"] = False
     return out
 
 
-def result_text(winner: str | None) -> str:
-    """The result of a game lost on time, in the current language."""
+def result_text(winner: str | None, reason: str) -> str:
+    """The result of a game whose flag fell (``winner``: "white", "black" or None;
+    ``reason``: the stored reason), in the current language."""
     words = {"white": _("White"), "black": _("Black")}
+    if reason == TIME_DRAW_REASON:
+        return _("Draw: a flag fell, but the other side cannot win")
     if winner is None:
         return ""
     loser = "black" if winner == "white" else "white"
@@ -223,15 +237,22 @@ def _clk(ms: int) -> str:
 
 def pdn_extras(stored: StoredGame, movers: list[str]) -> tuple[dict[str, str], list[str | None]]:
     """PDN tags and per-move comments of a timed game: ``TimeControl`` (``"300+3"``: seconds
-    + increment, as PGN writes it) and, after each move, ``[%clk h:mm:ss]``: the mover's time
-    left. An untimed game: none."""
+    + increment, as PGN writes it), ``Termination "time forfeit"`` when a flag fell and,
+    after each move, ``[%clk h:mm:ss]``: the mover's time left; a game drawn on time says
+    why in English after the last move (PDN text is not translated). An untimed game:
+    none."""
     clock = stored.clock
     if clock is None:
         return {}, []
     tags = {"TimeControl": f"{int(clock['base'])}+{int(clock['increment'])}"}
-    if lost_on_time(stored):
+    if ended_on_time(stored):
         tags["Termination"] = "time forfeit"
     comments: list[str | None] = []
     for after, mover in zip(clock["after"], movers, strict=False):
         comments.append(f"[%clk {_clk(after[mover])}]")
+    if stored.result_reason == TIME_DRAW_REASON and comments:
+        flagged = turn_of(stored)
+        other = "Black" if flagged == "white" else "White"
+        comments[-1] = (f"{comments[-1]} {flagged.capitalize()}'s flag fell, but {other} "
+                        "cannot win by any series of legal moves: draw")
     return tags, comments

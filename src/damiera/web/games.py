@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC
 from typing import Any
 
-from damiera.rules.game import Game, GameOverError, Result, ResultReason
+from damiera.rules.game import Game, GameOverError, Result, ResultReason, flag_result
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import Move
 from damiera.rules.notation import (
@@ -104,6 +104,9 @@ _FINAL_REASONS = (ResultReason.RESIGNATION, ResultReason.AGREEMENT)
 
 def _result_text(result: Result, v: Variant) -> str:
     """The result in the current language (the page's own words for it), else the core's."""
+    if result.reason in (ResultReason.TIME, ResultReason.TIME_NO_WIN):
+        return clocks.result_text(result.winner.word if result.winner else None,
+                                  result.reason.value)
     words = {"white": _("White"), "black": _("Black")}
     fields = {"n": str(v.draw_moves_without_progress), "winner": "", "loser": ""}
     if result.winner is not None:
@@ -124,10 +127,10 @@ def _result_text(result: Result, v: Variant) -> str:
 
 
 def _refuse_after_flag(stored: StoredGame) -> None:
-    """Conflict (409) for any change to a game lost on time."""
-    if clocks.lost_on_time(stored):
+    """Conflict (409) for any change to a game whose flag fell."""
+    if clocks.ended_on_time(stored):
         raise Conflict(_("the game is over: {result}").format(
-            result=clocks.result_text(stored.result_winner)))
+            result=_stored_result_text(stored)))
 
 
 def _reply_failed(game_id: str, exc: Exception) -> Exception:
@@ -277,7 +280,13 @@ class GameService:
         cached = self._cache.get(stored)
         if cached is not None:
             return cached[0].copy()
-        v = self.variant_of(stored)
+        return self.replay(stored)
+
+    @classmethod
+    def replay(cls, stored: StoredGame) -> Game:
+        """The rules-core Game of a stored game, its moves replayed (no cache: safe in any
+        thread)."""
+        v = cls.variant_of(stored)
         game = Game(v, stored.start_fen)
         for text in stored.moves:
             game.play(text)
@@ -354,12 +363,15 @@ class GameService:
 
     # -- store calls in threads ----------------------------------------------------------------
     async def load(self, game_id: str) -> StoredGame:
-        """The stored game, a loss on time recorded first if its flag has fallen since (the
-        server's clock decides, whether or not a page is open). Raises NotFoundError,
-        StorageError."""
+        """The stored game, the result of a flag fall recorded first if its flag has fallen
+        since (the server's clock decides, whether or not a page is open; a loss, or a draw
+        when the opponent cannot win: :func:`damiera.rules.game.flag_result`, searched in a
+        thread). Raises NotFoundError, StorageError."""
         stored = await asyncio.to_thread(self.store.load, game_id)
         if clocks.flag_due(stored):
-            clocks.record_flag(stored)
+            game = self._game(stored)
+            result = await asyncio.to_thread(flag_result, game.variant, game.position)
+            clocks.record_flag(stored, result)
             try:
                 stored = await asyncio.to_thread(self.store.save, stored)
             except ConflictError:   # another request got there first: take its version
@@ -455,7 +467,7 @@ class GameService:
         return (
             stored.opponent == "computer"
             and game.outcome() is None
-            and not clocks.lost_on_time(stored)
+            and not clocks.ended_on_time(stored)
             and game.turn.word != stored.side
         )
 
@@ -696,8 +708,8 @@ class GameService:
         extra, comments = clocks.pdn_extras(stored, _movers(game))
         tags.update(extra)
         result = None
-        if clocks.lost_on_time(stored):
-            result = "1-0" if stored.result_winner == "white" else "0-1"
+        if clocks.ended_on_time(stored):
+            result = {"white": "1-0", "black": "0-1"}.get(stored.result_winner or "", "1/2-1/2")
         return game.pdn(tags, comments=comments, result=result)
 
     def recent(self, owner: str | None, limit: int = 50) -> list[dict[str, Any]]:
@@ -711,8 +723,13 @@ class GameService:
         for s in self.store.recent(owner, limit * 4):
             if not s.moves and not s.result_reason:
                 continue
-            if clocks.flag_due(s):      # shown as it stands; recorded when the game is opened
-                clocks.record_flag(s)
+            if clocks.flag_due(s):      # recorded now (the search runs once per game)
+                game = self.replay(s)
+                clocks.record_flag(s, flag_result(game.variant, game.position))
+                try:
+                    self.store.save(s)
+                except (ConflictError, StorageError):
+                    pass                # shown as it stands; recorded when the game is opened
             v = VARIANTS.get(s.variant)
             result: dict[str, Any] | None = None
             outcome = None
@@ -760,8 +777,6 @@ class GameService:
 def _stored_result_text(stored: StoredGame) -> str:
     """The stored result as a sentence in the current language (the reason's own words)."""
     v = VARIANTS.get(stored.variant)
-    if clocks.lost_on_time(stored):
-        return clocks.result_text(stored.result_winner)
     try:
         reason = ResultReason(stored.result_reason)
     except ValueError:

@@ -24,11 +24,14 @@ from __future__ import annotations
 
 import copy
 import re
+import threading
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
-from damiera.rules.game import Result, ResultReason
-from damiera.rules.variant import VARIANTS
+from damiera.rules.game import Result, ResultReason, flag_result
+from damiera.rules.position import Position
+from damiera.rules.variant import VARIANTS, Variant
 from damiera.web import i18n
 from damiera.web.store import StoredGame
 
@@ -128,10 +131,27 @@ def flag_due(stored: StoredGame, at: datetime | None = None) -> bool:
     return left is not None and stored.result_reason is None and left[turn_of(stored)] <= 0
 
 
+_ONE_SEARCH = threading.Lock()
+
+
+def flag_verdict(variant: Variant, position: Position) -> Result:
+    """:func:`damiera.rules.game.flag_result` for the position where the side to move ran
+    out of time (a search of up to its node budget: call it in a worker thread). One search
+    runs at a time in the process, and the last verdicts are remembered, so requests that
+    load the same game at once search it once."""
+    with _ONE_SEARCH:
+        return _verdict(variant, position)
+
+
+@lru_cache(maxsize=64)
+def _verdict(variant: Variant, position: Position) -> Result:
+    return flag_result(variant, position)
+
+
 def record_flag(stored: StoredGame, result: Result, at: datetime | None = None) -> None:
     """Record that the side to move in ``stored`` ran out of time, with ``result`` (a
-    ``TIME`` or ``TIME_NO_WIN`` result of :func:`damiera.rules.game.flag_result` for the
-    game's position); the caller saves it."""
+    ``TIME`` or ``TIME_NO_WIN`` result: :func:`flag_verdict` of the game's position); the
+    caller saves it."""
     assert stored.clock is not None
     assert result.reason in (ResultReason.TIME, ResultReason.TIME_NO_WIN), result
     side = turn_of(stored)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC
 from typing import Any
 
-from damiera.rules.game import Game, GameOverError, Result, ResultReason, flag_result
+from damiera.rules.game import Game, GameOverError, Result, ResultReason
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import Move
 from damiera.rules.notation import (
@@ -365,12 +365,12 @@ class GameService:
     async def load(self, game_id: str) -> StoredGame:
         """The stored game, the result of a flag fall recorded first if its flag has fallen
         since (the server's clock decides, whether or not a page is open; a loss, or a draw
-        when the opponent cannot win: :func:`damiera.rules.game.flag_result`, searched in a
+        when the opponent cannot win: :func:`damiera.web.clocks.flag_verdict`, searched in a
         thread). Raises NotFoundError, StorageError."""
         stored = await asyncio.to_thread(self.store.load, game_id)
         if clocks.flag_due(stored):
             game = self._game(stored)
-            result = await asyncio.to_thread(flag_result, game.variant, game.position)
+            result = await asyncio.to_thread(clocks.flag_verdict, game.variant, game.position)
             clocks.record_flag(stored, result)
             try:
                 stored = await asyncio.to_thread(self.store.save, stored)
@@ -725,7 +725,7 @@ class GameService:
                 continue
             if clocks.flag_due(s):      # recorded now (the search runs once per game)
                 game = self.replay(s)
-                clocks.record_flag(s, flag_result(game.variant, game.position))
+                clocks.record_flag(s, clocks.flag_verdict(game.variant, game.position))
                 try:
                     self.store.save(s)
                 except (ConflictError, StorageError):

@@ -19,7 +19,8 @@ from damiera.web.limits import Limits
 
 PDN_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "pdn"
 ROOMY = Limits(create_rate=1000.0, create_burst=1000, computer_per_client=100,
-               max_import_bytes=64 * 1024)
+               max_import_bytes=64 * 1024, import_rate=1000.0, import_burst=1000,
+               replay_rate=1000.0, replay_burst=1000)
 
 
 @pytest.fixture(scope="module")
@@ -111,6 +112,24 @@ def test_reading_is_bounded_in_games_and_moves(
     data = alice.post("/api/pdn/import", json={"pdn": one * 5}).json()
     assert len(data["games"]) == 2 and data["truncated"] is True
     assert data["games"][1]["error"]["rule"] == "limit"
+
+
+def test_pdn_files_and_replays_are_rate_limited_per_client(tmp_path: Path) -> None:
+    """Reading a file and downloading one share a bucket; replays have their own: past the
+    burst (and no refill) 429 with Retry-After, nothing read."""
+    limits = Limits(import_rate=0.001, import_burst=2, replay_rate=0.001, replay_burst=3)
+    app = create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}", computer_workers=1,
+                     limits=limits)
+    with TestClient(app) as c:
+        assert c.post("/api/pdn/import", json={"pdn": "1. 32-28 *"}).status_code == 200
+        assert c.get("/api/pdn/my-games").status_code == 200
+        for r in (c.post("/api/pdn/import", json={"pdn": "1. 32-28 *"}),
+                  c.get("/api/pdn/my-games")):
+            assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+            assert r.json() == {"error": "too many PDN files from this client; try again later"}
+        body = {"variant": "international", "moves": ["32-28"]}
+        codes = [c.post("/api/pdn/replay", json=body).status_code for _ in range(4)]
+        assert codes == [200, 200, 200, 429]
 
 
 def test_replay_gives_every_position_of_a_listed_game(alice: TestClient) -> None:

@@ -61,6 +61,13 @@ class Limits:
     #: New games per client: ``create_rate`` a second on average, ``create_burst`` at once.
     create_rate: float = 0.5
     create_burst: int = 20
+    #: PDN files per client, read (``POST /api/pdn/import``) or written (``GET
+    #: /api/pdn/my-games``): ``import_rate`` a second on average, ``import_burst`` at once.
+    import_rate: float = 0.5
+    import_burst: int = 20
+    #: Imported games replayed for the board (``POST /api/pdn/replay``, one per game opened).
+    replay_rate: float = 5.0
+    replay_burst: int = 100
     #: Games not changed for this many seconds are deleted (None: kept for ever), checked
     #: every ``cleanup_interval`` seconds.
     game_ttl: float | None = 180 * 24 * 3600.0

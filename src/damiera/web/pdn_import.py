@@ -22,7 +22,10 @@
   by :func:`damiera.pdn.write_games`.
 
 Both POSTs are same-site JSON requests like the rest of the API
-(:func:`damiera.web.seats.require_same_origin`).
+(:func:`damiera.web.seats.require_same_origin`). Each client may read or write PDN files at
+``Limits.import_rate`` a second (``import_burst`` at once) and replay games at
+``replay_rate`` (``replay_burst``): 429 with ``Retry-After`` beyond
+(:class:`damiera.web.limits.RateLimiter`).
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from damiera.rules.variant import VARIANTS, UnknownVariantError, variant
 from damiera.web import i18n
 from damiera.web.api import current_player
 from damiera.web.games import BadRequest, GameService, clip, quoted, variant_json
-from damiera.web.limits import LimitExceeded, Limits
+from damiera.web.limits import LimitExceeded, Limits, RateLimiter, client_key
 from damiera.web.seats import require_same_origin
 from damiera.web.store import StoredGame
 
@@ -194,6 +197,8 @@ def build_router(service: GameService, limits: Limits, render: Render) -> APIRou
     ``render`` is :func:`damiera.web.app.render`."""
     router = APIRouter()
     slots = asyncio.Semaphore(CONCURRENT)
+    files = RateLimiter(limits.import_rate, limits.import_burst)
+    replays = RateLimiter(limits.replay_rate, limits.replay_burst)
 
     @router.get("/import", response_class=HTMLResponse, include_in_schema=False)
     async def import_page(request: Request) -> HTMLResponse:
@@ -207,7 +212,8 @@ def build_router(service: GameService, limits: Limits, render: Render) -> APIRou
 
     @router.post("/api/pdn/import", tags=["pdn"], dependencies=[Depends(_same_origin)],
                  summary="Read a PDN file: every game with its tags, moves and errors")
-    async def import_pdn(body: ImportBody) -> JSONResponse:
+    async def import_pdn(body: ImportBody, request: Request) -> JSONResponse:
+        files.take(client_key(request), "PDN files")
         size = len(body.pdn.encode("utf-8", "surrogatepass"))
         if size > limits.max_import_bytes:
             raise LimitExceeded(413, f"the PDN text is too large ({size} bytes; at most "
@@ -220,12 +226,14 @@ def build_router(service: GameService, limits: Limits, render: Render) -> APIRou
 
     @router.post("/api/pdn/replay", tags=["pdn"], dependencies=[Depends(_same_origin)],
                  summary="The positions of one game: FEN before the first move and after each")
-    async def replay_game(body: ReplayBody) -> JSONResponse:
+    async def replay_game(body: ReplayBody, request: Request) -> JSONResponse:
+        replays.take(client_key(request), "replays")
         return JSONResponse(await asyncio.to_thread(replay, body))
 
     @router.get("/api/pdn/my-games", tags=["pdn"], response_class=PlainTextResponse,
                 summary="Every game of this browser as one PDN file")
     async def my_games(request: Request) -> PlainTextResponse:
+        files.take(client_key(request), "PDN files")
         owner = current_player(request)
         text = await asyncio.to_thread(all_games_pdn, service, owner)
         return PlainTextResponse(

@@ -412,7 +412,11 @@ def test_a_game_is_deleted_only_by_the_browser_that_made_it(db_url: str) -> None
         game = new_game(mine, variant="czech")
         play(mine, game["id"], game["legal_moves"][0]["move"])
         r = other.delete(f"/api/games/{game['id']}")   # a watcher: no seat (seats.require)
-        assert r.status_code == 403 and "watching" in r.json()["error"]
+        assert r.status_code == 403
+        assert r.json()["error"] == "only the browser that created this game may delete it"
+        r = other.delete(f"/api/games/{game['id']}?lang=it")
+        assert r.status_code == 403 and r.json()["error"] == (
+            "solo il browser che ha creato questa partita può eliminarla")
         r = mine.delete(f"/api/games/{game['id']}", headers={"Origin": "https://evil.example"})
         assert r.status_code == 403     # a cross-site request, even with the seat's cookie
         assert mine.get(f"/api/games/{game['id']}").status_code == 200

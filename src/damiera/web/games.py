@@ -766,10 +766,14 @@ class GameService:
 
     async def delete(self, game_id: str, player: str | None) -> None:
         """Delete a game whose seats ``player`` holds (:func:`damiera.web.seats.needed`,
-        ``delete``). Raises NotFoundError, Forbidden (a game of another browser's),
-        StorageError."""
+        ``delete``). Raises NotFoundError, Forbidden (a game of another browser's, said in
+        the request's language), StorageError."""
         stored = await asyncio.to_thread(self.store.load, game_id)
-        seats.require(stored, player, "delete", stored.side)
+        try:
+            seats.require(stored, player, "delete", stored.side)
+        except seats.Forbidden:
+            raise seats.Forbidden(
+                _("only the browser that created this game may delete it")) from None
         await asyncio.to_thread(self.store.delete, game_id)
         self._cache.drop(game_id)
 

@@ -94,6 +94,8 @@ def test_flag_fall_ends_the_game_for_good_through_the_public_game() -> None:
     assert outcome.pdn == "1/2-1/2"
     assert outcome.describe() == "Draw: a flag fell, but the other side cannot win"
     assert game.legal_moves == []
+    pdn = game.pdn()
+    assert '[Result "1-1"]' in pdn and '[Termination "time forfeit"]' in pdn
     with pytest.raises(GameOverError):
         game.flag_fall()
     lost = damiera.Game("international", "W:WK46:BK5")

@@ -22,6 +22,7 @@ from typing import TextIO
 
 from damiera.game import Game, Outcome
 from damiera.pdn.reader import PdnGame, Ply
+from damiera.rules.game import ResultReason
 from damiera.rules.notation import move_text
 from damiera.rules.position import start_position, write_fen
 from damiera.rules.variant import Color, Variant
@@ -124,9 +125,11 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
     ``game``: a :class:`~damiera.pdn.reader.PdnGame` (its tags, comments and variations are
     kept) or a :class:`damiera.Game`. ``tags`` are added (they override the game's own);
     ``result``: a result token to write instead of the game's (``*`` if it has none), for
-    a game decided outside the rules (a loss on time); ``comments[i]``, when given and not
-    None or empty, is written after ply ``i`` as a comment ``{...}`` (clock times such as
-    ``[%clk 0:04:57]``), replacing that ply's own comment.
+    a game decided outside the rules (a loss on time); a :class:`damiera.Game` that ended
+    by a flag fall (:meth:`damiera.Game.flag_fall`) gets ``[Termination "time forfeit"]``
+    with its result, a loss or, when the opponent could not win, a draw; ``comments[i]``,
+    when given and not None or empty, is written after ply ``i`` as a comment ``{...}``
+    (clock times such as ``[%clk 0:04:57]``), replacing that ply's own comment.
     """
     if isinstance(game, PdnGame):
         v = game.variant
@@ -142,7 +145,11 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
         start = game.rules_game.start
         plies = [Ply(m) for m in game.moves]
         all_tags = {}
-        winner = _outcome_winner(game.outcome())
+        outcome = game.outcome()
+        winner = _outcome_winner(outcome)
+        if outcome is not None and outcome.reason in (ResultReason.TIME,
+                                                      ResultReason.TIME_NO_WIN):
+            all_tags["Termination"] = "time forfeit"   # as PGN names a flag fall
         comment = ""
     if comments is not None:
         plies = [dataclasses.replace(p, comment=comments[i] or p.comment)

@@ -17,12 +17,15 @@ game is drawn. RULES.md section 1 defines a win: no piece, or no legal move, on 
 What is provable. The search is exhaustive over reachable positions (a transposition set
 keyed on the whole :class:`~damiera.rules.position.Position`, side to move included), so it
 ends: a variant's board has finitely many positions, and each is expanded once. In
-practice ``NO_WIN`` is proved when few positions are reachable: the side's pieces can never
-move or capture again whatever the other side does (men blocked for good, a side whose every
-turn comes with no move left), or small endings. With many men, or kings on both sides
-of a large board, the reachable space outgrows any reasonable budget and the answer is
-``UNKNOWN`` unless a win is found first (a depth-first search, moves that leave the loser
-fewer pieces tried first, usually finds one quickly: with the loser's help almost every
+practice ``NO_WIN`` is proved in small endings where every line soon ends in the side's
+loss: the flagged side must take the last pieces (mandatory capture); the side's pieces are
+shut in so that each of their moves runs into a forced capture (a lone king in the corner of
+the main diagonal, held by two flying kings); its pieces are left without a move on its
+turn; or a parity no move changes (lone king against lone king with short kings: they meet
+only on the flagged side's turns). With many men, or kings on both sides of a large board,
+the reachable space outgrows any reasonable budget and the answer is ``UNKNOWN`` unless a
+win is found first; a depth-first search that tries first the moves leaving the loser fewer
+pieces usually finds one within a few hundred positions (with the loser's help almost every
 position is a possible win).
 
 Draw rules. The search is over positions, not games. Threefold repetition never stops a

@@ -43,7 +43,8 @@ from damiera.web.analysis.routes import build_router as analysis_router
 from damiera.web.analysis.workers import WorkerPool
 from damiera.web.api import PLAYER_COOKIE, build_router, current_player, error_response
 from damiera.web.computer import ComputerPool
-from damiera.web.games import BadRequest, Conflict, GameService, IllegalMove, variant_json
+from damiera.web.errors import BadRequest, Conflict, IllegalMove
+from damiera.web.games import GameService
 from damiera.web.housekeeping import clean_up_forever
 from damiera.web.hub_engines import (
     DEFAULT_MOVETIME,
@@ -63,6 +64,7 @@ from damiera.web.security_headers import (
     safe_local_path,
     secure_cookie,
 )
+from damiera.web.serialization import variant_json
 from damiera.web.store import GameStore, NotFoundError, StorageError
 
 HERE = Path(__file__).parent

@@ -45,9 +45,11 @@ from damiera.rules.position import FenError, parse_fen, write_fen
 from damiera.rules.variant import VARIANTS, UnknownVariantError, variant
 from damiera.web import i18n
 from damiera.web.api import current_player
-from damiera.web.games import BadRequest, GameService, clip, quoted, variant_json
+from damiera.web.errors import BadRequest, clip, quoted
+from damiera.web.games import GameService
 from damiera.web.limits import LimitExceeded, Limits
 from damiera.web.seats import require_same_origin
+from damiera.web.serialization import variant_json
 from damiera.web.store import StoredGame
 
 _ = i18n.gettext

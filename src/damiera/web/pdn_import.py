@@ -193,7 +193,7 @@ async def _same_origin(request: Request) -> None:
 
 def build_router(service: GameService, limits: Limits, render: Render) -> APIRouter:
     """The import page and its API, bound to the site's ``service`` and ``limits``;
-    ``render`` is :func:`damiera.web.app.render`."""
+    ``render`` is :func:`damiera.web.pages.render`."""
     router = APIRouter()
     slots = asyncio.Semaphore(CONCURRENT)
 

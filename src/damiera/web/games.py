@@ -28,7 +28,7 @@ from damiera.web.errors import BadRequest, Conflict, IllegalMove, clip
 from damiera.web.game_cache import GameCache
 from damiera.web.limits import LimitExceeded
 from damiera.web.new_game import NewGame, new_game
-from damiera.web.results import color_of, result_text
+from damiera.web.results import color_of, localize_result, lost_on_time_text, result_text
 from damiera.web.serialization import game_json, summary_json
 from damiera.web.store import (
     ConflictError,
@@ -51,7 +51,7 @@ def _refuse_after_flag(stored: StoredGame) -> None:
     """Conflict (409) for any change to a game lost on time."""
     if clocks.lost_on_time(stored):
         raise Conflict(_("the game is over: {result}").format(
-            result=clocks.result_text(stored.result_winner)))
+            result=lost_on_time_text(stored.result_winner)))
 
 
 def _reply_failed(game_id: str, exc: Exception) -> Exception:
@@ -152,20 +152,25 @@ class GameService:
         ``history``, ``result`` (as the issue's contract), plus ``variant_name``,
         ``optional_capture``, ``opponent``, ``level``, ``engine`` (a Hub engine's name, or
         None), ``side``, ``start_fen``, ``positions``
-        (FEN before the first move, then after each), ``history_moves`` (each move of
-        ``history`` as in ``legal_moves``), ``last_move``,
+        (FEN before the first move, then after each), ``pieces`` and ``start_pieces`` (the
+        position now and at the start, :func:`~damiera.web.serialization.pieces_json`),
+        ``history_moves`` (each move of ``history`` as in ``legal_moves``), ``move_numbers``
+        (``"12."``/``"12…"`` for each: :func:`~damiera.web.serialization.move_numbers`),
+        ``last_move``,
         ``moves_without_progress``, ``draw_moves_without_progress``, ``computer_side``,
         ``can_undo`` (an undo would take something back),
         ``version``, ``thinking`` (the computer is choosing its move), ``created_at``,
-        ``updated_at``, ``clock`` (:func:`damiera.web.clocks.decorate`)."""
+        ``updated_at``, ``clock`` (:func:`damiera.web.clocks.decorate`); ``result_sentence``:
+        the result in the request's language
+        (:func:`damiera.web.results.localize_result`)."""
         cached = self._cache.get(stored)
         if cached is not None and cached[1] is not None and (game is None or game is cached[0]):
-            return clocks.decorate(stored, cached[1])
+            return localize_result(clocks.decorate(stored, cached[1]))
         if game is None:
             game = self._game(stored)
         data = self._json(stored, game)
         self._cache.put(stored, game, data)
-        return clocks.decorate(stored, data)
+        return localize_result(clocks.decorate(stored, data))
 
     def _json(self, stored: StoredGame, game: Game) -> dict[str, Any]:
         return game_json(stored, game, can_undo=_undo_plies(stored, game) is not None)
@@ -439,6 +444,24 @@ class GameService:
             "reason": i18n.error_message(refusal.code, refusal.params, str(refusal)),
             "code": refusal.code,
         }
+
+    async def path_text(self, game_id: str, path: list[str]) -> str:
+        """The move text of ``path`` (square labels as the player entered them, start
+        first) in the variant's notation: joined with its capture separator when a legal move
+        from the first square captures, else with ``-``; the rules core then reads it, or
+        refuses it in its own terms (:meth:`play`). Raises NotFoundError, BadRequest (fewer
+        than two squares, or a first square the board does not have)."""
+        if len(path) < 2:
+            raise BadRequest("a move's path names at least two squares")
+        stored = await self.load(game_id)
+        game = self._game(stored)
+        v = game.variant
+        try:
+            start = geometry(v).square(path[0])
+        except ValueError as exc:
+            raise BadRequest(clip(str(exc), 200)) from None
+        capture = any(m.captures for m in game.legal_moves() if m.start == start)
+        return (v.capture_separator if capture else "-").join(path)
 
     async def pdn(self, game_id: str) -> str:
         """The game as PDN text (tags ``GameType``, ``FEN`` when not from the start,

@@ -26,11 +26,12 @@ def test_move_numbers_follow_the_move_list(client: TestClient) -> None:
     game = new_game(client, variant="italian")
     for move in ("22-19", "11-15", "21-18"):
         game = play(client, game["id"], move)
-    assert game["move_numbers"] == ["1.", "1…", "2."]
+    assert game["move_numbers"] == ["1.", "1…", "2."] and game["next_move_number"] == "2…"
 
 
 def test_move_numbers_of_a_game_started_by_the_second_side(client: TestClient) -> None:
     game = new_game(client, variant="italian", fen="B:W21,22:B9,10")
+    assert game["move_numbers"] == [] and game["next_move_number"] == "1…"
     game = play(client, game["id"], "10-14")
     game = play(client, game["id"], "22-19")
     assert game["move_numbers"] == ["1…", "2."]

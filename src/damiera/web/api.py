@@ -3,7 +3,8 @@
 Routes (squares are each variant's official labels; moves in its notation):
 
 - ``GET /api/variants``: ``[{"id", "name", <rule parameters>, "first_to_move", "board":
-  {"size", "squares": [{"label", "file", "rank"}]}, "start_fen"}]`` in menu order.
+  {"size", "squares": [{"label", "file", "rank"}]}, "start_fen", "start_pieces"}]`` in menu
+  order.
 - ``POST /api/games`` ``{"variant", "opponent": "computer"|"friend", "level": 1-3,
   "side": "white"|"black", "optional_capture": bool, "fen": str|null, "clock": "5+3"|null,
   "engine": str|null}`` (``engine``: a Hub engine the site offers, playing as the computer)
@@ -11,11 +12,10 @@ Routes (squares are each variant's official labels; moves in its notation):
   server, :mod:`damiera.web.clocks`) -> 201 and the game.
 - ``GET /api/games/{id}`` -> the game: ``{"id", "variant", "fen", "turn", "legal_moves":
   [{"move", "from", "to", "path", "captures", "promotes", "crowned_at", "paths"}],
-  "history": [...],
-  "history_moves": [<as legal_moves>], "move_numbers": ["1.", "1…", ...], "pieces": {"22":
-  "white-man", ...}, "result": null | {"winner": "white"|"black"|null, "reason", "text"},
-  "result_sentence": null | str, ...}`` (``text`` in English, ``result_sentence`` in the
-  request's language) (see
+  "history": [...], "history_moves": [<as legal_moves>], "move_numbers": ["1.", "1…", ...],
+  "next_move_number", "pieces": {"22": "white-man", ...}, "result": null | {"winner":
+  "white"|"black"|null, "reason", "text"}, "result_sentence": null | str, ...}`` (``text``
+  in English, ``result_sentence`` in the request's language) (see
   :meth:`damiera.web.games.GameService.to_json` for the extra fields).
 - ``POST /api/games/{id}/moves`` ``{"move": "22-19"}`` (full or short notation; or
   ``{"path": ["22", "15", "6"]}``, the squares entered, which the server writes in the

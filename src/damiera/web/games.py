@@ -156,7 +156,7 @@ class GameService:
         position now and at the start, :func:`~damiera.web.serialization.pieces_json`),
         ``history_moves`` (each move of ``history`` as in ``legal_moves``), ``move_numbers``
         (``"12."``/``"12…"`` for each: :func:`~damiera.web.serialization.move_numbers`),
-        ``last_move``,
+        ``next_move_number`` (the same for the move to play now), ``last_move``,
         ``moves_without_progress``, ``draw_moves_without_progress``, ``computer_side``,
         ``can_undo`` (an undo would take something back),
         ``version``, ``thinking`` (the computer is choosing its move), ``created_at``,

@@ -32,7 +32,7 @@ __all__ = [
 def variant_json(v: Variant) -> dict[str, Any]:
     """A variant for the API: its rule parameters (``id``, ``name``, ...), its board
     (``{"size", "squares": [{"label", "file", "rank"}]}``, file/rank 0-based from White's
-    lower left) and ``start_fen``."""
+    lower left), ``start_fen`` and ``start_pieces`` (:func:`pieces_json`)."""
     geo = geometry(v)
     out: dict[str, Any] = dict(v.rule_parameters())
     out["first_to_move"] = v.first_to_move.word
@@ -44,6 +44,7 @@ def variant_json(v: Variant) -> dict[str, Any]:
         ],
     }
     out["start_fen"] = write_fen(v, start_position(v))
+    out["start_pieces"] = pieces_json(v, start_position(v))
     return out
 
 
@@ -88,13 +89,14 @@ def legal_moves_json(game: Game) -> list[dict[str, Any]]:
 
 
 def move_numbers(game: Game) -> list[str]:
-    """The number of each move played as the move list shows it: ``"12."`` for the move that
-    opens move 12 (by the side that moves first in the variant), ``"12…"`` for the reply
-    that completes it (or a game that starts with the other side to move)."""
+    """The number of each move played as the move list shows it, then of the move to play
+    now (one more than the moves): ``"12."`` for the move that opens move 12 (by the side
+    that moves first in the variant), ``"12…"`` for the reply that completes it (or a game
+    that starts with the other side to move)."""
     first = game.variant.first_to_move
     offset = 0 if game.start.turn is first else 1
     return [f"{(ply + offset) // 2 + 1}{'…' if (ply + offset) % 2 else '.'}"
-            for ply in range(len(game.moves))]
+            for ply in range(len(game.moves) + 1)]
 
 
 def game_json(stored: StoredGame, game: Game, *, can_undo: bool) -> dict[str, Any]:
@@ -107,6 +109,7 @@ def game_json(stored: StoredGame, game: Game, *, can_undo: bool) -> dict[str, An
     )
     history = [move_json(v, m, p.turn)
                for m, p in zip(game.moves, game.positions, strict=False)]
+    numbers = move_numbers(game)
     return {
         "id": stored.id,
         "variant": v.id,
@@ -125,7 +128,8 @@ def game_json(stored: StoredGame, game: Game, *, can_undo: bool) -> dict[str, An
         "legal_moves": legal_moves_json(game),
         "history": game.history(),
         "history_moves": history,
-        "move_numbers": move_numbers(game),
+        "move_numbers": numbers[:-1],
+        "next_move_number": numbers[-1],
         "positions": [fen_of(v.id, p) for p in game.positions],
         "last_move": history[-1] if history else None,
         "result": result_json(game.outcome(), v),

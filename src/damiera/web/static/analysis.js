@@ -1,6 +1,7 @@
 // Damiera analysis board: position editor, variation tree, engine lines (server-sent events),
 // evaluation bar and game review. Every rule comes from the server (/api/analysis/...): the
 // script only draws, remembers the tree and asks.
+import { api } from "/static/api.js";
 import { drawBoard, parseFen } from "/static/board.js";
 
 const DATA = JSON.parse(document.getElementById("page-data").textContent);
@@ -20,15 +21,7 @@ const state = {
 // -- small helpers ---------------------------------------------------------------------------
 function message(text) { $("message").textContent = text || ""; }
 
-async function getJSON(url) {
-  let r;
-  try { r = await fetch(url, { headers: { Accept: "application/json" } }); } catch (e) {
-    throw new Error(S.network);
-  }
-  const body = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(body.error || r.statusText);
-  return body;
-}
+const getJSON = (url) => api(url);
 
 function query(extra) {
   const p = new URLSearchParams({ variant: state.variant.id, ...extra });
@@ -398,13 +391,8 @@ async function startReview() {
   };
   let r;
   try {
-    const resp = await fetch("/api/analysis/reviews", {
-      method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(body),
-    });
-    r = await resp.json();
-    if (!resp.ok) throw new Error(r.error || resp.statusText);
-  } catch (e) { message(e.message === "Failed to fetch" ? S.network : e.message); return; }
+    r = await api("/api/analysis/reviews", { method: "POST", body });
+  } catch (e) { message(e.message); return; }
   state.review = { id: r.id, line };
   $("review-progress").hidden = false;
   pollReview();

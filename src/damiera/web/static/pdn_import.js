@@ -1,13 +1,13 @@
 // The PDN import page: read a pasted or uploaded PDN file with POST /api/pdn/import, list its
 // games, replay one on the board (positions from POST /api/pdn/replay) and continue it from
 // any position as a new game (POST /api/games with that position's FEN).
+import { api } from "/static/api.js";
 import { drawBoard, parseFen } from "/static/board.js";
 
 const DATA = JSON.parse(document.getElementById("page-data").textContent);
 const S = DATA.strings;
 const VARIANTS = Object.fromEntries(DATA.variants.map((v) => [v.id, v]));
 const $ = (id) => document.getElementById(id);
-const lang = encodeURIComponent(document.documentElement.lang || "en");
 const state = { games: [], game: null, positions: [], moves: [], ply: 0, opening: 0 };
 
 function fill(text, fields) {
@@ -20,22 +20,7 @@ function showError(id, message) {
   node.hidden = !message;
 }
 
-async function postJson(url, body) {
-  let res;
-  try {
-    res = await fetch(`${url}?lang=${lang}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-  } catch (_) {
-    throw new Error(S.network);
-  }
-  let data = {};
-  try { data = await res.json(); } catch (_) { /* not JSON */ }
-  if (!res.ok) throw new Error(data.error || res.statusText);
-  return data;
-}
+const postJson = (url, body) => api(url, { method: "POST", body });
 
 // -- reading the file ----------------------------------------------------------------------------
 function decode(buffer) {

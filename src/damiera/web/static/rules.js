@@ -2,6 +2,7 @@
 // "Try it" buttons (a friend game from the diagram's position, opened on the play board) and
 // "Play this variant" (the ☰ menu's new-game form with the variant chosen).
 import { drawBoard, parseFen } from "/static/board.js";
+import { api } from "/static/api.js";
 import { openMenu } from "/static/menu.js";
 
 const dataNode = document.getElementById("rules-data");
@@ -34,17 +35,6 @@ function drawDiagram(figure) {
   svg.setAttribute("role", "img");
 }
 
-async function createGame(body) {
-  const res = await fetch(`/api/games?lang=${encodeURIComponent(document.documentElement.lang || "en")}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const game = await res.json();
-  if (!res.ok) throw new Error(game.error || res.statusText);
-  return game;
-}
-
 document.querySelectorAll("figure.diagram").forEach(drawDiagram);
 
 document.querySelectorAll("button.try-it").forEach((button) => {
@@ -52,9 +42,9 @@ document.querySelectorAll("button.try-it").forEach((button) => {
     const d = data.diagrams[button.dataset.diagram];
     button.disabled = true;
     try {
-      const game = await createGame({
+      const game = await api("/api/games", { method: "POST", body: {
         variant: d.variant, opponent: "friend", optional_capture: d.optional_capture, fen: d.fen,
-      });
+      } });
       window.location.assign(`/game/${game.id}`);
     } catch (err) {
       button.disabled = false;

@@ -4,6 +4,8 @@ sentence of its own (issue 17, item 6): ``pieces``/``start_pieces``, ``move_numb
 
 from __future__ import annotations
 
+import json
+
 from fastapi.testclient import TestClient
 
 from tests.web.conftest import new_game, play
@@ -69,3 +71,26 @@ def test_a_path_of_one_square_is_400(client: TestClient) -> None:
     game = new_game(client, variant="italian")
     r = client.post(f"/api/games/{game['id']}/moves", json={"path": ["22"]})
     assert r.status_code == 400 and "two squares" in r.json()["error"]
+
+
+def test_pdn_replay_gives_the_pieces_turns_and_move_numbers(client: TestClient) -> None:
+    r = client.post("/api/pdn/replay", json={"variant": "italian", "fen": "B:W21,22:B9,10",
+                                             "moves": ["10-14", "21-17"]})
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["pieces"][0] == {"9": "black-man", "10": "black-man", "21": "white-man",
+                                 "22": "white-man"}
+    assert data["pieces"][2] == {"9": "black-man", "14": "black-man", "17": "white-man",
+                                 "22": "white-man"}
+    assert data["turns"] == ["black", "white", "black"]
+    assert data["move_numbers"] == ["1…", "2."]
+
+
+def test_rules_diagrams_carry_their_pieces(client: TestClient) -> None:
+    html = client.get("/en/rules/italian").text
+    start = html.index('id="rules-data">') + len('id="rules-data">')
+    data = json.loads(html[start:html.index("</script>", start)])
+    for d in data["diagrams"].values():
+        assert d["pieces"] and d["turn"] in ("white", "black")
+        assert all(p in ("white-man", "white-king", "black-man", "black-king")
+                   for p in d["pieces"].values())

@@ -2,13 +2,14 @@
 // games, replay one on the board (positions from POST /api/pdn/replay) and continue it from
 // any position as a new game (POST /api/games with that position's FEN).
 import { api } from "/static/api.js";
-import { drawBoard, parseFen } from "/static/board.js";
+import { drawBoard } from "/static/board.js";
 
 const DATA = JSON.parse(document.getElementById("page-data").textContent);
 const S = DATA.strings;
 const VARIANTS = Object.fromEntries(DATA.variants.map((v) => [v.id, v]));
 const $ = (id) => document.getElementById(id);
-const state = { games: [], game: null, positions: [], moves: [], ply: 0, opening: 0 };
+const state = { games: [], game: null, positions: [], pieces: [], turns: [], numbers: [], moves: [],
+  ply: 0, opening: 0 };
 
 function fill(text, fields) {
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in fields ? String(fields[k]) : m));
@@ -104,6 +105,9 @@ async function openGame(i) {
     if (asked !== state.opening) return;
     state.game = g;
     state.positions = data.positions;
+    state.pieces = data.pieces;
+    state.turns = data.turns;
+    state.numbers = data.move_numbers;
     state.moves = data.moves;
     state.ply = 0;
   } catch (err) {
@@ -125,17 +129,15 @@ async function openGame(i) {
 function listMoves() {
   const list = $("imp-moves");
   list.textContent = "";
-  const v = VARIANTS[state.game.variant];
-  const firstTurn = parseFen(state.positions[0]).turn;
-  let number = 1, li = null;
+  let li = null;
   state.moves.forEach((m, k) => {
-    const turn = (k % 2 === 0) === (firstTurn === "white") ? "white" : "black";
-    const opens = turn === v.first_to_move;
+    const number = state.numbers[k];     // "12." opens a move, "12…" completes it (server's)
+    const opens = number.endsWith(".");
     if (opens || li === null) {
       li = document.createElement("li");
       const num = document.createElement("span");
       num.className = "num";
-      num.textContent = opens ? `${number}.` : `${number}…`;
+      num.textContent = number;
       li.appendChild(num);
       list.appendChild(li);
     }
@@ -145,18 +147,17 @@ function listMoves() {
     b.dataset.ply = String(k + 1);
     b.addEventListener("click", () => show(k + 1));
     li.appendChild(b);
-    if (!opens) { number += 1; li = null; }
+    if (!opens) li = null;
   });
 }
 
 function show(ply) {
   state.ply = Math.max(0, Math.min(ply, state.positions.length - 1));
   const v = VARIANTS[state.game.variant];
-  const fen = state.positions[state.ply];
   const move = state.ply ? state.moves[state.ply - 1] : null;
   const highlights = move ? { last: [move.from, move.to], captured: move.captures } : {};
-  drawBoard($("board"), { board: v.board, pieces: parseFen(fen).pieces, notation: v.notation, highlights });
-  const side = parseFen(fen).turn === "white" ? S.white : S.black;
+  drawBoard($("board"), { board: v.board, pieces: state.pieces[state.ply], notation: v.notation, highlights });
+  const side = state.turns[state.ply] === "white" ? S.white : S.black;
   $("imp-position").textContent = (move ? fill(S.after_ply, { n: state.ply, move: move.move })
     : S.start_position) + " · " + fill(S.to_move, { side });
   for (const b of $("imp-moves").querySelectorAll("button")) {

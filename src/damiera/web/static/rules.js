@@ -1,8 +1,8 @@
 // Rules pages: draws every diagram with the play page's SVG board (board.js) and wires the
 // "Try it" buttons (a friend game from the diagram's position, opened on the play board) and
 // "Play this variant" (the ☰ menu's new-game form with the variant chosen).
-import { drawBoard, parseFen } from "/static/board.js";
 import { api } from "/static/api.js";
+import { drawBoard } from "/static/board.js";
 import { openMenu } from "/static/menu.js";
 
 const dataNode = document.getElementById("rules-data");
@@ -12,8 +12,7 @@ function drawDiagram(figure) {
   const d = data.diagrams[figure.dataset.diagram];
   if (!d) return;
   const board = data.boards[d.variant];
-  const position = parseFen(d.fen);
-  const pieces = { ...position.pieces };
+  const pieces = { ...d.pieces };   // the diagram's position, as the server read its FEN
   const highlights = {};
   const shown = d.shown;
   if (d.from_square) {
@@ -26,7 +25,7 @@ function drawDiagram(figure) {
     highlights.captured = shown.captures;
     if (shown.promotes) {
       // The crowned man: a king of the mover's colour on the square where the move ends.
-      pieces[shown.to] = `${position.turn}-king`;
+      pieces[shown.to] = `${d.turn}-king`;
       highlights.crowned = [shown.to];
     }
   }

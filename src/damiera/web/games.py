@@ -6,7 +6,9 @@ change is made on that Game (so every rule, refusal and result comes from the ru
 written back in one transaction. :class:`GameService` holds the store and the computer pool.
 Its JSON shapes are in :mod:`damiera.web.serialization`, its errors in
 :mod:`damiera.web.errors` (with their status codes), result sentences in
-:mod:`damiera.web.results`. Every change takes ``player``, the caller's player token, checked
+:mod:`damiera.web.results`, what a game shows without a change (a piece's refusal, its PDN)
+in :mod:`damiera.web.game_views`, the checks of a new game's options in
+:mod:`damiera.web.new_game`. Every change takes ``player``, the caller's player token, checked
 against the game's seats (:mod:`damiera.web.seats`); game objects carry ``seats``, the sides
 it holds.
 """
@@ -14,18 +16,17 @@ it holds.
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC
 from typing import Any
 
 from damiera.rules.game import Game, GameOverError, ResultReason
-from damiera.rules.geometry import geometry
 from damiera.rules.movegen import Move
-from damiera.rules.notation import NotationError, explain_piece, move_text
+from damiera.rules.notation import NotationError
 from damiera.rules.variant import Variant, variant
 from damiera.web import clocks, i18n, seats
 from damiera.web.computer import ComputerPool, GameChanged
-from damiera.web.errors import BadRequest, Conflict, IllegalMove, clip
+from damiera.web.errors import BadRequest, Conflict, IllegalMove
 from damiera.web.game_cache import GameCache
+from damiera.web.game_views import explain_square, movers, pdn_text, text_of_path
 from damiera.web.limits import LimitExceeded
 from damiera.web.new_game import NewGame, new_game
 from damiera.web.results import color_of, localize_result, lost_on_time_text, result_text
@@ -75,14 +76,9 @@ def _game_over(game: Game) -> Conflict:
         result=result_text(outcome, game.variant)))
 
 
-def _movers(game: Game) -> list[str]:
-    """The side that played each move of ``game``, in order."""
-    return [p.turn.word for p in game.positions[: len(game.moves)]]
-
-
 def _record(stored: StoredGame, game: Game) -> None:
     """Copy the moves and result of ``game`` into ``stored``, its clock charged."""
-    clocks.charge(stored, _movers(game), game.outcome() is not None)
+    clocks.charge(stored, movers(game), game.outcome() is not None)
     stored.moves = game.history()
     result = game.outcome()
     stored.result_winner = result.winner.word if result and result.winner else None
@@ -424,26 +420,7 @@ class GameService:
         "reason", "code"}`` (``reason``/``code`` null when it has legal moves). The reason is
         the rules core's (:func:`damiera.rules.notation.explain_piece`)."""
         stored = await self.load(game_id)
-        game = self._game(stored)
-        v = game.variant
-        geo = geometry(v)
-        try:
-            start = geo.square(square)
-        except ValueError as exc:  # the core's reason, with the label already shortened
-            raise BadRequest(clip(str(exc), 200)) from None
-        legal = game.legal_moves()
-        mine = [move_text(v, m) for m in legal if m.start == start]
-        if mine or game.outcome() is not None:
-            return {"square": geo.label(start), "moves": mine, "reason": None, "code": None}
-        refusal = explain_piece(v, game.position, start)
-        if refusal is None:  # cannot happen: it has no legal move; be safe
-            return {"square": geo.label(start), "moves": [], "reason": None, "code": None}
-        return {
-            "square": geo.label(start),
-            "moves": [],
-            "reason": i18n.error_message(refusal.code, refusal.params, str(refusal)),
-            "code": refusal.code,
-        }
+        return explain_square(self._game(stored), square)
 
     async def path_text(self, game_id: str, path: list[str]) -> str:
         """The move text of ``path`` (square labels as the player entered them, start
@@ -454,39 +431,13 @@ class GameService:
         if len(path) < 2:
             raise BadRequest("a move's path names at least two squares")
         stored = await self.load(game_id)
-        game = self._game(stored)
-        v = game.variant
-        try:
-            start = geometry(v).square(path[0])
-        except ValueError as exc:
-            raise BadRequest(clip(str(exc), 200)) from None
-        capture = any(m.captures for m in game.legal_moves() if m.start == start)
-        return (v.capture_separator if capture else "-").join(path)
+        return text_of_path(self._game(stored), path)
 
     async def pdn(self, game_id: str) -> str:
         """The game as PDN text (tags ``GameType``, ``FEN`` when not from the start,
         ``Result``). Raises NotFoundError."""
         stored = await self.load(game_id)
-        game = self._game(stored)
-        if stored.opponent == "computer":
-            names = {stored.side: "Player", color_of(stored.side).opponent.word:
-                     stored.engine or f"Damiera level {stored.level}"}
-        else:
-            names = {"white": "White player", "black": "Black player"}
-        created = stored.created_at.astimezone(UTC)
-        tags = {
-            "Event": "Damiera game",
-            "Site": f"game {stored.id}",
-            "Date": created.strftime("%Y.%m.%d"),
-            "White": names["white"],
-            "Black": names["black"],
-        }
-        extra, comments = clocks.pdn_extras(stored, _movers(game))
-        tags.update(extra)
-        result = None
-        if clocks.lost_on_time(stored):
-            result = "1-0" if stored.result_winner == "white" else "0-1"
-        return game.pdn(tags, comments=comments, result=result)
+        return pdn_text(stored, self._game(stored))
 
     def recent(self, owner: str | None, limit: int = 50) -> list[dict[str, Any]]:
         """Summaries of the owner's recent games for "my games", games without a move or a

@@ -1,7 +1,7 @@
 """The site's scripts keep one API client and compute no FEN (issue 17, item 6): only
 ``api.js`` calls ``fetch``, and the play, PDN import and rules pages draw the pieces the server
-sends instead of parsing FEN (``parseFen`` is left to the analysis page's position editor,
-which reads and writes a FEN text box)."""
+sends instead of parsing FEN (``fen.js`` serves the analysis page alone, whose position
+editor reads and writes a FEN text box)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ def test_pages_that_draw_server_positions_parse_no_fen() -> None:
     pages = [n for n in scripts if n.startswith("play")] + ["pdn_import.js", "rules.js"]
     assert "play.js" in pages and "play_input.js" in pages
     assert [n for n in pages if "parseFen" in scripts[n]] == []
+    assert [n for n, text in scripts.items() if '"/static/fen.js"' in text] == ["analysis.js"]
 
 
 def test_play_modules_import_no_cycle() -> None:

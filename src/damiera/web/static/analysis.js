@@ -2,7 +2,8 @@
 // evaluation bar and game review. Every rule comes from the server (/api/analysis/...): the
 // script only draws, remembers the tree and asks.
 import { api } from "/static/api.js";
-import { drawBoard, parseFen } from "/static/board.js";
+import { drawBoard } from "/static/board.js";
+import { parseFen, writeFen } from "/static/fen.js";
 
 const DATA = JSON.parse(document.getElementById("page-data").textContent);
 const S = DATA.strings;
@@ -44,10 +45,7 @@ function scoreText(line) {
 
 // -- the editor --------------------------------------------------------------------------------
 function editFen() {
-  const order = state.variant.board.squares.map((s) => s.label);
-  const side = (color) => order.filter((l) => (state.edit.pieces[l] || "").startsWith(color))
-    .map((l) => (state.edit.pieces[l].endsWith("king") ? "K" : "") + l).join(",");
-  return `${state.edit.turn === "white" ? "W" : "B"}:W${side("white")}:B${side("black")}`;
+  return writeFen(state.edit.pieces, state.edit.turn, state.variant.board.squares.map((s) => s.label));
 }
 
 function loadEdit(fen) {

@@ -4,12 +4,12 @@
 import { api } from "/static/api.js";
 import { drawBoard } from "/static/board.js";
 import { parseFen, writeFen } from "/static/fen.js";
+import { fmt } from "/static/text.js";
 
 const DATA = JSON.parse(document.getElementById("page-data").textContent);
 const S = DATA.strings;
 const VARIANTS = Object.fromEntries(DATA.variants.map((v) => [v.id, v]));
 const $ = (id) => document.getElementById(id);
-const fmt = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
 
 const state = {
   variant: null, optional: false, mode: "edit", tool: "white-man", flipped: false,

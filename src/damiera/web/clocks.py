@@ -32,15 +32,9 @@ from typing import Any
 from damiera.rules.game import Result, ResultReason, flag_result
 from damiera.rules.position import Position
 from damiera.rules.variant import VARIANTS, Variant
-from damiera.web import i18n
+from damiera.web.results import TIME_DRAW_REASON, TIME_REASON, on_time_text
 from damiera.web.store import StoredGame
 
-_ = i18n.gettext
-
-#: The stored ``result_reason`` of a game lost on time.
-TIME_REASON = ResultReason.TIME.value
-#: The stored ``result_reason`` of a game drawn on time: the opponent could not win.
-TIME_DRAW_REASON = ResultReason.TIME_NO_WIN.value
 #: The time controls offered in the menu: label -> (base seconds, increment seconds).
 PRESETS: dict[str, tuple[int, int]] = {"5+3": (300, 3), "10+0": (600, 0), "15+10": (900, 10)}
 #: Bounds of a custom time control: minutes, increment seconds.
@@ -231,23 +225,10 @@ def decorate(stored: StoredGame, data: dict[str, Any]) -> dict[str, Any]:
     }
     if ended_on_time(stored):
         out["result"] = {"winner": stored.result_winner, "reason": stored.result_reason,
-                         "text": result_text(stored.result_winner, str(stored.result_reason))}
+                         "text": on_time_text(stored.result_winner, str(stored.result_reason))}
         out["legal_moves"] = []
         out["can_undo"] = False
     return out
-
-
-def result_text(winner: str | None, reason: str) -> str:
-    """The result of a game whose flag fell (``winner``: "white", "black" or None;
-    ``reason``: the stored reason), in the current language."""
-    words = {"white": _("White"), "black": _("Black")}
-    if reason == TIME_DRAW_REASON:
-        return _("Draw: a flag fell, but the other side cannot win")
-    if winner is None:
-        return ""
-    loser = "black" if winner == "white" else "white"
-    return _("{winner} wins: {loser} lost on time").format(
-        winner=words[winner], loser=words[loser])
 
 
 def _clk(ms: int) -> str:

@@ -20,7 +20,7 @@ from damiera.cli import main
 from damiera.web import migrate
 from damiera.web.seats import new_game_seats
 from damiera.web.store import METADATA, GameStore, StoredGame, make_engine
-from tests.conftest import WAIT_SECONDS
+from tests.conftest import WAIT_SECONDS, free_port
 from tests.web.conftest import new_game, play
 
 
@@ -220,3 +220,20 @@ def test_the_api_and_my_games_give_times_in_utc(client: TestClient) -> None:
     page = client.get("/games").text
     assert (f'<time datetime="{updated.isoformat()}" dir="ltr">'
             f'{updated.strftime("%Y-%m-%d %H:%M")} UTC</time>') in page
+
+
+def test_a_database_from_a_newer_damiera_is_refused_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    GameStore(url).close()
+    engine = make_engine(url)
+    with engine.begin() as conn:
+        conn.execute(sa.text("UPDATE alembic_version SET version_num = '9999'"))
+    engine.dispose()
+    with pytest.raises(migrate.MigrationError, match="revision 9999, which this version"):
+        GameStore(url)
+    assert main(["serve", "--port", str(free_port()), "--database-url", url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("damiera: error: the database is at schema revision 9999")
+    assert err.count("\n") == 1

@@ -55,6 +55,7 @@ def _serve(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import ArgumentError, OperationalError
 
     from damiera.web.app import create_app
+    from damiera.web.migrate import MigrationError
     from damiera.web.store import default_database_url
 
     url = args.database_url or default_database_url()
@@ -69,6 +70,8 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot open the database {url!r}: {exc}") from None
     except ModuleNotFoundError as exc:
         raise UsageError(f"database URL {url!r} needs the module {exc.name}") from None
+    except MigrationError as exc:
+        raise UsageError(str(exc)) from None
     from damiera.web.store import StorageError
 
     try:

@@ -40,6 +40,8 @@ def _db(args: argparse.Namespace) -> int:
     except SQLAlchemyError as exc:
         why = str(getattr(exc, "orig", None) or exc).splitlines()[0][:200]
         raise UsageError(f"the database {url!r} failed: {why}") from None
+    except migrate.MigrationError as exc:
+        raise UsageError(str(exc)) from None
     finally:
         engine.dispose()
     print(f"revision {now or 'none (empty, or made before migrations)'}; newest {migrate.head()}")

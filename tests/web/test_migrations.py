@@ -237,3 +237,12 @@ def test_a_database_from_a_newer_damiera_is_refused_with_one_line(
     err = capsys.readouterr().err
     assert err.startswith("damiera: error: the database is at schema revision 9999")
     assert err.count("\n") == 1
+
+
+def test_a_database_password_is_never_printed(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"postgresql://me:secret@/damiera?host={tmp_path}"   # no server there
+    assert main(["db", "upgrade", "--database-url", url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("damiera: error: the database 'postgresql://me:***@/damiera?host=")
+    assert "secret" not in err and err.count("\n") == 1

@@ -44,3 +44,7 @@ def reference_cases(name: str) -> list[dict[str, Any]]:
         return []
     cases: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))["cases"]
     return cases
+
+
+# Throw-away PostgreSQL and Redis servers, and the ``backend`` fixture (tests/services/).
+pytest_plugins = ["tests.services.postgres", "tests.services.redis"]

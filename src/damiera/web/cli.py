@@ -55,9 +55,11 @@ def _serve(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import ArgumentError, OperationalError
 
     from damiera.web.app import create_app
-    from damiera.web.store import default_database_url
+    from damiera.web.migrate import MigrationError
+    from damiera.web.store import default_database_url, safe_url
 
     url = args.database_url or default_database_url()
+    shown = safe_url(url)   # never print a password
     limits = _limits(args)
     engines = _hub_engines(args)
     try:
@@ -66,16 +68,18 @@ def _serve(args: argparse.Namespace) -> int:
     except ArgumentError:
         raise UsageError(f"bad database URL {url!r}") from None
     except (OperationalError, OSError) as exc:
-        raise UsageError(f"cannot open the database {url!r}: {exc}") from None
+        raise UsageError(f"cannot open the database {shown!r}: {exc}") from None
     except ModuleNotFoundError as exc:
-        raise UsageError(f"database URL {url!r} needs the module {exc.name}") from None
+        raise UsageError(f"database URL {shown!r} needs the module {exc.name}") from None
+    except MigrationError as exc:
+        raise UsageError(str(exc)) from None
     from damiera.web.store import StorageError
 
     try:
         app.state.service.store.check_writable()
     except StorageError as exc:
-        raise UsageError(f"cannot write to the database {url!r}: {exc.why}") from None
-    print(f"Damiera: http://{args.host}:{port}/  (games in {url})", flush=True)
+        raise UsageError(f"cannot write to the database {shown!r}: {exc.why}") from None
+    print(f"Damiera: http://{args.host}:{port}/  (games in {shown})", flush=True)
     os.environ.setdefault("DAMIERA_DATABASE_URL", url)
     try:
         uvicorn.run(app, host=args.host, port=port, log_level="warning",

@@ -5,8 +5,9 @@ plays (a friend on the same screen, or the computer at a level), the side at the
 screen, the start FEN (None for the variant's start position), every move in full notation,
 the result, the Hub engine that plays for the computer (if not Damiera's own), the clock of a
 timed game (:mod:`damiera.web.clocks`), the browser that created it, the seats (the SHA-256
-of the player token that holds each side: :mod:`damiera.web.seats`), and timestamps. The position is never stored: the
-web layer rebuilds a :class:`damiera.rules.game.Game` by replaying the moves.
+of the player token that holds each side: :mod:`damiera.web.seats`), the computer's move
+asked for and not yet played (:mod:`damiera.web.thinking`), and timestamps. The position is
+never stored: the web layer rebuilds a :class:`damiera.rules.game.Game` by replaying the moves.
 
 Writes are all-or-nothing (one transaction each) and optimistic: every row carries a
 ``version`` (SQLAlchemy's ``version_id_col``); :meth:`GameStore.save` refuses with
@@ -140,6 +141,11 @@ class GameRow(_Base):
     #: Against the computer: the name of the Hub engine that plays (``damiera serve
     #: --hub-engine``), or None for Damiera's own engine at ``level``.
     engine: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: Against the computer: the id of the search asked for the computer's move now (None:
+    #: none asked; :mod:`damiera.web.thinking`), and when it was asked.
+    computer_job: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    computer_asked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                               nullable=True)
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy's own hook
 
@@ -166,6 +172,8 @@ class StoredGame:
     version: int = 0
     clock: dict[str, Any] | None = None
     engine: str | None = None
+    computer_job: str | None = None
+    computer_asked_at: datetime | None = None
 
     @classmethod
     def _from_row(cls, row: GameRow) -> StoredGame:
@@ -188,6 +196,9 @@ class StoredGame:
             version=row.version,
             clock=copy.deepcopy(row.clock),
             engine=row.engine,
+            computer_job=row.computer_job,
+            computer_asked_at=(_aware(row.computer_asked_at)
+                               if row.computer_asked_at is not None else None),
         )
 
 
@@ -264,7 +275,7 @@ class GameStore:
 
     @_storage_errors
     def save(self, game: StoredGame) -> StoredGame:
-        """Write the moves and result of ``game`` if nobody changed it since it was loaded.
+        """Write the moves, result, clock and pending computer move of ``game`` if nobody changed it since it was loaded.
 
         Returns the saved copy (new version and ``updated_at``). Raises
         :class:`ConflictError` (nothing written) when the stored version differs, and
@@ -280,6 +291,8 @@ class GameStore:
             row.result_winner = game.result_winner
             row.result_reason = game.result_reason
             row.clock = copy.deepcopy(game.clock)
+            row.computer_job = game.computer_job
+            row.computer_asked_at = game.computer_asked_at
             row.updated_at = datetime.now(UTC)
             try:
                 session.commit()
@@ -337,7 +350,8 @@ class GameStore:
 
 #: Columns added since the table was first made: a database made before them gets them
 #: (NULL in old rows) when the store opens it. name -> SQL type.
-_NEW_COLUMNS = {"clock": "JSON", "engine": "VARCHAR(64)"}
+_NEW_COLUMNS = {"clock": "JSON", "engine": "VARCHAR(64)", "computer_job": "VARCHAR(40)",
+                "computer_asked_at": "TIMESTAMP WITH TIME ZONE"}
 
 
 def _add_new_columns(engine: Engine) -> None:

@@ -1,0 +1,137 @@
+"""The computer's moves searched by engine workers on a Redis job queue (arq), when the site
+is given one (``DAMIERA_REDIS_URL`` or ``damiera serve --redis-url``).
+
+:class:`QueueComputer` is a :class:`~damiera.web.computer.ComputerPool` whose own-engine
+searches are jobs (:mod:`damiera.web.computer_jobs`) that any ``damiera worker`` on any machine
+runs; the web process waits for the job's result in Redis. Its admission limits (searches per
+client, searches waiting in all) count the searches this web process waits for. Hub engines
+(:mod:`damiera.web.hub_engines`) still run in the web process, as without a queue.
+
+A job's id is the pending move's id stored with the game (:mod:`damiera.web.thinking`), so at
+most one job exists per computer move whichever web process asked for it. When nobody waits
+for the move any more (the client hung up) the job is aborted: dropped if no worker took it
+yet, else its search is stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+from damiera.rules.movegen import Move, legal_moves
+from damiera.rules.notation import NotationError, parse_move
+from damiera.rules.position import Position, write_fen
+from damiera.rules.variant import variant as get_variant
+from damiera.web import computer_jobs
+from damiera.web.computer import Ask, ComputerPool
+from damiera.web.hub_engines import HubPlayers
+from damiera.web.limits import LimitExceeded
+
+
+class QueueFailed(RuntimeError):
+    """The queue or its worker failed (Redis unreachable, the job failed or expired)."""
+
+
+class QueueComputer(ComputerPool):
+    """Computer moves as jobs on the Redis queue at ``redis_url``.
+
+    ``waiting``: searches this web process may wait for at once (more get 503, as a full
+    pool); ``movetime``, ``per_client``, ``hub``: as :class:`ComputerPool`. ``expires``:
+    seconds a job may wait for a worker before it is dropped (then the move fails and the
+    game waits for ``POST /reply``). Raises ValueError for a malformed ``redis_url``."""
+
+    def __init__(self, redis_url: str, movetime: float | None = None, per_client: int = 2,
+                 waiting: int = 64, hub: HubPlayers | None = None, expires: float = 120.0):
+        super().__init__(workers=waiting, movetime=movetime, per_client=per_client,
+                         total=waiting, hub=hub)
+        from arq.connections import RedisSettings   # a missing extra fails now, not at the
+                                                    # first move
+        try:
+            RedisSettings.from_dsn(redis_url)
+        except (RuntimeError, ValueError):
+            raise ValueError(f"bad Redis URL {redis_url!r} (redis://HOST:PORT/DB, rediss://, "
+                             "unix:///PATH)") from None
+        self.redis_url = redis_url
+        self.expires = expires
+        self._redis: Any = None
+
+    async def _pool_of_redis(self) -> Any:
+        if self._redis is None:
+            from arq import create_pool
+            from arq.connections import RedisSettings
+
+            self._redis = await create_pool(
+                RedisSettings.from_dsn(self.redis_url),
+                job_serializer=computer_jobs.dumps, job_deserializer=computer_jobs.loads)
+        return self._redis
+
+    async def _run(self, variant_id: str, optional_capture: bool,
+                   positions: Sequence[Position], level: int, slot: int,
+                   ask: Ask | None) -> Move:
+        from arq.jobs import Job
+
+        v = get_variant(variant_id, optional_capture=optional_capture)
+        moves = legal_moves(v, positions[-1])
+        if len(moves) == 1:      # nothing to search: no job (as choose_move does)
+            return moves[0]
+        if not moves:
+            raise ValueError("the computer has no legal move")
+        job = computer_jobs.make_job(
+            ask.game if ask else "", ask.version if ask else 0, v.id, v.optional_capture,
+            level, self.movetime, [write_fen(v, p) for p in positions])
+        try:
+            redis = await self._pool_of_redis()
+            queued: Job | None = await redis.enqueue_job(
+                computer_jobs.FUNCTION, job, _job_id=ask.job if ask else None,
+                _expires=self.expires)
+        except OSError as exc:
+            raise QueueFailed(f"the job queue cannot be reached: {exc}") from None
+        if queued is None:  # a job of this id exists already: wait for that one
+            assert ask is not None
+            queued = Job(ask.job, redis, _deserializer=computer_jobs.loads)
+        try:
+            result = await queued.result(poll_delay=computer_jobs.POLL)
+        except asyncio.CancelledError:
+            # Nobody waits for this move any more: drop the job, or stop its search.
+            await asyncio.shield(self._abort(queued.job_id))
+            self.stopped += 1
+            raise
+        except (LimitExceeded, OSError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the worker's error, as one line
+            raise QueueFailed(f"the engine worker failed: {str(exc)[:200]}") from None
+        text = result.get("move") if isinstance(result, dict) else None
+        try:
+            return parse_move(v, positions[-1], str(text))
+        except NotationError:
+            raise QueueFailed(f"the engine worker sent a move that is not legal: "
+                              f"{str(text)[:40]!r}") from None
+
+    async def _abort(self, job_id: str) -> None:
+        """Ask the workers to drop or stop job ``job_id`` (arq's abort set)."""
+        from arq.constants import abort_jobs_ss
+        from arq.utils import timestamp_ms
+
+        try:
+            await self._redis.zadd(abort_jobs_ss, {job_id: timestamp_ms()})
+        except OSError:
+            pass   # the job expires on its own
+
+    async def searches(self) -> int:
+        """Searches the workers have started so far (all web processes together)."""
+        redis = await self._pool_of_redis()
+        return int(await redis.get(computer_jobs.SEARCHES_KEY) or 0)
+
+    def warm(self) -> None:
+        """Nothing to start here: the workers run elsewhere."""
+
+    def close(self) -> None:
+        """Stop the Hub engines and drop the Redis connections."""
+        self.hub.close()
+        redis, self._redis = self._redis, None
+        if redis is not None:
+            try:
+                asyncio.get_running_loop().create_task(redis.aclose())
+            except RuntimeError:
+                pass

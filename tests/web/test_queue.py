@@ -1,0 +1,228 @@
+"""Computer moves on the Redis job queue (issue 17): jobs are JSON, checked on the way in;
+a ``damiera worker`` searches them; one search per computer move, a dropped job never
+searched; the site against a real Redis server and a real worker process."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from damiera.rules.movegen import legal_moves
+from damiera.rules.position import parse_fen, start_position, write_fen
+from damiera.rules.variant import variant
+from damiera.web import computer_jobs
+from damiera.web.app import create_app
+from damiera.web.computer import Ask
+from damiera.web.computer_jobs import BadJob, make_job, read_job
+from tests.conftest import WAIT_SECONDS
+from tests.web.conftest import ROOMY, new_game
+
+pytest.importorskip("arq")
+
+
+def _job(**changes: Any) -> dict[str, Any]:
+    v = variant("italian")
+    job = make_job("g", 1, "italian", False, 1, 0.05, [write_fen(v, start_position(v))])
+    job.update(changes)
+    return job
+
+
+def test_a_job_is_plain_json_and_reads_back_the_positions() -> None:
+    job = _job()
+    raw = computer_jobs.dumps(job)
+    assert computer_jobs.loads(raw) == job
+    variant_id, optional, positions, level, movetime = read_job(computer_jobs.loads(raw))
+    assert (variant_id, optional, level, movetime) == ("italian", False, 1, 0.05)
+    assert positions == [start_position(variant("italian"))]
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({"variant": "chess"}, "unknown variant"),
+        ({"level": 4}, "level must be 1, 2 or 3"),
+        ({"level": True}, "level must be 1, 2 or 3"),
+        ({"positions": []}, "positions"),
+        ({"positions": ["W:W99:B1"]}, "bad FEN"),
+        ({"positions": ["x" * 2000]}, "FEN string"),
+        ({"positions": ["W:W21:B1"] * (computer_jobs.MAX_POSITIONS + 1)}, "positions"),
+        ({"movetime": -1}, "movetime"),
+        ({"optional_capture": "yes"}, "optional_capture"),
+    ],
+)
+def test_a_malformed_job_is_refused_with_one_line(changes: dict[str, Any], words: str) -> None:
+    with pytest.raises(BadJob) as err:
+        read_job(_job(**changes))
+    assert words in str(err.value) and "\n" not in str(err.value)
+
+
+# -- against a real Redis server and real workers -----------------------------------------------
+
+@pytest.fixture
+def queue(redis_url: str) -> Iterator[str]:
+    """A Redis URL whose counters start at zero."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    client.flushdb()
+    client.close()
+    yield redis_url
+
+
+def start_worker(redis_url: str, processes: int = 1) -> subprocess.Popen[str]:
+    """``damiera worker`` in its own process; returns once it has said it runs."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "damiera", "worker", "--redis-url", redis_url,
+         "--processes", str(processes)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    assert "Damiera engine worker" in line, line
+    return proc
+
+
+def stop(proc: subprocess.Popen[str]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=WAIT_SECONDS)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def searches(redis_url: str) -> int:
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        return int(client.get(computer_jobs.SEARCHES_KEY) or 0)
+    finally:
+        client.close()
+
+
+def _computer(redis_url: str) -> Any:
+    from damiera.web.computer_queue import QueueComputer
+
+    return QueueComputer(redis_url, movetime=0.05, per_client=10)
+
+
+def test_one_search_per_job_even_when_two_requests_ask_for_it(queue: str) -> None:
+    """Two waits for the same pending move (same job id) share one search."""
+    worker = start_worker(queue)
+    v = variant("italian")
+    positions = [start_position(v)]
+
+    async def both() -> list[Any]:
+        computer = _computer(queue)
+        ask = Ask("same-job", "g", 1)
+        try:
+            return await asyncio.gather(
+                computer.choose("italian", False, positions, 2, ask=ask),
+                computer.choose("italian", False, positions, 2, ask=ask))
+        finally:
+            computer.close()
+
+    try:
+        first, second = asyncio.run(both())
+    finally:
+        stop(worker)
+    assert first == second
+    assert searches(queue) == 1
+
+
+def test_a_job_nobody_waits_for_is_dropped_before_a_worker_takes_it(queue: str) -> None:
+    v = variant("italian")
+    positions = [start_position(v)]
+
+    async def give_up() -> None:
+        computer = _computer(queue)
+        task = asyncio.ensure_future(
+            computer.choose("italian", False, positions, 1, ask=Ask("gone", "g", 1)))
+        redis = await computer._pool_of_redis()
+        while not await redis.exists("arq:job:gone"):
+            await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert computer.stopped == 1
+        computer.close()
+
+    asyncio.run(give_up())
+    worker = start_worker(queue)       # only now a worker: it finds the job aborted
+
+    async def later() -> Any:
+        computer = _computer(queue)
+        try:   # a second job behind it, so that the worker has looked at the first
+            return await computer.choose("italian", False, positions, 1, ask=Ask("next", "g", 2))
+        finally:
+            computer.close()
+
+    try:
+        assert asyncio.run(later()) is not None
+    finally:
+        stop(worker)
+    assert searches(queue) == 1
+
+
+def searches_expected(game: dict[str, Any]) -> int:
+    """The computer's moves of ``game`` that needed a search (more than one legal move)."""
+    v = variant(game["variant"], optional_capture=game["optional_capture"])
+    count = 0
+    for fen in game["positions"][:-1]:
+        position = parse_fen(v, fen)
+        if position.turn.word == game["computer_side"] and len(legal_moves(v, position)) > 1:
+            count += 1
+    return count
+
+
+def test_the_site_on_the_queue_searches_once_per_computer_move(queue: str, tmp_db: str) -> None:
+    worker = start_worker(queue)
+    try:
+        app = create_app(tmp_db, computer_movetime=0.05, limits=ROOMY, redis_url=queue)
+        with TestClient(app) as c:
+            game = new_game(c, variant="italian", opponent="computer", level=1, side="black")
+            assert len(game["history"]) == 1         # the computer opened
+            for _ in range(4):
+                r = c.post(f"/api/games/{game['id']}/moves",
+                           json={"move": game["legal_moves"][0]["move"]})
+                assert r.status_code == 200, r.text
+                game = r.json()
+                assert game["thinking"] is False
+                if game["result"]:
+                    break
+    finally:
+        stop(worker)
+    assert len(game["history"]) >= 5
+    assert searches(queue) == searches_expected(game)
+
+
+# Until the shared fixtures land: a throw-away Redis on a Unix socket.
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    import shutil
+
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.skip("redis-server is not installed (make test installs it)")
+    folder = tmp_path_factory.mktemp("redis")
+    sock = folder / "redis.sock"
+    proc = subprocess.Popen([server, "--port", "0", "--unixsocket", str(sock), "--save", "",
+                             "--appendonly", "no", "--dir", str(folder)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    import time
+
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not sock.exists():
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.02)
+    yield f"unix://{sock}"
+    proc.terminate()
+    proc.wait()

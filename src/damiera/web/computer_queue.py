@@ -45,8 +45,9 @@ class QueueComputer(ComputerPool):
                  waiting: int = 64, hub: HubPlayers | None = None, expires: float = 120.0):
         super().__init__(workers=waiting, movetime=movetime, per_client=per_client,
                          total=waiting, hub=hub)
-        from arq.connections import RedisSettings   # a missing extra fails now, not at the
-                                                    # first move
+        # A missing extra fails now, not at the first move.
+        from arq.connections import RedisSettings
+
         try:
             RedisSettings.from_dsn(redis_url)
         except (RuntimeError, ValueError):

@@ -18,7 +18,8 @@ Games stored before clocks or seats existed are migrated when the store opens: t
 column is added (NULL: untimed), and so are the two seat columns, each old game's seats
 given to the browser that created it (its ``owner``) as a new game would give them. :meth:`GameStore.delete_untouched` deletes games nobody has
 changed for a while (the site runs it on its own: :mod:`damiera.web.housekeeping`), and
-:meth:`GameStore.check_writable` tells whether the database accepts writes at all.
+:meth:`GameStore.claim_task` lets one of several web processes run each round of a periodic
+task, and :meth:`GameStore.check_writable` tells whether the database accepts writes at all.
 
 The database is any SQLAlchemy URL: ``DAMIERA_DATABASE_URL``, else an SQLite file in the
 user's data directory (``$XDG_DATA_HOME/damiera/damiera.sqlite3``, by default
@@ -35,7 +36,7 @@ import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -53,7 +54,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -148,6 +149,16 @@ class GameRow(_Base):
                                                                nullable=True)
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy's own hook
+
+
+class TaskRow(_Base):
+    """When the site's periodic task ``name`` is next due (:meth:`GameStore.claim_task`):
+    shared by every web process on the database, so that one of them runs it each round."""
+
+    __tablename__ = "site_tasks"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 @dataclass
@@ -319,6 +330,30 @@ class GameStore:
         with self._write_lock, self._sessions.begin() as session:
             result = session.execute(delete(GameRow).where(GameRow.updated_at < before))
             return int(getattr(result, "rowcount", 0) or 0)
+
+    @_storage_errors
+    def claim_task(self, name: str, every: float) -> bool:
+        """True for exactly one caller (of all processes on this database) per ``every``
+        seconds: the periodic task ``name`` is due and this caller runs it (its next round
+        is then due ``every`` seconds from now); False when it is not due or another caller
+        took it first (an atomic conditional UPDATE, or the INSERT of its first round)."""
+        now = datetime.now(UTC)
+        due = now + timedelta(seconds=every)
+        with self._write_lock, self._sessions.begin() as session:
+            result = session.execute(update(TaskRow)
+                                     .where(TaskRow.name == name, TaskRow.due_at <= now)
+                                     .values(due_at=due)
+                                     .execution_options(synchronize_session=False))
+            if int(getattr(result, "rowcount", 0) or 0) == 1:
+                return True
+            if session.get(TaskRow, name) is not None:
+                return False
+        try:
+            with self._write_lock, self._sessions.begin() as session:
+                session.add(TaskRow(name=name, due_at=due))
+        except IntegrityError:   # another process inserted it first: its round
+            return False
+        return True
 
     @_storage_errors
     def check_writable(self) -> None:

@@ -52,10 +52,12 @@ from damiera.rules.position import MAX_FEN_TEXT
 from damiera.rules.variant import VARIANTS
 from damiera.web import i18n
 from damiera.web.computer import CLIENT
-from damiera.web.games import GameService, NewGame, variant_json
+from damiera.web.games import GameService
 from damiera.web.limits import RateLimiter, client_key, until_disconnect
+from damiera.web.new_game import NewGame
 from damiera.web.seats import require_same_origin
 from damiera.web.security_headers import secure_cookie
+from damiera.web.serialization import variant_json
 
 PLAYER_COOKIE = "damiera_player"
 

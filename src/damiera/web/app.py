@@ -15,7 +15,8 @@ every response gets :class:`~damiera.web.security_headers.SecurityHeaders`; the 
 
 Templates that other packages reuse (the rules pages) extend ``base.html`` (``<html lang
 dir>``, the ☰ menu with new game, rules and languages) and draw boards with
-``/static/board.js``; :func:`render` renders any template in the request's language.
+``/static/board.js``; :func:`damiera.web.pages.render` renders any template in the
+request's language.
 """
 
 from __future__ import annotations
@@ -30,12 +31,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-import jinja2
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from damiera.rules.variant import VARIANTS
@@ -45,16 +44,17 @@ from damiera.web.analysis.workers import WorkerPool
 from damiera.web.api import PLAYER_COOKIE, build_router, current_player, error_response
 from damiera.web.computer import ComputerPool
 from damiera.web.computer_jobs import ENVIRONMENT as REDIS_ENVIRONMENT
-from damiera.web.games import BadRequest, Conflict, GameService, IllegalMove, variant_json
+from damiera.web.errors import BadRequest, Conflict, IllegalMove
+from damiera.web.games import GameService
 from damiera.web.housekeeping import clean_up_forever
 from damiera.web.hub_engines import (
     DEFAULT_MOVETIME,
     EngineFailed,
     HubEngine,
     HubPlayers,
-    menu_entries,
 )
 from damiera.web.limits import ClientGone, LimitExceeded, Limits, RateLimiter, RequestLimits
+from damiera.web.pages import render, request_locale
 from damiera.web.pdn_import import build_router as pdn_import_router
 from damiera.web.rules_pages.routes import build_router as rules_pages_router
 from damiera.web.rules_pages.routes import localise_path
@@ -65,38 +65,11 @@ from damiera.web.security_headers import (
     safe_local_path,
     secure_cookie,
 )
+from damiera.web.serialization import variant_json
 from damiera.web.store import GameStore, NotFoundError, StorageError
 
 HERE = Path(__file__).parent
 _ = i18n.gettext
-
-
-def make_templates() -> Jinja2Templates:
-    """Jinja2 templates of ``web/templates`` with the i18n extension bound to
-    :func:`damiera.web.i18n.gettext` (new-style gettext: ``{{ _("Text %(n)s", n=3) }}``)."""
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(HERE / "templates")),
-        autoescape=jinja2.select_autoescape(["html", "xml"]),
-        extensions=["jinja2.ext.i18n"],
-    )
-    env.install_gettext_callables(  # type: ignore[attr-defined]
-        i18n.gettext, i18n.ngettext, newstyle=True
-    )
-    return Jinja2Templates(env=env)
-
-
-TEMPLATES = make_templates()
-
-
-def request_locale(request: Request, url_lang: str | None = None) -> str:
-    """The request's language (URL, cookie, Accept-Language), also made current for gettext."""
-    code = i18n.choose_locale(
-        url_lang or request.query_params.get("lang"),
-        request.cookies.get(i18n.COOKIE),
-        request.headers.get("accept-language"),
-    )
-    i18n.set_locale(code)
-    return code
 
 
 def _script_json(data: object) -> str:
@@ -155,36 +128,6 @@ def js_strings() -> dict[str, str]:
         "aria_captured": _("captured in this move"),
         "aria_movable": _("can move"),
     }
-
-
-def render(
-    request: Request, name: str, context: dict[str, Any], url_lang: str | None = None,
-    status_code: int = 200,
-) -> HTMLResponse:
-    """Render template ``name`` in the request's language with the shared page context
-    (``lang``, ``dir``, ``languages``, ``variants``, ``path``)."""
-    code = request_locale(request, url_lang)
-    page: dict[str, Any] = dict(i18n.page_context(code))
-    page["variants"] = list(VARIANTS.values())
-    page["hub_engines"] = menu_entries(getattr(request.app.state, "hub_engines", []))
-    page["path"] = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-    page.update(context)
-    response = TEMPLATES.TemplateResponse(request, name, page, status_code=status_code)
-    remember_url_language(request, response, code, url_lang)
-    return response
-
-
-def remember_url_language(
-    request: Request, response: Response, code: str, url_lang: str | None = None
-) -> None:
-    """When the URL chose the language (``/{lang}/...`` or ``?lang=``), remember it in the
-    language cookie so that the next page (a game opened from a rules page, say) keeps it."""
-    asked = url_lang or request.query_params.get("lang")
-    if not asked or i18n.known_locale(asked) != code:   # no URL language, or not one we have
-        return
-    if request.cookies.get(i18n.COOKIE) != code:
-        response.set_cookie(i18n.COOKIE, code, max_age=365 * 24 * 3600, samesite="lax",
-                            secure=secure_cookie(request))
 
 
 def validation_message(errors: Any) -> str:

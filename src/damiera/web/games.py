@@ -1,126 +1,50 @@
-"""Games of the site: rebuilding a stored game, playing on it, and its JSON form.
+"""The game service of the site: rebuilding a stored game, playing on it, storing it.
 
 The web layer is thin: a stored game (:class:`~damiera.web.store.StoredGame`) is turned into a
 rules-core :class:`~damiera.rules.game.Game` by replaying its moves from its start FEN; every
 change is made on that Game (so every rule, refusal and result comes from the rules core) and
 written back in one transaction. :class:`GameService` holds the store and the computer pool.
-
-Errors (the API maps them to status codes): :class:`BadRequest` (400, bad input),
-:class:`IllegalMove` (400, a move the rules refuse; carries the rule's ``code``/``params``),
-:class:`~damiera.web.store.NotFoundError` (404), :class:`Conflict` (409: the game is over,
-not your turn, or another request changed the game first),
-:class:`~damiera.web.seats.Forbidden` (403: the caller holds no seat that may do this),
-:class:`~damiera.web.store.StorageError` (503: the database failed; the message says what was
-stored). Every change takes ``player``, the caller's player token, checked against the
-game's seats (:mod:`damiera.web.seats`); game objects carry ``seats``, the sides it holds.
+Its JSON shapes are in :mod:`damiera.web.serialization`, its errors in
+:mod:`damiera.web.errors` (with their status codes), result sentences in
+:mod:`damiera.web.results`. Every change takes ``player``, the caller's player token, checked
+against the game's seats (:mod:`damiera.web.seats`); game objects carry ``seats``, the sides
+it holds.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 from datetime import UTC
 from typing import Any
 
-from damiera.rules.game import Game, GameOverError, Result, ResultReason
+from damiera.rules.game import Game, GameOverError, ResultReason
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import Move
-from damiera.rules.notation import (
-    NotationError,
-    capture_paths,
-    crowned_at,
-    explain_piece,
-    move_labels,
-    move_text,
-)
-from damiera.rules.position import FenError, parse_fen, start_position, write_fen
-from damiera.rules.variant import (
-    VARIANTS,
-    Color,
-    UnknownVariantError,
-    Variant,
-    variant,
-)
+from damiera.rules.notation import NotationError, explain_piece, move_text
+from damiera.rules.variant import Variant, variant
 from damiera.web import clocks, i18n, seats
 from damiera.web.computer import ComputerPool, GameChanged
-from damiera.web.game_cache import GameCache, fen_of
+from damiera.web.errors import BadRequest, Conflict, IllegalMove, clip
+from damiera.web.game_cache import GameCache
 from damiera.web.limits import LimitExceeded
+from damiera.web.new_game import NewGame, new_game
+from damiera.web.results import color_of, result_text
+from damiera.web.serialization import game_json, summary_json
 from damiera.web.store import (
     ConflictError,
     GameStore,
     NotFoundError,
     StorageError,
     StoredGame,
-    new_game_id,
 )
 
 _ = i18n.gettext
 
-__all__ = [
-    "BadRequest",
-    "Conflict",
-    "GameService",
-    "IllegalMove",
-    "NewGame",
-    "NotFoundError",
-    "variant_json",
-]
-
-
-def clip(text: str, limit: int = 60) -> str:
-    """``text`` cut to ``limit`` characters (with "…") so that an error never echoes a huge
-    input back in full."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def quoted(text: str, limit: int = 60) -> str:
-    """User input quoted for an error message, cut to about ``limit`` characters."""
-    return repr(clip(text, limit))
-
-
-class BadRequest(ValueError):
-    """Bad input (unknown variant, malformed FEN, bad option); the message says what."""
-
-
-class IllegalMove(ValueError):
-    """A move the rules refuse: ``code`` and ``params`` from the rules core, ``message`` in
-    the request's language."""
-
-    def __init__(self, message: str, code: str, params: dict[str, str]):
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.params = params
-
-
-class Conflict(RuntimeError):
-    """The request cannot apply to the game as it is now (409); the message is in the
-    request's language (raise it with a catalog message, ``_("...")``)."""
+__all__ = ["GameService", "NotFoundError"]
 
 
 #: Results that end a game by the players' decision: they cannot be taken back.
 _FINAL_REASONS = (ResultReason.RESIGNATION, ResultReason.AGREEMENT)
-
-
-def _result_text(result: Result, v: Variant) -> str:
-    """The result in the current language (the page's own words for it), else the core's."""
-    words = {"white": _("White"), "black": _("Black")}
-    fields = {"n": str(v.draw_moves_without_progress), "winner": "", "loser": ""}
-    if result.winner is not None:
-        fields["winner"] = words[result.winner.word]
-        fields["loser"] = words[result.winner.opponent.word]
-    text = {
-        ResultReason.NO_PIECES: _("{winner} wins: {loser} has no pieces left"),
-        ResultReason.NO_MOVES: _("{winner} wins: {loser} has no legal move"),
-        ResultReason.RESIGNATION: _("{winner} wins: {loser} resigned"),
-        ResultReason.NO_PROGRESS: _("Draw: {n} moves each without a capture or a promotion"),
-        ResultReason.REPETITION: _("Draw: the same position occurred three times"),
-        ResultReason.AGREEMENT: _("Draw by agreement"),
-    }[result.reason]
-    try:
-        return text.format(**fields)
-    except (KeyError, IndexError, ValueError):
-        return result.describe(v)
 
 
 def _refuse_after_flag(stored: StoredGame) -> None:
@@ -148,81 +72,7 @@ def _game_over(game: Game) -> Conflict:
     outcome = game.outcome()
     assert outcome is not None
     return Conflict(_("the game is over: {result}").format(
-        result=_result_text(outcome, game.variant)))
-
-
-@dataclass(frozen=True)
-class NewGame:
-    """Options of a new game (the body of ``POST /api/games``)."""
-
-    variant: str
-    opponent: str = "computer"
-    level: int = 1
-    side: str | None = None
-    optional_capture: bool = False
-    fen: str | None = None
-    clock: str | None = None
-    #: Against the computer: a configured Hub engine's name (None: Damiera's own engine).
-    engine: str | None = None
-
-
-def variant_json(v: Variant) -> dict[str, Any]:
-    """A variant for the API: its rule parameters (``id``, ``name``, ...), its board
-    (``{"size", "squares": [{"label", "file", "rank"}]}``, file/rank 0-based from White's
-    lower left) and ``start_fen``."""
-    geo = geometry(v)
-    out: dict[str, Any] = dict(v.rule_parameters())
-    out["first_to_move"] = v.first_to_move.word
-    out["board"] = {
-        "size": v.board_size,
-        "squares": [
-            {"label": geo.label(s), "file": geo.file_rank(s)[0], "rank": geo.file_rank(s)[1]}
-            for s in geo.label_order
-        ],
-    }
-    out["start_fen"] = write_fen(v, start_position(v))
-    return out
-
-
-def _color(word: str) -> Color:
-    return Color.WHITE if word == "white" else Color.BLACK
-
-
-def move_json(v: Variant, move: Move, side: Color) -> dict[str, Any]:
-    """A move for the page: :func:`~damiera.rules.notation.move_labels` plus ``crowned_at``
-    (index in ``path`` from which the moving man is drawn as a king, or null), so that the
-    page draws every step without a rule of its own. ``side``: who plays it."""
-    out = move_labels(v, move)
-    out["crowned_at"] = crowned_at(v, move, side)
-    return out
-
-
-def legal_moves_json(game: Game) -> list[dict[str, Any]]:
-    """The legal moves as :func:`move_json`, each with ``paths``: every way of playing it
-    (``[{"path", "captures", "crowned_at"}]``: its own first, then the equal captures'
-    other paths, :func:`~damiera.rules.notation.capture_paths`), so the page accepts and
-    draws any of them."""
-    v = game.variant
-    moves = game.legal_moves()
-    out = []
-    for m, ways in zip(moves, capture_paths(v, game.position, moves), strict=True):
-        item = move_json(v, m, game.turn)
-        item["paths"] = [
-            {k: w[k] for k in ("path", "captures", "crowned_at")}
-            for w in (move_json(v, way, game.turn) for way in ways)
-        ]
-        out.append(item)
-    return out
-
-
-def _result_json(result: Result | None, v: Variant) -> dict[str, Any] | None:
-    if result is None:
-        return None
-    return {
-        "winner": result.winner.word if result.winner else None,
-        "reason": result.reason.value,
-        "text": result.describe(v),
-    }
+        result=result_text(outcome, game.variant)))
 
 
 def _movers(game: Game) -> list[str]:
@@ -282,7 +132,7 @@ class GameService:
         for text in stored.moves:
             game.play(text)
         if stored.result_reason == ResultReason.RESIGNATION.value and stored.result_winner:
-            game.resign(_color(stored.result_winner).opponent)
+            game.resign(color_of(stored.result_winner).opponent)
         elif stored.result_reason == ResultReason.AGREEMENT.value:
             game.agree_draw()
         return game
@@ -318,39 +168,7 @@ class GameService:
         return clocks.decorate(stored, data)
 
     def _json(self, stored: StoredGame, game: Game) -> dict[str, Any]:
-        v = game.variant
-        computer_side = (
-            _color(stored.side).opponent.word if stored.opponent == "computer" else None
-        )
-        return {
-            "id": stored.id,
-            "variant": v.id,
-            "variant_name": v.display_name,
-            "optional_capture": v.optional_capture,
-            "opponent": stored.opponent,
-            "level": stored.level,
-            "engine": stored.engine,
-            "side": stored.side,
-            "computer_side": computer_side,
-            "fen": fen_of(v.id, game.position),
-            "start_fen": write_fen(v, game.start),
-            "turn": game.turn.word,
-            "legal_moves": legal_moves_json(game),
-            "history": game.history(),
-            "history_moves": [move_json(v, m, p.turn)
-                              for m, p in zip(game.moves, game.positions, strict=False)],
-            "positions": [fen_of(v.id, p) for p in game.positions],
-            "last_move": (move_json(v, game.moves[-1], game.positions[-2].turn)
-                          if game.moves else None),
-            "result": _result_json(game.outcome(), v),
-            "moves_without_progress": game.moves_without_progress,
-            "can_undo": _undo_plies(stored, game) is not None,
-            "draw_moves_without_progress": v.draw_moves_without_progress,
-            "version": stored.version,
-            "thinking": False,
-            "created_at": stored.created_at.isoformat(),
-            "updated_at": stored.updated_at.isoformat(),
-        }
+        return game_json(stored, game, can_undo=_undo_plies(stored, game) is not None)
 
     # -- store calls in threads ----------------------------------------------------------------
     async def load(self, game_id: str) -> StoredGame:
@@ -382,60 +200,7 @@ class GameService:
     async def create(self, options: NewGame, owner: str | None) -> dict[str, Any]:
         """Create and store a game; against the computer when it moves first, its first move
         is played before the game is stored. Raises BadRequest."""
-        try:
-            v = variant(options.variant, optional_capture=options.optional_capture)
-        except UnknownVariantError:
-            raise BadRequest(
-                f"unknown variant {quoted(str(options.variant))}; known variants: "
-                f"{', '.join(VARIANTS)}"
-            ) from None
-        except ValueError as exc:
-            raise BadRequest(clip(str(exc), 200)) from None
-        if options.opponent not in ("computer", "friend"):
-            raise BadRequest(
-                f"opponent must be 'computer' or 'friend', not {options.opponent!r}"
-            )
-        if options.engine is not None:
-            if options.opponent != "computer":
-                raise BadRequest("an engine plays only as the computer (opponent 'computer')")
-            try:
-                self.computer.hub.check(options.engine, v.id, v.optional_capture)
-            except ValueError as exc:
-                raise BadRequest(str(exc)) from None
-        if options.level not in (1, 2, 3):
-            raise BadRequest(f"level must be 1, 2 or 3, not {options.level!r}")
-        if options.side is not None and options.side not in ("white", "black"):
-            raise BadRequest(f"side must be 'white' or 'black', not {options.side!r}")
-        try:
-            control = clocks.parse_time_control(options.clock)
-        except ValueError as exc:
-            raise BadRequest(str(exc)) from None
-        start_fen: str | None = None
-        if options.fen is not None and options.fen.strip():
-            try:
-                start = parse_fen(v, options.fen)
-            except FenError as exc:
-                raise BadRequest(
-                    f"bad FEN {quoted(options.fen)}: {clip(str(exc), 200)}"
-                ) from None
-            if start != start_position(v):
-                start_fen = write_fen(v, start)
-        game = Game(v, start_fen)
-        stored = StoredGame(
-            id=new_game_id(),
-            variant=v.id,
-            optional_capture=v.optional_capture,
-            opponent=options.opponent,
-            level=(options.level if options.opponent == "computer" and options.engine is None
-                   else None),
-            engine=options.engine,
-            side=options.side or game.turn.word,
-            start_fen=start_fen,
-            owner=owner,
-            clock=clocks.new_clock(control),
-        )
-        stored.white_seat, stored.black_seat = seats.new_game_seats(
-            owner, stored.opponent, stored.side)
+        stored, game = new_game(options, owner, self.computer.hub)
         if self._computer_to_move(stored, game):
             await self._computer_reply(stored, game)
         _record(stored, game)
@@ -609,7 +374,7 @@ class GameService:
                     .format(side=words[stored.side])
                 )
             try:
-                game.resign(_color(side))
+                game.resign(color_of(side))
             except GameOverError:
                 raise _game_over(game) from None
             stored = await self._save(stored, game)
@@ -681,7 +446,7 @@ class GameService:
         stored = await self.load(game_id)
         game = self._game(stored)
         if stored.opponent == "computer":
-            names = {stored.side: "Player", _color(stored.side).opponent.word:
+            names = {stored.side: "Player", color_of(stored.side).opponent.word:
                      stored.engine or f"Damiera level {stored.level}"}
         else:
             names = {"white": "White player", "black": "Black player"}
@@ -713,36 +478,7 @@ class GameService:
                 continue
             if clocks.flag_due(s):      # shown as it stands; recorded when the game is opened
                 clocks.record_flag(s)
-            v = VARIANTS.get(s.variant)
-            result: dict[str, Any] | None = None
-            outcome = None
-            if s.result_reason:
-                result = {"winner": s.result_winner, "reason": s.result_reason,
-                          "text": _stored_result_text(s)}
-                if s.opponent == "computer":
-                    outcome = ("draw" if s.result_winner is None
-                               else "won" if s.result_winner == s.side else "lost")
-            first = v.first_to_move.word if v else "white"
-            starts = (s.start_fen or first[0]).strip()[:1].upper()
-            offset = 0 if starts == first[0].upper() else 1
-            out.append(
-                {
-                    "id": s.id,
-                    "variant": s.variant,
-                    "variant_name": v.name if v else s.variant,
-                    "optional_capture": s.optional_capture,
-                    "opponent": s.opponent,
-                    "level": s.level,
-                    "engine": s.engine,
-                    "side": s.side,
-                    "plies": len(s.moves),
-                    "moves": (len(s.moves) + offset + 1) // 2,
-                    "result": result,
-                    "outcome": outcome,
-                    "updated_at": s.updated_at,
-                    "created_at": s.created_at,
-                }
-            )
+            out.append(summary_json(s))
             if len(out) == limit:
                 break
         return out
@@ -756,15 +492,3 @@ class GameService:
         await asyncio.to_thread(self.store.delete, game_id)
         self._cache.drop(game_id)
 
-
-def _stored_result_text(stored: StoredGame) -> str:
-    """The stored result as a sentence in the current language (the reason's own words)."""
-    v = VARIANTS.get(stored.variant)
-    if clocks.lost_on_time(stored):
-        return clocks.result_text(stored.result_winner)
-    try:
-        reason = ResultReason(stored.result_reason)
-    except ValueError:
-        return str(stored.result_reason)
-    winner = _color(stored.result_winner) if stored.result_winner else None
-    return _result_text(Result(winner, reason), v) if v else reason.value

@@ -45,9 +45,11 @@ from damiera.rules.position import FenError, parse_fen, write_fen
 from damiera.rules.variant import VARIANTS, UnknownVariantError, variant
 from damiera.web import i18n
 from damiera.web.api import current_player
-from damiera.web.games import BadRequest, GameService, clip, quoted, variant_json
+from damiera.web.errors import BadRequest, clip, quoted
+from damiera.web.games import GameService
 from damiera.web.limits import LimitExceeded, Limits
 from damiera.web.seats import require_same_origin
+from damiera.web.serialization import variant_json
 from damiera.web.store import StoredGame
 
 _ = i18n.gettext
@@ -191,7 +193,7 @@ async def _same_origin(request: Request) -> None:
 
 def build_router(service: GameService, limits: Limits, render: Render) -> APIRouter:
     """The import page and its API, bound to the site's ``service`` and ``limits``;
-    ``render`` is :func:`damiera.web.app.render`."""
+    ``render`` is :func:`damiera.web.pages.render`."""
     router = APIRouter()
     slots = asyncio.Semaphore(CONCURRENT)
 

@@ -22,13 +22,27 @@ form cannot send ``application/json``; a POST without a body may omit the type).
 from __future__ import annotations
 
 import hashlib
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from fastapi import Request
 
-from damiera.web.store import StoredGame
-
 SIDES = ("white", "black")
+
+
+class Seated(Protocol):
+    """What seats read of a game: a stored game (:class:`~damiera.web.store.StoredGame`)
+    has these fields; the store calls :func:`new_game_seats`, so this module does not
+    import it."""
+
+    @property
+    def opponent(self) -> str: ...
+    @property
+    def side(self) -> str: ...
+    @property
+    def white_seat(self) -> str | None: ...
+    @property
+    def black_seat(self) -> str | None: ...
 
 
 class Forbidden(PermissionError):
@@ -56,7 +70,7 @@ def new_game_seats(owner: str | None, opponent: str, side: str) -> tuple[str | N
     return (key, None) if side == "white" else (None, key)
 
 
-def held(stored: StoredGame, token: str | None) -> list[str]:
+def held(stored: Seated, token: str | None) -> list[str]:
     """The sides whose seat ``token`` holds in ``stored`` (``[]``: a spectator)."""
     if not token:
         return []
@@ -65,7 +79,7 @@ def held(stored: StoredGame, token: str | None) -> list[str]:
                                        strict=True) if seat == key]
 
 
-def needed(stored: StoredGame, action: str, turn: str, side: str | None = None) -> set[str]:
+def needed(stored: Seated, action: str, turn: str, side: str | None = None) -> set[str]:
     """The seats an ``action`` (``move``, ``undo``, ``resign``, ``draw``, ``reply``,
     ``delete``) needs,
     given the side to move ``turn`` and, for ``resign``, the side that resigns."""
@@ -82,7 +96,7 @@ def needed(stored: StoredGame, action: str, turn: str, side: str | None = None) 
     return set(SIDES)   # an agreed draw, or deleting the game: both players
 
 
-def require(stored: StoredGame, token: str | None, action: str, turn: str,
+def require(stored: Seated, token: str | None, action: str, turn: str,
             side: str | None = None) -> None:
     """Raise :class:`Forbidden` unless ``token`` holds every seat ``action`` needs."""
     mine = set(held(stored, token))

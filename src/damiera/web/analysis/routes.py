@@ -49,7 +49,8 @@ from damiera.web import i18n
 from damiera.web.analysis.strings import js_strings
 from damiera.web.analysis.workers import Message, WorkerPool
 from damiera.web.api import PLAYER_COOKIE, error_response
-from damiera.web.games import GameService, variant_json
+from damiera.web.games import GameService
+from damiera.web.serialization import variant_json
 from damiera.web.store import NotFoundError
 
 #: Longest FEN accepted (a full International board is about 330 characters).

@@ -1,7 +1,7 @@
 """Routes of the rules pages: ``/{lang}/rules`` (index) and ``/{lang}/rules/{page}``.
 
 The site's app includes :func:`build_router` with one line. Pages are rendered with the
-site's shared :func:`damiera.web.app.render` (``base.html``: ☰ menu, ``lang``/``dir``), so
+site's shared :func:`damiera.web.pages.render` (``base.html``: ☰ menu, ``lang``/``dir``), so
 they look and behave like the rest of the site; diagrams are drawn in the browser by the play
 page's own SVG board (``/static/board.js``, through ``/static/rules.js``).
 """
@@ -19,6 +19,8 @@ from markupsafe import Markup, escape
 from damiera.rules.geometry import geometry
 from damiera.rules.variant import VARIANTS
 from damiera.web import i18n
+from damiera.web.pages import render as site_render
+from damiera.web.pages import request_locale
 from damiera.web.rules_pages.content import (
     NAMES,
     OPTIONAL_TITLE,
@@ -28,6 +30,7 @@ from damiera.web.rules_pages.content import (
     build_page,
     page_ids,
 )
+from damiera.web.rules_pages.diagrams import DIAGRAMS
 
 _RULES_PATH = re.compile(r"^/([A-Za-z]{2,3}(?:[-_][A-Za-z]{2,4})?)/rules(/[^?#]*)?$")
 
@@ -107,14 +110,10 @@ def build_router() -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
     def render(request: Request, name: str, context: dict[str, Any], lang: str) -> HTMLResponse:
-        from damiera.web.app import render as site_render  # the app imports this module
-
         return site_render(request, name, context, url_lang=lang)
 
     @router.get("/rules")
     async def rules_home(request: Request) -> Response:
-        from damiera.web.app import request_locale
-
         return RedirectResponse(f"/{request_locale(request)}/rules", status_code=307)
 
     @router.get("/{lang}/rules", response_class=HTMLResponse)
@@ -174,8 +173,6 @@ def build_router() -> APIRouter:
         return render(request, "rules_page.html", context, code)
 
     def _not_found(request: Request) -> Response:
-        from damiera.web.app import render as site_render
-
         return site_render(
             request, "error.html",
             {"status": 404, "message": i18n.gettext("This page does not exist.")},
@@ -187,15 +184,11 @@ def build_router() -> APIRouter:
 
 def _from_square(page_id: str, diagram_id: str) -> str:
     """The square whose whole range a diagram marks ("" when it shows one move)."""
-    from damiera.web.rules_pages.diagrams import DIAGRAMS
-
     return next(x.from_square for x in DIAGRAMS[page_id] if x.id == diagram_id)
 
 
 def _caption(diagram_id: str, page_id: str, gettext: Any) -> Markup:
     """A diagram's caption as HTML: translated text, notation kept left-to-right."""
-    from damiera.web.rules_pages.diagrams import DIAGRAMS
-
     d = next(x for x in DIAGRAMS[page_id] if x.id == diagram_id)
     params = {k: _notation(v) for k, v in d.caption_params().items()}
     return escape(gettext(d.caption)) % params

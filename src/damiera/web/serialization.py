@@ -1,0 +1,138 @@
+"""The JSON form of variants, moves and games in the API (the shapes the pages draw from).
+
+Everything here is computed by the rules core (:mod:`damiera.rules.notation`,
+:mod:`damiera.rules.geometry`): the pages draw and accept moves without a rule of their own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from damiera.rules.game import Game
+from damiera.rules.geometry import geometry
+from damiera.rules.movegen import Move
+from damiera.rules.notation import capture_paths, crowned_at, move_labels
+from damiera.rules.position import start_position, write_fen
+from damiera.rules.variant import VARIANTS, Color, Variant
+from damiera.web.game_cache import fen_of
+from damiera.web.results import color_of, result_json, stored_result_text
+from damiera.web.store import StoredGame
+
+__all__ = ["game_json", "legal_moves_json", "move_json", "summary_json", "variant_json"]
+
+
+def variant_json(v: Variant) -> dict[str, Any]:
+    """A variant for the API: its rule parameters (``id``, ``name``, ...), its board
+    (``{"size", "squares": [{"label", "file", "rank"}]}``, file/rank 0-based from White's
+    lower left) and ``start_fen``."""
+    geo = geometry(v)
+    out: dict[str, Any] = dict(v.rule_parameters())
+    out["first_to_move"] = v.first_to_move.word
+    out["board"] = {
+        "size": v.board_size,
+        "squares": [
+            {"label": geo.label(s), "file": geo.file_rank(s)[0], "rank": geo.file_rank(s)[1]}
+            for s in geo.label_order
+        ],
+    }
+    out["start_fen"] = write_fen(v, start_position(v))
+    return out
+
+
+def move_json(v: Variant, move: Move, side: Color) -> dict[str, Any]:
+    """A move for the page: :func:`~damiera.rules.notation.move_labels` plus ``crowned_at``
+    (index in ``path`` from which the moving man is drawn as a king, or null), so that the
+    page draws every step without a rule of its own. ``side``: who plays it."""
+    out = move_labels(v, move)
+    out["crowned_at"] = crowned_at(v, move, side)
+    return out
+
+
+def legal_moves_json(game: Game) -> list[dict[str, Any]]:
+    """The legal moves as :func:`move_json`, each with ``paths``: every way of playing it
+    (``[{"path", "captures", "crowned_at"}]``: its own first, then the equal captures'
+    other paths, :func:`~damiera.rules.notation.capture_paths`), so the page accepts and
+    draws any of them."""
+    v = game.variant
+    moves = game.legal_moves()
+    out = []
+    for m, ways in zip(moves, capture_paths(v, game.position, moves), strict=True):
+        item = move_json(v, m, game.turn)
+        item["paths"] = [
+            {k: w[k] for k in ("path", "captures", "crowned_at")}
+            for w in (move_json(v, way, game.turn) for way in ways)
+        ]
+        out.append(item)
+    return out
+
+
+def game_json(stored: StoredGame, game: Game, *, can_undo: bool) -> dict[str, Any]:
+    """The game object of the API before its clock and seats are added (see
+    :meth:`damiera.web.games.GameService.to_json` for the fields); ``game`` is ``stored``
+    rebuilt, ``can_undo`` whether an undo would take something back."""
+    v = game.variant
+    computer_side = (
+        color_of(stored.side).opponent.word if stored.opponent == "computer" else None
+    )
+    return {
+        "id": stored.id,
+        "variant": v.id,
+        "variant_name": v.display_name,
+        "optional_capture": v.optional_capture,
+        "opponent": stored.opponent,
+        "level": stored.level,
+        "engine": stored.engine,
+        "side": stored.side,
+        "computer_side": computer_side,
+        "fen": fen_of(v.id, game.position),
+        "start_fen": write_fen(v, game.start),
+        "turn": game.turn.word,
+        "legal_moves": legal_moves_json(game),
+        "history": game.history(),
+        "history_moves": [move_json(v, m, p.turn)
+                          for m, p in zip(game.moves, game.positions, strict=False)],
+        "positions": [fen_of(v.id, p) for p in game.positions],
+        "last_move": (move_json(v, game.moves[-1], game.positions[-2].turn)
+                      if game.moves else None),
+        "result": result_json(game.outcome(), v),
+        "moves_without_progress": game.moves_without_progress,
+        "can_undo": can_undo,
+        "draw_moves_without_progress": v.draw_moves_without_progress,
+        "version": stored.version,
+        "thinking": False,
+        "created_at": stored.created_at.isoformat(),
+        "updated_at": stored.updated_at.isoformat(),
+    }
+
+
+def summary_json(s: StoredGame) -> dict[str, Any]:
+    """One game of "my games" (see :meth:`damiera.web.games.GameService.recent`), read from
+    the stored row without replaying it."""
+    v = VARIANTS.get(s.variant)
+    result: dict[str, Any] | None = None
+    outcome = None
+    if s.result_reason:
+        result = {"winner": s.result_winner, "reason": s.result_reason,
+                  "text": stored_result_text(s)}
+        if s.opponent == "computer":
+            outcome = ("draw" if s.result_winner is None
+                       else "won" if s.result_winner == s.side else "lost")
+    first = v.first_to_move.word if v else "white"
+    starts = (s.start_fen or first[0]).strip()[:1].upper()
+    offset = 0 if starts == first[0].upper() else 1
+    return {
+        "id": s.id,
+        "variant": s.variant,
+        "variant_name": v.name if v else s.variant,
+        "optional_capture": s.optional_capture,
+        "opponent": s.opponent,
+        "level": s.level,
+        "engine": s.engine,
+        "side": s.side,
+        "plies": len(s.moves),
+        "moves": (len(s.moves) + offset + 1) // 2,
+        "result": result,
+        "outcome": outcome,
+        "updated_at": s.updated_at,
+        "created_at": s.created_at,
+    }

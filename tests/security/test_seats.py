@@ -10,7 +10,6 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from damiera.web.app import create_app
-from damiera.web.store import GameStore
 from tests.security.conftest import ROOMY, new_game
 
 CHANGES = [("moves", {"move": "22-19"}), ("undo", {}), ("resign", {}), ("draw", {})]
@@ -82,10 +81,13 @@ def test_a_cross_site_form_post_changes_nothing(alice: TestClient) -> None:
 def test_games_stored_before_seats_go_to_the_browser_that_created_them(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
-    GameStore(f"sqlite:///{path}").close()
-    with sqlite3.connect(path) as conn:    # the table as it was before seats
-        conn.execute("ALTER TABLE games DROP COLUMN white_seat")
-        conn.execute("ALTER TABLE games DROP COLUMN black_seat")
+    with sqlite3.connect(path) as conn:    # the table as releases before seats made it
+        conn.execute(
+            "CREATE TABLE games (id VARCHAR(32) PRIMARY KEY, variant VARCHAR(32), "
+            "optional_capture BOOLEAN, opponent VARCHAR(16), level INTEGER, side VARCHAR(8), "
+            "start_fen VARCHAR(400), moves JSON, result_winner VARCHAR(8), "
+            "result_reason VARCHAR(32), owner VARCHAR(64), created_at DATETIME, "
+            "updated_at DATETIME, version INTEGER NOT NULL)")
         conn.execute(
             "INSERT INTO games (id, variant, optional_capture, opponent, level, side, moves, "
             "owner, created_at, updated_at, version) VALUES ('old1', 'italian', 0, 'friend', "

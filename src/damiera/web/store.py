@@ -14,16 +14,20 @@ Writes are all-or-nothing (one transaction each) and optimistic: every row carri
 :class:`ConflictError` when the row changed since it was loaded, so two moves sent at once on
 one game never both land.
 
-Games stored before clocks or seats existed are migrated when the store opens: the clock
-column is added (NULL: untimed), and so are the two seat columns, each old game's seats
-given to the browser that created it (its ``owner``) as a new game would give them. :meth:`GameStore.delete_untouched` deletes games nobody has
-changed for a while (the site runs it on its own: :mod:`damiera.web.housekeeping`), and
-:meth:`GameStore.claim_task` lets one of several web processes run each round of a periodic
-task, and :meth:`GameStore.check_writable` tells whether the database accepts writes at all.
+The schema is migrated when the store opens (:mod:`damiera.web.migrate`: Alembic revisions,
+on SQLite and PostgreSQL alike; games stored before clocks or seats get them then).
+:meth:`GameStore.delete_untouched` deletes games nobody has changed for a while (the site runs
+it on its own: :mod:`damiera.web.housekeeping`), :meth:`GameStore.claim_task` lets one of
+several web processes run each round of a periodic task, and :meth:`GameStore.check_writable`
+tells whether the database accepts writes at all.
+
+Every time is stored and returned in UTC, whatever the database session's time zone.
 
 The database is any SQLAlchemy URL: ``DAMIERA_DATABASE_URL``, else an SQLite file in the
 user's data directory (``$XDG_DATA_HOME/damiera/damiera.sqlite3``, by default
-``~/.local/share/damiera/``).
+``~/.local/share/damiera/``). PostgreSQL goes through psycopg 3 (``pip install
+'damiera[postgres]'``; ``postgresql://`` means ``postgresql+psycopg://``), with a connection
+pool that checks each connection before use (a database restart costs no failed request).
 """
 
 from __future__ import annotations
@@ -49,11 +53,11 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
-    inspect,
     select,
     text,
     update,
 )
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
@@ -106,6 +110,10 @@ def default_database_url() -> str:
 
 class _Base(DeclarativeBase):
     pass
+
+
+#: The store's tables, as the newest schema revision makes them (damiera/web/migrations/).
+METADATA = _Base.metadata
 
 
 class GameRow(_Base):
@@ -202,20 +210,21 @@ class StoredGame:
             owner=row.owner,
             white_seat=row.white_seat,
             black_seat=row.black_seat,
-            created_at=_aware(row.created_at),
-            updated_at=_aware(row.updated_at),
+            created_at=_utc(row.created_at),
+            updated_at=_utc(row.updated_at),
             version=row.version,
             clock=copy.deepcopy(row.clock),
             engine=row.engine,
             computer_job=row.computer_job,
-            computer_asked_at=(_aware(row.computer_asked_at)
+            computer_asked_at=(_utc(row.computer_asked_at)
                                if row.computer_asked_at is not None else None),
         )
 
 
-def _aware(moment: datetime) -> datetime:
-    """SQLite drops the time zone; every stored time is UTC."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+def _utc(moment: datetime) -> datetime:
+    """``moment`` in UTC: SQLite drops the time zone (every stored time is UTC); PostgreSQL
+    gives it in the session's time zone."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def new_game_id() -> str:
@@ -227,15 +236,20 @@ class GameStore:
     """Games in a SQL database. Thread-safe: each call uses its own session.
 
     ``url``: any SQLAlchemy URL (None: :func:`default_database_url`). SQLite parent folders
-    are created; tables are created when missing.
+    are created; the schema is brought to the newest revision (:func:`damiera.web.migrate.
+    upgrade`). Raises SQLAlchemy's errors when the database cannot be opened or migrated.
     """
 
     def __init__(self, url: str | None = None):
+        from damiera.web.migrate import upgrade
+
         self.url = url or default_database_url()
-        self.engine: Engine = _make_engine(self.url)
-        _Base.metadata.create_all(self.engine)
-        _add_new_columns(self.engine)
-        _migrate_seats(self.engine)
+        self.engine: Engine = make_engine(self.url)
+        try:
+            upgrade(self.engine)
+        except BaseException:
+            self.engine.dispose()
+            raise
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         # SQLite lets one writer in at a time and makes the others sleep and retry (up to
         # 100 ms a try); queueing this process's writes on a lock avoids those sleeps.
@@ -327,6 +341,8 @@ class GameStore:
     @_storage_errors
     def delete_untouched(self, before: datetime) -> int:
         """Delete every game last changed before ``before``; returns how many."""
+        if before.tzinfo is not None:
+            before = before.astimezone(UTC)
         with self._write_lock, self._sessions.begin() as session:
             result = session.execute(delete(GameRow).where(GameRow.updated_at < before))
             return int(getattr(result, "rowcount", 0) or 0)
@@ -383,46 +399,19 @@ class GameStore:
             return [StoredGame._from_row(r) for r in rows]
 
 
-#: Columns added since the table was first made: a database made before them gets them
-#: (NULL in old rows) when the store opens it. name -> SQL type.
-_NEW_COLUMNS = {"clock": "JSON", "engine": "VARCHAR(64)", "computer_job": "VARCHAR(40)",
-                "computer_asked_at": "TIMESTAMP WITH TIME ZONE"}
-
-
-def _add_new_columns(engine: Engine) -> None:
-    have = {c["name"] for c in inspect(engine).get_columns(GameRow.__tablename__)}
-    missing = [name for name in _NEW_COLUMNS if name not in have]
-    if missing:
-        with engine.begin() as conn:
-            for name in missing:
-                conn.execute(text(f"ALTER TABLE {GameRow.__tablename__} ADD COLUMN {name} "
-                                  f"{_NEW_COLUMNS[name]}"))
-
-
-def _migrate_seats(engine: Engine) -> None:
-    """Add the seat columns to a store made before seats, and give each old game's seats to
-    the browser that created it (both sides between friends, the human's against the
-    computer), as :func:`damiera.web.seats.new_game_seats` does for a new game."""
-    from damiera.web.seats import new_game_seats
-
-    columns = {c["name"] for c in inspect(engine).get_columns("games")}
-    missing = [name for name in ("white_seat", "black_seat") if name not in columns]
-    if not missing:
-        return
-    with engine.begin() as conn:
-        for name in missing:
-            conn.execute(text(f"ALTER TABLE games ADD COLUMN {name} VARCHAR(64)"))
-        rows = conn.execute(select(GameRow.id, GameRow.owner, GameRow.opponent, GameRow.side)
-                            .where(GameRow.owner.is_not(None))).all()
-        for game_id, owner, opponent, side in rows:
-            white, black = new_game_seats(owner, opponent, side)
-            conn.execute(update(GameRow).where(GameRow.id == game_id)
-                         .values(white_seat=white, black_seat=black)
-                         .execution_options(synchronize_session=False))
-
-
-def _make_engine(url: str) -> Engine:
+def make_engine(url: str) -> Engine:
+    """SQLAlchemy's engine for the store at ``url``. SQLite: one file shared by threads (WAL
+    journal, 30 s busy timeout; the parent folder is made); PostgreSQL through psycopg 3, a
+    pool of 5 connections (+15 at peaks) per process, each checked before use and replaced
+    after 30 minutes. Raises ArgumentError for a malformed URL, ModuleNotFoundError when the
+    database's driver is not installed."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
     kwargs: dict[str, Any] = {}
+    if parsed.get_backend_name() == "postgresql":
+        kwargs.update(pool_pre_ping=True, pool_size=5, max_overflow=15, pool_recycle=1800,
+                      connect_args={"application_name": "damiera"})
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         path = url.split("///", 1)[1] if "///" in url else ""
@@ -432,7 +421,7 @@ def _make_engine(url: str) -> Engine:
             from sqlalchemy.pool import StaticPool
 
             kwargs["poolclass"] = StaticPool
-    engine = create_engine(url, **kwargs)
+    engine = create_engine(parsed, **kwargs)
     if url.startswith("sqlite"):
 
         @event.listens_for(engine, "connect")

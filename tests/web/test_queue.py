@@ -5,9 +5,6 @@ searched; the site against a real Redis server and a real worker process."""
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,8 +18,8 @@ from damiera.web import computer_jobs
 from damiera.web.app import create_app
 from damiera.web.computer import Ask
 from damiera.web.computer_jobs import BadJob, make_job, read_job
-from tests.conftest import WAIT_SECONDS
 from tests.web.conftest import ROOMY, new_game
+from tests.web.processes import start_worker, stop
 
 pytest.importorskip("arq")
 
@@ -74,28 +71,6 @@ def queue(redis_url: str) -> Iterator[str]:
     client.flushdb()
     client.close()
     yield redis_url
-
-
-def start_worker(redis_url: str, processes: int = 1) -> subprocess.Popen[str]:
-    """``damiera worker`` in its own process; returns once it has said it runs."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "damiera", "worker", "--redis-url", redis_url,
-         "--processes", str(processes)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    assert "Damiera engine worker" in line, line
-    return proc
-
-
-def stop(proc: subprocess.Popen[str]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=WAIT_SECONDS)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 def searches(redis_url: str) -> int:
@@ -203,26 +178,3 @@ def test_the_site_on_the_queue_searches_once_per_computer_move(queue: str, tmp_d
     assert len(game["history"]) >= 5
     assert searches(queue) == searches_expected(game)
 
-
-# Until the shared fixtures land: a throw-away Redis on a Unix socket.
-@pytest.fixture(scope="session")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import shutil
-
-    server = shutil.which("redis-server")
-    if server is None:
-        pytest.skip("redis-server is not installed (make test installs it)")
-    folder = tmp_path_factory.mktemp("redis")
-    sock = folder / "redis.sock"
-    proc = subprocess.Popen([server, "--port", "0", "--unixsocket", str(sock), "--save", "",
-                             "--appendonly", "no", "--dir", str(folder)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    import time
-
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not sock.exists():
-        assert time.monotonic() < deadline and proc.poll() is None
-        time.sleep(0.02)
-    yield f"unix://{sock}"
-    proc.terminate()
-    proc.wait()

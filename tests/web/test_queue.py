@@ -78,7 +78,8 @@ def searches(redis_url: str) -> int:
 
     client = redis.Redis.from_url(redis_url)
     try:
-        return int(client.get(computer_jobs.SEARCHES_KEY) or 0)
+        count: Any = client.get(computer_jobs.SEARCHES_KEY)
+        return int(count or 0)
     finally:
         client.close()
 
@@ -95,7 +96,7 @@ def test_one_search_per_job_even_when_two_requests_ask_for_it(queue: str) -> Non
     v = variant("italian")
     positions = [start_position(v)]
 
-    async def both() -> list[Any]:
+    async def both() -> tuple[Any, Any]:
         computer = _computer(queue)
         ask = Ask("same-job", "g", 1)
         try:

@@ -52,29 +52,3 @@ def play(client: TestClient, game_id: str, move: str) -> dict[str, Any]:
 def tmp_db(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'games.sqlite3'}"
 
-
-# Until the shared fixtures land: a throw-away Redis on a Unix socket.
-@pytest.fixture(scope="session")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import shutil
-    import subprocess
-
-    server = shutil.which("redis-server")
-    if server is None:
-        pytest.skip("redis-server is not installed (make test installs it)")
-    folder = tmp_path_factory.mktemp("redis")
-    sock = folder / "redis.sock"
-    proc = subprocess.Popen([server, "--port", "0", "--unixsocket", str(sock), "--save", "",
-                             "--appendonly", "no", "--dir", str(folder)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    import time
-
-    from tests.conftest import WAIT_SECONDS
-
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not sock.exists():
-        assert time.monotonic() < deadline and proc.poll() is None
-        time.sleep(0.02)
-    yield f"unix://{sock}"
-    proc.terminate()
-    proc.wait()

@@ -179,3 +179,42 @@ def test_the_site_on_the_queue_searches_once_per_computer_move(queue: str, tmp_d
     assert len(game["history"]) >= 5
     assert searches(queue) == searches_expected(game)
 
+
+
+def test_a_level_1_search_goes_before_a_level_3_search_asked_just_before_it(queue: str) -> None:
+    """The queue orders jobs by time of asking less the level's head start: with one worker,
+    a level-1 move asked after a level-3 move is searched first."""
+    from arq.jobs import Job
+
+    v = variant("italian")
+    positions = [start_position(v)]
+    computer = _computer(queue)
+
+    async def ask_both() -> list[asyncio.Future[Any]]:
+        redis = await computer._pool_of_redis()
+        slow = asyncio.ensure_future(
+            computer.choose("italian", False, positions, 3, ask=Ask("slow", "a", 1)))
+        while not await redis.exists("arq:job:slow"):
+            await asyncio.sleep(0.01)
+        quick = asyncio.ensure_future(
+            computer.choose("italian", False, positions, 1, ask=Ask("quick", "b", 1)))
+        while not await redis.exists("arq:job:quick"):
+            await asyncio.sleep(0.01)
+        return [slow, quick]
+
+    async def run() -> list[Any]:
+        slow, quick = await ask_both()
+        worker = await asyncio.to_thread(start_worker, queue)
+        try:
+            await asyncio.gather(slow, quick)
+            redis = await computer._pool_of_redis()
+            return [await Job(job, redis, _deserializer=computer_jobs.loads).result_info()
+                    for job in ("slow", "quick")]
+        finally:
+            await asyncio.to_thread(stop, worker)
+            computer.close()
+
+    computer.movetime = 0.2
+    slow_info, quick_info = asyncio.run(run())
+    assert quick_info.start_time < slow_info.start_time
+    assert quick_info.finish_time <= slow_info.start_time

@@ -7,6 +7,11 @@ runs; the web process waits for the job's result in Redis. Its admission limits 
 client, searches waiting in all) count the searches this web process waits for. Hub engines
 (:mod:`damiera.web.hub_engines`) still run in the web process, as without a queue.
 
+Shorter searches go first: a job's place in the queue is its time of asking less a head start
+(:func:`head_start`: level 1 gets 7.5 s, level 2 5 s, level 3 none), so a level-1 move never
+waits behind level-3 searches asked for less than that before it, and a level-3 search waits
+at most that long for the quicker ones asked after it.
+
 A job's id is the pending move's id stored with the game (:mod:`damiera.web.thinking`), so at
 most one job exists per computer move whichever web process asked for it. When nobody waits
 for the move any more (the client hung up) the job is aborted: dropped if no worker took it
@@ -17,8 +22,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from damiera.engine.levels import LEVELS
 from damiera.rules.movegen import Move, legal_moves
 from damiera.rules.notation import NotationError, parse_move
 from damiera.rules.position import Position, write_fen
@@ -27,6 +34,16 @@ from damiera.web import computer_jobs
 from damiera.web.computer import Ask, ComputerPool
 from damiera.web.hub_engines import HubPlayers
 from damiera.web.limits import LimitExceeded
+
+#: Seconds of head start of a search that takes no time over the longest level's search.
+PRIORITY_WINDOW = 10.0
+
+
+def head_start(level: int) -> float:
+    """Seconds by which a job for ``level`` moves up the queue: :data:`PRIORITY_WINDOW`
+    times the share of the longest level's time (level 3) that this level does not use."""
+    longest = max(lv.movetime for lv in LEVELS.values())
+    return PRIORITY_WINDOW * (1 - LEVELS[level].movetime / longest)
 
 
 class QueueFailed(RuntimeError):
@@ -85,7 +102,8 @@ class QueueComputer(ComputerPool):
             redis = await self._pool_of_redis()
             queued: Job | None = await redis.enqueue_job(
                 computer_jobs.FUNCTION, job, _job_id=ask.job if ask else None,
-                _expires=self.expires)
+                _expires=self.expires,
+                _defer_until=datetime.now(UTC) - timedelta(seconds=head_start(level)))
         except OSError as exc:
             raise QueueFailed(f"the job queue cannot be reached: {exc}") from None
         if queued is None:  # a job of this id exists already: wait for that one

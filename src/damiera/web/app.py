@@ -174,7 +174,6 @@ def create_app(
     moves (:mod:`damiera.web.computer_queue`; None: ``DAMIERA_REDIS_URL``, and without it
     ``computer_workers`` processes of this server search them)."""
     limits = limits or Limits()
-    store = GameStore(database_url)
     hub = HubPlayers(hub_engines, hub_movetime or DEFAULT_MOVETIME)
     redis_url = redis_url or os.environ.get(REDIS_ENVIRONMENT) or None
     computer: ComputerPool
@@ -186,6 +185,7 @@ def create_app(
     else:
         computer = ComputerPool(computer_workers, computer_movetime,
                                 limits.computer_per_client, limits.computer_total, hub)
+    store = GameStore(database_url)     # after the queue's URL is checked: none made for nothing
     service = GameService(store, computer)
     analysis_pool = WorkerPool(analysis_slots=computer_workers or min(4, os.cpu_count() or 1))
 

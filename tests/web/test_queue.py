@@ -218,3 +218,17 @@ def test_a_level_1_search_goes_before_a_level_3_search_asked_just_before_it(queu
     slow_info, quick_info = asyncio.run(run())
     assert quick_info.start_time < slow_info.start_time
     assert quick_info.finish_time <= slow_info.start_time
+
+
+def test_an_unreachable_queue_is_503_and_your_move_is_kept(tmp_db: str) -> None:
+    app = create_app(tmp_db, limits=ROOMY, redis_url="unix:///nonexistent/redis.sock")
+    with TestClient(app) as c:
+        r = c.post("/api/games", json={"variant": "italian", "opponent": "computer",
+                                       "side": "black"})        # the computer opens: 503
+        assert r.status_code == 503 and "job queue" in r.json()["error"]
+        game = new_game(c, variant="italian", opponent="computer", side="white")
+        r = c.post(f"/api/games/{game['id']}/moves", json={"move": "22-19"})
+        assert r.status_code == 503 and r.json()["move_stored"] is True
+        after = c.get(f"/api/games/{game['id']}").json()
+        assert after["history"] == ["22-19"] and after["thinking"] is False
+        assert new_game(c, variant="italian")["opponent"] == "friend"   # friends play on

@@ -44,6 +44,7 @@ from damiera.web.analysis.workers import WorkerPool
 from damiera.web.api import PLAYER_COOKIE, build_router, current_player, error_response
 from damiera.web.computer import ComputerPool
 from damiera.web.computer_jobs import ENVIRONMENT as REDIS_ENVIRONMENT
+from damiera.web.computer_queue import QueueFailed
 from damiera.web.errors import BadRequest, Conflict, IllegalMove
 from damiera.web.games import GameService
 from damiera.web.housekeeping import clean_up_forever
@@ -254,6 +255,10 @@ def create_app(
     @app.exception_handler(LimitExceeded)
     async def _limited(_r: Request, exc: LimitExceeded) -> Response:
         return error_response(exc.status, exc.message, headers=exc.headers())
+
+    @app.exception_handler(QueueFailed)
+    async def _queue_failed(_r: Request, exc: QueueFailed) -> Response:
+        return error_response(503, str(exc))
 
     @app.exception_handler(EngineFailed)
     async def _engine_failed(_r: Request, exc: EngineFailed) -> Response:

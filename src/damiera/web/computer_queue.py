@@ -21,6 +21,7 @@ yet, else its search is stopped.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -33,7 +34,8 @@ from damiera.rules.variant import variant as get_variant
 from damiera.web import computer_jobs
 from damiera.web.computer import Ask, ComputerPool
 from damiera.web.hub_engines import HubPlayers
-from damiera.web.limits import LimitExceeded
+
+log = logging.getLogger("damiera.web")
 
 #: Seconds of head start of a search that takes no time over the longest level's search.
 PRIORITY_WINDOW = 10.0
@@ -47,7 +49,7 @@ def head_start(level: int) -> float:
 
 
 class QueueFailed(RuntimeError):
-    """The queue or its worker failed (Redis unreachable, the job failed or expired)."""
+    """The queue or its worker failed (Redis unreachable, the job failed or expired): 503."""
 
 
 class QueueComputer(ComputerPool):
@@ -79,8 +81,10 @@ class QueueComputer(ComputerPool):
             from arq import create_pool
             from arq.connections import RedisSettings
 
-            self._redis = await create_pool(
-                RedisSettings.from_dsn(self.redis_url),
+            settings = RedisSettings.from_dsn(self.redis_url)
+            settings.conn_retries, settings.conn_retry_delay = 1, 0   # a request waits not
+            self._redis = await create_pool(                          # for retries
+                settings,
                 job_serializer=computer_jobs.dumps, job_deserializer=computer_jobs.loads)
         return self._redis
 
@@ -104,8 +108,8 @@ class QueueComputer(ComputerPool):
                 computer_jobs.FUNCTION, job, _job_id=ask.job if ask else None,
                 _expires=self.expires,
                 _defer_until=datetime.now(UTC) - timedelta(seconds=head_start(level)))
-        except OSError as exc:
-            raise QueueFailed(f"the job queue cannot be reached: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - redis' errors are not OSErrors
+            raise QueueFailed(f"the job queue cannot be reached: {str(exc)[:200]}") from None
         if queued is None:  # a job of this id exists already: wait for that one
             assert ask is not None
             queued = Job(ask.job, redis, _deserializer=computer_jobs.loads)
@@ -115,8 +119,6 @@ class QueueComputer(ComputerPool):
             # Nobody waits for this move any more: drop the job, or stop its search.
             await asyncio.shield(self._abort(queued.job_id))
             self.stopped += 1
-            raise
-        except (LimitExceeded, OSError):
             raise
         except Exception as exc:  # noqa: BLE001 - the worker's error, as one line
             raise QueueFailed(f"the engine worker failed: {str(exc)[:200]}") from None
@@ -134,8 +136,8 @@ class QueueComputer(ComputerPool):
 
         try:
             await self._redis.zadd(abort_jobs_ss, {job_id: timestamp_ms()})
-        except OSError:
-            pass   # the job expires on its own
+        except Exception as exc:  # noqa: BLE001 - Redis gone: the job expires on its own
+            log.warning("could not abort job %s: %s", job_id, str(exc)[:200])
 
     async def searches(self) -> int:
         """Searches the workers have started so far (all web processes together)."""

@@ -3,7 +3,8 @@
 Routes (squares are each variant's official labels; moves in its notation):
 
 - ``GET /api/variants``: ``[{"id", "name", <rule parameters>, "first_to_move", "board":
-  {"size", "squares": [{"label", "file", "rank"}]}, "start_fen"}]`` in menu order.
+  {"size", "squares": [{"label", "file", "rank"}]}, "start_fen", "start_pieces"}]`` in menu
+  order.
 - ``POST /api/games`` ``{"variant", "opponent": "computer"|"friend", "level": 1-3,
   "side": "white"|"black", "optional_capture": bool, "fen": str|null, "clock": "5+3"|null,
   "engine": str|null}`` (``engine``: a Hub engine the site offers, playing as the computer)
@@ -11,13 +12,15 @@ Routes (squares are each variant's official labels; moves in its notation):
   server, :mod:`damiera.web.clocks`) -> 201 and the game.
 - ``GET /api/games/{id}`` -> the game: ``{"id", "variant", "fen", "turn", "legal_moves":
   [{"move", "from", "to", "path", "captures", "promotes", "crowned_at", "paths"}],
-  "history": [...],
-  "history_moves": [<as legal_moves>], "result":
-  null | {"winner": "white"|"black"|null, "reason", "text"}, ...}`` (see
+  "history": [...], "history_moves": [<as legal_moves>], "move_numbers": ["1.", "1…", ...],
+  "next_move_number", "pieces": {"22": "white-man", ...}, "result": null | {"winner":
+  "white"|"black"|null, "reason", "text"}, "result_sentence": null | str, ...}`` (``text``
+  in English, ``result_sentence`` in the request's language) (see
   :meth:`damiera.web.games.GameService.to_json` for the extra fields).
-- ``POST /api/games/{id}/moves`` ``{"move": "22-19"}`` (full or short notation; optional
-  ``"version"``: refused with 409 when the game changed since) -> the game after the move
-  and, against the computer, after its reply.
+- ``POST /api/games/{id}/moves`` ``{"move": "22-19"}`` (full or short notation; or
+  ``{"path": ["22", "15", "6"]}``, the squares entered, which the server writes in the
+  variant's notation; optional ``"version"``: refused with 409 when the game changed since)
+  -> the game after the move and, against the computer, after its reply.
 - ``POST /api/games/{id}/undo``, ``POST /api/games/{id}/resign`` (optional ``{"side"}``),
   ``POST /api/games/{id}/draw`` (agreed draw between friends); these three take an optional
   ``{"version"}`` too (409 when the game changed since), ``POST /api/games/{id}/reply``
@@ -46,7 +49,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from damiera.rules.notation import MAX_MOVE_TEXT
 from damiera.rules.position import MAX_FEN_TEXT
@@ -86,10 +89,29 @@ class NewGameBody(BaseModel):
     )
 
 
+#: Bounds of a move given as squares (``path``): squares, characters of a square's label.
+MAX_PATH_SQUARES = 40
+MAX_LABEL = 4
+
+
 class MoveBody(BaseModel):
-    """A move in the variant's notation."""
+    """A move in the variant's notation, or as the squares the player entered."""
 
     move: str = Field(examples=["22-19"], max_length=MAX_MOVE_TEXT)
+    path: list[Annotated[str, Field(max_length=MAX_LABEL)]] | None = Field(
+        default=None, max_length=MAX_PATH_SQUARES, examples=[["22", "15", "6"]],
+        description="instead of move: the squares entered, start first (the server writes "
+                    "them in the variant's notation)",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _path_stands_for_move(cls, data: Any) -> Any:
+        """A body with ``path`` and no ``move`` is complete (the text is written from the
+        path); without either, ``move`` is the missing field."""
+        if isinstance(data, dict) and "move" not in data and data.get("path") is not None:
+            return {**data, "move": ""}
+        return data
     version: int | None = Field(
         default=None,
         description="the game's version the move was chosen on (409 if it changed since)",
@@ -213,8 +235,11 @@ def build_router(service: GameService, creations: RateLimiter | None = None) -> 
     @router.post("/games/{game_id}/moves", summary="Play a move", responses=ERRORS,
                  dependencies=changes)
     async def play_move(game_id: str, body: MoveBody, request: Request) -> JSONResponse:
+        text = body.move
+        if not text and body.path is not None:
+            text = await service.path_text(game_id, body.path)
         return JSONResponse(await until_disconnect(request, service.play(
-            game_id, body.move, body.version, player=current_player(request))))
+            game_id, text, body.version, player=current_player(request))))
 
     @router.post(
         "/games/{game_id}/reply",

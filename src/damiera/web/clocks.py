@@ -26,13 +26,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from damiera.rules.variant import VARIANTS
-from damiera.web import i18n
+from damiera.web.results import TIME_REASON, lost_on_time_text
 from damiera.web.store import StoredGame
 
-_ = i18n.gettext
-
-#: The stored ``result_reason`` of a game lost on time.
-TIME_REASON = "time"
 #: The time controls offered in the menu: label -> (base seconds, increment seconds).
 PRESETS: dict[str, tuple[int, int]] = {"5+3": (300, 3), "10+0": (600, 0), "15+10": (900, 10)}
 #: Bounds of a custom time control: minutes, increment seconds.
@@ -200,20 +196,10 @@ def decorate(stored: StoredGame, data: dict[str, Any]) -> dict[str, Any]:
     }
     if lost_on_time(stored):
         out["result"] = {"winner": stored.result_winner, "reason": TIME_REASON,
-                         "text": result_text(stored.result_winner)}
+                         "text": lost_on_time_text(stored.result_winner)}
         out["legal_moves"] = []
         out["can_undo"] = False
     return out
-
-
-def result_text(winner: str | None) -> str:
-    """The result of a game lost on time, in the current language."""
-    words = {"white": _("White"), "black": _("Black")}
-    if winner is None:
-        return ""
-    loser = "black" if winner == "white" else "white"
-    return _("{winner} wins: {loser} lost on time").format(
-        winner=words[winner], loser=words[loser])
 
 
 def _clk(ms: int) -> str:

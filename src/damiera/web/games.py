@@ -6,7 +6,9 @@ change is made on that Game (so every rule, refusal and result comes from the ru
 written back in one transaction. :class:`GameService` holds the store and the computer pool.
 Its JSON shapes are in :mod:`damiera.web.serialization`, its errors in
 :mod:`damiera.web.errors` (with their status codes), result sentences in
-:mod:`damiera.web.results`. Every change takes ``player``, the caller's player token, checked
+:mod:`damiera.web.results`, what a game shows without a change (a piece's refusal, its PDN)
+in :mod:`damiera.web.game_views`, the checks of a new game's options in
+:mod:`damiera.web.new_game`. Every change takes ``player``, the caller's player token, checked
 against the game's seats (:mod:`damiera.web.seats`); game objects carry ``seats``, the sides
 it holds.
 """
@@ -15,21 +17,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import UTC
 from typing import Any
 
 from damiera.rules.game import Game, GameOverError, ResultReason
-from damiera.rules.geometry import geometry
 from damiera.rules.movegen import Move
-from damiera.rules.notation import NotationError, explain_piece, move_text
+from damiera.rules.notation import NotationError
 from damiera.rules.variant import Variant, variant
 from damiera.web import clocks, i18n, seats, thinking
 from damiera.web.computer import Ask, ComputerPool, GameChanged
-from damiera.web.errors import BadRequest, Conflict, IllegalMove, clip
+from damiera.web.errors import BadRequest, Conflict, IllegalMove
 from damiera.web.game_cache import GameCache
+from damiera.web.game_views import explain_square, movers, pdn_text, text_of_path
 from damiera.web.limits import LimitExceeded
 from damiera.web.new_game import NewGame, new_game
-from damiera.web.results import color_of, result_text
+from damiera.web.results import color_of, localize_result, lost_on_time_text, result_text
 from damiera.web.serialization import game_json, summary_json
 from damiera.web.store import (
     ConflictError,
@@ -53,7 +54,7 @@ def _refuse_after_flag(stored: StoredGame) -> None:
     """Conflict (409) for any change to a game lost on time."""
     if clocks.lost_on_time(stored):
         raise Conflict(_("the game is over: {result}").format(
-            result=clocks.result_text(stored.result_winner)))
+            result=lost_on_time_text(stored.result_winner)))
 
 
 def _reply_failed(game_id: str, exc: Exception) -> Exception:
@@ -77,14 +78,9 @@ def _game_over(game: Game) -> Conflict:
         result=result_text(outcome, game.variant)))
 
 
-def _movers(game: Game) -> list[str]:
-    """The side that played each move of ``game``, in order."""
-    return [p.turn.word for p in game.positions[: len(game.moves)]]
-
-
 def _record(stored: StoredGame, game: Game) -> None:
     """Copy the moves and result of ``game`` into ``stored``, its clock charged."""
-    clocks.charge(stored, _movers(game), game.outcome() is not None)
+    clocks.charge(stored, movers(game), game.outcome() is not None)
     stored.moves = game.history()
     result = game.outcome()
     stored.result_winner = result.winner.word if result and result.winner else None
@@ -153,20 +149,25 @@ class GameService:
         ``history``, ``result`` (as the issue's contract), plus ``variant_name``,
         ``optional_capture``, ``opponent``, ``level``, ``engine`` (a Hub engine's name, or
         None), ``side``, ``start_fen``, ``positions``
-        (FEN before the first move, then after each), ``history_moves`` (each move of
-        ``history`` as in ``legal_moves``), ``last_move``,
+        (FEN before the first move, then after each), ``pieces`` and ``start_pieces`` (the
+        position now and at the start, :func:`~damiera.web.serialization.pieces_json`),
+        ``history_moves`` (each move of ``history`` as in ``legal_moves``), ``move_numbers``
+        (``"12."``/``"12…"`` for each: :func:`~damiera.web.serialization.move_numbers`),
+        ``next_move_number`` (the same for the move to play now), ``last_move``,
         ``moves_without_progress``, ``draw_moves_without_progress``, ``computer_side``,
         ``can_undo`` (an undo would take something back),
         ``version``, ``thinking`` (the computer is choosing its move), ``created_at``,
-        ``updated_at``, ``clock`` (:func:`damiera.web.clocks.decorate`)."""
+        ``updated_at``, ``clock`` (:func:`damiera.web.clocks.decorate`); ``result_sentence``:
+        the result in the request's language
+        (:func:`damiera.web.results.localize_result`)."""
         cached = self._cache.get(stored)
         if cached is not None and cached[1] is not None and (game is None or game is cached[0]):
-            return clocks.decorate(stored, cached[1])
+            return localize_result(clocks.decorate(stored, cached[1]))
         if game is None:
             game = self._game(stored)
         data = self._json(stored, game)
         self._cache.put(stored, game, data)
-        return clocks.decorate(stored, data)
+        return localize_result(clocks.decorate(stored, data))
 
     def _json(self, stored: StoredGame, game: Game) -> dict[str, Any]:
         return game_json(stored, game, can_undo=_undo_plies(stored, game) is not None)
@@ -458,51 +459,24 @@ class GameService:
         "reason", "code"}`` (``reason``/``code`` null when it has legal moves). The reason is
         the rules core's (:func:`damiera.rules.notation.explain_piece`)."""
         stored = await self.load(game_id)
-        game = self._game(stored)
-        v = game.variant
-        geo = geometry(v)
-        try:
-            start = geo.square(square)
-        except ValueError as exc:  # the core's reason, with the label already shortened
-            raise BadRequest(clip(str(exc), 200)) from None
-        legal = game.legal_moves()
-        mine = [move_text(v, m) for m in legal if m.start == start]
-        if mine or game.outcome() is not None:
-            return {"square": geo.label(start), "moves": mine, "reason": None, "code": None}
-        refusal = explain_piece(v, game.position, start)
-        if refusal is None:  # cannot happen: it has no legal move; be safe
-            return {"square": geo.label(start), "moves": [], "reason": None, "code": None}
-        return {
-            "square": geo.label(start),
-            "moves": [],
-            "reason": i18n.error_message(refusal.code, refusal.params, str(refusal)),
-            "code": refusal.code,
-        }
+        return explain_square(self._game(stored), square)
+
+    async def path_text(self, game_id: str, path: list[str]) -> str:
+        """The move text of ``path`` (square labels as the player entered them, start
+        first) in the variant's notation: joined with its capture separator when a legal move
+        from the first square captures, else with ``-``; the rules core then reads it, or
+        refuses it in its own terms (:meth:`play`). Raises NotFoundError, BadRequest (fewer
+        than two squares, or a first square the board does not have)."""
+        if len(path) < 2:
+            raise BadRequest("a move's path names at least two squares")
+        stored = await self.load(game_id)
+        return text_of_path(self._game(stored), path)
 
     async def pdn(self, game_id: str) -> str:
         """The game as PDN text (tags ``GameType``, ``FEN`` when not from the start,
         ``Result``). Raises NotFoundError."""
         stored = await self.load(game_id)
-        game = self._game(stored)
-        if stored.opponent == "computer":
-            names = {stored.side: "Player", color_of(stored.side).opponent.word:
-                     stored.engine or f"Damiera level {stored.level}"}
-        else:
-            names = {"white": "White player", "black": "Black player"}
-        created = stored.created_at.astimezone(UTC)
-        tags = {
-            "Event": "Damiera game",
-            "Site": f"game {stored.id}",
-            "Date": created.strftime("%Y.%m.%d"),
-            "White": names["white"],
-            "Black": names["black"],
-        }
-        extra, comments = clocks.pdn_extras(stored, _movers(game))
-        tags.update(extra)
-        result = None
-        if clocks.lost_on_time(stored):
-            result = "1-0" if stored.result_winner == "white" else "0-1"
-        return game.pdn(tags, comments=comments, result=result)
+        return pdn_text(stored, self._game(stored))
 
     def recent(self, owner: str | None, limit: int = 50) -> list[dict[str, Any]]:
         """Summaries of the owner's recent games for "my games", games without a move or a

@@ -15,8 +15,10 @@
   :data:`CONCURRENT` imports run at once (503 with ``Retry-After`` beyond).
 - ``POST /api/pdn/replay`` ``{"variant", "fen", "moves": [text]}`` -> ``{"positions": [FEN
   before the first move, then after each], "moves": [{"move", "from", "to", "path",
-  "captures", "promotes"}]}``: the positions of one listed game, for the board (the rules
-  core replays them; draws by rule are not enforced, as in a record).
+  "captures", "promotes"}], "pieces": [{label: piece} for each position], "turns": ["white"
+  | "black" to move in each], "move_numbers": ["1.", "1…", ...]}``: the positions of one
+  listed game, for the board (the rules core replays them; draws by rule are not enforced,
+  as in a record; :mod:`damiera.web.serialization`).
 - ``GET /api/pdn/my-games``: every game of the caller's browser (at most
   :data:`MAX_DOWNLOAD`, newest first) as one PDN file (``text/plain`` attachment), written
   by :func:`damiera.pdn.write_games`.
@@ -49,7 +51,7 @@ from damiera.web.errors import BadRequest, clip, quoted
 from damiera.web.games import GameService
 from damiera.web.limits import LimitExceeded, Limits
 from damiera.web.seats import require_same_origin
-from damiera.web.serialization import variant_json
+from damiera.web.serialization import move_numbers, pieces_json, variant_json
 from damiera.web.store import StoredGame
 
 _ = i18n.gettext
@@ -149,7 +151,10 @@ def replay(body: ReplayBody) -> dict[str, Any]:
         except NotationError as exc:
             raise BadRequest(f"move {n} {quoted(text)}: {clip(str(exc), 200)}") from None
         labels.append(move_labels(v, move))
-    return {"positions": [write_fen(v, p) for p in game.positions], "moves": labels}
+    return {"positions": [write_fen(v, p) for p in game.positions], "moves": labels,
+            "pieces": [pieces_json(v, p) for p in game.positions],
+            "turns": [p.turn.word for p in game.positions],
+            "move_numbers": move_numbers(game)[:-1]}
 
 
 def _pdn_of(service: GameService, stored: StoredGame) -> PublicGame:

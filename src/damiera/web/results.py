@@ -1,7 +1,8 @@
-"""Results of games as the site words them: one sentence per result, in the request's
-language (the catalog's words; the rules core's :meth:`~damiera.rules.game.Result.describe`
-when a translation is broken), for live games and stored ones (a loss on time is worded by
-:func:`damiera.web.clocks.result_text`)."""
+"""Results of games as the site words them: the one place where a result becomes a sentence
+in the request's language (the catalog's words; the rules core's
+:meth:`~damiera.rules.game.Result.describe` when a translation is broken), for live games,
+stored ones and losses on time (:data:`TIME_REASON`, recorded by :mod:`damiera.web.clocks`).
+The pages show these sentences as they come (``result_sentence`` in the game JSON)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,25 @@ from typing import Any
 
 from damiera.rules.game import Result, ResultReason
 from damiera.rules.variant import VARIANTS, Color, Variant
-from damiera.web import clocks, i18n
+from damiera.web import i18n
 from damiera.web.store import StoredGame
 
 _ = i18n.gettext
 
-__all__ = ["color_of", "result_json", "result_text", "stored_result_text"]
+__all__ = [
+    "TIME_REASON",
+    "color_of",
+    "localize_result",
+    "lost_on_time_text",
+    "result_json",
+    "result_sentence",
+    "result_text",
+    "stored_result_text",
+]
+
+#: The stored ``result_reason`` of a game lost on time (the site's own reason: the rules core
+#: knows no clock).
+TIME_REASON = "time"
 
 
 def color_of(word: str) -> Color:
@@ -22,25 +36,58 @@ def color_of(word: str) -> Color:
     return Color.WHITE if word == "white" else Color.BLACK
 
 
-def result_text(result: Result, v: Variant) -> str:
-    """The result in the current language (the page's own words for it), else the core's."""
+def result_sentence(winner: str | None, reason: str, n: int) -> str | None:
+    """The sentence of a result in the current language: ``winner`` ``"white"``/``"black"``
+    (None: a draw), ``reason`` a :class:`~damiera.rules.game.ResultReason` value or
+    :data:`TIME_REASON`, ``n`` the variant's moves without progress that draw. None for an
+    unknown reason or a sentence the translation breaks."""
     words = {"white": _("White"), "black": _("Black")}
-    fields = {"n": str(v.draw_moves_without_progress), "winner": "", "loser": ""}
-    if result.winner is not None:
-        fields["winner"] = words[result.winner.word]
-        fields["loser"] = words[result.winner.opponent.word]
+    fields = {"n": str(n), "winner": "", "loser": ""}
+    if winner in words:
+        fields["winner"] = words[winner]
+        fields["loser"] = words["black" if winner == "white" else "white"]
     text = {
-        ResultReason.NO_PIECES: _("{winner} wins: {loser} has no pieces left"),
-        ResultReason.NO_MOVES: _("{winner} wins: {loser} has no legal move"),
-        ResultReason.RESIGNATION: _("{winner} wins: {loser} resigned"),
-        ResultReason.NO_PROGRESS: _("Draw: {n} moves each without a capture or a promotion"),
-        ResultReason.REPETITION: _("Draw: the same position occurred three times"),
-        ResultReason.AGREEMENT: _("Draw by agreement"),
-    }[result.reason]
+        ResultReason.NO_PIECES.value: _("{winner} wins: {loser} has no pieces left"),
+        ResultReason.NO_MOVES.value: _("{winner} wins: {loser} has no legal move"),
+        ResultReason.RESIGNATION.value: _("{winner} wins: {loser} resigned"),
+        ResultReason.NO_PROGRESS.value:
+            _("Draw: {n} moves each without a capture or a promotion"),
+        ResultReason.REPETITION.value: _("Draw: the same position occurred three times"),
+        ResultReason.AGREEMENT.value: _("Draw by agreement"),
+        TIME_REASON: _("{winner} wins: {loser} lost on time"),
+    }.get(reason)
+    if text is None:
+        return None
     try:
         return text.format(**fields)
     except (KeyError, IndexError, ValueError):
-        return result.describe(v)
+        return None
+
+
+def result_text(result: Result, v: Variant) -> str:
+    """The result in the current language (the page's own words for it), else the core's."""
+    winner = result.winner.word if result.winner is not None else None
+    sentence = result_sentence(winner, result.reason.value, v.draw_moves_without_progress)
+    return sentence if sentence is not None else result.describe(v)
+
+
+def lost_on_time_text(winner: str | None) -> str:
+    """The result of a game lost on time, in the current language ("" without a winner)."""
+    if winner is None:
+        return ""
+    return result_sentence(winner, TIME_REASON, 0) or ""
+
+
+def localize_result(data: dict[str, Any]) -> dict[str, Any]:
+    """The game JSON ``data`` with ``result_sentence``: its result in the current language,
+    or None while the game goes on (computed per request: ``data`` may be cached for every
+    language, and is not changed)."""
+    result = data.get("result")
+    if not result:
+        return {**data, "result_sentence": None}
+    sentence = result_sentence(result["winner"], result["reason"],
+                               int(data.get("draw_moves_without_progress") or 0))
+    return {**data, "result_sentence": sentence or result["text"]}
 
 
 def result_json(result: Result | None, v: Variant) -> dict[str, Any] | None:
@@ -58,8 +105,8 @@ def result_json(result: Result | None, v: Variant) -> dict[str, Any] | None:
 def stored_result_text(stored: StoredGame) -> str:
     """The stored result as a sentence in the current language (the reason's own words)."""
     v = VARIANTS.get(stored.variant)
-    if clocks.lost_on_time(stored):
-        return clocks.result_text(stored.result_winner)
+    if stored.result_reason == TIME_REASON:
+        return lost_on_time_text(stored.result_winner)
     try:
         reason = ResultReason(stored.result_reason)
     except ValueError:

@@ -12,19 +12,27 @@ from damiera.rules.game import Game
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import Move
 from damiera.rules.notation import capture_paths, crowned_at, move_labels
-from damiera.rules.position import start_position, write_fen
+from damiera.rules.position import Position, start_position, write_fen
 from damiera.rules.variant import VARIANTS, Color, Variant
 from damiera.web.game_cache import fen_of
 from damiera.web.results import color_of, result_json, stored_result_text
 from damiera.web.store import StoredGame
 
-__all__ = ["game_json", "legal_moves_json", "move_json", "summary_json", "variant_json"]
+__all__ = [
+    "game_json",
+    "legal_moves_json",
+    "move_json",
+    "move_numbers",
+    "pieces_json",
+    "summary_json",
+    "variant_json",
+]
 
 
 def variant_json(v: Variant) -> dict[str, Any]:
     """A variant for the API: its rule parameters (``id``, ``name``, ...), its board
     (``{"size", "squares": [{"label", "file", "rank"}]}``, file/rank 0-based from White's
-    lower left) and ``start_fen``."""
+    lower left), ``start_fen`` and ``start_pieces`` (:func:`pieces_json`)."""
     geo = geometry(v)
     out: dict[str, Any] = dict(v.rule_parameters())
     out["first_to_move"] = v.first_to_move.word
@@ -36,6 +44,20 @@ def variant_json(v: Variant) -> dict[str, Any]:
         ],
     }
     out["start_fen"] = write_fen(v, start_position(v))
+    out["start_pieces"] = pieces_json(v, start_position(v))
+    return out
+
+
+def pieces_json(v: Variant, position: Position) -> dict[str, str]:
+    """The pieces of ``position`` by square label: ``{"22": "white-man", "9": "black-king"}``
+    (empty squares left out), in the board's label order; what ``board.js`` draws."""
+    geo = geometry(v)
+    out: dict[str, str] = {}
+    for s in geo.label_order:
+        bit = 1 << s
+        color = "white" if position.white & bit else "black" if position.black & bit else None
+        if color is not None:
+            out[geo.label(s)] = f"{color}-{'king' if position.kings & bit else 'man'}"
     return out
 
 
@@ -66,6 +88,17 @@ def legal_moves_json(game: Game) -> list[dict[str, Any]]:
     return out
 
 
+def move_numbers(game: Game) -> list[str]:
+    """The number of each move played as the move list shows it, then of the move to play
+    now (one more than the moves): ``"12."`` for the move that opens move 12 (by the side
+    that moves first in the variant), ``"12…"`` for the reply that completes it (or a game
+    that starts with the other side to move)."""
+    first = game.variant.first_to_move
+    offset = 0 if game.start.turn is first else 1
+    return [f"{(ply + offset) // 2 + 1}{'…' if (ply + offset) % 2 else '.'}"
+            for ply in range(len(game.moves) + 1)]
+
+
 def game_json(stored: StoredGame, game: Game, *, can_undo: bool) -> dict[str, Any]:
     """The game object of the API before its clock and seats are added (see
     :meth:`damiera.web.games.GameService.to_json` for the fields); ``game`` is ``stored``
@@ -74,6 +107,9 @@ def game_json(stored: StoredGame, game: Game, *, can_undo: bool) -> dict[str, An
     computer_side = (
         color_of(stored.side).opponent.word if stored.opponent == "computer" else None
     )
+    history = [move_json(v, m, p.turn)
+               for m, p in zip(game.moves, game.positions, strict=False)]
+    numbers = move_numbers(game)
     return {
         "id": stored.id,
         "variant": v.id,
@@ -86,14 +122,16 @@ def game_json(stored: StoredGame, game: Game, *, can_undo: bool) -> dict[str, An
         "computer_side": computer_side,
         "fen": fen_of(v.id, game.position),
         "start_fen": write_fen(v, game.start),
+        "pieces": pieces_json(v, game.position),
+        "start_pieces": pieces_json(v, game.start),
         "turn": game.turn.word,
         "legal_moves": legal_moves_json(game),
         "history": game.history(),
-        "history_moves": [move_json(v, m, p.turn)
-                          for m, p in zip(game.moves, game.positions, strict=False)],
+        "history_moves": history,
+        "move_numbers": numbers[:-1],
+        "next_move_number": numbers[-1],
         "positions": [fen_of(v.id, p) for p in game.positions],
-        "last_move": (move_json(v, game.moves[-1], game.positions[-2].turn)
-                      if game.moves else None),
+        "last_move": history[-1] if history else None,
         "result": result_json(game.outcome(), v),
         "moves_without_progress": game.moves_without_progress,
         "can_undo": can_undo,

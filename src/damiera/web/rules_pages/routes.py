@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
 from damiera.rules.geometry import geometry
+from damiera.rules.position import parse_fen
 from damiera.rules.variant import VARIANTS
 from damiera.web import i18n
 from damiera.web.pages import render as site_render
@@ -31,6 +32,7 @@ from damiera.web.rules_pages.content import (
     page_ids,
 )
 from damiera.web.rules_pages.diagrams import DIAGRAMS
+from damiera.web.serialization import pieces_json
 
 _RULES_PATH = re.compile(r"^/([A-Za-z]{2,3}(?:[-_][A-Za-z]{2,4})?)/rules(/[^?#]*)?$")
 
@@ -151,10 +153,13 @@ def build_router() -> APIRouter:
                 boards.setdefault(d.variant, _board(d.variant))
                 shown = d.shown
                 d.caption = _caption(d.id, page_id, t)
+                position = parse_fen(VARIANTS[d.variant], d.fen)
                 diagrams[d.id] = {
                     "variant": d.variant,
                     "optional_capture": d.optional_capture,
                     "fen": d.fen,
+                    "pieces": pieces_json(VARIANTS[d.variant], position),
+                    "turn": position.turn.word,
                     "shown": shown,
                     "from_square": _from_square(page_id, d.id),
                     "reach": [m["to"] for m in d.legal_moves

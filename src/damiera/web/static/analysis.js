@@ -1,13 +1,15 @@
 // Damiera analysis board: position editor, variation tree, engine lines (server-sent events),
 // evaluation bar and game review. Every rule comes from the server (/api/analysis/...): the
 // script only draws, remembers the tree and asks.
-import { drawBoard, parseFen } from "/static/board.js";
+import { api } from "/static/api.js";
+import { drawBoard } from "/static/board.js";
+import { parseFen, writeFen } from "/static/fen.js";
+import { fmt } from "/static/text.js";
 
 const DATA = JSON.parse(document.getElementById("page-data").textContent);
 const S = DATA.strings;
 const VARIANTS = Object.fromEntries(DATA.variants.map((v) => [v.id, v]));
 const $ = (id) => document.getElementById(id);
-const fmt = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
 
 const state = {
   variant: null, optional: false, mode: "edit", tool: "white-man", flipped: false,
@@ -20,15 +22,7 @@ const state = {
 // -- small helpers ---------------------------------------------------------------------------
 function message(text) { $("message").textContent = text || ""; }
 
-async function getJSON(url) {
-  let r;
-  try { r = await fetch(url, { headers: { Accept: "application/json" } }); } catch (e) {
-    throw new Error(S.network);
-  }
-  const body = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(body.error || r.statusText);
-  return body;
-}
+const getJSON = (url) => api(url);
 
 function query(extra) {
   const p = new URLSearchParams({ variant: state.variant.id, ...extra });
@@ -51,10 +45,7 @@ function scoreText(line) {
 
 // -- the editor --------------------------------------------------------------------------------
 function editFen() {
-  const order = state.variant.board.squares.map((s) => s.label);
-  const side = (color) => order.filter((l) => (state.edit.pieces[l] || "").startsWith(color))
-    .map((l) => (state.edit.pieces[l].endsWith("king") ? "K" : "") + l).join(",");
-  return `${state.edit.turn === "white" ? "W" : "B"}:W${side("white")}:B${side("black")}`;
+  return writeFen(state.edit.pieces, state.edit.turn, state.variant.board.squares.map((s) => s.label));
 }
 
 function loadEdit(fen) {
@@ -398,13 +389,8 @@ async function startReview() {
   };
   let r;
   try {
-    const resp = await fetch("/api/analysis/reviews", {
-      method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(body),
-    });
-    r = await resp.json();
-    if (!resp.ok) throw new Error(r.error || resp.statusText);
-  } catch (e) { message(e.message === "Failed to fetch" ? S.network : e.message); return; }
+    r = await api("/api/analysis/reviews", { method: "POST", body });
+  } catch (e) { message(e.message); return; }
   state.review = { id: r.id, line };
   $("review-progress").hidden = false;
   pollReview();

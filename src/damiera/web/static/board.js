@@ -4,10 +4,10 @@
 // pieces stand, and what to highlight. Squares are drawn with White's side at the bottom
 // (the official orientation) unless `flipped`.
 //
-//   import { drawBoard, parseFen } from "/static/board.js";
+//   import { drawBoard } from "/static/board.js";
 //   drawBoard(svg, {
 //     board: { size: 8, squares: [{ label: "1", file: 1, rank: 7 }, ...] },  // GET /api/variants
-//     pieces: { "22": "white-man", "9": "black-king" },   // or parseFen(v, fen).pieces
+//     pieces: { "22": "white-man", "9": "black-king" },   // the API's "pieces"
 //     notation: "numeric" | "algebraic",   // numbers in the squares, or a-h / 1-8 on the edges
 //     flipped: false,
 //     highlights: {                         // all optional, lists of square labels
@@ -37,34 +37,6 @@ function el(name, attrs = {}, parent = null) {
   }
   if (parent) parent.appendChild(node);
   return node;
-}
-
-// Parse a PDN FEN ("W:W21-32,K18:B1-12", "B:Wa1,c1:Bh8") into
-// { turn: "white"|"black", pieces: { label: piece } }. Ranges a-b are read for numbers.
-export function parseFen(fen) {
-  const out = { turn: "white", pieces: {} };
-  const text = String(fen || "").trim().replace(/\.$/, "");
-  const parts = text.split(":");
-  if (parts[0]) out.turn = parts[0].trim().toUpperCase() === "B" ? "black" : "white";
-  for (const part of parts.slice(1)) {
-    const p = part.trim();
-    if (!p) continue;
-    const color = p[0].toUpperCase() === "W" ? "white" : "black";
-    for (let item of p.slice(1).split(",")) {
-      item = item.trim();
-      if (!item) continue;
-      let king = false;
-      if (item[0].toUpperCase() === "K") { king = true; item = item.slice(1); }
-      const kind = `${color}-${king ? "king" : "man"}`;
-      const range = item.match(/^(\d+)-(\d+)$/);
-      if (range) {
-        for (let n = Number(range[1]); n <= Number(range[2]); n++) out.pieces[String(n)] = kind;
-      } else {
-        out.pieces[item.toLowerCase()] = kind;
-      }
-    }
-  }
-  return out;
 }
 
 // Position of a square on screen, in squares from the top-left corner.

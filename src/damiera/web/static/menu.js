@@ -1,5 +1,6 @@
 // The ☰ menu of every page: opening/closing, and the new-game form (POST /api/games).
 
+import { api } from "/static/api.js";
 import { setText } from "/static/text.js";
 
 const button = document.getElementById("menu-button");
@@ -87,13 +88,7 @@ form.addEventListener("submit", async (e) => {
   const start = document.getElementById("ng-start");
   start.disabled = true;
   try {
-    const res = await fetch(`/api/games?lang=${encodeURIComponent(document.documentElement.lang || "en")}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const data = await res.json();
-    if (!res.ok) throw new Error(data.error || res.statusText);
+    const data = await api("/api/games", { method: "POST", body });
     try {
       localStorage.setItem("damiera.lastVariant", body.variant);
       if (data.history.length) sessionStorage.setItem("damiera.animate", data.id);

@@ -1,18 +1,16 @@
 // The PDN import page: read a pasted or uploaded PDN file with POST /api/pdn/import, list its
 // games, replay one on the board (positions from POST /api/pdn/replay) and continue it from
 // any position as a new game (POST /api/games with that position's FEN).
-import { drawBoard, parseFen } from "/static/board.js";
+import { api } from "/static/api.js";
+import { drawBoard } from "/static/board.js";
+import { fmt } from "/static/text.js";
 
 const DATA = JSON.parse(document.getElementById("page-data").textContent);
 const S = DATA.strings;
 const VARIANTS = Object.fromEntries(DATA.variants.map((v) => [v.id, v]));
 const $ = (id) => document.getElementById(id);
-const lang = encodeURIComponent(document.documentElement.lang || "en");
-const state = { games: [], game: null, positions: [], moves: [], ply: 0, opening: 0 };
-
-function fill(text, fields) {
-  return text.replace(/\{(\w+)\}/g, (m, k) => (k in fields ? String(fields[k]) : m));
-}
+const state = { games: [], game: null, positions: [], pieces: [], turns: [], numbers: [], moves: [],
+  ply: 0, opening: 0 };
 
 function showError(id, message) {
   const node = $(id);
@@ -20,22 +18,7 @@ function showError(id, message) {
   node.hidden = !message;
 }
 
-async function postJson(url, body) {
-  let res;
-  try {
-    res = await fetch(`${url}?lang=${lang}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-  } catch (_) {
-    throw new Error(S.network);
-  }
-  let data = {};
-  try { data = await res.json(); } catch (_) { /* not JSON */ }
-  if (!res.ok) throw new Error(data.error || res.statusText);
-  return data;
-}
+const postJson = (url, body) => api(url, { method: "POST", body });
 
 // -- reading the file ----------------------------------------------------------------------------
 function decode(buffer) {
@@ -50,21 +33,21 @@ async function readText(text) {
   showError("imp-error", "");
   if (!text.trim()) { showError("imp-error", S.empty); return; }
   const size = new TextEncoder().encode(text).length;
-  if (size > DATA.max_bytes) { showError("imp-error", fill(S.too_large, { max: DATA.max_bytes })); return; }
+  if (size > DATA.max_bytes) { showError("imp-error", fmt(S.too_large, { max: DATA.max_bytes })); return; }
   $("imp-status").textContent = S.reading;
   $("imp-read").disabled = true;
   try {
     const data = await postJson("/api/pdn/import", { pdn: text });
     state.games = data.games;
     const bad = data.games.filter((g) => g.error).length;
-    let status = data.games.length ? fill(S.games_read, { n: data.games.length, bad }) : S.no_games;
+    let status = data.games.length ? fmt(S.games_read, { n: data.games.length, bad }) : S.no_games;
     if (data.truncated) status += " " + S.truncated;
     $("imp-status").textContent = status;
     listGames();
     if (data.games.length) openGame(0);
   } catch (err) {
     $("imp-status").textContent = "";
-    showError("imp-error", fill(S.error, { message: err.message }));
+    showError("imp-error", fmt(S.error, { message: err.message }));
   } finally {
     $("imp-read").disabled = false;
   }
@@ -93,7 +76,7 @@ function listGames() {
     cell(tr, g.variant_name + (g.guessed ? ` (${S.guessed})` : ""));
     cell(tr, g.result);
     cell(tr, String(g.plies));
-    const err = g.error ? fill(S.error_at, g.error) : "";
+    const err = g.error ? fmt(S.error_at, g.error) : "";
     cell(tr, err, g.error ? "bad" : "");
     const td = cell(tr, "");
     const b = document.createElement("button");
@@ -119,10 +102,13 @@ async function openGame(i) {
     if (asked !== state.opening) return;
     state.game = g;
     state.positions = data.positions;
+    state.pieces = data.pieces;
+    state.turns = data.turns;
+    state.numbers = data.move_numbers;
     state.moves = data.moves;
     state.ply = 0;
   } catch (err) {
-    if (asked === state.opening) showError("imp-error", fill(S.error, { message: err.message }));
+    if (asked === state.opening) showError("imp-error", fmt(S.error, { message: err.message }));
     return;
   }
   for (const tr of $("imp-list").querySelectorAll("tbody tr")) {
@@ -130,7 +116,7 @@ async function openGame(i) {
   }
   const t = g.tags;
   $("imp-title").textContent = `${g.number}. ${t.White || "?"} – ${t.Black || "?"} ${g.result}`;
-  showError("imp-game-error", g.error ? fill(S.error_at, g.error) : "");
+  showError("imp-game-error", g.error ? fmt(S.error_at, g.error) : "");
   listMoves();
   $("imp-viewer").hidden = false;
   show(0);
@@ -140,17 +126,15 @@ async function openGame(i) {
 function listMoves() {
   const list = $("imp-moves");
   list.textContent = "";
-  const v = VARIANTS[state.game.variant];
-  const firstTurn = parseFen(state.positions[0]).turn;
-  let number = 1, li = null;
+  let li = null;
   state.moves.forEach((m, k) => {
-    const turn = (k % 2 === 0) === (firstTurn === "white") ? "white" : "black";
-    const opens = turn === v.first_to_move;
+    const number = state.numbers[k];     // "12." opens a move, "12…" completes it (server's)
+    const opens = number.endsWith(".");
     if (opens || li === null) {
       li = document.createElement("li");
       const num = document.createElement("span");
       num.className = "num";
-      num.textContent = opens ? `${number}.` : `${number}…`;
+      num.textContent = number;
       li.appendChild(num);
       list.appendChild(li);
     }
@@ -160,20 +144,19 @@ function listMoves() {
     b.dataset.ply = String(k + 1);
     b.addEventListener("click", () => show(k + 1));
     li.appendChild(b);
-    if (!opens) { number += 1; li = null; }
+    if (!opens) li = null;
   });
 }
 
 function show(ply) {
   state.ply = Math.max(0, Math.min(ply, state.positions.length - 1));
   const v = VARIANTS[state.game.variant];
-  const fen = state.positions[state.ply];
   const move = state.ply ? state.moves[state.ply - 1] : null;
   const highlights = move ? { last: [move.from, move.to], captured: move.captures } : {};
-  drawBoard($("board"), { board: v.board, pieces: parseFen(fen).pieces, notation: v.notation, highlights });
-  const side = parseFen(fen).turn === "white" ? S.white : S.black;
-  $("imp-position").textContent = (move ? fill(S.after_ply, { n: state.ply, move: move.move })
-    : S.start_position) + " · " + fill(S.to_move, { side });
+  drawBoard($("board"), { board: v.board, pieces: state.pieces[state.ply], notation: v.notation, highlights });
+  const side = state.turns[state.ply] === "white" ? S.white : S.black;
+  $("imp-position").textContent = (move ? fmt(S.after_ply, { n: state.ply, move: move.move })
+    : S.start_position) + " · " + fmt(S.to_move, { side });
   for (const b of $("imp-moves").querySelectorAll("button")) {
     b.setAttribute("aria-current", b.dataset.ply === String(state.ply) ? "true" : "false");
   }
@@ -192,7 +175,7 @@ async function continueGame(event) {
     const game = await postJson("/api/games", body);
     window.location.assign(`/game/${game.id}`);
   } catch (err) {
-    showError("imp-continue-error", fill(S.error, { message: err.message }));
+    showError("imp-continue-error", fmt(S.error, { message: err.message }));
     $("imp-continue-button").disabled = false;
   }
 }
@@ -201,7 +184,7 @@ $("imp-form").addEventListener("submit", (e) => { e.preventDefault(); readText($
 $("imp-file").addEventListener("change", async () => {
   const file = $("imp-file").files[0];
   if (!file) return;
-  if (file.size > DATA.max_bytes) { showError("imp-error", fill(S.too_large, { max: DATA.max_bytes })); return; }
+  if (file.size > DATA.max_bytes) { showError("imp-error", fmt(S.too_large, { max: DATA.max_bytes })); return; }
   const text = decode(await file.arrayBuffer());
   $("imp-text").value = text;
   readText(text);

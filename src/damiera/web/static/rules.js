@@ -1,7 +1,8 @@
 // Rules pages: draws every diagram with the play page's SVG board (board.js) and wires the
 // "Try it" buttons (a friend game from the diagram's position, opened on the play board) and
 // "Play this variant" (the ☰ menu's new-game form with the variant chosen).
-import { drawBoard, parseFen } from "/static/board.js";
+import { api } from "/static/api.js";
+import { drawBoard } from "/static/board.js";
 import { openMenu } from "/static/menu.js";
 
 const dataNode = document.getElementById("rules-data");
@@ -11,8 +12,7 @@ function drawDiagram(figure) {
   const d = data.diagrams[figure.dataset.diagram];
   if (!d) return;
   const board = data.boards[d.variant];
-  const position = parseFen(d.fen);
-  const pieces = { ...position.pieces };
+  const pieces = { ...d.pieces };   // the diagram's position, as the server read its FEN
   const highlights = {};
   const shown = d.shown;
   if (d.from_square) {
@@ -25,24 +25,13 @@ function drawDiagram(figure) {
     highlights.captured = shown.captures;
     if (shown.promotes) {
       // The crowned man: a king of the mover's colour on the square where the move ends.
-      pieces[shown.to] = `${position.turn}-king`;
+      pieces[shown.to] = `${d.turn}-king`;
       highlights.crowned = [shown.to];
     }
   }
   const svg = figure.querySelector("svg");
   drawBoard(svg, { board, pieces, notation: board.notation, highlights });
   svg.setAttribute("role", "img");
-}
-
-async function createGame(body) {
-  const res = await fetch(`/api/games?lang=${encodeURIComponent(document.documentElement.lang || "en")}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const game = await res.json();
-  if (!res.ok) throw new Error(game.error || res.statusText);
-  return game;
 }
 
 document.querySelectorAll("figure.diagram").forEach(drawDiagram);
@@ -52,9 +41,9 @@ document.querySelectorAll("button.try-it").forEach((button) => {
     const d = data.diagrams[button.dataset.diagram];
     button.disabled = true;
     try {
-      const game = await createGame({
+      const game = await api("/api/games", { method: "POST", body: {
         variant: d.variant, opponent: "friend", optional_capture: d.optional_capture, fen: d.fen,
-      });
+      } });
       window.location.assign(`/game/${game.id}`);
     } catch (err) {
       button.disabled = false;

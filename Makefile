@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo)
 
-.PHONY: test test-slow bench install clean serve browser toolchain
+.PHONY: test test-slow bench install clean serve browser toolchain services
 
 toolchain:
 	@if ! command -v gcc >/dev/null || [ ! -f '$(PY_INCLUDE)/Python.h' ]; then \
@@ -35,8 +35,26 @@ $(CHROMIUM):
 
 browser: $(CHROMIUM)
 
-test: $(STAMP) $(CHROMIUM)
-	$(PY) -m pytest -q
+# The tests start their own throw-away PostgreSQL cluster and Redis server (tests/services/),
+# listening on Unix sockets in a temporary folder only, and stop them at the end. Debian's
+# packages are installed when missing; the system services the packages would start are
+# stopped and disabled, so nothing keeps port 5432 or 6379 (the tests never use them).
+PG_INITDB := $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb))
+REDIS_SERVER := $(firstword $(wildcard /usr/bin/redis-server))
+
+services:
+	@if [ -z '$(PG_INITDB)' ] || [ -z '$(REDIS_SERVER)' ]; then \
+		$(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y \
+			--no-install-recommends postgresql redis-server || exit 1; \
+		for s in postgresql redis-server; do \
+			if [ -d /run/systemd/system ]; then $(SUDO) systemctl disable --now $$s; \
+			else $(SUDO) service $$s stop; fi >/dev/null 2>&1 || true; \
+		done; fi
+
+# DAMIERA_TEST_SERVICES=required: a test that needs PostgreSQL or Redis fails, not skips,
+# when it cannot start them.
+test: $(STAMP) $(CHROMIUM) services
+	DAMIERA_TEST_SERVICES=required $(PY) -m pytest -q
 
 # The web site on http://127.0.0.1:8000 (games in DAMIERA_DATABASE_URL, default ./var/).
 DAMIERA_DATABASE_URL ?= sqlite:///var/damiera.sqlite3

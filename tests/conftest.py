@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,26 +46,5 @@ def reference_cases(name: str) -> list[dict[str, Any]]:
     return cases
 
 
-# Until the shared fixtures land: a throw-away Redis on a Unix socket.
-@pytest.fixture(scope="session")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import shutil
-    import subprocess
-
-    server = shutil.which("redis-server")
-    if server is None:
-        pytest.skip("redis-server is not installed (make test installs it)")
-    folder = tmp_path_factory.mktemp("redis")
-    sock = folder / "redis.sock"
-    proc = subprocess.Popen([server, "--port", "0", "--unixsocket", str(sock), "--save", "",
-                             "--appendonly", "no", "--dir", str(folder)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    import time
-
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not sock.exists():
-        assert time.monotonic() < deadline and proc.poll() is None
-        time.sleep(0.02)
-    yield f"unix://{sock}"
-    proc.terminate()
-    proc.wait()
+# Throw-away PostgreSQL and Redis servers, and the ``backend`` fixture (tests/services/).
+pytest_plugins = ["tests.services.postgres", "tests.services.redis"]

@@ -180,7 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--divide", action="store_true", help="count per first move")
     p.set_defaults(func=_cmd_perft)
 
-    for module in ("damiera.engine.cli", "damiera.pdn.cli", "damiera.web.cli"):
+    for module in ("damiera.engine.cli", "damiera.pdn.cli", "damiera.web.cli",
+                   "damiera.web.db_cli"):
         try:
             register: Callable[..., None] = importlib.import_module(module).register
         except ModuleNotFoundError as exc:

@@ -68,12 +68,3 @@ def test_three_moves_against_level_3_on_two_web_processes(
     assert refused == []
     assert searches(queue_site[1]) == searches_expected(final)
 
-
-# Until the shared fixtures land: PostgreSQL's stand-in (one SQLite file both processes share).
-@pytest.fixture(scope="module")
-def postgres(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    class SQLite:
-        def new_database(self) -> str:
-            return f"sqlite:///{tmp_path_factory.mktemp('several') / 'games.sqlite3'}"
-
-    return SQLite()

@@ -1,9 +1,9 @@
-"""Fixtures of the web tests: the site on a fresh SQLite file, driven by FastAPI's test client."""
+"""Fixtures of the web tests: the site driven by FastAPI's test client, on a fresh game store
+on each backend in turn (SQLite, then PostgreSQL: ``backend`` in tests/services/postgres.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,8 +18,9 @@ ROOMY = Limits(create_rate=1000.0, create_burst=1000, computer_per_client=100)
 
 
 @pytest.fixture(scope="session")
-def db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    return f"sqlite:///{tmp_path_factory.mktemp('web') / 'games.sqlite3'}"
+def db_url(session_database_url: str) -> str:
+    """The store of the session's site (one per backend)."""
+    return session_database_url
 
 
 @pytest.fixture(scope="session")
@@ -49,6 +50,6 @@ def play(client: TestClient, game_id: str, move: str) -> dict[str, Any]:
 
 
 @pytest.fixture
-def tmp_db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'games.sqlite3'}"
-
+def tmp_db(database_url: str) -> str:
+    """A fresh store of the test's own (one per backend)."""
+    return database_url

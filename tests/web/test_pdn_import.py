@@ -23,10 +23,9 @@ ROOMY = Limits(create_rate=1000.0, create_burst=1000, computer_per_client=100,
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
-    db = tmp_path_factory.mktemp("pdn_import") / "games.sqlite3"
-    return create_app(f"sqlite:///{db}", computer_workers=1, computer_movetime=0.05,
-                      limits=ROOMY)
+def app(db_url: str) -> FastAPI:
+    """The site with this module's limits, on the session's store of each backend."""
+    return create_app(db_url, computer_workers=1, computer_movetime=0.05, limits=ROOMY)
 
 
 @pytest.fixture(scope="module")

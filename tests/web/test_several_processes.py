@@ -87,8 +87,3 @@ def test_a_level_3_game_on_two_web_processes_searches_once_per_move_and_never_40
     assert len(game["history"]) >= 8
     assert searches(redis_url) == searches_expected(game)
 
-
-# Until the shared fixtures land: PostgreSQL's stand-in (one SQLite file both processes share).
-@pytest.fixture
-def postgres_url(tmp_path: Any) -> str:
-    return f"sqlite:///{tmp_path / 'games.sqlite3'}"

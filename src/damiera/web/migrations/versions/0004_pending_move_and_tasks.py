@@ -1,7 +1,8 @@
 """Stateless web processes (issue 17): the computer's pending move kept with each game
 (``computer_job``, ``computer_asked_at``: :mod:`damiera.web.thinking`; NULL: none asked), and
 the ``site_tasks`` table of periodic tasks' due times
-(:meth:`damiera.web.store.GameStore.claim_task`).
+(:meth:`damiera.web.store.GameStore.claim_task`). Columns and tables a store already has are
+left as they are.
 
 Revision ID: 0004
 Revises: 0003
@@ -19,14 +20,19 @@ depends_on: str | None = None
 
 
 def upgrade() -> None:
-    op.add_column("games", sa.Column("computer_job", sa.String(40), nullable=True))
-    op.add_column("games", sa.Column("computer_asked_at", sa.DateTime(timezone=True),
-                                     nullable=True))
-    op.create_table(
-        "site_tasks",
-        sa.Column("name", sa.String(32), primary_key=True),
-        sa.Column("due_at", sa.DateTime(timezone=True), nullable=False),
-    )
+    inspector = sa.inspect(op.get_bind())
+    have = {c["name"] for c in inspector.get_columns("games")}
+    if "computer_job" not in have:
+        op.add_column("games", sa.Column("computer_job", sa.String(40), nullable=True))
+    if "computer_asked_at" not in have:
+        op.add_column("games", sa.Column("computer_asked_at", sa.DateTime(timezone=True),
+                                         nullable=True))
+    if not inspector.has_table("site_tasks"):
+        op.create_table(
+            "site_tasks",
+            sa.Column("name", sa.String(32), primary_key=True),
+            sa.Column("due_at", sa.DateTime(timezone=True), nullable=False),
+        )
 
 
 def downgrade() -> None:

@@ -5,7 +5,9 @@ searched; the site against a real Redis server and a real worker process."""
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from damiera.web import computer_jobs
 from damiera.web.app import create_app
 from damiera.web.computer import Ask
 from damiera.web.computer_jobs import BadJob, make_job, read_job
+from tests.conftest import WAIT_SECONDS
 from tests.web.conftest import ROOMY, new_game
 from tests.web.processes import start_worker, stop
 
@@ -232,3 +235,45 @@ def test_an_unreachable_queue_is_503_and_your_move_is_kept(tmp_db: str) -> None:
         after = c.get(f"/api/games/{game['id']}").json()
         assert after["history"] == ["22-19"] and after["thinking"] is False
         assert new_game(c, variant="italian")["opponent"] == "friend"   # friends play on
+
+
+def _children(pid: int) -> list[int]:
+    """Processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGKILL"])
+def test_a_worker_of_several_processes_takes_them_with_it(queue: str, signal_name: str) -> None:
+    import signal
+    import time
+
+    worker = start_worker(queue, processes=2)
+    try:
+        deadline = time.monotonic() + WAIT_SECONDS
+        while len(children := [p for p in _children(worker.pid)
+                               if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text()]) < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        worker.send_signal(getattr(signal, signal_name))
+        worker.wait(timeout=WAIT_SECONDS)
+        while not all(_gone(p) for p in children):
+            assert time.monotonic() < deadline, children
+            time.sleep(0.05)
+    finally:
+        stop(worker)

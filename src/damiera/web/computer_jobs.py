@@ -143,35 +143,49 @@ def worker_settings(redis_url: str) -> dict[str, Any]:
     }
 
 
-def run_worker(redis_url: str) -> None:
-    """Run one engine worker in this process until SIGINT/SIGTERM."""
+def run_worker(redis_url: str, parent: int | None = None) -> None:
+    """Run one engine worker in this process until SIGINT/SIGTERM (or, with ``parent``, until
+    that process is gone: a worker of :func:`run_workers` never outlives it)."""
     from arq.worker import Worker
 
+    if parent is not None:
+        from damiera.web.computer import _watch_parent
+
+        _watch_parent(parent)
     asyncio.set_event_loop(asyncio.new_event_loop())   # arq's Worker takes the current loop
     worker = Worker(**worker_settings(redis_url))
     worker.run()
 
 
 def run_workers(redis_url: str, processes: int) -> None:
-    """Run ``processes`` engine workers (one process each) until SIGINT/SIGTERM."""
+    """Run ``processes`` engine workers (one process each) until SIGINT/SIGTERM, which is
+    passed on to them."""
     if processes <= 1:
         run_worker(redis_url)
         return
     import multiprocessing
+    import signal
 
     context = multiprocessing.get_context("spawn")
-    children = [context.Process(target=run_worker, args=(redis_url,), daemon=False)
+    children = [context.Process(target=run_worker, args=(redis_url, os.getpid()))
                 for _ in range(processes)]
-    for child in children:
-        child.start()
+
+    def stop(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
     try:
+        for child in children:
+            child.start()
         for child in children:
             child.join()
     except KeyboardInterrupt:
         pass
     finally:
         for child in children:
-            if child.is_alive() and child.pid is not None:
-                os.kill(child.pid, 15)
+            if child.is_alive():
+                child.terminate()      # SIGTERM: arq finishes or aborts the job under way
         for child in children:
-            child.join(timeout=10)
+            child.join(timeout=30)
+            if child.is_alive():
+                child.kill()

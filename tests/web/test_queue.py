@@ -277,3 +277,36 @@ def test_a_worker_of_several_processes_takes_them_with_it(queue: str, signal_nam
             time.sleep(0.05)
     finally:
         stop(worker)
+
+
+def test_without_a_worker_the_move_fails_saying_so_and_the_job_is_dropped(queue: str) -> None:
+    from damiera.web.computer_queue import QueueFailed
+
+    computer = _computer(queue)
+    computer.timeout = 0.3
+    v = variant("italian")
+
+    async def ask() -> None:
+        try:
+            await computer.choose("italian", False, [start_position(v)], 1,
+                                  ask=Ask("lonely", "g", 1))
+        finally:
+            computer.close()
+
+    with pytest.raises(QueueFailed, match="no engine worker answered"):
+        asyncio.run(ask())
+    worker = start_worker(queue)        # a worker that comes later drops it (aborted)
+
+    async def later() -> Any:
+        late = _computer(queue)
+        try:
+            return await late.choose("italian", False, [start_position(v)], 1,
+                                     ask=Ask("next", "g", 2))
+        finally:
+            late.close()
+
+    try:
+        asyncio.run(later())
+    finally:
+        stop(worker)
+    assert searches(queue) == 1

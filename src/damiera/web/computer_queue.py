@@ -57,8 +57,8 @@ class QueueComputer(ComputerPool):
 
     ``waiting``: searches this web process may wait for at once (more get 503, as a full
     pool); ``movetime``, ``per_client``, ``hub``: as :class:`ComputerPool`. ``expires``:
-    seconds a job may wait for a worker before it is dropped (then the move fails and the
-    game waits for ``POST /reply``). Raises ValueError for a malformed ``redis_url``."""
+    seconds a job may wait for a worker before it is dropped; a move not answered within that
+    and a worker's time (:attr:`timeout`) fails, and the game waits for ``POST /reply``. Raises ValueError for a malformed ``redis_url``."""
 
     def __init__(self, redis_url: str, movetime: float | None = None, per_client: int = 2,
                  waiting: int = 64, hub: HubPlayers | None = None, expires: float = 120.0):
@@ -74,6 +74,8 @@ class QueueComputer(ComputerPool):
                              "unix:///PATH)") from None
         self.redis_url = redis_url
         self.expires = expires
+        #: Seconds a search is waited for at most (its time in the queue, then in a worker).
+        self.timeout = expires + computer_jobs.JOB_TIMEOUT
         self._redis: Any = None
 
     async def _pool_of_redis(self) -> Any:
@@ -114,12 +116,16 @@ class QueueComputer(ComputerPool):
             assert ask is not None
             queued = Job(ask.job, redis, _deserializer=computer_jobs.loads)
         try:
-            result = await queued.result(poll_delay=computer_jobs.POLL)
+            result = await queued.result(timeout=self.timeout, poll_delay=computer_jobs.POLL)
         except asyncio.CancelledError:
             # Nobody waits for this move any more: drop the job, or stop its search.
             await asyncio.shield(self._abort(queued.job_id))
             self.stopped += 1
             raise
+        except TimeoutError:
+            await self._abort(queued.job_id)
+            raise QueueFailed(f"no engine worker answered within {self.timeout:g} s; is "
+                              "`damiera worker` running?") from None
         except Exception as exc:  # noqa: BLE001 - the worker's error, as one line
             raise QueueFailed(f"the engine worker failed: {str(exc)[:200]}") from None
         text = result.get("move") if isinstance(result, dict) else None

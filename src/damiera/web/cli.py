@@ -129,8 +129,9 @@ def _serve_on(args: argparse.Namespace, sock: socket.socket) -> int:
     if args.workers == 1:
         config = uvicorn.Config(app, host=host, port=port, log_level="warning",
                                 **server_settings(app.state.limits))
-        uvicorn.Server(config).run(sockets=[sock])
-        return 0
+        server = uvicorn.Server(config)
+        server.run(sockets=[sock])
+        return 0 if server.started else 1   # the site failed to start (logged by Uvicorn)
     # Several processes: each builds its own site from the settings checked above.
     app.state.service.store.close()
     app.state.service.computer.close()

@@ -126,7 +126,8 @@ async def computer_move(ctx: dict[str, Any], job: Any) -> dict[str, Any]:
 
 def worker_settings(redis_url: str) -> dict[str, Any]:
     """arq Worker keyword arguments for one engine worker on ``redis_url``: one search at a
-    time, JSON jobs, abortable, results kept a minute."""
+    time, JSON jobs, abortable, results kept a minute; on SIGTERM it takes no new job and
+    finishes the one under way (up to 10 s) before it ends."""
     from arq.connections import RedisSettings
     from arq.worker import func
 
@@ -140,6 +141,7 @@ def worker_settings(redis_url: str) -> dict[str, Any]:
         "job_serializer": dumps,
         "job_deserializer": loads,
         "handle_signals": True,
+        "job_completion_wait": 10,   # SIGTERM: take no new job, finish the search under way
     }
 
 

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from damiera.rules.movegen import legal_moves
 from damiera.rules.position import parse_fen, start_position, write_fen
 from damiera.rules.variant import variant
-from damiera.web import computer_jobs
+from damiera.web import computer_jobs, thinking
 from damiera.web.app import create_app
 from damiera.web.computer import Ask
 from damiera.web.computer_jobs import BadJob, make_job, read_job
@@ -310,3 +310,43 @@ def test_without_a_worker_the_move_fails_saying_so_and_the_job_is_dropped(queue:
     finally:
         stop(worker)
     assert searches(queue) == 1
+
+
+def test_a_move_whose_asking_process_died_is_stored_by_the_next_reader(queue: str,
+                                                                       tmp_db: str) -> None:
+    """The process that asked for the computer's move is gone (its request never stored the
+    answer); the worker's answer stays in Redis, and the next GET, served by any process,
+    stores it: the game shows the move at once instead of "thinking" until the pending move
+    goes stale. One search in all."""
+    app = create_app(tmp_db, computer_movetime=0.05, limits=ROOMY, redis_url=queue)
+    worker = start_worker(queue)
+    try:
+        with TestClient(app) as c:
+            game = new_game(c, variant="italian", opponent="computer", side="white")
+            game = c.post(f"/api/games/{game['id']}/moves", json={"move": "22-19"}).json()
+            store = app.state.service.store
+            stored = store.load(game["id"])          # undo the reply: as if never stored
+            stored.moves = ["22-19"]
+            job = thinking.ask(stored)
+            stored = store.save(stored)
+            v = variant("italian")
+            fens = [write_fen(v, start_position(v)), game["positions"][1]]
+
+            async def ask_and_vanish() -> None:   # what the dead process had sent
+                own = _computer(queue)
+                redis = await own._pool_of_redis()
+                await redis.enqueue_job(computer_jobs.FUNCTION, make_job(
+                    game["id"], stored.version, "italian", False, 1, 0.05, fens), _job_id=job)
+                from arq.jobs import Job
+
+                await Job(job, redis, _deserializer=computer_jobs.loads).result(
+                    poll_delay=0.05)
+                await redis.aclose()
+
+            asyncio.run(ask_and_vanish())
+            seen = c.get(f"/api/games/{game['id']}").json()
+    finally:
+        stop(worker)
+    assert len(seen["history"]) == 2 and seen["thinking"] is False
+    assert store.load(game["id"]).computer_job is None
+    assert searches(queue) == 2     # the first reply's, and the vanished request's

@@ -287,6 +287,12 @@ class ComputerPool:
             self.stopped += 1
             raise
 
+    async def finished(self, job: str) -> str | None:
+        """The move text of search ``job`` if it has ended and its result can be read from
+        any process (a job queue's); None here: a pool's results go only to the request that
+        waits for them."""
+        return None
+
     def warm(self) -> None:
         """Start the worker processes now (in the background), so the first move is quick."""
         pool = self._pool()

@@ -15,7 +15,8 @@ at most that long for the quicker ones asked after it.
 A job's id is the pending move's id stored with the game (:mod:`damiera.web.thinking`), so at
 most one job exists per computer move whichever web process asked for it. When nobody waits
 for the move any more (the client hung up) the job is aborted: dropped if no worker took it
-yet, else its search is stopped.
+yet, else its search is stopped. Since the result stays in Redis a minute, any web process
+can store a move whose asking process died before it could (:meth:`QueueComputer.finished`).
 """
 
 from __future__ import annotations
@@ -134,6 +135,21 @@ class QueueComputer(ComputerPool):
         except NotationError:
             raise QueueFailed(f"the engine worker sent a move that is not legal: "
                               f"{str(text)[:40]!r}") from None
+
+    async def finished(self, job: str) -> str | None:
+        """The move text of job ``job`` if a worker has answered it (its result is kept a
+        minute), else None; Redis errors count as no answer."""
+        from arq.jobs import Job
+
+        try:
+            redis = await self._pool_of_redis()
+            info = await Job(job, redis, _deserializer=computer_jobs.loads).result_info()
+        except Exception:  # noqa: BLE001 - not readable now: the game stays pending
+            return None
+        if info is None or not info.success or not isinstance(info.result, dict):
+            return None
+        text = info.result.get("move")
+        return text if isinstance(text, str) else None
 
     async def _abort(self, job_id: str) -> None:
         """Ask the workers to drop or stop job ``job_id`` (arq's abort set)."""

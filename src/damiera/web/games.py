@@ -300,7 +300,13 @@ class GameService:
         try:
             await self._computer_reply(stored, game)
             thinking.clear(stored)
-            return await self._save(stored, game), game
+            try:
+                return await self._save(stored, game), game
+            except Conflict:      # another process stored this very move first (it read
+                again = await self.load(stored.id)   # the job's result): that is success
+                if again.moves == game.history() and again.computer_job is None:
+                    return again, self.rebuild(again)
+                raise
         except BaseException:
             await asyncio.shield(self._give_up(stored.id, job))
             raise
@@ -339,7 +345,7 @@ class GameService:
             raise Conflict(_("it is not the computer's turn"))
         for _attempt in range(3):
             if thinking.pending(stored):
-                stored = await thinking.wait_until_played(self.load, stored)
+                stored = await thinking.wait_until_played(self._look, stored)
                 game = self.rebuild(stored)
                 if not self._computer_to_move(stored, game) or thinking.pending(stored):
                     return self.mine(stored, game, player)
@@ -448,11 +454,37 @@ class GameService:
         """The game, with ``"thinking": true`` while the computer is choosing its move, and
         the ``seats`` that ``player`` holds. Raises NotFoundError."""
         stored = await self.load(game_id)
+        if thinking.pending(stored):
+            stored = await self._collect(stored)
         data = self.mine(stored, None, player)
         if (thinking.pending(stored) and data["turn"] == data["computer_side"]
                 and not data["result"]):
             return {**data, "thinking": True}
         return data
+
+    async def _look(self, game_id: str) -> StoredGame:
+        """The stored game, its pending move stored first if its result is there to read."""
+        stored = await self.load(game_id)
+        return await self._collect(stored) if thinking.pending(stored) else stored
+
+    async def _collect(self, stored: StoredGame) -> StoredGame:
+        """Store the pending move of ``stored`` if its search has ended and any process can
+        read its result (a job queue's) while the request that asked for it has not stored
+        it (that process died); returns the game as it then is."""
+        job = stored.computer_job
+        text = await self.computer.finished(job) if job is not None else None
+        if text is None:
+            return stored
+        game = self.rebuild(stored)
+        try:
+            game.play(text)
+        except NotationError:
+            return stored         # not a move here: the game changed since it was asked
+        thinking.clear(stored)
+        try:
+            return await self._save(stored, game)
+        except Conflict:          # the asking request stored it first, or the game changed
+            return await self.load(stored.id)
 
     async def explain(self, game_id: str, square: str) -> dict[str, Any]:
         """Why the piece on ``square`` can or cannot move now: ``{"square", "moves",

@@ -10,9 +10,11 @@ it again (so is a failed or abandoned search's). Meanwhile any web process answe
 computer is thinking, and a ``POST /reply`` that finds a pending move waits for it instead of
 searching again (:func:`wait_until_played`).
 
-A pending move older than ``stale`` seconds (its web process died, its job was lost) no
-longer counts: the computer is not thinking, and the next ``POST /reply`` asks afresh; the
-late result of the old search is then dropped, its id no longer being the game's.
+When the asking web process dies, a job queue's answer is still stored by the next request
+that reads the game (:meth:`damiera.web.games.GameService.get`). Otherwise a pending move
+older than ``stale`` seconds (its process died with the search, its job was lost) no longer
+counts: the computer is not thinking, and the next ``POST /reply`` asks afresh; the late
+result of the old search is then dropped, its id no longer being the game's.
 """
 
 from __future__ import annotations

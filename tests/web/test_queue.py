@@ -20,7 +20,7 @@ from damiera.web import computer_jobs, thinking
 from damiera.web.app import create_app
 from damiera.web.computer import Ask
 from damiera.web.computer_jobs import BadJob, make_job, read_job
-from tests.conftest import WAIT_SECONDS
+from tests.conftest import WAIT_SECONDS, run_async
 from tests.web.conftest import ROOMY, new_game
 from tests.web.processes import start_worker, stop
 
@@ -110,7 +110,7 @@ def test_one_search_per_job_even_when_two_requests_ask_for_it(queue: str) -> Non
             computer.close()
 
     try:
-        first, second = asyncio.run(both())
+        first, second = run_async(both())
     finally:
         stop(worker)
     assert first == second
@@ -134,7 +134,7 @@ def test_a_job_nobody_waits_for_is_dropped_before_a_worker_takes_it(queue: str) 
         assert computer.stopped == 1
         computer.close()
 
-    asyncio.run(give_up())
+    run_async(give_up())
     worker = start_worker(queue)       # only now a worker: it finds the job aborted
 
     async def later() -> Any:
@@ -145,7 +145,7 @@ def test_a_job_nobody_waits_for_is_dropped_before_a_worker_takes_it(queue: str) 
             computer.close()
 
     try:
-        assert asyncio.run(later()) is not None
+        assert run_async(later()) is not None
     finally:
         stop(worker)
     assert searches(queue) == 1
@@ -218,7 +218,7 @@ def test_a_level_1_search_goes_before_a_level_3_search_asked_just_before_it(queu
             computer.close()
 
     computer.movetime = 0.2
-    slow_info, quick_info = asyncio.run(run())
+    slow_info, quick_info = run_async(run())
     assert quick_info.start_time < slow_info.start_time
     assert quick_info.finish_time <= slow_info.start_time
 
@@ -294,7 +294,7 @@ def test_without_a_worker_the_move_fails_saying_so_and_the_job_is_dropped(queue:
             computer.close()
 
     with pytest.raises(QueueFailed, match="no engine worker answered"):
-        asyncio.run(ask())
+        run_async(ask())
     worker = start_worker(queue)        # a worker that comes later drops it (aborted)
 
     async def later() -> Any:
@@ -306,7 +306,7 @@ def test_without_a_worker_the_move_fails_saying_so_and_the_job_is_dropped(queue:
             late.close()
 
     try:
-        asyncio.run(later())
+        run_async(later())
     finally:
         stop(worker)
     assert searches(queue) == 1
@@ -343,7 +343,7 @@ def test_a_move_whose_asking_process_died_is_stored_by_the_next_reader(queue: st
                     poll_delay=0.05)
                 await redis.aclose()
 
-            asyncio.run(ask_and_vanish())
+            run_async(ask_and_vanish())
             seen = c.get(f"/api/games/{game['id']}").json()
     finally:
         stop(worker)

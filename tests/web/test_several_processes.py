@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import WAIT_SECONDS
+from tests.conftest import WAIT_SECONDS, run_async
 from tests.web.processes import start_server, start_worker, stop
 from tests.web.test_queue import searches, searches_expected
 
@@ -83,7 +83,7 @@ def test_a_level_3_game_on_two_web_processes_searches_once_per_move_and_never_40
                     break
             return await call(1, "GET", f"/api/games/{gid}")
 
-    game = asyncio.run(play())
+    game = run_async(play())
     assert len(game["history"]) >= 8
     assert searches(redis_url) == searches_expected(game)
 

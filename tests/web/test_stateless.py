@@ -5,7 +5,6 @@ and never answer 409 to a request the user did not make twice."""
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -14,17 +13,13 @@ from fastapi.testclient import TestClient
 
 from damiera.web import thinking
 from damiera.web.app import create_app
+from tests.conftest import run_async
 from tests.web.conftest import ROOMY, new_game
 
 
 def _two_sites(db: str) -> tuple[Any, Any]:
     return (create_app(db, computer_workers=1, computer_movetime=0.05, limits=ROOMY),
             create_app(db, computer_workers=1, computer_movetime=0.05, limits=ROOMY))
-
-
-def _run(coro: Any) -> Any:
-    with concurrent.futures.ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, coro).result()
 
 
 def test_another_process_sees_the_computer_thinking_and_its_reply_waits_for_that_search(
@@ -64,7 +59,7 @@ def test_another_process_sees_the_computer_thinking_and_its_reply_waits_for_that
                 await client.aclose()
 
     try:
-        moved, seen, replied = _run(run())
+        moved, seen, replied = run_async(run())
     finally:
         for pool in pools:
             pool.close()

@@ -189,25 +189,19 @@ def _worker(args: argparse.Namespace) -> int:
                          f"not {args.processes}")
     try:
         import arq  # noqa: F401
-        from redis.asyncio import Redis
+        from redis import Redis
     except ModuleNotFoundError as exc:
         raise UsageError(f"damiera worker needs the module {exc.name} "
                          "(pip install 'damiera[queue]')") from None
-    import asyncio
-
-    async def reachable() -> None:
-        client = Redis.from_url(url)
-        try:
-            await client.ping()
-        finally:
-            await client.aclose()
-
     try:
-        asyncio.run(reachable())
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"cannot reach the job queue {url!r}: {exc}") from None
-    except Exception as exc:  # noqa: BLE001 - redis' own errors, in one line
-        raise UsageError(f"cannot reach the job queue {url!r}: {str(exc)[:200]}") from None
+        client = Redis.from_url(url, socket_connect_timeout=10)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as exc:  # noqa: BLE001 - redis' own errors (and a bad URL), in one line
+        why = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+        raise UsageError(f"cannot reach the job queue {url!r}: {why}") from None
     from damiera.web.computer_jobs import run_workers
 
     print(f"Damiera engine worker: {args.processes} process(es) on {url}", flush=True)

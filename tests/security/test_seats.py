@@ -7,12 +7,19 @@ import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from damiera.web.app import create_app
 from tests.security.conftest import ROOMY, new_game
 
 CHANGES = [("moves", {"move": "22-19"}), ("undo", {}), ("resign", {}), ("draw", {})]
+
+
+@pytest.fixture
+def db(database_url: str) -> str:
+    """Seats are stored with each game: these tests run on SQLite and on PostgreSQL."""
+    return database_url
 
 
 def test_two_clients_with_different_cookies_one_plays_the_other_watches(

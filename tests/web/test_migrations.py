@@ -14,12 +14,14 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from fastapi.testclient import TestClient
 
 from damiera.cli import main
 from damiera.web import migrate
 from damiera.web.seats import new_game_seats
 from damiera.web.store import METADATA, GameStore, StoredGame, make_engine
-from tests.conftest import WAIT_SECONDS
+from tests.conftest import WAIT_SECONDS, free_port
+from tests.web.conftest import new_game, play
 
 
 def _schema_differences(url: str) -> list[object]:
@@ -43,7 +45,7 @@ def _revision(url: str) -> str | None:
 
 def test_a_fresh_store_is_at_the_newest_revision_and_matches_the_models(tmp_db: str) -> None:
     GameStore(tmp_db).close()
-    assert _revision(tmp_db) == migrate.head() == "0004"
+    assert _revision(tmp_db) == migrate.head()
     assert _schema_differences(tmp_db) == []
 
 
@@ -207,3 +209,40 @@ def test_damiera_db_shows_and_upgrades_the_revision(tmp_path: Path,
     assert capsys.readouterr().out == f"revision {migrate.head()}; newest {migrate.head()}\n"
     assert main(["db", "upgrade", "--database-url", "nonsense"]) == 2
     assert capsys.readouterr().err == "damiera: error: bad database URL 'nonsense'\n"
+
+
+def test_the_api_and_my_games_give_times_in_utc(client: TestClient) -> None:
+    """On PostgreSQL the test cluster's sessions run at UTC-3:30: the times must not be."""
+    game = play(client, new_game(client, variant="italian")["id"], "22-19")
+    updated = datetime.fromisoformat(game["updated_at"])
+    assert updated.utcoffset() == timedelta(0)
+    assert datetime.fromisoformat(game["created_at"]).utcoffset() == timedelta(0)
+    page = client.get("/games").text
+    assert (f'<time datetime="{updated.isoformat()}" dir="ltr">'
+            f'{updated.strftime("%Y-%m-%d %H:%M")} UTC</time>') in page
+
+
+def test_a_database_from_a_newer_damiera_is_refused_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    GameStore(url).close()
+    engine = make_engine(url)
+    with engine.begin() as conn:
+        conn.execute(sa.text("UPDATE alembic_version SET version_num = '9999'"))
+    engine.dispose()
+    with pytest.raises(migrate.MigrationError, match="revision 9999, which this version"):
+        GameStore(url)
+    assert main(["serve", "--port", str(free_port()), "--database-url", url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("damiera: error: the database is at schema revision 9999")
+    assert err.count("\n") == 1
+
+
+def test_a_database_password_is_never_printed(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"postgresql://me:secret@/damiera?host={tmp_path}"   # no server there
+    assert main(["db", "upgrade", "--database-url", url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("damiera: error: the database 'postgresql://me:***@/damiera?host=")
+    assert "secret" not in err and err.count("\n") == 1

@@ -95,10 +95,13 @@ def _serve_on(args: argparse.Namespace, sock: socket.socket) -> int:
     from damiera.cli import UsageError
     from damiera.web.app import create_app
     from damiera.web.computer_jobs import ENVIRONMENT as REDIS_ENVIRONMENT
-    from damiera.web.store import StorageError, default_database_url
+    from damiera.web.migrate import MigrationError
+    from damiera.web.store import StorageError, default_database_url, safe_url
 
     url = args.database_url or default_database_url()
+    shown = safe_url(url)   # never print a password
     redis_url = args.redis_url or os.environ.get(REDIS_ENVIRONMENT) or None
+    redis_shown = safe_url(redis_url) if redis_url else None
     limits = _limits(args)
     engines = _hub_engines(args)
     try:
@@ -110,21 +113,23 @@ def _serve_on(args: argparse.Namespace, sock: socket.socket) -> int:
     except ValueError as exc:   # a malformed Redis URL
         raise UsageError(str(exc)) from None
     except (OperationalError, OSError) as exc:
-        raise UsageError(f"cannot open the database {url!r}: {exc}") from None
+        raise UsageError(f"cannot open the database {shown!r}: {exc}") from None
     except ModuleNotFoundError as exc:
         if exc.name in ("arq", "redis"):
-            raise UsageError(f"the job queue {redis_url!r} needs the module {exc.name} "
+            raise UsageError(f"the job queue {redis_shown!r} needs the module {exc.name} "
                              "(pip install 'damiera[queue]')") from None
-        raise UsageError(f"database URL {url!r} needs the module {exc.name}") from None
+        raise UsageError(f"database URL {shown!r} needs the module {exc.name}") from None
+    except MigrationError as exc:
+        raise UsageError(str(exc)) from None
     try:
         app.state.service.store.check_writable()
     except StorageError as exc:
-        raise UsageError(f"cannot write to the database {url!r}: {exc.why}") from None
+        raise UsageError(f"cannot write to the database {shown!r}: {exc.why}") from None
     host, port = args.host, sock.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
-    extra = (f", computer moves on {redis_url}" if redis_url else "") + (
+    address = f"[{host}]" if ":" in host else host
+    extra = (f", computer moves on {redis_shown}" if redis_shown else "") + (
         f", {args.workers} processes" if args.workers > 1 else "")
-    print(f"Damiera: http://{shown}:{port}/  (games in {url}{extra})", flush=True)
+    print(f"Damiera: http://{address}:{port}/  (games in {shown}{extra})", flush=True)
     os.environ.setdefault("DAMIERA_DATABASE_URL", url)
     if args.workers == 1:
         config = uvicorn.Config(app, host=host, port=port, log_level="warning",
@@ -180,6 +185,7 @@ def app_from_environment() -> Any:
 def _worker(args: argparse.Namespace) -> int:
     from damiera.cli import UsageError
     from damiera.web.computer_jobs import ENVIRONMENT as REDIS_ENVIRONMENT
+    from damiera.web.store import safe_url
 
     url = args.redis_url or os.environ.get(REDIS_ENVIRONMENT)
     if not url:
@@ -201,10 +207,11 @@ def _worker(args: argparse.Namespace) -> int:
             client.close()
     except Exception as exc:  # noqa: BLE001 - redis' own errors (and a bad URL), in one line
         why = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
-        raise UsageError(f"cannot reach the job queue {url!r}: {why}") from None
+        raise UsageError(f"cannot reach the job queue {safe_url(url)!r}: {why}") from None
     from damiera.web.computer_jobs import run_workers
 
-    print(f"Damiera engine worker: {args.processes} process(es) on {url}", flush=True)
+    print(f"Damiera engine worker: {args.processes} process(es) on {safe_url(url)}",
+          flush=True)
     run_workers(url, args.processes)
     return 0
 

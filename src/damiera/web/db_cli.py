@@ -24,22 +24,25 @@ def _db(args: argparse.Namespace) -> int:
 
     from damiera.cli import UsageError
     from damiera.web import migrate
-    from damiera.web.store import default_database_url, make_engine
+    from damiera.web.store import default_database_url, make_engine, safe_url
 
     url = args.database_url or default_database_url()
+    shown = safe_url(url)   # never print a password
     try:
         engine = make_engine(url)
     except ArgumentError:
         raise UsageError(f"bad database URL {url!r}") from None
     except ModuleNotFoundError as exc:
-        raise UsageError(f"database URL {url!r} needs the module {exc.name}") from None
+        raise UsageError(f"database URL {shown!r} needs the module {exc.name}") from None
     try:
         if args.action == "upgrade":
             migrate.upgrade(engine)
         now = migrate.current(engine)
     except SQLAlchemyError as exc:
         why = str(getattr(exc, "orig", None) or exc).splitlines()[0][:200]
-        raise UsageError(f"the database {url!r} failed: {why}") from None
+        raise UsageError(f"the database {shown!r} failed: {why}") from None
+    except migrate.MigrationError as exc:
+        raise UsageError(str(exc)) from None
     finally:
         engine.dispose()
     print(f"revision {now or 'none (empty, or made before migrations)'}; newest {migrate.head()}")

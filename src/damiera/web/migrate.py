@@ -20,6 +20,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from alembic.util.exc import CommandError
 from sqlalchemy import Engine, inspect, text
 from sqlalchemy.engine import Connection
 
@@ -29,6 +30,11 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 BASELINE = "0001"
 #: Key of the PostgreSQL advisory lock taken while upgrading ("damiera" in ASCII).
 LOCK_KEY = int.from_bytes(b"damiera", "big")
+
+
+class MigrationError(RuntimeError):
+    """The schema cannot be brought up to date, e.g. the database is at a revision this
+    version of Damiera does not know (a newer one migrated it); one line saying so."""
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
@@ -58,17 +64,26 @@ def current(engine: Engine) -> str | None:
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Bring the database to ``revision`` (default the newest). Nothing is written when it is
     there already; otherwise all revisions run in one transaction under the lock the module
-    docstring describes. Raises SQLAlchemy's errors (the database's) and Alembic's
-    ``CommandError`` (an unknown revision)."""
-    if revision == "head" and current(engine) == head():
+    docstring describes. Raises SQLAlchemy's errors (the database's) and
+    :class:`MigrationError` (an unknown revision, in the database or asked for)."""
+    now = current(engine)
+    if revision == "head" and now == head():
         return
+    script = ScriptDirectory.from_config(alembic_config())
+    if now is not None and now not in {s.revision for s in script.walk_revisions()}:
+        raise MigrationError(f"the database is at schema revision {now}, which this version "
+                             f"of Damiera does not know (its newest is {head()}): upgrade "
+                             f"Damiera")
     with engine.connect() as conn:
         _lock(conn)
         before_migrations = (MigrationContext.configure(conn).get_current_revision() is None
                              and inspect(conn).has_table("games"))
-        if before_migrations:
-            command.stamp(alembic_config(conn), BASELINE)
-        command.upgrade(alembic_config(conn), revision)
+        try:
+            if before_migrations:
+                command.stamp(alembic_config(conn), BASELINE)
+            command.upgrade(alembic_config(conn), revision)
+        except CommandError as exc:
+            raise MigrationError(f"cannot migrate the database: {exc}") from None
         conn.commit()
 
 

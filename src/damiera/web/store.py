@@ -58,7 +58,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -106,6 +106,14 @@ def default_database_url() -> str:
         return url
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return f"sqlite:///{Path(base) / 'damiera' / 'damiera.sqlite3'}"
+
+
+def safe_url(url: str) -> str:
+    """``url`` fit to print: its password (if any) shown as ``***``."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
 
 
 class _Base(DeclarativeBase):

@@ -41,3 +41,10 @@ def test_worker_needs_a_redis_url(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.delenv("DAMIERA_REDIS_URL", raising=False)
     assert main(["worker"]) == 2
     assert "--redis-url or $DAMIERA_REDIS_URL" in capsys.readouterr().err
+
+
+def test_worker_never_prints_the_redis_password(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("arq")
+    assert main(["worker", "--redis-url", "redis://:s3cret@127.0.0.1:1/0"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot reach the job queue" in err and "s3cret" not in err and "***" in err

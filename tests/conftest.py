@@ -48,3 +48,13 @@ def reference_cases(name: str) -> list[dict[str, Any]]:
 
 # Throw-away PostgreSQL and Redis servers, and the ``backend`` fixture (tests/services/).
 pytest_plugins = ["tests.services.postgres", "tests.services.redis"]
+
+
+def run_async(coro: Any) -> Any:
+    """``asyncio.run(coro)`` in a thread of its own: Playwright's sync API (the browser tests)
+    may hold this thread's event loop for the rest of the session."""
+    import asyncio
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coro).result()

@@ -439,6 +439,8 @@ def test_games_last_across_a_restart(tmp_db: str):
 
 
 def test_two_moves_at_once_one_wins_the_other_is_409(client: TestClient):
+    """Both chosen on the same version (as the page sends them): whichever lands second finds
+    the game changed (the version check, or the store's optimistic write), in any process."""
     game = new_game(client, variant="italian")
 
     async def both() -> list[httpx.Response]:
@@ -446,8 +448,10 @@ def test_two_moves_at_once_one_wins_the_other_is_409(client: TestClient):
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver",
                                      cookies=client.cookies) as ac:
             return list(await asyncio.gather(
-                ac.post(f"/api/games/{game['id']}/moves", json={"move": "22-19"}),
-                ac.post(f"/api/games/{game['id']}/moves", json={"move": "21-17"}),
+                ac.post(f"/api/games/{game['id']}/moves",
+                        json={"move": "22-19", "version": game["version"]}),
+                ac.post(f"/api/games/{game['id']}/moves",
+                        json={"move": "21-17", "version": game["version"]}),
             ))
 
     # in a thread of its own: Playwright's sync API may hold this thread's event loop

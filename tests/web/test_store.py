@@ -63,3 +63,44 @@ def test_sqlite_file_folder_is_created(tmp_path):  # type: ignore[no-untyped-def
     url = f"sqlite:///{tmp_path}/deep/er/games.sqlite3"
     GameStore(url).create(_game("x"))
     assert (tmp_path / "deep" / "er" / "games.sqlite3").exists()
+
+
+def test_a_periodic_task_is_claimed_by_one_of_several_processes_per_round(tmp_db: str):
+    """Two stores on one database (two web processes): each round of a periodic task goes to
+    exactly one of them, the first caller; the next round only once it is due."""
+    from datetime import datetime, timedelta
+
+    from sqlalchemy import update
+
+    from damiera.web.store import TaskRow
+
+    one, two = GameStore(tmp_db), GameStore(tmp_db)
+    try:
+        assert one.claim_task("clean-up", 3600) is True
+        assert two.claim_task("clean-up", 3600) is False
+        assert one.claim_task("clean-up", 3600) is False
+        assert two.claim_task("other", 3600) is True       # tasks are claimed apart
+        with one.engine.begin() as conn:                  # the round is due again
+            conn.execute(update(TaskRow).values(
+                due_at=datetime.now(UTC) - timedelta(seconds=1)))
+        assert [two.claim_task("clean-up", 3600), one.claim_task("clean-up", 3600)] == [
+            True, False]
+    finally:
+        one.close()
+        two.close()
+
+
+def test_the_pending_computer_move_round_trips(tmp_db: str):
+    from datetime import datetime
+
+    store = GameStore(tmp_db)
+    try:
+        saved = store.create(_game("p1"))
+        assert saved.computer_job is None and saved.computer_asked_at is None
+        saved.computer_job, saved.computer_asked_at = "job-1", datetime.now(UTC)
+        again = store.save(saved)
+        loaded = store.load("p1")
+        assert loaded.computer_job == "job-1" and loaded.version == again.version
+        assert loaded.computer_asked_at == saved.computer_asked_at
+    finally:
+        store.close()

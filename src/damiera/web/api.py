@@ -24,7 +24,8 @@ Routes (squares are each variant's official labels; moves in its notation):
 - ``POST /api/games/{id}/undo``, ``POST /api/games/{id}/resign`` (optional ``{"side"}``),
   ``POST /api/games/{id}/draw`` (agreed draw between friends); these three take an optional
   ``{"version"}`` too (409 when the game changed since), ``POST /api/games/{id}/reply``
-  (the computer plays when its reply was interrupted), ``GET /api/games/{id}/pdn``
+  (the computer plays when its reply was interrupted; while a search for it runs, in any web
+  process, it waits for that one), ``GET /api/games/{id}/pdn``
   (``text/plain`` attachment), ``GET /api/games/{id}/explain?square=22`` (why a piece cannot
   move), ``GET /api/games`` (the caller's recent games, those without a move left out),
   ``DELETE /api/games/{id}`` (one of the caller's games: it needs every seat the game has).

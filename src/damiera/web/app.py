@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -42,6 +43,8 @@ from damiera.web.analysis.routes import build_router as analysis_router
 from damiera.web.analysis.workers import WorkerPool
 from damiera.web.api import PLAYER_COOKIE, build_router, current_player, error_response
 from damiera.web.computer import ComputerPool
+from damiera.web.computer_jobs import ENVIRONMENT as REDIS_ENVIRONMENT
+from damiera.web.computer_queue import QueueFailed
 from damiera.web.errors import BadRequest, Conflict, IllegalMove
 from damiera.web.games import GameService
 from damiera.web.housekeeping import clean_up_forever
@@ -152,20 +155,32 @@ def create_app(
     limits: Limits | None = None,
     hub_engines: Sequence[HubEngine] = (),
     hub_movetime: float | None = None,
+    redis_url: str | None = None,
 ) -> FastAPI:
     """The site. ``database_url``: any SQLAlchemy URL (None: ``DAMIERA_DATABASE_URL`` or the
     SQLite file in the user's data directory); ``computer_workers``: processes for the
     computer's searches; ``computer_movetime``: cap in seconds on each search (None: each
     level's own time); ``limits``: the site's bounds (None: :class:`Limits`' defaults);
     ``hub_engines``: Hub engines offered as opponents (:mod:`damiera.web.hub_engines`), each
-    given ``hub_movetime`` seconds a move (None: its default; ``computer_movetime`` caps it)."""
+    given ``hub_movetime`` seconds a move (None: its default; ``computer_movetime`` caps it);
+    ``redis_url``: the job queue on which ``damiera worker`` processes search the computer's
+    moves (:mod:`damiera.web.computer_queue`; None: ``DAMIERA_REDIS_URL``, and without it
+    ``computer_workers`` processes of this server search them)."""
     limits = limits or Limits()
-    store = GameStore(database_url)
-    computer = ComputerPool(computer_workers, computer_movetime,
-                            limits.computer_per_client, limits.computer_total,
-                            HubPlayers(hub_engines, hub_movetime or DEFAULT_MOVETIME))
+    hub = HubPlayers(hub_engines, hub_movetime or DEFAULT_MOVETIME)
+    redis_url = redis_url or os.environ.get(REDIS_ENVIRONMENT) or None
+    computer: ComputerPool
+    if redis_url:
+        from damiera.web.computer_queue import QueueComputer
+
+        computer = QueueComputer(redis_url, computer_movetime, limits.computer_per_client,
+                                 limits.computer_total or 64, hub)
+    else:
+        computer = ComputerPool(computer_workers, computer_movetime,
+                                limits.computer_per_client, limits.computer_total, hub)
+    store = GameStore(database_url)     # after the queue's URL is checked: none made for nothing
     service = GameService(store, computer)
-    analysis_pool = WorkerPool(analysis_slots=computer.workers)
+    analysis_pool = WorkerPool(analysis_slots=computer_workers or min(4, os.cpu_count() or 1))
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -232,6 +247,10 @@ def create_app(
     @app.exception_handler(LimitExceeded)
     async def _limited(_r: Request, exc: LimitExceeded) -> Response:
         return error_response(exc.status, exc.message, headers=exc.headers())
+
+    @app.exception_handler(QueueFailed)
+    async def _queue_failed(_r: Request, exc: QueueFailed) -> Response:
+        return error_response(503, str(exc))
 
     @app.exception_handler(EngineFailed)
     async def _engine_failed(_r: Request, exc: EngineFailed) -> Response:

@@ -1,20 +1,42 @@
-"""``damiera serve``: run the web site with Uvicorn (registered by :mod:`damiera.cli`)."""
+"""``damiera serve`` (the web site with Uvicorn, in one process or ``--workers N``) and
+``damiera worker`` (engine workers of the job queue), registered by :mod:`damiera.cli`.
+
+With ``--workers N`` the listening socket is bound once here and shared by N Uvicorn worker
+processes, each of which builds the site from the settings this process checked
+(:func:`app_from_environment`, settings as JSON in :data:`SETTINGS_ENVIRONMENT`); the
+database is opened (and its tables made) here first, so the workers find it ready.
+``--port 0`` takes any free port; the first line printed names the port taken.
+"""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import os
+import socket
 from typing import Any
 
 from damiera.web.limits import Limits
+
+#: Environment variable carrying ``damiera serve``'s checked settings to its worker processes.
+SETTINGS_ENVIRONMENT = "DAMIERA_SERVE_SETTINGS"
+#: Most web processes ``--workers`` may ask for.
+MAX_WORKERS = 64
 
 
 def register(subparsers: Any) -> None:
     """Add the ``serve`` subcommand to the ``damiera`` parser's subparsers."""
     p = subparsers.add_parser("serve", help="serve the web site")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    p.add_argument("--port", default="8000", help="port (8000)")
+    p.add_argument("--port", default="8000", help="port (8000; 0: any free port)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="web processes sharing the port (default %(default)s); give them a "
+                   "database they share (PostgreSQL) and a job queue (--redis-url)")
+    p.add_argument("--redis-url", default=None,
+                   help="Redis URL of the job queue for the computer's moves, searched by "
+                   "`damiera worker` processes (default: $DAMIERA_REDIS_URL; none: searched "
+                   "in this server's own processes)")
     p.add_argument(
         "--database-url",
         default=None,
@@ -39,6 +61,13 @@ def register(subparsers: Any) -> None:
                    help="seconds a Hub engine gets for a move (default %(default)g)")
     p.set_defaults(func=_serve)
 
+    w = subparsers.add_parser("worker", help="run engine workers for the job queue")
+    w.add_argument("--redis-url", default=None,
+                   help="Redis URL of the job queue (default: $DAMIERA_REDIS_URL)")
+    w.add_argument("--processes", type=int, default=1,
+                   help="worker processes, each one search at a time (default %(default)s)")
+    w.set_defaults(func=_worker)
+
 
 def _serve(args: argparse.Namespace) -> int:
     from damiera.cli import UsageError
@@ -47,45 +76,143 @@ def _serve(args: argparse.Namespace) -> int:
         port = int(args.port)
     except ValueError:
         raise UsageError(f"port must be a whole number, not {args.port!r}") from None
-    if not 0 < port < 65536:
-        raise UsageError(f"port must be between 1 and 65535, not {port}")
+    if not 0 <= port < 65536:
+        raise UsageError(f"port must be between 1 and 65535 (or 0: any free port), not {port}")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise UsageError(f"--workers must be between 1 and {MAX_WORKERS}, not {args.workers}")
     # The address first: a typo in --host or a busy port must not leave a new database behind.
-    _check_address(args.host, port)
+    sock = _bind(args.host, port)
+    try:
+        return _serve_on(args, sock)
+    finally:
+        sock.close()
+
+
+def _serve_on(args: argparse.Namespace, sock: socket.socket) -> int:
     import uvicorn
     from sqlalchemy.exc import ArgumentError, OperationalError
 
+    from damiera.cli import UsageError
     from damiera.web.app import create_app
+    from damiera.web.computer_jobs import ENVIRONMENT as REDIS_ENVIRONMENT
     from damiera.web.migrate import MigrationError
-    from damiera.web.store import default_database_url, safe_url
+    from damiera.web.store import StorageError, default_database_url, safe_url
 
     url = args.database_url or default_database_url()
     shown = safe_url(url)   # never print a password
+    redis_url = args.redis_url or os.environ.get(REDIS_ENVIRONMENT) or None
+    redis_shown = safe_url(redis_url) if redis_url else None
     limits = _limits(args)
     engines = _hub_engines(args)
     try:
         app = create_app(url, limits=limits, hub_engines=engines,
-                         hub_movetime=args.hub_movetime)
+                         hub_movetime=args.hub_movetime, redis_url=redis_url,
+                         computer_workers=_pool_size(args.workers))
     except ArgumentError:
         raise UsageError(f"bad database URL {url!r}") from None
+    except ValueError as exc:   # a malformed Redis URL
+        raise UsageError(str(exc)) from None
     except (OperationalError, OSError) as exc:
         raise UsageError(f"cannot open the database {shown!r}: {exc}") from None
     except ModuleNotFoundError as exc:
+        if exc.name in ("arq", "redis"):
+            raise UsageError(f"the job queue {redis_shown!r} needs the module {exc.name} "
+                             "(pip install 'damiera[queue]')") from None
         raise UsageError(f"database URL {shown!r} needs the module {exc.name}") from None
     except MigrationError as exc:
         raise UsageError(str(exc)) from None
-    from damiera.web.store import StorageError
-
     try:
         app.state.service.store.check_writable()
     except StorageError as exc:
         raise UsageError(f"cannot write to the database {shown!r}: {exc.why}") from None
-    print(f"Damiera: http://{args.host}:{port}/  (games in {shown})", flush=True)
+    host, port = args.host, sock.getsockname()[1]
+    address = f"[{host}]" if ":" in host else host
+    extra = (f", computer moves on {redis_shown}" if redis_shown else "") + (
+        f", {args.workers} processes" if args.workers > 1 else "")
+    print(f"Damiera: http://{address}:{port}/  (games in {shown}{extra})", flush=True)
     os.environ.setdefault("DAMIERA_DATABASE_URL", url)
+    if args.workers == 1:
+        config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                **server_settings(app.state.limits))
+        server = uvicorn.Server(config)
+        server.run(sockets=[sock])
+        return 0 if server.started else 1   # the site failed to start (logged by Uvicorn)
+    # Several processes: each builds its own site from the settings checked above.
+    app.state.service.store.close()
+    app.state.service.computer.close()
+    from uvicorn.supervisors import Multiprocess
+
+    os.environ[SETTINGS_ENVIRONMENT] = json.dumps({
+        "database_url": url, "redis_url": redis_url, "workers": args.workers,
+        "limits": dataclasses.asdict(limits), "hub_movetime": args.hub_movetime,
+        "hub_engines": [*os.environ.get("DAMIERA_HUB_ENGINES", "").splitlines(),
+                        *args.hub_engine],
+    })
+    settings = server_settings(limits)
+    settings["http"] = "damiera.web.slow_clients:TimedH11Protocol"  # a class by name: the
+    config = uvicorn.Config(                                  # processes are spawned
+        "damiera.web.cli:app_from_environment", factory=True, workers=args.workers,
+        host=host, port=port, log_level="warning", **settings)
+    Multiprocess(config, sockets=[sock]).run()
+    return 0
+
+
+def _pool_size(web_processes: int) -> int:
+    """Search processes of each web process's own pool when there is no job queue: the
+    machine's cores (at most 4) shared among the web processes."""
+    return max(1, min(4, os.cpu_count() or 1) // web_processes)
+
+
+def app_from_environment() -> Any:
+    """The site of one of ``damiera serve --workers N``'s processes, built from the settings
+    in :data:`SETTINGS_ENVIRONMENT` (Uvicorn's app factory)."""
+    from damiera.web.app import create_app
+    from damiera.web.hub_engines import DEFAULT_MOVETIME, load_engines
+    from damiera.web.slow_clients import TimedH11Protocol
+
+    settings = json.loads(os.environ[SETTINGS_ENVIRONMENT])
+    fields = dict(settings["limits"])
+    fields["large_body_paths"] = tuple(fields["large_body_paths"])
+    limits = dataclasses.replace(Limits(), **fields)
+    TimedH11Protocol.head_timeout = limits.head_timeout
+    return create_app(settings["database_url"], limits=limits,
+                      hub_engines=load_engines(settings["hub_engines"]),
+                      hub_movetime=settings["hub_movetime"] or DEFAULT_MOVETIME,
+                      redis_url=settings["redis_url"],
+                      computer_workers=_pool_size(settings["workers"]))
+
+
+def _worker(args: argparse.Namespace) -> int:
+    from damiera.cli import UsageError
+    from damiera.web.computer_jobs import ENVIRONMENT as REDIS_ENVIRONMENT
+    from damiera.web.store import safe_url
+
+    url = args.redis_url or os.environ.get(REDIS_ENVIRONMENT)
+    if not url:
+        raise UsageError(f"give the job queue's Redis URL: --redis-url or ${REDIS_ENVIRONMENT}")
+    if not 1 <= args.processes <= MAX_WORKERS:
+        raise UsageError(f"--processes must be between 1 and {MAX_WORKERS}, "
+                         f"not {args.processes}")
     try:
-        uvicorn.run(app, host=args.host, port=port, log_level="warning",
-                    **server_settings(app.state.limits))
-    except SystemExit as exc:  # uvicorn exits when it cannot bind
-        raise UsageError(f"cannot serve on {args.host}:{port}") from exc
+        import arq  # noqa: F401
+        from redis import Redis
+    except ModuleNotFoundError as exc:
+        raise UsageError(f"damiera worker needs the module {exc.name} "
+                         "(pip install 'damiera[queue]')") from None
+    try:
+        client = Redis.from_url(url, socket_connect_timeout=10)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as exc:  # noqa: BLE001 - redis' own errors (and a bad URL), in one line
+        why = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+        raise UsageError(f"cannot reach the job queue {safe_url(url)!r}: {why}") from None
+    from damiera.web.computer_jobs import run_workers
+
+    print(f"Damiera engine worker: {args.processes} process(es) on {safe_url(url)}",
+          flush=True)
+    run_workers(url, args.processes)
     return 0
 
 
@@ -141,11 +268,9 @@ def server_settings(limits: Limits) -> dict[str, Any]:
     }
 
 
-def _check_address(host: str, port: int) -> None:
-    """Raise UsageError unless ``host:port`` resolves and can be bound now (the socket is
-    closed again at once; Uvicorn binds its own)."""
-    import socket
-
+def _bind(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host:port`` (0: any free port), as Uvicorn would bind it;
+    UsageError when the host is unknown or the port is busy."""
     from damiera.cli import UsageError
 
     try:
@@ -154,9 +279,13 @@ def _check_address(host: str, port: int) -> None:
     except (socket.gaierror, UnicodeError) as exc:
         why = exc.strerror if isinstance(exc, OSError) else exc
         raise UsageError(f"cannot serve on {host}:{port}: unknown host ({why})") from None
-    with socket.socket(family, kind, proto) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as Uvicorn does
-        try:
-            probe.bind(address)
-        except OSError as exc:
-            raise UsageError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as Uvicorn does
+    try:
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        raise UsageError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock

@@ -36,6 +36,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Any
 
 from damiera.engine.levels import Player
@@ -82,6 +83,7 @@ def choose_move(
     movetime: float | None = None,
     slot: int | None = None,
     job: int = 0,
+    stop: threading.Event | None = None,
 ) -> Move:
     """The computer's move in ``positions[-1]`` at ``level`` (1, 2 or 3).
 
@@ -89,7 +91,8 @@ def choose_move(
     them to see repetitions). ``movetime``: seconds allowed (None: the level's own time).
     ``slot``, ``job``: in a pool's worker, the slot and number of this search; the server
     writes ``job`` into the slot's stop request to end it early (its best move so far is
-    returned, and the server throws it away). Raises ValueError when the
+    returned, and the server throws it away). ``stop``: elsewhere (a queue worker), an event
+    that ends the search early the same way. Raises ValueError when the
     position has no legal move or the level is not 1-3.
     """
     v = get_variant(variant_id, optional_capture=optional_capture)
@@ -101,8 +104,14 @@ def choose_move(
         return moves[0]
     player = _player(v, level)
     done = threading.Event()
-    if slot is not None and _stop_flags is not None:
-        threading.Thread(target=_stop_when_flagged, args=(player, slot, job, done),
+    asked: Callable[[], bool] | None = None
+    if stop is not None:
+        asked = stop.is_set
+    elif slot is not None and _stop_flags is not None:
+        flags, number = _stop_flags, job
+        asked = lambda: bool(flags[slot] == number)
+    if asked is not None:
+        threading.Thread(target=_stop_when_asked, args=(player, asked, done),
                          name="damiera-stop-watch", daemon=True).start()
     try:
         result = player.choose(position, history=list(positions), movetime=movetime)
@@ -111,18 +120,28 @@ def choose_move(
     return result.move if result.move is not None else moves[0]
 
 
-def _stop_when_flagged(player: Player, slot: int, job: int, done: threading.Event) -> None:
-    """In a worker: stop ``player``'s search once the server asks to stop search ``job``
-    (a number never reused, so a request meant for an earlier search of the same slot,
-    or a later one, is never taken for this one)."""
+def _stop_when_asked(player: Player, asked: Callable[[], bool], done: threading.Event) -> None:
+    """Stop ``player``'s search once ``asked()`` says so (in a pool's worker: the server
+    wrote this search's number, never reused, into its slot's stop request, so a request
+    meant for an earlier or later search of the same slot is never taken for this one)."""
     while not done.wait(STOP_POLL):
-        if _stop_flags[slot] == job:
+        if asked():
             player.searcher.stop()
             return
 
 
 class GameChanged(RuntimeError):
     """A queued search was dropped because its game changed before it could start."""
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Who asks for a search: the pending move's ``job`` id (:mod:`damiera.web.thinking`),
+    the ``game`` id and the stored ``version`` it was asked at (a queue job carries them)."""
+
+    job: str
+    game: str
+    version: int
 
 
 class ComputerPool:
@@ -191,6 +210,7 @@ class ComputerPool:
         level: int,
         still_wanted: Callable[[], Awaitable[bool]] | None = None,
         engine: str | None = None,
+        ask: Ask | None = None,
     ) -> Move:
         """The computer's move (see :func:`choose_move`), computed in a worker process, or
         with ``engine`` the move of that Hub engine (``level`` unused; raises
@@ -198,7 +218,8 @@ class ComputerPool:
         Raises :class:`LimitExceeded` when the queue is full; cancelling the caller while the
         search waits for a worker drops it, and so does ``still_wanted`` answering False
         when a worker is free (the game changed meanwhile: :class:`GameChanged`); cancelling
-        it while the search runs stops the search in its worker."""
+        it while the search runs stops the search in its worker. ``ask``: who asks (None: a
+        new game's first move)."""
         client = CLIENT.get()
         self._admit(client)
         if self._slots is None:
@@ -223,7 +244,8 @@ class ComputerPool:
                 try:
                     if engine is not None:
                         return await self._run_hub(engine, variant_id, positions)
-                    return await self._run(variant_id, optional_capture, positions, level, slot)
+                    return await self._run(variant_id, optional_capture, positions, level, slot,
+                                           ask)
                 finally:
                     self._free.append(slot)
             finally:
@@ -234,7 +256,8 @@ class ComputerPool:
                 del self._waiting[client]
 
     async def _run(self, variant_id: str, optional_capture: bool,
-                   positions: Sequence[Position], level: int, slot: int) -> Move:
+                   positions: Sequence[Position], level: int, slot: int,
+                   ask: Ask | None) -> Move:
         loop = asyncio.get_running_loop()
         self._jobs += 1
         job = self._jobs
@@ -263,6 +286,12 @@ class ComputerPool:
             stop.set()  # nobody waits for this move any more: the engine is told to stop
             self.stopped += 1
             raise
+
+    async def finished(self, job: str) -> str | None:
+        """The move text of search ``job`` if it has ended and its result can be read from
+        any process (a job queue's); None here: a pool's results go only to the request that
+        waits for them."""
+        return None
 
     def warm(self) -> None:
         """Start the worker processes now (in the background), so the first move is quick."""

@@ -16,14 +16,15 @@ it holds.
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 from damiera.rules.game import Game, GameOverError, ResultReason
 from damiera.rules.movegen import Move
 from damiera.rules.notation import NotationError
 from damiera.rules.variant import Variant, variant
-from damiera.web import clocks, i18n, seats
-from damiera.web.computer import ComputerPool, GameChanged
+from damiera.web import clocks, i18n, seats, thinking
+from damiera.web.computer import Ask, ComputerPool, GameChanged
 from damiera.web.errors import BadRequest, Conflict, IllegalMove
 from damiera.web.game_cache import GameCache
 from damiera.web.game_views import explain_square, movers, pdn_text, text_of_path
@@ -40,6 +41,7 @@ from damiera.web.store import (
 )
 
 _ = i18n.gettext
+log = logging.getLogger("damiera.web")
 
 __all__ = ["GameService", "NotFoundError"]
 
@@ -108,7 +110,6 @@ class GameService:
     def __init__(self, store: GameStore, computer: ComputerPool):
         self.store = store
         self.computer = computer
-        self._busy: set[str] = set()
         self._cache = GameCache()
 
     # -- rebuilding --------------------------------------------------------------------------
@@ -238,21 +239,25 @@ class GameService:
         async def unchanged() -> bool:   # checked when a worker is free, before the search
             return stored.version == 0 or (await self.load(stored.id)).version == stored.version
 
+        ask = (Ask(stored.computer_job, stored.id, stored.version)
+               if stored.computer_job is not None else None)
         try:
             move = await self.computer.choose(
                 stored.variant, stored.optional_capture, game.positions, stored.level or 1,
-                still_wanted=unchanged, engine=stored.engine,
+                still_wanted=unchanged, engine=stored.engine, ask=ask,
             )
         except GameChanged:
             raise Conflict(_("the game was changed by another request; reload it")) from None
         game.play(move)
         return move
 
-    def _claim(self, game_id: str) -> None:
-        """One change at a time per game in this process: a second one is refused (409)."""
-        if game_id in self._busy:
+    @staticmethod
+    def _refuse_while_thinking(stored: StoredGame) -> None:
+        """Conflict (409) while the computer is choosing its move (in any web process:
+        :mod:`damiera.web.thinking`); a stale pending move is forgotten by the change."""
+        if thinking.pending(stored):
             raise Conflict(_("another move on this game is being played; try again"))
-        self._busy.add(game_id)
+        thinking.clear(stored)
 
     async def play(self, game_id: str, text: str, version: int | None = None, *,
                    player: str | None) -> dict[str, Any]:
@@ -262,63 +267,111 @@ class GameService:
         Conflict, IllegalMove, BadRequest."""
         if not isinstance(text, str) or not text.strip():
             raise BadRequest('give the move as text, e.g. {"move": "22-19"}')
-        self._claim(game_id)
+        stored = await self.load(game_id)
+        if version is not None and version != stored.version:
+            raise Conflict(_("the game has changed since this move was chosen; reload it"))
+        game = self.rebuild(stored)
+        _refuse_after_flag(stored)
+        seats.require(stored, player, "move", game.turn.word)
+        if game.outcome() is not None:
+            raise _game_over(game)
+        if self._computer_to_move(stored, game):
+            raise Conflict(_("it is the computer's turn"))
         try:
-            stored = await self.load(game_id)
-            if version is not None and version != stored.version:
-                raise Conflict(_("the game has changed since this move was chosen; reload it"))
-            game = self.rebuild(stored)
-            _refuse_after_flag(stored)
-            seats.require(stored, player, "move", game.turn.word)
-            if game.outcome() is not None:
-                raise _game_over(game)
-            if self._computer_to_move(stored, game):
-                raise Conflict(_("it is the computer's turn"))
-            try:
-                game.play(text)
-            except NotationError as exc:
-                raise IllegalMove(
-                    i18n.error_message(exc.code, exc.params, str(exc)), exc.code, exc.params
-                ) from None
-            stored = await self._save(stored, game)  # your move lasts on its own
-            if self._computer_to_move(stored, game):
-                try:
-                    stored, game = await self._reply_and_save(stored, game)
-                except Conflict:
-                    raise
-                except Exception as exc:  # noqa: BLE001 - the move is stored whatever failed
-                    raise _reply_failed(game_id, exc) from None
-            return self.mine(stored, game, player)
-        finally:
-            self._busy.discard(game_id)
-
-    async def _reply_and_save(self, stored: StoredGame, game: Game) -> tuple[StoredGame, Game]:
-        """The computer's move on a copy of ``game`` (the cached one stays as stored), then
-        stored. If the search fails nothing more is written: the game waits for
-        :meth:`reply`."""
-        game = game.copy()
-        await self._computer_reply(stored, game)
-        return await self._save(stored, game), game
-
-    async def reply(self, game_id: str, *, player: str | None) -> dict[str, Any]:
-        """Let the computer play when it is its turn and it is not already thinking (after a
-        restart or a failed search). Raises NotFoundError, Conflict."""
-        self._claim(game_id)
-        try:
-            stored = await self.load(game_id)
-            game = self.rebuild(stored)
-            seats.require(stored, player, "reply", game.turn.word)
-            if not self._computer_to_move(stored, game):
-                raise Conflict(_("it is not the computer's turn"))
+            game.play(text)
+        except NotationError as exc:
+            raise IllegalMove(
+                i18n.error_message(exc.code, exc.params, str(exc)), exc.code, exc.params
+            ) from None
+        computer = self._computer_to_move(stored, game)
+        if computer:     # stored with your move: the computer's search is this request's
+            thinking.ask(stored)
+        else:
+            thinking.clear(stored)
+        stored = await self._save(stored, game)  # your move lasts on its own
+        if computer:
             try:
                 stored, game = await self._reply_and_save(stored, game)
             except Conflict:
                 raise
-            except Exception as exc:  # noqa: BLE001 - the game waits for the reply
+            except Exception as exc:  # noqa: BLE001 - the move is stored whatever failed
                 raise _reply_failed(game_id, exc) from None
-            return self.mine(stored, game, player)
-        finally:
-            self._busy.discard(game_id)
+        return self.mine(stored, game, player)
+
+    async def _reply_and_save(self, stored: StoredGame, game: Game) -> tuple[StoredGame, Game]:
+        """The computer's move on a copy of ``game`` (the cached one stays as stored), then
+        stored with its pending move cleared (``stored`` names this request's search:
+        :func:`damiera.web.thinking.ask`). If the search fails, is cancelled, or the game
+        changed meanwhile, only the pending move is cleared: the game waits for
+        :meth:`reply`."""
+        job = stored.computer_job
+        game = game.copy()
+        try:
+            await self._computer_reply(stored, game)
+            thinking.clear(stored)
+            try:
+                return await self._save(stored, game), game
+            except Conflict:      # another process stored this very move first (it read
+                again = await self.load(stored.id)   # the job's result): that is success
+                if again.moves == game.history() and again.computer_job is None:
+                    return again, self.rebuild(again)
+                raise
+        except BaseException:
+            await asyncio.shield(self._give_up(stored.id, job))
+            raise
+
+    async def _give_up(self, game_id: str, job: str | None) -> None:
+        """Clear the game's pending move if it is still ``job`` (nobody will store its
+        move); a failing database is only logged (the pending move goes stale)."""
+        try:
+            stored = await asyncio.to_thread(self.store.load, game_id)
+            if job is not None and stored.computer_job == job:
+                thinking.clear(stored)
+                await asyncio.to_thread(self.store.save, stored)
+        except (ConflictError, NotFoundError):
+            pass      # changed or deleted since: its pending move is no longer this one
+        except StorageError as exc:
+            log.warning("could not clear the pending computer move of %s: %s", game_id, exc)
+
+    async def _ask_once(self, stored: StoredGame, game: Game) -> StoredGame | None:
+        """Store that this request searches the computer's move of ``stored``; None when
+        another request changed the game first (it may be searching)."""
+        thinking.ask(stored)
+        try:
+            return await self._save(stored, game)
+        except Conflict:
+            return None
+
+    async def reply(self, game_id: str, *, player: str | None) -> dict[str, Any]:
+        """Let the computer play when it is its turn (after a restart, a failed search, a
+        client that hung up). When another request (of any web process) is already searching
+        that move, wait for it instead of searching again, and return the game as it then
+        is. Raises NotFoundError, Conflict (not the computer's turn)."""
+        stored = await self.load(game_id)
+        game = self.rebuild(stored)
+        seats.require(stored, player, "reply", game.turn.word)
+        if not self._computer_to_move(stored, game):
+            raise Conflict(_("it is not the computer's turn"))
+        for _attempt in range(3):
+            if thinking.pending(stored):
+                stored = await thinking.wait_until_played(self._look, stored)
+                game = self.rebuild(stored)
+                if not self._computer_to_move(stored, game) or thinking.pending(stored):
+                    return self.mine(stored, game, player)
+            asked = await self._ask_once(stored, game)
+            if asked is not None:
+                try:
+                    stored, game = await self._reply_and_save(asked, game)
+                except Conflict:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - the game waits for the reply
+                    raise _reply_failed(game_id, exc) from None
+                return self.mine(stored, game, player)
+            stored = await self.load(game_id)        # another request asked first
+            game = self.rebuild(stored)
+            if not self._computer_to_move(stored, game):
+                return self.mine(stored, game, player)
+        raise Conflict(_("the game was changed by another request; reload it"))
 
     @staticmethod
     def _check_version(stored: StoredGame, version: int | None) -> None:
@@ -331,33 +384,30 @@ class GameService:
         """Take back the last move (against the computer: your last move and its reply).
         ``version``: the game's version the page knows (Conflict if it changed since).
         Raises NotFoundError, Conflict (nothing to take back, or a resigned/agreed game)."""
-        self._claim(game_id)
+        stored = await self.load(game_id)
+        self._check_version(stored, version)
+        self._refuse_while_thinking(stored)
+        _refuse_after_flag(stored)
+        game = self.rebuild(stored)
+        seats.require(stored, player, "undo", game.turn.word)
+        final = game.outcome()
+        if final is not None and final.reason is ResultReason.RESIGNATION:
+            raise Conflict(_("the game ended by resignation; it cannot be taken back"))
+        if final is not None and final.reason is ResultReason.AGREEMENT:
+            raise Conflict(_("the game ended by agreement; it cannot be taken back"))
+        plies = _undo_plies(stored, game)
+        if plies is None:
+            raise Conflict(
+                _("there is no move of yours to take back")
+                if stored.opponent == "computer"
+                else _("there is no move to take back")
+            )
         try:
-            stored = await self.load(game_id)
-            self._check_version(stored, version)
-            _refuse_after_flag(stored)
-            game = self.rebuild(stored)
-            seats.require(stored, player, "undo", game.turn.word)
-            final = game.outcome()
-            if final is not None and final.reason is ResultReason.RESIGNATION:
-                raise Conflict(_("the game ended by resignation; it cannot be taken back"))
-            if final is not None and final.reason is ResultReason.AGREEMENT:
-                raise Conflict(_("the game ended by agreement; it cannot be taken back"))
-            plies = _undo_plies(stored, game)
-            if plies is None:
-                raise Conflict(
-                    _("there is no move of yours to take back")
-                    if stored.opponent == "computer"
-                    else _("there is no move to take back")
-                )
-            try:
-                game.undo(plies)
-            except GameOverError:  # cannot happen after the checks above; be safe
-                raise Conflict(_("there is no move to take back")) from None
-            stored = await self._save(stored, game)
-            return self.mine(stored, game, player)
-        finally:
-            self._busy.discard(game_id)
+            game.undo(plies)
+        except GameOverError:  # cannot happen after the checks above; be safe
+            raise Conflict(_("there is no move to take back")) from None
+        stored = await self._save(stored, game)
+        return self.mine(stored, game, player)
 
     async def resign(
         self, game_id: str, side: str | None, version: int | None = None, *,
@@ -368,61 +418,82 @@ class GameService:
         Raises NotFoundError, Conflict, BadRequest."""
         if side is not None and side not in ("white", "black"):
             raise BadRequest(f"side must be 'white' or 'black', not {side!r}")
-        self._claim(game_id)
+        stored = await self.load(game_id)
+        self._check_version(stored, version)
+        self._refuse_while_thinking(stored)
+        _refuse_after_flag(stored)
+        game = self.rebuild(stored)
+        seats.require(stored, player, "resign", game.turn.word, side)
+        if side is None:
+            side = stored.side if stored.opponent == "computer" else game.turn.word
+        elif stored.opponent == "computer" and side != stored.side:
+            words = {"white": _("White"), "black": _("Black")}
+            raise Conflict(
+                _("against the computer only your side may resign ({side})")
+                .format(side=words[stored.side])
+            )
         try:
-            stored = await self.load(game_id)
-            self._check_version(stored, version)
-            _refuse_after_flag(stored)
-            game = self.rebuild(stored)
-            seats.require(stored, player, "resign", game.turn.word, side)
-            if side is None:
-                side = stored.side if stored.opponent == "computer" else game.turn.word
-            elif stored.opponent == "computer" and side != stored.side:
-                words = {"white": _("White"), "black": _("Black")}
-                raise Conflict(
-                    _("against the computer only your side may resign ({side})")
-                    .format(side=words[stored.side])
-                )
-            try:
-                game.resign(color_of(side))
-            except GameOverError:
-                raise _game_over(game) from None
-            stored = await self._save(stored, game)
-            return self.mine(stored, game, player)
-        finally:
-            self._busy.discard(game_id)
+            game.resign(color_of(side))
+        except GameOverError:
+            raise _game_over(game) from None
+        stored = await self._save(stored, game)
+        return self.mine(stored, game, player)
 
     async def agree_draw(self, game_id: str, version: int | None = None, *,
                          player: str | None) -> dict[str, Any]:
         """Both players (friends on one screen) agree to a draw. ``version``: as for
         :meth:`undo`. Raises NotFoundError, Conflict (against the computer, or the game is
         over)."""
-        self._claim(game_id)
+        stored = await self.load(game_id)
+        self._check_version(stored, version)
+        self._refuse_while_thinking(stored)
+        _refuse_after_flag(stored)
+        if stored.opponent != "friend":
+            raise Conflict(_("a draw can be agreed only between two people"))
+        game = self.rebuild(stored)
+        seats.require(stored, player, "draw", game.turn.word)
         try:
-            stored = await self.load(game_id)
-            self._check_version(stored, version)
-            _refuse_after_flag(stored)
-            if stored.opponent != "friend":
-                raise Conflict(_("a draw can be agreed only between two people"))
-            game = self.rebuild(stored)
-            seats.require(stored, player, "draw", game.turn.word)
-            try:
-                game.agree_draw()
-            except GameOverError:
-                raise _game_over(game) from None
-            stored = await self._save(stored, game)
-            return self.mine(stored, game, player)
-        finally:
-            self._busy.discard(game_id)
+            game.agree_draw()
+        except GameOverError:
+            raise _game_over(game) from None
+        stored = await self._save(stored, game)
+        return self.mine(stored, game, player)
 
     async def get(self, game_id: str, player: str | None = None) -> dict[str, Any]:
         """The game, with ``"thinking": true`` while the computer is choosing its move, and
         the ``seats`` that ``player`` holds. Raises NotFoundError."""
         stored = await self.load(game_id)
+        if thinking.pending(stored):
+            stored = await self._collect(stored)
         data = self.mine(stored, None, player)
-        if game_id in self._busy and data["turn"] == data["computer_side"]:
+        if (thinking.pending(stored) and data["turn"] == data["computer_side"]
+                and not data["result"]):
             return {**data, "thinking": True}
         return data
+
+    async def _look(self, game_id: str) -> StoredGame:
+        """The stored game, its pending move stored first if its result is there to read."""
+        stored = await self.load(game_id)
+        return await self._collect(stored) if thinking.pending(stored) else stored
+
+    async def _collect(self, stored: StoredGame) -> StoredGame:
+        """Store the pending move of ``stored`` if its search has ended and any process can
+        read its result (a job queue's) while the request that asked for it has not stored
+        it (that process died); returns the game as it then is."""
+        job = stored.computer_job
+        text = await self.computer.finished(job) if job is not None else None
+        if text is None:
+            return stored
+        game = self.rebuild(stored)
+        try:
+            game.play(text)
+        except NotationError:
+            return stored         # not a move here: the game changed since it was asked
+        thinking.clear(stored)
+        try:
+            return await self._save(stored, game)
+        except Conflict:          # the asking request stored it first, or the game changed
+            return await self.load(stored.id)
 
     async def explain(self, game_id: str, square: str) -> dict[str, Any]:
         """Why the piece on ``square`` can or cannot move now: ``{"square", "moves",

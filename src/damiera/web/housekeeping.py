@@ -1,7 +1,7 @@
 """Work the site does on its own while it runs: deleting games nobody has touched.
 
 :func:`clean_up_forever` is started by the application's lifespan; every ``interval`` seconds
-it deletes the games not changed for ``ttl`` seconds
+(one process of several on one database) it deletes the games not changed for ``ttl`` seconds
 (:meth:`damiera.web.store.GameStore.delete_untouched`). A database failure is logged and
 tried again at the next round; it never stops the site.
 """
@@ -16,6 +16,9 @@ from damiera.web.store import GameStore, StorageError
 
 log = logging.getLogger("damiera.web")
 
+#: The clean-up's name among the site's periodic tasks (:meth:`GameStore.claim_task`).
+TASK = "clean-up"
+
 
 async def clean_up(store: GameStore, ttl: float) -> int:
     """Delete the games untouched for ``ttl`` seconds now; returns how many."""
@@ -24,12 +27,22 @@ async def clean_up(store: GameStore, ttl: float) -> int:
 
 
 async def clean_up_forever(store: GameStore, ttl: float, interval: float) -> None:
-    """:func:`clean_up` at once, then every ``interval`` seconds, until cancelled."""
+    """:func:`clean_up` at once, then every ``interval`` seconds, until cancelled.
+
+    Several web processes on one database (``damiera serve --workers N``, several machines)
+    share the rounds after the first: each looks every ``interval / 2`` seconds, and the one
+    that claims the round (:meth:`~damiera.web.store.GameStore.claim_task`) runs it, so the
+    clean-up runs about once an interval (between 1 and 1.5 intervals apart) whatever the
+    number of processes. The first clean-up, at start, runs in every process (a second one
+    finds nothing to delete)."""
+    first = True
     while True:
         try:
-            deleted = await clean_up(store, ttl)
-            if deleted:
-                log.info("deleted %d games untouched for %g s", deleted, ttl)
+            if first or await asyncio.to_thread(store.claim_task, TASK, interval):
+                deleted = await clean_up(store, ttl)
+                if deleted:
+                    log.info("deleted %d games untouched for %g s", deleted, ttl)
         except StorageError as exc:
             log.warning("clean-up of old games failed: %s", exc)
-        await asyncio.sleep(interval)
+        first = False
+        await asyncio.sleep(interval / 2)

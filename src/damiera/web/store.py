@@ -5,9 +5,9 @@ plays (a friend on the same screen, or the computer at a level), the side at the
 screen, the start FEN (None for the variant's start position), every move in full notation,
 the result, the Hub engine that plays for the computer (if not Damiera's own), the clock of a
 timed game (:mod:`damiera.web.clocks`), the browser that created it, the seats (the SHA-256
-of the player token that holds each side: :mod:`damiera.web.seats`), and timestamps. The
-position is never stored: the web layer rebuilds a :class:`damiera.rules.game.Game` by
-replaying the moves.
+of the player token that holds each side: :mod:`damiera.web.seats`), the computer's move
+asked for and not yet played (:mod:`damiera.web.thinking`), and timestamps. The position is
+never stored: the web layer rebuilds a :class:`damiera.rules.game.Game` by replaying the moves.
 
 Writes are all-or-nothing (one transaction each) and optimistic: every row carries a
 ``version`` (SQLAlchemy's ``version_id_col``); :meth:`GameStore.save` refuses with
@@ -17,8 +17,9 @@ one game never both land.
 The schema is migrated when the store opens (:mod:`damiera.web.migrate`: Alembic revisions,
 on SQLite and PostgreSQL alike; games stored before clocks or seats get them then).
 :meth:`GameStore.delete_untouched` deletes games nobody has changed for a while (the site runs
-it on its own: :mod:`damiera.web.housekeeping`), and :meth:`GameStore.check_writable` tells
-whether the database accepts writes at all.
+it on its own: :mod:`damiera.web.housekeeping`), :meth:`GameStore.claim_task` lets one of
+several web processes run each round of a periodic task, and :meth:`GameStore.check_writable`
+tells whether the database accepts writes at all.
 
 Every time is stored and returned in UTC, whatever the database session's time zone.
 
@@ -39,7 +40,7 @@ import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -57,7 +58,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -157,8 +158,23 @@ class GameRow(_Base):
     #: Against the computer: the name of the Hub engine that plays (``damiera serve
     #: --hub-engine``), or None for Damiera's own engine at ``level``.
     engine: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: Against the computer: the id of the search asked for the computer's move now (None:
+    #: none asked; :mod:`damiera.web.thinking`), and when it was asked.
+    computer_job: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    computer_asked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                               nullable=True)
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy's own hook
+
+
+class TaskRow(_Base):
+    """When the site's periodic task ``name`` is next due (:meth:`GameStore.claim_task`):
+    shared by every web process on the database, so that one of them runs it each round."""
+
+    __tablename__ = "site_tasks"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 @dataclass
@@ -183,6 +199,8 @@ class StoredGame:
     version: int = 0
     clock: dict[str, Any] | None = None
     engine: str | None = None
+    computer_job: str | None = None
+    computer_asked_at: datetime | None = None
 
     @classmethod
     def _from_row(cls, row: GameRow) -> StoredGame:
@@ -205,6 +223,9 @@ class StoredGame:
             version=row.version,
             clock=copy.deepcopy(row.clock),
             engine=row.engine,
+            computer_job=row.computer_job,
+            computer_asked_at=(_utc(row.computer_asked_at)
+                               if row.computer_asked_at is not None else None),
         )
 
 
@@ -287,7 +308,7 @@ class GameStore:
 
     @_storage_errors
     def save(self, game: StoredGame) -> StoredGame:
-        """Write the moves and result of ``game`` if nobody changed it since it was loaded.
+        """Write the moves, result, clock and pending computer move of ``game`` if nobody changed it since it was loaded.
 
         Returns the saved copy (new version and ``updated_at``). Raises
         :class:`ConflictError` (nothing written) when the stored version differs, and
@@ -303,6 +324,8 @@ class GameStore:
             row.result_winner = game.result_winner
             row.result_reason = game.result_reason
             row.clock = copy.deepcopy(game.clock)
+            row.computer_job = game.computer_job
+            row.computer_asked_at = game.computer_asked_at
             row.updated_at = datetime.now(UTC)
             try:
                 session.commit()
@@ -331,6 +354,30 @@ class GameStore:
         with self._write_lock, self._sessions.begin() as session:
             result = session.execute(delete(GameRow).where(GameRow.updated_at < before))
             return int(getattr(result, "rowcount", 0) or 0)
+
+    @_storage_errors
+    def claim_task(self, name: str, every: float) -> bool:
+        """True for exactly one caller (of all processes on this database) per ``every``
+        seconds: the periodic task ``name`` is due and this caller runs it (its next round
+        is then due ``every`` seconds from now); False when it is not due or another caller
+        took it first (an atomic conditional UPDATE, or the INSERT of its first round)."""
+        now = datetime.now(UTC)
+        due = now + timedelta(seconds=every)
+        with self._write_lock, self._sessions.begin() as session:
+            result = session.execute(update(TaskRow)
+                                     .where(TaskRow.name == name, TaskRow.due_at <= now)
+                                     .values(due_at=due)
+                                     .execution_options(synchronize_session=False))
+            if int(getattr(result, "rowcount", 0) or 0) == 1:
+                return True
+            if session.get(TaskRow, name) is not None:
+                return False
+        try:
+            with self._write_lock, self._sessions.begin() as session:
+                session.add(TaskRow(name=name, due_at=due))
+        except IntegrityError:   # another process inserted it first: its round
+            return False
+        return True
 
     @_storage_errors
     def check_writable(self) -> None:

@@ -1,0 +1,193 @@
+"""The computer's move as a job on a Redis queue (arq): what a job carries and what a worker
+does with it.
+
+A job is plain JSON, never a pickled object (:func:`dumps`, :func:`loads`)::
+
+    {"game": "<game id>", "version": 7, "variant": "italian", "optional_capture": false,
+     "level": 3, "movetime": null, "positions": ["W:W21,...:B1,...", ...]}
+
+``positions``: the FEN of every position of the game, oldest first, the one to move in last
+(the search uses them to see repetitions; at most :data:`MAX_POSITIONS`, each at most
+:data:`~damiera.rules.position.MAX_FEN_TEXT` characters). ``game`` and ``version`` name the
+game and the stored version the move was asked for; the worker only hands them back. The
+result is ``{"move": "<full notation>", "game", "version"}``: the web process that asked
+stores the move only if the game is still at that version and still waits for this job
+(:mod:`damiera.web.thinking`), so a job for a game that changed meanwhile is dropped.
+
+A worker (``damiera worker``, :func:`run_worker`) runs one search at a time (arq's
+``max_jobs=1``): the number of searches under way on the whole site is the number of worker
+processes. It needs only the Redis URL, not the database. A job that is aborted (its web
+process no longer wants the move: the client hung up, or the game changed) is dropped if it
+has not started, and stopped within milliseconds if it runs. Each search started is counted
+in Redis under :data:`SEARCHES_KEY` (the tests and the load benchmark read it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import os
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from damiera.rules.notation import move_text
+from damiera.rules.position import MAX_FEN_TEXT, parse_fen
+from damiera.rules.variant import variant as get_variant
+
+#: The arq function name of a computer move.
+FUNCTION = "computer_move"
+#: Redis key counting the searches workers have started (INCR once per search).
+SEARCHES_KEY = "damiera:searches"
+#: Most positions a job may carry (a game longer than this is refused).
+MAX_POSITIONS = 2000
+#: Seconds a worker gives one job at most (a level-3 search takes a few seconds).
+JOB_TIMEOUT = 120
+#: How often (seconds) a worker looks for new jobs and a web process for a job's result.
+POLL = 0.02
+#: Environment variable naming the Redis server of the queue.
+ENVIRONMENT = "DAMIERA_REDIS_URL"
+
+
+class BadJob(ValueError):
+    """A job that is not a well-formed computer move (the message says what)."""
+
+
+def dumps(data: Any) -> bytes:
+    """arq's serializer: JSON (jobs and results carry text and numbers only)."""
+    return json.dumps(data, separators=(",", ":")).encode()
+
+
+def loads(raw: bytes) -> Any:
+    """arq's deserializer: JSON."""
+    return json.loads(raw)
+
+
+def make_job(game: str, version: int, variant_id: str, optional_capture: bool, level: int,
+             movetime: float | None, positions: list[str]) -> dict[str, Any]:
+    """The job asking for the computer's move after ``positions`` (FEN, oldest first)."""
+    return {"game": game, "version": version, "variant": variant_id,
+            "optional_capture": optional_capture, "level": level, "movetime": movetime,
+            "positions": positions}
+
+
+def read_job(job: Any) -> tuple[str, bool, list[Any], int, float | None]:
+    """``(variant id, optional capture, positions, level, movetime)`` of a job, each checked
+    (bounded sizes, known variant, legal FEN). Raises :class:`BadJob`."""
+    if not isinstance(job, dict):
+        raise BadJob("a job is a JSON object")
+    variant_id, optional, level = job.get("variant"), job.get("optional_capture"), job.get("level")
+    fens, movetime = job.get("positions"), job.get("movetime")
+    if not isinstance(variant_id, str) or not isinstance(optional, bool):
+        raise BadJob("a job names its variant and optional_capture")
+    if level not in (1, 2, 3) or isinstance(level, bool):
+        raise BadJob(f"level must be 1, 2 or 3, not {level!r}")
+    if movetime is not None and (not isinstance(movetime, int | float) or not movetime > 0):
+        raise BadJob("movetime must be a positive number of seconds or null")
+    if not isinstance(fens, list) or not 0 < len(fens) <= MAX_POSITIONS:
+        raise BadJob(f"a job carries 1 to {MAX_POSITIONS} positions")
+    try:
+        v = get_variant(variant_id, optional_capture=optional)
+    except ValueError as exc:
+        raise BadJob(str(exc)[:200]) from None
+    positions = []
+    for fen in fens:
+        if not isinstance(fen, str) or len(fen) > MAX_FEN_TEXT:
+            raise BadJob("each position is a FEN string")
+        try:
+            positions.append(parse_fen(v, fen))
+        except ValueError as exc:
+            raise BadJob(f"bad FEN: {str(exc)[:200]}") from None
+    return v.id, optional, positions, int(level), None if movetime is None else float(movetime)
+
+
+async def computer_move(ctx: dict[str, Any], job: Any) -> dict[str, Any]:
+    """The arq job: the computer's move for ``job`` (see the module docstring), searched in a
+    thread of this worker so that the worker keeps talking to Redis; cancelling the job
+    (arq's abort) stops the search. Raises :class:`BadJob`."""
+    from damiera.web.computer import choose_move
+
+    variant_id, optional, positions, level, movetime = read_job(job)
+    await ctx["redis"].incr(SEARCHES_KEY)
+    stop = threading.Event()
+    search: Callable[[], Any] = functools.partial(
+        choose_move, variant_id, optional, positions, level, movetime, stop=stop)
+    future = asyncio.get_running_loop().run_in_executor(None, search)
+    try:
+        move = await asyncio.shield(future)
+    except asyncio.CancelledError:
+        stop.set()                      # the search ends within milliseconds: wait for it, so
+        await asyncio.wait([future])    # the next job never shares this one's search tables
+        raise
+    v = get_variant(variant_id, optional_capture=optional)
+    return {"move": move_text(v, move), "game": job.get("game"), "version": job.get("version")}
+
+
+def worker_settings(redis_url: str) -> dict[str, Any]:
+    """arq Worker keyword arguments for one engine worker on ``redis_url``: one search at a
+    time, JSON jobs, abortable, results kept a minute; on SIGTERM it takes no new job and
+    finishes the one under way (up to 10 s) before it ends."""
+    from arq.connections import RedisSettings
+    from arq.worker import func
+
+    return {
+        "functions": [func(computer_move, name=FUNCTION, timeout=JOB_TIMEOUT, max_tries=1)],
+        "redis_settings": RedisSettings.from_dsn(redis_url),
+        "max_jobs": 1,
+        "poll_delay": POLL,
+        "allow_abort_jobs": True,
+        "keep_result": 60,
+        "job_serializer": dumps,
+        "job_deserializer": loads,
+        "handle_signals": True,
+        "job_completion_wait": 10,   # SIGTERM: take no new job, finish the search under way
+    }
+
+
+def run_worker(redis_url: str, parent: int | None = None) -> None:
+    """Run one engine worker in this process until SIGINT/SIGTERM (or, with ``parent``, until
+    that process is gone: a worker of :func:`run_workers` never outlives it)."""
+    from arq.worker import Worker
+
+    if parent is not None:
+        from damiera.web.computer import _watch_parent
+
+        _watch_parent(parent)
+    asyncio.set_event_loop(asyncio.new_event_loop())   # arq's Worker takes the current loop
+    worker = Worker(**worker_settings(redis_url))
+    worker.run()
+
+
+def run_workers(redis_url: str, processes: int) -> None:
+    """Run ``processes`` engine workers (one process each) until SIGINT/SIGTERM, which is
+    passed on to them."""
+    if processes <= 1:
+        run_worker(redis_url)
+        return
+    import multiprocessing
+    import signal
+
+    context = multiprocessing.get_context("spawn")
+    children = [context.Process(target=run_worker, args=(redis_url, os.getpid()))
+                for _ in range(processes)]
+
+    def stop(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        for child in children:
+            child.start()
+        for child in children:
+            child.join()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for child in children:
+            if child.is_alive():
+                child.terminate()      # SIGTERM: arq finishes or aborts the job under way
+        for child in children:
+            child.join(timeout=30)
+            if child.is_alive():
+                child.kill()

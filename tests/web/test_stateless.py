@@ -1,0 +1,113 @@
+"""Stateless web processes (issue 17): the computer's pending move is in the database, so two
+sites on one database (two web processes) agree on "thinking", never search one move twice,
+and never answer 409 to a request the user did not make twice."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+from fastapi.testclient import TestClient
+
+from damiera.web import thinking
+from damiera.web.app import create_app
+from tests.conftest import run_async
+from tests.web.conftest import ROOMY, new_game
+
+
+def _two_sites(db: str) -> tuple[Any, Any]:
+    return (create_app(db, computer_workers=1, computer_movetime=0.05, limits=ROOMY),
+            create_app(db, computer_workers=1, computer_movetime=0.05, limits=ROOMY))
+
+
+def test_another_process_sees_the_computer_thinking_and_its_reply_waits_for_that_search(
+    tmp_db: str,
+) -> None:
+    one, two = _two_sites(tmp_db)
+    with TestClient(one) as c:
+        game = new_game(c, variant="italian", opponent="computer", side="white")
+        cookies = c.cookies
+    pools = [one.state.service.computer, two.state.service.computer]
+
+    async def run() -> tuple[httpx.Response, dict[str, Any], httpx.Response]:
+        release = asyncio.Event()
+        real_run = pools[0]._run
+
+        async def held(*args: Any) -> Any:
+            await release.wait()
+            return await real_run(*args)
+
+        pools[0]._run = held
+        clients = [httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                     base_url="http://testserver", cookies=cookies)
+                   for app in (one, two)]
+        try:
+            move = asyncio.ensure_future(
+                clients[0].post(f"/api/games/{game['id']}/moves", json={"move": "22-19"}))
+            while pools[0].started < 1:
+                await asyncio.sleep(0.01)
+            seen = (await clients[1].get(f"/api/games/{game['id']}")).json()
+            reply = asyncio.ensure_future(clients[1].post(f"/api/games/{game['id']}/reply"))
+            await asyncio.sleep(0.3)     # the reply waits (it does not search, nor refuse)
+            assert not reply.done()
+            release.set()
+            return await move, seen, await reply
+        finally:
+            for client in clients:
+                await client.aclose()
+
+    try:
+        moved, seen, replied = run_async(run())
+    finally:
+        for pool in pools:
+            pool.close()
+    assert seen["thinking"] is True and seen["history"] == ["22-19"]
+    assert moved.status_code == 200 and len(moved.json()["history"]) == 2
+    assert replied.status_code == 200, replied.text
+    assert replied.json()["history"] == moved.json()["history"]
+    assert replied.json()["thinking"] is False
+    assert [pool.started for pool in pools] == [1, 0]     # one search in all
+
+
+def test_a_stale_pending_move_is_not_thinking_and_reply_searches_afresh(tmp_db: str) -> None:
+    """A process that asked for the computer's move died: after the stale time the game no
+    longer says "thinking" and POST /reply plays the move."""
+    one, two = _two_sites(tmp_db)
+    with TestClient(one) as c:
+        game = new_game(c, variant="italian", opponent="computer", side="white")
+        c.post(f"/api/games/{game['id']}/moves", json={"move": "22-19"})
+        cookies = c.cookies
+    store = two.state.service.store
+    stored = store.load(game["id"])            # the computer's reply never got stored:
+    stored.moves = ["22-19"]
+    stored.computer_job = "dead-process"
+    stored.computer_asked_at = datetime.now(UTC) - timedelta(seconds=thinking.STALE_AFTER + 1)
+    store.save(stored)
+    with TestClient(two, cookies=cookies) as c:
+        assert c.get(f"/api/games/{game['id']}").json()["thinking"] is False
+        r = c.post(f"/api/games/{game['id']}/reply")
+        assert r.status_code == 200 and len(r.json()["history"]) == 2
+    assert store.load(game["id"]).computer_job is None
+    one.state.service.computer.close()
+
+
+def test_a_pending_move_refuses_undo_in_any_process_then_clears(tmp_db: str) -> None:
+    one, two = _two_sites(tmp_db)
+    with TestClient(one) as c:
+        game = new_game(c, variant="italian", opponent="computer", side="white")
+        game = c.post(f"/api/games/{game['id']}/moves", json={"move": "22-19"}).json()
+        cookies = c.cookies
+    store = two.state.service.store
+    stored = store.load(game["id"])
+    thinking.ask(stored)
+    store.save(stored)
+    with TestClient(two, cookies=cookies) as c:
+        r = c.post(f"/api/games/{game['id']}/undo")
+        assert r.status_code == 409
+        stored = store.load(game["id"])
+        thinking.clear(stored)
+        store.save(stored)
+        assert c.post(f"/api/games/{game['id']}/undo").status_code == 200
+    one.state.service.computer.close()

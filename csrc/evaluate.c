@@ -293,18 +293,26 @@ int load_eval(Eval *e, PyObject *ev)
         size_t stride = (size_t)1 << (2 * e->half);
         e->row_places = calloc((size_t)e->nplaces * stride, sizeof(int64_t));
         Py_ssize_t nw = PyList_Size(weights);
-        e->weights = calloc((size_t)nw + 1, sizeof(int));
+        e->weights = calloc((size_t)nw + 1, sizeof(int16_t));
         int fail = !e->row_places || !e->weights;
         for (int pl = 0; !fail && pl < e->nplaces; pl++) {
             PyObject *t = PyList_GetItem(places, pl);
             for (Py_ssize_t x = 0; x < PyList_Size(t) && x < (Py_ssize_t)stride; x++)
                 e->row_places[pl * stride + x] = PyLong_AsLongLong(PyList_GetItem(t, x));
         }
-        for (Py_ssize_t i = 0; !fail && i < nw; i++)
-            e->weights[i] = (int)PyLong_AsLong(PyList_GetItem(weights, i));
+        for (Py_ssize_t i = 0; !fail && i < nw; i++) {
+            long w = PyLong_AsLong(PyList_GetItem(weights, i));
+            if (w < -32768 || w > 32767) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "pattern weight outside -32768..32767");
+                fail = 2;
+                break;
+            }
+            e->weights[i] = (int16_t)w;
+        }
         Py_DECREF(places);
         Py_DECREF(weights);
-        if (fail)
+        if (fail == 1)
             return PyErr_NoMemory(), -1;
         if (PyErr_Occurred())
             return -1;

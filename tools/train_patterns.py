@@ -41,7 +41,7 @@ venv's Python):
     fixed size with early stopping: every pattern, however rarely seen, moved as fast as a
     common one, and the weights learned the games by heart.)
 
-Needs numpy and scipy (the ``dev`` extra; only this tool uses them).
+Needs numpy and scipy (the ``train`` extra; only this tool uses them).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ import numpy as np
 
 from damiera.engine.evaluate import NO_MOVES, Evaluator
 from damiera.engine.patterns import PatternSet, save_weights, weights_path
-from damiera.engine.search import Searcher
+from damiera.engine.search import MAX_DEPTH, Info, Searcher, SearchResult
 from damiera.rules.game import Game
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import has_capture
@@ -70,24 +70,43 @@ from damiera.rules.variant import variant as get_variant
 MAX_PLIES = 300
 
 
-def selfplay(variant_id: str, games: int, depth: int, out: str, seed: int) -> None:
-    """Play ``games`` self-play games and save their quiet positions to ``out`` (.npz)."""
+def budget_search(searcher: Searcher, pos: Position, history: list[Position], depth: int,
+                  nodes: int | None) -> SearchResult:
+    """Search ``pos`` to ``depth`` plies or, with a node budget, deepen until an iteration
+    ends with at least ``nodes`` nodes searched (a soft budget: that iteration is finished).
+    Counting nodes, not seconds, makes the games the same whatever the machine's load."""
+    if nodes is None:
+        return searcher.search(pos, depth=depth, history=history)
+
+    def enough(info: Info) -> None:
+        if info.nodes >= nodes:
+            searcher.stop()
+
+    return searcher.search(pos, depth=MAX_DEPTH, history=history, on_info=enough)
+
+
+def selfplay(variant_id: str, games: int, depth: int, out: str, seed: int,
+             nodes: int | None = None, opening: tuple[int, int] = (6, 12)) -> None:
+    """Play ``games`` self-play games and save their quiet positions to ``out`` (.npz):
+    at ``depth`` plies, or with a soft budget of ``nodes`` a move (:func:`budget_search`),
+    from openings of ``opening`` (low, high) random plies."""
     v = get_variant(variant_id)
     rng = random.Random(seed)
-    searcher = Searcher(v, tt_entries=400_000)
+    searcher = Searcher(v, tt_entries=1 << 19)
     rows: list[tuple[int, int, int, int, int, int, int]] = []
     _save(out, rows, v)  # an unwritable --out fails now, not after the first games
     t0 = time.perf_counter()
     for g in range(games):
         game = Game(v)
-        for _ in range(rng.randint(6, 12)):
+        searcher.clear()
+        for _ in range(rng.randint(*opening)):
             if game.is_over:
                 break
             game.play(rng.choice(game.legal_moves()))
         first = len(rows)
         while not game.is_over and len(game.moves) < MAX_PLIES:
             pos = game.position
-            res = searcher.search(pos, depth=depth, history=game.positions)
+            res = budget_search(searcher, pos, game.positions, depth, nodes)
             assert res.move is not None
             if not has_capture(v, pos) and abs(res.score) < 5000:
                 white_score = res.score if pos.turn is Color.WHITE else -res.score
@@ -430,6 +449,8 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--depth", type=int, default=5)
     sp.add_argument("--out", required=True)
     sp.add_argument("--seed", type=int, default=1)
+    sp.add_argument("--nodes", type=int, help="soft node budget a move (instead of --depth)")
+    sp.add_argument("--opening", default="6-12", help="random plies of an opening, LOW-HIGH")
     lp = sub.add_parser("label")
     lp.add_argument("variant")
     lp.add_argument("src")
@@ -464,8 +485,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd in ("selfplay", "label") and not args.out.endswith(".npz"):
         p.error(f"--out must name a .npz file, not {args.out!r}")
     if args.cmd == "selfplay":
-        if args.games < 1 or args.depth < 1:
-            p.error("--games and --depth must be at least 1")
+        if args.games < 1 or args.depth < 1 or (args.nodes is not None and args.nodes < 1):
+            p.error("--games, --depth and --nodes must be at least 1")
+        low, _, high = args.opening.partition("-")
+        if not (low.isdigit() and high.isdigit() and int(low) <= int(high) <= 40):
+            p.error(f"--opening must be LOW-HIGH plies (at most 40), not {args.opening!r}")
+        opening = (int(low), int(high))
     elif args.cmd == "label":
         try:
             part = tuple(int(x) for x in args.part.split("/"))
@@ -491,7 +516,8 @@ def main(argv: list[str] | None = None) -> int:
             fp.error(f"--mix must be between 0 and 1, not {args.mix}")
     try:
         if args.cmd == "selfplay":
-            selfplay(args.variant, args.games, args.depth, args.out, args.seed)
+            selfplay(args.variant, args.games, args.depth, args.out, args.seed, args.nodes,
+                     opening)
         elif args.cmd == "fit-scores":
             fit_scores(args.variant, args.files, args.rows, damps, args.clip, args.out)
         elif args.cmd == "label":

@@ -53,6 +53,32 @@ def test_selfplay_then_fit_writes_weights_the_evaluator_loads(tmp_path, monkeypa
     assert rows == 3 and len(tables) == 18 and any(any(t) for t in tables)
 
 
+def test_a_node_budget_search_is_the_same_whatever_the_clock_and_spends_the_budget():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("train_patterns", TOOL)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    from damiera.engine.search import Searcher
+
+    v = variant("international")
+    pos = start_position(v)
+    results = [tool.budget_search(Searcher(v, 1 << 16), pos, [pos], 1, 3000) for _ in range(2)]
+    assert results[0].move == results[1].move and results[0].nodes == results[1].nodes
+    assert results[0].nodes >= 3000 and results[0].depth >= 2
+
+
+def test_selfplay_with_a_node_budget_records_quiet_positions(tmp_path):
+    import numpy as np
+
+    data = tmp_path / "games.npz"
+    _run("selfplay", "russian", "--games", "2", "--nodes", "300", "--opening", "4-8",
+         "--out", str(data))
+    got = np.load(data)
+    assert len(got["white"]) > 20 and set(got["game"].tolist()) == {0, 1}
+
+
 def test_label_then_fit_scores_writes_weights_the_evaluator_loads(tmp_path, monkeypatch):
     import numpy as np
 
@@ -90,7 +116,11 @@ def test_bad_input_gets_a_one_line_error(tmp_path):
         (("fit", "russian", str(garbage), str(garbage), *out), "is given twice"),
         (("fit", "russian", str(tmp_path), *out), "not a file"),
         (("selfplay", "russian", "--games", "0", "--out", str(tmp_path / "x.npz")),
-         "--games and --depth must be at least 1"),
+         "--games, --depth and --nodes must be at least 1"),
+        (("selfplay", "russian", "--nodes", "0", "--out", str(tmp_path / "x.npz")),
+         "--games, --depth and --nodes must be at least 1"),
+        (("selfplay", "russian", "--opening", "8-4", "--out", str(tmp_path / "x.npz")),
+         "--opening must be LOW-HIGH plies"),
         (("label", "russian", str(garbage), "--part", "2/2", "--out", str(tmp_path / "x.npz")),
          "--part must be I/N"),
         (("label", "russian", str(garbage), "--out", str(tmp_path / "x.npz")),

@@ -65,6 +65,7 @@ every variant plays with the hand-made terms and values above.
 
 from __future__ import annotations
 
+import os
 import warnings
 from typing import Final
 
@@ -97,6 +98,27 @@ NO_MOVES: Final = -(1 << 30)
 _FIELD: Final = 13
 
 
+#: Whether the engine plays with the shipped trained patterns when nothing says otherwise.
+#: False: no shipped weights file has won its match against the hand-made evaluation yet
+#: (benchmarks/eval_results.md), so the learned evaluation is behind the switch below.
+LEARNED_BY_DEFAULT: Final = False
+#: Environment variable that switches the learned evaluation: ``learned`` (use the shipped
+#: weights where there are some for the variant's rules) or ``hand`` (never).
+EVAL_SWITCH: Final = "DAMIERA_EVAL"
+
+
+def learned_enabled() -> bool:
+    """Whether an :class:`Evaluator` built without ``patterns=`` adds the shipped trained
+    patterns: the :data:`EVAL_SWITCH` environment variable (``learned`` / ``hand``, any other
+    value or none: :data:`LEARNED_BY_DEFAULT`)."""
+    choice = os.environ.get(EVAL_SWITCH, "").strip().lower()
+    if choice == "learned":
+        return True
+    if choice == "hand":
+        return False
+    return LEARNED_BY_DEFAULT
+
+
 class Evaluator:
     """The evaluation function of one variant: its masks, per-square weights and pattern
     tables, which the native core (``csrc/evaluate.c``) reads to compute every term.
@@ -106,18 +128,21 @@ class Evaluator:
     capture either, so that means it has lost).
 
     ``patterns``: add the trained patterns of men when weights exist for the variant's rules
-    (:func:`damiera.engine.patterns.load_weights`); ``tables``: use these instead of the
-    stored ones, ``(rows per window, tables[w][pattern])`` (tests, training). Raises
-    ValueError when ``tables`` do not fit the board; a stored weights file that does not
-    is reported with a warning and left out.
+    (:func:`damiera.engine.patterns.load_weights`); None (the default): when
+    :func:`learned_enabled` says so; ``tables``: use these instead of the stored ones,
+    ``(rows per window, tables[w][pattern])`` (tests, training, matches of a candidate).
+    Raises ValueError when ``tables`` do not fit the board; a stored weights file that does
+    not is reported with a warning and left out.
     """
 
     def __init__(
         self,
         variant: Variant,
-        patterns: bool = True,
+        patterns: bool | None = None,
         tables: tuple[int, list[list[int]]] | None = None,
     ):
+        if patterns is None:
+            patterns = learned_enabled()
         geo: Geometry = geometry(variant)
         self.variant = variant
         n = variant.board_size

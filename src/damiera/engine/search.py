@@ -156,14 +156,16 @@ def _history_state(positions: Sequence[Position]) -> tuple[int, int]:
 
 class Searcher:
     """Search engine for one variant. Keeps its transposition table (``tt_entries`` entries,
-    rounded down to a power of two, 16 bytes each) between searches.
+    rounded down to a power of two, 16 bytes each) between searches; ``evaluator``: the
+    static evaluation to search with (default: ``Evaluator(variant)``, the engine's own).
 
     Not for two searches at once; :meth:`stop` may be called from any thread.
     """
 
-    def __init__(self, variant: Variant, tt_entries: int = 1 << 20):
+    def __init__(self, variant: Variant, tt_entries: int = 1 << 20,
+                 evaluator: Evaluator | None = None):
         self.variant = variant
-        self.evaluator = Evaluator(variant)
+        self.evaluator = evaluator if evaluator is not None else Evaluator(variant)
         self.engine = _core.Engine(
             native_rules(variant), self.evaluator, tt_entries,
             2 * variant.draw_moves_without_progress,

@@ -7,9 +7,8 @@ Both engines are this checkout's search (:class:`damiera.engine.search.Searcher`
 process, each with its own transposition table; they differ only in the evaluation: the
 candidate adds the trained patterns of ``--candidate`` (a weights file written by
 ``tools/train_patterns.py``) to the hand-made terms, the base plays with ``--base``'s patterns
-or, without it, the hand-made evaluation alone. Every move gets the same soft node budget
-(``tools/train_patterns.budget_search``: iterations deepen until one ends with at least
-``--nodes`` nodes searched), so the games do not depend on the machine's load, and a slower
+or, without it, the hand-made evaluation alone. Every move gets the same node budget
+(``--nodes``, the search's node limit), so the games do not depend on the machine's load, and a slower
 evaluation is not penalised: check its nodes per second separately (``--speed``).
 
 Openings: random 6-ply openings (level material, no capture pending;
@@ -118,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("variant")
     p.add_argument("--candidate", required=True, help="weights file of the candidate")
     p.add_argument("--base", help="weights file of the base (default: hand-made only)")
-    p.add_argument("--nodes", type=int, default=5000, help="soft node budget a move")
+    p.add_argument("--nodes", type=int, default=5000, help="node budget a move")
     p.add_argument("--games", type=int, default=400, help="most games (even)")
     p.add_argument("--seed", type=int, default=23)
     p.add_argument("--elo0", type=float, default=0.0)

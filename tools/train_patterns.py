@@ -5,7 +5,7 @@ venv's Python):
 
 ``selfplay VARIANT --games N (--depth D | --nodes N) --out FILE.npz [--seed S]
 [--opening 6-12]``
-    Plays N games of the engine against itself at a fixed depth or a soft node budget a move
+    Plays N games of the engine against itself at a fixed depth or a node budget a move
     (:func:`budget_search`), from openings of 6-12 (``--opening``) random plies, and keeps every quiet position (side to move has no capture) after the opening:
     bitboards, side to move, the search's score (White's view, centi-men) and the game's
     result (+1 White won, 0 draw, -1 Black won; a game still going after 300 plies counts as
@@ -61,7 +61,7 @@ import numpy as np
 
 from damiera.engine.evaluate import NO_MOVES, Evaluator
 from damiera.engine.patterns import PatternSet, save_weights, weights_path
-from damiera.engine.search import MAX_DEPTH, Info, Searcher, SearchResult
+from damiera.engine.search import Searcher, SearchResult
 from damiera.rules.game import Game
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import has_capture
@@ -74,23 +74,21 @@ MAX_PLIES = 300
 
 def budget_search(searcher: Searcher, pos: Position, history: list[Position], depth: int,
                   nodes: int | None) -> SearchResult:
-    """Search ``pos`` to ``depth`` plies or, with a node budget, deepen until an iteration
-    ends with at least ``nodes`` nodes searched (a soft budget: that iteration is finished).
-    Counting nodes, not seconds, makes the games the same whatever the machine's load."""
+    """Search ``pos`` to ``depth`` plies or, with a node budget, until ``nodes`` nodes are
+    searched (the core's node limit: the move of the last finished iteration, or a better
+    one fully searched in the unfinished one). Counting nodes, not seconds, makes the games
+    the same whatever the machine's load. (A soft budget, finishing the iteration that
+    crosses it, was tried first: one search in a few hundred then took 100-600 times the
+    budget, an iteration that explodes in a tactical position.)"""
     if nodes is None:
         return searcher.search(pos, depth=depth, history=history)
-
-    def enough(info: Info) -> None:
-        if info.nodes >= nodes:
-            searcher.stop()
-
-    return searcher.search(pos, depth=MAX_DEPTH, history=history, on_info=enough)
+    return searcher.search(pos, nodes=nodes, history=history)
 
 
 def selfplay(variant_id: str, games: int, depth: int, out: str, seed: int,
              nodes: int | None = None, opening: tuple[int, int] = (6, 12)) -> None:
     """Play ``games`` self-play games and save their quiet positions to ``out`` (.npz):
-    at ``depth`` plies, or with a soft budget of ``nodes`` a move (:func:`budget_search`),
+    at ``depth`` plies, or with a budget of ``nodes`` a move (:func:`budget_search`),
     from openings of ``opening`` (low, high) random plies."""
     v = get_variant(variant_id)
     rng = random.Random(seed)
@@ -486,7 +484,7 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--depth", type=int, default=5)
     sp.add_argument("--out", required=True)
     sp.add_argument("--seed", type=int, default=1)
-    sp.add_argument("--nodes", type=int, help="soft node budget a move (instead of --depth)")
+    sp.add_argument("--nodes", type=int, help="node budget a move (instead of --depth)")
     sp.add_argument("--opening", default="6-12", help="random plies of an opening, LOW-HIGH")
     lp = sub.add_parser("label")
     lp.add_argument("variant")

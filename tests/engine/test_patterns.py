@@ -180,6 +180,7 @@ def test_the_shipped_weights_load_and_keep_the_evaluation_colour_symmetric():
     under, changes the evaluation, and keeps it colour-symmetric (International's is the
     first file shipped)."""
     shipped = _shipped()
+    assert INTERNATIONAL in shipped
     for v in shipped:
         loaded = pat.load_weights(v)
         assert loaded is not None

@@ -182,7 +182,11 @@ FORCED_INTO_LOSS = [
 
 
 @pytest.mark.parametrize("fen,forced", FORCED_INTO_LOSS, ids=[f for _, f in FORCED_INTO_LOSS])
-def test_forced_capture_played_at_once_is_scored_after_the_exchange(fen: str, forced: str) -> None:
+def test_forced_capture_played_at_once_is_scored_after_the_exchange(
+    fen: str, forced: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The premise (the static score is wrong about the exchange) is the hand-made one's.
+    monkeypatch.setenv("DAMIERA_EVAL", "hand")
     v = variant("international")
     pos = parse_fen(v, fen)
     searcher = Searcher(v)

@@ -44,7 +44,7 @@ chase                  short kings, kings only, stronger side: each of its kings
                        gets ``4 x (N - distance to the nearest enemy king)``             (N - d)
 patterns of men        where weights were trained for the variant's exact rules: one    trained
                        weight per window of rows x 4 files for the men it holds
-                       (:mod:`damiera.engine.patterns`); none are shipped yet
+                       (:mod:`damiera.engine.patterns`); shipped for International
 =====================  ==============================================================  ========
 
 Source of the values: common practice of draughts programs (man 100, flying king ~3 men,
@@ -52,15 +52,15 @@ short king ~1.5 men) and the endgame theory cited in the issue (a lone king in t
 corner; the lone king on the main road against three kings draws on 8x8, Petrov's triangle
 needs the road); the small weights were set by hand and checked in engine matches. The
 pattern weights are fitted to self-play on top of the hand-made terms
-(``tools/train_patterns.py``). None are shipped yet: the first fit (International, 1,400
-self-play games at depth 5, windows of 3 rows, to the games' results) predicted held-out
-results better (loss 0.5331 against 0.5532) but played worse against py-draughts (63.7%
-against 82%); fits to the search scores instead (``fit-scores``) predict a quarter to a
-third of what a depth-5 search adds and scored the same as none (82.5% over 120 games); a
-fit to the results of 10,000 depth-3 games with a prior on every weight (held-out loss
-0.5303 against 0.5540) lost 14 of its first 23 games. Fitting the hand-made weights to the
-results of 713 games against py-draughts played no better either (``search_results.md``), so
-every variant plays with the hand-made terms and values above.
+(``tools/train_patterns.py``). International's (windows of 3 rows, fitted to the search
+scores of 1,300 self-play games at 20,000 nodes a move) won its SPRT against the hand-made
+evaluation alone at a fixed node budget (``benchmarks/eval_results.md``), so it is used by
+default; the ``DAMIERA_EVAL`` environment variable switches it (``hand``: the hand-made
+terms only). Every other variant plays with the hand-made terms and values above. Earlier
+fits, all to game results, played worse or no better (``search_results.md``): 1,400
+self-play games at depth 5 (63.7% against py-draughts' 82%), 10,000 depth-3 games (lost 14
+of 23), the hand-made weights fitted to 713 games against py-draughts; so did the fit to
+the results of this session's games (``eval_results.md``).
 """
 
 from __future__ import annotations
@@ -98,10 +98,10 @@ NO_MOVES: Final = -(1 << 30)
 _FIELD: Final = 13
 
 
-#: Whether the engine plays with the shipped trained patterns when nothing says otherwise.
-#: False: no shipped weights file has won its match against the hand-made evaluation yet
-#: (benchmarks/eval_results.md), so the learned evaluation is behind the switch below.
-LEARNED_BY_DEFAULT: Final = False
+#: Whether the engine plays with the shipped trained patterns when nothing says otherwise:
+#: True since International's file won its SPRT against the hand-made evaluation
+#: (benchmarks/eval_results.md); variants without a file play the hand-made evaluation.
+LEARNED_BY_DEFAULT: Final = True
 #: Environment variable that switches the learned evaluation: ``learned`` (use the shipped
 #: weights where there are some for the variant's rules) or ``hand`` (never).
 EVAL_SWITCH: Final = "DAMIERA_EVAL"

@@ -77,14 +77,17 @@ def evaluator(v: Variant, weights: str | None) -> Evaluator:
 
 
 def play(v: Variant, candidate: Searcher, base: Searcher, opening: Game, candidate_white: bool,
-         nodes: int) -> float:
+         nodes: int, movetime: float | None = None) -> float:
     """One game from ``opening`` (a copy is played); the candidate's score (1, 0.5, 0)."""
     game = Game(v, opening.position)
     candidate.clear()
     base.clear()
     while not game.is_over and len(game.moves) < MAX_PLIES:
         mover = candidate if (game.position.turn is Color.WHITE) == candidate_white else base
-        res = budget_search(mover, game.position, game.positions, 1, nodes)
+        if movetime is not None:
+            res = mover.search(game.position, movetime=movetime, history=game.positions)
+        else:
+            res = budget_search(mover, game.position, game.positions, 1, nodes)
         assert res.move is not None
         game.play(res.move)
     winner = game.result.winner if game.result is not None else None
@@ -122,6 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=23)
     p.add_argument("--elo0", type=float, default=0.0)
     p.add_argument("--elo1", type=float, default=30.0)
+    p.add_argument("--movetime", type=float,
+                   help="seconds a move instead of --nodes (equal time: a slower evaluation "
+                        "pays for its speed; depends on the machine's load)")
     p.add_argument("--speed", action="store_true", help="only measure nodes per second")
     args = p.parse_args(argv)
     v = variant(args.variant)
@@ -139,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     openings = random_openings(v, (args.games + 1) // 2, plies=6, seed=args.seed)
     verdict = "inconclusive (game limit)"
     for g in range(args.games):
-        score = play(v, candidate, base, Game(v, openings[g // 2]), g % 2 == 0, args.nodes)
+        score = play(v, candidate, base, Game(v, openings[g // 2]), g % 2 == 0, args.nodes,
+                     args.movetime)
         wins += score == 1.0
         draws += score == 0.5
         losses += score == 0.0
@@ -153,7 +160,8 @@ def main(argv: list[str] | None = None) -> int:
             verdict = "H0 accepted (candidate not better)"
             break
     score_f, elo, low, high = elo_stats(wins, draws, losses)
-    print(f"{args.variant}, {args.nodes} nodes a move: candidate +{wins} ={draws} -{losses} "
+    budget = f"{args.movetime:g} s" if args.movetime is not None else f"{args.nodes} nodes"
+    print(f"{args.variant}, {budget} a move: candidate +{wins} ={draws} -{losses} "
           f"in {wins + draws + losses} games, {100 * score_f:.1f}%, Elo {elo:+.0f} "
           f"[{low:+.0f}, {high:+.0f}], LLR {llr(wins, draws, losses, args.elo0, args.elo1):+.2f}"
           f" ({args.elo0:g}, {args.elo1:g}): {verdict}; {time.perf_counter() - t0:.0f} s")

@@ -21,7 +21,7 @@ PY_INCLUDE := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_paths(
 $(STAMP): pyproject.toml setup.py $(NATIVE_SOURCES) | toolchain
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,dev,postgres,queue]'
+	$(PY) -m pip install --quiet -e '.[test,dev,postgres,queue,train]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -64,15 +64,18 @@ static int chase(const Eval *e, uint64_t strong, uint64_t weak)
 static int patterns(const Eval *e, uint64_t wm, uint64_t bm)
 {
     int h = e->half, total = 0, offset = 0;
-    uint64_t xs[16];
+    /* Each row's digits once (the place-0 table); a row at place p of a window weighs 9^p
+     * (row_tables' place-p entry is exactly 9^p times its place-0 entry, and no 13-bit field
+     * carries: a window's pattern is below 3^8 = 6561). */
+    static const uint64_t POW9[4] = {1, 9, 81, 729};
+    uint64_t digits[16];
     for (int i = 0; i < e->nrows; i++)
-        xs[i] = ((wm >> e->row_shifts[i]) & e->row_mask) |
-                (((bm >> e->row_shifts[i]) & e->row_mask) << h);
-    size_t stride = (size_t)1 << (2 * h);
+        digits[i] = (uint64_t)e->row_places[((wm >> e->row_shifts[i]) & e->row_mask) |
+                                            (((bm >> e->row_shifts[i]) & e->row_mask) << h)];
     for (int r0 = 0; r0 < e->window_rows; r0++) {
         uint64_t fields = 0;
         for (int p = 0; p < e->nplaces; p++)
-            fields += (uint64_t)e->row_places[p * stride + xs[r0 + p]];
+            fields += digits[r0 + p] * POW9[p];
         for (int k = 0; k < h - 1; k++) {
             total += e->weights[offset + (int)(fields & 8191)];
             fields >>= 13;
@@ -293,18 +296,26 @@ int load_eval(Eval *e, PyObject *ev)
         size_t stride = (size_t)1 << (2 * e->half);
         e->row_places = calloc((size_t)e->nplaces * stride, sizeof(int64_t));
         Py_ssize_t nw = PyList_Size(weights);
-        e->weights = calloc((size_t)nw + 1, sizeof(int));
+        e->weights = calloc((size_t)nw + 1, sizeof(int16_t));
         int fail = !e->row_places || !e->weights;
         for (int pl = 0; !fail && pl < e->nplaces; pl++) {
             PyObject *t = PyList_GetItem(places, pl);
             for (Py_ssize_t x = 0; x < PyList_Size(t) && x < (Py_ssize_t)stride; x++)
                 e->row_places[pl * stride + x] = PyLong_AsLongLong(PyList_GetItem(t, x));
         }
-        for (Py_ssize_t i = 0; !fail && i < nw; i++)
-            e->weights[i] = (int)PyLong_AsLong(PyList_GetItem(weights, i));
+        for (Py_ssize_t i = 0; !fail && i < nw; i++) {
+            long w = PyLong_AsLong(PyList_GetItem(weights, i));
+            if (w < -32768 || w > 32767) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "pattern weight outside -32768..32767");
+                fail = 2;
+                break;
+            }
+            e->weights[i] = (int16_t)w;
+        }
         Py_DECREF(places);
         Py_DECREF(weights);
-        if (fail)
+        if (fail == 1)
             return PyErr_NoMemory(), -1;
         if (PyErr_Occurred())
             return -1;

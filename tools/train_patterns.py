@@ -3,9 +3,10 @@
 Play, (label,) fit: each step its own subcommand (run from the project root, with the
 venv's Python):
 
-``selfplay VARIANT --games N --depth D --out FILE.npz [--seed S]``
-    Plays N games of the engine against itself at a fixed depth, from openings of 6-12 random
-    plies, and keeps every quiet position (side to move has no capture) after the opening:
+``selfplay VARIANT --games N (--depth D | --nodes N) --out FILE.npz [--seed S]
+[--opening 6-12]``
+    Plays N games of the engine against itself at a fixed depth or a node budget a move
+    (:func:`budget_search`), from openings of 6-12 (``--opening``) random plies, and keeps every quiet position (side to move has no capture) after the opening:
     bitboards, side to move, the search's score (White's view, centi-men) and the game's
     result (+1 White won, 0 draw, -1 Black won; a game still going after 300 plies counts as
     a draw), and the variant, which every step that reads the file checks. Run several at
@@ -27,7 +28,7 @@ venv's Python):
     result-based ``fit`` below played worse for exactly that).
 
 ``fit VARIANT FILE.npz [FILE.npz ...] [--rows 3] [--prior 5,10,20,40] [--mix 1]
-[--iterations 300] [--out FILE]``
+[--iterations 300] [--share none|edges|band] [--out FILE]``
     Fits the pattern weights by logistic regression (the "Texel" method): the probability
     that White wins is ``sigmoid((hand-made evaluation + pattern sum) / K)``, K fitted first
     on the hand-made evaluation alone; the target mixes the game result and the search score
@@ -37,11 +38,12 @@ venv's Python):
     for each prior from the tightest up, and the fit with the lowest loss on a held-out tenth
     of the games is written (as the file :func:`damiera.engine.patterns.weights_path` names
     for the variant's rules, or ``--out``). Each colour-swapped, rotated window shares its
-    weights (so the evaluation stays symmetric). (An earlier version took Adam steps of a
+    weights (so the evaluation stays symmetric); ``--share`` lets more windows share one
+    table (:data:`SHARES`), fewer weights each seen more often. (An earlier version took Adam steps of a
     fixed size with early stopping: every pattern, however rarely seen, moved as fast as a
     common one, and the weights learned the games by heart.)
 
-Needs numpy and scipy (the ``dev`` extra; only this tool uses them).
+Needs numpy and scipy (the ``train`` extra; only this tool uses them).
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ import numpy as np
 
 from damiera.engine.evaluate import NO_MOVES, Evaluator
 from damiera.engine.patterns import PatternSet, save_weights, weights_path
-from damiera.engine.search import Searcher
+from damiera.engine.search import Searcher, SearchResult
 from damiera.rules.game import Game
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import has_capture
@@ -70,24 +72,41 @@ from damiera.rules.variant import variant as get_variant
 MAX_PLIES = 300
 
 
-def selfplay(variant_id: str, games: int, depth: int, out: str, seed: int) -> None:
-    """Play ``games`` self-play games and save their quiet positions to ``out`` (.npz)."""
+def budget_search(searcher: Searcher, pos: Position, history: list[Position], depth: int,
+                  nodes: int | None) -> SearchResult:
+    """Search ``pos`` to ``depth`` plies or, with a node budget, until ``nodes`` nodes are
+    searched (the core's node limit: the move of the last finished iteration, or a better
+    one fully searched in the unfinished one). Counting nodes, not seconds, makes the games
+    the same whatever the machine's load. (A soft budget, finishing the iteration that
+    crosses it, was tried first: one search in a few hundred then took 100-600 times the
+    budget, an iteration that explodes in a tactical position.)"""
+    if nodes is None:
+        return searcher.search(pos, depth=depth, history=history)
+    return searcher.search(pos, nodes=nodes, history=history)
+
+
+def selfplay(variant_id: str, games: int, depth: int, out: str, seed: int,
+             nodes: int | None = None, opening: tuple[int, int] = (6, 12)) -> None:
+    """Play ``games`` self-play games and save their quiet positions to ``out`` (.npz):
+    at ``depth`` plies, or with a budget of ``nodes`` a move (:func:`budget_search`),
+    from openings of ``opening`` (low, high) random plies."""
     v = get_variant(variant_id)
     rng = random.Random(seed)
-    searcher = Searcher(v, tt_entries=400_000)
+    searcher = Searcher(v, tt_entries=1 << 19)
     rows: list[tuple[int, int, int, int, int, int, int]] = []
     _save(out, rows, v)  # an unwritable --out fails now, not after the first games
     t0 = time.perf_counter()
     for g in range(games):
         game = Game(v)
-        for _ in range(rng.randint(6, 12)):
+        searcher.clear()
+        for _ in range(rng.randint(*opening)):
             if game.is_over:
                 break
             game.play(rng.choice(game.legal_moves()))
         first = len(rows)
         while not game.is_over and len(game.moves) < MAX_PLIES:
             pos = game.position
-            res = searcher.search(pos, depth=depth, history=game.positions)
+            res = budget_search(searcher, pos, game.positions, depth, nodes)
             assert res.move is not None
             if not has_capture(v, pos) and abs(res.score) < 5000:
                 white_score = res.score if pos.turn is Color.WHITE else -res.score
@@ -184,28 +203,65 @@ def _load(files: list[str], v: Variant) -> dict[str, np.ndarray]:
     return out
 
 
-def _columns(patterns: PatternSet, wm: np.ndarray, bm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Parameter column and sign of every (position, window): shape (positions, windows)."""
-    canon = {w: i for i, w in enumerate(patterns.canonical())}
+#: How windows share weights in a fit (``--share``): ``none``, one table a window (as many
+#: weights as the file holds); ``edges``, one table for the windows of a band of rows that
+#: touch no side of the board, one for the left-edge and one for the right-edge window;
+#: ``band``, one table for all the windows of a band of rows (patterns judged alike
+#: wherever they stand across the board: a quarter of the weights on 10x10, more data each).
+SHARES = ("none", "edges", "band")
+
+
+def _param_map(patterns: PatternSet, share: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """``(column, sign, n_params)``: ``column[w, p]`` is the fitted parameter that window
+    ``w``'s weight for pattern ``p`` is, times ``sign[w, p]`` (shape (windows, patterns)).
+    Windows of one ``share`` group use one table; a group and its image under the rotation
+    with colours swapped share it negated and mirrored, and a group that is its own image
+    has an antisymmetric table (``t[mirror[p]] == -t[p]``, one parameter per pair), so the
+    evaluation stays colour-symmetric whatever the weights."""
+    last = patterns.half - 2
+
+    def key(w: int) -> tuple[int, int]:
+        r0, j = patterns.windows[w]
+        if share == "none":
+            return (w, 0)
+        if share == "band":
+            return (r0, 0)
+        return (r0, 0 if j == 0 else (2 if j == last else 1))
+
+    keys = sorted({min(key(w), key(patterns.partner[w])) for w in range(len(patterns.windows))})
+    group = {k: i for i, k in enumerate(keys)}
     mirror = np.array(patterns.mirror(), dtype=np.int64)
+    p = np.arange(patterns.size, dtype=np.int64)
+    column = np.empty((len(patterns.windows), patterns.size), dtype=np.int64)
+    sign = np.empty((len(patterns.windows), patterns.size), dtype=np.float64)
+    for w in range(len(patterns.windows)):
+        mine, theirs = key(w), key(patterns.partner[w])
+        if mine == theirs:
+            column[w] = group[mine] * patterns.size + np.minimum(p, mirror)
+            sign[w] = np.sign(mirror - p).astype(np.float64)
+        elif mine < theirs:
+            column[w] = group[mine] * patterns.size + p
+            sign[w] = 1.0
+        else:
+            column[w] = group[theirs] * patterns.size + mirror
+            sign[w] = -1.0
+    return column, sign, len(keys) * patterns.size
+
+
+def _columns(patterns: PatternSet, wm: np.ndarray, bm: np.ndarray,
+             share: str = "none") -> tuple[np.ndarray, np.ndarray, int]:
+    """Parameter column and sign of every (position, window), shape (positions, windows),
+    and the number of parameters (see :func:`_param_map`)."""
+    column, sign, n_params = _param_map(patterns, share)
     cols = np.empty((len(wm), len(patterns.windows)), dtype=np.int64)
     signs = np.empty((len(wm), len(patterns.windows)), dtype=np.float64)
     for w, squares in enumerate(patterns.squares):
-        p = np.zeros(len(wm), dtype=np.int64)
-        for k, s in enumerate(squares):
-            p += 3**k * (((wm >> s) & 1) + 2 * ((bm >> s) & 1))
-        if patterns.partner[w] == w:
-            # Its own mirror image: t[p] = -t[mirror[p]], one parameter per pair.
-            m = mirror[p]
-            cols[:, w] = canon[w] * patterns.size + np.minimum(p, m)
-            signs[:, w] = np.sign(m - p).astype(np.float64)
-        elif w in canon:
-            cols[:, w] = canon[w] * patterns.size + p
-            signs[:, w] = 1.0
-        else:
-            cols[:, w] = canon[patterns.partner[w]] * patterns.size + mirror[p]
-            signs[:, w] = -1.0
-    return cols, signs
+        pat = np.zeros(len(wm), dtype=np.int64)
+        for k, sq in enumerate(squares):
+            pat += 3**k * (((wm >> sq) & 1) + 2 * ((bm >> sq) & 1))
+        cols[:, w] = column[w][pat]
+        signs[:, w] = sign[w][pat]
+    return cols, signs, n_params
 
 
 def _matrix(cols: np.ndarray, signs: np.ndarray, mask: np.ndarray, n_params: int) -> Any:
@@ -261,16 +317,14 @@ def _weights_out(v: Variant, out: str | None) -> Path:
     return path
 
 
-def _write(v: Variant, patterns: PatternSet, theta: np.ndarray, out: str | None) -> Path:
-    """Round the fitted parameters into the weights file (``out`` or the package's own)."""
-    weights = np.clip(np.round(theta), -32768, 32767).astype(np.int64)
-    tables = {w: weights[i * patterns.size:(i + 1) * patterns.size].tolist()
-              for i, w in enumerate(patterns.canonical())}
-    mirror = patterns.mirror()
-    for w, t in tables.items():
-        if patterns.partner[w] == w:
-            tables[w] = [0 if mirror[q] == q else (t[q] if q < mirror[q] else -t[mirror[q]])
-                         for q in range(patterns.size)]
+def _write(v: Variant, patterns: PatternSet, theta: np.ndarray, out: str | None,
+           share: str = "none") -> Path:
+    """Round the fitted parameters into the weights file (``out`` or the package's own):
+    every canonical window's full table, whatever the sharing of the fit."""
+    column, sign, _ = _param_map(patterns, share)
+    weights = np.clip(np.round(theta), -32768, 32767)
+    tables = {w: (sign[w] * weights[column[w]]).astype(np.int64).tolist()
+              for w in patterns.canonical()}
     path = _weights_out(v, out)
     save_weights(path, patterns, tables)
     return path
@@ -290,16 +344,16 @@ class _Inputs(NamedTuple):
     held_out: np.ndarray  # every tenth game
 
 
-def _fit_inputs(variant_id: str, files: list[str], rows: int, out: str | None) -> _Inputs:
+def _fit_inputs(variant_id: str, files: list[str], rows: int, out: str | None,
+                share: str = "none") -> _Inputs:
     """Load ``files`` for a fit of ``rows``-row windows, checking ``--out`` first."""
     v = get_variant(variant_id)
     _weights_out(v, out)
     data = _load(files, v)
     base, keep = _hand_made(v, data)
     patterns = PatternSet(geometry(v), rows)
-    cols, signs = _columns(patterns, data["white"] & ~data["kings"],
-                           data["black"] & ~data["kings"])
-    n_params = len(patterns.canonical()) * patterns.size
+    cols, signs, n_params = _columns(patterns, data["white"] & ~data["kings"],
+                                     data["black"] & ~data["kings"], share)
     return _Inputs(v, data, base, keep, patterns, cols, signs, n_params,
                    data["game"] % 10 == 0)
 
@@ -345,13 +399,13 @@ def fit_scores(variant_id: str, files: list[str], rows: int, damps: list[float],
 
 
 def fit(variant_id: str, files: list[str], priors: list[float], mix: float, iterations: int,
-        out: str | None, rows: int = 3) -> None:
+        out: str | None, rows: int = 3, share: str = "none") -> None:
     """Fit the pattern weights by penalised logistic regression (see the module docstring)
     and write the fit that predicts the held-out games best."""
     from scipy.optimize import minimize
 
     v, data, base, keep, patterns, cols, signs, n_params, held_out = _fit_inputs(
-        variant_id, files, rows, out)
+        variant_id, files, rows, out, share)
     result = (data["result"].astype(np.float64) + 1) / 2
     train, test = keep & ~held_out, keep & held_out
     print(f"{len(base)} positions, {len(np.unique(data['game']))} games; "
@@ -404,7 +458,7 @@ def fit(variant_id: str, files: list[str], priors: list[float], mix: float, iter
         print("no fit beat the hand-made evaluation on the held-out games: nothing written")
         return
     print(f"kept prior {best_prior:g}: held out {best_held:.5f}")
-    path = _write(v, patterns, best_theta, out)
+    path = _write(v, patterns, best_theta, out, share)
     print(f"wrote {path} ({n_params} weights, {int(seen.sum())} seen in training)")
 
 
@@ -430,6 +484,8 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--depth", type=int, default=5)
     sp.add_argument("--out", required=True)
     sp.add_argument("--seed", type=int, default=1)
+    sp.add_argument("--nodes", type=int, help="node budget a move (instead of --depth)")
+    sp.add_argument("--opening", default="6-12", help="random plies of an opening, LOW-HIGH")
     lp = sub.add_parser("label")
     lp.add_argument("variant")
     lp.add_argument("src")
@@ -458,14 +514,20 @@ def main(argv: list[str] | None = None) -> int:
     fp.add_argument("--mix", type=float, default=1.0,
                     help="weight of the game result in the target (the rest: search score)")
     fp.add_argument("--rows", type=int, default=3, help="rows of a window (1-4)")
+    fp.add_argument("--share", choices=SHARES, default="none",
+                    help="windows that share one table (see SHARES)")
     fp.add_argument("--out", help="weights file (default: the package's own file for the "
                     "rules, under src/, which the engine then plays with)")
     args = p.parse_args(argv)
     if args.cmd in ("selfplay", "label") and not args.out.endswith(".npz"):
         p.error(f"--out must name a .npz file, not {args.out!r}")
     if args.cmd == "selfplay":
-        if args.games < 1 or args.depth < 1:
-            p.error("--games and --depth must be at least 1")
+        if args.games < 1 or args.depth < 1 or (args.nodes is not None and args.nodes < 1):
+            p.error("--games, --depth and --nodes must be at least 1")
+        low, _, high = args.opening.partition("-")
+        if not (low.isdigit() and high.isdigit() and int(low) <= int(high) <= 40):
+            p.error(f"--opening must be LOW-HIGH plies (at most 40), not {args.opening!r}")
+        opening = (int(low), int(high))
     elif args.cmd == "label":
         try:
             part = tuple(int(x) for x in args.part.split("/"))
@@ -491,7 +553,8 @@ def main(argv: list[str] | None = None) -> int:
             fp.error(f"--mix must be between 0 and 1, not {args.mix}")
     try:
         if args.cmd == "selfplay":
-            selfplay(args.variant, args.games, args.depth, args.out, args.seed)
+            selfplay(args.variant, args.games, args.depth, args.out, args.seed, args.nodes,
+                     opening)
         elif args.cmd == "fit-scores":
             fit_scores(args.variant, args.files, args.rows, damps, args.clip, args.out)
         elif args.cmd == "label":
@@ -499,7 +562,7 @@ def main(argv: list[str] | None = None) -> int:
                   (part[0], part[1]))
         else:
             fit(args.variant, args.files, priors, args.mix, args.iterations, args.out,
-                args.rows)
+                args.rows, args.share)
     except (OSError, ValueError) as exc:  # UnknownVariantError is a ValueError
         print(f"train_patterns: error: {exc}", file=sys.stderr)
         return 2

@@ -162,19 +162,73 @@ def test_weights_file_round_trip_and_clear_errors(tmp_path, monkeypatch):
         pat.load_weights(RUSSIAN)
     # The engine still plays, without the patterns, and says why.
     with pytest.warns(UserWarning, match="playing without the trained patterns"):
-        ev = Evaluator(RUSSIAN)
+        ev = Evaluator(RUSSIAN, patterns=True)
     pos = start_position(RUSSIAN)
     assert ev.evaluate(pos) == Evaluator(RUSSIAN, patterns=False).evaluate(pos)
     with pytest.raises(ValueError, match="do not fit 4-row windows"):
         Evaluator(RUSSIAN, tables=(4, tables[:-1]))
 
 
-def test_no_weights_are_shipped_yet():
-    """Every variant plays the hand-made evaluation (see evaluate's docstring for why); also
-    catches a tool run that wrote into the package."""
+def _shipped() -> list:
     from damiera.rules.variant import VARIANTS
 
-    assert all(pat.load_weights(v) is None for v in VARIANTS.values())
+    return [v for v in VARIANTS.values() if pat.weights_path(v).exists()]
+
+
+def test_the_shipped_weights_load_and_keep_the_evaluation_colour_symmetric():
+    """Every weights file in the package loads for the variants whose rules it was trained
+    under, changes the evaluation, and keeps it colour-symmetric (International's is the
+    first file shipped)."""
+    shipped = _shipped()
+    assert INTERNATIONAL in shipped
+    for v in shipped:
+        loaded = pat.load_weights(v)
+        assert loaded is not None
+        learned, hand = Evaluator(v, patterns=True), Evaluator(v, patterns=False)
+        positions = _random_positions(v, 100, seed=9)
+        assert any(learned.evaluate(p) != hand.evaluate(p) for p in positions)
+        for pos in positions:
+            assert learned.evaluate(pos) == learned.evaluate(_rotate(v, pos))
+
+
+def test_the_weights_files_are_package_data():
+    """The wheel carries the weights: pyproject's package data names their folder."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    data = tomllib.loads((root / "pyproject.toml").read_text())
+    globs = data["tool"]["setuptools"]["package-data"]["damiera.engine"]
+    package = root / "src" / "damiera" / "engine"
+    for v in _shipped():
+        path = pat.weights_path(v)
+        assert any(path in package.glob(g) for g in globs), path
+
+
+def test_the_switch_chooses_between_learned_and_hand_made(tmp_path, monkeypatch):
+    """DAMIERA_EVAL=learned adds the stored patterns, =hand leaves them out; unset, the
+    default (LEARNED_BY_DEFAULT) decides."""
+    from damiera.engine import evaluate
+
+    pset = pat.PatternSet(geometry(RUSSIAN))
+    tables = _random_tables(pset, seed=3, symmetric=True)
+    monkeypatch.setattr(pat, "_DIR", tmp_path)
+    pat.save_weights(pat.weights_path(RUSSIAN), pset, {w: tables[w] for w in pset.canonical()})
+    positions = _random_positions(RUSSIAN, 30, seed=4)
+    with_tables = Evaluator(RUSSIAN, tables=(4, tables))
+    hand = Evaluator(RUSSIAN, patterns=False)
+
+    def scores(ev: Evaluator) -> list[int]:
+        return [ev.evaluate(p) for p in positions]
+
+    assert scores(with_tables) != scores(hand)
+    monkeypatch.setenv(evaluate.EVAL_SWITCH, "learned")
+    assert evaluate.learned_enabled() and scores(Evaluator(RUSSIAN)) == scores(with_tables)
+    monkeypatch.setenv(evaluate.EVAL_SWITCH, "hand")
+    assert not evaluate.learned_enabled() and scores(Evaluator(RUSSIAN)) == scores(hand)
+    monkeypatch.delenv(evaluate.EVAL_SWITCH)
+    default = with_tables if evaluate.LEARNED_BY_DEFAULT else hand
+    assert scores(Evaluator(RUSSIAN)) == scores(default)
 
 
 def test_evaluation_without_weights_is_the_hand_made_one():

@@ -53,6 +53,66 @@ def test_selfplay_then_fit_writes_weights_the_evaluator_loads(tmp_path, monkeypa
     assert rows == 3 and len(tables) == 18 and any(any(t) for t in tables)
 
 
+def test_a_node_budget_search_is_the_same_whatever_the_clock_and_spends_the_budget():
+    from damiera.engine.search import Searcher
+
+    tool = _tool()
+
+    v = variant("international")
+    pos = start_position(v)
+    results = [tool.budget_search(Searcher(v, 1 << 16), pos, [pos], 1, 3000) for _ in range(2)]
+    assert results[0].move == results[1].move and results[0].nodes == results[1].nodes
+    assert 3000 <= results[0].nodes < 3000 + 300 and results[0].depth >= 2
+
+
+def _tool():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("train_patterns", TOOL)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool
+
+
+@pytest.mark.parametrize("share", ["none", "edges", "band"])
+@pytest.mark.parametrize("name,rows", [("international", 3), ("international", 4),
+                                       ("russian", 4)])
+def test_shared_tables_keep_the_evaluation_colour_symmetric(tmp_path, share, name, rows):
+    """Whatever windows share a table (--share), random parameters written as a weights
+    file give an evaluation that scores a position and its rotated, colour-swapped image
+    alike; fewer parameters with more sharing."""
+    import numpy as np
+
+    from damiera.engine.patterns import PatternSet, read_weights_file
+    from damiera.rules.geometry import geometry
+    from tests.engine.test_patterns import _random_positions, _rotate
+
+    tool = _tool()
+    v = variant(name)
+    pset = PatternSet(geometry(v), rows)
+    _, _, n_params = tool._param_map(pset, share)
+    # (8x8 has three windows a band: "edges" is "none" there.)
+    assert n_params <= tool._param_map(pset, "none")[2]
+    if share == "band":
+        assert n_params < tool._param_map(pset, "edges")[2]
+    theta = np.random.default_rng(1).integers(-40, 41, n_params).astype(np.float64)
+    path = tool._write(v, pset, theta, str(tmp_path / "w.bin"), share)
+    ev = Evaluator(v, patterns=False, tables=read_weights_file(v, path))
+    for pos in _random_positions(v, 60, seed=2):
+        assert ev.evaluate(pos) == ev.evaluate(_rotate(v, pos))
+
+
+def test_selfplay_with_a_node_budget_records_quiet_positions(tmp_path):
+    import numpy as np
+
+    data = tmp_path / "games.npz"
+    _run("selfplay", "russian", "--games", "2", "--nodes", "300", "--opening", "4-8",
+         "--out", str(data))
+    got = np.load(data)
+    assert len(got["white"]) > 20 and set(got["game"].tolist()) == {0, 1}
+
+
 def test_label_then_fit_scores_writes_weights_the_evaluator_loads(tmp_path, monkeypatch):
     import numpy as np
 
@@ -90,7 +150,11 @@ def test_bad_input_gets_a_one_line_error(tmp_path):
         (("fit", "russian", str(garbage), str(garbage), *out), "is given twice"),
         (("fit", "russian", str(tmp_path), *out), "not a file"),
         (("selfplay", "russian", "--games", "0", "--out", str(tmp_path / "x.npz")),
-         "--games and --depth must be at least 1"),
+         "--games, --depth and --nodes must be at least 1"),
+        (("selfplay", "russian", "--nodes", "0", "--out", str(tmp_path / "x.npz")),
+         "--games, --depth and --nodes must be at least 1"),
+        (("selfplay", "russian", "--opening", "8-4", "--out", str(tmp_path / "x.npz")),
+         "--opening must be LOW-HIGH plies"),
         (("label", "russian", str(garbage), "--part", "2/2", "--out", str(tmp_path / "x.npz")),
          "--part must be I/N"),
         (("label", "russian", str(garbage), "--out", str(tmp_path / "x.npz")),

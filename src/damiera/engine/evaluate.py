@@ -44,7 +44,7 @@ chase                  short kings, kings only, stronger side: each of its kings
                        gets ``4 x (N - distance to the nearest enemy king)``             (N - d)
 patterns of men        where weights were trained for the variant's exact rules: one    trained
                        weight per window of rows x 4 files for the men it holds
-                       (:mod:`damiera.engine.patterns`); none are shipped yet
+                       (:mod:`damiera.engine.patterns`); shipped for International
 =====================  ==============================================================  ========
 
 Source of the values: common practice of draughts programs (man 100, flying king ~3 men,
@@ -52,19 +52,20 @@ short king ~1.5 men) and the endgame theory cited in the issue (a lone king in t
 corner; the lone king on the main road against three kings draws on 8x8, Petrov's triangle
 needs the road); the small weights were set by hand and checked in engine matches. The
 pattern weights are fitted to self-play on top of the hand-made terms
-(``tools/train_patterns.py``). None are shipped yet: the first fit (International, 1,400
-self-play games at depth 5, windows of 3 rows, to the games' results) predicted held-out
-results better (loss 0.5331 against 0.5532) but played worse against py-draughts (63.7%
-against 82%); fits to the search scores instead (``fit-scores``) predict a quarter to a
-third of what a depth-5 search adds and scored the same as none (82.5% over 120 games); a
-fit to the results of 10,000 depth-3 games with a prior on every weight (held-out loss
-0.5303 against 0.5540) lost 14 of its first 23 games. Fitting the hand-made weights to the
-results of 713 games against py-draughts played no better either (``search_results.md``), so
-every variant plays with the hand-made terms and values above.
+(``tools/train_patterns.py``). International's (windows of 3 rows, fitted to the search
+scores of 1,300 self-play games at 20,000 nodes a move) won its SPRT against the hand-made
+evaluation alone at a fixed node budget (``benchmarks/eval_results.md``), so it is used by
+default; the ``DAMIERA_EVAL`` environment variable switches it (``hand``: the hand-made
+terms only). Every other variant plays with the hand-made terms and values above. Earlier
+fits, all to game results, played worse or no better (``search_results.md``): 1,400
+self-play games at depth 5 (63.7% against py-draughts' 82%), 10,000 depth-3 games (lost 14
+of 23), the hand-made weights fitted to 713 games against py-draughts; so did the fit to
+the results of this session's games (``eval_results.md``).
 """
 
 from __future__ import annotations
 
+import os
 import warnings
 from typing import Final
 
@@ -97,6 +98,27 @@ NO_MOVES: Final = -(1 << 30)
 _FIELD: Final = 13
 
 
+#: Whether the engine plays with the shipped trained patterns when nothing says otherwise:
+#: True since International's file won its SPRT against the hand-made evaluation
+#: (benchmarks/eval_results.md); variants without a file play the hand-made evaluation.
+LEARNED_BY_DEFAULT: Final = True
+#: Environment variable that switches the learned evaluation: ``learned`` (use the shipped
+#: weights where there are some for the variant's rules) or ``hand`` (never).
+EVAL_SWITCH: Final = "DAMIERA_EVAL"
+
+
+def learned_enabled() -> bool:
+    """Whether an :class:`Evaluator` built without ``patterns=`` adds the shipped trained
+    patterns: the :data:`EVAL_SWITCH` environment variable (``learned`` / ``hand``, any other
+    value or none: :data:`LEARNED_BY_DEFAULT`)."""
+    choice = os.environ.get(EVAL_SWITCH, "").strip().lower()
+    if choice == "learned":
+        return True
+    if choice == "hand":
+        return False
+    return LEARNED_BY_DEFAULT
+
+
 class Evaluator:
     """The evaluation function of one variant: its masks, per-square weights and pattern
     tables, which the native core (``csrc/evaluate.c``) reads to compute every term.
@@ -106,18 +128,21 @@ class Evaluator:
     capture either, so that means it has lost).
 
     ``patterns``: add the trained patterns of men when weights exist for the variant's rules
-    (:func:`damiera.engine.patterns.load_weights`); ``tables``: use these instead of the
-    stored ones, ``(rows per window, tables[w][pattern])`` (tests, training). Raises
-    ValueError when ``tables`` do not fit the board; a stored weights file that does not
-    is reported with a warning and left out.
+    (:func:`damiera.engine.patterns.load_weights`); None (the default): when
+    :func:`learned_enabled` says so; ``tables``: use these instead of the stored ones,
+    ``(rows per window, tables[w][pattern])`` (tests, training, matches of a candidate).
+    Raises ValueError when ``tables`` do not fit the board; a stored weights file that does
+    not is reported with a warning and left out.
     """
 
     def __init__(
         self,
         variant: Variant,
-        patterns: bool = True,
+        patterns: bool | None = None,
         tables: tuple[int, list[list[int]]] | None = None,
     ):
+        if patterns is None:
+            patterns = learned_enabled()
         geo: Geometry = geometry(variant)
         self.variant = variant
         n = variant.board_size

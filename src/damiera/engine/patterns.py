@@ -177,6 +177,13 @@ def load_weights(variant: Variant) -> tuple[int, list[list[int]]] | None:
     path = weights_path(variant)
     if not path.exists():
         return None
+    return read_weights_file(variant, path)
+
+
+def read_weights_file(variant: Variant, path: Path) -> tuple[int, list[list[int]]]:
+    """``(rows per window, tables)`` of the weights file ``path`` for ``variant``'s board
+    (as :func:`load_weights`, from any file: a candidate's, in a match). Raises ValueError
+    when it does not fit the board, OSError when it cannot be read."""
     data = path.read_bytes()
     newline = data.find(b"\n")
     header = data[:newline].decode("ascii", "replace").split()

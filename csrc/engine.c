@@ -124,16 +124,18 @@ static int find_in(const CMove *list, int n, const CMove *m)
     return -1;
 }
 
-/* root(position, order, depth, rep_start, quiet, full_window, alpha, beta, deadline)
- * -> (best index, best score, [(index, score)...], partial index or -1, partial score,
- *     aborted). Indices are into legal_moves' (sorted) list. */
+/* root(position, order, depth, rep_start, quiet, full_window, alpha, beta, deadline
+ *      [, max_nodes]) -> (best index, best score, [(index, score)...], partial index or -1,
+ *      partial score, aborted). Indices are into legal_moves' (sorted) list. max_nodes (0:
+ *      none) stops the search once the nodes counted since new_search() reach it. */
 static PyObject *Engine_root(EngineObject *self, PyObject *args)
 {
     PyObject *pos, *order_obj;
     int depth, rep_start, quiet, full_window, alpha, beta;
     double deadline;
-    if (!PyArg_ParseTuple(args, "OOiiipiid", &pos, &order_obj, &depth, &rep_start, &quiet,
-                          &full_window, &alpha, &beta, &deadline))
+    long long max_nodes = 0;
+    if (!PyArg_ParseTuple(args, "OOiiipiid|L", &pos, &order_obj, &depth, &rep_start, &quiet,
+                          &full_window, &alpha, &beta, &deadline, &max_nodes))
         return NULL;
     Node n;
     if (node_of(self, pos, &n) < 0)
@@ -172,6 +174,7 @@ static PyObject *Engine_root(EngineObject *self, PyObject *args)
     int alpha0 = alpha, best = order[0], best_score = -INF, partial = -1, partial_score = 0;
     int ext = root.n == 1 ? 1 : 0, searched = 0;
     self->deadline = deadline;
+    self->max_nodes = max_nodes > 0 ? max_nodes : 0;
     self->aborted = self->interrupted = 0;
     if (self->nhashes + MAX_PLY + 8 > self->hashes_cap) {
         PyErr_SetString(PyExc_RuntimeError, "new_search() must come first");
@@ -362,7 +365,8 @@ static PyMethodDef Engine_methods[] = {
      "new_search(hashes, threat_extension, reduce_sacrifices): the game's hashes since the "
      "last irreversible move (current last); ages the history, clears killers and counters"},
     {"root", (PyCFunction)Engine_root, METH_VARARGS,
-     "root(position, order, depth, rep_start, quiet, full_window, alpha, beta, deadline) -> "
+     "root(position, order, depth, rep_start, quiet, full_window, alpha, beta, deadline"
+     "[, max_nodes]) -> "
      "(best, score, [(index, score)], partial, partial_score, aborted); GIL released"},
     {"pv", (PyCFunction)Engine_pv, METH_VARARGS,
      "pv(position, first, depth) -> list[Move]: first, then the table's best moves"},

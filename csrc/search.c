@@ -5,8 +5,8 @@
  * killers / history ordering, late-move reductions that never reduce a move leaving the
  * opponent a capture, forced-move extension, repetition and no-progress draws inside the
  * search), with the evaluation of evaluate.c.
- * stop() (any thread) or the deadline ends it within a few hundred nodes; Ctrl-C too (the
- * signal handlers run every 16,384 nodes).
+ * stop() (any thread), the deadline or the node limit ends it within a few hundred nodes;
+ * Ctrl-C too (the signal handlers run every 16,384 nodes).
  */
 #define PY_SSIZE_T_CLEAN
 #include "search.h"
@@ -24,7 +24,7 @@ static inline int popc(uint64_t x) { return popcount64(x); }
 
 static int poll(EngineObject *E)
 {
-    if (E->stop_flag || now() >= E->deadline) {
+    if (E->stop_flag || now() >= E->deadline || (E->max_nodes && E->nodes >= E->max_nodes)) {
         E->aborted = 1;
         return 1;
     }

@@ -34,7 +34,7 @@ typedef struct {
     MoveList lists[MAX_PLY + 8];
     uint64_t *hashes;
     int nhashes, hashes_cap;
-    long long nodes;
+    long long nodes, max_nodes;
     double deadline;
     volatile int stop_flag;
     int aborted, interrupted, threat_extension, reduce_sacrifices, draw_plies;

@@ -263,6 +263,24 @@ def test_bad_depth_and_movetime_are_refused() -> None:
         Searcher(v).search(start_position(v), movetime=-1)
     with pytest.raises(ValueError, match="movetime"):
         Searcher(v).search(start_position(v), movetime=float("nan"))
+    with pytest.raises(ValueError, match="nodes"):
+        Searcher(v).search(start_position(v), nodes=0)
+
+
+# -- node limit --------------------------------------------------------------------------------
+@pytest.mark.parametrize("vid", ["american", "international"])
+def test_node_limit_stops_the_search_within_one_poll(vid: str) -> None:
+    # The limit is read every 256 nodes, after depth 1 (always finished); a larger budget
+    # searches at least as deep, and the same budget from a fresh table gives the same move.
+    v = variant(vid)
+    pos = start_position(v)
+    small = Searcher(v).search(pos, nodes=5_000)
+    again = Searcher(v).search(pos, nodes=5_000)
+    large = Searcher(v).search(pos, nodes=50_000)
+    assert 5_000 <= small.nodes < 5_000 + 256
+    assert 50_000 <= large.nodes < 50_000 + 256
+    assert (again.move, again.depth, again.nodes) == (small.move, small.depth, small.nodes)
+    assert large.depth > small.depth >= 1
 
 
 # -- draws inside the search -------------------------------------------------------------------

@@ -42,6 +42,9 @@ What it does (issue 3, point 1):
   iteration starts after 90% of the time), so the move comes within a few milliseconds of
   the deadline (the 10% bound is checked in
   ``benchmarks/search_bench.py``).
+- **Node limit**: ``nodes`` stops the search once it has counted that many nodes (checked
+  every 256 nodes; depth 1 is finished whatever the limit): a budget independent of the
+  machine's speed and load, for engine matches that judge a change of the search.
 
 Legality comes only from the native rules core (:mod:`damiera.rules.movegen`).
 """
@@ -206,25 +209,30 @@ class Searcher:
         history: Sequence[Position] = (),
         on_info: Callable[[Info], None] | None = None,
         root_scores: bool = False,
+        nodes: int | None = None,
     ) -> SearchResult:
         """Search ``pos`` and return the best move found.
 
         ``depth``: maximum nominal depth in plies (None: no limit but the clock, capped at
-        :data:`MAX_PLY`); ``movetime``: seconds for the whole search (None: no clock; if both
-        are None, depth 6 is used); ``history``: the game's earlier positions, oldest first
+        :data:`MAX_PLY`); ``movetime``: seconds for the whole search (None: no clock);
+        ``nodes``: node limit of the whole search (None: none; if depth, movetime and nodes
+        are all None, depth 6 is used); ``history``: the game's earlier positions, oldest first
         (the current one may be included last), for repetition and the 40-move rule;
         ``on_info``: called after every finished iteration, and once more when an unfinished
         one found a better move (with that iteration's depth), or once with depth 0 for a
         single legal move played at once under a clock; ``root_scores``: score every root
         move with a full window (slower; used by the weaker levels to choose a weaker move).
-        Raises ValueError for a depth below 1 or a movetime that is not above 0 (NaN included).
+        Raises ValueError for a depth below 1, a movetime that is not above 0 (NaN included)
+        or a node limit below 1.
         """
         start = time.perf_counter()
         if depth is not None and depth < 1:
             raise ValueError(f"depth must be at least 1, not {depth}")
         if movetime is not None and not movetime > 0:  # also NaN, which would never stop
             raise ValueError(f"movetime must be a positive number of seconds, not {movetime}")
-        if depth is None and movetime is None:
+        if nodes is not None and nodes < 1:
+            raise ValueError(f"nodes must be at least 1, not {nodes}")
+        if depth is None and movetime is None and nodes is None:
             depth = 6
         max_depth = depth if depth is not None else MAX_PLY - 10
         deadline = start + _DEADLINE_SHARE * movetime if movetime is not None else _NEVER
@@ -240,7 +248,8 @@ class Searcher:
         moves = generate(self.variant, pos)
         if not moves:
             return SearchResult(None, -MATE, 0, 0, time.perf_counter() - start)
-        if len(moves) == 1 and movetime is not None and depth is None and not root_scores:
+        limited = movetime is not None or nodes is not None
+        if len(moves) == 1 and limited and depth is None and not root_scores:
             score = self._root(pos, [0], 1, quiet, True, -INF, INF, _NEVER)[1]
             elapsed = time.perf_counter() - start
             if on_info is not None:
@@ -257,7 +266,8 @@ class Searcher:
             # Depth 1 (every root move, with quiescence) is always finished, however short the
             # time (only stop() ends it): the move played and the score reported are searched.
             result = self._aspirate(pos, ordered, d, quiet, root_scores, best_score,
-                                    _NEVER if d == 1 else deadline)
+                                    _NEVER if d == 1 else deadline,
+                                    0 if d == 1 or nodes is None else nodes)
             iter_best, iter_score, iter_scores, partial, partial_score, aborted = result
             if aborted:
                 # Keep a better move from the unfinished iteration only if it was fully searched.
@@ -293,6 +303,8 @@ class Searcher:
                 break  # a forced result was found within the horizon
             if movetime is not None and elapsed > 0.9 * movetime:
                 break
+            if nodes is not None and self.nodes >= nodes:
+                break
             if self._stopped:
                 break
         return SearchResult(
@@ -316,11 +328,13 @@ class Searcher:
         alpha: int,
         beta: int,
         deadline: float,
+        max_nodes: int = 0,
     ) -> tuple[int, int, list[tuple[int, int]], int, int, bool]:
-        """One root iteration in the native core; see :meth:`damiera._core.Engine.root`."""
+        """One root iteration in the native core; see :meth:`damiera._core.Engine.root`
+        (``max_nodes``: node limit since :meth:`search` began, 0 for none)."""
         out: tuple[int, int, list[tuple[int, int]], int, int, bool] = self.engine.root(
             pos, order, depth, 0, quiet, full_window, alpha, beta,
-            _monotonic_deadline(deadline),
+            _monotonic_deadline(deadline), max_nodes,
         )
         self.nodes = self.engine.nodes
         return out
@@ -334,16 +348,19 @@ class Searcher:
         full_window: bool,
         previous: int,
         deadline: float,
+        max_nodes: int = 0,
     ) -> tuple[int, int, list[tuple[int, int]], int, int, bool]:
         """One root iteration inside an aspiration window around the ``previous`` iteration's
         score, widened to the full window on the side it fails (never when every root move
         needs an exact score, nor near a forced result)."""
         if full_window or depth < ASPIRATION_DEPTH or abs(previous) >= MATE_BOUND:
-            return self._root(pos, order, depth, quiet, full_window, -INF, INF, deadline)
+            return self._root(pos, order, depth, quiet, full_window, -INF, INF, deadline,
+                              max_nodes)
         alpha = previous - ASPIRATION_WINDOW
         beta = previous + ASPIRATION_WINDOW
         while True:
-            result = self._root(pos, order, depth, quiet, False, alpha, beta, deadline)
+            result = self._root(pos, order, depth, quiet, False, alpha, beta, deadline,
+                                max_nodes)
             score = result[1]
             if result[5]:
                 return result

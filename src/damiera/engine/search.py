@@ -21,9 +21,11 @@ What it does (issue 3, point 1):
   moves per ply, then the history heuristic (start, end) counters.
 - **Aspiration windows**: from depth 4 the root is searched in a window of +-0.2 men around
   the previous iteration's score, widened to the full window on the side it fails.
-- **Late-move reductions** of one ply for late quiet moves at depth >= 3, two plies from the
-  seventh move on at depth >= 6 outside the principal variation (re-searched at full depth
-  when they beat alpha). A move after which the opponent can capture is never reduced: it
+- **Late-move reductions** of quiet moves from the fourth on at depth >= 3 (not the killers),
+  growing with the logarithm of the depth and of the move's rank: 1 ply at depth 3, 2-3 at
+  depth 6-10, up to 5 from depth 12, one ply less in the principal variation, the child never
+  below depth 1 (re-searched at full depth when they beat alpha; judged in self-play at equal
+  nodes, ``benchmarks/core_results.md``). A move after which the opponent can capture is never reduced: it
   is an exchange or a sacrifice, and the sacrifice that opens a shot is a quiet move that
   the history heuristic ranks late (against py-draughts on International, 0.3 s a move,
   three sets of 40 games: 82.5% instead of 77.7%). A position with a single legal

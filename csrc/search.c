@@ -3,8 +3,9 @@
  * A port of damiera.engine.search (negamax alpha-beta with PVS, transposition table as a
  * fixed array, quiescence with the threat extension, hash move / captures / promotions /
  * killers / history ordering, late-move reductions growing with log(depth) x log(move
- * number) that never reduce a move leaving the opponent a capture, forced-move extension,
- * repetition and no-progress draws inside the search), with the evaluation of evaluate.c.
+ * number) that never reduce a move leaving the opponent a capture, a ProbCut-style cut,
+ * forced-move extension, repetition and no-progress draws inside the search), with the
+ * evaluation of evaluate.c.
  * stop() (any thread), the deadline or the node limit ends it within a few hundred nodes;
  * Ctrl-C too (the signal handlers run every 16,384 nodes).
  */
@@ -183,6 +184,15 @@ static int lmr_reduction(int depth, int k, int pv_node)
     return r;
 }
 
+/* ProbCut-style cut at non-PV nodes of depth >= 3: a null-window search of the same position at
+ * PROBCUT_DEPTH_PCT percent of the depth that still beats beta by PROBCUT_MARGIN centi-men a
+ * ply is taken as a fail high (the score less the margin). Not with a king on the board nor
+ * with fewer than PROBCUT_MIN_PIECES pieces (endings, where a shallow search misses the
+ * tempo fights and the kings' long lines), nor inside its own shallow search. */
+#define PROBCUT_MARGIN 10
+#define PROBCUT_DEPTH_PCT 40
+#define PROBCUT_MIN_PIECES 8
+
 /* Search one child (the PVS and reduction logic of an interior node). */
 static int search_child(EngineObject *E, const Node *n, const CMove *m, uint64_t h, int k,
                         int depth, int alpha, int beta, int ply, int rep_start, int quiet,
@@ -248,6 +258,20 @@ int search(EngineObject *E, const Node *n, uint64_t h, int depth, int alpha, int
         }
     }
     int pv_node = beta - alpha > 1;
+    if (!pv_node && !E->in_probcut && depth >= 3 && beta < MATE_BOUND && beta > -MATE_BOUND &&
+        !n->kings && popc(n->own | n->opp) >= PROBCUT_MIN_PIECES) {
+        int margin = PROBCUT_MARGIN * depth, cut = beta + margin;
+        E->in_probcut = 1;
+        int s = search(E, n, h, depth * PROBCUT_DEPTH_PCT / 100, cut - 1, cut, ply, rep_start,
+                       quiet);
+        E->in_probcut = 0;
+        if (E->aborted)
+            return 0;
+        if (s >= cut)
+            return s - margin;
+        if (te->key == h) /* the shallow search's best move, first in the order */
+            hash_idx = te->best == 255 ? -1 : te->best;
+    }
     int count = gen(E, n, ply);
     if (count < 0)
         return 0;

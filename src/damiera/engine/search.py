@@ -31,6 +31,11 @@ What it does (issue 3, point 1):
   three sets of 40 games: 82.5% instead of 77.7%). A position with a single legal
   move (a forced capture) is searched one ply deeper (forced-move extension); at the root
   under a clock that move is played at once, scored by a one-ply search after it.
+- **ProbCut-style cut**: at a node outside the principal variation, depth >= 3, a
+  null-window search of the same position at 40% of the depth that beats beta by 0.1 man a
+  ply is taken as a fail high. Not with a king on the board nor with fewer than 8 pieces
+  (endings, where shallow searches miss the tempo fights and the kings' long lines). It
+  buys depth per node (judged in self-play at equal nodes, ``benchmarks/core_results.md``).
 - **Quiescence**: at depth 0 a position where the side to move can capture is not evaluated;
   the captures are searched until a quiet position is reached, so no position is scored in the
   middle of an exchange. Under the optional-capture house rule the side may also stand pat.

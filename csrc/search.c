@@ -2,9 +2,10 @@
  *
  * A port of damiera.engine.search (negamax alpha-beta with PVS, transposition table as a
  * fixed array, quiescence with the threat extension, hash move / captures / promotions /
- * killers / history ordering, late-move reductions that never reduce a move leaving the
- * opponent a capture, forced-move extension, repetition and no-progress draws inside the
- * search), with the evaluation of evaluate.c.
+ * killers / history ordering, late-move reductions growing with log(depth) x log(move
+ * number) that never reduce a move leaving the opponent a capture, a ProbCut-style cut,
+ * forced-move extension, repetition and no-progress draws inside the search), with the
+ * evaluation of evaluate.c (hand-made terms, and trained patterns where a weights file is loaded).
  * stop() (any thread), the deadline or the node limit ends it within a few hundred nodes;
  * Ctrl-C too (the signal handlers run every 16,384 nodes).
  */
@@ -162,6 +163,36 @@ static void order_moves(EngineObject *E, const CMove *moves, int n, int hash_idx
 }
 
 
+/* Late-move reduction of the k-th move (k >= 3, from 0) at a node of `depth` plies (>= 3): the
+ * product of 1 + 2 log2 of each, over 16 (1 ply at depth 3, 2-3 at depth 6-10, up to 5 from
+ * depth 12 on), one ply less at PV nodes, at least 1, never below depth 1 for the child. */
+static int lmr_reduction(int depth, int k, int pv_node)
+{
+    static const unsigned char lg[64] = { /* 1 + 2 log2(n) rounded down (0 for 0) */
+        0, 1, 3, 4, 5, 5, 6, 6, 7, 7, 7, 7, 8, 8, 8, 8,
+        9, 9, 9, 9, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 10, 10,
+        11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12, 12,
+        12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12};
+    int d = depth < 63 ? depth : 63, m = k < 63 ? k : 63;
+    int r = lg[d] * lg[m] / 16;
+    if (pv_node)
+        r--;
+    if (r < 1)
+        r = 1;
+    if (r > depth - 2)
+        r = depth - 2;
+    return r;
+}
+
+/* ProbCut-style cut at non-PV nodes of depth >= 3: a null-window search of the same position at
+ * PROBCUT_DEPTH_PCT percent of the depth that still beats beta by PROBCUT_MARGIN centi-men a
+ * ply is taken as a fail high (the score less the margin). Not with a king on the board nor
+ * with fewer than PROBCUT_MIN_PIECES pieces (endings, where a shallow search misses the
+ * tempo fights and the kings' long lines), nor inside its own shallow search. */
+#define PROBCUT_MARGIN 10
+#define PROBCUT_DEPTH_PCT 40
+#define PROBCUT_MIN_PIECES 8
+
 /* Search one child (the PVS and reduction logic of an interior node). */
 static int search_child(EngineObject *E, const Node *n, const CMove *m, uint64_t h, int k,
                         int depth, int alpha, int beta, int ply, int rep_start, int quiet,
@@ -182,7 +213,7 @@ static int search_child(EngineObject *E, const Node *n, const CMove *m, uint64_t
         if (may_reduce && depth >= 3 && k >= 3 && !progress && quiet_key(m) != E->killers[ply][0] &&
             quiet_key(m) != E->killers[ply][1] &&
             (E->reduce_sacrifices || !has_capture(E->r, c.own, c.opp, c.kings, c.side)))
-            reduction = (depth >= 6 && k >= 6 && !pv_node) ? 2 : 1;
+            reduction = lmr_reduction(depth, k, pv_node);
         score = -search(E, &c, ch, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, child_rep,
                         child_quiet);
         if (!E->aborted && score > alpha && reduction)
@@ -227,6 +258,20 @@ int search(EngineObject *E, const Node *n, uint64_t h, int depth, int alpha, int
         }
     }
     int pv_node = beta - alpha > 1;
+    if (!pv_node && !E->in_probcut && depth >= 3 && beta < MATE_BOUND && beta > -MATE_BOUND &&
+        !n->kings && popc(n->own | n->opp) >= PROBCUT_MIN_PIECES) {
+        int margin = PROBCUT_MARGIN * depth, cut = beta + margin;
+        E->in_probcut = 1;
+        int s = search(E, n, h, depth * PROBCUT_DEPTH_PCT / 100, cut - 1, cut, ply, rep_start,
+                       quiet);
+        E->in_probcut = 0;
+        if (E->aborted)
+            return 0;
+        if (s >= cut)
+            return s - margin;
+        if (te->key == h) /* the shallow search's best move, first in the order */
+            hash_idx = te->best == 255 ? -1 : te->best;
+    }
     int count = gen(E, n, ply);
     if (count < 0)
         return 0;

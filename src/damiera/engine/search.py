@@ -21,14 +21,21 @@ What it does (issue 3, point 1):
   moves per ply, then the history heuristic (start, end) counters.
 - **Aspiration windows**: from depth 4 the root is searched in a window of +-0.2 men around
   the previous iteration's score, widened to the full window on the side it fails.
-- **Late-move reductions** of one ply for late quiet moves at depth >= 3, two plies from the
-  seventh move on at depth >= 6 outside the principal variation (re-searched at full depth
-  when they beat alpha). A move after which the opponent can capture is never reduced: it
+- **Late-move reductions** of quiet moves from the fourth on at depth >= 3 (not the killers),
+  growing with the logarithm of the depth and of the move's rank: 1 ply at depth 3, 2-3 at
+  depth 6-10, up to 5 from depth 12, one ply less in the principal variation, the child never
+  below depth 1 (re-searched at full depth when they beat alpha; judged in self-play at equal
+  nodes, ``benchmarks/core_results.md``). A move after which the opponent can capture is never reduced: it
   is an exchange or a sacrifice, and the sacrifice that opens a shot is a quiet move that
   the history heuristic ranks late (against py-draughts on International, 0.3 s a move,
   three sets of 40 games: 82.5% instead of 77.7%). A position with a single legal
   move (a forced capture) is searched one ply deeper (forced-move extension); at the root
   under a clock that move is played at once, scored by a one-ply search after it.
+- **ProbCut-style cut**: at a node outside the principal variation, depth >= 3, a
+  null-window search of the same position at 40% of the depth that beats beta by 0.1 man a
+  ply is taken as a fail high. Not with a king on the board nor with fewer than 8 pieces
+  (endings, where shallow searches miss the tempo fights and the kings' long lines). It
+  buys depth per node (judged in self-play at equal nodes, ``benchmarks/core_results.md``).
 - **Quiescence**: at depth 0 a position where the side to move can capture is not evaluated;
   the captures are searched until a quiet position is reached, so no position is scored in the
   middle of an exchange. Under the optional-capture house rule the side may also stand pat.

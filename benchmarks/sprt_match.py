@@ -1,0 +1,194 @@
+"""SPRT self-play of two builds of the search at a fixed node budget per move.
+
+Usage::
+
+    .venv/bin/python benchmarks/sprt_match.py --new /tmp/cand/src --base /tmp/base/src \\
+        --variant international --nodes 50000 --max-games 400 --max-minutes 35
+
+``--new`` and ``--base`` are the ``src`` directories of two scratch copies of the repository
+(``git archive COMMIT | tar -x -C DIR``) with the native core compiled in place for this
+checkout's Python (in DIR: ``gcc -O3 -std=c11 -shared -fPIC -I$INCLUDE csrc/*.c -o
+src/damiera/_core$EXT_SUFFIX``, both from ``sysconfig``); each engine runs in its own process
+with its directory first on ``PYTHONPATH``, so each uses its own ``damiera`` and
+``damiera._core``. Both must have the node limit (``Searcher.search(nodes=)``).
+
+Each engine searches ``--nodes`` nodes a move (a forced move is played at once), keeping its
+table between the moves of a game and starting each game with a fresh one: equal work, so the
+result does not depend on the machine's load (and a reduction's gain is depth per node). Games
+start from random ``--opening-plies``-ply openings (``--seed``), each played twice with the
+colours swapped; this checkout's rules core referees every move; a game still running after
+300 plies is a draw.
+
+The test: GSPRT on the pairs of games (pentanomial: each pair's score 0, 1/4, ..., 1 is one
+sample), H0 "new is ``--elo0`` Elo better than base" against H1 "``--elo1`` better" (logistic
+Elo), ``--alpha``/``--beta`` error rates; LLR = N (s1 - s0) (2 mean - s0 - s1) / (2 var) with
+s = 1 / (1 + 10^(-elo / 400)). It stops when the LLR leaves [ln(beta / (1 - alpha)),
+ln((1 - beta) / alpha)], or at ``--max-games`` / ``--max-minutes`` (after a whole pair).
+Prints each pair, then W/D/L, score, Elo with its 95% interval, LLR and the decision; the mean
+depth each engine reached; one JSON line with every number last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+from damiera.engine.match import MAX_GAME_PLIES, elo_stats, random_openings
+from damiera.rules.game import Game
+from damiera.rules.notation import parse_move
+from damiera.rules.position import parse_fen, write_fen
+from damiera.rules.variant import Color, variant
+
+#: One engine, one request per input line: JSON ``[variant, [fen, ...], nodes]`` (the game's
+#: positions, current last; an empty list starts a new game) -> ``[move text, depth]``.
+PLAYER = r"""
+import json, sys
+from damiera.engine.search import Searcher
+from damiera.rules.notation import move_text
+from damiera.rules.position import parse_fen
+from damiera.rules.variant import variant
+searchers = {}
+for line in sys.stdin:
+    vid, fens, nodes = json.loads(line)
+    v = variant(vid)
+    searcher = searchers.setdefault(vid, Searcher(v))
+    if not fens:
+        searcher.clear()
+        print("[]", flush=True)
+        continue
+    history = [parse_fen(v, f) for f in fens]
+    r = searcher.search(history[-1], history=history, nodes=nodes)
+    print(json.dumps([move_text(v, r.move), r.depth]), flush=True)
+"""
+
+
+class Engine:
+    """One build's player process (see :data:`PLAYER`)."""
+
+    def __init__(self, src: str):
+        env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
+        self.proc = subprocess.Popen([sys.executable, "-c", PLAYER], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, env=env)
+        self.depths: list[int] = []
+
+    def ask(self, request: list[Any]) -> Any:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("an engine process ended")
+        return json.loads(line)
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def play(vid: str, opening_fen: str, white: Engine, black: Engine, nodes: int) -> float:
+    """One game; returns White's score (1, 0.5 or 0)."""
+    v = variant(vid)
+    game = Game(v, parse_fen(v, opening_fen))
+    white.ask([vid, [], nodes])
+    black.ask([vid, [], nodes])
+    while not game.is_over and len(game.moves) < MAX_GAME_PLIES:
+        engine = white if game.position.turn is Color.WHITE else black
+        text, depth = engine.ask([vid, [write_fen(v, p) for p in game.positions], nodes])
+        if depth:
+            engine.depths.append(depth)
+        game.play(parse_move(v, game.position, text))
+    winner = game.result.winner if game.result is not None else None
+    return 0.5 if winner is None else 1.0 if winner is Color.WHITE else 0.0
+
+
+def _score(elo: float) -> float:
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+def llr(pairs: list[float], elo0: float, elo1: float) -> float:
+    """GSPRT log-likelihood ratio of pair scores (each 0..1) for H1 (elo1) against H0 (elo0)."""
+    n = len(pairs)
+    if n < 2:
+        return 0.0
+    mean = sum(pairs) / n
+    var = sum((x - mean) ** 2 for x in pairs) / n
+    if var <= 0:
+        var = 1e-3  # every pair alike: no spread to judge by yet
+    s0, s1 = _score(elo0), _score(elo1)
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--new", required=True, help="src directory of the candidate build")
+    parser.add_argument("--base", required=True, help="src directory of the baseline build")
+    parser.add_argument("--variant", default="international")
+    parser.add_argument("--nodes", type=int, default=50_000, help="nodes a move")
+    parser.add_argument("--elo0", type=float, default=0.0)
+    parser.add_argument("--elo1", type=float, default=15.0)
+    parser.add_argument("--alpha", type=float, default=0.05)
+    parser.add_argument("--beta", type=float, default=0.05)
+    parser.add_argument("--max-games", type=int, default=400)
+    parser.add_argument("--max-minutes", type=float, default=35.0)
+    parser.add_argument("--seed", type=int, default=23, help="seed of the openings")
+    parser.add_argument("--opening-plies", type=int, default=6)
+    a = parser.parse_args()
+    low, high = math.log(a.beta / (1 - a.alpha)), math.log((1 - a.beta) / a.alpha)
+    v = variant(a.variant)
+    openings = [write_fen(v, p) for p in random_openings(v, (a.max_games + 1) // 2,
+                                                          plies=a.opening_plies, seed=a.seed)]
+    new, base = Engine(a.new), Engine(a.base)
+    wins = draws = losses = 0
+    pairs: list[float] = []
+    ratio = 0.0
+    decision = "none (cap reached)"
+    start = time.monotonic()
+    try:
+        for i, fen in enumerate(openings):
+            first = play(a.variant, fen, new, base, a.nodes)  # new has White
+            second = 1 - play(a.variant, fen, base, new, a.nodes)  # new has Black
+            for s in (first, second):
+                wins += s == 1.0
+                draws += s == 0.5
+                losses += s == 0.0
+            pairs.append((first + second) / 2)
+            ratio = llr(pairs, a.elo0, a.elo1)
+            print(f"pair {i + 1}: {first} {second}  +{wins} ={draws} -{losses}  "
+                  f"LLR {ratio:+.2f} [{low:+.2f}, {high:+.2f}]", flush=True)
+            if ratio >= high:
+                decision = "H1 accepted (new is better)"
+                break
+            if ratio <= low:
+                decision = "H0 accepted (new is not better)"
+                break
+            if time.monotonic() - start > 60 * a.max_minutes:
+                break
+    finally:
+        new.close()
+        base.close()
+    score, elo, elo_low, elo_high = elo_stats(wins, draws, losses)
+    depth_new = statistics.mean(new.depths) if new.depths else 0.0
+    depth_base = statistics.mean(base.depths) if base.depths else 0.0
+    print(f"{a.variant}, {a.nodes} nodes a move: +{wins} ={draws} -{losses} "
+          f"({100 * score:.1f}%), Elo {elo:+.1f} [{elo_low:+.1f}, {elo_high:+.1f}], "
+          f"LLR {ratio:+.2f} ({a.elo0:g}, {a.elo1:g}): {decision}; mean depth "
+          f"{depth_new:.2f} new, {depth_base:.2f} base; "
+          f"{(time.monotonic() - start) / 60:.1f} min")
+    print(json.dumps({"variant": a.variant, "nodes": a.nodes, "games": wins + draws + losses,
+                      "wins": wins, "draws": draws, "losses": losses, "score": score,
+                      "elo": elo, "elo_low": elo_low, "elo_high": elo_high, "llr": ratio,
+                      "elo0": a.elo0, "elo1": a.elo1, "decision": decision,
+                      "depth_new": depth_new, "depth_base": depth_base, "seed": a.seed}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -42,8 +42,12 @@ FUNCTION = "computer_move"
 SEARCHES_KEY = "damiera:searches"
 #: Most positions a job may carry (a game longer than this is refused).
 MAX_POSITIONS = 2000
-#: Seconds a worker gives one job at most (a level-3 search takes a few seconds).
-JOB_TIMEOUT = 120
+#: Seconds a worker gives one job at most (a search is stopped by its level's time, 2 s at
+#: level 3). Also how long a job whose worker died (SIGKILL, a lost machine) waits, plus
+#: 10 s, before another worker runs it again: arq's in-progress mark lasts that long.
+JOB_TIMEOUT = 30
+#: Runs of one job at most: a second one when the first worker died during the search.
+MAX_TRIES = 2
 #: How often (seconds) a worker looks for new jobs and a web process for a job's result.
 POLL = 0.02
 #: Environment variable naming the Redis server of the queue.
@@ -55,8 +59,19 @@ class BadJob(ValueError):
 
 
 def dumps(data: Any) -> bytes:
-    """arq's serializer: JSON (jobs and results carry text and numbers only)."""
-    return json.dumps(data, separators=(",", ":")).encode()
+    """arq's serializer: JSON (jobs and results carry text and numbers only; a failed job's
+    exception is written as its one-line reason, ``"BadJob: unknown variant ..."``, which the
+    web process reads back as the failure's message)."""
+    return json.dumps(data, separators=(",", ":"), default=_reason).encode()
+
+
+def _reason(value: Any) -> str:
+    """What JSON cannot carry: an exception becomes ``"Type: message"`` (at most 300
+    characters, one line)."""
+    if isinstance(value, BaseException):
+        text = f"{type(value).__name__}: {value}".replace("\n", " ")
+        return text[:300]
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def loads(raw: bytes) -> Any:
@@ -126,13 +141,15 @@ async def computer_move(ctx: dict[str, Any], job: Any) -> dict[str, Any]:
 
 def worker_settings(redis_url: str) -> dict[str, Any]:
     """arq Worker keyword arguments for one engine worker on ``redis_url``: one search at a
-    time, JSON jobs, abortable, results kept a minute; on SIGTERM it takes no new job and
-    finishes the one under way (up to 10 s) before it ends."""
+    time, JSON jobs, abortable, results kept a minute, a job run again (once) by another
+    worker when its worker died during the search (:data:`JOB_TIMEOUT`); on SIGTERM it takes
+    no new job and finishes the one under way (up to 10 s) before it ends."""
     from arq.connections import RedisSettings
     from arq.worker import func
 
     return {
-        "functions": [func(computer_move, name=FUNCTION, timeout=JOB_TIMEOUT, max_tries=1)],
+        "functions": [func(computer_move, name=FUNCTION, timeout=JOB_TIMEOUT,
+                           max_tries=MAX_TRIES)],
         "redis_settings": RedisSettings.from_dsn(redis_url),
         "max_jobs": 1,
         "poll_delay": POLL,

@@ -292,7 +292,7 @@ class GameService:
         if computer:
             try:
                 stored, game = await self._reply_and_save(stored, game)
-            except Conflict:
+            except (Conflict, NotFoundError):   # NotFoundError: deleted meanwhile (404)
                 raise
             except Exception as exc:  # noqa: BLE001 - the move is stored whatever failed
                 raise _reply_failed(game_id, exc) from None
@@ -362,7 +362,7 @@ class GameService:
             if asked is not None:
                 try:
                     stored, game = await self._reply_and_save(asked, game)
-                except Conflict:
+                except (Conflict, NotFoundError):   # NotFoundError: deleted meanwhile
                     raise
                 except Exception as exc:  # noqa: BLE001 - the game waits for the reply
                     raise _reply_failed(game_id, exc) from None

@@ -416,3 +416,42 @@ def test_a_search_whose_worker_was_killed_is_searched_by_the_next_worker(queue: 
     assert move in legal_moves(v, positions[0])
     assert searches(queue) == 2
 
+
+
+def test_a_game_deleted_while_its_job_waits_is_never_searched(queue: str, tmp_db: str) -> None:
+    """DELETE (from any process) while the computer's job waits for a worker: the job is
+    dropped (no search), and the move request says the game is gone (404)."""
+    import httpx
+
+    app = create_app(tmp_db, computer_movetime=0.05, limits=ROOMY, redis_url=queue)
+    with TestClient(app) as c:
+        game = new_game(c, variant="italian", opponent="computer", side="white")
+        cookies = c.cookies
+
+    async def run() -> tuple[httpx.Response, httpx.Response]:
+        client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                   base_url="http://testserver", cookies=cookies)
+        computer = _computer(queue)
+        redis = await computer._pool_of_redis()
+        try:
+            move = asyncio.ensure_future(
+                client.post(f"/api/games/{game['id']}/moves", json={"move": "22-19"}))
+            while not await redis.keys("arq:job:*"):
+                await asyncio.sleep(0.01)
+            deleted = await client.delete(f"/api/games/{game['id']}")
+            worker = await asyncio.to_thread(start_worker, queue)   # only now a worker
+            try:
+                return await move, deleted
+            finally:
+                await asyncio.to_thread(stop, worker)
+        finally:
+            computer.close()
+            await client.aclose()
+
+    try:
+        moved, deleted = run_async(run())
+    finally:
+        app.state.service.computer.close()
+    assert deleted.status_code == 204
+    assert moved.status_code == 404, moved.text
+    assert searches(queue) == 0

@@ -69,7 +69,8 @@ def _reason(value: Any) -> str:
     """What JSON cannot carry: an exception becomes ``"Type: message"`` (at most 300
     characters, one line)."""
     if isinstance(value, BaseException):
-        text = f"{type(value).__name__}: {value}".replace("\n", " ")
+        text = f"{type(value).__name__}: {value}" if str(value) else type(value).__name__
+        text = text.replace("\n", " ")
         return text[:300]
     raise TypeError(f"{type(value).__name__} is not JSON")
 

@@ -151,13 +151,19 @@ class QueueComputer(ComputerPool):
         text = info.result.get("move")
         return text if isinstance(text, str) else None
 
+    async def forget(self, job: str) -> None:
+        """Nobody wants job ``job`` any more (its game was deleted, maybe by another web
+        process than the one waiting for it): dropped, or its search stopped."""
+        await self._abort(job)
+
     async def _abort(self, job_id: str) -> None:
         """Ask the workers to drop or stop job ``job_id`` (arq's abort set)."""
         from arq.constants import abort_jobs_ss
         from arq.utils import timestamp_ms
 
         try:
-            await self._redis.zadd(abort_jobs_ss, {job_id: timestamp_ms()})
+            redis = await self._pool_of_redis()
+            await redis.zadd(abort_jobs_ss, {job_id: timestamp_ms()})
         except Exception as exc:  # noqa: BLE001 - Redis gone: the job expires on its own
             log.warning("could not abort job %s: %s", job_id, str(exc)[:200])
 

@@ -246,3 +246,18 @@ def test_a_database_password_is_never_printed(tmp_path: Path,
     err = capsys.readouterr().err
     assert err.startswith("damiera: error: the database 'postgresql://me:***@/damiera?host=")
     assert "secret" not in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("url", [
+    "postgresql://me:secret@dbhost:notaport/damiera",     # a port that is not a number
+    "postgresq://me:secret@dbhost/damiera",               # a misspelt scheme
+    "postgresql+nope://me:secret@dbhost/damiera",         # an unknown driver
+])
+@pytest.mark.parametrize("command", ["db", "serve"])
+def test_a_malformed_database_url_is_one_line_without_its_password(
+        url: str, command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["db", "current"] if command == "db" else ["serve", "--port", str(free_port())]
+    assert main([*args, "--database-url", url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("damiera: error: bad database URL")
+    assert "secret" not in err and "***" in err and err.count("\n") == 1

@@ -71,8 +71,10 @@ class QueueComputer(ComputerPool):
         try:
             RedisSettings.from_dsn(redis_url)
         except (RuntimeError, ValueError):
-            raise ValueError(f"bad Redis URL {redis_url!r} (redis://HOST:PORT/DB, rediss://, "
-                             "unix:///PATH)") from None
+            from damiera.web.store import safe_url
+
+            raise ValueError(f"bad Redis URL {safe_url(redis_url)!r} (redis://HOST:PORT/DB, "
+                             "rediss://, unix:///PATH)") from None
         self.redis_url = redis_url
         self.expires = expires
         #: Seconds a search is waited for at most (its time in the queue, then in a worker).

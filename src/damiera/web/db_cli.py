@@ -30,8 +30,8 @@ def _db(args: argparse.Namespace) -> int:
     shown = safe_url(url)   # never print a password
     try:
         engine = make_engine(url)
-    except ArgumentError:
-        raise UsageError(f"bad database URL {url!r}") from None
+    except (ArgumentError, ValueError):   # ValueError: a port that is not a number
+        raise UsageError(f"bad database URL {shown!r}") from None
     except ModuleNotFoundError as exc:
         raise UsageError(f"database URL {shown!r} needs the module {exc.name}") from None
     try:

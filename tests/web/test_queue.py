@@ -455,3 +455,37 @@ def test_a_game_deleted_while_its_job_waits_is_never_searched(queue: str, tmp_db
     assert deleted.status_code == 204
     assert moved.status_code == 404, moved.text
     assert searches(queue) == 0
+
+
+def test_a_worker_lives_through_a_redis_restart_and_searches_after_it() -> None:
+    """Redis goes away for a second (a restart, a fail-over): ``damiera worker`` says so
+    and connects again, instead of ending with a traceback; the next move is searched."""
+    import shutil
+
+    from tests.services.redis import RedisServer
+
+    program = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin")
+    if program is None:
+        pytest.skip("redis-server is not installed")
+    server = RedisServer(program)
+    try:
+        worker = start_worker(server.url)
+        try:
+            server.restart(down=1.0)
+            v = variant("italian")
+
+            async def ask() -> Any:
+                computer = _computer(server.url)
+                try:
+                    return await computer.choose("italian", False, [start_position(v)], 1,
+                                                 ask=Ask("after-restart", "g", 1))
+                finally:
+                    computer.close()
+
+            move = run_async(ask())
+            assert worker.poll() is None
+        finally:
+            stop(worker)
+    finally:
+        server.stop()
+    assert move in legal_moves(v, start_position(v))

@@ -28,7 +28,9 @@ import asyncio
 import functools
 import json
 import os
+import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -50,6 +52,8 @@ JOB_TIMEOUT = 30
 MAX_TRIES = 2
 #: How often (seconds) a worker looks for new jobs and a web process for a job's result.
 POLL = 0.02
+#: Seconds a worker that lost Redis waits before it connects again.
+RECONNECT = 1.0
 #: Environment variable naming the Redis server of the queue.
 ENVIRONMENT = "DAMIERA_REDIS_URL"
 
@@ -165,16 +169,30 @@ def worker_settings(redis_url: str) -> dict[str, Any]:
 
 def run_worker(redis_url: str, parent: int | None = None) -> None:
     """Run one engine worker in this process until SIGINT/SIGTERM (or, with ``parent``, until
-    that process is gone: a worker of :func:`run_workers` never outlives it)."""
+    that process is gone: a worker of :func:`run_workers` never outlives it). When Redis goes
+    away (a restart, a fail-over) it says so in one line on standard error and connects
+    again, every :data:`RECONNECT` seconds (arq's worker itself ends at the first error)."""
     from arq.worker import Worker
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
 
     if parent is not None:
         from damiera.web.computer import _watch_parent
 
         _watch_parent(parent)
-    asyncio.set_event_loop(asyncio.new_event_loop())   # arq's Worker takes the current loop
-    worker = Worker(**worker_settings(redis_url))
-    worker.run()
+    while True:
+        asyncio.set_event_loop(asyncio.new_event_loop())   # arq's Worker takes the current loop
+        worker = Worker(**worker_settings(redis_url))
+        try:
+            worker.run()
+            return                                          # stopped by a signal
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            why = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+            print(f"damiera worker: lost the job queue ({why}); connecting again in "
+                  f"{RECONNECT:g} s", file=sys.stderr, flush=True)
+        finally:
+            asyncio.get_event_loop().close()
+        time.sleep(RECONNECT)
 
 
 def run_workers(redis_url: str, processes: int) -> None:

@@ -61,14 +61,18 @@ class RedisServer:
         self.root = private_folder("damiera-redis-", self.user, _stop_stale)
         self.socket = self.root / "redis.sock"
         self.url = f"unix://{self.socket}"
+        self.program = program
+        self.log = (self.root / "server.log").open("wb")
+        self._start()
+
+    def _start(self) -> None:
         kwargs: dict[str, Any] = {}
         if self.user is not None:   # not needed by Redis; keeps the folder's files one owner's
             kwargs.update(user=self.user.pw_uid, group=self.user.pw_gid, extra_groups=[])
-        self.log = (self.root / "server.log").open("wb")
         self.process = subprocess.Popen(
-            [program, "--port", "0", "--unixsocket", str(self.socket), "--unixsocketperm", "777",
-             "--dir", str(self.root), "--save", "", "--appendonly", "no",
-             "--daemonize", "no", "--loglevel", "warning"],
+            [self.program, "--port", "0", "--unixsocket", str(self.socket),
+             "--unixsocketperm", "777", "--dir", str(self.root), "--save", "",
+             "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning"],
             stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, **kwargs)
         (self.root / "redis.pid").write_text(str(self.process.pid))
         deadline = time.monotonic() + WAIT_SECONDS
@@ -77,6 +81,14 @@ class RedisServer:
                 self.stop()
                 raise RuntimeError("redis-server did not start")
             time.sleep(0.02)
+
+    def restart(self, down: float = 0.0) -> None:
+        """Stop the server, wait ``down`` seconds, start it again on the same socket (empty:
+        nothing is saved)."""
+        self.process.terminate()
+        self.process.wait(30)
+        time.sleep(down)
+        self._start()
 
     def stop(self) -> None:
         if self.process.poll() is None:

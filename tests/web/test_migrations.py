@@ -202,6 +202,7 @@ def test_plain_postgresql_urls_use_psycopg_3() -> None:
 def test_damiera_db_shows_and_upgrades_the_revision(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    (tmp_path / "games.sqlite3").touch()       # an empty database
     assert main(["db", "current", "--database-url", url]) == 0
     assert capsys.readouterr().out == (
         f"revision none (empty, or made before migrations); newest {migrate.head()}\n")
@@ -246,3 +247,28 @@ def test_a_database_password_is_never_printed(tmp_path: Path,
     err = capsys.readouterr().err
     assert err.startswith("damiera: error: the database 'postgresql://me:***@/damiera?host=")
     assert "secret" not in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("url", [
+    "postgresql://me:secret@dbhost:notaport/damiera",     # a port that is not a number
+    "postgresq://me:secret@dbhost/damiera",               # a misspelt scheme
+    "postgresql+nope://me:secret@dbhost/damiera",         # an unknown driver
+])
+@pytest.mark.parametrize("command", ["db", "serve"])
+def test_a_malformed_database_url_is_one_line_without_its_password(
+        url: str, command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["db", "current"] if command == "db" else ["serve", "--port", str(free_port())]
+    assert main([*args, "--database-url", url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("damiera: error: bad database URL")
+    assert "secret" not in err and "***" in err and err.count("\n") == 1
+
+
+def test_db_current_on_a_missing_sqlite_file_makes_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A mistyped path is reported, not created (folders and an empty database)."""
+    missing = tmp_path / "typo" / "games.sqlite3"
+    assert main(["db", "current", "--database-url", f"sqlite:///{missing}"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"revision none (no database file {missing} yet)")
+    assert not (tmp_path / "typo").exists()

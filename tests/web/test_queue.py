@@ -87,10 +87,10 @@ def searches(redis_url: str) -> int:
         client.close()
 
 
-def _computer(redis_url: str) -> Any:
+def _computer(redis_url: str, movetime: float = 0.05) -> Any:
     from damiera.web.computer_queue import QueueComputer
 
-    return QueueComputer(redis_url, movetime=0.05, per_client=10)
+    return QueueComputer(redis_url, movetime=movetime, per_client=10)
 
 
 def test_one_search_per_job_even_when_two_requests_ask_for_it(queue: str) -> None:
@@ -350,3 +350,142 @@ def test_a_move_whose_asking_process_died_is_stored_by_the_next_reader(queue: st
     assert len(seen["history"]) == 2 and seen["thinking"] is False
     assert store.load(game["id"]).computer_job is None
     assert searches(queue) == 2     # the first reply's, and the vanished request's
+
+
+def test_a_job_a_worker_refuses_fails_with_the_workers_reason(queue: str) -> None:
+    """A failed job's result is JSON too: the web process reads why (here the worker's
+    BadJob), not arq's "unable to serialize result"."""
+    from arq.jobs import Job
+
+    worker = start_worker(queue)
+
+    async def ask() -> str:
+        computer = _computer(queue)
+        redis = await computer._pool_of_redis()
+        try:
+            await redis.enqueue_job(computer_jobs.FUNCTION, _job(variant="chess"),
+                                    _job_id="refused")
+            try:
+                await Job("refused", redis, _deserializer=computer_jobs.loads).result(
+                    timeout=WAIT_SECONDS, poll_delay=0.02)
+            except Exception as exc:  # noqa: BLE001 - the job's failure, as the web sees it
+                return str(exc)
+            return "no failure"
+        finally:
+            computer.close()
+
+    try:
+        why = run_async(ask())
+    finally:
+        stop(worker)
+    assert "unknown variant" in why and "serialize" not in why
+
+
+@pytest.mark.slow
+def test_a_search_whose_worker_was_killed_is_searched_by_the_next_worker(queue: str) -> None:
+    """SIGKILL of the worker in the middle of a search, then a new worker: the move still
+    comes (the job runs again once arq's in-progress mark of the dead worker expires,
+    JOB_TIMEOUT + 10 s), instead of failing with "max 1 retries exceeded". Slow: that wait."""
+    import signal
+
+    v = variant("international")
+    positions = [start_position(v)]
+    first = start_worker(queue)
+
+    async def ask() -> Any:
+        computer = _computer(queue, movetime=5.0)
+        try:
+            task = asyncio.ensure_future(
+                computer.choose("international", False, positions, 3, ask=Ask("k", "g", 1)))
+            while searches(queue) == 0:
+                await asyncio.sleep(0.02)
+            first.send_signal(signal.SIGKILL)
+            first.wait()
+            second = start_worker(queue)
+            try:
+                return await task
+            finally:
+                stop(second)
+        finally:
+            computer.close()
+
+    try:
+        move = run_async(ask())
+    finally:
+        stop(first)
+    assert move in legal_moves(v, positions[0])
+    assert searches(queue) == 2
+
+
+
+def test_a_game_deleted_while_its_job_waits_is_never_searched(queue: str, tmp_db: str) -> None:
+    """DELETE (from any process) while the computer's job waits for a worker: the job is
+    dropped (no search), and the move request says the game is gone (404)."""
+    import httpx
+
+    app = create_app(tmp_db, computer_movetime=0.05, limits=ROOMY, redis_url=queue)
+    with TestClient(app) as c:
+        game = new_game(c, variant="italian", opponent="computer", side="white")
+        cookies = c.cookies
+
+    async def run() -> tuple[httpx.Response, httpx.Response]:
+        client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                   base_url="http://testserver", cookies=cookies)
+        computer = _computer(queue)
+        redis = await computer._pool_of_redis()
+        try:
+            move = asyncio.ensure_future(
+                client.post(f"/api/games/{game['id']}/moves", json={"move": "22-19"}))
+            while not await redis.keys("arq:job:*"):
+                await asyncio.sleep(0.01)
+            deleted = await client.delete(f"/api/games/{game['id']}")
+            worker = await asyncio.to_thread(start_worker, queue)   # only now a worker
+            try:
+                return await move, deleted
+            finally:
+                await asyncio.to_thread(stop, worker)
+        finally:
+            computer.close()
+            await client.aclose()
+
+    try:
+        moved, deleted = run_async(run())
+    finally:
+        app.state.service.computer.close()
+    assert deleted.status_code == 204
+    assert moved.status_code == 404, moved.text
+    assert searches(queue) == 0
+
+
+def test_a_worker_lives_through_a_redis_restart_and_searches_after_it() -> None:
+    """Redis goes away for a second (a restart, a fail-over): ``damiera worker`` says so
+    and connects again, instead of ending with a traceback; the next move is searched."""
+    import shutil
+
+    from tests.services.redis import RedisServer
+
+    program = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin")
+    if program is None:
+        pytest.skip("redis-server is not installed")
+    server = RedisServer(program)
+    try:
+        worker = start_worker(server.url)
+        try:
+            server.restart(down=1.0)
+            v = variant("italian")
+
+            async def ask() -> Any:
+                computer = _computer(server.url)
+                try:
+                    return await computer.choose("italian", False, [start_position(v)], 1,
+                                                 ask=Ask("after-restart", "g", 1))
+                finally:
+                    computer.close()
+
+            move = run_async(ask())
+            assert worker.poll() is None
+        finally:
+            stop(worker)
+    finally:
+        server.stop()
+    assert move in legal_moves(v, start_position(v))

@@ -48,3 +48,14 @@ def test_worker_never_prints_the_redis_password(capsys: pytest.CaptureFixture[st
     assert main(["worker", "--redis-url", "redis://:s3cret@127.0.0.1:1/0"]) == 2
     err = capsys.readouterr().err
     assert "cannot reach the job queue" in err and "s3cret" not in err and "***" in err
+
+
+def test_serve_never_prints_the_password_of_a_malformed_redis_url(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("arq")
+    database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    assert main(["serve", "--port", "0", "--database-url", database,
+                 "--redis-url", "redis://:s3cret@127.0.0.1:notaport/0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("damiera: error: bad Redis URL") and err.count("\n") == 1
+    assert "s3cret" not in err and "***" in err

@@ -111,3 +111,51 @@ def test_a_pending_move_refuses_undo_in_any_process_then_clears(tmp_db: str) -> 
         store.save(stored)
         assert c.post(f"/api/games/{game['id']}/undo").status_code == 200
     one.state.service.computer.close()
+
+
+def test_a_game_deleted_while_the_computer_thinks_answers_404_not_your_move_was_stored(
+    tmp_db: str,
+) -> None:
+    """The player deletes the game (in another tab, another process) while the computer
+    searches its reply: the move request says the game is gone (404), not 503 "your move was
+    stored ... ask for it again", and nothing comes back."""
+    one, two = _two_sites(tmp_db)
+    with TestClient(one) as c:
+        game = new_game(c, variant="italian", opponent="computer", side="white")
+        cookies = c.cookies
+    pools = [one.state.service.computer, two.state.service.computer]
+
+    async def run() -> tuple[httpx.Response, httpx.Response]:
+        release = asyncio.Event()
+        real_run = pools[0]._run
+
+        async def held(*args: Any) -> Any:
+            await release.wait()
+            return await real_run(*args)
+
+        pools[0]._run = held
+        clients = [httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                     base_url="http://testserver", cookies=cookies)
+                   for app in (one, two)]
+        try:
+            move = asyncio.ensure_future(
+                clients[0].post(f"/api/games/{game['id']}/moves", json={"move": "22-19"}))
+            while pools[0].started < 1:
+                await asyncio.sleep(0.01)
+            deleted = await clients[1].delete(f"/api/games/{game['id']}")
+            release.set()
+            return await move, deleted
+        finally:
+            for client in clients:
+                await client.aclose()
+
+    try:
+        moved, deleted = run_async(run())
+    finally:
+        for pool in pools:
+            pool.close()
+    assert deleted.status_code == 204
+    assert moved.status_code == 404, moved.text
+    assert "no game" in moved.json()["error"] and "stored" not in moved.json()["error"]
+    with TestClient(two) as c:
+        assert c.get(f"/api/games/{game['id']}").status_code == 404

@@ -90,6 +90,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _serve_on(args: argparse.Namespace, sock: socket.socket) -> int:
     import uvicorn
+    from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, OperationalError
 
     from damiera.cli import UsageError
@@ -105,11 +106,15 @@ def _serve_on(args: argparse.Namespace, sock: socket.socket) -> int:
     limits = _limits(args)
     engines = _hub_engines(args)
     try:
+        make_url(url)
+    except (ArgumentError, ValueError):   # ValueError: a port that is not a number
+        raise UsageError(f"bad database URL {shown!r}") from None
+    try:
         app = create_app(url, limits=limits, hub_engines=engines,
                          hub_movetime=args.hub_movetime, redis_url=redis_url,
                          computer_workers=_pool_size(args.workers))
     except ArgumentError:
-        raise UsageError(f"bad database URL {url!r}") from None
+        raise UsageError(f"bad database URL {shown!r}") from None
     except ValueError as exc:   # a malformed Redis URL
         raise UsageError(str(exc)) from None
     except (OperationalError, OSError) as exc:

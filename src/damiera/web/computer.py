@@ -287,6 +287,10 @@ class ComputerPool:
             self.stopped += 1
             raise
 
+    async def forget(self, job: str) -> None:
+        """Nobody wants search ``job`` any more (its game was deleted): nothing to do here,
+        since a pool asks ``still_wanted`` before it searches (a job queue drops the job)."""
+
     async def finished(self, job: str) -> str | None:
         """The move text of search ``job`` if it has ended and its result can be read from
         any process (a job queue's); None here: a pool's results go only to the request that

@@ -28,7 +28,9 @@ import asyncio
 import functools
 import json
 import os
+import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -42,10 +44,16 @@ FUNCTION = "computer_move"
 SEARCHES_KEY = "damiera:searches"
 #: Most positions a job may carry (a game longer than this is refused).
 MAX_POSITIONS = 2000
-#: Seconds a worker gives one job at most (a level-3 search takes a few seconds).
-JOB_TIMEOUT = 120
+#: Seconds a worker gives one job at most (a search is stopped by its level's time, 2 s at
+#: level 3). Also how long a job whose worker died (SIGKILL, a lost machine) waits, plus
+#: 10 s, before another worker runs it again: arq's in-progress mark lasts that long.
+JOB_TIMEOUT = 30
+#: Runs of one job at most: a second one when the first worker died during the search.
+MAX_TRIES = 2
 #: How often (seconds) a worker looks for new jobs and a web process for a job's result.
 POLL = 0.02
+#: Seconds a worker that lost Redis waits before it connects again.
+RECONNECT = 1.0
 #: Environment variable naming the Redis server of the queue.
 ENVIRONMENT = "DAMIERA_REDIS_URL"
 
@@ -55,8 +63,20 @@ class BadJob(ValueError):
 
 
 def dumps(data: Any) -> bytes:
-    """arq's serializer: JSON (jobs and results carry text and numbers only)."""
-    return json.dumps(data, separators=(",", ":")).encode()
+    """arq's serializer: JSON (jobs and results carry text and numbers only; a failed job's
+    exception is written as its one-line reason, ``"BadJob: unknown variant ..."``, which the
+    web process reads back as the failure's message)."""
+    return json.dumps(data, separators=(",", ":"), default=_reason).encode()
+
+
+def _reason(value: Any) -> str:
+    """What JSON cannot carry: an exception becomes ``"Type: message"`` (at most 300
+    characters, one line)."""
+    if isinstance(value, BaseException):
+        text = f"{type(value).__name__}: {value}" if str(value) else type(value).__name__
+        text = text.replace("\n", " ")
+        return text[:300]
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def loads(raw: bytes) -> Any:
@@ -126,13 +146,15 @@ async def computer_move(ctx: dict[str, Any], job: Any) -> dict[str, Any]:
 
 def worker_settings(redis_url: str) -> dict[str, Any]:
     """arq Worker keyword arguments for one engine worker on ``redis_url``: one search at a
-    time, JSON jobs, abortable, results kept a minute; on SIGTERM it takes no new job and
-    finishes the one under way (up to 10 s) before it ends."""
+    time, JSON jobs, abortable, results kept a minute, a job run again (once) by another
+    worker when its worker died during the search (:data:`JOB_TIMEOUT`); on SIGTERM it takes
+    no new job and finishes the one under way (up to 10 s) before it ends."""
     from arq.connections import RedisSettings
     from arq.worker import func
 
     return {
-        "functions": [func(computer_move, name=FUNCTION, timeout=JOB_TIMEOUT, max_tries=1)],
+        "functions": [func(computer_move, name=FUNCTION, timeout=JOB_TIMEOUT,
+                           max_tries=MAX_TRIES)],
         "redis_settings": RedisSettings.from_dsn(redis_url),
         "max_jobs": 1,
         "poll_delay": POLL,
@@ -147,16 +169,30 @@ def worker_settings(redis_url: str) -> dict[str, Any]:
 
 def run_worker(redis_url: str, parent: int | None = None) -> None:
     """Run one engine worker in this process until SIGINT/SIGTERM (or, with ``parent``, until
-    that process is gone: a worker of :func:`run_workers` never outlives it)."""
+    that process is gone: a worker of :func:`run_workers` never outlives it). When Redis goes
+    away (a restart, a fail-over) it says so in one line on standard error and connects
+    again, every :data:`RECONNECT` seconds (arq's worker itself ends at the first error)."""
     from arq.worker import Worker
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
 
     if parent is not None:
         from damiera.web.computer import _watch_parent
 
         _watch_parent(parent)
-    asyncio.set_event_loop(asyncio.new_event_loop())   # arq's Worker takes the current loop
-    worker = Worker(**worker_settings(redis_url))
-    worker.run()
+    while True:
+        asyncio.set_event_loop(asyncio.new_event_loop())   # arq's Worker takes the current loop
+        worker = Worker(**worker_settings(redis_url))
+        try:
+            worker.run()
+            return                                          # stopped by a signal
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            why = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+            print(f"damiera worker: lost the job queue ({why}); connecting again in "
+                  f"{RECONNECT:g} s", file=sys.stderr, flush=True)
+        finally:
+            asyncio.get_event_loop().close()
+        time.sleep(RECONNECT)
 
 
 def run_workers(redis_url: str, processes: int) -> None:

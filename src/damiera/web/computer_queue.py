@@ -71,8 +71,10 @@ class QueueComputer(ComputerPool):
         try:
             RedisSettings.from_dsn(redis_url)
         except (RuntimeError, ValueError):
-            raise ValueError(f"bad Redis URL {redis_url!r} (redis://HOST:PORT/DB, rediss://, "
-                             "unix:///PATH)") from None
+            from damiera.web.store import safe_url
+
+            raise ValueError(f"bad Redis URL {safe_url(redis_url)!r} (redis://HOST:PORT/DB, "
+                             "rediss://, unix:///PATH)") from None
         self.redis_url = redis_url
         self.expires = expires
         #: Seconds a search is waited for at most (its time in the queue, then in a worker).
@@ -151,13 +153,19 @@ class QueueComputer(ComputerPool):
         text = info.result.get("move")
         return text if isinstance(text, str) else None
 
+    async def forget(self, job: str) -> None:
+        """Nobody wants job ``job`` any more (its game was deleted, maybe by another web
+        process than the one waiting for it): dropped, or its search stopped."""
+        await self._abort(job)
+
     async def _abort(self, job_id: str) -> None:
         """Ask the workers to drop or stop job ``job_id`` (arq's abort set)."""
         from arq.constants import abort_jobs_ss
         from arq.utils import timestamp_ms
 
         try:
-            await self._redis.zadd(abort_jobs_ss, {job_id: timestamp_ms()})
+            redis = await self._pool_of_redis()
+            await redis.zadd(abort_jobs_ss, {job_id: timestamp_ms()})
         except Exception as exc:  # noqa: BLE001 - Redis gone: the job expires on its own
             log.warning("could not abort job %s: %s", job_id, str(exc)[:200])
 

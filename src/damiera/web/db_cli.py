@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 
@@ -28,10 +29,15 @@ def _db(args: argparse.Namespace) -> int:
 
     url = args.database_url or default_database_url()
     shown = safe_url(url)   # never print a password
+    if args.action == "current" and url.startswith("sqlite"):
+        path = _sqlite_file(url)
+        if path is not None and not path.exists():   # not made by looking (a mistyped path)
+            print(f"revision none (no database file {path} yet); newest {migrate.head()}")
+            return 0
     try:
         engine = make_engine(url)
-    except ArgumentError:
-        raise UsageError(f"bad database URL {url!r}") from None
+    except (ArgumentError, ValueError):   # ValueError: a port that is not a number
+        raise UsageError(f"bad database URL {shown!r}") from None
     except ModuleNotFoundError as exc:
         raise UsageError(f"database URL {shown!r} needs the module {exc.name}") from None
     try:
@@ -47,3 +53,11 @@ def _db(args: argparse.Namespace) -> int:
         engine.dispose()
     print(f"revision {now or 'none (empty, or made before migrations)'}; newest {migrate.head()}")
     return 0
+
+
+def _sqlite_file(url: str) -> Path | None:
+    """The file of an SQLite URL (None: in memory, or a ``file:`` URI)."""
+    path = url.split("///", 1)[1] if "///" in url else ""
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return None
+    return Path(path.split("?", 1)[0])

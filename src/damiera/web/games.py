@@ -292,10 +292,10 @@ class GameService:
         if computer:
             try:
                 stored, game = await self._reply_and_save(stored, game)
-            except Conflict:
+            except (Conflict, NotFoundError):   # NotFoundError: deleted meanwhile (404)
                 raise
             except Exception as exc:  # noqa: BLE001 - the move is stored whatever failed
-                raise _reply_failed(game_id, exc) from None
+                raise await self._reply_error(game_id, exc) from None
         return self.mine(stored, game, player)
 
     async def _reply_and_save(self, stored: StoredGame, game: Game) -> tuple[StoredGame, Game]:
@@ -319,6 +319,17 @@ class GameService:
         except BaseException:
             await asyncio.shield(self._give_up(stored.id, job))
             raise
+
+    async def _reply_error(self, game_id: str, exc: Exception) -> Exception:
+        """The error for a failed computer reply: NotFoundError when the game was deleted
+        meanwhile (its search was dropped for that), else :func:`_reply_failed`."""
+        try:
+            await asyncio.to_thread(self.store.load, game_id)
+        except NotFoundError as gone:
+            return gone
+        except StorageError:
+            pass                  # said by _reply_failed's message if that was the failure
+        return _reply_failed(game_id, exc)
 
     async def _give_up(self, game_id: str, job: str | None) -> None:
         """Clear the game's pending move if it is still ``job`` (nobody will store its
@@ -362,10 +373,10 @@ class GameService:
             if asked is not None:
                 try:
                     stored, game = await self._reply_and_save(asked, game)
-                except Conflict:
+                except (Conflict, NotFoundError):   # NotFoundError: deleted meanwhile
                     raise
                 except Exception as exc:  # noqa: BLE001 - the game waits for the reply
-                    raise _reply_failed(game_id, exc) from None
+                    raise await self._reply_error(game_id, exc) from None
                 return self.mine(stored, game, player)
             stored = await self.load(game_id)        # another request asked first
             game = self.rebuild(stored)
@@ -544,7 +555,7 @@ class GameService:
 
     async def delete(self, game_id: str, player: str | None) -> None:
         """Delete a game whose seats ``player`` holds (:func:`damiera.web.seats.needed`,
-        ``delete``). Raises NotFoundError, Forbidden (a game of another browser's, said in
+        ``delete``); a search of the computer's move for it is dropped. Raises NotFoundError, Forbidden (a game of another browser's, said in
         the request's language), StorageError."""
         stored = await asyncio.to_thread(self.store.load, game_id)
         try:
@@ -554,4 +565,6 @@ class GameService:
                 _("only the browser that created this game may delete it")) from None
         await asyncio.to_thread(self.store.delete, game_id)
         self._cache.drop(game_id)
+        if thinking.pending(stored) and stored.computer_job is not None:
+            await self.computer.forget(stored.computer_job)   # its search is wanted no more
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 import copy
 import functools
 import os
+import re
 import secrets
 import threading
 from collections.abc import Callable
@@ -109,11 +110,12 @@ def default_database_url() -> str:
 
 
 def safe_url(url: str) -> str:
-    """``url`` fit to print: its password (if any) shown as ``***``."""
+    """``url`` fit to print: its password (if any) shown as ``***``, also in a URL that
+    cannot be parsed (``scheme://user:password@...``)."""
     try:
         return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return url
+    except (ArgumentError, ValueError):
+        return re.sub(r"^([^:/]*://[^:/@]*:)[^@]*@", r"\1***@", url)
 
 
 class _Base(DeclarativeBase):

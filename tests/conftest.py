@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,18 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+@pytest.fixture
+def python_sigint() -> Iterator[None]:
+    """Python's own Ctrl-C handler (KeyboardInterrupt) during the test, whatever pytest was
+    started with: a shell starts a background job with SIGINT ignored, and a test that
+    raises SIGINT would then never see it."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def load_reference(name: str) -> dict[str, Any]:

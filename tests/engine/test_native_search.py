@@ -78,11 +78,9 @@ def test_stop_from_another_thread_ends_the_search_with_a_legal_move() -> None:
     assert searcher.search(pos, depth=3).depth == 3
 
 
+@pytest.mark.usefixtures("python_sigint")
 def test_ctrl_c_ends_the_search() -> None:
     v = variant("international")
-    # Python's own Ctrl-C handler, whatever pytest was started with: a shell starts a
-    # background job with SIGINT ignored, and then the signal would never reach the search.
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.2, signal.raise_signal, (signal.SIGINT,))
     timer.start()
     try:
@@ -90,7 +88,6 @@ def test_ctrl_c_ends_the_search() -> None:
             Searcher(v).search(start_position(v), depth=40)
     finally:
         timer.cancel()
-        signal.signal(signal.SIGINT, previous)
 
 
 def test_the_search_releases_the_gil() -> None:

@@ -62,7 +62,7 @@ def _same(v: Variant, pos: Position) -> None:
     for color in (Color.WHITE, Color.BLACK):
         assert movegen.has_capture(v, pos, color) == ref.has_capture(v, pos, color), pos
     for m in native:
-        assert movegen.apply_move(pos, m) == ref.apply_move(pos, ref.Move(*m))
+        assert movegen.apply_move(pos, m) == ref.apply_move(pos, movegen.Move(*m))
     assert movegen.perft(v, pos, 2) == ref.perft(v, pos, 2), pos
 
 

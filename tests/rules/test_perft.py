@@ -61,6 +61,7 @@ def test_perft_negative_depth_is_refused() -> None:
         perft(v, start_position(v), -1)
 
 
+@pytest.mark.usefixtures("python_sigint")
 def test_perft_stops_on_ctrl_c() -> None:
     """The native perft polls for signals: Ctrl-C (SIGINT, raised here from another thread
     while an International perft of depth 11 runs, minutes of work) ends it with

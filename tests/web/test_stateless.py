@@ -5,6 +5,8 @@ and never answer 409 to a request the user did not make twice."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -22,6 +24,37 @@ def _two_sites(db: str) -> tuple[Any, Any]:
             create_app(db, computer_workers=1, computer_movetime=0.05, limits=ROOMY))
 
 
+@asynccontextmanager
+async def _move_with_search_held(
+    sites: tuple[Any, Any], game_id: str, cookies: Any, move: str,
+) -> AsyncIterator[tuple[list[httpx.AsyncClient], asyncio.Future[httpx.Response],
+                         asyncio.Event]]:
+    """A client for each site; ``move`` sent to the first, whose computer search is held
+    (started, not run) until the yielded event is set; the move request's future."""
+    pool = sites[0].state.service.computer
+    release = asyncio.Event()
+    real_run = pool._run
+
+    async def held(*args: Any) -> Any:
+        await release.wait()
+        return await real_run(*args)
+
+    pool._run = held
+    clients = [httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                 base_url="http://testserver", cookies=cookies)
+               for app in sites]
+    try:
+        moved = asyncio.ensure_future(
+            clients[0].post(f"/api/games/{game_id}/moves", json={"move": move}))
+        while pool.started < 1:
+            await asyncio.sleep(0.01)
+        yield clients, moved, release
+    finally:
+        release.set()
+        for client in clients:
+            await client.aclose()
+
+
 def test_another_process_sees_the_computer_thinking_and_its_reply_waits_for_that_search(
     tmp_db: str,
 ) -> None:
@@ -32,31 +65,14 @@ def test_another_process_sees_the_computer_thinking_and_its_reply_waits_for_that
     pools = [one.state.service.computer, two.state.service.computer]
 
     async def run() -> tuple[httpx.Response, dict[str, Any], httpx.Response]:
-        release = asyncio.Event()
-        real_run = pools[0]._run
-
-        async def held(*args: Any) -> Any:
-            await release.wait()
-            return await real_run(*args)
-
-        pools[0]._run = held
-        clients = [httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
-                                     base_url="http://testserver", cookies=cookies)
-                   for app in (one, two)]
-        try:
-            move = asyncio.ensure_future(
-                clients[0].post(f"/api/games/{game['id']}/moves", json={"move": "22-19"}))
-            while pools[0].started < 1:
-                await asyncio.sleep(0.01)
+        async with _move_with_search_held((one, two), game["id"], cookies, "22-19") as (
+                clients, move, release):
             seen = (await clients[1].get(f"/api/games/{game['id']}")).json()
             reply = asyncio.ensure_future(clients[1].post(f"/api/games/{game['id']}/reply"))
             await asyncio.sleep(0.3)     # the reply waits (it does not search, nor refuse)
             assert not reply.done()
             release.set()
             return await move, seen, await reply
-        finally:
-            for client in clients:
-                await client.aclose()
 
     try:
         moved, seen, replied = run_async(run())
@@ -126,28 +142,11 @@ def test_a_game_deleted_while_the_computer_thinks_answers_404_not_your_move_was_
     pools = [one.state.service.computer, two.state.service.computer]
 
     async def run() -> tuple[httpx.Response, httpx.Response]:
-        release = asyncio.Event()
-        real_run = pools[0]._run
-
-        async def held(*args: Any) -> Any:
-            await release.wait()
-            return await real_run(*args)
-
-        pools[0]._run = held
-        clients = [httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
-                                     base_url="http://testserver", cookies=cookies)
-                   for app in (one, two)]
-        try:
-            move = asyncio.ensure_future(
-                clients[0].post(f"/api/games/{game['id']}/moves", json={"move": "22-19"}))
-            while pools[0].started < 1:
-                await asyncio.sleep(0.01)
+        async with _move_with_search_held((one, two), game["id"], cookies, "22-19") as (
+                clients, move, release):
             deleted = await clients[1].delete(f"/api/games/{game['id']}")
             release.set()
             return await move, deleted
-        finally:
-            for client in clients:
-                await client.aclose()
 
     try:
         moved, deleted = run_async(run())

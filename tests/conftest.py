@@ -21,6 +21,15 @@ REFERENCE = SHARED / "reference"
 # of speed. DAMIERA_TEST_WAIT (seconds) raises it on a very slow machine.
 WAIT_SECONDS = float(os.environ.get("DAMIERA_TEST_WAIT", "120"))
 
+#: The games table as the first release made it (no seats, clock, engine, pending move nor
+#: alembic_version): the store such a site left behind, for the migration tests.
+FIRST_RELEASE_GAMES_TABLE = (
+    "CREATE TABLE games (id VARCHAR(32) PRIMARY KEY, variant VARCHAR(32), "
+    "optional_capture BOOLEAN, opponent VARCHAR(16), level INTEGER, side VARCHAR(8), "
+    "start_fen VARCHAR(400), moves JSON, result_winner VARCHAR(8), "
+    "result_reason VARCHAR(32), owner VARCHAR(64), created_at DATETIME, "
+    "updated_at DATETIME, version INTEGER NOT NULL)")
+
 
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that the OS says is free now (bound to port 0, then closed)."""

@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from damiera.web.app import create_app
+from tests.conftest import FIRST_RELEASE_GAMES_TABLE
 from tests.security.conftest import ROOMY, new_game
 
 CHANGES = [("moves", {"move": "22-19"}), ("undo", {}), ("resign", {}), ("draw", {})]
@@ -89,12 +90,7 @@ def test_games_stored_before_seats_go_to_the_browser_that_created_them(tmp_path:
     path = tmp_path / "old.sqlite3"
     now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
     with sqlite3.connect(path) as conn:    # the table as releases before seats made it
-        conn.execute(
-            "CREATE TABLE games (id VARCHAR(32) PRIMARY KEY, variant VARCHAR(32), "
-            "optional_capture BOOLEAN, opponent VARCHAR(16), level INTEGER, side VARCHAR(8), "
-            "start_fen VARCHAR(400), moves JSON, result_winner VARCHAR(8), "
-            "result_reason VARCHAR(32), owner VARCHAR(64), created_at DATETIME, "
-            "updated_at DATETIME, version INTEGER NOT NULL)")
+        conn.execute(FIRST_RELEASE_GAMES_TABLE)
         conn.execute(
             "INSERT INTO games (id, variant, optional_capture, opponent, level, side, moves, "
             "owner, created_at, updated_at, version) VALUES ('old1', 'italian', 0, 'friend', "

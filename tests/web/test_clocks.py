@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from damiera.web import clocks
 from damiera.web.store import GameStore
+from tests.conftest import FIRST_RELEASE_GAMES_TABLE
 from tests.web.conftest import new_game, play
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -107,12 +108,7 @@ def test_against_the_computer_its_thinking_time_is_on_its_clock(client: TestClie
 def test_a_database_made_before_clocks_gets_the_column(tmp_path: Path) -> None:
     db = tmp_path / "old.sqlite3"
     with sqlite3.connect(db) as conn:
-        conn.execute(
-            "CREATE TABLE games (id VARCHAR(32) PRIMARY KEY, variant VARCHAR(32), "
-            "optional_capture BOOLEAN, opponent VARCHAR(16), level INTEGER, side VARCHAR(8), "
-            "start_fen VARCHAR(400), moves JSON, result_winner VARCHAR(8), "
-            "result_reason VARCHAR(32), owner VARCHAR(64), created_at DATETIME, "
-            "updated_at DATETIME, version INTEGER NOT NULL)")
+        conn.execute(FIRST_RELEASE_GAMES_TABLE)
         conn.execute(
             "INSERT INTO games VALUES ('old1', 'italian', 0, 'friend', NULL, 'white', NULL, "
             "'[\"22-19\"]', NULL, NULL, 'me', '2026-01-01 00:00:00', '2026-01-01 00:00:00', 1)")

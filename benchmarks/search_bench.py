@@ -40,10 +40,11 @@ import json
 import math
 import os
 import random
-import subprocess
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
+
+from json_lines import JsonLinesProcess  # this folder is sys.path[0]
 
 from damiera.engine.levels import Player
 from damiera.engine.match import MAX_GAME_PLIES, elo_stats, random_openings, run_match
@@ -125,31 +126,18 @@ def ladder(variants: list[str], games: int, movetime: float, jobs: int) -> list[
 
 
 # -- peers -------------------------------------------------------------------------------------
-class Bridge:
+class Bridge(JsonLinesProcess):
     """A py-draughts engine in a subprocess (see ``pydraughts_bridge.py``)."""
 
     def __init__(self, python: str):
-        self.proc = subprocess.Popen(
-            [python, os.path.join(HERE, "pydraughts_bridge.py")],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
-        )
+        super().__init__([python, os.path.join(HERE, "pydraughts_bridge.py")],
+                         "the py-draughts bridge")
 
-    def ask(self, req: dict[str, Any]) -> dict[str, Any]:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps(req) + "\n")
-        self.proc.stdin.flush()
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError("py-draughts bridge died")
-        out: dict[str, Any] = json.loads(line)
+    def ask(self, request: Any) -> dict[str, Any]:
+        out: dict[str, Any] = super().ask(request)
         if "error" in out:
             raise RuntimeError(out["error"])
         return out
-
-    def close(self) -> None:
-        if self.proc.stdin:
-            self.proc.stdin.close()
-        self.proc.wait(timeout=10)
 
 
 def numeric_fen(v: Variant, pos: Position) -> str:

@@ -35,10 +35,10 @@ import json
 import math
 import os
 import statistics
-import subprocess
 import sys
 import time
-from typing import Any
+
+from json_lines import JsonLinesProcess  # this folder is sys.path[0]
 
 from damiera.engine.match import MAX_GAME_PLIES, elo_stats, random_openings
 from damiera.rules.game import Game
@@ -69,28 +69,13 @@ for line in sys.stdin:
 """
 
 
-class Engine:
+class Engine(JsonLinesProcess):
     """One build's player process (see :data:`PLAYER`)."""
 
     def __init__(self, src: str):
-        env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
-        self.proc = subprocess.Popen([sys.executable, "-c", PLAYER], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True, env=env)
+        super().__init__([sys.executable, "-c", PLAYER], "an engine process",
+                         env=dict(os.environ, PYTHONPATH=os.path.abspath(src)))
         self.depths: list[int] = []
-
-    def ask(self, request: list[Any]) -> Any:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps(request) + "\n")
-        self.proc.stdin.flush()
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError("an engine process ended")
-        return json.loads(line)
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        self.proc.wait()
 
 
 def play(vid: str, opening_fen: str, white: Engine, black: Engine, nodes: int) -> float:

@@ -64,9 +64,9 @@ static int chase(const Eval *e, uint64_t strong, uint64_t weak)
 static int patterns(const Eval *e, uint64_t wm, uint64_t bm)
 {
     int h = e->half, total = 0, offset = 0;
-    /* Each row's digits once (the place-0 table); a row at place p of a window weighs 9^p
-     * (row_tables' place-p entry is exactly 9^p times its place-0 entry, and no 13-bit field
-     * carries: a window's pattern is below 3^8 = 6561). */
+    /* Each row's digits once (the place-0 table, the only one kept); a row at place p of a
+     * window weighs 9^p (row_tables' place-p entry is exactly 9^p times its place-0 entry,
+     * and no 13-bit field carries: a window's pattern is below 3^8 = 6561). */
     static const uint64_t POW9[4] = {1, 9, 81, 729};
     uint64_t digits[16];
     for (int i = 0; i < e->nrows; i++)
@@ -294,14 +294,15 @@ int load_eval(Eval *e, PyObject *ev)
         }
         e->nplaces = (int)PyList_Size(places);
         size_t stride = (size_t)1 << (2 * e->half);
-        e->row_places = calloc((size_t)e->nplaces * stride, sizeof(int64_t));
+        /* Only the place-0 table: place p's is 9^p times it (see patterns()). */
+        e->row_places = calloc(stride, sizeof(int64_t));
         Py_ssize_t nw = PyList_Size(weights);
         e->weights = calloc((size_t)nw + 1, sizeof(int16_t));
         int fail = !e->row_places || !e->weights;
-        for (int pl = 0; !fail && pl < e->nplaces; pl++) {
-            PyObject *t = PyList_GetItem(places, pl);
+        if (!fail && e->nplaces > 0) {
+            PyObject *t = PyList_GetItem(places, 0);
             for (Py_ssize_t x = 0; x < PyList_Size(t) && x < (Py_ssize_t)stride; x++)
-                e->row_places[pl * stride + x] = PyLong_AsLongLong(PyList_GetItem(t, x));
+                e->row_places[x] = PyLong_AsLongLong(PyList_GetItem(t, x));
         }
         for (Py_ssize_t i = 0; !fail && i < nw; i++) {
             long w = PyLong_AsLong(PyList_GetItem(weights, i));

@@ -22,7 +22,7 @@ typedef struct {
     int row[MAX_BITS], col[MAX_BITS];
     int window_rows, pattern_size, nrows, nplaces;
     int row_shifts[16];
-    int64_t *row_places; /* nplaces x (1 << 2h) */
+    int64_t *row_places; /* a row's digits at place 0 of a window, (1 << 2h) entries */
     int16_t *weights; /* window tables, centi-men (int16: half the cache of int) */
     uint64_t row_mask;
 } Eval;

@@ -20,8 +20,8 @@
   listed game, for the board (the rules core replays them; draws by rule are not enforced,
   as in a record; :mod:`damiera.web.serialization`).
 - ``GET /api/pdn/my-games``: every game of the caller's browser (at most
-  :data:`MAX_DOWNLOAD`, newest first) as one PDN file (``text/plain`` attachment), written
-  by :func:`damiera.pdn.write_games`.
+  :data:`MAX_DOWNLOAD`, newest first) as one PDN file (``text/plain`` attachment), each game
+  as its own download writes it (:func:`damiera.web.game_views.pdn_text`).
 
 Both POSTs are same-site JSON requests like the rest of the API
 (:func:`damiera.web.seats.require_same_origin`). Each client may read or write PDN files at
@@ -35,15 +35,13 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
-from datetime import UTC
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
-from damiera.game import Game as PublicGame
-from damiera.pdn import PdnGame, read_games, write_game
+from damiera.pdn import PdnGame, read_games
 from damiera.rules.game import Game
 from damiera.rules.notation import NotationError, move_labels, move_text
 from damiera.rules.position import FenError, parse_fen, write_fen
@@ -51,11 +49,11 @@ from damiera.rules.variant import VARIANTS, UnknownVariantError, variant
 from damiera.web import i18n
 from damiera.web.api import current_player
 from damiera.web.errors import BadRequest, clip, quoted
+from damiera.web.game_views import pdn_text
 from damiera.web.games import GameService
 from damiera.web.limits import LimitExceeded, Limits, RateLimiter, client_key
 from damiera.web.seats import require_same_origin
 from damiera.web.serialization import move_numbers, pieces_json, variant_json
-from damiera.web.store import StoredGame
 
 _ = i18n.gettext
 
@@ -160,33 +158,14 @@ def replay(body: ReplayBody) -> dict[str, Any]:
             "move_numbers": move_numbers(game)[:-1]}
 
 
-def _pdn_of(service: GameService, stored: StoredGame) -> PublicGame:
-    return PublicGame.from_rules(service.rebuild(stored))
-
-
-def _tags(stored: StoredGame) -> dict[str, str]:
-    """The tags of a site game in a download (as ``GET /api/games/{id}/pdn`` writes them)."""
-    if stored.opponent == "computer":
-        computer = "black" if stored.side == "white" else "white"
-        names = {stored.side: "Player", computer: f"Damiera level {stored.level}"}
-    else:
-        names = {"white": "White player", "black": "Black player"}
-    return {
-        "Event": "Damiera game",
-        "Site": f"game {stored.id}",
-        "Date": stored.created_at.astimezone(UTC).strftime("%Y.%m.%d"),
-        "White": names["white"],
-        "Black": names["black"],
-    }
-
-
 def all_games_pdn(service: GameService, owner: str | None) -> str:
     """Every game of ``owner`` (newest first, at most :data:`MAX_DOWNLOAD`) as one PDN
     text (the games separated by a blank line, as :func:`damiera.pdn.write_games` writes
-    them, each with its own tags); "" when there is none."""
+    them, each with its own tags, clock and result as ``GET /api/games/{id}/pdn`` writes it:
+    :func:`damiera.web.game_views.pdn_text`); "" when there is none."""
     parts = []
     for stored in service.store.recent(owner, MAX_DOWNLOAD):
-        parts.append(write_game(_pdn_of(service, stored), _tags(stored)))
+        parts.append(pdn_text(stored, service.rebuild(stored)))
     return "\n".join(parts)
 
 

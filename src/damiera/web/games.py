@@ -186,14 +186,18 @@ class GameService:
         thread). Raises NotFoundError, StorageError."""
         stored = await asyncio.to_thread(self.store.load, game_id)
         if clocks.flag_due(stored):
-            game = self._game(stored)
-            result = await asyncio.to_thread(clocks.flag_verdict, game.variant, game.position)
-            clocks.record_flag(stored, result)
             try:
-                stored = await asyncio.to_thread(self.store.save, stored)
+                stored = await asyncio.to_thread(self._record_flag, stored)
             except ConflictError:   # another request got there first: take its version
                 stored = await asyncio.to_thread(self.store.load, game_id)
         return stored
+
+    def _record_flag(self, stored: StoredGame) -> StoredGame:
+        """Record the fallen flag of ``stored`` (its verdict: :func:`clocks.flag_verdict`,
+        a search: call in a thread) and save it. Raises ConflictError, StorageError."""
+        game = self.replay(stored)
+        clocks.record_flag(stored, clocks.flag_verdict(game.variant, game.position))
+        return self.store.save(stored)
 
     async def _save(self, stored: StoredGame, game: Game) -> StoredGame:
         _record(stored, game)
@@ -542,10 +546,8 @@ class GameService:
             if not s.moves and not s.result_reason:
                 continue
             if clocks.flag_due(s):      # recorded now (the search runs once per game)
-                game = self.replay(s)
-                clocks.record_flag(s, clocks.flag_verdict(game.variant, game.position))
                 try:
-                    self.store.save(s)
+                    self._record_flag(s)
                 except (ConflictError, StorageError):
                     pass                # shown as it stands; recorded when the game is opened
             out.append(summary_json(s))

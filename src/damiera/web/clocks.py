@@ -32,7 +32,7 @@ from typing import Any
 from damiera.rules.game import Result, ResultReason, flag_result
 from damiera.rules.position import Position
 from damiera.rules.variant import VARIANTS, Variant
-from damiera.web.results import TIME_DRAW_REASON, TIME_REASON, on_time_text
+from damiera.web.results import TIME_DRAW_REASON, TIME_REASON, stored_result_text
 from damiera.web.store import StoredGame
 
 #: The time controls offered in the menu: label -> (base seconds, increment seconds).
@@ -225,7 +225,7 @@ def decorate(stored: StoredGame, data: dict[str, Any]) -> dict[str, Any]:
     }
     if ended_on_time(stored):
         out["result"] = {"winner": stored.result_winner, "reason": stored.result_reason,
-                         "text": on_time_text(stored.result_winner, str(stored.result_reason))}
+                         "text": stored_result_text(stored)}
         out["legal_moves"] = []
         out["can_undo"] = False
     return out

@@ -21,7 +21,6 @@ __all__ = [
     "TIME_REASON",
     "color_of",
     "localize_result",
-    "on_time_text",
     "result_json",
     "result_sentence",
     "result_text",
@@ -75,12 +74,6 @@ def result_text(result: Result, v: Variant) -> str:
     return sentence if sentence is not None else result.describe(v)
 
 
-def on_time_text(winner: str | None, reason: str) -> str:
-    """The result of a game whose flag fell (``reason`` :data:`TIME_REASON` with its
-    ``winner``, or :data:`TIME_DRAW_REASON`), in the current language ("" otherwise)."""
-    return result_sentence(winner, reason, 0) or ""
-
-
 def localize_result(data: dict[str, Any]) -> dict[str, Any]:
     """The game JSON ``data`` with ``result_sentence``: its result in the current language,
     or None while the game goes on (computed per request: ``data`` may be cached for every
@@ -108,8 +101,6 @@ def result_json(result: Result | None, v: Variant) -> dict[str, Any] | None:
 def stored_result_text(stored: StoredGame) -> str:
     """The stored result as a sentence in the current language (the reason's own words)."""
     v = VARIANTS.get(stored.variant)
-    if stored.result_reason in (TIME_REASON, TIME_DRAW_REASON):
-        return on_time_text(stored.result_winner, str(stored.result_reason))
     try:
         reason = ResultReason(stored.result_reason)
     except ValueError:

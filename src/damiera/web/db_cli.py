@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 
@@ -25,12 +24,12 @@ def _db(args: argparse.Namespace) -> int:
 
     from damiera.cli import UsageError
     from damiera.web import migrate
-    from damiera.web.store import default_database_url, make_engine, safe_url
+    from damiera.web.store import default_database_url, make_engine, safe_url, sqlite_file
 
     url = args.database_url or default_database_url()
     shown = safe_url(url)   # never print a password
     if args.action == "current" and url.startswith("sqlite"):
-        path = _sqlite_file(url)
+        path = sqlite_file(url)
         if path is not None and not path.exists():   # not made by looking (a mistyped path)
             print(f"revision none (no database file {path} yet); newest {migrate.head()}")
             return 0
@@ -55,9 +54,3 @@ def _db(args: argparse.Namespace) -> int:
     return 0
 
 
-def _sqlite_file(url: str) -> Path | None:
-    """The file of an SQLite URL (None: in memory, or a ``file:`` URI)."""
-    path = url.split("///", 1)[1] if "///" in url else ""
-    if not path or path == ":memory:" or path.startswith("file:"):
-        return None
-    return Path(path.split("?", 1)[0])

@@ -409,6 +409,17 @@ class GameStore:
             return [StoredGame._from_row(r) for r in rows]
 
 
+def sqlite_file(url: str) -> Path | None:
+    """The file of an SQLite URL ``sqlite:///PATH[?query]`` (None: in memory, a ``file:``
+    URI, or not SQLite)."""
+    if not url.startswith("sqlite"):
+        return None
+    path = url.split("///", 1)[1] if "///" in url else ""
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return None
+    return Path(path.split("?", 1)[0])
+
+
 def make_engine(url: str) -> Engine:
     """SQLAlchemy's engine for the store at ``url``. SQLite: one file shared by threads (WAL
     journal, 30 s busy timeout; the parent folder is made); PostgreSQL through psycopg 3, a
@@ -425,8 +436,9 @@ def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         path = url.split("///", 1)[1] if "///" in url else ""
-        if path and path != ":memory:" and not path.startswith("file:"):
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        file = sqlite_file(url)
+        if file is not None:
+            file.parent.mkdir(parents=True, exist_ok=True)
         if path in ("", ":memory:"):
             from sqlalchemy.pool import StaticPool
 

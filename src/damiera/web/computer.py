@@ -75,6 +75,15 @@ def _player(v: Variant, level: int) -> Player:
     return player
 
 
+def forced_move(v: Variant, position: Position) -> Move | None:
+    """The move to play without a search: the only legal move, else None. Raises ValueError
+    when there is no legal move."""
+    moves = legal_moves(v, position)
+    if not moves:
+        raise ValueError("the computer has no legal move")
+    return moves[0] if len(moves) == 1 else None
+
+
 def choose_move(
     variant_id: str,
     optional_capture: bool,
@@ -97,11 +106,9 @@ def choose_move(
     """
     v = get_variant(variant_id, optional_capture=optional_capture)
     position = positions[-1]
-    moves = legal_moves(v, position)
-    if not moves:
-        raise ValueError("the computer has no legal move")
-    if len(moves) == 1:
-        return moves[0]
+    forced = forced_move(v, position)
+    if forced is not None:
+        return forced
     player = _player(v, level)
     done = threading.Event()
     asked: Callable[[], bool] | None = None
@@ -117,7 +124,7 @@ def choose_move(
         result = player.choose(position, history=list(positions), movetime=movetime)
     finally:
         done.set()
-    return result.move if result.move is not None else moves[0]
+    return result.move if result.move is not None else legal_moves(v, position)[0]
 
 
 def _stop_when_asked(player: Player, asked: Callable[[], bool], done: threading.Event) -> None:

@@ -28,12 +28,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from damiera.engine.levels import LEVELS
-from damiera.rules.movegen import Move, legal_moves
+from damiera.rules.movegen import Move
 from damiera.rules.notation import NotationError, parse_move
 from damiera.rules.position import Position, write_fen
 from damiera.rules.variant import variant as get_variant
 from damiera.web import computer_jobs
-from damiera.web.computer import Ask, ComputerPool
+from damiera.web.computer import Ask, ComputerPool, forced_move
 from damiera.web.hub_engines import HubPlayers
 
 log = logging.getLogger("damiera.web")
@@ -99,11 +99,9 @@ class QueueComputer(ComputerPool):
         from arq.jobs import Job
 
         v = get_variant(variant_id, optional_capture=optional_capture)
-        moves = legal_moves(v, positions[-1])
-        if len(moves) == 1:      # nothing to search: no job (as choose_move does)
-            return moves[0]
-        if not moves:
-            raise ValueError("the computer has no legal move")
+        forced = forced_move(v, positions[-1])
+        if forced is not None:      # nothing to search: no job
+            return forced
         job = computer_jobs.make_job(
             ask.game if ask else "", ask.version if ask else 0, v.id, v.optional_capture,
             level, self.movetime, [write_fen(v, p) for p in positions])

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from damiera.rules.movegen import legal_moves
+from damiera.rules.movegen import apply_move, legal_moves
 from damiera.rules.notation import move_labels
 from damiera.rules.position import parse_fen
 from damiera.rules.variant import (
@@ -29,6 +29,7 @@ from damiera.rules.variant import variant as get_variant
 from damiera.web.rules_pages.comparison import Row, comparison, summary
 from damiera.web.rules_pages.diagrams import DIAGRAMS, OPTIONAL_CAPTURE_PAGE, Diagram
 from damiera.web.rules_pages.messages import N_, Translate
+from damiera.web.serialization import pieces_json
 
 # --------------------------------------------------------------------------------------------
 # Shared, parameter-driven sentences.
@@ -386,6 +387,9 @@ class RenderedDiagram:
     shown: dict[str, object] | None
     #: Every legal move of the position (the same labels), for the board component.
     legal_moves: list[dict[str, object]]
+    #: The piece the shown move ends as on its last square when it promotes (the rules
+    #: core's position after it, e.g. ``"white-king"``), else None.
+    crowned_piece: str | None = None
 
 
 @dataclass
@@ -426,8 +430,14 @@ def render_diagram(d: Diagram, gettext: Translate) -> RenderedDiagram:
     """The template data of one diagram, with its caption translated and filled."""
     v = get_variant(d.variant, optional_capture=d.optional_capture)
     pos = parse_fen(v, d.fen)
-    moves = [move_labels(v, m) for m in legal_moves(v, pos)]
-    shown = next((m for m in moves if d.shown and m["move"] == d.shown.move), None)
+    pairs = [(m, move_labels(v, m)) for m in legal_moves(v, pos)]
+    moves = [labels for _, labels in pairs]
+    hit = next(((m, labels) for m, labels in pairs
+                if d.shown and labels["move"] == d.shown.move), None)
+    shown = hit[1] if hit else None
+    crowned = None
+    if hit is not None and hit[0].promotes:
+        crowned = pieces_json(v, apply_move(pos, hit[0]))[str(hit[1]["to"])]
     return RenderedDiagram(
         id=d.id,
         variant=d.variant,
@@ -437,6 +447,7 @@ def render_diagram(d: Diagram, gettext: Translate) -> RenderedDiagram:
         board_size=v.board_size,
         shown=shown,
         legal_moves=moves,
+        crowned_piece=crowned,
     )
 
 

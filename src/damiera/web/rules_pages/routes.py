@@ -161,6 +161,7 @@ def build_router() -> APIRouter:
                     "pieces": pieces_json(VARIANTS[d.variant], position),
                     "turn": position.turn.word,
                     "shown": shown,
+                    "crowned_piece": d.crowned_piece,
                     "from_square": _from_square(page_id, d.id),
                     "reach": [m["to"] for m in d.legal_moves
                               if m["from"] == _from_square(page_id, d.id)],

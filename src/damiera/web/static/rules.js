@@ -23,9 +23,9 @@ function drawDiagram(figure) {
     highlights.start = shown.from;
     highlights.targets = shown.path.slice(1);
     highlights.captured = shown.captures;
-    if (shown.promotes) {
-      // The crowned man: a king of the mover's colour on the square where the move ends.
-      pieces[shown.to] = `${d.turn}-king`;
+    if (d.crowned_piece) {
+      // The crowned man, as the server's rules core left it on the square the move ends on.
+      pieces[shown.to] = d.crowned_piece;
       highlights.crowned = [shown.to];
     }
   }

@@ -244,7 +244,6 @@ def page_strings() -> dict[str, str]:
         "after_ply": _("After ply {n} ({move})"),
         "to_move": _("{side} to move"),
         "error": _("Something went wrong: {message}"),
-        "network": _("The server cannot be reached; try again."),
         "white": _("White"),
         "black": _("Black"),
         "guessed": _("variant guessed"),

@@ -24,7 +24,6 @@ def js_strings() -> dict[str, str]:
         "black-king": _("black king"),
         "square_empty": _("square {square}, empty"),
         "square_piece": _("square {square}, {piece}"),
-        "network": _("The server cannot be reached; try again."),
         "refused": _("This position is refused: {reason}"),
         "depth": _("depth {n}"),
         "nps": _("{n} nodes/s"),

@@ -22,7 +22,6 @@ const state = {
 // -- small helpers ---------------------------------------------------------------------------
 function message(text) { $("message").textContent = text || ""; }
 
-const getJSON = (url) => api(url);
 
 function query(extra) {
   const p = new URLSearchParams({ variant: state.variant.id, ...extra });
@@ -85,7 +84,7 @@ async function analyseFen(fen, moves = []) {
   // Validate with the rules core, then build the tree (the main line from `moves`).
   let info;
   try {
-    info = await getJSON(`/api/analysis/position?${query({ fen })}`);
+    info = await api(`/api/analysis/position?${query({ fen })}`);
   } catch (e) {
     $("ed-error").textContent = fmt(S.refused, { reason: e.message });
     $("ed-error").hidden = false;
@@ -97,7 +96,7 @@ async function analyseFen(fen, moves = []) {
     const m = node.info.moves.find((x) => x.move === text);
     if (!m) break;
     const child = addChild(node, m);
-    child.info = await getJSON(`/api/analysis/position?${query({ fen: child.fen })}`);
+    child.info = await api(`/api/analysis/position?${query({ fen: child.fen })}`);
     node = child;
   }
   clearReview();
@@ -140,7 +139,7 @@ async function goTo(node) {
   state.node = node;
   state.selection = null;
   if (!node.info) {
-    try { node.info = await getJSON(`/api/analysis/position?${query({ fen: node.fen })}`); } catch (e) {
+    try { node.info = await api(`/api/analysis/position?${query({ fen: node.fen })}`); } catch (e) {
       message(e.message); return;
     }
   }
@@ -209,7 +208,7 @@ function renderTree() {
 // -- moves on the board ------------------------------------------------------------------------
 async function explain(square, to) {
   try {
-    const r = await getJSON(`/api/analysis/explain?${query({ fen: state.node.fen, square, ...(to ? { to } : {}) })}`);
+    const r = await api(`/api/analysis/explain?${query({ fen: state.node.fen, square, ...(to ? { to } : {}) })}`);
     if (r.reason) message(r.reason);
   } catch (e) { message(e.message); }
 }
@@ -400,7 +399,7 @@ async function pollReview() {
   const review = state.review;
   if (!review) return;
   let r;
-  try { r = await getJSON(`/api/analysis/reviews/${review.id}`); } catch (e) { message(e.message); return; }
+  try { r = await api(`/api/analysis/reviews/${review.id}`); } catch (e) { message(e.message); return; }
   if (state.review !== review) return;
   $("review-progress").max = r.total;
   $("review-progress").value = r.done;
@@ -525,7 +524,7 @@ function wire() {
     ev.preventDefault();
     const fen = $("ed-fen").value.trim();
     try {
-      const info = await getJSON(`/api/analysis/position?${query({ fen })}`);
+      const info = await api(`/api/analysis/position?${query({ fen })}`);
       loadEdit(info.fen);
       $("ed-error").hidden = true;
       syncEditor(); draw();

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from damiera.rules.movegen import Move, apply_move, has_capture, legal_moves
+from damiera.rules.movegen import Move, apply_move, count_moves, has_capture, legal_moves
 from damiera.rules.position import Position
 from damiera.rules.variant import Color, Variant
 
@@ -80,7 +80,7 @@ def _won_by(variant: Variant, position: Position, side: Color) -> bool:
     """The side to move is ``side``'s opponent and has no piece or no legal move."""
     loser = side.opponent
     return position.turn is loser and (
-        not position.pieces(loser) or not legal_moves(variant, position))
+        not position.pieces(loser) or count_moves(variant, position) == 0)
 
 
 def _order_key(variant: Variant, position: Position, side: Color) -> tuple[int, int, int, int]:

@@ -235,11 +235,9 @@ def build_router(service: GameService, creations: RateLimiter | None = None) -> 
     @router.post("/games/{game_id}/moves", summary="Play a move", responses=ERRORS,
                  dependencies=changes)
     async def play_move(game_id: str, body: MoveBody, request: Request) -> JSONResponse:
-        text = body.move
-        if not text and body.path is not None:
-            text = await service.path_text(game_id, body.path)
+        path = body.path if not body.move else None
         return JSONResponse(await until_disconnect(request, service.play(
-            game_id, text, body.version, player=current_player(request))))
+            game_id, body.move, body.version, player=current_player(request), path=path)))
 
     @router.post(
         "/games/{game_id}/reply",

@@ -264,17 +264,23 @@ class GameService:
         thinking.clear(stored)
 
     async def play(self, game_id: str, text: str, version: int | None = None, *,
-                   player: str | None) -> dict[str, Any]:
+                   player: str | None, path: list[str] | None = None) -> dict[str, Any]:
         """Play the move ``text`` (full or short notation) and, against the computer, its
-        reply; returns the game. ``version``: the game's version the move was chosen on
-        (Conflict when the game has changed since; None: no check). Raises NotFoundError,
-        Conflict, IllegalMove, BadRequest."""
-        if not isinstance(text, str) or not text.strip():
+        reply; returns the game. ``path``: instead of ``text``, the squares the player entered,
+        start first (written in the variant's notation: :func:`game_views.text_of_path`).
+        ``version``: the game's version the move was chosen on (Conflict when the game has
+        changed since; None: no check). Raises NotFoundError, Conflict, IllegalMove,
+        BadRequest."""
+        if path is not None and len(path) < 2:
+            raise BadRequest("a move's path names at least two squares")
+        if path is None and (not isinstance(text, str) or not text.strip()):
             raise BadRequest('give the move as text, e.g. {"move": "22-19"}')
         stored = await self.load(game_id)
         if version is not None and version != stored.version:
             raise Conflict(_("the game has changed since this move was chosen; reload it"))
         game = self.rebuild(stored)
+        if path is not None:
+            text = text_of_path(game, path)
         _refuse_after_flag(stored)
         seats.require(stored, player, "move", game.turn.word)
         if game.outcome() is not None:
@@ -516,17 +522,6 @@ class GameService:
         the rules core's (:func:`damiera.rules.notation.explain_piece`)."""
         stored = await self.load(game_id)
         return explain_square(self._game(stored), square)
-
-    async def path_text(self, game_id: str, path: list[str]) -> str:
-        """The move text of ``path`` (square labels as the player entered them, start
-        first) in the variant's notation: joined with its capture separator when a legal move
-        from the first square captures, else with ``-``; the rules core then reads it, or
-        refuses it in its own terms (:meth:`play`). Raises NotFoundError, BadRequest (fewer
-        than two squares, or a first square the board does not have)."""
-        if len(path) < 2:
-            raise BadRequest("a move's path names at least two squares")
-        stored = await self.load(game_id)
-        return text_of_path(self._game(stored), path)
 
     async def pdn(self, game_id: str) -> str:
         """The game as PDN text (tags ``GameType``, ``FEN`` when not from the start,

@@ -12,6 +12,7 @@ from damiera.cli import main
 from damiera.engine.evaluate import KING_FLYING, KING_SHORT, KING_SHORT_SAFE, Evaluator
 from damiera.engine.levels import LEVELS, Player, level
 from damiera.engine.match import elo_stats, play_game, random_openings, run_match
+from damiera.pdn.reader import read_games
 from damiera.rules.movegen import generate
 from damiera.rules.notation import parse_move
 from damiera.rules.position import parse_fen, start_position
@@ -261,6 +262,36 @@ def test_cli_match_reads_openings_file(capsys: pytest.CaptureFixture[str],
     assert main(["match", "american", "--first", "random", "--second", "random", "--games",
                  "2", "--openings", str(path), "--json", "--quiet"]) == 0
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["games"] == 2
+
+
+def test_cli_match_pdn_holds_every_game_and_replays(capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: pytest.TempPathFactory) -> None:
+    # --pdn: each game as it ends, with its Round, players and result; our reader replays
+    # every move of it under the variant's rules (GameType), and the results add up to the
+    # match's own count.
+    path = tmp_path / "games.pdn"  # type: ignore[operator]
+    assert main(["match", "russian", "--first", "1", "--second", "random", "--games", "3",
+                 "--pdn", str(path), "--json", "--quiet"]) == 0
+    data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    games = list(read_games(path.read_text(encoding="utf-8")))
+    assert sorted(g.tags["Round"] for g in games) == ["1", "2", "3"]
+    wins = 0
+    for g in games:
+        assert g.variant.id == "russian" and g.error is None
+        first_is_white = g.tags["White"] == "1"
+        assert g.tags["Black"] == ("random" if first_is_white else "1")
+        winner = g.game.outcome().winner if g.game.outcome() else None
+        wins += winner is not None and (winner.word == "white") == first_is_white
+    assert wins == data["wins"]
+
+
+def test_cli_match_unwritable_pdn_is_a_usage_error(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: pytest.TempPathFactory) -> None:
+    missing = tmp_path / "no-such-dir" / "games.pdn"  # type: ignore[operator]
+    assert main(["match", "american", "--first", "random", "--second", "random", "--games",
+                 "1", "--pdn", str(missing), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "cannot write" in err
 
 
 @pytest.mark.parametrize(

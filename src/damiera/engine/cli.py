@@ -160,7 +160,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
 
 def _cmd_match(args: argparse.Namespace) -> int:
     from damiera.cli import load_variant
-    from damiera.engine.match import check_player, read_openings, run_match
+    from damiera.engine.match import GameRecord, check_player, read_openings, run_match
 
     v = load_variant(args.variant, args.optional_capture)
     try:
@@ -188,14 +188,30 @@ def _cmd_match(args: argparse.Namespace) -> int:
 
     from damiera.engine.hub_client import HubClientError
 
+    pdn_file = None
+    if args.pdn is not None:
+        try:
+            pdn_file = open(args.pdn, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
+        except OSError as exc:
+            raise _usage_error(f"cannot write {args.pdn}: {exc.strerror}") from None
+
+    def save(i: int, record: GameRecord) -> None:
+        """Append a finished game to --pdn at once, so an interrupted match keeps its games."""
+        assert pdn_file is not None
+        pdn_file.write(("\n" if pdn_file.tell() else "") + record.pdn)
+        pdn_file.flush()
+
     try:
         result, _records = run_match(
             v, first, second, games, movetime=movetime, openings=openings, jobs=jobs,
-            seed=args.seed, progress=bar,
+            seed=args.seed, progress=bar, on_game=save if pdn_file is not None else None,
         )
     except HubClientError as exc:
         print(f"damiera: error: {exc}", file=sys.stderr)
         return 1
+    finally:
+        if pdn_file is not None:
+            pdn_file.close()
     print(f"{first} vs {second} in {v.display_name}, {games} game{'' if games == 1 else 's'}"
           + (f" at {movetime:g} s a move" if movetime else ""))
     print(f"wins {result.wins}  draws {result.draws}  losses {result.losses}  "
@@ -245,6 +261,8 @@ def register(sub: Any) -> None:
     p.add_argument("--optional-capture", action="store_true", help="captures are optional")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="last line: one JSON object")
+    p.add_argument("--pdn", metavar="FILE",
+                   help="write every game to FILE as PDN, each as it ends")
     p.set_defaults(func=_guarded(_cmd_match))
 
     p = sub.add_parser("hub", help="serve the Hub protocol (version 2) on stdin/stdout")

@@ -28,6 +28,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 
 from damiera.engine.levels import Player, level
+from damiera.game import Game as PublicGame
+from damiera.pdn.writer import write_game
 from damiera.rules.game import Game
 from damiera.rules.movegen import Move, apply_move, generate, has_capture, legal_moves
 from damiera.rules.position import Position, parse_fen, start_position, write_fen
@@ -142,7 +144,9 @@ def read_openings(variant: Variant, path: str) -> list[Position]:
 @dataclass
 class GameRecord:
     """One finished game: ``opening`` (FEN), ``white``/``black`` (player names), ``result``
-    (+1 White won, 0 draw, -1 Black won), ``reason`` (code), ``plies``."""
+    (+1 White won, 0 draw, -1 Black won), ``reason`` (code), ``plies``, and ``pdn``: the
+    whole game as PDN text (:func:`damiera.pdn.writer.write_game`; an adjudicated game is a
+    draw with ``[Termination "adjudicated"]``)."""
 
     opening: str
     white: str
@@ -150,6 +154,7 @@ class GameRecord:
     result: int
     reason: str
     plies: int
+    pdn: str = ""
 
 
 def play_game(
@@ -159,10 +164,11 @@ def play_game(
     black: str,
     movetime: float | None,
     seed: int,
+    round_number: int | None = None,
 ) -> GameRecord:
     """Play one game from ``opening`` between two players (``1``/``2``/``3``/``random``/
     ``hub:COMMAND``); ``movetime`` seconds per move (None: each level's own time, and
-    :data:`HUB_MOVETIME` for a Hub engine). Raises
+    :data:`HUB_MOVETIME` for a Hub engine); ``round_number``: the PDN Round tag. Raises
     :class:`~damiera.engine.hub_client.HubClientError` when a Hub engine fails."""
     from damiera.engine.hub_client import HubClient
 
@@ -195,13 +201,17 @@ def play_game(
             if isinstance(p, HubClient):
                 p.close()
     outcome = game.outcome()
+    tags = {"Event": "damiera match", "White": white, "Black": black}
+    if round_number is not None:
+        tags["Round"] = str(round_number)
     if outcome is None:
+        tags["Termination"] = "adjudicated"
         return GameRecord(write_fen(variant, opening), white, black, 0, "adjudicated",
-                          len(game.moves))
+                          len(game.moves), write_game(PublicGame.from_rules(game), tags, result="1/2-1/2"))
     winner = outcome.winner
     res = 0 if winner is None else (1 if winner is Color.WHITE else -1)
     return GameRecord(write_fen(variant, opening), white, black, res,
-                      outcome.reason.value, len(game.moves))
+                      outcome.reason.value, len(game.moves), write_game(PublicGame.from_rules(game), tags))
 
 
 @dataclass
@@ -289,12 +299,12 @@ def elo_stats(wins: int, draws: int, losses: int) -> tuple[float, float, float, 
     return score, _elo(mid), _elo(lo_s), _elo(hi_s)
 
 
-def _game_job(args: tuple[str, bool, str, str, str, float | None, int]) -> GameRecord:
+def _game_job(args: tuple[str, bool, str, str, str, float | None, int, int]) -> GameRecord:
     from damiera.rules.variant import variant as get_variant
 
-    vid, optional, fen, white, black, movetime, seed = args
+    vid, optional, fen, white, black, movetime, seed, number = args
     v = get_variant(vid, optional_capture=optional)
-    return play_game(v, parse_fen(v, fen), white, black, movetime, seed)
+    return play_game(v, parse_fen(v, fen), white, black, movetime, seed, number)
 
 
 def run_match(
@@ -307,12 +317,14 @@ def run_match(
     jobs: int = 1,
     seed: int = 1,
     progress: Callable[[Iterator[GameRecord], int], Iterator[GameRecord]] | None = None,
+    on_game: Callable[[int, GameRecord], None] | None = None,
 ) -> tuple[MatchResult, list[GameRecord]]:
     """Play ``games`` games of ``first`` against ``second`` and score them.
 
     Game ``i`` uses opening ``i // 2``; ``first`` has White in even games, Black in odd ones.
     ``openings``: FEN positions (default: random openings); ``jobs``: worker processes;
-    ``progress``: wraps the iterator of finished games (e.g. a tqdm bar).
+    ``progress``: wraps the iterator of finished games (e.g. a tqdm bar); ``on_game(i,
+    record)`` is called as each game ends (in the order they end when ``jobs`` > 1).
     Raises ValueError for a bad player name or fewer than one game.
     """
     first, second = check_player(first), check_player(second)
@@ -327,7 +339,7 @@ def run_match(
         fen = write_fen(variant, openings[(i // 2) % len(openings)])
         white, black = (first, second) if i % 2 == 0 else (second, first)
         tasks.append((variant.id, variant.optional_capture, fen, white, black, movetime,
-                      seed * 100_003 + i))
+                      seed * 100_003 + i, i + 1))
     records: list[GameRecord] = []
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -336,8 +348,11 @@ def run_match(
 
             def finished() -> Iterator[GameRecord]:
                 for fut in as_completed(futures):
-                    done[futures[fut]] = fut.result()
-                    yield done[futures[fut]]
+                    i = futures[fut]
+                    done[i] = fut.result()
+                    if on_game is not None:
+                        on_game(i, done[i])
+                    yield done[i]
 
             it: Iterator[GameRecord] = finished()
             if progress is not None:
@@ -346,7 +361,14 @@ def run_match(
                 pass
             records = [done[i] for i in range(games)]
     else:
-        it = (_game_job(t) for t in tasks)
+        def in_turn() -> Iterator[GameRecord]:
+            for i, t in enumerate(tasks):
+                record = _game_job(t)
+                if on_game is not None:
+                    on_game(i, record)
+                yield record
+
+        it = in_turn()
         if progress is not None:
             it = progress(it, games)
         records = list(it)

@@ -65,6 +65,25 @@ def test_weaker_move_stays_within_the_margin() -> None:
 
 
 # -- evaluation from rule parameters -----------------------------------------------------------
+def test_weaker_move_is_a_near_equal_one_far_more_often_than_a_dropped_man() -> None:
+    # Level 1's weaker move is weighted like a player's, not drawn uniformly: here the second
+    # best move scores 0.16 men below the best and the five others 1.15-1.35 men below (a man
+    # given away, inside level 1's 1.5-man margin). Uniformly the second best would come one
+    # time in six; weighted exp(-d / 50) it comes about two times in three.
+    v = variant("american")
+    from dataclasses import replace
+
+    lv = replace(LEVELS[1], weaker_chance=1.0)
+    pos = parse_fen(v, "B:W19,21,23,25,26,27,29,30,31,32:B1,2,4,5,6,8,9,12,14,16,18")
+    player = Player(v, lv, random.Random(11))
+    scores = player.searcher.search(pos, depth=2, root_scores=True).root_scores
+    best, second = scores[0][1], scores[1]
+    assert best - second[1] < 30 and all(100 < best - s <= 150 for _m, s in scores[2:])
+    picks = [player.choose(pos, movetime=5.0).move for _ in range(300)]
+    assert scores[0][0] not in picks  # a weaker move is never the best one
+    assert picks.count(second[0]) > 150
+
+
 def test_king_value_follows_the_rule_parameters() -> None:
     assert Evaluator(variant("international")).king_value == KING_FLYING
     assert Evaluator(variant("russian")).king_value == KING_FLYING

@@ -6,17 +6,21 @@ a controlled chance of playing a weaker move:
 ========  ==========  =======  ==========  ============  ======================================
 level     name        depth    time/move   weaker move   how the weaker move is chosen
 ========  ==========  =======  ==========  ============  ======================================
-1         Beginner    2 plies  0.5 s max   35% of moves  uniformly among the other moves that
-                                                          score at most 1.5 men below the best
-2         Club        4 plies  1 s max     10% of moves  uniformly among the other moves that
-                                                          score at most 0.4 men below the best
+1         Beginner    2 plies  0.5 s max   35% of moves  among the other moves that score at
+                                                          most 1.5 men below the best, the
+                                                          nearer the likelier
+2         Club        4 plies  1 s max     10% of moves  the same, at most 0.4 men below
 3         Master      no cap   2 s (the    never         --
                                time given)
 ========  ==========  =======  ==========  ============  ======================================
 
 "Never absurd": the weaker move is always one the level's own search scores within the margin
 of its best, so it never hangs a whole sequence of pieces and never misses a won ending it
-sees; a forced capture (one legal move) is always played at once.
+sees; a forced capture (one legal move) is always played at once. Among those moves the
+choice is weighted like a player's: a move ``d`` centi-men below the best has weight
+``exp(-d / (margin / 3))``, so a near-equal alternative is often played and a move that
+gives a man away (1 man below, at level 1) about 7 times less often than it; its other
+mistakes are a shallow player's, the shots beyond its 2 plies.
 
 Level 3 searches until the time it is given runs out (default 2 s a move); levels 1 and 2 stop
 at their depth limit or their time cap, whichever comes first. Their measured strength gaps
@@ -25,6 +29,7 @@ are in ``benchmarks/search_bench.py``.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -123,7 +128,9 @@ class Player:
                 (m, s) for m, s in result.root_scores[1:] if s >= best - lv.weaker_margin
             ]
             if others:
-                move, score = self.rng.choice(others)
+                temperature = max(1.0, lv.weaker_margin / 3)
+                weights = [math.exp(-(best - s) / temperature) for _m, s in others]
+                move, score = self.rng.choices(others, weights)[0]
                 result.move = move
                 result.score = score
                 result.pv = [move]

@@ -10,17 +10,22 @@ player named by ``--player`` (its White/Black tag, e.g. ``3``) lost, and for eac
    whose verdict is at least ``-threshold``: after the move played there every verdict of
    the loser's turns is below it, so that move is where the loss became visible to our
    search (a game never at least ``-threshold`` has none: ``opening``).
-3. **Deep search there** (``--deep-nodes``, a fresh searcher): its best move and score, and
-   the score of the move played (the position after it searched as deeply, negated).
+3. **Deep search, walking back** (``--deep-nodes``): from that position back over the
+   loser's earlier turns (at most ``--max-back``), until the deep search too scores the
+   position at least ``-threshold``: the last position a deep search would have held. There:
+   its best move, and the score of the move played (the position after it, searched as
+   deeply, negated).
 4. **Class of the loss:**
 
-   - ``depth``: the deep search plays another move that holds (scored at least
-     ``-threshold``) where the move played does not: the game's search saw too little.
-   - ``shot``: every move scores below ``-threshold`` even in the deep search, and the
-     loser lost two or more pieces net within ``--shot-plies`` plies of the last chance: a
-     combination begun before the search could see it (outside even the deep search).
-   - ``evaluation``: the same, but the material went slowly: the position was lost while
-     the evaluation still called it even (a positional misjudgement).
+   - ``depth``: there the deep search plays another move and the move played scores below
+     ``-threshold``: a deeper search than the game's avoids the loss.
+   - ``shot``: the deep search plays the move played too (or still scores it as holding),
+     and the loser lost two or more pieces net within ``--shot-plies`` plies: a combination
+     that even the deep search did not see coming.
+   - ``evaluation``: the same, with the material going slowly: the position was lost while
+     even the deep search called it even (a positional misjudgement of the evaluation).
+   - ``early``: the deep search scores every one of the ``--max-back`` turns as lost: the
+     loss lies further back than the walk went.
    - ``opening``: no verdict of the loser's turns was at least ``-threshold``.
 
 One JSON object per game on standard output (``--json``) or a table; a summary count of the
@@ -69,6 +74,7 @@ class Loss:
     deep_depth: int | None = None
     verdict_before: list[int] = field(default_factory=list)
     net_pieces_lost: int | None = None
+    verdict_last_chance_ply: int | None = None
 
 
 def _clip(score: int) -> int:
@@ -89,7 +95,7 @@ def _net_loss(positions: list[Position], loser: Color, start: int, plies: int) -
 
 
 def study(game: PdnGame, player: str, verdict_nodes: int, deep_nodes: int, threshold: int,
-          shot_plies: int) -> Loss | None:
+          shot_plies: int, max_back: int) -> Loss | None:
     """The study of ``game`` if ``player`` lost it, else None."""
     v = game.variant
     outcome = game.game.outcome()
@@ -113,14 +119,26 @@ def study(game: PdnGame, player: str, verdict_nodes: int, deep_nodes: int, thres
     holding = [i for i in ours if verdict[i] >= -threshold]
     if not holding:
         return loss
-    c = holding[-1]
+    # Walk back from the verdict's last chance with the deep search until it, too, says the
+    # position holds: that is the last position a deep search would still have saved.
+    deep_searcher = Searcher(v)
+    back = [i for i in ours if i <= holding[-1]][-max_back:]
+    c, deep = None, None
+    for i in reversed(back):
+        r = deep_searcher.search(positions[i], history=positions[: i + 1], nodes=deep_nodes)
+        if _clip(r.score) >= -threshold:
+            c, deep = i, r
+            break
+    if c is None or deep is None:
+        loss.kind = "early"
+        loss.last_chance_ply = back[0] + 1
+        loss.verdict_before = [verdict[i] for i in back][-6:]
+        return loss
     pos, played = positions[c], game.game.rules_game.moves[c]
-    deep = Searcher(v).search(pos, history=positions[: c + 1], nodes=deep_nodes)
     after = Searcher(v).search(positions[c + 1], history=positions[: c + 2], nodes=deep_nodes)
     played_deep = _clip(-after.score)
-    holds = deep.move is not None and deep.move != played and _clip(deep.score) >= -threshold
     net = _net_loss(positions, loser, c, shot_plies)
-    if holds and played_deep < -threshold:
+    if deep.move is not None and deep.move != played and played_deep < -threshold:
         kind = "depth"
     else:
         kind = "shot" if net >= 2 else "evaluation"
@@ -135,6 +153,7 @@ def study(game: PdnGame, player: str, verdict_nodes: int, deep_nodes: int, thres
     loss.deep_score = _clip(deep.score)
     loss.deep_depth = deep.depth
     loss.verdict_before = [verdict[i] for i in ours if i <= c][-6:]
+    loss.verdict_last_chance_ply = holding[-1] + 1
     loss.net_pieces_lost = net
     return loss
 
@@ -147,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deep-nodes", type=int, default=20_000_000)
     parser.add_argument("--threshold", type=int, default=100, help="centi-men (default 100)")
     parser.add_argument("--shot-plies", type=int, default=8)
+    parser.add_argument("--max-back", type=int, default=8,
+                        help="the loser's moves the deep search walks back (default 8)")
     parser.add_argument("--json", action="store_true", help="one JSON object a game")
     a = parser.parse_args(argv)
     with open(a.pdn, "rb") as fh:
@@ -155,7 +176,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{a.pdn} is larger than {MAX_BYTES} bytes")
     kinds: Counter[str] = Counter()
     for game in read_games(data):
-        loss = study(game, a.player, a.verdict_nodes, a.deep_nodes, a.threshold, a.shot_plies)
+        loss = study(game, a.player, a.verdict_nodes, a.deep_nodes, a.threshold, a.shot_plies,
+                     a.max_back)
         if loss is None:
             continue
         kinds[loss.kind] += 1

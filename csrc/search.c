@@ -4,7 +4,8 @@
  * fixed array, quiescence with the threat extension, hash move / captures / promotions /
  * killers / history ordering, late-move reductions growing with log(depth) x log(move
  * number) that never reduce a move leaving the opponent a capture, a ProbCut-style cut,
- * forced-move extension, repetition and no-progress draws inside the search), with the
+ * forced-move extension, repetition and no-progress draws inside the search, endgame database
+ * probes when one is set), with the
  * evaluation of evaluate.c (hand-made terms, and trained patterns where a weights file is loaded).
  * stop() (any thread), the deadline or the node limit ends it within a few hundred nodes;
  * Ctrl-C too (the signal handlers run every 16,384 nodes).
@@ -236,6 +237,15 @@ int search(EngineObject *E, const Node *n, uint64_t h, int depth, int alpha, int
     for (int i = E->nhashes - 3; i >= rep_start; i -= 2)
         if (E->hashes[i] == h)
             return 0;
+    if (E->egdb && popc(n->own | n->opp) <= E->egdb->pieces) {
+        /* Endgame database (egdb.h): exact, a win or loss only if the no-progress rule
+         * cannot cut it before the end (quiet + plies below its limit). */
+        int plies, res = egdb_probe(E->egdb, n->own, n->opp, n->kings, n->side, &plies);
+        if (res == EGDB_DRAW)
+            return 0;
+        if (res != EGDB_UNKNOWN && quiet + plies < E->draw_plies)
+            return res == EGDB_WIN ? MATE - ply - plies : -MATE + ply + plies;
+    }
     if (depth <= 0 || ply >= MAX_PLY)
         return quiesce(E, n, alpha, beta, ply, E->threat_extension);
     TTEntry *te = &E->tt[h & E->tt_mask];

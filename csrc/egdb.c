@@ -192,6 +192,7 @@ static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4])
             if (kind == VAL_LOSS) {
                 if (!win || d + 1 < win)
                     win = d + 1;
+                left++; /* a lost child: never lost (won at the latest in d + 1) */
             } else if (kind == VAL_WIN) {
                 if (d + 1 > lose)
                     lose = d + 1;

@@ -209,10 +209,11 @@ def _horizon(v: Variant, pos: Position, k: int, memo: dict[tuple[Position, int],
     return out
 
 
-def _random_small(v: Variant, rng: random.Random) -> Position:
+def _random_small(v: Variant, rng: random.Random, pieces: int = 3) -> Position:
+    """A random legal position of 2 to ``pieces`` pieces (each side at least one)."""
     geo = geometry(v)
     while True:
-        n = rng.randint(2, 3)
+        n = rng.randint(2, pieces)
         squares = rng.sample(list(geo.squares), n)
         n_white = rng.randint(1, n - 1)
         white = black = kings = 0
@@ -232,7 +233,8 @@ def _random_small(v: Variant, rng: random.Random) -> Position:
         return pos
 
 
-HORIZON = 5
+#: Plies of the plain exhaustive search (positions decided within them are compared exactly).
+HORIZON = 6
 
 
 @pytest.mark.parametrize("v", RULES_8X8, ids=lambda v: v.display_name)
@@ -242,7 +244,7 @@ def test_database_agrees_with_exhaustive_search_on_random_three_piece_positions(
     rng = random.Random(20)
     memo: dict[tuple[Position, int], Value | None] = {}
     decided = 0
-    for _ in range(40):
+    for _ in range(100):
         pos = _random_small(v, rng)
         value = probe(v, pos)
         assert value is not None
@@ -253,6 +255,39 @@ def test_database_agrees_with_exhaustive_search_on_random_three_piece_positions(
         else:
             assert expected is None, (pos, value, expected)
     assert decided > 0
+
+
+def _consistent(v: Variant, pos: Position, pieces: int) -> None:
+    """The value of pos follows from its children's values one move later (RULES.md: no legal
+    move or no piece loses; the shortest win, the longest loss)."""
+    value = probe(v, pos, pieces)
+    assert value is not None
+    children = [probe(v, apply_move(pos, m), pieces) or Value(Result.LOSS, 0)
+                for m in legal_moves(v, pos)]
+    lost = [c.plies + 1 for c in children if c.result is Result.LOSS]
+    if not children:
+        expected = Value(Result.LOSS, 0)
+    elif lost:
+        expected = Value(Result.WIN, min(lost))
+    elif all(c.result is Result.WIN for c in children):
+        expected = Value(Result.LOSS, 1 + max(c.plies for c in children))
+    else:
+        expected = Value(Result.DRAW, 0)
+    assert value == expected, pos
+
+
+@pytest.mark.parametrize("v", RULES_8X8, ids=lambda v: v.display_name)
+def test_database_values_follow_from_the_values_one_move_later(v: Variant) -> None:
+    rng = random.Random(11)
+    for _ in range(5000):
+        _consistent(v, _random_small(v, rng), 3)
+
+
+def test_four_piece_values_follow_from_the_values_one_move_later_russian() -> None:
+    v = variant("russian")
+    rng = random.Random(12)
+    for _ in range(3000):
+        _consistent(v, _random_small(v, rng, 4), 4)
 
 
 # -- colour symmetry -----------------------------------------------------------------------

@@ -4,8 +4,7 @@
  * fixed array, quiescence with the threat extension, hash move / captures / promotions /
  * killers / history ordering, late-move reductions growing with log(depth) x log(move
  * number) that never reduce a move leaving the opponent a capture, a ProbCut-style cut,
- * forced-move extension, repetition and no-progress draws inside the search, endgame database
- * probes when one is set), with the
+ * forced-move extension, repetition and no-progress draws inside the search), with the
  * evaluation of evaluate.c (hand-made terms, and trained patterns where a weights file is loaded).
  * stop() (any thread), the deadline or the node limit ends it within a few hundred nodes;
  * Ctrl-C too (the signal handlers run every 16,384 nodes).

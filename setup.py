@@ -3,8 +3,8 @@ about the package is in pyproject.toml."""
 
 from setuptools import Extension, setup
 
-SOURCES = ["module.c", "movegen.c", "search.c", "evaluate.c", "engine.c"]
-HEADERS = ["movegen.h", "search.h", "evaluate.h"]
+SOURCES = ["module.c", "movegen.c", "search.c", "evaluate.c", "engine.c", "egdb.c", "egdb_py.c"]
+HEADERS = ["movegen.h", "search.h", "evaluate.h", "egdb.h", "egdb_py.h"]
 
 setup(
     ext_modules=[

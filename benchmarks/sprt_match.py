@@ -12,6 +12,10 @@ src/damiera/_core$EXT_SUFFIX``, both from ``sysconfig``); each engine runs in it
 with its directory first on ``PYTHONPATH``, so each uses its own ``damiera`` and
 ``damiera._core``. Both must have the node limit (``Searcher.search(nodes=)``).
 
+``--new-endgame-pieces N`` (and ``--base-endgame-pieces``) make that engine probe the endgame
+database of up to N pieces (``Searcher(endgame_pieces=N)``, built in its process on first use):
+the same build on both sides then judges the probe alone.
+
 Each engine searches ``--nodes`` nodes a move (a forced move is played at once), keeping its
 table between the moves of a game and starting each game with a fresh one: equal work, so the
 result does not depend on the machine's load (and a reduction's gain is depth per node). Games
@@ -49,7 +53,7 @@ from damiera.rules.variant import Color, variant
 #: One engine, one request per input line: JSON ``[variant, [fen, ...], nodes]`` (the game's
 #: positions, current last; an empty list starts a new game) -> ``[move text, depth]``.
 PLAYER = r"""
-import json, sys
+import json, os, sys
 from damiera.engine.search import Searcher
 from damiera.rules.notation import move_text
 from damiera.rules.position import parse_fen
@@ -58,7 +62,10 @@ searchers = {}
 for line in sys.stdin:
     vid, fens, nodes = json.loads(line)
     v = variant(vid)
-    searcher = searchers.setdefault(vid, Searcher(v))
+    if vid not in searchers:
+        pieces = int(os.environ.get("DAMIERA_ENDGAME_PIECES", "0"))
+        searchers[vid] = Searcher(v, endgame_pieces=pieces) if pieces else Searcher(v)
+    searcher = searchers[vid]
     if not fens:
         searcher.clear()
         print("[]", flush=True)
@@ -72,9 +79,10 @@ for line in sys.stdin:
 class Engine(JsonLinesProcess):
     """One build's player process (see :data:`PLAYER`)."""
 
-    def __init__(self, src: str):
+    def __init__(self, src: str, endgame_pieces: int = 0):
         super().__init__([sys.executable, "-c", PLAYER], "an engine process",
-                         env=dict(os.environ, PYTHONPATH=os.path.abspath(src)))
+                         env=dict(os.environ, PYTHONPATH=os.path.abspath(src),
+                                  DAMIERA_ENDGAME_PIECES=str(endgame_pieces)))
         self.depths: list[int] = []
 
 
@@ -125,12 +133,17 @@ def main() -> int:
     parser.add_argument("--max-minutes", type=float, default=35.0)
     parser.add_argument("--seed", type=int, default=23, help="seed of the openings")
     parser.add_argument("--opening-plies", type=int, default=6)
+    parser.add_argument("--new-endgame-pieces", type=int, default=0,
+                        help="the candidate probes the endgame database of up to this many "
+                             "pieces (0: none; Searcher(endgame_pieces=))")
+    parser.add_argument("--base-endgame-pieces", type=int, default=0)
     a = parser.parse_args()
     low, high = math.log(a.beta / (1 - a.alpha)), math.log((1 - a.beta) / a.alpha)
     v = variant(a.variant)
     openings = [write_fen(v, p) for p in random_openings(v, (a.max_games + 1) // 2,
                                                           plies=a.opening_plies, seed=a.seed)]
-    new, base = Engine(a.new), Engine(a.base)
+    new = Engine(a.new, a.new_endgame_pieces)
+    base = Engine(a.base, a.base_endgame_pieces)
     wins = draws = losses = 0
     pairs: list[float] = []
     ratio = 0.0

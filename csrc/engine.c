@@ -4,6 +4,7 @@
  * windows and reporting stay in Python (damiera.engine.search).
  */
 #define PY_SSIZE_T_CLEAN
+#include "egdb_py.h"
 #include "search.h"
 
 /* ---------------------------------------------------------------------------------------- */
@@ -73,6 +74,7 @@ static void Engine_dealloc(EngineObject *self)
     for (int i = 0; i < MAX_PLY + 8; i++)
         movelist_free(&self->lists[i]);
     Py_XDECREF(self->rules_obj);
+    Py_XDECREF(self->egdb_obj);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -330,6 +332,27 @@ static PyObject *Engine_hash(EngineObject *self, PyObject *pos)
     return PyLong_FromUnsignedLongLong(node_hash(self, &n));
 }
 
+/* set_egdb(db or None): the endgame database the search probes (for the same rules). */
+static PyObject *Engine_set_egdb(EngineObject *self, PyObject *db)
+{
+    if (db == Py_None) {
+        Py_CLEAR(self->egdb_obj);
+        self->egdb = NULL;
+        Py_RETURN_NONE;
+    }
+    const Egdb *e = egdb_of(db);
+    if (!e)
+        return NULL;
+    if (memcmp(e->r, self->r, sizeof *e->r) != 0) {
+        PyErr_SetString(PyExc_ValueError, "the endgame database is for other rules");
+        return NULL;
+    }
+    Py_INCREF(db);
+    Py_XSETREF(self->egdb_obj, db);
+    self->egdb = e;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Engine_stop(EngineObject *self, PyObject *unused)
 {
     (void)unused;
@@ -376,6 +399,8 @@ static PyMethodDef Engine_methods[] = {
     {"stop", (PyCFunction)Engine_stop, METH_NOARGS,
      "stop(): the running root() returns within a few hundred nodes (any thread)"},
     {"clear", (PyCFunction)Engine_clear, METH_NOARGS, "clear(): empty table and history"},
+    {"set_egdb", (PyCFunction)Engine_set_egdb, METH_O,
+     "set_egdb(db: Egdb | None): the endgame database the search probes (None: none)"},
     {"tt_used", (PyCFunction)Engine_tt_used, METH_NOARGS, "tt_used() -> filled table entries"},
     {NULL, NULL, 0, NULL}};
 

@@ -8,6 +8,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "egdb_py.h"
 #include "movegen.h"
 #include "search.h"
 
@@ -395,7 +396,7 @@ PyMODINIT_FUNC PyInit__core(void)
         Py_DECREF(m);
         return NULL;
     }
-    if (search_register(m) < 0) {
+    if (search_register(m) < 0 || egdb_register(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

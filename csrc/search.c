@@ -236,6 +236,15 @@ int search(EngineObject *E, const Node *n, uint64_t h, int depth, int alpha, int
     for (int i = E->nhashes - 3; i >= rep_start; i -= 2)
         if (E->hashes[i] == h)
             return 0;
+    if (E->egdb && popc(n->own | n->opp) <= E->egdb->pieces) {
+        /* Endgame database (egdb.h): exact, a win or loss only if the no-progress rule
+         * cannot cut it before the end (quiet + plies below its limit). */
+        int plies, res = egdb_probe(E->egdb, n->own, n->opp, n->kings, n->side, &plies);
+        if (res == EGDB_DRAW)
+            return 0;
+        if (res != EGDB_UNKNOWN && quiet + plies < E->draw_plies)
+            return res == EGDB_WIN ? MATE - ply - plies : -MATE + ply + plies;
+    }
     if (depth <= 0 || ply >= MAX_PLY)
         return quiesce(E, n, alpha, beta, ply, E->threat_extension);
     TTEntry *te = &E->tt[h & E->tt_mask];

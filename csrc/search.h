@@ -5,6 +5,7 @@
 #include <Python.h>
 #include <stdint.h>
 
+#include "egdb.h"
 #include "evaluate.h"
 #include "movegen.h"
 
@@ -39,6 +40,8 @@ typedef struct {
     volatile int stop_flag;
     int aborted, interrupted, threat_extension, reduce_sacrifices, draw_plies;
     int in_probcut; /* inside ProbCut's shallow search (search.c): no cut within it */
+    PyObject *egdb_obj; /* the endgame database probed by the search, or NULL */
+    const Egdb *egdb;
     PyThreadState *saved;
 } EngineObject;
 

@@ -22,6 +22,10 @@ choice is weighted like a player's: a move ``d`` centi-men below the best has we
 gives a man away (1 man below, at level 1) about 7 times less often than it; its other
 mistakes are a shallow player's, the shots beyond its 2 plies.
 
+On 8x8 boards levels 2 and 3 also probe the endgame database of positions with up to 3 pieces
+(:mod:`damiera.engine.egdb`: exact results, solved in about a third of a second on first use;
+measured in ``benchmarks/egdb_results.md``); level 1 plays its endings by search alone.
+
 Level 3 searches until the time it is given runs out (default 2 s a move); levels 1 and 2 stop
 at their depth limit or their time cap, whichever comes first. Their measured strength gaps
 are in ``benchmarks/search_bench.py``.
@@ -47,7 +51,9 @@ class Level:
     ``number`` (1-3); ``name``; ``depth`` (max plies, None = no cap); ``movetime`` (seconds per
     move: the level's default, and its cap when a caller offers more, except level 3 which uses
     all it is given); ``weaker_chance`` (probability 0-1 of playing a weaker move);
-    ``weaker_margin`` (centi-men: how far below the best a weaker move may score).
+    ``weaker_margin`` (centi-men: how far below the best a weaker move may score);
+    ``endgame_pieces`` (the search probes the endgame database of positions with up to that
+    many pieces on 8x8 boards; 0: none).
     """
 
     number: int
@@ -56,6 +62,7 @@ class Level:
     movetime: float
     weaker_chance: float
     weaker_margin: int
+    endgame_pieces: int = 0
 
     @property
     def uses_given_time(self) -> bool:
@@ -65,8 +72,10 @@ class Level:
 
 LEVELS: dict[int, Level] = {
     1: Level(1, "Beginner", depth=2, movetime=0.5, weaker_chance=0.35, weaker_margin=150),
-    2: Level(2, "Club", depth=4, movetime=1.0, weaker_chance=0.10, weaker_margin=40),
-    3: Level(3, "Master", depth=None, movetime=2.0, weaker_chance=0.0, weaker_margin=0),
+    2: Level(2, "Club", depth=4, movetime=1.0, weaker_chance=0.10, weaker_margin=40,
+             endgame_pieces=3),
+    3: Level(3, "Master", depth=None, movetime=2.0, weaker_chance=0.0, weaker_margin=0,
+             endgame_pieces=3),
 }
 
 
@@ -88,7 +97,8 @@ class Player:
     def __init__(self, variant: Variant, lvl: Level | int, rng: random.Random | None = None):
         self.variant = variant
         self.level = lvl if isinstance(lvl, Level) else level(lvl)
-        self.searcher = Searcher(variant)
+        pieces = self.level.endgame_pieces if variant.board_size == 8 else 0
+        self.searcher = Searcher(variant, endgame_pieces=pieces)
         self.rng = rng or random.Random()
 
     def choose(

@@ -43,6 +43,11 @@ What it does (issue 3, point 1):
   history) since the last irreversible move is scored 0 (one repetition is enough: the player
   could repeat again), and so is a position reached after ``2 x draw_moves_without_progress``
   plies without capture or promotion (RULES.md section 1: 40 moves by each side).
+- **Endgame database** (off unless asked, ``endgame_pieces``): at every interior node with at
+  most that many pieces the exact value of :mod:`damiera.engine.egdb` is returned (a win or
+  loss of ``d`` plies as a mate score ``d`` plies away, so shorter wins are preferred; a draw
+  as 0), but a win or loss only when the plies already played without progress plus ``d``
+  stay below the no-progress limit (RULES.md section 1); otherwise the search goes on.
 - **Time control**: ``movetime`` seconds; the clock is read every 256 nodes. Depth 1 (every
   root move, with quiescence) is always finished whatever the time; after it the search stops
   at the deadline (an unfinished iteration still counts when it found a better move; no new
@@ -64,6 +69,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from damiera import _core
+from damiera.engine.egdb import endgame_database
 from damiera.engine.evaluate import Evaluator
 from damiera.rules.geometry import popcount
 from damiera.rules.movegen import Move, generate, native_rules
@@ -173,7 +179,7 @@ class Searcher:
     """
 
     def __init__(self, variant: Variant, tt_entries: int = 1 << 20,
-                 evaluator: Evaluator | None = None):
+                 evaluator: Evaluator | None = None, endgame_pieces: int = 0):
         self.variant = variant
         self.evaluator = evaluator if evaluator is not None else Evaluator(variant)
         self.engine = _core.Engine(
@@ -187,6 +193,20 @@ class Searcher:
         #: sacrifice, the first move of most shots, is searched to full depth).
         self.reduce_sacrifices = False
         self._stopped = False
+        #: Most pieces of the endgame database the search probes (0: none).
+        self.endgame_pieces = 0
+        self.use_endgame_database(endgame_pieces)
+
+    def use_endgame_database(self, pieces: int) -> None:
+        """Probe the endgame database of positions with up to ``pieces`` pieces
+        (:func:`damiera.engine.egdb.endgame_database`, built on first use) at every interior
+        node; 0 turns the probes off. Raises ValueError for ``pieces`` outside 0, 2..4 or a
+        board other than 8x8 (with ``pieces`` > 0)."""
+        if pieces == 0:
+            self.engine.set_egdb(None)
+        else:
+            self.engine.set_egdb(endgame_database(self.variant, pieces))
+        self.endgame_pieces = pieces
 
     def hash(self, pos: Position) -> int:
         """64-bit Zobrist hash of a position (the native core's keys)."""

@@ -1,0 +1,165 @@
+"""The endgame database: its build (time, memory, positions) and whether the search's probe
+pays, played out from endgame positions.
+
+Usage::
+
+    .venv/bin/python benchmarks/egdb_bench.py build --variant american --pieces 4
+    .venv/bin/python benchmarks/egdb_bench.py match --src /tmp/egdb/src --variant american \\
+        --pieces 4 --nodes 20000 --positions 100 --max-minutes 10
+
+``build`` solves the database in this process and prints the seconds, the peak resident memory
+of the process, the positions solved and the longest win; then the nodes a second of a
+fixed-depth search of random 5-7 piece positions without and with the probe.
+
+``match`` plays the same build (``--src``, a scratch copy as for ``sprt_match.py``) with the
+probe (``--pieces``) against itself without it, at ``--nodes`` nodes a move, from random 8x8
+positions of 5 to 7 pieces (each side 2 to 5, a random share of kings, men off their promotion
+row, the side to move without a capture; seeded), each position played twice with the colours
+swapped; this checkout's rules core referees, 300 plies is a draw. It prints the pairs, W/D/L,
+the score, Elo with its 95% interval and the GSPRT LLR (0 against 15 Elo) as
+``sprt_match.py`` does, how many pairs did not end 1-1 (where the two engines' results from
+one position differ), then one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import resource
+import sys
+import time
+
+from sprt_match import Engine, llr, play  # this folder is sys.path[0]
+
+from damiera.engine.match import elo_stats
+from damiera.engine.search import Searcher
+from damiera.rules.geometry import geometry, iter_bits
+from damiera.rules.movegen import has_capture, legal_moves
+from damiera.rules.position import Position, write_fen
+from damiera.rules.variant import Color, Variant, variant
+
+
+def endgame_positions(v: Variant, count: int, seed: int) -> list[Position]:
+    """``count`` distinct random positions of 5-7 pieces (see the module docstring)."""
+    rng = random.Random(seed)
+    geo = geometry(v)
+    out: list[Position] = []
+    seen: set[Position] = set()
+    while len(out) < count:
+        total = rng.randint(5, 7)
+        n_white = rng.randint(max(2, total - 5), min(5, total - 2))
+        squares = rng.sample(list(geo.squares), total)
+        king_share = rng.choice((0.0, 0.15, 0.3))
+        white = black = kings = 0
+        for i, s in enumerate(squares):
+            if i < n_white:
+                white |= 1 << s
+            else:
+                black |= 1 << s
+            if rng.random() < king_share:
+                kings |= 1 << s
+        if any(geo.row(s) == 0 for s in iter_bits(white & ~kings)):
+            continue
+        if any(geo.row(s) == geo.size - 1 for s in iter_bits(black & ~kings)):
+            continue
+        pos = Position(white, black, kings, rng.choice((Color.WHITE, Color.BLACK)))
+        if pos in seen or has_capture(v, pos) or not legal_moves(v, pos):
+            continue
+        seen.add(pos)
+        out.append(pos)
+    return out
+
+
+def build(a: argparse.Namespace) -> None:
+    from damiera.engine.egdb import endgame_database
+
+    v = variant(a.variant)
+    start = time.perf_counter()
+    db = endgame_database(v, a.pieces)
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    positions = endgame_positions(v, 40, a.seed)
+    nps = {}
+    for pieces in (0, a.pieces):
+        searcher = Searcher(v, endgame_pieces=pieces)
+        nodes = 0
+        t = time.perf_counter()
+        for pos in positions:
+            searcher.clear()
+            nodes += searcher.search(pos, depth=a.depth).nodes
+        nps[pieces] = (nodes, nodes / (time.perf_counter() - t))
+    print(f"{a.variant}, {a.pieces} pieces: built in {seconds:.2f} s, {db.positions} positions, "
+          f"{db.bytes / 1e6:.1f} MB of tables, peak RSS {peak:.0f} MB, longest win "
+          f"{db.max_distance} plies; depth-{a.depth} search of 40 positions of 5-7 pieces: "
+          f"{nps[0][0]} nodes ({nps[0][1]:.0f}/s) without, {nps[a.pieces][0]} nodes "
+          f"({nps[a.pieces][1]:.0f}/s) with the probe")
+    print(json.dumps({"variant": a.variant, "pieces": a.pieces, "build_seconds": seconds,
+                      "positions": db.positions, "table_bytes": db.bytes, "peak_rss_mb": peak,
+                      "max_distance": db.max_distance, "depth": a.depth,
+                      "nodes_without": nps[0][0], "nps_without": nps[0][1],
+                      "nodes_with": nps[a.pieces][0], "nps_with": nps[a.pieces][1]}))
+
+
+def match(a: argparse.Namespace) -> None:
+    v = variant(a.variant)
+    low, high = math.log(0.05 / 0.95), math.log(0.95 / 0.05)
+    positions = [write_fen(v, p) for p in endgame_positions(v, a.positions, a.seed)]
+    new, base = Engine(a.src, a.pieces), Engine(a.src, 0)
+    wins = draws = losses = 0
+    pairs: list[float] = []
+    ratio = 0.0
+    start = time.monotonic()
+    try:
+        for i, fen in enumerate(positions):
+            first = play(a.variant, fen, new, base, a.nodes)  # new has White
+            second = 1 - play(a.variant, fen, base, new, a.nodes)  # new has Black
+            for s in (first, second):
+                wins += s == 1.0
+                draws += s == 0.5
+                losses += s == 0.0
+            pairs.append((first + second) / 2)
+            ratio = llr(pairs, 0.0, 15.0)
+            print(f"pair {i + 1}: {first} {second}  +{wins} ={draws} -{losses}  "
+                  f"LLR {ratio:+.2f} [{low:+.2f}, {high:+.2f}]", flush=True)
+            if time.monotonic() - start > 60 * a.max_minutes:
+                break
+    finally:
+        new.close()
+        base.close()
+    score, elo, elo_low, elo_high = elo_stats(wins, draws, losses)
+    differ = sum(1 for p in pairs if p != 0.5)
+    print(f"{a.variant}, endgames of 5-7 pieces, {a.nodes} nodes a move, probe of "
+          f"{a.pieces} pieces: +{wins} ={draws} -{losses} ({100 * score:.1f}%), Elo {elo:+.1f} "
+          f"[{elo_low:+.1f}, {elo_high:+.1f}], LLR {ratio:+.2f}; {differ} of {len(pairs)} pairs "
+          f"not 1-1; {(time.monotonic() - start) / 60:.1f} min")
+    print(json.dumps({"variant": a.variant, "nodes": a.nodes, "pieces": a.pieces,
+                      "pairs": len(pairs), "uneven_pairs": differ, "wins": wins,
+                      "draws": draws, "losses": losses, "score": score, "elo": elo,
+                      "elo_low": elo_low, "elo_high": elo_high, "llr": ratio, "seed": a.seed}))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=("build", "match"))
+    parser.add_argument("--variant", default="american")
+    parser.add_argument("--pieces", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--depth", type=int, default=8, help="build: depth of the nps search")
+    parser.add_argument("--src", help="match: src directory of the build")
+    parser.add_argument("--nodes", type=int, default=20_000)
+    parser.add_argument("--positions", type=int, default=100)
+    parser.add_argument("--max-minutes", type=float, default=10.0)
+    a = parser.parse_args()
+    if a.what == "build":
+        build(a)
+    else:
+        if not a.src:
+            parser.error("match needs --src")
+        match(a)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,324 @@
+"""Endgame databases (damiera.engine.egdb, csrc/egdb.c): exact values of small 8x8 endings,
+checked against known endings, a plain exhaustive search over legal_moves, the colour symmetry
+of the rules, the no-progress draw rule, and the search that probes them."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from damiera.engine.egdb import (
+    Result,
+    Value,
+    endgame_database,
+    probe,
+    value_under_draw_rule,
+)
+from damiera.engine.search import MATE, MATE_BOUND, Searcher
+from damiera.rules.geometry import geometry, iter_bits
+from damiera.rules.movegen import apply_move, legal_moves
+from damiera.rules.notation import move_text
+from damiera.rules.position import Position, parse_fen
+from damiera.rules.variant import VARIANTS, Color, Variant, variant
+
+#: Every 8x8 rule set, and the optional-capture house rule on two of them.
+RULES_8X8: list[Variant] = [variant(v) for v in VARIANTS if VARIANTS[v].board_size == 8] + [
+    variant("american", optional_capture=True),
+    variant("russian", optional_capture=True),
+]
+
+
+def _value(vid: str, fen: str, pieces: int = 3) -> Value | None:
+    v = variant(vid)
+    return probe(v, parse_fen(v, fen), pieces)
+
+
+# -- known endings -------------------------------------------------------------------------
+
+
+def test_short_kings_two_kings_beat_one_king_american() -> None:
+    value = _value("american", "W:WK1,K2:BK32")
+    assert value is not None and value.result is Result.WIN and value.plies % 2 == 1
+    lost = _value("american", "B:WK1,K2:BK32")
+    assert lost is not None and lost.result is Result.LOSS and lost.plies % 2 == 0
+
+
+def test_short_kings_one_king_against_one_king_draw_american() -> None:
+    assert _value("american", "W:WK1:BK32") == Value(Result.DRAW, 0)
+
+
+def test_flying_kings_one_king_against_one_king_draw_russian() -> None:
+    assert _value("russian", "W:WKa3:BKh8") == Value(Result.DRAW, 0)
+
+
+def test_flying_king_captures_lone_king_on_its_diagonal_russian() -> None:
+    # Kd4 takes the king on f6 (landing g7 or h8): Black has no piece, one ply.
+    assert _value("russian", "W:WKd4:BKf6") == Value(Result.WIN, 1)
+
+
+def test_flying_kings_three_kings_against_king_on_main_diagonal_draw_russian() -> None:
+    # RULES.md: flying kings; the lone king holding the long diagonal a1-h8 cannot be caught.
+    v = variant("russian")
+    assert probe(v, parse_fen(v, "W:WKc1,Ke1,Kg1:BKa1"), 4) == Value(Result.DRAW, 0)
+    assert probe(v, parse_fen(v, "B:WKc1,Ke1,Kg1:BKa1"), 4) == Value(Result.DRAW, 0)
+    # Off the long diagonal the three kings win.
+    off = probe(v, parse_fen(v, "W:WKc1,Ke1,Kg1:BKb8"), 4)
+    assert off is not None and off.result is Result.WIN
+
+
+def test_man_runs_to_promotion_and_wins_men_capture_backward_russian() -> None:
+    # White's man on c3 is too fast for the black man on h8 (Russian: men capture backward).
+    value = _value("russian", "W:Wc3:Bh8")
+    assert value is not None and value.result is Result.WIN
+
+
+def test_no_legal_move_is_a_loss_in_zero_plies_american() -> None:
+    # The white man on 29 (a1) is blocked: the black man on 25 (b2) is covered by the one on
+    # 22 (c3), so it can neither move nor jump.
+    v = variant("american")
+    pos = parse_fen(v, "W:W29:B25,22")
+    assert legal_moves(v, pos) == []
+    assert probe(v, pos) == Value(Result.LOSS, 0)
+
+
+def test_more_pieces_than_the_database_is_unknown() -> None:
+    assert _value("american", "W:W21,22:B1,2") is None
+
+
+def test_only_8x8_boards_and_two_to_four_pieces() -> None:
+    with pytest.raises(ValueError):
+        endgame_database(variant("international"), 3)
+    with pytest.raises(ValueError):
+        endgame_database(variant("american"), 5)
+
+
+# -- the no-progress rule (RULES.md section 1: 40 moves by each side) ----------------------
+
+
+def test_forty_move_rule_cuts_a_win_longer_than_the_plies_left_american() -> None:
+    v = variant("american")
+    pos = parse_fen(v, "W:WK1,K2:BK32")
+    value = probe(v, pos)
+    assert value is not None and value.result is Result.WIN
+    limit = 2 * v.draw_moves_without_progress
+    assert value_under_draw_rule(v, pos, limit - value.plies - 1) == value
+    assert value_under_draw_rule(v, pos, limit - value.plies) is None
+    # A draw stays a draw whatever the counter.
+    assert value_under_draw_rule(v, parse_fen(v, "W:WK1:BK32"), limit - 1) == Value(
+        Result.DRAW, 0
+    )
+
+
+def _king_walk(v: Variant, pos: Position, plies: int, rng: random.Random) -> list[Position]:
+    """``plies`` quiet king moves from pos, no position twice, never a capture on the board
+    (material kept); a walk that gets stuck starts again."""
+    while True:
+        path = [pos]
+        seen = {pos}
+        while len(path) <= plies:
+            moves = legal_moves(v, path[-1])
+            rng.shuffle(moves)
+            options = [apply_move(path[-1], m) for m in moves if not m.captured]
+            options = [p for p in options if p not in seen and legal_moves(v, p)
+                       and not legal_moves(v, p)[0].captured]
+            if not options:
+                break
+            seen.add(options[0])
+            path.append(options[0])
+        else:
+            return path
+
+
+def test_forty_move_rule_search_claims_a_database_win_only_before_the_limit_american() -> None:
+    v = variant("american")
+    limit = 2 * v.draw_moves_without_progress
+    history = _king_walk(v, parse_fen(v, "W:WK1,K2:BK32"), limit - 1, random.Random(3))
+    searcher = Searcher(v, tt_entries=1 << 12, endgame_pieces=3)
+    stands = cut = 0
+    for quiet, pos in enumerate(history):
+        value = probe(v, pos)
+        assert value is not None and value.result is not Result.DRAW
+        if value.plies < 3:
+            continue  # a depth-2 search would see the end itself
+        if {apply_move(pos, m) for m in legal_moves(v, pos)} & set(history[:quiet]):
+            continue  # a move back to an earlier position: a repetition, scored 0
+        searcher.clear()
+        score = searcher.search(pos, depth=2, history=history[: quiet + 1]).score
+        if quiet + value.plies < limit:
+            exact = MATE - value.plies if value.result is Result.WIN else value.plies - MATE
+            assert score == exact, (quiet, value)
+            stands += 1
+        else:
+            assert abs(score) < MATE_BOUND, (quiet, value)
+            cut += 1
+    assert stands and cut
+
+
+# -- the search probes the database -------------------------------------------------------
+
+
+@pytest.mark.parametrize("vid,fen", [("american", "W:WK1,K2:BK32"), ("russian", "W:Wc3:Bh8")])
+def test_search_with_database_scores_and_plays_the_shortest_win(vid: str, fen: str) -> None:
+    v = variant(vid)
+    pos = parse_fen(v, fen)
+    value = probe(v, pos)
+    assert value is not None and value.result is Result.WIN
+    searcher = Searcher(v, tt_entries=1 << 12, endgame_pieces=3)
+    plies = 0
+    while legal_moves(v, pos):
+        found = searcher.search(pos, depth=1)
+        assert found.move is not None
+        now = probe(v, pos)
+        assert now is not None
+        mate = MATE - value.plies + plies
+        assert found.score == (mate if plies % 2 == 0 else -mate), move_text(v, found.move)
+        pos = apply_move(pos, found.move)
+        plies += 1
+    # Both sides played the database's best moves: the game ended in exactly that many plies.
+    assert plies == value.plies
+    assert pos.turn is Color.BLACK
+
+
+# -- agreement with a plain exhaustive search --------------------------------------------
+
+
+def _horizon(v: Variant, pos: Position, k: int, memo: dict[tuple[Position, int], Value | None]
+             ) -> Value | None:
+    """Plain minimax over legal_moves: the exact value when the game ends within ``k`` plies
+    with best play (shortest win, longest loss), else None."""
+    key = (pos, k)
+    if key in memo:
+        return memo[key]
+    moves = legal_moves(v, pos)
+    out: Value | None
+    if not moves:
+        out = Value(Result.LOSS, 0)
+    elif k == 0:
+        out = None
+    else:
+        children = [_horizon(v, apply_move(pos, m), k - 1, memo) for m in moves]
+        wins = [c.plies + 1 for c in children if c is not None and c.result is Result.LOSS]
+        if wins:
+            out = Value(Result.WIN, min(wins))
+        elif all(c is not None and c.result is Result.WIN for c in children):
+            out = Value(Result.LOSS, 1 + max(c.plies for c in children if c is not None))
+        else:
+            out = None
+    memo[key] = out
+    return out
+
+
+def _random_small(v: Variant, rng: random.Random, pieces: int = 3) -> Position:
+    """A random legal position of 2 to ``pieces`` pieces (each side at least one)."""
+    geo = geometry(v)
+    while True:
+        n = rng.randint(2, pieces)
+        squares = rng.sample(list(geo.squares), n)
+        n_white = rng.randint(1, n - 1)
+        white = black = kings = 0
+        for i, s in enumerate(squares):
+            if i < n_white:
+                white |= 1 << s
+            else:
+                black |= 1 << s
+            if rng.random() < 0.5:
+                kings |= 1 << s
+        pos = Position(white, black, kings, rng.choice((Color.WHITE, Color.BLACK)))
+        # Men off their own promotion row (White promotes on the top row, Black the bottom).
+        if any(geo.row(s) == 0 for s in iter_bits(white & ~kings)):
+            continue
+        if any(geo.row(s) == geo.size - 1 for s in iter_bits(black & ~kings)):
+            continue
+        return pos
+
+
+#: Plies of the plain exhaustive search (positions decided within them are compared exactly).
+HORIZON = 6
+
+
+@pytest.mark.parametrize("v", RULES_8X8, ids=lambda v: v.display_name)
+def test_database_agrees_with_exhaustive_search_on_random_three_piece_positions(
+    v: Variant,
+) -> None:
+    rng = random.Random(20)
+    memo: dict[tuple[Position, int], Value | None] = {}
+    decided = 0
+    for _ in range(100):
+        pos = _random_small(v, rng)
+        value = probe(v, pos)
+        assert value is not None
+        expected = _horizon(v, pos, HORIZON, memo)
+        if value.result is not Result.DRAW and value.plies <= HORIZON:
+            assert expected == value, (pos, value, expected)
+            decided += 1
+        else:
+            assert expected is None, (pos, value, expected)
+    assert decided > 0
+
+
+def _consistent(v: Variant, pos: Position, pieces: int) -> None:
+    """The value of pos follows from its children's values one move later (RULES.md: no legal
+    move or no piece loses; the shortest win, the longest loss)."""
+    value = probe(v, pos, pieces)
+    assert value is not None
+    children = [probe(v, apply_move(pos, m), pieces) or Value(Result.LOSS, 0)
+                for m in legal_moves(v, pos)]
+    lost = [c.plies + 1 for c in children if c.result is Result.LOSS]
+    if not children:
+        expected = Value(Result.LOSS, 0)
+    elif lost:
+        expected = Value(Result.WIN, min(lost))
+    elif all(c.result is Result.WIN for c in children):
+        expected = Value(Result.LOSS, 1 + max(c.plies for c in children))
+    else:
+        expected = Value(Result.DRAW, 0)
+    assert value == expected, pos
+
+
+@pytest.mark.parametrize("v", RULES_8X8, ids=lambda v: v.display_name)
+def test_database_values_follow_from_the_values_one_move_later(v: Variant) -> None:
+    rng = random.Random(11)
+    for _ in range(5000):
+        _consistent(v, _random_small(v, rng), 3)
+
+
+def test_four_piece_values_follow_from_the_values_one_move_later_russian() -> None:
+    v = variant("russian")
+    rng = random.Random(12)
+    for _ in range(3000):
+        _consistent(v, _random_small(v, rng, 4), 4)
+
+
+# -- colour symmetry -----------------------------------------------------------------------
+
+
+def _rotated(v: Variant, pos: Position) -> Position:
+    """The board turned half a turn with the colours swapped (White's pieces become Black's)."""
+    squares = geometry(v).squares
+    turn = {s: squares[len(squares) - 1 - i] for i, s in enumerate(squares)}
+
+    def rot(bb: int) -> int:
+        return sum(1 << turn[s] for s in iter_bits(bb))
+
+    return Position(rot(pos.black), rot(pos.white), rot(pos.kings), pos.turn.opponent)
+
+
+@pytest.mark.parametrize("v", RULES_8X8, ids=lambda v: v.display_name)
+def test_database_values_are_colour_symmetric(v: Variant) -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        pos = _random_small(v, rng)
+        assert probe(v, pos) == probe(v, _rotated(v, pos)), pos
+
+
+# -- levels ---------------------------------------------------------------------------------
+
+
+def test_levels_two_and_three_probe_the_three_piece_database_on_8x8_boards_only() -> None:
+    from damiera.engine.levels import Player
+
+    assert Player(variant("american"), 1).searcher.endgame_pieces == 0
+    assert Player(variant("russian"), 2).searcher.endgame_pieces == 3
+    assert Player(variant("italian"), 3).searcher.endgame_pieces == 3
+    assert Player(variant("international"), 3).searcher.endgame_pieces == 0

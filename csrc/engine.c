@@ -81,8 +81,8 @@ static void Engine_dealloc(EngineObject *self)
 static PyObject *Engine_new_search(EngineObject *self, PyObject *args)
 {
     PyObject *hashes;
-    int threat, reduce;
-    if (!PyArg_ParseTuple(args, "Opp", &hashes, &threat, &reduce))
+    int threat, reduce, prune = 1;
+    if (!PyArg_ParseTuple(args, "Opp|p", &hashes, &threat, &reduce, &prune))
         return NULL;
     PyObject *seq = PySequence_Fast(hashes, "hashes must be a sequence of ints");
     if (!seq)
@@ -113,6 +113,7 @@ static PyObject *Engine_new_search(EngineObject *self, PyObject *args)
     self->stop_flag = 0;
     self->threat_extension = threat;
     self->reduce_sacrifices = reduce;
+    self->prune_late_moves = prune;
     Py_RETURN_NONE;
 }
 
@@ -385,8 +386,8 @@ static PyObject *Engine_tt_used(EngineObject *self, PyObject *unused)
 
 static PyMethodDef Engine_methods[] = {
     {"new_search", (PyCFunction)Engine_new_search, METH_VARARGS,
-     "new_search(hashes, threat_extension, reduce_sacrifices): the game's hashes since the "
-     "last irreversible move (current last); ages the history, clears killers and counters"},
+     "new_search(hashes, threat_extension, reduce_sacrifices[, prune_late_moves]): the game's "
+     "hashes since the last irreversible move (current last); ages the history, clears killers and counters"},
     {"root", (PyCFunction)Engine_root, METH_VARARGS,
      "root(position, order, depth, rep_start, quiet, full_window, alpha, beta, deadline"
      "[, max_nodes]) -> "

@@ -4,7 +4,7 @@
  * fixed array, quiescence with the threat extension, hash move / captures / promotions /
  * killers / history ordering, late-move reductions growing with log(depth) x log(move
  * number) that never reduce a move leaving the opponent a capture, a ProbCut-style cut,
- * forced-move extension, repetition and no-progress draws inside the search), with the
+ * late-move and futility pruning of quiet moves at depth <= 3, forced-move extension, repetition and no-progress draws inside the search), with the
  * evaluation of evaluate.c (hand-made terms, and trained patterns where a weights file is loaded).
  * stop() (any thread), the deadline or the node limit ends it within a few hundred nodes;
  * Ctrl-C too (the signal handlers run every 16,384 nodes).
@@ -193,6 +193,35 @@ static int lmr_reduction(int depth, int k, int pv_node)
 #define PROBCUT_DEPTH_PCT 40
 #define PROBCUT_MIN_PIECES 8
 
+/* Late-move and futility pruning at non-PV nodes of depth <= 3 where neither side can capture
+ * (no tactics within reach) and no mate score is at stake: a quiet move that is not a killer
+ * and leaves the opponent no capture is skipped from the LMP_FROM[depth]-th move on (from 0),
+ * or at depth <= 2 when the static score plus FUTILITY_MARGIN centi-men a ply is at most
+ * alpha. The first move is always searched. */
+#define FUTILITY_MARGIN 120
+static const int LMP_FROM[4] = {0, 5, 8, 12};
+
+static int may_prune_node(EngineObject *E, const Node *n, int depth, int alpha, int beta,
+                          int pv_node)
+{
+    return E->prune_late_moves && !pv_node && depth <= 3 && alpha > -MATE_BOUND &&
+           beta < MATE_BOUND && !has_capture(E->r, n->own, n->opp, n->kings, n->side) &&
+           !has_capture(E->r, n->opp, n->own, n->kings, 1 - n->side);
+}
+
+static int prune_move(EngineObject *E, const Node *n, const CMove *m, int k, int depth,
+                      int alpha, int stand, int ply)
+{
+    if (k == 0 || m->ncap || m->promotes || quiet_key(m) == E->killers[ply][0] ||
+        quiet_key(m) == E->killers[ply][1])
+        return 0;
+    if (k < LMP_FROM[depth] && !(depth <= 2 && stand + FUTILITY_MARGIN * depth <= alpha))
+        return 0;
+    Node c;
+    child_of(n, m, &c);
+    return !has_capture(E->r, c.own, c.opp, c.kings, c.side);
+}
+
 /* Search one child (the PVS and reduction logic of an interior node). */
 static int search_child(EngineObject *E, const Node *n, const CMove *m, uint64_t h, int k,
                         int depth, int alpha, int beta, int ply, int rep_start, int quiet,
@@ -297,8 +326,14 @@ int search(EngineObject *E, const Node *n, uint64_t h, int depth, int alpha, int
         order_moves(E, moves, count, hash_idx, ply, order);
     }
     int alpha0 = alpha, best_score = -INF, best_idx = order[0];
+    int prune = count > 1 && may_prune_node(E, n, depth, alpha, beta, pv_node);
+    int stand = prune && depth <= 2 ? static_score(E, n) : INF;
+    if (stand == NO_MOVES)
+        prune = 0;
     for (int k = 0; k < count; k++) {
         const CMove *m = &moves[order[k]];
+        if (prune && prune_move(E, n, m, k, depth, alpha, stand, ply))
+            continue;
         int score = search_child(E, n, m, h, k, depth, alpha, beta, ply, rep_start, quiet, pv_node,
                                  1);
         if (E->aborted)

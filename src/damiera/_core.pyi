@@ -28,7 +28,8 @@ class Engine:
     nodes: int
     def __init__(self, rules: Rules, evaluator: Any, tt_entries: int, draw_plies: int) -> None: ...
     def new_search(
-        self, hashes: list[int], threat_extension: bool, reduce_sacrifices: bool
+        self, hashes: list[int], threat_extension: bool, reduce_sacrifices: bool,
+        prune_late_moves: bool = ...,
     ) -> None: ...
     def root(
         self,

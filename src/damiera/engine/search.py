@@ -36,6 +36,11 @@ What it does (issue 3, point 1):
   ply is taken as a fail high. Not with a king on the board nor with fewer than 8 pieces
   (endings, where shallow searches miss the tempo fights and the kings' long lines). It
   buys depth per node (judged in self-play at equal nodes, ``benchmarks/core_results.md``).
+- **Late-move and futility pruning**: at a node outside the principal variation of depth
+  <= 3 where neither side can capture and no mate score is at stake, a quiet move that is
+  not a killer and leaves the opponent no capture is not searched from the 6th / 9th / 13th
+  move on (depth 1 / 2 / 3), nor at depth <= 2 when the static score plus 1.2 men a ply is
+  at most alpha. The first move is always searched (``prune_late_moves``: off for tests).
 - **Quiescence**: at depth 0 a position where the side to move can capture is not evaluated;
   the captures are searched until a quiet position is reached, so no position is scored in the
   middle of an exchange. Under the optional-capture house rule the side may also stand pat.
@@ -192,6 +197,9 @@ class Searcher:
         #: Late-move reductions also for moves that leave the opponent a capture (False: a
         #: sacrifice, the first move of most shots, is searched to full depth).
         self.reduce_sacrifices = False
+        #: Late-move and futility pruning of quiet moves near the leaves (False: every move
+        #: searched; see the module docstring).
+        self.prune_late_moves = True
         self._stopped = False
         #: Most pieces of the endgame database the search probes (0: none).
         self.endgame_pieces = 0
@@ -272,7 +280,7 @@ class Searcher:
         self._stopped = False
         self.engine.new_search(
             [self.hash(p) for p in positions[len(positions) - 1 - rev :]],
-            self.threat_extension, self.reduce_sacrifices,
+            self.threat_extension, self.reduce_sacrifices, self.prune_late_moves,
         )
         moves = generate(self.variant, pos)
         if not moves:

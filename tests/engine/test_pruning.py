@@ -1,0 +1,71 @@
+"""Late-move and futility pruning (csrc/search.c): it searches fewer nodes, and it spares the
+moves a shallow search must not skip (those that leave the opponent a capture) and the
+forced wins. (A search that skipped the first move too fails the forty-move tests of
+test_search.py.)
+
+Fixed depths and node counts only: no wall-clock assertion.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from damiera.engine.search import MATE_BOUND, Searcher, SearchResult
+from damiera.rules.notation import move_text
+from damiera.rules.position import Position, parse_fen, start_position
+from damiera.rules.variant import Variant, variant
+
+
+def searched(v: Variant, pos: Position, depth: int, prune: bool) -> SearchResult:
+    searcher = Searcher(v)
+    searcher.prune_late_moves = prune
+    return searcher.search(pos, depth=depth)
+
+
+@pytest.mark.parametrize("vid,depth", [("international", 7), ("russian", 9)])
+def test_late_move_pruning_searches_fewer_nodes_from_the_start(vid: str, depth: int) -> None:
+    v = variant(vid)
+    pruned = searched(v, start_position(v), depth, True)
+    full = searched(v, start_position(v), depth, False)
+    assert pruned.move is not None and full.move is not None
+    assert pruned.nodes < full.nodes
+
+
+# A middlegame of random play where White's best is 23-19 (about -1.5 men, the same with and
+# without the pruning): a search that also skipped the quiet moves after which the opponent
+# can capture (sacrifices, exchanges) at the last plies misses the replies that refute the
+# alternatives, and plays 44-40 at -3.7 men.
+OFFERS_A_CAPTURE = ("W:W22,23,31,33,37,38,41,42,43,44,45,46,47,48,49,50:"
+                    "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,16,24,26,34,35")
+
+
+def test_late_move_pruning_spares_moves_that_leave_the_opponent_a_capture() -> None:
+    v = variant("international")
+    pos = parse_fen(v, OFFERS_A_CAPTURE)
+    pruned = searched(v, pos, 6, True)
+    full = searched(v, pos, 6, False)
+    assert pruned.move is not None and full.move is not None
+    assert move_text(v, pruned.move) == move_text(v, full.move) == "23-19"
+    assert abs(pruned.score - full.score) < 50
+
+
+# The forced wins of tests/engine/test_search.py (a breakthrough to the king row, won in a few
+# plies beyond depth 9): the pruning is off where a mate score is at stake, so both searches
+# find the same winning move.
+FORCED_WINS = [
+    ("american", "W:W16,20:B4,7"),
+    ("czech", "W:Wh4,g5:Be7,h8"),
+    ("russian", "W:Wh4,g5:Be7,h8"),
+    ("international", "W:W7,25,44:B15,19,45"),
+]
+
+
+@pytest.mark.parametrize("vid,fen", FORCED_WINS, ids=[w[0] for w in FORCED_WINS])
+def test_late_move_pruning_keeps_the_forced_wins(vid: str, fen: str) -> None:
+    v = variant(vid)
+    pos = parse_fen(v, fen)
+    pruned = searched(v, pos, 9, True)
+    full = searched(v, pos, 9, False)
+    assert pruned.move is not None and full.move is not None
+    assert move_text(v, pruned.move) == move_text(v, full.move)
+    assert pruned.score > MATE_BOUND and full.score > MATE_BOUND

@@ -1,7 +1,7 @@
 """Judge a candidate evaluation in games: SPRT of the candidate against the shipped one.
 
     .venv/bin/python benchmarks/eval_match.py VARIANT --candidate FILE.bin [--base FILE.bin]
-        [--nodes 5000] [--games 400] [--seed 23] [--elo0 0] [--elo1 30]
+        [--nodes 5000] [--games 400] [--seed 23] [--elo0 0] [--elo1 30] [--no-stop]
 
 Both engines are this checkout's search (:class:`damiera.engine.search.Searcher`), in one
 process, each with its own transposition table; they differ only in the evaluation: the
@@ -21,7 +21,8 @@ better" against H1 "``--elo1`` Elo better" (logistic Elo, the trinomial normal
 approximation of the log-likelihood ratio used by Fishtest), error rates alpha = beta = 0.05:
 it stops at LLR >= ln((1 - beta) / alpha) = 2.94 (H1 accepted: ship) or LLR <= ln(beta /
 (1 - alpha)) = -2.94 (H0 accepted: do not ship), or after ``--games`` games (inconclusive:
-do not ship). The result line gives W/D/L, the score and the Elo with its 95% interval
+do not ship); with ``--no-stop`` all ``--games`` games are played (a fixed-length match,
+whose Elo interval is narrower than that of an SPRT stopped early). The result line gives W/D/L, the score and the Elo with its 95% interval
 (:func:`damiera.engine.match.elo_stats`).
 """
 
@@ -129,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="seconds a move instead of --nodes (equal time: a slower evaluation "
                         "pays for its speed; depends on the machine's load)")
     p.add_argument("--speed", action="store_true", help="only measure nodes per second")
+    p.add_argument("--no-stop", action="store_true",
+                   help="play all --games games whatever the LLR (a fixed-length match, for a "
+                        "narrower Elo interval than an SPRT that stops early)")
     args = p.parse_args(argv)
     v = variant(args.variant)
     cand_eval, base_eval = evaluator(v, args.candidate), evaluator(v, args.base)
@@ -143,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     wins = draws = losses = 0
     t0 = time.perf_counter()
     openings = random_openings(v, (args.games + 1) // 2, plies=6, seed=args.seed)
-    verdict = "inconclusive (game limit)"
+    verdict = "fixed length" if args.no_stop else "inconclusive (game limit)"
     for g in range(args.games):
         score = play(v, candidate, base, Game(v, openings[g // 2]), g % 2 == 0, args.nodes,
                      args.movetime)
@@ -153,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
         ratio = llr(wins, draws, losses, args.elo0, args.elo1)
         print(f"game {g + 1}: {'W' if g % 2 == 0 else 'B'} {score} "
               f"+{wins} ={draws} -{losses} LLR {ratio:+.2f}", flush=True)
+        if args.no_stop:
+            continue
         if ratio >= upper:
             verdict = "H1 accepted (candidate better)"
             break

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import enum
 import random
 
 import pytest
@@ -16,6 +17,10 @@ from damiera.rules.variant import Color, variant
 
 INTERNATIONAL = variant("international")
 RUSSIAN = variant("russian")
+AMERICAN = variant("american")
+#: One variant of each board and king kind: 10x10 flying, 8x8 flying (men capture backward),
+#: 8x8 short kings (men move and capture forward only).
+BOARDS = [INTERNATIONAL, RUSSIAN, AMERICAN]
 
 
 def _random_positions(v, count: int, seed: int) -> list[Position]:
@@ -77,22 +82,50 @@ def test_windows_cover_four_rows_by_four_files_on_both_boards():
             assert len(squares) == 8 and len(rows) == 4 and max(cols) - min(cols) <= 3
 
 
-def test_partner_windows_are_the_rotated_ones_and_mirror_is_an_involution():
-    pset = pat.PatternSet(geometry(INTERNATIONAL))
+@pytest.mark.parametrize(("v", "rows", "count"), [
+    (INTERNATIONAL, 3, 32), (AMERICAN, 3, 18), (AMERICAN, 2, 21), (RUSSIAN, 1, 24)])
+def test_windows_of_fewer_rows_tile_the_board_the_same_way(v, rows, count):
+    """``rows`` x 4 files: on 8x8, 3 files pairs a band and 9 - rows bands (18 windows of
+    3 rows, the shipped shape); every playing square is in some window."""
+    geo = geometry(v)
+    pset = pat.PatternSet(geo, rows)
+    assert len(pset.windows) == count and pset.size == 3 ** (2 * rows)
+    for squares in pset.squares:
+        assert len(squares) == 2 * rows == len(set(squares))
+        assert len({geo.row(s) for s in squares}) == rows
+        cols = [geo.coords[s][1] for s in squares]
+        assert max(cols) - min(cols) <= 3
+    assert set().union(*map(set, pset.squares)) == set(geo.squares)
+
+
+@pytest.mark.parametrize(("v", "rows"), [(INTERNATIONAL, 4), (INTERNATIONAL, 3),
+                                         (AMERICAN, 3), (AMERICAN, 4), (RUSSIAN, 2)])
+def test_partner_windows_are_the_rotated_ones_and_mirror_is_an_involution(v, rows):
+    """A window's partner holds the squares of its half-turn image; on 8x8 a band of an even
+    number of rows has a middle band, whose middle window is its own partner (4 rows: one);
+    3-row windows have none."""
+    geo = geometry(v)
+    pset = pat.PatternSet(geo, rows)
     mirror = pset.mirror()
+    n = geo.size
     assert all(mirror[mirror[p]] == p for p in range(pset.size))
-    assert all(pset.partner[pset.partner[w]] == w != pset.partner[w]
-               for w in range(len(pset.windows)))
-    pos = _random_positions(INTERNATIONAL, 1, seed=3)[0]
-    rot = _rotate(INTERNATIONAL, pos)
-    for w in range(len(pset.windows)):
-        p = pset.pattern(w, pos.white & ~pos.kings, pos.black & ~pos.kings)
-        q = pset.pattern(pset.partner[w], rot.white & ~rot.kings, rot.black & ~rot.kings)
-        assert q == mirror[p]
+    assert all(pset.partner[pset.partner[w]] == w for w in range(len(pset.windows)))
+    selves = [w for w in range(len(pset.windows)) if pset.partner[w] == w]
+    assert len(selves) == (1 if n == 8 and rows % 2 == 0 else 0)
+    for w, squares in enumerate(pset.squares):
+        turned = {geo.by_coords[(n - 1 - r, n - 1 - c)]
+                  for r, c in (geo.coords[s] for s in squares)}
+        assert turned == set(pset.squares[pset.partner[w]])
+    for pos in _random_positions(v, 20, seed=3):
+        rot = _rotate(v, pos)
+        for w in range(len(pset.windows)):
+            p = pset.pattern(w, pos.white & ~pos.kings, pos.black & ~pos.kings)
+            q = pset.pattern(pset.partner[w], rot.white & ~rot.kings, rot.black & ~rot.kings)
+            assert q == mirror[p]
 
 
 @pytest.mark.parametrize("rows", [1, 2, 3, 4])
-@pytest.mark.parametrize("v", [INTERNATIONAL, RUSSIAN], ids=lambda v: v.id)
+@pytest.mark.parametrize("v", BOARDS, ids=lambda v: v.id)
 def test_packed_pattern_sum_equals_the_square_by_square_sum(v, rows):
     pset = pat.PatternSet(geometry(v), rows)
     tables = _random_tables(pset, seed=7)
@@ -111,13 +144,18 @@ def test_packed_pattern_sum_equals_the_square_by_square_sum(v, rows):
             assert a - b == sign * expected
 
 
-@pytest.mark.parametrize("v", [INTERNATIONAL, RUSSIAN], ids=lambda v: v.id)
-def test_evaluation_of_the_mirrored_position_is_the_same_for_the_other_side(v):
+@pytest.mark.parametrize("rows", [3, 4])
+@pytest.mark.parametrize("v", BOARDS, ids=lambda v: v.id)
+def test_evaluation_of_the_mirrored_position_is_the_same_for_the_other_side(v, rows):
     """Turning the board half a turn and swapping colours (and the side to move) changes
     nothing: with the stored weights (if any) and with random window tables."""
-    random_tables = Evaluator(v, tables=(4, _random_tables(pat.PatternSet(geometry(v)), 2, symmetric=True)))
+    pset = pat.PatternSet(geometry(v), rows)
+    random_tables = Evaluator(v, tables=(rows, _random_tables(pset, 2, symmetric=True)))
+    hand = Evaluator(v, patterns=False)
+    positions = _random_positions(v, 100, seed=5)
+    assert any(random_tables.evaluate(p) != hand.evaluate(p) for p in positions)
     for ev in (Evaluator(v), random_tables):
-        for pos in _random_positions(v, 100, seed=5):
+        for pos in positions:
             assert ev.evaluate(pos) == ev.evaluate(_rotate(v, pos))
 
 
@@ -128,6 +166,49 @@ def test_weights_are_keyed_by_rule_parameters_not_by_name():
     assert pat.load_weights(house_rule) is None
     renamed = dataclasses.replace(INTERNATIONAL, id="mine", name="Mine")
     assert pat.rules_key(renamed) == pat.rules_key(INTERNATIONAL)
+
+
+def _changed(value: object) -> object:
+    """Another value of a Variant field's type."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return {8: 10, 10: 8}.get(value, value + 1)
+    if isinstance(value, Color):
+        return value.opponent
+    if isinstance(value, enum.Enum):
+        return next(m for m in type(value) if m is not value)
+    return f"{value}-other"
+
+
+@pytest.mark.parametrize("v", BOARDS, ids=lambda v: v.id)
+def test_every_rule_field_but_the_unkeyed_ones_changes_the_weights_key(v):
+    """The key of a weights file changes with every field of Variant that is a rule of play,
+    and with none of UNKEYED_FIELDS (labels, who moves first, the draw rule): a rule added to
+    Variant later is keyed unless it is listed there on purpose."""
+    assert pat.UNKEYED_FIELDS <= {f.name for f in dataclasses.fields(v)}
+    for f in dataclasses.fields(v):
+        other = dataclasses.replace(v, **{f.name: _changed(getattr(v, f.name))})
+        assert (pat.rules_key(other) == pat.rules_key(v)) == (f.name in pat.UNKEYED_FIELDS), f.name
+
+
+def test_a_weights_file_serves_only_variants_of_identical_rules():
+    """Named variants all have different rule keys, so each file serves one of them (and its
+    relabelled copies); the optional-capture house rule of a variant has a key of its own
+    and no file, so it plays the hand-made evaluation."""
+    from damiera.rules.variant import VARIANTS
+
+    keys = [pat.rules_key(v) for v in VARIANTS.values()]
+    assert len(set(keys)) == len(keys)
+    files = {p.stem for p in pat._DIR.glob("*.bin")}
+    for v in VARIANTS.values():
+        assert (pat.load_weights(v) is not None) == (pat.rules_key(v) in files), v.id
+        house = dataclasses.replace(v, mandatory_capture=False)  # the house rule (8x8)
+        assert pat.rules_key(house) not in files and pat.load_weights(house) is None
+    assert pat.rules_key(AMERICAN) != pat.rules_key(variant("italian"))
+    relabelled = dataclasses.replace(AMERICAN, id="mine", name="Mine", a1_dark=False,
+                                     first_to_move=Color.WHITE)
+    assert pat.weights_path(relabelled) == pat.weights_path(AMERICAN)
 
 
 def test_weights_file_round_trip_and_clear_errors(tmp_path, monkeypatch):
@@ -177,10 +258,10 @@ def _shipped() -> list:
 
 def test_the_shipped_weights_load_and_keep_the_evaluation_colour_symmetric():
     """Every weights file in the package loads for the variants whose rules it was trained
-    under, changes the evaluation, and keeps it colour-symmetric (International's is the
-    first file shipped)."""
+    under, changes the evaluation, and keeps it colour-symmetric (International's,
+    American's and Russian's are shipped)."""
     shipped = _shipped()
-    assert INTERNATIONAL in shipped
+    assert {INTERNATIONAL, AMERICAN, RUSSIAN} <= set(shipped)
     for v in shipped:
         loaded = pat.load_weights(v)
         assert loaded is not None
@@ -232,5 +313,7 @@ def test_the_switch_chooses_between_learned_and_hand_made(tmp_path, monkeypatch)
 
 
 def test_evaluation_without_weights_is_the_hand_made_one():
-    pos = parse_fen(RUSSIAN, "W:Wc3,e3:Bd6,f6")
-    assert Evaluator(RUSSIAN).evaluate(pos) == Evaluator(RUSSIAN, patterns=False).evaluate(pos)
+    brazilian = variant("brazilian")  # no weights trained for its rules
+    assert pat.load_weights(brazilian) is None
+    pos = parse_fen(brazilian, "W:Wc3,e3:Bd6,f6")
+    assert Evaluator(brazilian).evaluate(pos) == Evaluator(brazilian, patterns=False).evaluate(pos)

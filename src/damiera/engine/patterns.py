@@ -37,10 +37,26 @@ _MAGIC = "damiera-patterns"
 _DIR = Path(__file__).with_name("patterns")
 
 
+#: Fields of :class:`Variant` that a weights file is not keyed by (:func:`rules_key`): they
+#: do not change the value of a position as the evaluation sees it. Names, notation and
+#: numbering only label squares and moves; ``a1_dark`` only mirrors the labels (the internal
+#: frame, in which windows are placed, is the same on a mirrored board, and the rules are
+#: left-right symmetric); ``first_to_move`` only says who starts (the evaluation is
+#: colour-symmetric: the half-turn with colours swapped gives the opposite score); the draw
+#: rule counts moves, which a static evaluation does not see. Every other field is a rule
+#: of play and is part of the key, so a file serves only variants that play exactly the
+#: rules it was trained under (American's file serves American alone, not Italian, not
+#: American with optional captures).
+UNKEYED_FIELDS = frozenset({
+    "id", "name", "notation", "numbering", "pdn_gametype", "capture_separator", "a1_dark",
+    "first_to_move", "draw_moves_without_progress",
+})
+
+
 def rules_key(variant: Variant) -> str:
     """A name for the rule parameters that the position's value depends on, e.g.
-    ``10x10-4rows-back-flying-menkings-majority-pass_through-mandatory`` (the variant's name,
-    notation and numbering left out)."""
+    ``10x10-4rows-back-flying-menkings-majority-pass_through-mandatory`` (every field of the
+    variant except :data:`UNKEYED_FIELDS`)."""
     parts = [
         f"{variant.board_size}x{variant.board_size}",
         f"{variant.man_rows}rows",

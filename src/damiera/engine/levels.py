@@ -132,19 +132,28 @@ class Player:
             on_info=on_info,
             root_scores=weaker,
         )
-        if weaker and result.move is not None and len(result.root_scores) > 1:
-            best = result.root_scores[0][1]
-            others: list[tuple[Move, int]] = [
-                (m, s) for m, s in result.root_scores[1:] if s >= best - lv.weaker_margin
-            ]
-            if others:
-                temperature = max(1.0, lv.weaker_margin / 3)
-                weights = [math.exp(-(best - s) / temperature) for _m, s in others]
-                move, score = self.rng.choices(others, weights)[0]
-                result.move = move
-                result.score = score
-                result.pv = [move]
+        if weaker and result.move is not None:
+            choice = weaker_move(result.root_scores, lv.weaker_margin, self.rng)
+            if choice is not None:
+                result.move, result.score = choice
+                result.pv = [choice[0]]
         return result
+
+
+def weaker_move(root_scores: Sequence[tuple[Move, int]], margin: int,
+                rng: random.Random) -> tuple[Move, int] | None:
+    """A weaker move and its score, from root moves scored best first (centi-men): one of the
+    moves after the first that score at most ``margin`` below it, drawn with weight
+    ``exp(-d / (margin / 3))`` for a move ``d`` centi-men below the best; None when there is
+    no such move."""
+    if len(root_scores) < 2:
+        return None
+    best = root_scores[0][1]
+    others = [(m, s) for m, s in root_scores[1:] if s >= best - margin]
+    if not others:
+        return None
+    temperature = max(1.0, margin / 3)
+    return rng.choices(others, [math.exp(-(best - s) / temperature) for _m, s in others])[0]
 
 
 def random_move(pos_moves: Sequence[Move], rng: random.Random) -> Move:

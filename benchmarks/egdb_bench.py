@@ -25,13 +25,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import resource
 import sys
 import time
 
-from sprt_match import Engine, llr, play  # this folder is sys.path[0]
+from sprt_match import Engine, play_pairs  # this folder is sys.path[0]
 
 from damiera.engine.match import elo_stats
 from damiera.engine.search import Searcher
@@ -104,30 +103,16 @@ def build(a: argparse.Namespace) -> None:
 
 def match(a: argparse.Namespace) -> None:
     v = variant(a.variant)
-    low, high = math.log(0.05 / 0.95), math.log(0.95 / 0.05)
     positions = [write_fen(v, p) for p in endgame_positions(v, a.positions, a.seed)]
     new, base = Engine(a.src, a.pieces), Engine(a.src, 0)
-    wins = draws = losses = 0
-    pairs: list[float] = []
-    ratio = 0.0
     start = time.monotonic()
     try:
-        for i, fen in enumerate(positions):
-            first = play(a.variant, fen, new, base, a.nodes)  # new has White
-            second = 1 - play(a.variant, fen, base, new, a.nodes)  # new has Black
-            for s in (first, second):
-                wins += s == 1.0
-                draws += s == 0.5
-                losses += s == 0.0
-            pairs.append((first + second) / 2)
-            ratio = llr(pairs, 0.0, 15.0)
-            print(f"pair {i + 1}: {first} {second}  +{wins} ={draws} -{losses}  "
-                  f"LLR {ratio:+.2f} [{low:+.2f}, {high:+.2f}]", flush=True)
-            if time.monotonic() - start > 60 * a.max_minutes:
-                break
+        t = play_pairs(a.variant, positions, new, base, a.nodes, (0.0, 15.0), None,
+                       a.max_minutes)
     finally:
         new.close()
         base.close()
+    wins, draws, losses, pairs, ratio = t.wins, t.draws, t.losses, t.pairs, t.llr
     score, elo, elo_low, elo_high = elo_stats(wins, draws, losses)
     differ = sum(1 for p in pairs if p != 0.5)
     print(f"{a.variant}, endgames of 5-7 pieces, {a.nodes} nodes a move, probe of "

@@ -41,6 +41,7 @@ import os
 import statistics
 import sys
 import time
+from dataclasses import dataclass, field
 
 from json_lines import JsonLinesProcess  # this folder is sys.path[0]
 
@@ -119,6 +120,50 @@ def llr(pairs: list[float], elo0: float, elo1: float) -> float:
     return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
 
 
+@dataclass
+class Tally:
+    """The games of a match so far: ``wins``/``draws``/``losses`` of the new engine, the
+    ``pairs``' mean scores, the GSPRT ``llr`` and the ``decision`` (text)."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    pairs: list[float] = field(default_factory=list)
+    llr: float = 0.0
+    decision: str = "none (cap reached)"
+
+
+def play_pairs(vid: str, fens: list[str], new: Engine, base: Engine, nodes: int,
+               elo: tuple[float, float], bounds: tuple[float, float] | None,
+               max_minutes: float) -> Tally:
+    """Each FEN played twice (the new engine White, then Black), the GSPRT of H1 ``elo[1]``
+    against H0 ``elo[0]`` printed after every pair; stops when the LLR crosses ``bounds``
+    (None: never) or after ``max_minutes``."""
+    t = Tally()
+    start = time.monotonic()
+    for i, fen in enumerate(fens):
+        first = play(vid, fen, new, base, nodes)  # new has White
+        second = 1 - play(vid, fen, base, new, nodes)  # new has Black
+        for s in (first, second):
+            t.wins += s == 1.0
+            t.draws += s == 0.5
+            t.losses += s == 0.0
+        t.pairs.append((first + second) / 2)
+        t.llr = llr(t.pairs, *elo)
+        shown = f" [{bounds[0]:+.2f}, {bounds[1]:+.2f}]" if bounds else ""
+        print(f"pair {i + 1}: {first} {second}  +{t.wins} ={t.draws} -{t.losses}  "
+              f"LLR {t.llr:+.2f}{shown}", flush=True)
+        if bounds and t.llr >= bounds[1]:
+            t.decision = "H1 accepted (new is better)"
+            break
+        if bounds and t.llr <= bounds[0]:
+            t.decision = "H0 accepted (new is not better)"
+            break
+        if time.monotonic() - start > 60 * max_minutes:
+            break
+    return t
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--new", required=True, help="src directory of the candidate build")
@@ -144,34 +189,14 @@ def main() -> int:
                                                           plies=a.opening_plies, seed=a.seed)]
     new = Engine(a.new, a.new_endgame_pieces)
     base = Engine(a.base, a.base_endgame_pieces)
-    wins = draws = losses = 0
-    pairs: list[float] = []
-    ratio = 0.0
-    decision = "none (cap reached)"
     start = time.monotonic()
     try:
-        for i, fen in enumerate(openings):
-            first = play(a.variant, fen, new, base, a.nodes)  # new has White
-            second = 1 - play(a.variant, fen, base, new, a.nodes)  # new has Black
-            for s in (first, second):
-                wins += s == 1.0
-                draws += s == 0.5
-                losses += s == 0.0
-            pairs.append((first + second) / 2)
-            ratio = llr(pairs, a.elo0, a.elo1)
-            print(f"pair {i + 1}: {first} {second}  +{wins} ={draws} -{losses}  "
-                  f"LLR {ratio:+.2f} [{low:+.2f}, {high:+.2f}]", flush=True)
-            if ratio >= high:
-                decision = "H1 accepted (new is better)"
-                break
-            if ratio <= low:
-                decision = "H0 accepted (new is not better)"
-                break
-            if time.monotonic() - start > 60 * a.max_minutes:
-                break
+        t = play_pairs(a.variant, openings, new, base, a.nodes, (a.elo0, a.elo1), (low, high),
+                       a.max_minutes)
     finally:
         new.close()
         base.close()
+    wins, draws, losses, ratio, decision = t.wins, t.draws, t.losses, t.llr, t.decision
     score, elo, elo_low, elo_high = elo_stats(wins, draws, losses)
     depth_new = statistics.mean(new.depths) if new.depths else 0.0
     depth_base = statistics.mean(base.depths) if base.depths else 0.0

@@ -295,6 +295,10 @@ out:
     return rc;
 }
 
+/* Classes of 2..EGDB_MAX_PIECES pieces: at most (EGDB_MAX_PIECES + 1)^4. */
+#define MAX_CLASSES ((EGDB_MAX_PIECES + 1) * (EGDB_MAX_PIECES + 1) * (EGDB_MAX_PIECES + 1) * \
+                     (EGDB_MAX_PIECES + 1))
+
 Egdb *egdb_build(const Rules *r, int pieces)
 {
     if (r->size != 8 || pieces < 2 || pieces > EGDB_MAX_PIECES)
@@ -308,43 +312,45 @@ Egdb *egdb_build(const Rules *r, int pieces)
     db->pieces = pieces;
     squares_of(r, db);
     const Squares *s = db;
+    /* Every class (men and kings of each side) in solving order: fewer pieces first, then
+     * fewer men, so a capture or a promotion always leads to a class already solved. */
+    int order[MAX_CLASSES][4], count = 0;
+    for (int np = 2; np <= pieces; np++)
+        for (int men = 0; men <= np; men++)
+            for (int a = 0; a <= men; a++)
+                for (int bk = 0; bk <= np - men; bk++) {
+                    int n[4] = {a, bk, men - a, np - men - bk};
+                    if (n[0] + n[1] == 0 || n[2] + n[3] == 0)
+                        continue;
+                    memcpy(order[count++], n, sizeof n);
+                }
     /* Allocate every class first, so that lookups of not-yet-solved classes never happen
-     * unseen (the order below guarantees they do not). */
-    for (int np = 2; np <= pieces; np++)
-        for (int men = 0; men <= np; men++)
-            for (int a = 0; a <= men; a++)
-                for (int bk = 0; bk <= np - men; bk++) {
-                    int n[4] = {a, bk, men - a, np - men - bk};
-                    if (n[0] + n[1] == 0 || n[2] + n[3] == 0)
-                        continue;
-                    EgdbClass *c = &db->cls[n[0]][n[1]][n[2]][n[3]];
-                    c->size = 2;
-                    for (int j = 0; j < 4; j++) {
-                        c->sizes[j] = binom[NSQ][n[j]];
-                        c->size *= c->sizes[j];
-                    }
-                    c->val = calloc(c->size, sizeof *c->val);
-                    if (!c->val) {
-                        egdb_free(db);
-                        return NULL;
-                    }
-                    db->bytes += c->size * sizeof *c->val;
-                }
-    for (int np = 2; np <= pieces; np++)
-        for (int men = 0; men <= np; men++)
-            for (int a = 0; a <= men; a++)
-                for (int bk = 0; bk <= np - men; bk++) {
-                    int n[4] = {a, bk, men - a, np - men - bk};
-                    if (n[0] + n[1] == 0 || n[2] + n[3] == 0)
-                        continue;
-                    EgdbClass *c = &db->cls[n[0]][n[1]][n[2]][n[3]];
-                    if (solve_class(db, s, c, n) < 0) {
-                        egdb_free(db);
-                        return NULL;
-                    }
-                    for (uint64_t i = 0; i < c->size; i++)
-                        db->positions += c->val[i] != 0;
-                }
+     * unseen (the order guarantees they do not). */
+    for (int k = 0; k < count; k++) {
+        const int *n = order[k];
+        EgdbClass *c = &db->cls[n[0]][n[1]][n[2]][n[3]];
+        c->size = 2;
+        for (int j = 0; j < 4; j++) {
+            c->sizes[j] = binom[NSQ][n[j]];
+            c->size *= c->sizes[j];
+        }
+        c->val = calloc(c->size, sizeof *c->val);
+        if (!c->val) {
+            egdb_free(db);
+            return NULL;
+        }
+        db->bytes += c->size * sizeof *c->val;
+    }
+    for (int k = 0; k < count; k++) {
+        const int *n = order[k];
+        EgdbClass *c = &db->cls[n[0]][n[1]][n[2]][n[3]];
+        if (solve_class(db, s, c, n) < 0) {
+            egdb_free(db);
+            return NULL;
+        }
+        for (uint64_t i = 0; i < c->size; i++)
+            db->positions += c->val[i] != 0;
+    }
     return db;
 }
 

@@ -4,8 +4,10 @@
  * fixed array, quiescence with the threat extension, hash move / captures / promotions /
  * killers / history ordering, late-move reductions growing with log(depth) x log(move
  * number) that never reduce a move leaving the opponent a capture, a ProbCut-style cut,
- * late-move and futility pruning of quiet moves at depth <= 3, forced-move extension, repetition and no-progress draws inside the search), with the
- * evaluation of evaluate.c (hand-made terms, and trained patterns where a weights file is loaded).
+ * late-move and futility pruning of quiet moves at depth <= 3, forced-move extension,
+ * repetition and no-progress draws inside the search, the endgame database's probe on 8x8),
+ * with the evaluation of evaluate.c (hand-made terms, and trained patterns where a weights
+ * file is loaded).
  * stop() (any thread), the deadline or the node limit ends it within a few hundred nodes;
  * Ctrl-C too (the signal handlers run every 16,384 nodes).
  */

@@ -135,3 +135,18 @@ def test_cli_analyse_bad_input_is_one_line_and_status_2(
     assert main(["analyse", "american", *args]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err
+
+
+def test_analysis_of_a_three_piece_ending_gives_the_endgame_databases_exact_win() -> None:
+    # American, two kings against one (RULES.md: the side with two kings wins by force): at a
+    # depth far too shallow to see the end, the 3-piece endgame database gives the exact
+    # result, a win in so many plies, as the level 3 player would see it.
+    from damiera.engine.egdb import probe
+    from damiera.engine.search import MATE
+
+    v = variant("american")
+    pos = parse_fen(v, "W:WK1,K2:BK32")
+    lines = analyse(v, pos, depth=2)
+    value = probe(v, pos)
+    assert value is not None and value.result.name == "WIN" and value.plies > 2
+    assert lines[0].score == MATE - value.plies

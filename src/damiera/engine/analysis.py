@@ -5,7 +5,9 @@ after every finished iteration, the best ``multipv`` lines (1-3 on the site, any
 each a :class:`Line` with the depth, the score and the principal variation. One line is the
 search's own principal variation; several use the search's ``root_scores`` mode (every root
 move scored with a full window, so the second and third lines have exact scores too; slower
-by the number of root moves searched in full).
+by the number of root moves searched in full). On 8x8 boards the search probes the endgame
+database of up to 3 pieces (:mod:`damiera.engine.egdb`), so such endings get exact scores:
+a win or loss in so many plies, or 0 for a draw.
 
 ``damiera analyse VARIANT --fen FEN [--multipv N] [--movetime S] [--depth D]`` prints these
 lines (:mod:`damiera.engine.cli`).
@@ -20,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from damiera.engine.egdb import pieces_for
 from damiera.engine.search import MATE, MATE_BOUND, MAX_DEPTH, MAX_MOVETIME, Info, Searcher
 from damiera.rules.movegen import Move, generate
 from damiera.rules.notation import move_text
@@ -116,7 +119,7 @@ def analyse(
         return []
     multipv = min(multipv, len(moves))
     if searcher is None:
-        searcher = Searcher(variant)
+        searcher = Searcher(variant, endgame_pieces=pieces_for(variant))
     if depth is None and movetime is None:
         depth = 6
     last: list[Line] = []

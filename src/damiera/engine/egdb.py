@@ -30,6 +30,14 @@ from damiera.rules.variant import Variant
 
 #: Most pieces (both sides) a database may hold.
 MAX_PIECES: Final = 4
+#: Pieces of the database the computer's searches probe by default on 8x8 boards: 3 solves in
+#: about a third of a second on first use; 4 takes 11-15 s (benchmarks/egdb_results.md).
+DEFAULT_PIECES: Final = 3
+
+
+def pieces_for(variant: Variant, pieces: int = DEFAULT_PIECES) -> int:
+    """``pieces`` when ``variant``'s board has endgame databases (8x8), else 0 (none)."""
+    return pieces if variant.board_size == 8 else 0
 
 
 class Result(Enum):

@@ -38,6 +38,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from damiera.engine.egdb import DEFAULT_PIECES, pieces_for
 from damiera.engine.search import Info, Searcher, SearchResult
 from damiera.rules.movegen import Move, generate
 from damiera.rules.position import Position
@@ -73,9 +74,9 @@ class Level:
 LEVELS: dict[int, Level] = {
     1: Level(1, "Beginner", depth=2, movetime=0.5, weaker_chance=0.35, weaker_margin=150),
     2: Level(2, "Club", depth=4, movetime=1.0, weaker_chance=0.10, weaker_margin=40,
-             endgame_pieces=3),
+             endgame_pieces=DEFAULT_PIECES),
     3: Level(3, "Master", depth=None, movetime=2.0, weaker_chance=0.0, weaker_margin=0,
-             endgame_pieces=3),
+             endgame_pieces=DEFAULT_PIECES),
 }
 
 
@@ -97,8 +98,8 @@ class Player:
     def __init__(self, variant: Variant, lvl: Level | int, rng: random.Random | None = None):
         self.variant = variant
         self.level = lvl if isinstance(lvl, Level) else level(lvl)
-        pieces = self.level.endgame_pieces if variant.board_size == 8 else 0
-        self.searcher = Searcher(variant, endgame_pieces=pieces)
+        self.searcher = Searcher(variant,
+                                 endgame_pieces=pieces_for(variant, self.level.endgame_pieces))
         self.rng = rng or random.Random()
 
     def choose(

@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from damiera.engine.analysis import analyse, score_men
+from damiera.engine.egdb import pieces_for
 from damiera.engine.search import MATE, Searcher
 from damiera.rules.movegen import Move, apply_move, legal_moves
 from damiera.rules.notation import move_text
@@ -124,7 +125,7 @@ def review_game(
         if m not in legal_moves(variant, positions[-1]):
             raise ValueError(f"move {i + 1} ({move_text(variant, m)}) is not legal there")
         positions.append(apply_move(positions[-1], m))
-    searcher = Searcher(variant)
+    searcher = Searcher(variant, endgame_pieces=pieces_for(variant))
     total = len(positions)
     scores: list[PositionScore] = []
     for i, pos in enumerate(positions):

@@ -82,6 +82,27 @@ def test_weaker_move_is_a_near_equal_one_far_more_often_than_a_dropped_man() -> 
     assert weaker_move([moves[0], moves[-1]], 150, rng) is None
 
 
+def test_weaker_move_never_spoils_a_forced_win() -> None:
+    # A won ending (American, two kings against one: the endgame database's win in so many
+    # plies): the next-shortest win scores 2 centi-men lower, well inside level 2's margin, and
+    # a few such moves in a row would let the 40-move rule take the win. Levels play a forced
+    # win out whatever their chance of a weaker move.
+    from dataclasses import replace
+
+    from damiera.engine.search import MATE
+
+    v = variant("american")
+    lv = replace(LEVELS[2], weaker_chance=1.0)
+    wins = [(object(), MATE - 33), (object(), MATE - 35), (object(), MATE - 37)]
+    assert weaker_move(wins, lv.weaker_margin, random.Random(1)) is None  # type: ignore[arg-type]
+    player = Player(v, lv, random.Random(3))
+    pos = parse_fen(v, "W:WK1,K2:BK32")
+    best = player.searcher.search(pos, depth=4, root_scores=True)
+    assert best.score > MATE - 100
+    for _ in range(20):
+        assert player.choose(pos).score == best.score
+
+
 def test_king_value_follows_the_rule_parameters() -> None:
     assert Evaluator(variant("international")).king_value == KING_FLYING
     assert Evaluator(variant("russian")).king_value == KING_FLYING
@@ -309,6 +330,31 @@ def test_cli_match_unwritable_pdn_is_a_usage_error(capsys: pytest.CaptureFixture
                  "1", "--pdn", str(missing), "--quiet"]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "cannot write" in err
+
+
+def test_cli_match_pdn_to_a_pipe(capsys: pytest.CaptureFixture[str],
+                                 tmp_path: pytest.TempPathFactory) -> None:
+    # A FIFO cannot tell its position: the games are still written, one after the other.
+    import os
+    import threading
+
+    fifo = tmp_path / "games.fifo"  # type: ignore[operator]
+    os.mkfifo(fifo)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text(encoding="utf-8")))
+    reader.start()
+    assert main(["match", "american", "--first", "random", "--second", "random", "--games",
+                 "2", "--pdn", str(fifo), "--quiet"]) == 0
+    reader.join(timeout=30)
+    assert [g.tags["Round"] for g in read_games(got[0])] == ["1", "2"]
+
+
+def test_cli_match_pdn_write_error_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # A full disk (Linux's /dev/full): one error line and status 1, no traceback.
+    assert main(["match", "american", "--first", "random", "--second", "random", "--games",
+                 "1", "--pdn", "/dev/full", "--quiet"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == "damiera: error: cannot write /dev/full: No space left on device"
 
 
 @pytest.mark.parametrize(

@@ -158,6 +158,14 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     return 0
 
 
+class _PdnWriteError(Exception):
+    """Writing a game to ``match --pdn`` failed (disk full, pipe closed, ...)."""
+
+    def __init__(self, exc: OSError):
+        super().__init__(exc)
+        self.reason = exc.strerror or str(exc)
+
+
 def _cmd_match(args: argparse.Namespace) -> int:
     from damiera.cli import load_variant
     from damiera.engine.match import GameRecord, check_player, read_openings, run_match
@@ -194,24 +202,38 @@ def _cmd_match(args: argparse.Namespace) -> int:
             pdn_file = open(args.pdn, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
         except OSError as exc:
             raise _usage_error(f"cannot write {args.pdn}: {exc.strerror}") from None
+    written = 0
 
     def save(i: int, record: GameRecord) -> None:
-        """Append a finished game to --pdn at once, so an interrupted match keeps its games."""
+        """Append a finished game to --pdn at once, so an interrupted match keeps its games
+        (counted, not asked of the file: a pipe cannot tell its position)."""
+        nonlocal written
         assert pdn_file is not None
-        pdn_file.write(("\n" if pdn_file.tell() else "") + record.pdn)
-        pdn_file.flush()
+        try:
+            pdn_file.write(("\n" if written else "") + record.pdn)
+            pdn_file.flush()
+        except OSError as exc:
+            raise _PdnWriteError(exc) from None
+        written += 1
 
     try:
-        result, _records = run_match(
-            v, first, second, games, movetime=movetime, openings=openings, jobs=jobs,
-            seed=args.seed, progress=bar, on_game=save if pdn_file is not None else None,
-        )
+        try:
+            result, _records = run_match(
+                v, first, second, games, movetime=movetime, openings=openings, jobs=jobs,
+                seed=args.seed, progress=bar, on_game=save if pdn_file is not None else None,
+            )
+        finally:
+            if pdn_file is not None:
+                try:
+                    pdn_file.close()
+                except OSError as exc:
+                    raise _PdnWriteError(exc) from None
     except HubClientError as exc:
         print(f"damiera: error: {exc}", file=sys.stderr)
         return 1
-    finally:
-        if pdn_file is not None:
-            pdn_file.close()
+    except _PdnWriteError as exc:
+        print(f"damiera: error: cannot write {args.pdn}: {exc.reason}", file=sys.stderr)
+        return 1
     print(f"{first} vs {second} in {v.display_name}, {games} game{'' if games == 1 else 's'}"
           + (f" at {movetime:g} s a move" if movetime else ""))
     print(f"wins {result.wins}  draws {result.draws}  losses {result.losses}  "

@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from damiera.engine.egdb import DEFAULT_PIECES, pieces_for
-from damiera.engine.search import Info, Searcher, SearchResult
+from damiera.engine.search import MATE_BOUND, Info, Searcher, SearchResult
 from damiera.rules.movegen import Move, generate
 from damiera.rules.position import Position
 from damiera.rules.variant import Variant
@@ -146,10 +146,13 @@ def weaker_move(root_scores: Sequence[tuple[Move, int]], margin: int,
     """A weaker move and its score, from root moves scored best first (centi-men): one of the
     moves after the first that score at most ``margin`` below it, drawn with weight
     ``exp(-d / (margin / 3))`` for a move ``d`` centi-men below the best; None when there is
-    no such move."""
+    no such move, or when the best move wins by force (a longer win scores only a few centi-men
+    lower, and a few of them in a row let the draw rules take the win)."""
     if len(root_scores) < 2:
         return None
     best = root_scores[0][1]
+    if best > MATE_BOUND:
+        return None  # a won ending is played out: a longer win looks only a few centi-men worse
     others = [(m, s) for m, s in root_scores[1:] if s >= best - margin]
     if not others:
         return None

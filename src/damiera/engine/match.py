@@ -19,12 +19,13 @@ repetition), or is adjudicated a draw after :data:`MAX_GAME_PLIES` plies.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
 import random
 import shlex
 import shutil
+import signal
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 
 from damiera.engine.levels import Player, level
@@ -307,6 +308,17 @@ def _game_job(args: tuple[str, bool, str, str, str, float | None, int, int]) -> 
     return play_game(v, parse_fen(v, fen), white, black, movetime, seed, number)
 
 
+def _worker_ignores_ctrl_c() -> None:
+    """A match worker leaves Ctrl-C to the match, which ends every worker at once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _indexed_game_job(
+    item: tuple[int, tuple[str, bool, str, str, str, float | None, int, int]],
+) -> tuple[int, GameRecord]:
+    return item[0], _game_job(item[1])
+
+
 def run_match(
     variant: Variant,
     first: str,
@@ -342,24 +354,24 @@ def run_match(
                       seed * 100_003 + i, i + 1))
     records: list[GameRecord] = []
     if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(_game_job, t): i for i, t in enumerate(tasks)}
-            done: dict[int, GameRecord] = {}
+        done: dict[int, GameRecord] = {}
+        # Leaving the block terminates the workers: on Ctrl-C or a failed game or callback the
+        # games under way end at once and the queued ones are never started.
+        with multiprocessing.Pool(jobs, initializer=_worker_ignores_ctrl_c) as pool:
 
             def finished() -> Iterator[GameRecord]:
-                for fut in as_completed(futures):
-                    i = futures[fut]
-                    done[i] = fut.result()
+                for i, record in pool.imap_unordered(_indexed_game_job, enumerate(tasks)):
+                    done[i] = record
                     if on_game is not None:
-                        on_game(i, done[i])
-                    yield done[i]
+                        on_game(i, record)
+                    yield record
 
             it: Iterator[GameRecord] = finished()
             if progress is not None:
                 it = progress(it, games)
             for _record in it:
                 pass
-            records = [done[i] for i in range(games)]
+        records = [done[i] for i in range(games)]
     else:
         def in_turn() -> Iterator[GameRecord]:
             for i, t in enumerate(tasks):

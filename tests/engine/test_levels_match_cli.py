@@ -199,6 +199,19 @@ def test_match_alternates_colours_and_counts() -> None:
     assert result.wins + result.draws + result.losses == 4
 
 
+def test_match_in_worker_processes_gives_the_same_games_in_order() -> None:
+    # --jobs 2: the games come back in the order they end, are kept in the order they were
+    # set, and each reports itself once to on_game, with its index.
+    v = variant("american")
+    seen: list[int] = []
+    one, alone = run_match(v, "random", "random", 4, seed=3)
+    two, pooled = run_match(v, "random", "random", 4, seed=3, jobs=2,
+                            on_game=lambda i, _r: seen.append(i))
+    assert sorted(seen) == [0, 1, 2, 3]
+    assert [r.pdn for r in pooled] == [r.pdn for r in alone]
+    assert (two.wins, two.draws, two.losses) == (one.wins, one.draws, one.losses)
+
+
 # -- CLI ---------------------------------------------------------------------------------------
 def test_cli_bestmove_prints_info_lines_and_a_legal_move(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bestmove", "russian", "--depth", "3"]) == 0

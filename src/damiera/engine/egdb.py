@@ -61,7 +61,7 @@ _DATABASES: dict[tuple[Variant, int], _core.Egdb] = {}
 _LOCK = threading.Lock()
 
 
-def endgame_database(variant: Variant, pieces: int = 3) -> _core.Egdb:
+def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES) -> _core.Egdb:
     """The database of ``variant``'s rule parameters for positions of up to ``pieces`` pieces,
     solved on the first call (seconds for 4 pieces) and then shared by every caller of the
     process. Raises ValueError for a board other than 8x8 or ``pieces`` outside 2..4."""
@@ -77,9 +77,10 @@ def endgame_database(variant: Variant, pieces: int = 3) -> _core.Egdb:
         return db
 
 
-def probe(variant: Variant, position: Position, pieces: int = 3) -> Value | None:
+def probe(variant: Variant, position: Position, pieces: int = DEFAULT_PIECES) -> Value | None:
     """The exact value of ``position`` (no draw rule applied), or None when it has more than
-    ``pieces`` pieces or one side has no piece left. Builds the database on first use."""
+    ``pieces`` pieces or the side not to move has no piece left (a side to move without
+    pieces has lost: a loss in 0 plies). Builds the database on first use."""
     if popcount(position.white | position.black) > pieces:
         return None
     found = endgame_database(variant, pieces).probe(position)
@@ -90,7 +91,7 @@ def probe(variant: Variant, position: Position, pieces: int = 3) -> Value | None
 
 
 def value_under_draw_rule(variant: Variant, position: Position, quiet: int,
-                          pieces: int = 3) -> Value | None:
+                          pieces: int = DEFAULT_PIECES) -> Value | None:
     """:func:`probe` with the no-progress draw rule of RULES.md section 1 applied: ``quiet`` is
     the number of plies already played without capture or promotion. A win or loss stands when
     ``quiet + plies`` is below ``2 * variant.draw_moves_without_progress``; beyond, the rule may

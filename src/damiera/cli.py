@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 
+from damiera.engine.switches import SwitchError
 from damiera.rules.movegen import apply_move, legal_moves, perft
 from damiera.rules.notation import move_labels, move_text
 from damiera.rules.position import FenError, Position, parse_fen, start_position
@@ -198,7 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         status: int = args.func(args)
-    except UsageError as exc:
+    except (UsageError, SwitchError) as exc:
         print(f"damiera: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

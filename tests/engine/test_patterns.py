@@ -310,6 +310,12 @@ def test_the_switch_chooses_between_learned_and_hand_made(tmp_path, monkeypatch)
     monkeypatch.delenv(evaluate.EVAL_SWITCH)
     default = with_tables if evaluate.LEARNED_BY_DEFAULT else hand
     assert scores(Evaluator(RUSSIAN)) == scores(default)
+    monkeypatch.setenv(evaluate.EVAL_SWITCH, " Hand ")  # case and spaces do not matter
+    assert not evaluate.learned_enabled()
+    for mistyped in ("hnad", "1", "off"):  # never silently the default
+        monkeypatch.setenv(evaluate.EVAL_SWITCH, mistyped)
+        with pytest.raises(ValueError, match=evaluate.EVAL_SWITCH):
+            Evaluator(RUSSIAN)
 
 
 def test_evaluation_without_weights_is_the_hand_made_one():

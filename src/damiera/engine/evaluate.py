@@ -67,12 +67,12 @@ the results of this session's games (``eval_results.md``).
 
 from __future__ import annotations
 
-import os
 import warnings
 from typing import Final
 
 from damiera import _core
 from damiera.engine.patterns import PatternSet, load_weights
+from damiera.engine.switches import read_switch
 from damiera.rules.geometry import Geometry, geometry
 from damiera.rules.movegen import native_rules
 from damiera.rules.position import Position
@@ -111,14 +111,11 @@ EVAL_SWITCH: Final = "DAMIERA_EVAL"
 
 def learned_enabled() -> bool:
     """Whether an :class:`Evaluator` built without ``patterns=`` adds the shipped trained
-    patterns: the :data:`EVAL_SWITCH` environment variable (``learned`` / ``hand``, any other
-    value or none: :data:`LEARNED_BY_DEFAULT`)."""
-    choice = os.environ.get(EVAL_SWITCH, "").strip().lower()
-    if choice == "learned":
-        return True
-    if choice == "hand":
-        return False
-    return LEARNED_BY_DEFAULT
+    patterns: the :data:`EVAL_SWITCH` environment variable (``learned`` / ``hand``; unset or
+    empty: :data:`LEARNED_BY_DEFAULT`). Raises :class:`~damiera.engine.switches.SwitchError`
+    (a ValueError) for any other value."""
+    default = "learned" if LEARNED_BY_DEFAULT else "hand"
+    return read_switch(EVAL_SWITCH, ("learned", "hand"), default) == "learned"
 
 
 class Evaluator:

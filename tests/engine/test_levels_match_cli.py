@@ -235,17 +235,20 @@ def test_cli_bestmove_level_and_house_rule(capsys: pytest.CaptureFixture[str]) -
     parse_move(v, parse_fen(v, fen), last.split()[1])
 
 
-def test_cli_bestmove_no_legal_move_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bestmove", "american", "--fen", "W:W5:B1", "--depth", "2"]) == 1
-    assert "no legal move" in capsys.readouterr().err
+@pytest.mark.parametrize("command", ["bestmove", "analyse"])
+def test_cli_bestmove_no_legal_move_exits_1(command: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([command, "american", "--fen", "W:W5:B1", "--depth", "2"]) == 1
+    assert capsys.readouterr().err == "no legal move: white to move has lost\n"
 
 
 @pytest.mark.parametrize(("fen", "loser"), [("B:W18:B", "black"), ("W:W21-32:B", "black"),
                                              ("W:W:B1-12", "white")])
+@pytest.mark.parametrize("command", ["bestmove", "analyse"])
 def test_cli_bestmove_side_without_pieces_says_the_game_is_over(
-    fen: str, loser: str, capsys: pytest.CaptureFixture[str]
+    fen: str, loser: str, command: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["bestmove", "american", "--fen", fen, "--depth", "2"]) == 1
+    assert main([command, "american", "--fen", fen, "--depth", "2"]) == 1
     captured = capsys.readouterr()
     assert "bestmove" not in captured.out
     assert captured.err.strip() == f"game over: {loser} has no pieces and has lost"

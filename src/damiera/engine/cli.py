@@ -11,7 +11,7 @@ for hours); ``--depth`` alone is searched in full, but stops after 3600 s all th
 ``damiera analyse VARIANT [--fen FEN] [--multipv N] [--movetime S] [--depth D]`` prints,
 after every finished iteration, one info line per line of play (``depth D [multipv K] score
 S nodes N nps X pv ...``, ``multipv`` only when N > 1), then ``bestmove MOVE``
-(:mod:`damiera.engine.analysis`); default 2 s, exit 1 when the side to move has no move.
+(:mod:`damiera.engine.analysis`); default 2 s, exit 1 when the game is over, as ``bestmove``.
 
 ``damiera match VARIANT --first PLAYER --second PLAYER --games N [--movetime S]
 [--openings FILE] [--json]`` plays a match (levels 1-3, ``random``, or ``hub:COMMAND`` for a
@@ -38,6 +38,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from damiera.engine.search import MATE, MATE_BOUND, MAX_DEPTH, MAX_MOVETIME, Info
+from damiera.rules.position import Position
+from damiera.rules.variant import Variant
 
 
 class EngineUsageError(ValueError):
@@ -95,10 +97,25 @@ def score_text(score: int) -> str:
     return str(score)
 
 
+def _game_over(v: Variant, pos: Position) -> bool:
+    """True, after one line on stderr saying why, when the game is over in ``pos`` (the side to
+    move has no legal move, or a side has no pieces: :meth:`Game.outcome` decides)."""
+    from damiera.rules.game import Game, ResultReason
+
+    outcome = Game(v, pos).outcome()  # the one place that decides a game's end
+    if outcome is None:
+        return False
+    if outcome.reason is ResultReason.NO_PIECES and outcome.winner is not None:
+        loser = outcome.winner.opponent.word
+        print(f"game over: {loser} has no pieces and has lost", file=sys.stderr)
+    else:
+        print(f"no legal move: {pos.turn.word} to move has lost", file=sys.stderr)
+    return True
+
+
 def _cmd_bestmove(args: argparse.Namespace) -> int:
     from damiera.cli import load_position, load_variant
     from damiera.engine.levels import Player, level
-    from damiera.rules.game import Game, ResultReason
     from damiera.rules.notation import move_text
 
     v = load_variant(args.variant, args.optional_capture)
@@ -106,13 +123,7 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
     lv = level(_int_in(args.level, "level", 1, 3))
     movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
     depth = _int_in(args.depth, "depth", 1, MAX_DEPTH) if args.depth is not None else None
-    outcome = Game(v, pos).outcome()  # the one place that decides a game's end
-    if outcome is not None:
-        if outcome.reason is ResultReason.NO_PIECES and outcome.winner is not None:
-            loser = outcome.winner.opponent.word
-            print(f"game over: {loser} has no pieces and has lost", file=sys.stderr)
-        else:
-            print(f"no legal move: {pos.turn.word} to move has lost", file=sys.stderr)
+    if _game_over(v, pos):
         return 1
 
     def info(i: Info) -> None:
@@ -145,15 +156,15 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     depth = _int_in(args.depth, "depth", 1, MAX_DEPTH) if args.depth is not None else None
     if movetime is None and depth is None:
         movetime = 2.0
+    if _game_over(v, pos):
+        return 1
 
     def show(lines: list[Line]) -> None:
         for line in lines:
             print(line_text(v, line, multipv), flush=True)
 
     lines = analyse(v, pos, multipv=multipv, movetime=movetime, depth=depth, on_lines=show)
-    if not lines:
-        print(f"no legal move: {pos.turn.word} to move has lost", file=sys.stderr)
-        return 1
+    assert lines, "a position that is not over has a legal move"
     print(f"bestmove {move_text(v, lines[0].pv[0])}")
     return 0
 

@@ -348,6 +348,21 @@ def test_cli_match_unwritable_pdn_is_a_usage_error(capsys: pytest.CaptureFixture
     assert "\n" not in err and "cannot write" in err
 
 
+def test_cli_match_pdn_refuses_to_overwrite_its_openings_file(
+        capsys: pytest.CaptureFixture[str], tmp_path: pytest.TempPathFactory) -> None:
+    path = tmp_path / "openings.txt"  # type: ignore[operator]
+    text = "# openings\nW:W21-32:B1-12\n"
+    path.write_text(text)
+    link = tmp_path / "link.txt"  # type: ignore[operator]
+    link.symlink_to(path)
+    for pdn in (path, link):  # the same file under another name too
+        assert main(["match", "american", "--first", "random", "--second", "random", "--games",
+                     "2", "--openings", str(path), "--pdn", str(pdn), "--quiet"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "openings file" in err
+    assert path.read_text() == text
+
+
 def test_cli_match_pdn_to_a_pipe(capsys: pytest.CaptureFixture[str],
                                  tmp_path: pytest.TempPathFactory) -> None:
     # A FIFO cannot tell its position: the games are still written, one after the other.

@@ -177,6 +177,16 @@ class _PdnWriteError(Exception):
         self.reason = exc.strerror or str(exc)
 
 
+def _same_file(a: str, b: str) -> bool:
+    """True when the paths ``a`` and ``b`` both exist and name one file."""
+    import os
+
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def _cmd_match(args: argparse.Namespace) -> int:
     from damiera.cli import load_variant
     from damiera.engine.match import GameRecord, check_player, read_openings, run_match
@@ -209,6 +219,9 @@ def _cmd_match(args: argparse.Namespace) -> int:
 
     pdn_file = None
     if args.pdn is not None:
+        if args.openings is not None and _same_file(args.pdn, args.openings):
+            raise _usage_error(f"--pdn {args.pdn} is the openings file: writing the games "
+                               "there would destroy it")
         try:
             pdn_file = open(args.pdn, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
         except OSError as exc:

@@ -13,10 +13,10 @@ from damiera.engine.evaluate import KING_FLYING, KING_SHORT, KING_SHORT_SAFE, Ev
 from damiera.engine.levels import LEVELS, Player, level, weaker_move
 from damiera.engine.match import elo_stats, play_game, random_openings, run_match
 from damiera.pdn.reader import read_games
-from damiera.rules.movegen import generate
+from damiera.rules.movegen import Move, generate
 from damiera.rules.notation import parse_move
-from damiera.rules.position import parse_fen, start_position
-from damiera.rules.variant import VARIANTS, variant
+from damiera.rules.position import Position, parse_fen, start_position
+from damiera.rules.variant import VARIANTS, Variant, variant
 
 
 # -- levels ------------------------------------------------------------------------------------
@@ -182,6 +182,31 @@ def test_random_openings_are_level_and_distinct() -> None:
     assert len(set(openings)) == 6
     for pos in openings:
         assert pos.piece_counts()[0] == pos.piece_counts()[1]
+
+
+def test_random_openings_stop_searching_once_a_variant_has_no_new_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """American has a few hundred level 4-ply openings: a long match repeats them after a
+    bounded search instead of 200 random tries for every game it asks for."""
+    from damiera.engine import match
+
+    v = variant("american")
+    calls = 0
+    real = match.legal_moves
+
+    def counted(variant: Variant, pos: Position) -> list[Move]:
+        nonlocal calls
+        calls += 1
+        return real(variant, pos)
+
+    monkeypatch.setattr(match, "legal_moves", counted)
+    openings = random_openings(v, 50_000, plies=4)
+    assert len(openings) == 50_000
+    distinct = list(dict.fromkeys(openings))
+    assert 300 < len(distinct) < 500
+    assert openings[:len(distinct)] == distinct  # found first, then repeated in order
+    assert calls < 50 * 50_000 // 10  # (without the stop: 4 calls a try, 10 M tries)
+    assert random_openings(v, 100, plies=4) == distinct[:100]  # the same stream of openings
 
 
 def test_game_is_refereed_to_a_result() -> None:

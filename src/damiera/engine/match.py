@@ -81,12 +81,18 @@ def random_openings(
 ) -> list[Position]:
     """``count`` distinct short random openings: ``plies`` random legal plies from the start,
     kept when material is level and the side to move has no capture. Deterministic per seed.
+    When the variant has fewer such openings than ``count`` (American has a few hundred of 4
+    plies), the search stops once a long run of tries finds none new, and the openings found
+    are repeated in order.
     """
     rng = random.Random(seed)
     seen: set[Position] = set()
     out: list[Position] = []
     attempts = 0
+    last_new = 0
     while len(out) < count and attempts < count * 200:
+        if attempts - last_new > max(2000, 20 * len(out)):
+            break  # saturated: every further try would very likely find an opening seen
         attempts += 1
         pos = start_position(variant)
         ok = True
@@ -103,6 +109,7 @@ def random_openings(
             continue
         seen.add(pos)
         out.append(pos)
+        last_new = attempts
     while len(out) < count:  # tiny variants of tiny depth: repeat what we have
         out.append(out[len(out) % max(1, len(seen))] if out else start_position(variant))
     return out

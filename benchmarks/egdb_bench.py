@@ -12,7 +12,9 @@ of the process, the positions solved and the longest win; then the nodes a secon
 fixed-depth search of random 5-7 piece positions without and with the probe.
 
 ``match`` plays the same build (``--src``, a scratch copy as for ``sprt_match.py``) with the
-probe (``--pieces``) against itself without it, at ``--nodes`` nodes a move, from random 8x8
+probe (``--pieces``) against itself without it (or with the probe of ``--base-pieces``), at
+``--nodes`` nodes a move (or ``--movetime`` seconds: equal time, so the probe's cost per node
+counts), from random 8x8
 positions of 5 to 7 pieces (each side 2 to 5, a random share of kings, men off their promotion
 row, the side to move without a capture; seeded), each position played twice with the colours
 swapped; this checkout's rules core referees, 300 plies is a draw. It prints the pairs, W/D/L,
@@ -104,22 +106,25 @@ def build(a: argparse.Namespace) -> None:
 def match(a: argparse.Namespace) -> None:
     v = variant(a.variant)
     positions = [write_fen(v, p) for p in endgame_positions(v, a.positions, a.seed)]
-    new, base = Engine(a.src, a.pieces), Engine(a.src, 0)
+    new, base = Engine(a.src, a.pieces), Engine(a.src, a.base_pieces)
     start = time.monotonic()
     try:
         t = play_pairs(a.variant, positions, new, base, a.nodes, (0.0, 15.0), None,
-                       a.max_minutes)
+                       a.max_minutes, a.movetime)
     finally:
         new.close()
         base.close()
     wins, draws, losses, pairs, ratio = t.wins, t.draws, t.losses, t.pairs, t.llr
     score, elo, elo_low, elo_high = elo_stats(wins, draws, losses)
     differ = sum(1 for p in pairs if p != 0.5)
-    print(f"{a.variant}, endgames of 5-7 pieces, {a.nodes} nodes a move, probe of "
-          f"{a.pieces} pieces: +{wins} ={draws} -{losses} ({100 * score:.1f}%), Elo {elo:+.1f} "
+    budget = f"{a.movetime} s" if a.movetime else f"{a.nodes} nodes"
+    print(f"{a.variant}, endgames of 5-7 pieces, {budget} a move, probe of "
+          f"{a.pieces} pieces against {a.base_pieces}: +{wins} ={draws} -{losses} "
+          f"({100 * score:.1f}%), Elo {elo:+.1f} "
           f"[{elo_low:+.1f}, {elo_high:+.1f}], LLR {ratio:+.2f}; {differ} of {len(pairs)} pairs "
           f"not 1-1; {(time.monotonic() - start) / 60:.1f} min")
-    print(json.dumps({"variant": a.variant, "nodes": a.nodes, "pieces": a.pieces,
+    print(json.dumps({"variant": a.variant, "nodes": a.nodes, "movetime": a.movetime,
+                      "pieces": a.pieces, "base_pieces": a.base_pieces,
                       "pairs": len(pairs), "uneven_pairs": differ, "wins": wins,
                       "draws": draws, "losses": losses, "score": score, "elo": elo,
                       "elo_low": elo_low, "elo_high": elo_high, "llr": ratio, "seed": a.seed}))
@@ -136,6 +141,10 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=20_000)
     parser.add_argument("--positions", type=int, default=100)
     parser.add_argument("--max-minutes", type=float, default=10.0)
+    parser.add_argument("--base-pieces", type=int, default=0,
+                        help="match: pieces of the base's probe (0: none)")
+    parser.add_argument("--movetime", type=float, default=0.0,
+                        help="match: seconds a move instead of --nodes (equal time)")
     a = parser.parse_args()
     if a.what == "build":
         build(a)

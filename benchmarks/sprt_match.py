@@ -51,8 +51,9 @@ from damiera.rules.notation import parse_move
 from damiera.rules.position import parse_fen, write_fen
 from damiera.rules.variant import Color, variant
 
-#: One engine, one request per input line: JSON ``[variant, [fen, ...], nodes]`` (the game's
-#: positions, current last; an empty list starts a new game) -> ``[move text, depth]``.
+#: One engine, one request per input line: JSON ``[variant, [fen, ...], nodes, movetime]``
+#: (the game's positions, current last; an empty list starts a new game; ``movetime`` seconds
+#: instead of ``nodes`` when it is not 0) -> ``[move text, depth]``.
 PLAYER = r"""
 import json, os, sys
 from damiera.engine.search import Searcher
@@ -61,7 +62,7 @@ from damiera.rules.position import parse_fen
 from damiera.rules.variant import variant
 searchers = {}
 for line in sys.stdin:
-    vid, fens, nodes = json.loads(line)
+    vid, fens, nodes, movetime = json.loads(line)
     v = variant(vid)
     if vid not in searchers:
         pieces = int(os.environ.get("DAMIERA_ENDGAME_PIECES", "0"))
@@ -72,7 +73,10 @@ for line in sys.stdin:
         print("[]", flush=True)
         continue
     history = [parse_fen(v, f) for f in fens]
-    r = searcher.search(history[-1], history=history, nodes=nodes)
+    if movetime:
+        r = searcher.search(history[-1], history=history, movetime=movetime)
+    else:
+        r = searcher.search(history[-1], history=history, nodes=nodes)
     print(json.dumps([move_text(v, r.move), r.depth]), flush=True)
 """
 
@@ -87,15 +91,18 @@ class Engine(JsonLinesProcess):
         self.depths: list[int] = []
 
 
-def play(vid: str, opening_fen: str, white: Engine, black: Engine, nodes: int) -> float:
-    """One game; returns White's score (1, 0.5 or 0)."""
+def play(vid: str, opening_fen: str, white: Engine, black: Engine, nodes: int,
+         movetime: float = 0.0) -> float:
+    """One game, ``nodes`` a move, or ``movetime`` seconds a move when it is not 0; returns
+    White's score (1, 0.5 or 0)."""
     v = variant(vid)
     game = Game(v, parse_fen(v, opening_fen))
-    white.ask([vid, [], nodes])
-    black.ask([vid, [], nodes])
+    white.ask([vid, [], nodes, movetime])
+    black.ask([vid, [], nodes, movetime])
     while not game.is_over and len(game.moves) < MAX_GAME_PLIES:
         engine = white if game.position.turn is Color.WHITE else black
-        text, depth = engine.ask([vid, [write_fen(v, p) for p in game.positions], nodes])
+        text, depth = engine.ask([vid, [write_fen(v, p) for p in game.positions], nodes,
+                                  movetime])
         if depth:
             engine.depths.append(depth)
         game.play(parse_move(v, game.position, text))
@@ -135,15 +142,16 @@ class Tally:
 
 def play_pairs(vid: str, fens: list[str], new: Engine, base: Engine, nodes: int,
                elo: tuple[float, float], bounds: tuple[float, float] | None,
-               max_minutes: float) -> Tally:
+               max_minutes: float, movetime: float = 0.0) -> Tally:
     """Each FEN played twice (the new engine White, then Black), the GSPRT of H1 ``elo[1]``
     against H0 ``elo[0]`` printed after every pair; stops when the LLR crosses ``bounds``
-    (None: never) or after ``max_minutes``."""
+    (None: never) or after ``max_minutes``. ``movetime`` (seconds a move) replaces ``nodes``
+    when it is not 0."""
     t = Tally()
     start = time.monotonic()
     for i, fen in enumerate(fens):
-        first = play(vid, fen, new, base, nodes)  # new has White
-        second = 1 - play(vid, fen, base, new, nodes)  # new has Black
+        first = play(vid, fen, new, base, nodes, movetime)  # new has White
+        second = 1 - play(vid, fen, base, new, nodes, movetime)  # new has Black
         for s in (first, second):
             t.wins += s == 1.0
             t.draws += s == 0.5

@@ -27,7 +27,7 @@ The test: GSPRT on the pairs of games (pentanomial: each pair's score 0, 1/4, ..
 sample), H0 "new is ``--elo0`` Elo better than base" against H1 "``--elo1`` better" (logistic
 Elo), ``--alpha``/``--beta`` error rates; LLR = N (s1 - s0) (2 mean - s0 - s1) / (2 var) with
 s = 1 / (1 + 10^(-elo / 400)). It stops when the LLR leaves [ln(beta / (1 - alpha)),
-ln((1 - beta) / alpha)], or at ``--max-games`` / ``--max-minutes`` (after a whole pair).
+ln((1 - beta) / alpha)] (not before 10 pairs: ``MIN_PAIRS``), or at ``--max-games`` / ``--max-minutes`` (after a whole pair).
 Prints each pair, then W/D/L, score, Elo with its 95% interval, LLR and the decision; the mean
 depth each engine reached; one JSON line with every number last.
 """
@@ -114,15 +114,21 @@ def _score(elo: float) -> float:
     return 1 / (1 + 10 ** (-elo / 400))
 
 
+#: Pairs played before the GSPRT may decide: with a handful of pairs the spread of their
+#: scores is no estimate (two pairs of 1/4 gave variance 0 and an LLR of -11, "H0 accepted").
+MIN_PAIRS = 10
+
+
 def llr(pairs: list[float], elo0: float, elo1: float) -> float:
-    """GSPRT log-likelihood ratio of pair scores (each 0..1) for H1 (elo1) against H0 (elo0)."""
+    """GSPRT log-likelihood ratio of pair scores (each 0..1) for H1 (elo1) against H0 (elo0);
+    0 before ``MIN_PAIRS`` pairs and while every pair scored alike (no spread to judge by)."""
     n = len(pairs)
-    if n < 2:
+    if n < MIN_PAIRS:
         return 0.0
     mean = sum(pairs) / n
     var = sum((x - mean) ** 2 for x in pairs) / n
     if var <= 0:
-        var = 1e-3  # every pair alike: no spread to judge by yet
+        return 0.0
     s0, s1 = _score(elo0), _score(elo1)
     return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
 

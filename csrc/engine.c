@@ -63,6 +63,7 @@ static int Engine_init(EngineObject *self, PyObject *args, PyObject *kw)
     self->draw_plies = draw_plies;
     self->threat_extension = 1;
     self->reduce_sacrifices = 0;
+    self->probcut = 1;
     return 0;
 }
 
@@ -81,8 +82,8 @@ static void Engine_dealloc(EngineObject *self)
 static PyObject *Engine_new_search(EngineObject *self, PyObject *args)
 {
     PyObject *hashes;
-    int threat, reduce, prune = 1;
-    if (!PyArg_ParseTuple(args, "Opp|p", &hashes, &threat, &reduce, &prune))
+    int threat, reduce, prune = 1, probcut = 1;
+    if (!PyArg_ParseTuple(args, "Opp|pp", &hashes, &threat, &reduce, &prune, &probcut))
         return NULL;
     PyObject *seq = PySequence_Fast(hashes, "hashes must be a sequence of ints");
     if (!seq)
@@ -114,6 +115,7 @@ static PyObject *Engine_new_search(EngineObject *self, PyObject *args)
     self->threat_extension = threat;
     self->reduce_sacrifices = reduce;
     self->prune_late_moves = prune;
+    self->probcut = probcut;
     Py_RETURN_NONE;
 }
 
@@ -386,7 +388,8 @@ static PyObject *Engine_tt_used(EngineObject *self, PyObject *unused)
 
 static PyMethodDef Engine_methods[] = {
     {"new_search", (PyCFunction)Engine_new_search, METH_VARARGS,
-     "new_search(hashes, threat_extension, reduce_sacrifices[, prune_late_moves]): the game's "
+     "new_search(hashes, threat_extension, reduce_sacrifices[, prune_late_moves[, probcut]]): "
+     "the game's "
      "hashes since the last irreversible move (current last); ages the history, clears killers and counters"},
     {"root", (PyCFunction)Engine_root, METH_VARARGS,
      "root(position, order, depth, rep_start, quiet, full_window, alpha, beta, deadline"

@@ -40,6 +40,7 @@ typedef struct {
     volatile int stop_flag;
     int aborted, interrupted, threat_extension, reduce_sacrifices, draw_plies;
     int prune_late_moves; /* late-move and futility pruning (search.c) on */
+    int probcut; /* the ProbCut-style cut (search.c) on */
     int in_probcut; /* inside ProbCut's shallow search (search.c): no cut within it */
     PyObject *egdb_obj; /* the endgame database probed by the search, or NULL */
     const Egdb *egdb;

@@ -29,7 +29,7 @@ class Engine:
     def __init__(self, rules: Rules, evaluator: Any, tt_entries: int, draw_plies: int) -> None: ...
     def new_search(
         self, hashes: list[int], threat_extension: bool, reduce_sacrifices: bool,
-        prune_late_moves: bool = ...,
+        prune_late_moves: bool = ..., probcut: bool = ...,
     ) -> None: ...
     def root(
         self,

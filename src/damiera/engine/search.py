@@ -25,17 +25,20 @@ What it does (issue 3, point 1):
   growing with the logarithm of the depth and of the move's rank: 1 ply at depth 3, 2-3 at
   depth 6-10, up to 5 from depth 12, one ply less in the principal variation, the child never
   below depth 1 (re-searched at full depth when they beat alpha; judged in self-play at equal
-  nodes, ``benchmarks/core_results.md``). A move after which the opponent can capture is never reduced: it
-  is an exchange or a sacrifice, and the sacrifice that opens a shot is a quiet move that
-  the history heuristic ranks late (against py-draughts on International, 0.3 s a move,
-  three sets of 40 games: 82.5% instead of 77.7%). A position with a single legal
+  nodes, ``benchmarks/core_results.md``). A move after which the opponent can capture (an
+  exchange or a sacrifice) is reduced like any other (``reduce_sacrifices``; False spares it,
+  as the search did until the reductions above, ProbCut and late-move pruning: in self-play
+  at equal nodes, together with ProbCut's capture guard below, reducing them too plays at
+  least as well and deeper, ``benchmarks/core_results.md``). A position with a single legal
   move (a forced capture) is searched one ply deeper (forced-move extension); at the root
   under a clock that move is played at once, scored by a one-ply search after it.
 - **ProbCut-style cut**: at a node outside the principal variation, depth >= 3, a
   null-window search of the same position at 40% of the depth that beats beta by 0.1 man a
   ply is taken as a fail high. Not with a king on the board nor with fewer than 8 pieces
-  (endings, where shallow searches miss the tempo fights and the kings' long lines). It
-  buys depth per node (judged in self-play at equal nodes, ``benchmarks/core_results.md``).
+  (endings, where shallow searches miss the tempo fights and the kings' long lines), and only
+  where one side or the other can capture (in the quiet opening it cut one try in four for a
+  third of the nodes; ``probcut``: off for tests). It buys depth per node (judged in self-play
+  at equal nodes, ``benchmarks/core_results.md``).
 - **Late-move and futility pruning**: at a node outside the principal variation of depth
   <= 3 where neither side can capture and no mate score is at stake, a quiet move that is
   not a killer and leaves the opponent no capture is not searched from the 6th / 9th / 13th
@@ -194,12 +197,14 @@ class Searcher:
         self.nodes = 0
         #: One-ply threat extension at the horizon (see the module docstring).
         self.threat_extension = True
-        #: Late-move reductions also for moves that leave the opponent a capture (False: a
-        #: sacrifice, the first move of most shots, is searched to full depth).
-        self.reduce_sacrifices = False
+        #: Late-move reductions also for moves that leave the opponent a capture (False: an
+        #: exchange or a sacrifice, the first move of most shots, is searched to full depth).
+        self.reduce_sacrifices = True
         #: Late-move and futility pruning of quiet moves near the leaves (False: every move
         #: searched; see the module docstring).
         self.prune_late_moves = True
+        #: The ProbCut-style cut (False: off; see the module docstring).
+        self.probcut = True
         self._stopped = False
         #: Most pieces of the endgame database the search probes (0: none).
         self.endgame_pieces = 0
@@ -280,7 +285,7 @@ class Searcher:
         self._stopped = False
         self.engine.new_search(
             [self.hash(p) for p in positions[len(positions) - 1 - rev :]],
-            self.threat_extension, self.reduce_sacrifices, self.prune_late_moves,
+            self.threat_extension, self.reduce_sacrifices, self.prune_late_moves, self.probcut,
         )
         moves = generate(self.variant, pos)
         if not moves:

@@ -236,6 +236,8 @@ def test_a_weights_file_serves_only_variants_of_identical_rules():
         house = dataclasses.replace(v, mandatory_capture=False)  # the house rule (8x8)
         assert pat.rules_key(house) not in files and pat.load_weights(house) is None
     assert pat.rules_key(AMERICAN) != pat.rules_key(variant("italian"))
+    # No orphan: every shipped file is the key of exactly one named variant.
+    assert all(keys.count(stem) == 1 for stem in files)
     relabelled = dataclasses.replace(AMERICAN, id="mine", name="Mine", a1_dark=False,
                                      first_to_move=Color.WHITE)
     assert pat.weights_path(relabelled) == pat.weights_path(AMERICAN)
@@ -289,9 +291,9 @@ def _shipped() -> list:
 def test_the_shipped_weights_load_and_keep_the_evaluation_colour_symmetric():
     """Every weights file in the package loads for the variants whose rules it was trained
     under, changes the evaluation, and keeps it colour-symmetric (International's,
-    American's and Russian's are shipped)."""
+    American's, Russian's and Italian's are shipped)."""
     shipped = _shipped()
-    assert {INTERNATIONAL, AMERICAN, RUSSIAN} <= set(shipped)
+    assert {INTERNATIONAL, AMERICAN, RUSSIAN, ITALIAN} <= set(shipped)
     for v in shipped:
         loaded = pat.load_weights(v)
         assert loaded is not None

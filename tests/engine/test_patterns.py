@@ -291,9 +291,10 @@ def _shipped() -> list:
 def test_the_shipped_weights_load_and_keep_the_evaluation_colour_symmetric():
     """Every weights file in the package loads for the variants whose rules it was trained
     under, changes the evaluation, and keeps it colour-symmetric (International's,
-    American's, Russian's, Italian's and Brazilian's are shipped)."""
+    American's, Russian's, Italian's, Brazilian's and Spanish's are shipped)."""
     shipped = _shipped()
-    assert {INTERNATIONAL, AMERICAN, RUSSIAN, ITALIAN, variant("brazilian")} <= set(shipped)
+    assert {INTERNATIONAL, AMERICAN, RUSSIAN, ITALIAN, variant("brazilian"),
+            variant("spanish")} <= set(shipped)
     for v in shipped:
         loaded = pat.load_weights(v)
         assert loaded is not None

@@ -18,9 +18,13 @@ from damiera.rules.variant import Color, variant
 INTERNATIONAL = variant("international")
 RUSSIAN = variant("russian")
 AMERICAN = variant("american")
+ITALIAN = variant("italian")
 #: One variant of each board and king kind: 10x10 flying, 8x8 flying (men capture backward),
-#: 8x8 short kings (men move and capture forward only).
-BOARDS = [INTERNATIONAL, RUSSIAN, AMERICAN]
+#: 8x8 short kings (men move and capture forward only), and Italian's mirrored board.
+BOARDS = [INTERNATIONAL, RUSSIAN, AMERICAN, ITALIAN]
+#: Every named variant (each has its own weights key, and may have its own file).
+ALL = [variant(name) for name in
+       ("american", "italian", "czech", "russian", "brazilian", "spanish", "international")]
 
 
 def _random_positions(v, count: int, seed: int) -> list[Position]:
@@ -99,7 +103,8 @@ def test_windows_of_fewer_rows_tile_the_board_the_same_way(v, rows, count):
 
 
 @pytest.mark.parametrize(("v", "rows"), [(INTERNATIONAL, 4), (INTERNATIONAL, 3),
-                                         (AMERICAN, 3), (AMERICAN, 4), (RUSSIAN, 2)])
+                                         (AMERICAN, 3), (AMERICAN, 4), (RUSSIAN, 2),
+                                         (ITALIAN, 3)])
 def test_partner_windows_are_the_rotated_ones_and_mirror_is_an_involution(v, rows):
     """A window's partner holds the squares of its half-turn image; on 8x8 a band of an even
     number of rows has a middle band, whose middle window is its own partner (4 rows: one);
@@ -145,7 +150,7 @@ def test_packed_pattern_sum_equals_the_square_by_square_sum(v, rows):
 
 
 @pytest.mark.parametrize("rows", [3, 4])
-@pytest.mark.parametrize("v", BOARDS, ids=lambda v: v.id)
+@pytest.mark.parametrize("v", ALL, ids=lambda v: v.id)
 def test_evaluation_of_the_mirrored_position_is_the_same_for_the_other_side(v, rows):
     """Turning the board half a turn and swapping colours (and the side to move) changes
     nothing: with the stored weights (if any) and with random window tables."""
@@ -166,6 +171,31 @@ def test_weights_are_keyed_by_rule_parameters_not_by_name():
     assert pat.load_weights(house_rule) is None
     renamed = dataclasses.replace(INTERNATIONAL, id="mine", name="Mine")
     assert pat.rules_key(renamed) == pat.rules_key(INTERNATIONAL)
+
+
+#: Each named variant's weights key, written from its rules in RULES.md: board, rows of men,
+#: whether men capture backward, flying or short kings, whether men may capture kings, how a
+#: capture is chosen, promotion in the middle of a capture, and mandatory capture.
+EXPECTED_KEYS = {
+    "american": "8x8-3rows-forward-short-menkings-free-promote_and_stop-mandatory",
+    "italian": "8x8-3rows-forward-short-nomenkings-italian_priorities-promote_and_stop-mandatory",
+    "czech": "8x8-3rows-forward-flying-menkings-king_precedence-promote_and_stop-mandatory",
+    "russian": "8x8-3rows-back-flying-menkings-free-promote_and_continue-mandatory",
+    "brazilian": "8x8-3rows-back-flying-menkings-majority-pass_through-mandatory",
+    "spanish": "8x8-3rows-forward-flying-menkings-most_pieces_then_kings-promote_and_stop-"
+               "mandatory",
+    "international": "10x10-4rows-back-flying-menkings-majority-pass_through-mandatory",
+}
+
+
+@pytest.mark.parametrize("v", ALL, ids=lambda v: v.id)
+def test_each_variant_s_key_is_the_one_its_rules_give(v):
+    """Italian's key says that its men may not take kings and that it chooses captures by its
+    priorities (its mirrored board, a1_dark False, is not part of it); Czech's and Spanish's
+    that men capture forward only; Brazilian's that it takes the majority and men pass
+    through the king row, unlike Russian's. The file the engine loads has that name."""
+    assert pat.rules_key(v) == EXPECTED_KEYS[v.id]
+    assert pat.weights_path(v).name == EXPECTED_KEYS[v.id] + ".bin"
 
 
 def _changed(value: object) -> object:
@@ -206,6 +236,8 @@ def test_a_weights_file_serves_only_variants_of_identical_rules():
         house = dataclasses.replace(v, mandatory_capture=False)  # the house rule (8x8)
         assert pat.rules_key(house) not in files and pat.load_weights(house) is None
     assert pat.rules_key(AMERICAN) != pat.rules_key(variant("italian"))
+    # No orphan: every shipped file is the key of exactly one named variant.
+    assert all(keys.count(stem) == 1 for stem in files)
     relabelled = dataclasses.replace(AMERICAN, id="mine", name="Mine", a1_dark=False,
                                      first_to_move=Color.WHITE)
     assert pat.weights_path(relabelled) == pat.weights_path(AMERICAN)
@@ -259,9 +291,9 @@ def _shipped() -> list:
 def test_the_shipped_weights_load_and_keep_the_evaluation_colour_symmetric():
     """Every weights file in the package loads for the variants whose rules it was trained
     under, changes the evaluation, and keeps it colour-symmetric (International's,
-    American's and Russian's are shipped)."""
+    and every 8x8 variant's are shipped)."""
     shipped = _shipped()
-    assert {INTERNATIONAL, AMERICAN, RUSSIAN} <= set(shipped)
+    assert set(ALL) == set(shipped)
     for v in shipped:
         loaded = pat.load_weights(v)
         assert loaded is not None
@@ -319,7 +351,7 @@ def test_the_switch_chooses_between_learned_and_hand_made(tmp_path, monkeypatch)
 
 
 def test_evaluation_without_weights_is_the_hand_made_one():
-    brazilian = variant("brazilian")  # no weights trained for its rules
-    assert pat.load_weights(brazilian) is None
-    pos = parse_fen(brazilian, "W:Wc3,e3:Bd6,f6")
-    assert Evaluator(brazilian).evaluate(pos) == Evaluator(brazilian, patterns=False).evaluate(pos)
+    house = variant("brazilian", optional_capture=True)  # no weights trained for its rules
+    assert pat.load_weights(house) is None
+    pos = parse_fen(house, "W:Wc3,e3:Bd6,f6")
+    assert Evaluator(house).evaluate(pos) == Evaluator(house, patterns=False).evaluate(pos)

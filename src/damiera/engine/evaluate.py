@@ -44,8 +44,8 @@ chase                  short kings, kings only, stronger side: each of its kings
                        gets ``4 x (N - distance to the nearest enemy king)``             (N - d)
 patterns of men        where weights were trained for the variant's exact rules: one    trained
                        weight per window of rows x 4 files for the men it holds
-                       (:mod:`damiera.engine.patterns`); shipped for International,
-                       American and Russian
+                       (:mod:`damiera.engine.patterns`); shipped for every
+                       named variant
 =====================  ==============================================================  ========
 
 Source of the values: common practice of draughts programs (man 100, flying king ~3 men,
@@ -56,13 +56,14 @@ pattern weights are fitted to self-play on top of the hand-made terms
 (``tools/train_patterns.py``). International's (windows of 3 rows, fitted to the search
 scores of 1,300 self-play games at 20,000 nodes a move) won its SPRT against the hand-made
 evaluation alone at a fixed node budget (``benchmarks/eval_results.md``), so it is used by
-default; so are American's and Russian's (3-row windows fitted the same way to 1,360 and
-1,640 self-play games at 50,000 nodes a move). The ``DAMIERA_EVAL`` environment variable switches them (``hand``: the
-hand-made terms only). Every other variant plays with the hand-made terms and values above. Earlier
-fits, all to game results, played worse or no better (``search_results.md``): 1,400
-self-play games at depth 5 (63.7% against py-draughts' 82%), 10,000 depth-3 games (lost 14
-of 23), the hand-made weights fitted to 713 games against py-draughts; so did the fit to
-the results of this session's games (``eval_results.md``).
+default; so are those of the six 8x8 variants (3-row windows fitted the same way to
+1,140-1,640 self-play games of each at 50,000 nodes a move), each after its own SPRTs.
+The ``DAMIERA_EVAL`` environment variable switches them (``hand``: the hand-made terms
+only). A variant without a file (the optional-capture house rule) plays with the hand-made
+terms and values above. Earlier fits, all to game results, played worse or no better
+(``search_results.md``): 1,400 self-play games at depth 5 (63.7% against py-draughts' 82%),
+10,000 depth-3 games (lost 14 of 23), the hand-made weights fitted to 713 games against
+py-draughts; so did the fit to the results of this session's games (``eval_results.md``).
 """
 
 from __future__ import annotations
@@ -101,8 +102,9 @@ _FIELD: Final = 13
 
 
 #: Whether the engine plays with the shipped trained patterns when nothing says otherwise:
-#: True since International's file, then American's and Russian's, won an SPRT against the hand-made
-#: evaluation (benchmarks/eval_results.md); variants without a file play the hand-made one.
+#: True since International's file, then each 8x8 variant's, won an SPRT against the
+#: hand-made evaluation (benchmarks/eval_results.md); a variant without a file (the
+#: optional-capture house rule) plays the hand-made one.
 LEARNED_BY_DEFAULT: Final = True
 #: Environment variable that switches the learned evaluation: ``learned`` (use the shipped
 #: weights where there are some for the variant's rules) or ``hand`` (never).

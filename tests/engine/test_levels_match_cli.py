@@ -448,3 +448,22 @@ def test_every_level_plays_a_forced_capture_at_once(lv: int) -> None:
     infos: list[int] = []
     result = Player(v, lv, random.Random(1)).choose(pos, on_info=lambda i: infos.append(i.depth))
     assert result.move is not None and result.depth == 0 and infos == [0]
+
+
+def test_hub_refuses_a_mistyped_engine_switch_before_answering(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'damiera hub' once answered 'ready' and then died at the first go over a bad
+    DAMIERA_EVAL, with no Hub error line for the GUI: it now stops before reading a line."""
+    import io
+    import sys
+
+    class Stdin:
+        buffer = io.BytesIO(b"hub\ninit\n")
+
+    monkeypatch.setattr(sys, "stdin", Stdin)
+    monkeypatch.setenv("DAMIERA_EVAL", "hnad")
+    assert main(["hub"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("damiera: error: DAMIERA_EVAL") and err.count("\n") == 1

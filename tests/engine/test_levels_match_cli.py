@@ -448,3 +448,49 @@ def test_every_level_plays_a_forced_capture_at_once(lv: int) -> None:
     infos: list[int] = []
     result = Player(v, lv, random.Random(1)).choose(pos, on_info=lambda i: infos.append(i.depth))
     assert result.move is not None and result.depth == 0 and infos == [0]
+
+
+def test_hub_refuses_a_mistyped_engine_switch_before_answering(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'damiera hub' once answered 'ready' and then died at the first go over a bad
+    DAMIERA_EVAL, with no Hub error line for the GUI: it now stops before reading a line."""
+    import io
+    import sys
+
+    class Stdin:
+        buffer = io.BytesIO(b"hub\ninit\n")
+
+    monkeypatch.setattr(sys, "stdin", Stdin)
+    monkeypatch.setenv("DAMIERA_EVAL", "hnad")
+    assert main(["hub"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("damiera: error: DAMIERA_EVAL") and err.count("\n") == 1
+
+
+def test_cli_match_refuses_an_openings_file_without_end(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    tmp_path: pytest.TempPathFactory
+) -> None:
+    """Input is bounded: '--openings /dev/zero' once read until memory ran out."""
+    from damiera.engine import match
+
+    monkeypatch.setattr(match, "MAX_OPENINGS_BYTES", 1000)
+    path = tmp_path / "openings.txt"  # type: ignore[operator]
+    path.write_text("W:W21-32:B1-12\n" * 100)  # 1,500 bytes
+    assert main(["match", "american", "--first", "random", "--second", "random", "--games",
+                 "2", "--openings", str(path), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and str(path) in err and "larger than 1000 bytes" in err
+    assert main(["match", "american", "--first", "random", "--second", "random", "--games",
+                 "2", "--openings", "/dev/zero", "--quiet"]) == 2
+    assert "/dev/zero is larger than 1000 bytes" in capsys.readouterr().err
+
+
+def test_openings_file_lines_end_in_any_newline(tmp_path: pytest.TempPathFactory) -> None:
+    from damiera.engine.match import read_openings
+
+    path = tmp_path / "openings.txt"  # type: ignore[operator]
+    path.write_bytes(b"# crlf\r\nW:W21-32:B1-12\r\nB:W21-32:B1-12\rW:W22-32:B1-12\n")
+    assert len(read_openings(variant("american"), str(path))) == 3

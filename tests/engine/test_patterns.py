@@ -282,6 +282,27 @@ def test_weights_file_round_trip_and_clear_errors(tmp_path, monkeypatch):
         Evaluator(RUSSIAN, tables=(4, tables[:-1]))
 
 
+
+def test_a_weights_file_cut_at_an_odd_byte_or_unreadable_is_reported_by_name(tmp_path,
+                                                                               monkeypatch):
+    """A file cut mid-weight once warned 'bytes length not a multiple of item size' without
+    naming it, and a file that cannot be read (a folder in its place) stopped the engine with
+    a traceback instead of playing without the patterns."""
+    pset = pat.PatternSet(geometry(RUSSIAN))
+    tables = _random_tables(pset, seed=1, symmetric=True)
+    monkeypatch.setattr(pat, "_DIR", tmp_path)
+    path = pat.weights_path(RUSSIAN)
+    pat.save_weights(path, pset, {w: tables[w] for w in pset.canonical()})
+    path.write_bytes(path.read_bytes()[:-1])
+    with pytest.raises(ValueError, match=f"{path.name}: .*odd number of bytes"):
+        pat.load_weights(RUSSIAN)
+    path.unlink()
+    path.mkdir()
+    with pytest.warns(UserWarning, match=f"{path.name}.*playing without the trained patterns"):
+        ev = Evaluator(RUSSIAN, patterns=True)
+    pos = start_position(RUSSIAN)
+    assert ev.evaluate(pos) == Evaluator(RUSSIAN, patterns=False).evaluate(pos)
+
 def _shipped() -> list:
     from damiera.rules.variant import VARIANTS
 

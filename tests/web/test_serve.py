@@ -91,3 +91,21 @@ def test_serve_starts_the_site_with_its_own_database(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=WAIT_SECONDS)
+
+
+def test_serve_refuses_a_mistyped_engine_switch_before_it_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bad DAMIERA_EVAL once let the site start and fail every computer move instead."""
+    import damiera.web.cli as web_cli
+
+    def no_bind(host: str, port: int) -> socket.socket:
+        raise AssertionError("the server went on to bind its address")
+
+    monkeypatch.setattr(web_cli, "_bind", no_bind)
+    monkeypatch.setenv("DAMIERA_EVAL", "lerned")
+    db = tmp_path / "games.sqlite3"
+    assert main(["serve", "--port", "0", "--database-url", f"sqlite:///{db}"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "DAMIERA_EVAL" in err and "\n" not in err and err.startswith("damiera: error:")
+    assert not db.exists()

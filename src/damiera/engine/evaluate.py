@@ -133,7 +133,7 @@ class Evaluator:
     :func:`learned_enabled` says so; ``tables``: use these instead of the stored ones,
     ``(rows per window, tables[w][pattern])`` (tests, training, matches of a candidate).
     Raises ValueError when ``tables`` do not fit the board; a stored weights file that does
-    not is reported with a warning and left out.
+    not, or cannot be read, is reported with a warning and left out.
     """
 
     def __init__(
@@ -246,9 +246,12 @@ class Evaluator:
         if tables is None and patterns:
             try:
                 tables = load_weights(variant)
-            except ValueError as exc:
-                # A broken weights file must not stop the engine: say so, play without it.
-                warnings.warn(f"{exc}; playing without the trained patterns", stacklevel=2)
+            except (ValueError, OSError) as exc:
+                # A broken or unreadable weights file must not stop the engine: say so, play
+                # without it.
+                why = (str(exc) if isinstance(exc, ValueError)
+                       else f"cannot read {exc.filename}: {exc.strerror or exc}")
+                warnings.warn(f"{why}; playing without the trained patterns", stacklevel=2)
         self.pattern_weights: list[int] = []
         self.pattern_size = 0
         self.row_shifts: list[int] = []

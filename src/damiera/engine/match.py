@@ -18,6 +18,7 @@ repetition), or is adjudicated a draw after :data:`MAX_GAME_PLIES` plies.
 
 from __future__ import annotations
 
+import io
 import math
 import multiprocessing
 import os
@@ -44,6 +45,8 @@ PLAYER_NAMES = ("1", "2", "3", "random")
 HUB_PREFIX = "hub:"
 #: Seconds a move for a Hub engine when the match gives no ``movetime``.
 HUB_MOVETIME = 1.0
+#: Largest openings file read (bytes): 100,000 FENs of a full 10x10 board fit well within.
+MAX_OPENINGS_BYTES = 32 * 1024 * 1024
 
 
 def hub_command(name: str) -> list[str] | None:
@@ -119,15 +122,20 @@ def read_openings(variant: Variant, path: str) -> list[Position]:
     """FENs from a file, one per line (blank lines and ``#`` comments skipped).
 
     Raises OSError if the file cannot be read, and ValueError naming the file (and the line)
-    for a file that is not UTF-8 text, a bad FEN, or a finished position (a side without
+    for a file larger than :data:`MAX_OPENINGS_BYTES`, not UTF-8 text, a bad FEN, or a finished position (a side without
     pieces, or no legal move for the side to move): a game cannot start from it.
     """
     out = []
+    with open(path, "rb") as fh:
+        data = fh.read(MAX_OPENINGS_BYTES + 1)  # bounded: /dev/zero or a huge file is refused
+    if len(data) > MAX_OPENINGS_BYTES:
+        raise ValueError(f"{path} is larger than {MAX_OPENINGS_BYTES} bytes: not an openings "
+                         "file")
     try:
-        with open(path, encoding="utf-8") as fh:
-            lines = list(fh)
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    lines = list(io.StringIO(text, newline=None))  # universal newlines, as open() in text mode
     for number, line in enumerate(lines, 1):
         text = line.split("#", 1)[0].strip()
         if not text:

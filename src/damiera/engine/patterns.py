@@ -211,8 +211,11 @@ def read_weights_file(variant: Variant, path: Path) -> tuple[int, list[list[int]
     if header[3] != str(len(patterns.windows)):
         raise ValueError(f"{path}: {header[3]} windows do not fit this board "
                          f"({len(patterns.windows)} windows of {patterns.rows} rows)")
+    body = data[newline + 1:]
+    if len(body) % 2:
+        raise ValueError(f"{path}: an odd number of bytes of weights (2 bytes each): cut short?")
     flat = array("h")
-    flat.frombytes(data[newline + 1:])
+    flat.frombytes(body)
     if sys.byteorder != "little":
         flat.byteswap()
     canon = patterns.canonical()

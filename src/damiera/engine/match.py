@@ -122,8 +122,9 @@ def read_openings(variant: Variant, path: str) -> list[Position]:
     """FENs from a file, one per line (blank lines and ``#`` comments skipped).
 
     Raises OSError if the file cannot be read, and ValueError naming the file (and the line)
-    for a file larger than :data:`MAX_OPENINGS_BYTES`, not UTF-8 text, a bad FEN, or a finished position (a side without
-    pieces, or no legal move for the side to move): a game cannot start from it.
+    for a file larger than :data:`MAX_OPENINGS_BYTES`, not UTF-8 text, a bad FEN, or a
+    finished position (a side without pieces, or no legal move for the side to move): a game
+    cannot start from it.
     """
     out = []
     with open(path, "rb") as fh:

@@ -389,8 +389,8 @@ static PyObject *Engine_tt_used(EngineObject *self, PyObject *unused)
 static PyMethodDef Engine_methods[] = {
     {"new_search", (PyCFunction)Engine_new_search, METH_VARARGS,
      "new_search(hashes, threat_extension, reduce_sacrifices[, prune_late_moves[, probcut]]): "
-     "the game's "
-     "hashes since the last irreversible move (current last); ages the history, clears killers and counters"},
+     "the game's hashes since the last irreversible move (current last); ages the history, "
+     "clears killers and counters"},
     {"root", (PyCFunction)Engine_root, METH_VARARGS,
      "root(position, order, depth, rep_start, quiet, full_window, alpha, beta, deadline"
      "[, max_nodes]) -> "

@@ -205,12 +205,21 @@ static int lmr_reduction(int depth, int k, int pv_node)
 #define FUTILITY_MARGIN 120
 static const int LMP_FROM[4] = {0, 5, 8, 12};
 
+/* Whether one side or the other can capture in n (ProbCut and the late-move pruning both ask,
+ * both at depth 3): computed on the first question and kept in *known (-1: not yet). */
+static int capture_near(const EngineObject *E, const Node *n, int *known)
+{
+    if (*known < 0)
+        *known = has_capture(E->r, n->own, n->opp, n->kings, n->side) ||
+                 has_capture(E->r, n->opp, n->own, n->kings, 1 - n->side);
+    return *known;
+}
+
 static int may_prune_node(EngineObject *E, const Node *n, int depth, int alpha, int beta,
-                          int pv_node)
+                          int pv_node, int *near)
 {
     return E->prune_late_moves && !pv_node && depth <= 3 && alpha > -MATE_BOUND &&
-           beta < MATE_BOUND && !has_capture(E->r, n->own, n->opp, n->kings, n->side) &&
-           !has_capture(E->r, n->opp, n->own, n->kings, 1 - n->side);
+           beta < MATE_BOUND && !capture_near(E, n, near);
 }
 
 static int prune_move(EngineObject *E, const Node *n, const CMove *m, int k, int depth,
@@ -299,11 +308,10 @@ int search(EngineObject *E, const Node *n, uint64_t h, int depth, int alpha, int
                 return s;
         }
     }
-    int pv_node = beta - alpha > 1;
-    if (E->probcut && !pv_node && !E->in_probcut && depth >= 3 && beta < MATE_BOUND && beta > -MATE_BOUND &&
-        !n->kings && popc(n->own | n->opp) >= PROBCUT_MIN_PIECES &&
-        (has_capture(E->r, n->own, n->opp, n->kings, n->side) ||
-         has_capture(E->r, n->opp, n->own, n->kings, 1 - n->side))) {
+    int pv_node = beta - alpha > 1, near = -1;
+    if (E->probcut && !pv_node && !E->in_probcut && depth >= 3 && beta < MATE_BOUND &&
+        beta > -MATE_BOUND && !n->kings && popc(n->own | n->opp) >= PROBCUT_MIN_PIECES &&
+        capture_near(E, n, &near)) {
         int margin = PROBCUT_MARGIN * depth, cut = beta + margin;
         E->in_probcut = 1;
         int s = search(E, n, h, depth * PROBCUT_DEPTH_PCT / 100, cut - 1, cut, ply, rep_start,
@@ -332,7 +340,7 @@ int search(EngineObject *E, const Node *n, uint64_t h, int depth, int alpha, int
         order_moves(E, moves, count, hash_idx, ply, order);
     }
     int alpha0 = alpha, best_score = -INF, best_idx = order[0];
-    int prune = count > 1 && may_prune_node(E, n, depth, alpha, beta, pv_node);
+    int prune = count > 1 && may_prune_node(E, n, depth, alpha, beta, pv_node, &near);
     int stand = prune && depth <= 2 ? static_score(E, n) : INF;
     if (stand == NO_MOVES)
         prune = 0;

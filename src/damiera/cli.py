@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 
+from damiera.engine.evaluate import learned_enabled
 from damiera.engine.switches import SwitchError
 from damiera.rules.movegen import apply_move, legal_moves, perft
 from damiera.rules.notation import move_labels, move_text
@@ -198,6 +199,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        # The engine's environment switches before any command starts (SwitchError): a server
+        # (hub, dxp, serve, worker) must not start and then fail every search over a mistyped
+        # DAMIERA_EVAL.
+        learned_enabled()
         status: int = args.func(args)
     except (UsageError, SwitchError) as exc:
         print(f"damiera: error: {exc}", file=sys.stderr)

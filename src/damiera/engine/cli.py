@@ -52,16 +52,9 @@ def _usage_error(message: str) -> Exception:
 
 def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     """Run a command, turning bad input into one stderr line and exit status 2 (the CLI's own
-    ``UsageError`` is turned the same way, whichever module object it comes from). The
-    environment switches (``DAMIERA_EVAL``) are read before the command starts: a bad value
-    raises :class:`~damiera.engine.switches.SwitchError`, which the CLI reports the same way."""
+    ``UsageError`` is turned the same way, whichever module object it comes from)."""
 
     def run(args: argparse.Namespace) -> int:
-        from damiera.engine.evaluate import learned_enabled
-
-        # The environment switches first (SwitchError, exit 2): a server (hub, dxp) must not
-        # answer 'ready' and then die at its first search over a mistyped DAMIERA_EVAL.
-        learned_enabled()
         try:
             return func(args)
         except Exception as exc:

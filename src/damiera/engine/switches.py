@@ -1,6 +1,7 @@
 """The engine's environment switches: settings an operator gives a whole process through
 environment variables (``DAMIERA_EVAL``: :func:`damiera.engine.evaluate.learned_enabled`), read
-where they apply and checked when a command starts (``damiera.engine.cli``, ``damiera serve``).
+where they apply and checked before any command of the ``damiera`` CLI starts
+(``damiera.cli.main``).
 
 A switch that is unset or empty takes its default; any value outside its choices raises
 :class:`SwitchError`, never silently the default, so that a mistyped setting is seen.

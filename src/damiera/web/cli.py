@@ -80,11 +80,6 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError(f"port must be between 1 and 65535 (or 0: any free port), not {port}")
     if not 1 <= args.workers <= MAX_WORKERS:
         raise UsageError(f"--workers must be between 1 and {MAX_WORKERS}, not {args.workers}")
-    from damiera.engine.evaluate import learned_enabled
-
-    # The engine's switches (SwitchError, exit 2) before anything starts: a mistyped
-    # DAMIERA_EVAL must stop the server here, not fail every computer move once it runs.
-    learned_enabled()
     # The address first: a typo in --host or a busy port must not leave a new database behind.
     sock = _bind(args.host, port)
     try:
@@ -194,11 +189,9 @@ def app_from_environment() -> Any:
 
 def _worker(args: argparse.Namespace) -> int:
     from damiera.cli import UsageError
-    from damiera.engine.evaluate import learned_enabled
     from damiera.web.computer_jobs import ENVIRONMENT as REDIS_ENVIRONMENT
     from damiera.web.store import safe_url
 
-    learned_enabled()  # the engine's switches first (SwitchError), as damiera serve
     url = args.redis_url or os.environ.get(REDIS_ENVIRONMENT)
     if not url:
         raise UsageError(f"give the job queue's Redis URL: --redis-url or ${REDIS_ENVIRONMENT}")

@@ -27,7 +27,8 @@ The test: GSPRT on the pairs of games (pentanomial: each pair's score 0, 1/4, ..
 sample), H0 "new is ``--elo0`` Elo better than base" against H1 "``--elo1`` better" (logistic
 Elo), ``--alpha``/``--beta`` error rates; LLR = N (s1 - s0) (2 mean - s0 - s1) / (2 var) with
 s = 1 / (1 + 10^(-elo / 400)). It stops when the LLR leaves [ln(beta / (1 - alpha)),
-ln((1 - beta) / alpha)] (not before 10 pairs: ``MIN_PAIRS``), or at ``--max-games`` / ``--max-minutes`` (after a whole pair).
+ln((1 - beta) / alpha)] (not before 10 pairs: ``MIN_PAIRS``), or at ``--max-games`` /
+``--max-minutes`` (after a whole pair).
 Prints each pair, then W/D/L, score, Elo with its 95% interval, LLR and the decision; the mean
 depth each engine reached; one JSON line with every number last.
 """

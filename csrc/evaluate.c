@@ -61,9 +61,13 @@ static int chase(const Eval *e, uint64_t strong, uint64_t weak)
     return total;
 }
 
-static int patterns(const Eval *e, uint64_t wm, uint64_t bm)
+/* The windows' weights summed over the board (White's view). With two phases, each window
+ * reads its opening and its endgame table (the endgame's lie phase_stride further on), and
+ * the sums are blended by the pieces left (patterns.py, "Phases"). */
+static int patterns(const Eval *e, uint64_t wm, uint64_t bm, int pieces)
 {
-    int h = e->half, total = 0, offset = 0;
+    int h = e->half, total = 0, endgame = 0, offset = 0;
+    const int16_t *late = e->weights + e->phase_stride;
     /* Each row's digits once (the place-0 table, the only one kept); a row at place p of a
      * window weighs 9^p (row_tables' place-p entry is exactly 9^p times its place-0 entry,
      * and no 13-bit field carries: a window's pattern is below 3^8 = 6561). */
@@ -76,11 +80,26 @@ static int patterns(const Eval *e, uint64_t wm, uint64_t bm)
         uint64_t fields = 0;
         for (int p = 0; p < e->nplaces; p++)
             fields += digits[r0 + p] * POW9[p];
-        for (int k = 0; k < h - 1; k++) {
-            total += e->weights[offset + (int)(fields & 8191)];
-            fields >>= 13;
-            offset += e->pattern_size;
-        }
+        if (e->phases == 2)
+            for (int k = 0; k < h - 1; k++) {
+                total += e->weights[offset + (int)(fields & 8191)];
+                endgame += late[offset + (int)(fields & 8191)];
+                fields >>= 13;
+                offset += e->pattern_size;
+            }
+        else
+            for (int k = 0; k < h - 1; k++) {
+                total += e->weights[offset + (int)(fields & 8191)];
+                fields >>= 13;
+                offset += e->pattern_size;
+            }
+    }
+    if (e->phases == 2) {
+        int start = e->start_pieces, p = pieces < start ? pieces : start;
+        int blend = total * p + endgame * (start - p);
+        /* Rounded toward zero either way, so that the colour-swapped position scores the
+         * exact opposite. */
+        return blend / start;
     }
     return total;
 }
@@ -112,7 +131,7 @@ int evaluate(const Eval *e, uint64_t white, uint64_t black, uint64_t kings, int 
     if (!wk && (bm & e->black_zone))
         score -= runaways(e, bm & e->black_zone, white | bm, e->black_cone, e->black_to_go);
     if (e->window_rows)
-        score += patterns(e, wm, bm);
+        score += patterns(e, wm, bm, left);
     if (wk || bk) {
         if (e->flying) {
             uint64_t d = e->main_diagonal;
@@ -293,6 +312,14 @@ int load_eval(Eval *e, PyObject *ev)
             return -1;
         }
         e->nplaces = (int)PyList_Size(places);
+        e->phases = (int)get_int_attr(ev, "pattern_phases", &ok);
+        if (!ok || e->phases < 1 || e->phases > 2) {
+            Py_DECREF(places);
+            Py_DECREF(weights);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "pattern_phases must be 1 or 2");
+            return -1;
+        }
         size_t stride = (size_t)1 << (2 * e->half);
         /* Only the place-0 table: place p's is 9^p times it (see patterns()). */
         e->row_places = calloc(stride, sizeof(int64_t));
@@ -314,6 +341,7 @@ int load_eval(Eval *e, PyObject *ev)
             }
             e->weights[i] = (int16_t)w;
         }
+        e->phase_stride = (int)(nw / e->phases);
         Py_DECREF(places);
         Py_DECREF(weights);
         if (fail == 1)

@@ -21,6 +21,7 @@ typedef struct {
     int white_to_go[MAX_BITS], black_to_go[MAX_BITS];
     int row[MAX_BITS], col[MAX_BITS];
     int window_rows, pattern_size, nrows, nplaces;
+    int phases, phase_stride; /* 1 or 2 sets of tables; the endgame's start phase_stride on */
     int row_shifts[16];
     int64_t *row_places; /* a row's digits at place 0 of a window, (1 << 2h) entries */
     int16_t *weights; /* window tables, centi-men (int16: half the cache of int) */

@@ -18,7 +18,7 @@ venv's Python):
     at once to use every core). The game numbers and results are kept.
 
 ``fit-scores VARIANT FILE.npz [FILE.npz ...] [--rows 3] [--damp 1,3,10,30] [--clip 600]
-[--out FILE]``
+[--phases 1] [--out FILE]``
     Fits the pattern weights by ridge least squares to what the labelling search adds to the
     hand-made evaluation (score minus evaluation, centi-men), leaving out decided positions
     (``--clip``); each damping is fitted on nine tenths of the games, and the fit that
@@ -28,7 +28,7 @@ venv's Python):
     result-based ``fit`` below played worse for exactly that).
 
 ``fit VARIANT FILE.npz [FILE.npz ...] [--rows 3] [--prior 5,10,20,40] [--mix 1]
-[--iterations 300] [--share none|edges|band] [--out FILE]``
+[--iterations 300] [--share none|edges|band] [--phases 1] [--out FILE]``
     Fits the pattern weights by logistic regression (the "Texel" method): the probability
     that White wins is ``sigmoid((hand-made evaluation + pattern sum) / K)``, K fitted first
     on the hand-made evaluation alone; the target mixes the game result and the search score
@@ -42,6 +42,10 @@ venv's Python):
     table (:data:`SHARES`), fewer weights each seen more often. (An earlier version took Adam steps of a
     fixed size with early stopping: every pattern, however rarely seen, moved as fast as a
     common one, and the weights learned the games by heart.)
+
+Both fits take ``--phases 2``: an opening's and an endgame's tables, which the evaluation
+blends by the pieces left (``damiera.engine.patterns``, "Phases"); each position's row of
+the fit holds every window twice, scaled by its share of each.
 
 Needs numpy and scipy (the ``train`` extra; only this tool uses them).
 """
@@ -264,14 +268,33 @@ def _columns(patterns: PatternSet, wm: np.ndarray, bm: np.ndarray,
     return cols, signs, n_params
 
 
-def _matrix(cols: np.ndarray, signs: np.ndarray, mask: np.ndarray, n_params: int) -> Any:
+def _matrix(cols: np.ndarray, signs: np.ndarray, mask: np.ndarray, n_params: int,
+            opening: np.ndarray | None = None) -> Any:
     """The sparse (positions in ``mask``) x (parameters) matrix of ``_columns``' output: the
-    pattern sum of every position is this matrix times the parameters."""
+    pattern sum of every position is this matrix times the parameters. With ``opening``
+    (each position's share of the opening tables, 0..1: two phases), the parameters are the
+    opening's ``n_params`` then the endgame's as many, and each window's weight enters
+    twice, scaled by the share and by one minus it."""
     from scipy.sparse import csr_matrix
 
     c, sg = cols[mask], signs[mask]
     r = np.repeat(np.arange(len(c)), c.shape[1])
-    return csr_matrix((sg.ravel(), (r, c.ravel())), shape=(len(c), n_params))
+    if opening is None:
+        return csr_matrix((sg.ravel(), (r, c.ravel())), shape=(len(c), n_params))
+    share = opening[mask][:, None]
+    values = np.concatenate([(sg * share).ravel(), (sg * (1 - share)).ravel()])
+    rows = np.concatenate([r, r])
+    columns = np.concatenate([c.ravel(), c.ravel() + n_params])
+    return csr_matrix((values, (rows, columns)), shape=(len(c), 2 * n_params))
+
+
+def _opening_share(v: Variant, data: dict[str, np.ndarray]) -> np.ndarray:
+    """Each position's weight of the opening tables in a two-phase evaluation: the pieces
+    left over the pieces of the start, at most 1 (``damiera.engine.patterns``, "Phases")."""
+    occupied = (data["white"] | data["black"]).astype(np.uint64)
+    pieces = np.unpackbits(occupied.view(np.uint8)).reshape(-1, 64).sum(axis=1)
+    start = 2 * v.men_per_side
+    return np.minimum(pieces, start).astype(np.float64) / start
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -318,15 +341,16 @@ def _weights_out(v: Variant, out: str | None) -> Path:
 
 
 def _write(v: Variant, patterns: PatternSet, theta: np.ndarray, out: str | None,
-           share: str = "none") -> Path:
+           share: str = "none", phases: int = 1) -> Path:
     """Round the fitted parameters into the weights file (``out`` or the package's own):
-    every canonical window's full table, whatever the sharing of the fit."""
-    column, sign, _ = _param_map(patterns, share)
+    every canonical window's full table, whatever the sharing of the fit (with two phases,
+    ``theta`` holds the opening's parameters, then the endgame's)."""
+    column, sign, n_params = _param_map(patterns, share)
     weights = np.clip(np.round(theta), -32768, 32767)
-    tables = {w: (sign[w] * weights[column[w]]).astype(np.int64).tolist()
-              for w in patterns.canonical()}
+    sets = [{w: (sign[w] * weights[k * n_params:][column[w]]).astype(np.int64).tolist()
+             for w in patterns.canonical()} for k in range(phases)]
     path = _weights_out(v, out)
-    save_weights(path, patterns, tables)
+    save_weights(path, patterns, sets[0], sets[1] if phases == 2 else None)
     return path
 
 
@@ -340,13 +364,23 @@ class _Inputs(NamedTuple):
     patterns: PatternSet
     cols: np.ndarray
     signs: np.ndarray
-    n_params: int
+    n_params: int  # parameters of one set of tables
     held_out: np.ndarray  # every tenth game
+    opening: np.ndarray | None  # two phases: each position's share of the opening tables
+
+    def matrix(self, mask: np.ndarray) -> Any:
+        """The design matrix of the positions in ``mask`` (see :func:`_matrix`)."""
+        return _matrix(self.cols, self.signs, mask, self.n_params, self.opening)
+
+    @property
+    def phases(self) -> int:
+        return 1 if self.opening is None else 2
 
 
 def _fit_inputs(variant_id: str, files: list[str], rows: int, out: str | None,
-                share: str = "none") -> _Inputs:
-    """Load ``files`` for a fit of ``rows``-row windows, checking ``--out`` first."""
+                share: str = "none", phases: int = 1) -> _Inputs:
+    """Load ``files`` for a fit of ``rows``-row windows (one set of tables, or an opening's
+    and an endgame's: ``phases``), checking ``--out`` first."""
     v = get_variant(variant_id)
     _weights_out(v, out)
     data = _load(files, v)
@@ -355,11 +389,11 @@ def _fit_inputs(variant_id: str, files: list[str], rows: int, out: str | None,
     cols, signs, n_params = _columns(patterns, data["white"] & ~data["kings"],
                                      data["black"] & ~data["kings"], share)
     return _Inputs(v, data, base, keep, patterns, cols, signs, n_params,
-                   data["game"] % 10 == 0)
+                   data["game"] % 10 == 0, _opening_share(v, data) if phases == 2 else None)
 
 
 def fit_scores(variant_id: str, files: list[str], rows: int, damps: list[float], clip: float,
-               out: str | None) -> None:
+               out: str | None, phases: int = 1) -> None:
     """Ridge least squares of (search score - hand-made evaluation) on the patterns: the
     weights that best predict, in centi-men, what the search that labelled the positions
     adds to the static evaluation. Positions whose score or evaluation is ``clip`` or more
@@ -367,8 +401,10 @@ def fit_scores(variant_id: str, files: list[str], rows: int, damps: list[float],
     games and measured on the rest; the best fit is written."""
     from scipy.sparse.linalg import lsqr
 
-    v, data, base, keep, patterns, cols, signs, n_params, held_out = _fit_inputs(
-        variant_id, files, rows, out)
+    inputs = _fit_inputs(variant_id, files, rows, out, phases=phases)
+    v, data, base, keep, patterns, held_out = (inputs.v, inputs.data, inputs.base,
+                                               inputs.keep, inputs.patterns, inputs.held_out)
+    n_params = inputs.phases * inputs.n_params
     score = data["score"].astype(np.float64)
     keep &= (np.abs(score) < clip) & (np.abs(base) < clip)
     residual = score - base
@@ -378,8 +414,8 @@ def fit_scores(variant_id: str, files: list[str], rows: int, damps: list[float],
                          f"training and the held-out games need positions (play at least 11 "
                          f"games); {int(keep.sum())} of {len(score)} are inside --clip {clip:g}")
 
-    a_train = _matrix(cols, signs, train, n_params)
-    a_test = _matrix(cols, signs, test, n_params)
+    a_train = inputs.matrix(train)
+    a_test = inputs.matrix(test)
     rmse0 = float(np.sqrt(np.mean(residual[test] ** 2)))
     print(f"{int(keep.sum())} positions of {len(score)} (|score| < {clip:g}), "
           f"{len(np.unique(data['game']))} games; held out {int(test.sum())}; "
@@ -394,18 +430,21 @@ def fit_scores(variant_id: str, files: list[str], rows: int, damps: list[float],
         if rmse < best_rmse:
             best_damp, best_rmse, best_theta = damp, rmse, theta
     # The weights written are the ones measured on the held-out games (not refitted on all).
-    path = _write(v, patterns, best_theta, out)
+    path = _write(v, patterns, best_theta, out, phases=inputs.phases)
     print(f"damp {best_damp:g}: wrote {path} ({n_params} weights)")
 
 
 def fit(variant_id: str, files: list[str], priors: list[float], mix: float, iterations: int,
-        out: str | None, rows: int = 3, share: str = "none") -> None:
+        out: str | None, rows: int = 3, share: str = "none", phases: int = 1) -> None:
     """Fit the pattern weights by penalised logistic regression (see the module docstring)
     and write the fit that predicts the held-out games best."""
     from scipy.optimize import minimize
 
-    v, data, base, keep, patterns, cols, signs, n_params, held_out = _fit_inputs(
-        variant_id, files, rows, out, share)
+    inputs = _fit_inputs(variant_id, files, rows, out, share, phases)
+    v, data, base, keep, patterns, cols, held_out = (inputs.v, inputs.data, inputs.base,
+                                                     inputs.keep, inputs.patterns, inputs.cols,
+                                                     inputs.held_out)
+    n_params = inputs.phases * inputs.n_params
     result = (data["result"].astype(np.float64) + 1) / 2
     train, test = keep & ~held_out, keep & held_out
     print(f"{len(base)} positions, {len(np.unique(data['game']))} games; "
@@ -427,10 +466,11 @@ def fit(variant_id: str, files: list[str], priors: list[float], mix: float, iter
     print(f"K = {k:.0f} centi-men; hand-made evaluation: loss {best:.5f} (train, results), "
           f"{_loss(base[test] / k, result[test]):.5f} (held out, results), "
           f"{held0:.5f} (held out, target)")
-    a_train = _matrix(cols, signs, train, n_params)
-    a_test = _matrix(cols, signs, test, n_params)
+    a_train = inputs.matrix(train)
+    a_test = inputs.matrix(test)
     tr_base, tr_target = base[train], target[train]
-    seen = np.bincount(cols[train].ravel(), minlength=n_params) > 0
+    seen = np.tile(np.bincount(cols[train].ravel(), minlength=inputs.n_params) > 0,
+                   inputs.phases)
 
     def objective(theta: np.ndarray, penalty: float) -> tuple[float, np.ndarray]:
         # Minus the log posterior: the summed log loss (log(1 + e^z) - y z, written stably)
@@ -458,7 +498,7 @@ def fit(variant_id: str, files: list[str], priors: list[float], mix: float, iter
         print("no fit beat the hand-made evaluation on the held-out games: nothing written")
         return
     print(f"kept prior {best_prior:g}: held out {best_held:.5f}")
-    path = _write(v, patterns, best_theta, out, share)
+    path = _write(v, patterns, best_theta, out, share, inputs.phases)
     print(f"wrote {path} ({n_params} weights, {int(seen.sum())} seen in training)")
 
 
@@ -502,6 +542,8 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("--clip", type=float, default=600,
                     help="leave out positions scored this far from 0 (centi-men)")
     rp.add_argument("--out", help="weights file (default: the package's file for the rules)")
+    rp.add_argument("--phases", type=int, choices=(1, 2), default=1,
+                    help="2: an opening's and an endgame's tables, blended by the pieces left")
     fp = sub.add_parser("fit", formatter_class=argparse.ArgumentDefaultsHelpFormatter,
                         description="Logistic regression of game results on the patterns, on "
                         "top of the hand-made evaluation (see the module docstring).")
@@ -518,6 +560,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="windows that share one table (see SHARES)")
     fp.add_argument("--out", help="weights file (default: the package's own file for the "
                     "rules, under src/, which the engine then plays with)")
+    fp.add_argument("--phases", type=int, choices=(1, 2), default=1,
+                    help="2: an opening's and an endgame's tables, blended by the pieces left")
     args = p.parse_args(argv)
     if args.cmd in ("selfplay", "label") and not args.out.endswith(".npz"):
         p.error(f"--out must name a .npz file, not {args.out!r}")
@@ -556,13 +600,14 @@ def main(argv: list[str] | None = None) -> int:
             selfplay(args.variant, args.games, args.depth, args.out, args.seed, args.nodes,
                      opening)
         elif args.cmd == "fit-scores":
-            fit_scores(args.variant, args.files, args.rows, damps, args.clip, args.out)
+            fit_scores(args.variant, args.files, args.rows, damps, args.clip, args.out,
+                       args.phases)
         elif args.cmd == "label":
             label(args.variant, args.src, args.out, args.depth, args.every,
                   (part[0], part[1]))
         else:
             fit(args.variant, args.files, priors, args.mix, args.iterations, args.out,
-                args.rows, args.share)
+                args.rows, args.share, args.phases)
     except (OSError, ValueError) as exc:  # UnknownVariantError is a ValueError
         print(f"train_patterns: error: {exc}", file=sys.stderr)
         return 2

@@ -98,31 +98,41 @@ class ReferenceEvaluator:
         if not wk and bm & self.ev.black_zone:
             score -= self._runaways(bm & self.ev.black_zone, white | bm, self.ev.black_cone)
         if self.ev.window_rows:
-            score += self._patterns(wm, bm)
+            score += self._patterns(wm, bm, left)
         if wk or bk:
             score = self._king_terms(score, wm, bm, wk, bk, nwk, nbk)
         tempo = self.ev.tempo
         return (score + tempo) if white_to_move else (tempo - score)
 
-    def _patterns(self, wm: int, bm: int) -> int:
-        """Sum of the trained window weights (White's view; see damiera.engine.patterns)."""
+    def _patterns(self, wm: int, bm: int, pieces: int) -> int:
+        """Sum of the trained window weights (White's view; see damiera.engine.patterns);
+        with two phases, the opening's and the endgame's sums blended by ``pieces``."""
         h = self.ev.half
         row_mask = self.ev.row_mask
         xs = [((wm >> s) & row_mask) | (((bm >> s) & row_mask) << h) for s in self.ev.row_shifts]
         places = self.ev.row_places
         weights = self.ev.pattern_weights
         size = self.ev.pattern_size
-        total = 0
+        phases = self.ev.pattern_phases
+        stride = len(weights) // phases
+        totals = [0] * phases
         offset = 0
         for r0 in range(self.ev.window_rows):
             fields = 0
             for place, table in enumerate(places):
                 fields += table[xs[r0 + place]]
             for _ in range(h - 1):
-                total += weights[offset + (fields & _FIELD_MASK)]
+                for phase in range(phases):
+                    totals[phase] += weights[phase * stride + offset + (fields & _FIELD_MASK)]
                 fields >>= _FIELD
                 offset += size
-        return total
+        if phases == 1:
+            return totals[0]
+        start = self.ev.start_pieces
+        p = min(pieces, start)
+        blend = totals[0] * p + totals[1] * (start - p)
+        # C's division: rounded toward zero.
+        return blend // start if blend >= 0 else -((-blend) // start)
 
     def _runaways(self, men: int, blockers: int, cones: dict[int, tuple[int, int]]) -> int:
         """RUNAWAY bonus for each man whose cone ahead holds no piece (see the module table)."""

@@ -49,13 +49,18 @@ def test_native_static_scores_equal_the_python_evaluation(v: Variant) -> None:
     assert len(scores) > 100
 
 
+@pytest.mark.parametrize("phases", [1, 2])
 @pytest.mark.parametrize("vid", ["international", "russian", "italian"])
-def test_native_static_scores_equal_with_trained_patterns(vid: str) -> None:
+def test_native_static_scores_equal_with_trained_patterns(vid: str, phases: int) -> None:
+    """With one set of tables, and with an opening's and an endgame's blended by the pieces
+    left (two phases)."""
     v = variant(vid)
     pset = pat.PatternSet(geometry(v), 3)
     rng = random.Random(3)
-    tables = [[rng.randint(-40, 40) for _ in range(pset.size)] for _ in pset.windows]
+    tables = [[rng.randint(-40, 40) for _ in range(pset.size)]
+              for _ in range(phases * len(pset.windows))]
     evaluator = Evaluator(v, tables=(pset.rows, tables))
+    assert evaluator.pattern_phases == phases
     assert evaluator.window_rows
     reference = ReferenceEvaluator(evaluator)
     for pos in _positions(v, 500, seed=11):

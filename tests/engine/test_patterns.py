@@ -153,13 +153,17 @@ def test_packed_pattern_sum_equals_the_square_by_square_sum(v, rows):
 @pytest.mark.parametrize("v", ALL, ids=lambda v: v.id)
 def test_evaluation_of_the_mirrored_position_is_the_same_for_the_other_side(v, rows):
     """Turning the board half a turn and swapping colours (and the side to move) changes
-    nothing: with the stored weights (if any) and with random window tables."""
+    nothing: with the stored weights (if any), with random window tables, and with random
+    opening and endgame tables (two phases)."""
     pset = pat.PatternSet(geometry(v), rows)
     random_tables = Evaluator(v, tables=(rows, _random_tables(pset, 2, symmetric=True)))
+    two_phases = Evaluator(v, tables=(rows, _random_tables(pset, 2, symmetric=True)
+                                      + _random_tables(pset, 4, symmetric=True)))
     hand = Evaluator(v, patterns=False)
     positions = _random_positions(v, 100, seed=5)
     assert any(random_tables.evaluate(p) != hand.evaluate(p) for p in positions)
-    for ev in (Evaluator(v), random_tables):
+    assert any(two_phases.evaluate(p) != random_tables.evaluate(p) for p in positions)
+    for ev in (Evaluator(v), random_tables, two_phases):
         for pos in positions:
             assert ev.evaluate(pos) == ev.evaluate(_rotate(v, pos))
 
@@ -267,7 +271,10 @@ def test_weights_file_round_trip_and_clear_errors(tmp_path, monkeypatch):
     path.write_bytes(b"damiera-patterns 1 3 15\n")
     with pytest.raises(ValueError, match="do not fit this board"):
         pat.load_weights(RUSSIAN)
-    path.write_bytes(b"damiera-patterns 2 4 15\n")
+    path.write_bytes(b"damiera-patterns 3 4 15\n")
+    with pytest.raises(ValueError, match="not a patterns file"):
+        pat.load_weights(RUSSIAN)
+    path.write_bytes(b"damiera-patterns 2 4 15\n")  # version 2 says its phases
     with pytest.raises(ValueError, match="not a patterns file"):
         pat.load_weights(RUSSIAN)
     path.write_bytes(bytes(range(256)) * 4)
@@ -281,6 +288,42 @@ def test_weights_file_round_trip_and_clear_errors(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="do not fit 4-row windows"):
         Evaluator(RUSSIAN, tables=(4, tables[:-1]))
 
+
+
+def test_a_two_phase_file_round_trips_and_blends_by_the_pieces_left(tmp_path, monkeypatch):
+    """Version 2 holds an opening's tables, then an endgame's; the evaluation adds the
+    opening's sum on the full board, the endgame's on a bare one, and in between the two
+    weighted by the pieces left (rounded toward zero)."""
+    pset = pat.PatternSet(geometry(RUSSIAN), 3)
+    opening = _random_tables(pset, seed=1, symmetric=True)
+    endgame = _random_tables(pset, seed=2, symmetric=True)
+    monkeypatch.setattr(pat, "_DIR", tmp_path)
+    path = pat.weights_path(RUSSIAN)
+    pat.save_weights(path, pset, {w: opening[w] for w in pset.canonical()},
+                     {w: endgame[w] for w in pset.canonical()})
+    assert path.read_bytes().startswith(b"damiera-patterns 2 3 18 2\n")
+    assert pat.load_weights(RUSSIAN) == (3, opening + endgame)
+    ev = Evaluator(RUSSIAN, patterns=True)
+    hand = Evaluator(RUSSIAN, patterns=False)
+    start = 2 * RUSSIAN.men_per_side
+    checked = 0
+    for pos in _random_positions(RUSSIAN, 200, seed=9):
+        base = hand.evaluate(pos)
+        wm, bm = pos.white & ~pos.kings, pos.black & ~pos.kings
+        if base == -(1 << 30) or pos.kings:
+            continue
+        o = sum(opening[w][pset.pattern(w, wm, bm)] for w in range(len(pset.windows)))
+        e = sum(endgame[w][pset.pattern(w, wm, bm)] for w in range(len(pset.windows)))
+        pieces = bin(pos.white | pos.black).count("1")
+        blend = o * pieces + e * (start - pieces)
+        expected = abs(blend) // start * (1 if blend >= 0 else -1)
+        sign = 1 if pos.turn is Color.WHITE else -1
+        assert ev.evaluate(pos) - base == sign * expected
+        checked += 1
+    assert checked > 50
+    path.write_bytes(path.read_bytes()[:-2])
+    with pytest.raises(ValueError, match="weights, expected"):
+        pat.load_weights(RUSSIAN)
 
 
 def test_a_weights_file_cut_at_an_odd_byte_or_unreadable_is_reported_by_name(tmp_path,

@@ -53,6 +53,25 @@ def test_selfplay_then_fit_writes_weights_the_evaluator_loads(tmp_path, monkeypa
     assert rows == 3 and len(tables) == 18 and any(any(t) for t in tables)
 
 
+def test_a_two_phase_fit_writes_an_opening_and_an_endgame_set(tmp_path, monkeypatch):
+    """--phases 2: the fit's parameters are an opening's tables and an endgame's; the file
+    holds both (version 2) and the evaluator loads them, twice the tables of one phase."""
+    data = tmp_path / "games.npz"
+    _run("selfplay", "russian", "--games", "12", "--depth", "2", "--out", str(data))
+    out = tmp_path / "w.bin"
+    report = _run("fit", "russian", str(data), "--mix", "0", "--prior", "30",
+                  "--iterations", "30", "--phases", "2", "--out", str(out))
+    assert "prior 30 centi-men: held out" in report
+    if "nothing written" in report:
+        return
+    assert out.read_bytes().startswith(b"damiera-patterns 2 3 18 2\n")
+    rows, tables = _load_as_russian_weights(out, tmp_path, monkeypatch)
+    assert rows == 3 and len(tables) == 36 and any(any(t) for t in tables)
+    report = _run("fit-scores", "russian", str(data), "--damp", "10", "--phases", "2",
+                  "--out", str(out))
+    assert f"wrote {out}" in report and out.read_bytes().startswith(b"damiera-patterns 2")
+
+
 def test_a_node_budget_search_is_the_same_whatever_the_clock_and_spends_the_budget():
     from damiera.engine.search import Searcher
 

@@ -131,7 +131,8 @@ class Evaluator:
     ``patterns``: add the trained patterns of men when weights exist for the variant's rules
     (:func:`damiera.engine.patterns.load_weights`); None (the default): when
     :func:`learned_enabled` says so; ``tables``: use these instead of the stored ones,
-    ``(rows per window, tables[w][pattern])`` (tests, training, matches of a candidate).
+    ``(rows per window, tables[w][pattern])`` (tests, training, matches of a candidate; twice
+    as many tables for a two-phase set, the opening's windows first).
     Raises ValueError when ``tables`` do not fit the board; a stored weights file that does
     not, or cannot be read, is reported with a warning and left out.
     """
@@ -254,6 +255,9 @@ class Evaluator:
                 warnings.warn(f"{why}; playing without the trained patterns", stacklevel=2)
         self.pattern_weights: list[int] = []
         self.pattern_size = 0
+        #: 1, or 2 when the tables are an opening's and an endgame's, blended by the pieces
+        #: left (damiera.engine.patterns, "Phases").
+        self.pattern_phases = 1
         self.row_shifts: list[int] = []
         self.row_mask = (1 << geo.half) - 1
         self.half = geo.half
@@ -262,12 +266,13 @@ class Evaluator:
         if tables is not None:
             rows_per_window, window_tables = tables
             pset = PatternSet(geo, rows_per_window)
-            if len(window_tables) != len(pset.windows) or any(
+            if len(window_tables) not in (len(pset.windows), 2 * len(pset.windows)) or any(
                 len(t) != pset.size for t in window_tables
             ):
                 raise ValueError(f"pattern tables do not fit {rows_per_window}-row windows")
             for t in window_tables:
                 self.pattern_weights.extend(t)
+            self.pattern_phases = len(window_tables) // len(pset.windows)
             self.pattern_size = pset.size
             self.row_shifts = pset.row_shift
             self.window_rows = n - pset.rows + 1

@@ -17,9 +17,15 @@ image under the 180-degree rotation with colours swapped share one table, negate
 the evaluation of a position and of its mirror image are opposite (a window that is its own
 image, the middle one on 8x8, has a table that is its own negated mirror).
 
+*Phases.* A file may hold two sets of tables: one for the full board and one for the bare
+board. The evaluation then blends them by the pieces left, ``(opening x pieces + endgame x
+(start - pieces)) / start`` (``start``: the pieces of the starting position), so a pattern
+may be judged differently in the middlegame and in the ending.
+
 File format (:func:`save_weights` / :func:`load_weights`): the ASCII line
-``damiera-patterns 1 ROWS WINDOWS\\n`` then, for each window whose index is not above its
-partner's, ``3 ** (2 x ROWS)`` little-endian signed 16-bit weights.
+``damiera-patterns 1 ROWS WINDOWS\\n`` (one set of tables) or ``damiera-patterns 2 ROWS
+WINDOWS 2\\n`` (two phases, opening first), then, for each phase and each window whose
+index is not above its partner's, ``3 ** (2 x ROWS)`` little-endian signed 16-bit weights.
 """
 
 from __future__ import annotations
@@ -167,25 +173,31 @@ class PatternSet:
         return p
 
 
-def save_weights(path: Path, patterns: PatternSet, tables: dict[int, list[int]]) -> None:
+def save_weights(path: Path, patterns: PatternSet, tables: dict[int, list[int]],
+                 endgame: dict[int, list[int]] | None = None) -> None:
     """Write the canonical windows' tables (``tables[w]``, ``patterns.size`` ints each, in
-    -32768..32767) to ``path``. Raises ValueError for a missing table or a wrong size."""
+    -32768..32767) to ``path``; with ``endgame`` (the same shape), a two-phase file whose
+    ``tables`` are the opening's. Raises ValueError for a missing table or a wrong size."""
     out = array("h")
-    for w in patterns.canonical():
-        t = tables.get(w)
-        if t is None or len(t) != patterns.size:
-            raise ValueError(f"window {w}: expected {patterns.size} weights")
-        out.extend(t)
+    for phase in (tables,) if endgame is None else (tables, endgame):
+        for w in patterns.canonical():
+            t = phase.get(w)
+            if t is None or len(t) != patterns.size:
+                raise ValueError(f"window {w}: expected {patterns.size} weights")
+            out.extend(t)
     if sys.byteorder != "little":
         out.byteswap()
-    header = f"{_MAGIC} 1 {patterns.rows} {len(patterns.windows)}\n".encode("ascii")
+    version = "1" if endgame is None else "2"
+    tail = "" if endgame is None else " 2"
+    header = f"{_MAGIC} {version} {patterns.rows} {len(patterns.windows)}{tail}\n"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(header + out.tobytes())
+    path.write_bytes(header.encode("ascii") + out.tobytes())
 
 
 def load_weights(variant: Variant) -> tuple[int, list[list[int]]] | None:
     """``(rows per window, tables)``: the full table of every window of ``variant``
-    (``tables[w][pattern]``, centi-men, White's view), or None when no weights were trained
+    (``tables[w][pattern]``, centi-men, White's view; a two-phase file gives twice as many
+    tables, the opening's windows then the endgame's), or None when no weights were trained
     for its rule parameters.
 
     Raises ValueError when the file exists but does not fit the board (wrong header or size).
@@ -203,10 +215,14 @@ def read_weights_file(variant: Variant, path: Path) -> tuple[int, list[list[int]
     data = path.read_bytes()
     newline = data.find(b"\n")
     header = data[:newline].decode("ascii", "replace").split()
-    if len(header) != 4 or header[:2] != [_MAGIC, "1"] or header[2] not in ("1", "2", "3", "4"):
+    if not (header[:2] == [_MAGIC, "1"] and len(header) == 4
+            or header[:2] == [_MAGIC, "2"] and len(header) == 5 and header[4] == "2") or \
+            header[2] not in ("1", "2", "3", "4"):
         shown = data[:min(newline, 40) if newline >= 0 else 40]
         raise ValueError(f"{path}: not a patterns file with windows of 1-4 rows (starts "
-                         f"{shown!r}, expected '{_MAGIC} 1 ROWS WINDOWS')")
+                         f"{shown!r}, expected '{_MAGIC} 1 ROWS WINDOWS' or "
+                         f"'{_MAGIC} 2 ROWS WINDOWS 2')")
+    phases = 1 if header[1] == "1" else 2
     patterns = PatternSet(geometry(variant), int(header[2]))
     if header[3] != str(len(patterns.windows)):
         raise ValueError(f"{path}: {header[3]} windows do not fit this board "
@@ -219,15 +235,21 @@ def read_weights_file(variant: Variant, path: Path) -> tuple[int, list[list[int]
     if sys.byteorder != "little":
         flat.byteswap()
     canon = patterns.canonical()
-    if len(flat) != len(canon) * patterns.size:
-        raise ValueError(f"{path}: {len(flat)} weights, expected {len(canon) * patterns.size}")
+    per_phase = len(canon) * patterns.size
+    if len(flat) != phases * per_phase:
+        raise ValueError(f"{path}: {len(flat)} weights, expected {phases * per_phase}")
     mirror = patterns.mirror()
-    tables: list[list[int]] = [[] for _ in patterns.windows]
-    for i, w in enumerate(canon):
-        t = flat[i * patterns.size:(i + 1) * patterns.size].tolist()
-        tables[w] = t
-        if patterns.partner[w] != w:
-            tables[patterns.partner[w]] = [-t[mirror[q]] for q in range(patterns.size)]
-        elif any(t[mirror[q]] != -t[q] for q in range(patterns.size)):
-            raise ValueError(f"{path}: window {w} is its own mirror image, its table is not")
+    tables: list[list[int]] = []
+    for phase in range(phases):
+        mine: list[list[int]] = [[] for _ in patterns.windows]
+        for i, w in enumerate(canon):
+            start = phase * per_phase + i * patterns.size
+            t = flat[start:start + patterns.size].tolist()
+            mine[w] = t
+            if patterns.partner[w] != w:
+                mine[patterns.partner[w]] = [-t[mirror[q]] for q in range(patterns.size)]
+            elif any(t[mirror[q]] != -t[q] for q in range(patterns.size)):
+                raise ValueError(f"{path}: window {w} is its own mirror image, its table "
+                                 f"is not")
+        tables.extend(mine)
     return patterns.rows, tables

@@ -294,7 +294,8 @@ def _opening_share(v: Variant, data: dict[str, np.ndarray]) -> np.ndarray:
     occupied = (data["white"] | data["black"]).astype(np.uint64)
     pieces = np.unpackbits(occupied.view(np.uint8)).reshape(-1, 64).sum(axis=1)
     start = 2 * v.men_per_side
-    return np.minimum(pieces, start).astype(np.float64) / start
+    share: np.ndarray = np.minimum(pieces, start).astype(np.float64) / start
+    return share
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:

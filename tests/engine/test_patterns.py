@@ -314,7 +314,7 @@ def test_a_two_phase_file_round_trips_and_blends_by_the_pieces_left(tmp_path, mo
             continue
         o = sum(opening[w][pset.pattern(w, wm, bm)] for w in range(len(pset.windows)))
         e = sum(endgame[w][pset.pattern(w, wm, bm)] for w in range(len(pset.windows)))
-        pieces = bin(pos.white | pos.black).count("1")
+        pieces = (pos.white | pos.black).bit_count()
         blend = o * pieces + e * (start - pieces)
         expected = abs(blend) // start * (1 if blend >= 0 else -1)
         sign = 1 if pos.turn is Color.WHITE else -1

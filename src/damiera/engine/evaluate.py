@@ -53,11 +53,12 @@ short king ~1.5 men) and the endgame theory cited in the issue (a lone king in t
 corner; the lone king on the main road against three kings draws on 8x8, Petrov's triangle
 needs the road); the small weights were set by hand and checked in engine matches. The
 pattern weights are fitted to self-play on top of the hand-made terms
-(``tools/train_patterns.py``). International's (windows of 3 rows, fitted to the search
-scores of 1,300 self-play games at 20,000 nodes a move) won its SPRT against the hand-made
-evaluation alone at a fixed node budget (``benchmarks/eval_results.md``), so it is used by
-default; so are those of the six 8x8 variants (3-row windows fitted the same way to
-1,140-1,640 self-play games of each at 50,000 nodes a move), each after its own SPRTs.
+(``tools/train_patterns.py``). International's (windows of 3 rows, an opening's and an
+endgame's table blended by the pieces left, fitted to the search scores of self-play games)
+won its SPRTs against the hand-made evaluation and then against each earlier file at a
+fixed node budget (``benchmarks/eval_results.md``), so it is used by default; so are those
+of the six 8x8 variants (3-row windows fitted the same way to self-play games of each), each
+after its own SPRTs.
 The ``DAMIERA_EVAL`` environment variable switches them (``hand``: the hand-made terms
 only). A variant without a file (the optional-capture house rule) plays with the hand-made
 terms and values above. Earlier fits, all to game results, played worse or no better

@@ -347,7 +347,9 @@ def _write(v: Variant, patterns: PatternSet, theta: np.ndarray, out: str | None,
     every canonical window's full table, whatever the sharing of the fit (with two phases,
     ``theta`` holds the opening's parameters, then the endgame's)."""
     column, sign, n_params = _param_map(patterns, share)
-    weights = np.clip(np.round(theta), -32768, 32767)
+    # Symmetric bounds: a weight is stored negated too (a window's sign), and -(-32768)
+    # does not fit 16 bits.
+    weights = np.clip(np.round(theta), -32767, 32767)
     sets = [{w: (sign[w] * weights[k * n_params:][column[w]]).astype(np.int64).tolist()
              for w in patterns.canonical()} for k in range(phases)]
     path = _weights_out(v, out)

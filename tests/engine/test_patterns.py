@@ -419,3 +419,39 @@ def test_evaluation_without_weights_is_the_hand_made_one():
     assert pat.load_weights(house) is None
     pos = parse_fen(house, "W:Wc3,e3:Bd6,f6")
     assert Evaluator(house).evaluate(pos) == Evaluator(house, patterns=False).evaluate(pos)
+
+
+def test_a_header_without_a_newline_or_with_a_long_field_is_reported_in_one_short_line(
+        tmp_path):
+    """A file with no newline has no header line: it is not read as the file less its last
+    byte ("1 windows do not fit" for '... 1 3 18') nor with the weights as part of the
+    header (a message thousands of characters long)."""
+    path = tmp_path / "w.bin"
+    for data in (b"damiera-patterns 1 3 18", b"damiera-patterns 1 3 18" + b"\0" * 13122,
+                 b"damiera-patterns 2 3 18 2" + b"\0" * 26244):
+        path.write_bytes(data)
+        with pytest.raises(ValueError, match="not a patterns file") as info:
+            pat.read_weights_file(RUSSIAN, path)
+        assert len(str(info.value).replace(str(path), "")) < 250
+    path.write_bytes(b"damiera-patterns 2 3 18" + b"7" * 5000 + b" 2\n")
+    with pytest.raises(ValueError, match="windows do not fit") as info:
+        pat.read_weights_file(RUSSIAN, path)
+    assert len(str(info.value).replace(str(path), "")) < 250
+
+
+def test_a_self_mirrored_window_broken_in_the_endgame_tables_only_is_reported_as_such(
+        tmp_path):
+    """8x8's 4-row windows include one that is its own mirror image: its table must be
+    antisymmetric in each phase, and the message says which phase's is not."""
+    pset = pat.PatternSet(geometry(RUSSIAN), 4)
+    (middle,) = [w for w in pset.canonical() if pset.partner[w] == w]
+    opening = _random_tables(pset, 1, symmetric=True)
+    endgame = _random_tables(pset, 2, symmetric=True)
+    mirror = pset.mirror()
+    q = next(q for q in range(pset.size) if mirror[q] != q)
+    endgame[middle][q] += 1
+    path = tmp_path / "w.bin"
+    pat.save_weights(path, pset, {w: opening[w] for w in pset.canonical()},
+                     {w: endgame[w] for w in pset.canonical()})
+    with pytest.raises(ValueError, match=f"window {middle} .* its endgame table is not"):
+        pat.read_weights_file(RUSSIAN, path)

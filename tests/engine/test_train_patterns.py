@@ -218,3 +218,24 @@ def test_too_few_games_are_refused(tmp_path):
                            "--out", str(tmp_path / "w.bin")],
                           capture_output=True, text=True, check=False, timeout=120)
     assert done.returncode == 2 and "too few games" in done.stderr
+
+
+def test_a_weight_clipped_at_the_bottom_still_fits_when_written_negated(tmp_path):
+    """A fitted weight far below -32767 is clipped; the self-mirrored window of 8x8's
+    4-row windows stores it negated too, so the clip must be symmetric (-(-32768) does not
+    fit 16 bits), for one phase and for two."""
+    import numpy as np
+
+    from damiera.engine.patterns import PatternSet, read_weights_file
+    from damiera.rules.geometry import geometry
+
+    tool = _tool()
+    v = variant("russian")
+    pset = PatternSet(geometry(v), 4)
+    _, _, n_params = tool._param_map(pset, "none")
+    for phases in (1, 2):
+        theta = np.full(phases * n_params, -40000.0)
+        path = tool._write(v, pset, theta, str(tmp_path / "w.bin"), "none", phases)
+        rows, tables = read_weights_file(v, path)
+        assert len(tables) == phases * len(pset.windows)
+        assert min(min(t) for t in tables) == -32767

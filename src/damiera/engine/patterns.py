@@ -214,7 +214,9 @@ def read_weights_file(variant: Variant, path: Path) -> tuple[int, list[list[int]
     when it does not fit the board, OSError when it cannot be read."""
     data = path.read_bytes()
     newline = data.find(b"\n")
-    header = data[:newline].decode("ascii", "replace").split()
+    # No newline: no header line (not the file less its last byte, nor the weights read as
+    # part of the header).
+    header = data[:newline].decode("ascii", "replace").split() if newline >= 0 else []
     if not (header[:2] == [_MAGIC, "1"] and len(header) == 4
             or header[:2] == [_MAGIC, "2"] and len(header) == 5 and header[4] == "2") or \
             header[2] not in ("1", "2", "3", "4"):
@@ -225,7 +227,7 @@ def read_weights_file(variant: Variant, path: Path) -> tuple[int, list[list[int]
     phases = 1 if header[1] == "1" else 2
     patterns = PatternSet(geometry(variant), int(header[2]))
     if header[3] != str(len(patterns.windows)):
-        raise ValueError(f"{path}: {header[3]} windows do not fit this board "
+        raise ValueError(f"{path}: {header[3][:20]} windows do not fit this board "
                          f"({len(patterns.windows)} windows of {patterns.rows} rows)")
     body = data[newline + 1:]
     if len(body) % 2:
@@ -249,7 +251,8 @@ def read_weights_file(variant: Variant, path: Path) -> tuple[int, list[list[int]
             if patterns.partner[w] != w:
                 mine[patterns.partner[w]] = [-t[mirror[q]] for q in range(patterns.size)]
             elif any(t[mirror[q]] != -t[q] for q in range(patterns.size)):
-                raise ValueError(f"{path}: window {w} is its own mirror image, its table "
-                                 f"is not")
+                which = "" if phases == 1 else (" opening", " endgame")[phase]
+                raise ValueError(f"{path}: window {w} is its own mirror image, its{which} "
+                                 f"table is not")
         tables.extend(mine)
     return patterns.rows, tables

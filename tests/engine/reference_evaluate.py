@@ -69,7 +69,9 @@ class ReferenceEvaluator:
         # Trade down when ahead.
         left = nwm + nbm + nwk + nbk
         # (rounded towards zero, so that the score of the mirrored position is the opposite)
-        trade = abs(score) * (self.ev.start_pieces - left) // (2 * self.ev.start_pieces)
+        # (and so is a negative one, with more pieces than the start: C's division)
+        num, den = abs(score) * (self.ev.start_pieces - left), 2 * self.ev.start_pieces
+        trade = num // den if num >= 0 else -(-num // den)
         score += trade if score > 0 else -trade
         # Advancement and centre (per-chunk tables).
         white_sq, black_sq = self.ev.white_sq, self.ev.black_sq

@@ -455,3 +455,14 @@ def test_a_self_mirrored_window_broken_in_the_endgame_tables_only_is_reported_as
                      {w: endgame[w] for w in pset.canonical()})
     with pytest.raises(ValueError, match=f"window {middle} .* its endgame table is not"):
         pat.read_weights_file(RUSSIAN, path)
+
+
+def test_tables_of_the_wrong_count_are_reported_with_what_was_expected():
+    """1.5 or 3 times the windows' tables is neither one phase nor two: the message says
+    how many tables came and how many fit."""
+    pset = pat.PatternSet(geometry(RUSSIAN), 3)
+    for count in (27, 54, 37):
+        with pytest.raises(ValueError, match=f"do not fit 3-row windows: {count} tables of "
+                                             r"\[729\] weights, expected 18 \(one phase\) "
+                                             r"or 36 \(two\) of 729"):
+            Evaluator(RUSSIAN, tables=(3, [[0] * pset.size] * count))

@@ -270,7 +270,12 @@ class Evaluator:
             if len(window_tables) not in (len(pset.windows), 2 * len(pset.windows)) or any(
                 len(t) != pset.size for t in window_tables
             ):
-                raise ValueError(f"pattern tables do not fit {rows_per_window}-row windows")
+                sizes = sorted({len(t) for t in window_tables})
+                raise ValueError(
+                    f"pattern tables do not fit {rows_per_window}-row windows: "
+                    f"{len(window_tables)} tables of {sizes} weights, expected "
+                    f"{len(pset.windows)} (one phase) or {2 * len(pset.windows)} (two) "
+                    f"of {pset.size}")
             for t in window_tables:
                 self.pattern_weights.extend(t)
             self.pattern_phases = len(window_tables) // len(pset.windows)

@@ -236,6 +236,6 @@ def test_a_weight_clipped_at_the_bottom_still_fits_when_written_negated(tmp_path
     for phases in (1, 2):
         theta = np.full(phases * n_params, -40000.0)
         path = tool._write(v, pset, theta, str(tmp_path / "w.bin"), "none", phases)
-        rows, tables = read_weights_file(v, path)
+        _, tables = read_weights_file(v, path)
         assert len(tables) == phases * len(pset.windows)
         assert min(min(t) for t in tables) == -32767

@@ -289,7 +289,6 @@ def test_weights_file_round_trip_and_clear_errors(tmp_path, monkeypatch):
         Evaluator(RUSSIAN, tables=(4, tables[:-1]))
 
 
-
 def test_a_two_phase_file_round_trips_and_blends_by_the_pieces_left(tmp_path, monkeypatch):
     """Version 2 holds an opening's tables, then an endgame's; the evaluation adds the
     opening's sum on the full board, the endgame's on a bare one, and in between the two

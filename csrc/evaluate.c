@@ -80,19 +80,14 @@ static int patterns(const Eval *e, uint64_t wm, uint64_t bm, int pieces)
         uint64_t fields = 0;
         for (int p = 0; p < e->nplaces; p++)
             fields += digits[r0 + p] * POW9[p];
-        if (e->phases == 2)
-            for (int k = 0; k < h - 1; k++) {
-                total += e->weights[offset + (int)(fields & 8191)];
-                endgame += late[offset + (int)(fields & 8191)];
-                fields >>= 13;
-                offset += e->pattern_size;
-            }
-        else
-            for (int k = 0; k < h - 1; k++) {
-                total += e->weights[offset + (int)(fields & 8191)];
-                fields >>= 13;
-                offset += e->pattern_size;
-            }
+        for (int k = 0; k < h - 1; k++) {
+            int at = offset + (int)(fields & 8191);
+            total += e->weights[at];
+            if (e->phases == 2)
+                endgame += late[at];
+            fields >>= 13;
+            offset += e->pattern_size;
+        }
     }
     if (e->phases == 2) {
         int start = e->start_pieces, p = pieces < start ? pieces : start;

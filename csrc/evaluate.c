@@ -61,6 +61,22 @@ static int chase(const Eval *e, uint64_t strong, uint64_t weak)
     return total;
 }
 
+/* Flying kings: can the weaker side's king hold the draw? A king cannot be beaten by two
+ * pieces, nor by three on 10x10, nor by three on 8x8 while it holds the main road. On 10x10
+ * each of the stronger side's men counts as the king it may become and the weaker side may
+ * keep men beside its king; on 8x8 only kings-only endings against a lone king count. */
+static int holds_draw(const Eval *e, uint64_t strong_men, uint64_t strong_kings,
+                      uint64_t weak_men, uint64_t weak_kings)
+{
+    if (!weak_kings)
+        return 0;
+    if (e->size < 10 && (strong_men || weak_men || popc(weak_kings) != 1))
+        return 0;
+    int strong = popc(strong_men | strong_kings);
+    return strong <= 2 ||
+           (strong == 3 && (e->size >= 10 || (weak_kings & e->main_diagonal)));
+}
+
 /* The windows' weights summed over the board (White's view). With two phases, each window
  * reads its opening and its endgame table (the endgame's lie phase_stride further on), and
  * the sums are blended by the pieces left (patterns.py, "Phases"). */
@@ -131,13 +147,10 @@ int evaluate(const Eval *e, uint64_t white, uint64_t black, uint64_t kings, int 
         if (e->flying) {
             uint64_t d = e->main_diagonal;
             score += MAIN_DIAGONAL * (popc(wk & d) - popc(bk & d));
-            if (!wm && !bm) {
-                if (nbk == 1 && nwk <= 3 && score > 0 && (nwk <= 2 || e->size >= 10 || (bk & d)))
-                    score /= 8;
-                else if (nwk == 1 && nbk <= 3 && score < 0 &&
-                         (nbk <= 2 || e->size >= 10 || (wk & d)))
-                    score = -((-score) / 8);
-            }
+            if (score > 0 && holds_draw(e, wm, wk, bm, bk))
+                score /= 8;
+            else if (score < 0 && holds_draw(e, bm, bk, wm, wk))
+                score = -((-score) / 8);
         } else if (!wm && !bm) {
             uint64_t dc = e->double_corner;
             if (nwk > nbk) {

@@ -155,14 +155,10 @@ class ReferenceEvaluator:
         if self.ev.flying:
             d = self.ev.main_diagonal
             score += MAIN_DIAGONAL * (popcount(wk & d) - popcount(bk & d))
-            if not wm and not bm:
-                # Lone king against at most three kings: drawn unless the road is lost (8x8).
-                if (nbk == 1 and nwk <= 3 and score > 0
-                        and (nwk <= 2 or self.ev.size >= 10 or bk & d)):
-                    score //= 8
-                elif (nwk == 1 and nbk <= 3 and score < 0
-                        and (nbk <= 2 or self.ev.size >= 10 or wk & d)):
-                    score = -((-score) // 8)
+            if score > 0 and self._holds_draw(wm, wk, bm, bk):
+                score //= 8
+            elif score < 0 and self._holds_draw(bm, bk, wm, wk):
+                score = -((-score) // 8)
             return score
         if wm or bm:
             return score
@@ -175,6 +171,19 @@ class ReferenceEvaluator:
             score += DOUBLE_CORNER * popcount(wk & dc)
             score -= self._chase(bk, wk)
         return score
+
+    def _holds_draw(self, strong_men: int, strong_kings: int, weak_men: int,
+                    weak_kings: int) -> bool:
+        """A king against at most two pieces, or three on 10x10 (men counted as the kings
+        they may become, the weaker side's men allowed), or three on 8x8 in a kings-only
+        ending while the lone king holds the main road."""
+        if not weak_kings:
+            return False
+        if self.ev.size < 10 and (strong_men or weak_men or popcount(weak_kings) != 1):
+            return False
+        strong = popcount(strong_men | strong_kings)
+        return strong <= 2 or (strong == 3 and bool(self.ev.size >= 10
+                                                    or weak_kings & self.ev.main_diagonal))
 
     def _chase(self, strong: int, weak: int) -> int:
         """CHASE x (N - distance) summed over the strong kings, distance to the nearest weak one."""

@@ -126,6 +126,38 @@ def test_lone_king_on_the_main_road_is_scored_near_a_draw() -> None:
     assert 0 < on_road < off_road / 4
 
 
+def test_king_holds_draw_against_three_pieces_with_men_international() -> None:
+    # International: a king cannot be beaten by three pieces; a man counts as the king it
+    # may become, and the weaker side may keep men beside its king.
+    v = variant("international")
+    ev = Evaluator(v)
+    against_king = ev.evaluate(parse_fen(v, "W:W28,K1,K5:BK46"))
+    against_man = ev.evaluate(parse_fen(v, "W:W28,K1,K5:B16"))
+    with_a_man = ev.evaluate(parse_fen(v, "W:W28,K1,K5:BK46,20"))
+    assert 0 < against_king < against_man / 4
+    assert 0 < with_a_man < against_man / 4
+    # Black to move: the same verdict from the other side.
+    assert 0 > ev.evaluate(parse_fen(v, "B:W28,K1,K5:BK46")) > -against_man / 4
+
+
+def test_four_pieces_against_a_king_are_not_scored_drawn_international() -> None:
+    v = variant("international")
+    ev = Evaluator(v)
+    three = ev.evaluate(parse_fen(v, "W:W28,K1,K5:BK46"))
+    four = ev.evaluate(parse_fen(v, "W:W28,K1,K4,K5:BK46"))
+    assert four > 8 * three
+
+
+def test_men_beside_the_kings_are_scored_in_full_on_8x8_russian() -> None:
+    # Russian: the held draw is scored only in kings-only endings against a lone king; with
+    # a man on the board the plain score stands.
+    v = variant("russian")
+    ev = Evaluator(v)
+    kings_only = ev.evaluate(parse_fen(v, "W:WKa3,Kb2,Kc1:BKd4"))
+    with_a_man = ev.evaluate(parse_fen(v, "W:Wa3,Kb2,Kc1:BKd4"))
+    assert with_a_man > 4 * kings_only
+
+
 def test_runaway_man_is_worth_more_than_a_blocked_one() -> None:
     # Russian: the white man on c5 has a free road to the king row unless a piece stands in
     # the cone ahead of it (b8 is in it, h8 is not).

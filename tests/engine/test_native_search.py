@@ -17,7 +17,7 @@ from damiera.engine.search import Searcher
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import apply_move, generate
 from damiera.rules.position import Position, start_position
-from damiera.rules.variant import Variant, variant
+from damiera.rules.variant import Color, Variant, variant
 from tests.engine.reference_evaluate import ReferenceEvaluator
 from tests.rules.test_native_vs_reference import ALL_RULES, random_position
 
@@ -65,6 +65,31 @@ def test_native_static_scores_equal_with_trained_patterns(vid: str, phases: int)
     reference = ReferenceEvaluator(evaluator)
     for pos in _positions(v, 500, seed=11):
         assert evaluator.evaluate(pos) == reference.evaluate(pos), pos
+
+
+@pytest.mark.parametrize("vid", ["international", "russian", "american"])
+def test_native_static_scores_equal_in_small_endings_with_kings(vid: str) -> None:
+    """Two to seven pieces, kings and men of both sides: the held-draw scaling of flying
+    kings and the kings-only terms of short kings agree with the reference."""
+    v = variant(vid)
+    geo = geometry(v)
+    evaluator = Evaluator(v)
+    reference = ReferenceEvaluator(evaluator)
+    rng = random.Random(9)
+    squares = list(geo.squares)
+    scaled = 0
+    for _ in range(2000):
+        chosen = rng.sample(squares, rng.randint(2, 7))
+        white = sum(1 << s for s in chosen[::2])
+        black = sum(1 << s for s in chosen[1::2])
+        # Kings at random, and every man on its own king row (it would have been crowned).
+        kings = sum(1 << s for s in chosen if rng.random() < 0.6)
+        kings |= (white & geo.top_row) | (black & geo.bottom_row)
+        pos = Position(white, black, kings, rng.choice((Color.WHITE, Color.BLACK)))
+        expected = reference.evaluate(pos)
+        assert evaluator.evaluate(pos) == expected, pos
+        scaled += abs(expected) < 100
+    assert scaled > 100
 
 
 @pytest.mark.parametrize("vid", ["international", "russian"])

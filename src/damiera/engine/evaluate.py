@@ -35,9 +35,11 @@ runaway man            a man at most 3 rows from its king row with no piece in t
                        half the king's extra worth, less 10 per row still to go       to go
 main diagonal          with flying kings, each king on the long diagonal (the "main     20
                        road", a1-h8 / a1-j10, h1-a8 on mirrored boards)
-lone king drawn        kings only, the weaker side a lone king: with flying kings 1     score/8
-                       king cannot be beaten by 2, nor by 3 on 8x8 while the lone
-                       king holds the main road, nor by 3 on 10x10
+king holds the draw    flying kings, the weaker side has a king: it cannot be beaten   score/8
+                       by 2 pieces, nor by 3 on 10x10, nor by 3 on 8x8 while it holds
+                       the main road. On 10x10 the stronger side's men count as the
+                       kings they may become and the weaker side may keep men; on 8x8
+                       only kings-only endings against a lone king
 double corner          short kings, kings only, weaker side: each of its kings in a     30
                        double corner (the corner with two playing squares)
 chase                  short kings, kings only, stronger side: each of its kings        4 x

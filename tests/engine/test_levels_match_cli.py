@@ -117,45 +117,32 @@ def test_start_position_is_balanced(vid: str) -> None:
     assert abs(score) <= 20  # only the tempo bonus and mobility asymmetry
 
 
-def test_lone_king_on_the_main_road_is_scored_near_a_draw() -> None:
-    # Russian: three kings against a lone king on the long diagonal a1-h8 is a draw.
-    v = variant("russian")
+@pytest.mark.parametrize("vid, held, full", [
+    # Russian: three kings against a lone king on the long diagonal a1-h8 is a draw, off it
+    # a win (Petrov's triangle).
+    pytest.param("russian", "W:WKa3,Kb2,Kc1:BKd4", "W:WKa3,Kb2,Kc1:BKd6",
+                 id="russian-lone-king-on-the-main-road"),
+    # Russian (8x8): the held draw is scored only in kings-only endings; with a man on the
+    # board the plain score stands.
+    pytest.param("russian", "W:WKa3,Kb2,Kc1:BKd4", "W:Wa3,Kb2,Kc1:BKd4",
+                 id="russian-a-man-beside-the-kings-is-scored-in-full"),
+    # International: a king cannot be beaten by three pieces, a man counted as the king it
+    # may become; against a man, or against four pieces, the plain score stands.
+    pytest.param("international", "W:W28,K1,K5:BK46", "W:W28,K1,K5:B16",
+                 id="international-king-holds-draw-against-man-and-two-kings"),
+    pytest.param("international", "W:W28,K1,K5:BK46,20", "W:W28,K1,K5:B16",
+                 id="international-king-with-a-man-holds-the-draw"),
+    pytest.param("international", "W:W28,K1,K5:BK46", "W:W28,K1,K4,K5:BK46",
+                 id="international-four-pieces-against-a-king-scored-in-full"),
+])
+def test_king_holds_the_draw_is_scored_near_zero(vid: str, held: str, full: str) -> None:
+    v = variant(vid)
     ev = Evaluator(v)
-    on_road = ev.evaluate(parse_fen(v, "W:WKa3,Kb2,Kc1:BKd4"))
-    off_road = ev.evaluate(parse_fen(v, "W:WKa3,Kb2,Kc1:BKd6"))
-    assert 0 < on_road < off_road / 4
-
-
-def test_king_holds_draw_against_three_pieces_with_men_international() -> None:
-    # International: a king cannot be beaten by three pieces; a man counts as the king it
-    # may become, and the weaker side may keep men beside its king.
-    v = variant("international")
-    ev = Evaluator(v)
-    against_king = ev.evaluate(parse_fen(v, "W:W28,K1,K5:BK46"))
-    against_man = ev.evaluate(parse_fen(v, "W:W28,K1,K5:B16"))
-    with_a_man = ev.evaluate(parse_fen(v, "W:W28,K1,K5:BK46,20"))
-    assert 0 < against_king < against_man / 4
-    assert 0 < with_a_man < against_man / 4
-    # Black to move: the same verdict from the other side.
-    assert 0 > ev.evaluate(parse_fen(v, "B:W28,K1,K5:BK46")) > -against_man / 4
-
-
-def test_four_pieces_against_a_king_are_not_scored_drawn_international() -> None:
-    v = variant("international")
-    ev = Evaluator(v)
-    three = ev.evaluate(parse_fen(v, "W:W28,K1,K5:BK46"))
-    four = ev.evaluate(parse_fen(v, "W:W28,K1,K4,K5:BK46"))
-    assert four > 8 * three
-
-
-def test_men_beside_the_kings_are_scored_in_full_on_8x8_russian() -> None:
-    # Russian: the held draw is scored only in kings-only endings against a lone king; with
-    # a man on the board the plain score stands.
-    v = variant("russian")
-    ev = Evaluator(v)
-    kings_only = ev.evaluate(parse_fen(v, "W:WKa3,Kb2,Kc1:BKd4"))
-    with_a_man = ev.evaluate(parse_fen(v, "W:Wa3,Kb2,Kc1:BKd4"))
-    assert with_a_man > 4 * kings_only
+    drawn = ev.evaluate(parse_fen(v, held))
+    assert 0 < drawn < ev.evaluate(parse_fen(v, full)) / 4
+    # The side to move does not change the verdict.
+    black_to_move = ev.evaluate(parse_fen(v, "B" + held[1:]))
+    assert 0 > black_to_move > -ev.evaluate(parse_fen(v, full)) / 4
 
 
 def test_runaway_man_is_worth_more_than_a_blocked_one() -> None:

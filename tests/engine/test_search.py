@@ -204,11 +204,12 @@ def test_forced_capture_played_at_once_is_scored_after_the_exchange(
 
 
 def test_forced_move_reports_the_score_an_earlier_search_stored() -> None:
-    # The two-for-one shot above, one ply on: Black takes 32x41 and White's recapture is then
-    # forced. Searched after Black's search, the forced move's score comes from the table: the
+    # Black must capture, 32x41 or 31x42 (after which White would have two captures to
+    # choose from); the search takes 32x41, and White's recapture 47x36x27 is then forced.
+    # Searched after Black's search, the forced move's score comes from the table: the
     # score that search gave, from White's side, not a shallower one.
     v = variant("international")
-    pos = parse_fen(v, "B:W37,47,48:B3,31,32")
+    pos = parse_fen(v, "B:W37,47,48,49:B3,31,32")
     searcher = Searcher(v)
     first = searcher.search(pos, depth=8)
     assert first.move is not None and move_text(v, first.move) == "32x41"

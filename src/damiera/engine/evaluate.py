@@ -55,7 +55,7 @@ short king ~1.5 men) and the endgame theory cited in the issue (a lone king in t
 corner; the lone king on the main road against three kings draws on 8x8, Petrov's triangle
 needs the road); the small weights were set by hand and checked in engine matches. The
 pattern weights are fitted to self-play on top of the hand-made terms
-(``tools/train_patterns.py``). International's (windows of 3 rows, an opening's and an
+(``tools/train_patterns.py``). International's (windows of 4 rows, an opening's and an
 endgame's table blended by the pieces left, fitted to the search scores of self-play games)
 won its SPRTs against the hand-made evaluation and then against each earlier file at a
 fixed node budget (``benchmarks/eval_results.md``), so it is used by default; so are those

@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo)
 
-.PHONY: test test-slow bench install clean serve browser toolchain services
+.PHONY: test test-slow bench install clean serve browser toolchain services ctest
 
 toolchain:
 	@if ! command -v gcc >/dev/null || [ ! -f '$(PY_INCLUDE)/Python.h' ]; then \
@@ -25,6 +25,21 @@ $(STAMP): pyproject.toml setup.py $(NATIVE_SOURCES) | toolchain
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# The C core's own test program (csrc/tests/test_core.c), built from the C units without
+# Python (every unit but the binding) into build/: perft against the shared tables (../shared/
+# beside the checkout; skipped with a message when missing), incremental against full hashing,
+# a search. `make test` runs it first.
+CORE_UNITS := $(filter-out csrc/binding.c,$(wildcard csrc/*.c))
+CORE_TEST := build/core_test
+CFLAGS_CORE := -O2 -std=c11 -Wall -Wextra -Werror -Wno-missing-field-initializers
+
+$(CORE_TEST): $(NATIVE_SOURCES) csrc/tests/test_core.c | toolchain
+	mkdir -p build
+	gcc $(CFLAGS_CORE) -Icsrc -o $@ $(CORE_UNITS) csrc/tests/test_core.c -lm
+
+ctest: $(CORE_TEST)
+	$(CORE_TEST) ../shared/reference/perft.json
 
 # The browser tests drive Debian's Chromium through Playwright (never `playwright install`).
 CHROMIUM := /usr/bin/chromium
@@ -53,7 +68,7 @@ services:
 
 # DAMIERA_TEST_SERVICES=required: a test that needs PostgreSQL or Redis fails, not skips,
 # when it cannot start them.
-test: $(STAMP) $(CHROMIUM) services
+test: ctest $(STAMP) $(CHROMIUM) services
 	DAMIERA_TEST_SERVICES=required $(PY) -m pytest -q
 
 # The web site on http://127.0.0.1:8000 (games in DAMIERA_DATABASE_URL, default ./var/).

@@ -1,10 +1,14 @@
 """The native rules core, damiera._core (C sources in csrc/), for setuptools; everything else
 about the package is in pyproject.toml."""
 
+from pathlib import Path
+
 from setuptools import Extension, setup
 
-SOURCES = ["module.c", "movegen.c", "search.c", "evaluate.c", "engine.c", "egdb.c", "egdb_py.c"]
-HEADERS = ["movegen.h", "search.h", "evaluate.h", "egdb.h", "egdb_py.h"]
+# Every C unit of csrc/ (binding.c is the only one that includes Python.h; the others are also
+# built without Python into the C test program, csrc/tests/).
+SOURCES = sorted(p.name for p in Path("csrc").glob("*.c"))
+HEADERS = sorted(p.name for p in Path("csrc").glob("*.h"))
 
 setup(
     ext_modules=[
@@ -14,6 +18,7 @@ setup(
             depends=[f"csrc/{name}" for name in HEADERS],
             extra_compile_args=["-O3", "-std=c11", "-Wall", "-Wextra",
                                 "-Wno-missing-field-initializers"],
+            libraries=["m"],
         )
     ]
 )

@@ -21,6 +21,8 @@
  */
 #include "egdb.h"
 
+#include "movegen.h"
+
 #include <stdlib.h>
 #include <string.h>
 

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "movegen.h"
+#include "position.h"
 
 /* Most pieces (both sides together) a database may hold. */
 #define EGDB_MAX_PIECES 4

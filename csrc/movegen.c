@@ -1,4 +1,4 @@
-/* Legal move generation, perft and Zobrist keys on machine-word bitboards (see movegen.h).
+/* Legal move generation on machine-word bitboards (see movegen.h).
  *
  * Implements RULES.md sections 1 and 2: quiet moves of men and (short or flying) kings; short
  * and flying captures; multi-captures that must be completed; the Turkish strike (captured
@@ -17,61 +17,6 @@ static const int OPPOSITE[4] = {DOWN_RIGHT, DOWN_LEFT, UP_RIGHT, UP_LEFT};
 
 static inline int popcnt(uint64_t x) { return popcount64(x); }
 static inline int lowbit(uint64_t x) { return __builtin_ctzll(x); }
-
-static uint64_t splitmix(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-int rules_init(Rules *r)
-{
-    int n = r->size, h = n / 2;
-    if (n != 8 && n != 10)
-        return -1;
-    r->half = h;
-    r->mask = 0;
-    r->promo[0] = r->promo[1] = 0;
-    memset(r->nb, -1, sizeof r->nb);
-    memset(r->row, 0, sizeof r->row);
-    int bit_of[10][10];
-    for (int row = 0; row < n; row++)
-        for (int c = 0; c < n; c++) {
-            bit_of[row][c] = -1;
-            if ((row + c) % 2 == 1) {
-                int s = row * h + c / 2 + row / 2;
-                bit_of[row][c] = s;
-                r->mask |= (uint64_t)1 << s;
-                r->row[s] = (uint8_t)row;
-                if (row == 0)
-                    r->promo[0] |= (uint64_t)1 << s;
-                if (row == n - 1)
-                    r->promo[1] |= (uint64_t)1 << s;
-                if (s + 1 > r->nbits)
-                    r->nbits = s + 1;
-            }
-        }
-    static const int dr[4] = {-1, -1, 1, 1}, dc[4] = {-1, 1, -1, 1};
-    for (int row = 0; row < n; row++)
-        for (int c = 0; c < n; c++) {
-            int s = bit_of[row][c];
-            if (s < 0)
-                continue;
-            for (int d = 0; d < 4; d++) {
-                int rr = row + dr[d], cc = c + dc[d];
-                if (rr >= 0 && rr < n && cc >= 0 && cc < n)
-                    r->nb[d][s] = (int8_t)bit_of[rr][cc];
-            }
-        }
-    uint64_t seed = 0xDA3E1A;
-    for (int k = 0; k < 4; k++)
-        for (int s = 0; s < MAX_BITS; s++)
-            r->zobrist[k][s] = splitmix(&seed);
-    r->zobrist_side = splitmix(&seed);
-    return 0;
-}
 
 int movelist_reserve(MoveList *l, int n)
 {
@@ -349,8 +294,6 @@ static int all_captures(const Rules *r, uint64_t own, uint64_t opp, uint64_t kin
     c.targets = r->men_take_kings ? opp : opp & ~kings;
     c.kings = kings;
     uint64_t men = own & ~kings, own_kings = own & kings;
-    int first = out->n;
-    (void)first;
     if (men && c.targets) {
         uint64_t cand = man_capture_candidates(r, men, c.targets, c.empty, side);
         while (cand) {
@@ -447,36 +390,6 @@ int gen_legal(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int si
     return quiet_moves(r, own, opp, kings, side, out);
 }
 
-int count_quiet(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side)
-{
-    uint64_t empty = r->mask & ~(own | opp);
-    int h = r->half, n = 0;
-    uint64_t men = own & ~kings, k = own & kings;
-    for (int a = h; a <= h + 1; a++) {
-        if (side == 0)
-            n += popcnt(men >> a & empty);
-        else
-            n += popcnt(men << a & empty);
-    }
-    if (k) {
-        for (int a = h; a <= h + 1; a++) {
-            uint64_t up = k >> a & empty, down = k << a & empty;
-            n += popcnt(up) + popcnt(down);
-            if (r->flying) {
-                while (up) {
-                    up = up >> a & empty;
-                    n += popcnt(up);
-                }
-                while (down) {
-                    down = down << a & empty;
-                    n += popcnt(down);
-                }
-            }
-        }
-    }
-    return n;
-}
-
 int has_capture(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side)
 {
     uint64_t empty = r->mask & ~(own | opp);
@@ -519,7 +432,7 @@ int has_capture(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int 
 }
 
 /* ---------------------------------------------------------------------------------------- */
-/* Order, hashing, perft */
+/* Order */
 
 static int path_order(const Rules *r, const CMove *a, const CMove *b)
 {
@@ -542,86 +455,4 @@ void sort_moves(const Rules *r, CMove *m, int n)
         }
         m[j + 1] = x;
     }
-}
-
-uint64_t zobrist_hash(const Rules *r, uint64_t white, uint64_t black, uint64_t kings, int side)
-{
-    uint64_t h = side ? r->zobrist_side : 0;
-    uint64_t bbs[4] = {white & ~kings, white & kings, black & ~kings, black & kings};
-    for (int k = 0; k < 4; k++)
-        for (uint64_t b = bbs[k]; b; b &= b - 1)
-            h ^= r->zobrist[k][lowbit(b)];
-    return h;
-}
-
-uint64_t zobrist_child(const Rules *r, uint64_t h, const CMove *m, int side)
-{
-    int own = side ? 2 : 0, opp = 2 - own;
-    h ^= r->zobrist[own + m->by_king][m->start];
-    h ^= r->zobrist[own + (m->by_king | m->promotes)][m->end];
-    for (uint64_t b = m->captured & ~m->captured_kings; b; b &= b - 1)
-        h ^= r->zobrist[opp][lowbit(b)];
-    for (uint64_t b = m->captured_kings; b; b &= b - 1)
-        h ^= r->zobrist[opp + 1][lowbit(b)];
-    return h ^ r->zobrist_side;
-}
-
-typedef struct {
-    const Rules *r;
-    poll_fn poll;
-    void *ctx;
-    int stopped;
-    uint32_t count;
-    MoveList lists[64];
-} PerftCtx;
-
-static uint64_t perft_rec(PerftCtx *p, uint64_t own, uint64_t opp, uint64_t kings, int side,
-                          int depth, int ply)
-{
-    const Rules *r = p->r;
-    if (p->stopped)
-        return 0;
-    if ((++p->count & 0xFFFF) == 0 && p->poll && p->poll(p->ctx)) {
-        p->stopped = 1;
-        return 0;
-    }
-    uint64_t total = 0;
-    if (depth == 1 && !has_capture(r, own, opp, kings, side))
-        return (uint64_t)count_quiet(r, own, opp, kings, side);
-    MoveList *l = &p->lists[ply];
-    if (gen_legal(r, own, opp, kings, side, l) < 0) {
-        p->stopped = 1;
-        return 0;
-    }
-    if (depth == 1)
-        return (uint64_t)l->n;
-    for (int i = 0; i < l->n; i++) {
-        uint64_t o = own, q = opp, k = kings;
-        make_move(&l->m[i], &o, &q, &k);
-        total += perft_rec(p, q, o, k, 1 - side, depth - 1, ply + 1);
-    }
-    return total;
-}
-
-uint64_t perft(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side, int depth,
-               poll_fn poll, void *ctx, int *stopped)
-{
-    if (depth <= 0)
-        return 1;
-    if (depth > 63)
-        depth = 63;
-    PerftCtx *p = calloc(1, sizeof *p);
-    if (!p) {
-        *stopped = 1;
-        return 0;
-    }
-    p->r = r;
-    p->poll = poll;
-    p->ctx = ctx;
-    uint64_t n = perft_rec(p, own, opp, kings, side, depth, 0);
-    *stopped = p->stopped;
-    for (int i = 0; i < 64; i++)
-        movelist_free(&p->lists[i]);
-    free(p);
-    return n;
 }

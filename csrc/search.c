@@ -1,82 +1,59 @@
-/* The native search (the Python face, damiera._core.Engine, is engine.c).
- *
- * A port of damiera.engine.search (negamax alpha-beta with PVS, transposition table as a
- * fixed array, quiescence with the threat extension, hash move / captures / promotions /
- * killers / history ordering, late-move reductions growing with log(depth) x log(move
- * number), a ProbCut-style cut where either side can capture,
- * late-move and futility pruning of quiet moves at depth <= 3, forced-move extension,
- * repetition and no-progress draws inside the search, the endgame database's probe on 8x8),
- * with the evaluation of evaluate.c (hand-made terms, and trained patterns where a weights
- * file is loaded).
- * stop() (any thread), the deadline or the node limit ends it within a few hundred nodes;
- * Ctrl-C too (the signal handlers run every 16,384 nodes).
+/* The tree below the root (tree.h): negamax alpha-beta with PVS, the transposition table,
+ * quiescence with the threat extension, hash move / captures / promotions / killers / history
+ * ordering, late-move reductions, a ProbCut-style cut, late-move and futility pruning,
+ * forced-move extension, repetition and no-progress draws, the endgame database's probe, and
+ * the principal variation of every PV node (damiera/engine/search.py documents each).
+ * The stop request, the deadline or the node budget ends it within 256 nodes; the poll
+ * (Ctrl-C) is asked every 16,384 nodes.
  */
-#define PY_SSIZE_T_CLEAN
-#include "search.h"
+#include "tree.h"
 
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#include <string.h>
 
 static inline int popc(uint64_t x) { return popcount64(x); }
 
-static int poll(EngineObject *E)
+static int poll_limits(Search *S)
 {
-    if (E->stop_flag || now() >= E->deadline || (E->max_nodes && E->nodes >= E->max_nodes)) {
-        E->aborted = 1;
+    if (atomic_load_explicit(&S->stop, memory_order_relaxed) || search_clock() >= S->deadline ||
+        (S->max_nodes && S->nodes >= S->max_nodes)) {
+        S->aborted = 1;
         return 1;
     }
-    if ((E->nodes & 16383) == 0 && E->saved) {
-        PyEval_RestoreThread(E->saved);
-        if (PyErr_CheckSignals() < 0)
-            E->interrupted = E->aborted = 1;
-        E->saved = PyEval_SaveThread();
-    }
-    return E->aborted;
+    if ((S->nodes & 16383) == 0 && S->poll && S->poll(S->poll_ctx))
+        S->interrupted = S->aborted = 1;
+    return S->aborted;
 }
 
-static inline int count_node(EngineObject *E)
+static inline int count_node(Search *S)
 {
-    E->nodes++;
-    if (E->aborted)
+    S->nodes++;
+    if (S->aborted)
         return 1;
-    if ((E->nodes & 255) == 0)
-        return poll(E);
+    if ((S->nodes & 255) == 0)
+        return poll_limits(S);
     return 0;
 }
 
-
-int static_score(EngineObject *E, const Node *n)
+static int gen(Search *S, const Node *n, int ply)
 {
-    uint64_t w = n->side ? n->opp : n->own, b = n->side ? n->own : n->opp;
-    return evaluate(&E->ev, w, b, n->kings, n->side);
-}
-
-static int gen(EngineObject *E, const Node *n, int ply)
-{
-    MoveList *l = &E->lists[ply];
-    if (gen_legal(E->r, n->own, n->opp, n->kings, n->side, l) < 0) {
-        E->aborted = 1;
+    MoveList *l = &S->lists[ply];
+    if (gen_legal(S->r, n->own, n->opp, n->kings, n->side, l) < 0) {
+        S->aborted = 1;
         return -1;
     }
     return l->n;
 }
 
-static int quiesce(EngineObject *E, const Node *n, int alpha, int beta, int ply, int threat);
+static int quiesce(Search *S, const Node *n, int alpha, int beta, int ply, int threat);
 
-static int quiesce_moves(EngineObject *E, const Node *n, const CMove *moves, int count, int best,
+static int quiesce_moves(Search *S, const Node *n, const CMove *moves, int count, int best,
                          int alpha, int beta, int ply)
 {
     for (int i = 0; i < count; i++) {
         Node c;
         child_of(n, &moves[i], &c);
-        int score = -quiesce(E, &c, -beta, -alpha, ply + 1, 0);
-        if (E->aborted)
+        int score = -quiesce(S, &c, -beta, -alpha, ply + 1, 0);
+        if (S->aborted)
             return 0;
         if (score > best) {
             best = score;
@@ -90,29 +67,29 @@ static int quiesce_moves(EngineObject *E, const Node *n, const CMove *moves, int
     return best;
 }
 
-static int quiesce(EngineObject *E, const Node *n, int alpha, int beta, int ply, int threat)
+static int quiesce(Search *S, const Node *n, int alpha, int beta, int ply, int threat)
 {
-    if (count_node(E))
+    if (count_node(S))
         return 0;
-    const Rules *r = E->r;
+    const Rules *r = S->r;
     if (!has_capture(r, n->own, n->opp, n->kings, n->side) || ply >= MAX_PLY) {
         if (threat && ply < MAX_PLY && has_capture(r, n->opp, n->own, n->kings, 1 - n->side)) {
-            int count = gen(E, n, ply);
+            int count = gen(S, n, ply);
             if (count < 0)
                 return 0;
             if (count == 0)
                 return -MATE + ply;
-            return quiesce_moves(E, n, E->lists[ply].m, count, -INF, alpha, beta, ply);
+            return quiesce_moves(S, n, S->lists[ply].m, count, -INF, alpha, beta, ply);
         }
-        int score = static_score(E, n);
+        int score = static_score(S, n);
         return score == NO_MOVES ? -MATE + ply : score;
     }
-    int count = gen(E, n, ply);
+    int count = gen(S, n, ply);
     if (count < 0)
         return 0;
-    CMove *moves = E->lists[ply].m;
+    CMove *moves = S->lists[ply].m;
     if (!r->mandatory) {
-        int stand = static_score(E, n);
+        int stand = static_score(S, n);
         if (stand == NO_MOVES)
             stand = -INF;
         if (stand >= beta)
@@ -123,18 +100,18 @@ static int quiesce(EngineObject *E, const Node *n, int alpha, int beta, int ply,
         for (int i = 0; i < count; i++)
             if (moves[i].ncap)
                 moves[k++] = moves[i];
-        return quiesce_moves(E, n, moves, k, alpha, alpha, beta, ply);
+        return quiesce_moves(S, n, moves, k, alpha, alpha, beta, ply);
     }
-    return quiesce_moves(E, n, moves, count, -INF, alpha, beta, ply);
+    return quiesce_moves(S, n, moves, count, -INF, alpha, beta, ply);
 }
 
 static inline uint16_t quiet_key(const CMove *m) { return (uint16_t)(m->start << 8 | m->end) + 1; }
 
-static void order_moves(EngineObject *E, const CMove *moves, int n, int hash_idx, int ply,
+static void order_moves(Search *S, const CMove *moves, int n, int hash_idx, int ply,
                         uint8_t *order)
 {
-    int64_t keys[256];
-    uint16_t k0 = E->killers[ply][0], k1 = E->killers[ply][1];
+    int64_t keys[MAX_NODE_MOVES];
+    uint16_t k0 = S->killers[ply][0], k1 = S->killers[ply][1];
     for (int i = 0; i < n; i++) {
         const CMove *m = &moves[i];
         int64_t s;
@@ -149,7 +126,7 @@ static void order_moves(EngineObject *E, const CMove *moves, int n, int hash_idx
         else if (quiet_key(m) == k1)
             s = ((int64_t)1 << 28) - 1;
         else
-            s = E->history[m->start][m->end];
+            s = S->history[m->start][m->end];
         keys[i] = s;
         order[i] = (uint8_t)i;
     }
@@ -207,101 +184,149 @@ static const int LMP_FROM[4] = {0, 5, 8, 12};
 
 /* Whether one side or the other can capture in n (ProbCut and the late-move pruning both ask,
  * both at depth 3): computed on the first question and kept in *known (-1: not yet). */
-static int capture_near(const EngineObject *E, const Node *n, int *known)
+static int capture_near(const Search *S, const Node *n, int *known)
 {
     if (*known < 0)
-        *known = has_capture(E->r, n->own, n->opp, n->kings, n->side) ||
-                 has_capture(E->r, n->opp, n->own, n->kings, 1 - n->side);
+        *known = has_capture(S->r, n->own, n->opp, n->kings, n->side) ||
+                 has_capture(S->r, n->opp, n->own, n->kings, 1 - n->side);
     return *known;
 }
 
-static int may_prune_node(EngineObject *E, const Node *n, int depth, int alpha, int beta,
+static int may_prune_node(Search *S, const Node *n, int depth, int alpha, int beta,
                           int pv_node, int *near)
 {
-    return E->prune_late_moves && !pv_node && depth <= 3 && alpha > -MATE_BOUND &&
-           beta < MATE_BOUND && !capture_near(E, n, near);
+    return S->opt.prune_late_moves && !pv_node && depth <= 3 && alpha > -MATE_BOUND &&
+           beta < MATE_BOUND && !capture_near(S, n, near);
 }
 
-static int prune_move(EngineObject *E, const Node *n, const CMove *m, int k, int depth,
+static int prune_move(Search *S, const Node *n, const CMove *m, int k, int depth,
                       int alpha, int stand, int ply)
 {
-    if (k == 0 || m->ncap || m->promotes || quiet_key(m) == E->killers[ply][0] ||
-        quiet_key(m) == E->killers[ply][1])
+    if (k == 0 || m->ncap || m->promotes || quiet_key(m) == S->killers[ply][0] ||
+        quiet_key(m) == S->killers[ply][1])
         return 0;
     if (k < LMP_FROM[depth] && !(depth <= 2 && stand + FUTILITY_MARGIN * depth <= alpha))
         return 0;
     Node c;
     child_of(n, m, &c);
-    return !has_capture(E->r, c.own, c.opp, c.kings, c.side);
+    return !has_capture(S->r, c.own, c.opp, c.kings, c.side);
 }
 
 /* Search one child (the PVS and reduction logic of an interior node). */
-static int search_child(EngineObject *E, const Node *n, const CMove *m, uint64_t h, int k,
+static int search_child(Search *S, const Node *n, const CMove *m, uint64_t h, int k,
                         int depth, int alpha, int beta, int ply, int rep_start, int quiet,
                         int pv_node, int may_reduce)
 {
     Node c;
     child_of(n, m, &c);
-    uint64_t ch = zobrist_child(E->r, h, m, n->side);
-    int progress = m->ncap || m->promotes;
-    E->hashes[E->nhashes++] = ch;
-    int child_rep = (progress || !m->by_king) ? E->nhashes - 1 : rep_start;
+    uint64_t ch = hash_child(&S->keys, h, m, n->side);
+    int progress = move_is_progress(m);
+    S->hashes[S->nhashes++] = ch;
+    int child_rep = move_is_irreversible(m) ? S->nhashes - 1 : rep_start;
     int child_quiet = progress ? 0 : quiet + 1;
     int score;
     if (k == 0) {
-        score = -search(E, &c, ch, depth - 1, -beta, -alpha, ply + 1, child_rep, child_quiet);
+        score = -search_node(S, &c, ch, depth - 1, -beta, -alpha, ply + 1, child_rep, child_quiet);
     } else {
         int reduction = 0;
-        if (may_reduce && depth >= 3 && k >= 3 && !progress && quiet_key(m) != E->killers[ply][0] &&
-            quiet_key(m) != E->killers[ply][1] &&
-            (E->reduce_sacrifices || !has_capture(E->r, c.own, c.opp, c.kings, c.side)))
+        if (may_reduce && depth >= 3 && k >= 3 && !progress && quiet_key(m) != S->killers[ply][0] &&
+            quiet_key(m) != S->killers[ply][1] &&
+            (S->opt.reduce_sacrifices || !has_capture(S->r, c.own, c.opp, c.kings, c.side)))
             reduction = lmr_reduction(depth, k, pv_node);
-        score = -search(E, &c, ch, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, child_rep,
+        score = -search_node(S, &c, ch, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, child_rep,
                         child_quiet);
-        if (!E->aborted && score > alpha && reduction)
-            score = -search(E, &c, ch, depth - 1, -alpha - 1, -alpha, ply + 1, child_rep,
+        if (!S->aborted && score > alpha && reduction)
+            score = -search_node(S, &c, ch, depth - 1, -alpha - 1, -alpha, ply + 1, child_rep,
                             child_quiet);
-        if (!E->aborted && alpha < score && score < beta)
-            score = -search(E, &c, ch, depth - 1, -beta, -alpha, ply + 1, child_rep, child_quiet);
+        if (!S->aborted && alpha < score && score < beta)
+            score = -search_node(S, &c, ch, depth - 1, -beta, -alpha, ply + 1, child_rep, child_quiet);
     }
-    E->nhashes--;
+    S->nhashes--;
     return score;
 }
 
-int search(EngineObject *E, const Node *n, uint64_t h, int depth, int alpha, int beta, int ply,
-           int rep_start, int quiet)
+/* The line below the node at ply: its move idx, then the child's line. */
+static void pv_update(Search *S, int ply, int idx)
 {
-    if (count_node(E))
+    if (ply >= PV_MAX)
+        return;
+    int len = ply + 1 < PV_MAX ? S->pv_len[ply + 1] : 0;
+    if (len > PV_MAX - 1)
+        len = PV_MAX - 1;
+    S->pv[ply][0] = (uint8_t)idx;
+    memcpy(&S->pv[ply][1], S->pv[ply + 1], (size_t)len);
+    S->pv_len[ply] = len + 1;
+}
+
+/* The line below a PV node that the table's exact entry cut: the table's best moves from it,
+ * read now, while the entries below are fresh (at most depth moves; it stops at a missing
+ * entry or a repeated position). */
+static void pv_from_table(Search *S, const Node *n, uint64_t h, int ply, int depth)
+{
+    if (ply >= PV_MAX)
+        return;
+    MoveList *l = &S->lists[MAX_PLY + 7];
+    uint64_t seen[PV_MAX];
+    Node at = *n, c;
+    int len = 0, cap = depth < PV_MAX - ply ? depth : PV_MAX - ply;
+    while (len < cap) {
+        for (int k = 0; k < len; k++)
+            if (seen[k] == h)
+                goto done;
+        seen[len] = h;
+        const TTEntry *te = tt_slot(&S->tt, h);
+        if (te->key != h || te->best == TT_NO_MOVE ||
+            gen_legal(S->r, at.own, at.opp, at.kings, at.side, l) < 0 || te->best >= l->n)
+            break;
+        const CMove *m = &l->m[te->best];
+        S->pv[ply][len++] = te->best;
+        h = hash_child(&S->keys, h, m, at.side);
+        child_of(&at, m, &c);
+        at = c;
+    }
+done:
+    S->pv_len[ply] = len;
+}
+
+int search_node(Search *S, const Node *n, uint64_t h, int depth, int alpha, int beta, int ply,
+                int rep_start, int quiet)
+{
+    if (ply < PV_MAX)
+        S->pv_len[ply] = 0;
+    if (count_node(S))
         return 0;
-    if (quiet >= E->draw_plies)
+    if (quiet >= S->r->draw_plies)
         return 0;
-    for (int i = E->nhashes - 3; i >= rep_start; i -= 2)
-        if (E->hashes[i] == h)
+    for (int i = S->nhashes - 3; i >= rep_start; i -= 2)
+        if (S->hashes[i] == h)
             return 0;
-    if (E->egdb && popc(n->own | n->opp) <= E->egdb->pieces) {
+    if (S->egdb && popc(n->own | n->opp) <= S->egdb->pieces) {
         /* Endgame database (egdb.h): exact, a win or loss only if the no-progress rule
          * cannot cut it before the end (quiet + plies below its limit). */
-        int plies, res = egdb_probe(E->egdb, n->own, n->opp, n->kings, n->side, &plies);
+        int plies, res = egdb_probe(S->egdb, n->own, n->opp, n->kings, n->side, &plies);
         if (res == EGDB_DRAW)
             return 0;
-        if (res != EGDB_UNKNOWN && quiet + plies < E->draw_plies)
+        if (res != EGDB_UNKNOWN && quiet + plies < S->r->draw_plies)
             return res == EGDB_WIN ? MATE - ply - plies : -MATE + ply + plies;
     }
     if (depth <= 0 || ply >= MAX_PLY)
-        return quiesce(E, n, alpha, beta, ply, E->threat_extension);
-    TTEntry *te = &E->tt[h & E->tt_mask];
+        return quiesce(S, n, alpha, beta, ply, S->opt.threat_extension);
+    TTEntry *te = tt_slot(&S->tt, h);
     int hash_idx = -1;
     if (te->key == h) {
-        hash_idx = te->best == 255 ? -1 : te->best;
+        hash_idx = te->best == TT_NO_MOVE ? -1 : te->best;
         if (te->depth >= depth) {
             int s = te->score;
             if (s > MATE_BOUND)
                 s -= ply;
             else if (s < -MATE_BOUND)
                 s += ply;
-            if (te->flag == EXACT)
+            if (te->flag == TT_EXACT) {
+                if (beta - alpha > 1)
+                    pv_from_table(S, n, h, ply, depth);
                 return s;
-            if (te->flag == LOWER) {
+            }
+            if (te->flag == TT_LOWER) {
                 if (s >= beta)
                     return s;
             } else if (s <= alpha)
@@ -309,67 +334,69 @@ int search(EngineObject *E, const Node *n, uint64_t h, int depth, int alpha, int
         }
     }
     int pv_node = beta - alpha > 1, near = -1;
-    if (E->probcut && !pv_node && !E->in_probcut && depth >= 3 && beta < MATE_BOUND &&
+    if (S->opt.probcut && !pv_node && !S->in_probcut && depth >= 3 && beta < MATE_BOUND &&
         beta > -MATE_BOUND && !n->kings && popc(n->own | n->opp) >= PROBCUT_MIN_PIECES &&
-        capture_near(E, n, &near)) {
+        capture_near(S, n, &near)) {
         int margin = PROBCUT_MARGIN * depth, cut = beta + margin;
-        E->in_probcut = 1;
-        int s = search(E, n, h, depth * PROBCUT_DEPTH_PCT / 100, cut - 1, cut, ply, rep_start,
+        S->in_probcut = 1;
+        int s = search_node(S, n, h, depth * PROBCUT_DEPTH_PCT / 100, cut - 1, cut, ply, rep_start,
                        quiet);
-        E->in_probcut = 0;
-        if (E->aborted)
+        S->in_probcut = 0;
+        if (S->aborted)
             return 0;
         if (s >= cut)
             return s - margin;
         if (te->key == h) /* the shallow search's best move, first in the order */
-            hash_idx = te->best == 255 ? -1 : te->best;
+            hash_idx = te->best == TT_NO_MOVE ? -1 : te->best;
     }
-    int count = gen(E, n, ply);
+    int count = gen(S, n, ply);
     if (count < 0)
         return 0;
     if (count == 0)
         return -MATE + ply;
-    CMove *moves = E->lists[ply].m;
-    uint8_t order[256];
-    if (count > 256)
-        count = 256; /* never met in play: more than 256 legal moves */
+    CMove *moves = S->lists[ply].m;
+    uint8_t order[MAX_NODE_MOVES];
+    if (count > MAX_NODE_MOVES)
+        count = MAX_NODE_MOVES;
     if (count == 1) {
         depth++;
         order[0] = 0;
     } else {
-        order_moves(E, moves, count, hash_idx, ply, order);
+        order_moves(S, moves, count, hash_idx, ply, order);
     }
     int alpha0 = alpha, best_score = -INF, best_idx = order[0];
-    int prune = count > 1 && may_prune_node(E, n, depth, alpha, beta, pv_node, &near);
-    int stand = prune && depth <= 2 ? static_score(E, n) : INF;
+    int prune = count > 1 && may_prune_node(S, n, depth, alpha, beta, pv_node, &near);
+    int stand = prune && depth <= 2 ? static_score(S, n) : INF;
     if (stand == NO_MOVES)
         prune = 0;
     for (int k = 0; k < count; k++) {
         const CMove *m = &moves[order[k]];
-        if (prune && prune_move(E, n, m, k, depth, alpha, stand, ply))
+        if (prune && prune_move(S, n, m, k, depth, alpha, stand, ply))
             continue;
-        int score = search_child(E, n, m, h, k, depth, alpha, beta, ply, rep_start, quiet, pv_node,
+        int score = search_child(S, n, m, h, k, depth, alpha, beta, ply, rep_start, quiet, pv_node,
                                  1);
-        if (E->aborted)
+        if (S->aborted)
             return 0;
-        moves = E->lists[ply].m; /* (the list is not reallocated below this ply, but be safe) */
+        moves = S->lists[ply].m; /* (the list is not reallocated below this ply, but be safe) */
         if (score > best_score) {
             best_score = score;
             best_idx = order[k];
             if (score > alpha) {
                 alpha = score;
+                if (pv_node)
+                    pv_update(S, ply, order[k]);
                 if (score >= beta) {
                     if (!m->ncap) {
-                        E->killers[ply][1] = E->killers[ply][0];
-                        E->killers[ply][0] = quiet_key(m);
-                        E->history[m->start][m->end] += depth * depth;
+                        S->killers[ply][1] = S->killers[ply][0];
+                        S->killers[ply][0] = quiet_key(m);
+                        S->history[m->start][m->end] += depth * depth;
                     }
                     break;
                 }
             }
         }
     }
-    int flag = best_score >= beta ? LOWER : best_score > alpha0 ? EXACT : UPPER;
+    int flag = best_score >= beta ? TT_LOWER : best_score > alpha0 ? TT_EXACT : TT_UPPER;
     int stored = best_score;
     if (stored > MATE_BOUND)
         stored += ply;
@@ -379,7 +406,7 @@ int search(EngineObject *E, const Node *n, uint64_t h, int depth, int alpha, int
     te->depth = (int16_t)depth;
     te->flag = (uint8_t)flag;
     te->score = stored;
-    te->best = (uint8_t)(best_idx < 255 ? best_idx : 255);
+    te->best = (uint8_t)(best_idx < TT_NO_MOVE ? best_idx : TT_NO_MOVE);
     return best_score;
 }
 

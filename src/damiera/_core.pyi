@@ -1,9 +1,41 @@
-"""Types of the native rules core (csrc/module.c); see damiera.rules.movegen for the values."""
+"""Types of the native core (csrc/binding.c); see damiera.rules.movegen for the values."""
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
-def init(move_type: type, position_type: type, white: Any, black: Any) -> None: ...
-def apply(position: Any, move: Any) -> Any: ...
+MATE: int
+MATE_BOUND: int
+INF: int
+MAX_PLY: int
+PV_MAX: int
+ASPIRATION_WINDOW: int
+ASPIRATION_DEPTH: int
+DEADLINE_SHARE: float
+MAX_CAPS: int
+NO_MOVES: int
+MAN: int
+KING_FLYING: int
+KING_SHORT: int
+KING_SHORT_SAFE: int
+BACK_GUARD: int
+BACK_GUARD_VS_KINGS: int
+CENTRE: int
+MOBILITY: int
+BALANCE: int
+TEMPO: int
+MAIN_DIAGONAL: int
+DOUBLE_CORNER: int
+CHASE: int
+RUNAWAY_ROWS: int
+RUNAWAY_STEP: int
+EGDB_MAX_PIECES: int
+
+def read_weights(rules: Rules, path: str) -> tuple[int, int, bytes]: ...
+
+class Values:
+    def __init__(self, move: type, position: type, white: Any, black: Any) -> None: ...
+    def apply(self, position: Any, move: Any) -> Any: ...
+    def is_progress(self, move: Any) -> bool: ...
 
 class Rules:
     def __init__(
@@ -15,7 +47,10 @@ class Rules:
         choice: int,
         promotion: int,
         mandatory: bool,
-        label_order: tuple[int, ...],
+        label_order: Sequence[int],
+        man_rows: int,
+        draw_plies: int,
+        values: Values,
     ) -> None: ...
     def moves(self, position: Any) -> list[Any]: ...
     def raw_captures(self, position: Any) -> list[Any]: ...
@@ -24,29 +59,38 @@ class Rules:
     def perft(self, position: Any, depth: int) -> int: ...
     def hash(self, position: Any) -> int: ...
 
+class Evaluation:
+    king_value: int
+    start_pieces: int
+    pattern_rows: int
+    pattern_phases: int
+    def __init__(
+        self,
+        rules: Rules,
+        weights: str | None = None,
+        tables: tuple[int, int, bytes] | None = None,
+    ) -> None: ...
+    def evaluate(self, position: Any) -> int: ...
+
 class Engine:
     nodes: int
-    def __init__(self, rules: Rules, evaluator: Any, tt_entries: int, draw_plies: int) -> None: ...
-    def new_search(
-        self, hashes: list[int], threat_extension: bool, reduce_sacrifices: bool,
-        prune_late_moves: bool = ..., probcut: bool = ...,
-    ) -> None: ...
-    def root(
+    def __init__(self, rules: Rules, evaluation: Evaluation, tt_entries: int) -> None: ...
+    def search(
         self,
         position: Any,
-        order: list[int],
-        depth: int,
-        rep_start: int,
-        quiet: int,
-        full_window: bool,
-        alpha: int,
-        beta: int,
-        deadline: float,
-        max_nodes: int = 0,
-    ) -> tuple[int, int, list[tuple[int, int]], int, int, bool]: ...
-    def pv(self, position: Any, first: int, depth: int) -> list[Any]: ...
-    def evaluate(self, position: Any) -> int: ...
-    def hash(self, position: Any) -> int: ...
+        history: Sequence[Any],
+        depth: int = 0,
+        movetime: float = 0.0,
+        nodes: int = 0,
+        root_scores: bool = False,
+        threat_extension: bool = True,
+        reduce_sacrifices: bool = True,
+        prune_late_moves: bool = True,
+        probcut: bool = True,
+        *,
+        on_info: Callable[[int, int, int, float, list[Any], list[tuple[int, list[Any]]]], None]
+        | None = None,
+    ) -> tuple[Any, int, int, int, float, list[Any], list[tuple[Any, int]]]: ...
     def stop(self) -> None: ...
     def clear(self) -> None: ...
     def tt_used(self) -> int: ...

@@ -1,37 +1,126 @@
 """A REFERENCE evaluation in Python, used only by the tests: the product's static scores come
-from the native core (``csrc/evaluate.c``, through :class:`damiera.engine.evaluate.Evaluator`),
+from the native core (``csrc/eval.c``, through :class:`damiera.engine.evaluate.Evaluator`),
 and ``tests/engine/test_native_search.py`` checks that both give the same score. The terms are
-those of the evaluate module's table, computed from the Evaluator's own masks and weights.
+those of the evaluate module's table; their masks and per-square weights are built here from
+the variant's geometry, independently of the core's own tables, and the patterns are read
+square by square (:meth:`damiera.engine.patterns.PatternSet.pattern`).
 """
 
 from __future__ import annotations
 
 from damiera.engine.evaluate import (
+    BACK_GUARD,
+    BACK_GUARD_VS_KINGS,
+    BALANCE,
+    CENTRE,
     CHASE,
     DOUBLE_CORNER,
+    KING_FLYING,
+    KING_SHORT,
+    KING_SHORT_SAFE,
     MAIN_DIAGONAL,
     MAN,
+    MOBILITY,
     NO_MOVES,
+    RUNAWAY_ROWS,
     RUNAWAY_STEP,
+    TEMPO,
     Evaluator,
 )
-from damiera.rules.geometry import iter_bits, popcount
+from damiera.engine.patterns import PatternSet, read_weights_file
+from damiera.rules.geometry import geometry, iter_bits, popcount
 from damiera.rules.position import Position
-from damiera.rules.variant import Color
-
-_FIELD = 13
-_FIELD_MASK = (1 << _FIELD) - 1
+from damiera.rules.variant import Color, Variant
 
 
 def _shift(x: int, offset: int) -> int:
     return x << offset if offset > 0 else x >> -offset
 
 
-class ReferenceEvaluator:
-    """The Python evaluation of ``ev``'s terms (``evaluate(position)`` as Evaluator's)."""
+class _Tables:
+    """The masks and per-square weights of the hand-made terms, built from the geometry."""
 
-    def __init__(self, ev: Evaluator):
-        self.ev = ev
+    def __init__(self, variant: Variant):
+        geo = geometry(variant)
+        n = self.size = variant.board_size
+        self.mask = geo.mask
+        self.flying = variant.flying_kings
+        if variant.flying_kings:
+            self.king_value = KING_FLYING
+        elif variant.men_capture_kings:
+            self.king_value = KING_SHORT
+        else:
+            self.king_value = KING_SHORT_SAFE
+        self.start_pieces = 2 * variant.men_per_side
+        self.back_guard, self.back_guard_vs_kings = BACK_GUARD, BACK_GUARD_VS_KINGS
+        self.balance, self.mobility, self.tempo = BALANCE, MOBILITY, TEMPO
+        rows = [0] * n
+        for s in geo.squares:
+            rows[geo.row(s)] |= 1 << s
+
+        def adv(k: int) -> int:
+            return round(2 * k + 20 * (k / (n - 2)) ** 3)
+
+        self.white_sq = [0] * geo.nbits
+        self.black_sq = [0] * geo.nbits
+        for r in range(1, n - 1):
+            for s in iter_bits(rows[r]):
+                self.white_sq[s] += adv(n - 1 - r)
+                self.black_sq[s] += adv(r)
+        self.white_home, self.black_home = geo.bottom_row, geo.top_row
+        self.left = self.right = self.main_diagonal = self.double_corner = 0
+        for s, (r, c) in geo.coords.items():
+            if n // 2 - 2 <= r <= n // 2 + 1 and 2 <= c <= n - 3:
+                self.white_sq[s] += CENTRE
+                self.black_sq[s] += CENTRE
+            if r + c == n - 1:
+                self.main_diagonal |= 1 << s
+            if (r, c) in ((0, 1), (1, 0), (n - 1, n - 2), (n - 2, n - 1)):
+                self.double_corner |= 1 << s
+            if c <= n // 2 - 2:
+                self.left |= 1 << s
+            elif c >= n // 2 + 1:
+                self.right |= 1 << s
+        self.coords = dict(geo.coords)
+        self.offsets = geo.offsets
+        self.white_forward = (geo.offsets[0], geo.offsets[1])
+        self.black_forward = (geo.offsets[2], geo.offsets[3])
+        self.runaway_bonus = (self.king_value - MAN) // 2
+        self.white_zone = self.black_zone = 0
+        self.white_cone: dict[int, tuple[int, int]] = {}
+        self.black_cone: dict[int, tuple[int, int]] = {}
+        for s, (r, c) in geo.coords.items():
+            for white in (True, False):
+                to_go = r if white else n - 1 - r
+                if not 1 <= to_go <= RUNAWAY_ROWS:
+                    continue
+                cone = 0
+                for s2, (r2, c2) in geo.coords.items():
+                    ahead = (r - r2) if white else (r2 - r)
+                    if 1 <= ahead <= to_go and abs(c2 - c) <= ahead + 1:
+                        cone |= 1 << s2
+                if white:
+                    self.white_zone |= 1 << s
+                    self.white_cone[s] = (cone, to_go)
+                else:
+                    self.black_zone |= 1 << s
+                    self.black_cone[s] = (cone, to_go)
+
+
+class ReferenceEvaluator:
+    """The Python evaluation of ``evaluator``'s terms (``evaluate(position)`` as its): the
+    hand-made terms of its variant, and the pattern tables it was given or read."""
+
+    def __init__(self, evaluator: Evaluator):
+        self.ev = _Tables(evaluator.variant)
+        assert (self.ev.king_value, self.ev.start_pieces) == (evaluator.king_value,
+                                                             evaluator.start_pieces)
+        tables = evaluator.tables
+        if tables is None and evaluator.weights_file is not None:
+            tables = read_weights_file(evaluator.variant, evaluator.weights_file)
+        self.patterns = None if tables is None else PatternSet(geometry(evaluator.variant),
+                                                               tables[0])
+        self.tables = [] if tables is None else tables[1]
 
     def _mobility(self, men: int, kings: int, empty: int, forward: tuple[int, int]) -> int:
         """Number of quiet moves of one side (men forward, kings every way, flying or short)."""
@@ -99,7 +188,7 @@ class ReferenceEvaluator:
             score += self._runaways(wm & self.ev.white_zone, black | wm, self.ev.white_cone)
         if not wk and bm & self.ev.black_zone:
             score -= self._runaways(bm & self.ev.black_zone, white | bm, self.ev.black_cone)
-        if self.ev.window_rows:
+        if self.patterns is not None:
             score += self._patterns(wm, bm, left)
         if wk or bk:
             score = self._king_terms(score, wm, bm, wk, bk, nwk, nbk)
@@ -109,25 +198,14 @@ class ReferenceEvaluator:
     def _patterns(self, wm: int, bm: int, pieces: int) -> int:
         """Sum of the trained window weights (White's view; see damiera.engine.patterns);
         with two phases, the opening's and the endgame's sums blended by ``pieces``."""
-        h = self.ev.half
-        row_mask = self.ev.row_mask
-        xs = [((wm >> s) & row_mask) | (((bm >> s) & row_mask) << h) for s in self.ev.row_shifts]
-        places = self.ev.row_places
-        weights = self.ev.pattern_weights
-        size = self.ev.pattern_size
-        phases = self.ev.pattern_phases
-        stride = len(weights) // phases
+        assert self.patterns is not None
+        windows = len(self.patterns.windows)
+        phases = len(self.tables) // windows
         totals = [0] * phases
-        offset = 0
-        for r0 in range(self.ev.window_rows):
-            fields = 0
-            for place, table in enumerate(places):
-                fields += table[xs[r0 + place]]
-            for _ in range(h - 1):
-                for phase in range(phases):
-                    totals[phase] += weights[phase * stride + offset + (fields & _FIELD_MASK)]
-                fields >>= _FIELD
-                offset += size
+        for w in range(windows):
+            p = self.patterns.pattern(w, wm, bm)
+            for phase in range(phases):
+                totals[phase] += self.tables[phase * windows + w][p]
         if phases == 1:
             return totals[0]
         start = self.ev.start_pieces

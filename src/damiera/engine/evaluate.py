@@ -50,6 +50,10 @@ patterns of men        where weights were trained for the variant's exact rules:
                        named variant
 =====================  ==============================================================  ========
 
+The terms are computed by the native core (``csrc/eval.c``), which builds its tables from the
+rule parameters and reads the weights file itself; the values above are its constants, which
+this module re-exports.
+
 Source of the values: common practice of draughts programs (man 100, flying king ~3 men,
 short king ~1.5 men) and the endgame theory cited in the issue (a lone king in the double
 corner; the lone king on the main road against three kings draws on 8x8, Petrov's triangle
@@ -72,36 +76,36 @@ py-draughts; so did the fit to the results of this session's games (``eval_resul
 from __future__ import annotations
 
 import warnings
+from array import array
+from pathlib import Path
 from typing import Final
 
 from damiera import _core
-from damiera.engine.patterns import PatternSet, load_weights
+from damiera.engine.patterns import PatternSet, weights_path
 from damiera.engine.switches import read_switch
-from damiera.rules.geometry import Geometry, geometry
+from damiera.rules.geometry import geometry
 from damiera.rules.movegen import native_rules
 from damiera.rules.position import Position
 from damiera.rules.variant import Variant
 
-MAN: Final = 100
-KING_FLYING: Final = 300
-KING_SHORT: Final = 150
-KING_SHORT_SAFE: Final = 170
-BACK_GUARD: Final = 10
-BACK_GUARD_VS_KINGS: Final = 3
-CENTRE: Final = 5
-MOBILITY: Final = 2
-BALANCE: Final = 3
-TEMPO: Final = 8
-MAIN_DIAGONAL: Final = 20
-DOUBLE_CORNER: Final = 30
-CHASE: Final = 4
-RUNAWAY_ROWS: Final = 3
-RUNAWAY_STEP: Final = 10
+MAN: Final[int] = _core.MAN
+KING_FLYING: Final[int] = _core.KING_FLYING
+KING_SHORT: Final[int] = _core.KING_SHORT
+KING_SHORT_SAFE: Final[int] = _core.KING_SHORT_SAFE
+BACK_GUARD: Final[int] = _core.BACK_GUARD
+BACK_GUARD_VS_KINGS: Final[int] = _core.BACK_GUARD_VS_KINGS
+CENTRE: Final[int] = _core.CENTRE
+MOBILITY: Final[int] = _core.MOBILITY
+BALANCE: Final[int] = _core.BALANCE
+TEMPO: Final[int] = _core.TEMPO
+MAIN_DIAGONAL: Final[int] = _core.MAIN_DIAGONAL
+DOUBLE_CORNER: Final[int] = _core.DOUBLE_CORNER
+CHASE: Final[int] = _core.CHASE
+RUNAWAY_ROWS: Final[int] = _core.RUNAWAY_ROWS
+RUNAWAY_STEP: Final[int] = _core.RUNAWAY_STEP
 #: Score returned by :meth:`Evaluator.evaluate` when the side to move has no legal move
 #: (given it has no capture): the caller turns it into a loss at the right ply.
-NO_MOVES: Final = -(1 << 30)
-#: Bits of one packed pattern field (a window's pattern is below 3 ** 8).
-_FIELD: Final = 13
+NO_MOVES: Final[int] = _core.NO_MOVES
 
 
 #: Whether the engine plays with the shipped trained patterns when nothing says otherwise:
@@ -124,20 +128,28 @@ def learned_enabled() -> bool:
 
 
 class Evaluator:
-    """The evaluation function of one variant: its masks, per-square weights and pattern
-    tables, which the native core (``csrc/evaluate.c``) reads to compute every term.
+    """The evaluation function of one variant, built by the native core
+    (:class:`damiera._core.Evaluation`: the hand-made terms' tables from the rule parameters,
+    and the pattern tables, read from the weights file by the core itself).
 
     ``evaluate(position)`` -> int, centi-men from the side to move's point of view, or
     :data:`NO_MOVES` when the side to move has no quiet move (callers only ask when it has no
     capture either, so that means it has lost).
 
     ``patterns``: add the trained patterns of men when weights exist for the variant's rules
-    (:func:`damiera.engine.patterns.load_weights`); None (the default): when
+    (:func:`damiera.engine.patterns.weights_path`); None (the default): when
     :func:`learned_enabled` says so; ``tables``: use these instead of the stored ones,
     ``(rows per window, tables[w][pattern])`` (tests, training, matches of a candidate; twice
     as many tables for a two-phase set, the opening's windows first).
     Raises ValueError when ``tables`` do not fit the board; a stored weights file that does
     not, or cannot be read, is reported with a warning and left out.
+
+    Attributes: ``variant``, ``native`` (the core's evaluation, which a
+    :class:`~damiera.engine.search.Searcher` searches with), ``king_value`` and
+    ``start_pieces`` (as the core chose them), ``pattern_rows`` (rows of a window, 0 without
+    patterns), ``pattern_phases`` (1, or 2 for an opening's and an endgame's tables),
+    ``window_rows`` (window positions down the board, 0 without patterns), ``tables`` (the
+    tables given) and ``weights_file`` (the file read, or None).
     """
 
     def __init__(
@@ -148,150 +160,58 @@ class Evaluator:
     ):
         if patterns is None:
             patterns = learned_enabled()
-        geo: Geometry = geometry(variant)
         self.variant = variant
-        n = variant.board_size
-        self.size = n
-        self.mask = geo.mask
-        self.flying = variant.flying_kings
-        if variant.flying_kings:
-            self.king_value = KING_FLYING
-        elif variant.men_capture_kings:
-            self.king_value = KING_SHORT
-        else:
-            self.king_value = KING_SHORT_SAFE
-        self.start_pieces = 2 * variant.men_per_side
-        # Weights as attributes (read once per call as locals; benchmarks may vary them, but
-        # the centre weight only before the men's tables are built, below).
-        self.back_guard = BACK_GUARD
-        self.back_guard_vs_kings = BACK_GUARD_VS_KINGS
-        self.centre_weight = CENTRE
-        self.balance = BALANCE
-        self.mobility = MOBILITY
-        self.tempo = TEMPO
-        rows: list[int] = [0] * n
-        for s in geo.squares:
-            rows[geo.row(s)] |= 1 << s
-
-        def adv(k: int) -> int:
-            return round(2 * k + 20 * (k / (n - 2)) ** 3)
-
-        # (mask, weight) pairs: White advances from row n-1 upward, Black from row 0 down.
-        white_adv = [(rows[r], adv(n - 1 - r)) for r in range(1, n - 1)]
-        black_adv = [(rows[r], adv(r)) for r in range(1, n - 1)]
-        self.white_home = geo.bottom_row
-        self.black_home = geo.top_row
-        centre = 0
-        diag = 0
-        dcorner = 0
-        for s, (r, c) in geo.coords.items():
-            if n // 2 - 2 <= r <= n // 2 + 1 and 2 <= c <= n - 3:
-                centre |= 1 << s
-            if r + c == n - 1:
-                diag |= 1 << s
-            if (r, c) in ((0, 1), (1, 0), (n - 1, n - 2), (n - 2, n - 1)):
-                dcorner |= 1 << s
-        # Advancement and centre are sums over single men: one weight per square and side.
-        white_sq = [0] * geo.nbits
-        black_sq = [0] * geo.nbits
-        for masks, table in ((white_adv, white_sq), (black_adv, black_sq)):
-            for m, w in masks:
-                for s in geo.squares:
-                    if m >> s & 1:
-                        table[s] += w
-        for s in geo.squares:
-            if centre >> s & 1:
-                white_sq[s] += self.centre_weight
-                black_sq[s] += self.centre_weight
-        #: Advancement and centre per square (the native evaluation reads these).
-        self.white_sq = white_sq
-        self.black_sq = black_sq
-        left = right = 0
-        for s, (_r, c) in geo.coords.items():
-            if c <= n // 2 - 2:
-                left |= 1 << s
-            elif c >= n // 2 + 1:
-                right |= 1 << s
-        self.left = left
-        self.right = right
-        self.main_diagonal = diag
-        self.double_corner = dcorner
-        self.coords = dict(geo.coords)
-        self.offsets = geo.offsets
-        self.white_forward = (geo.offsets[0], geo.offsets[1])
-        self.black_forward = (geo.offsets[2], geo.offsets[3])
-        # Runaway men: for a man within RUNAWAY_ROWS rows of its king row, the squares ahead
-        # of it (widening by one file per row, plus one) where any piece could stop it.
-        self.runaway_bonus = (self.king_value - MAN) // 2
-        white_zone = black_zone = 0
-        self.white_cone: dict[int, tuple[int, int]] = {}
-        self.black_cone: dict[int, tuple[int, int]] = {}
-        for s, (r, c) in geo.coords.items():
-            for color_white in (True, False):
-                to_go = r if color_white else n - 1 - r
-                if not 1 <= to_go <= RUNAWAY_ROWS:
-                    continue
-                cone = 0
-                for s2, (r2, c2) in geo.coords.items():
-                    ahead = (r - r2) if color_white else (r2 - r)
-                    if 1 <= ahead <= to_go and abs(c2 - c) <= ahead + 1:
-                        cone |= 1 << s2
-                if color_white:
-                    white_zone |= 1 << s
-                    self.white_cone[s] = (cone, to_go)
-                else:
-                    black_zone |= 1 << s
-                    self.black_cone[s] = (cone, to_go)
-        self.white_zone = white_zone
-        self.black_zone = black_zone
-        # Trained patterns of men (damiera.engine.patterns), when there are weights for these
-        # rules: each row's men index one packed table per place in a window
-        # (PatternSet.row_tables), so a window-row's entries summed hold all its patterns.
-        if tables is None and patterns:
+        self.tables = tables
+        self.weights_file: Path | None = None
+        rules = native_rules(variant)
+        native: _core.Evaluation | None = None
+        if tables is not None:
+            rows, window_tables = tables
+            native = _core.Evaluation(rules, tables=_packed(variant, rows, window_tables))
+        elif patterns and weights_path(variant).exists():
+            path = weights_path(variant)
             try:
-                tables = load_weights(variant)
+                native = _core.Evaluation(rules, weights=str(path))
+                self.weights_file = path
             except (ValueError, OSError) as exc:
                 # A broken or unreadable weights file must not stop the engine: say so, play
                 # without it.
                 why = (str(exc) if isinstance(exc, ValueError)
                        else f"cannot read {exc.filename}: {exc.strerror or exc}")
                 warnings.warn(f"{why}; playing without the trained patterns", stacklevel=2)
-        self.pattern_weights: list[int] = []
-        self.pattern_size = 0
-        #: 1, or 2 when the tables are an opening's and an endgame's, blended by the pieces
-        #: left (damiera.engine.patterns, "Phases").
-        self.pattern_phases = 1
-        self.row_shifts: list[int] = []
-        self.row_mask = (1 << geo.half) - 1
-        self.half = geo.half
-        self.row_places: list[list[int]] = []
-        self.window_rows = 0
-        if tables is not None:
-            rows_per_window, window_tables = tables
-            pset = PatternSet(geo, rows_per_window)
-            if len(window_tables) not in (len(pset.windows), 2 * len(pset.windows)) or any(
-                len(t) != pset.size for t in window_tables
-            ):
-                sizes = sorted({len(t) for t in window_tables})
-                raise ValueError(
-                    f"pattern tables do not fit {rows_per_window}-row windows: "
-                    f"{len(window_tables)} tables of {sizes} weights, expected "
-                    f"{len(pset.windows)} (one phase) or {2 * len(pset.windows)} (two) "
-                    f"of {pset.size}")
-            for t in window_tables:
-                self.pattern_weights.extend(t)
-            self.pattern_phases = len(window_tables) // len(pset.windows)
-            self.pattern_size = pset.size
-            self.row_shifts = pset.row_shift
-            self.window_rows = n - pset.rows + 1
-            self.row_places = pset.row_tables(_FIELD)
-        self._native = _core.Engine(
-            native_rules(variant), self, 1024, 2 * variant.draw_moves_without_progress
-        )
+        self.native = native if native is not None else _core.Evaluation(rules)
+        self.king_value: int = self.native.king_value
+        self.start_pieces: int = self.native.start_pieces
+        self.pattern_rows: int = self.native.pattern_rows
+        self.pattern_phases: int = self.native.pattern_phases or 1
+        self.window_rows = variant.board_size - self.pattern_rows + 1 if self.pattern_rows else 0
 
     def evaluate(self, pos: Position) -> int:
         """Static score of ``pos`` for the side to move (see the module table for terms),
         computed by the native core."""
-        score: int = self._native.evaluate(pos)
+        score: int = self.native.evaluate(pos)
         return score
 
+
+def _packed(variant: Variant, rows: int, window_tables: list[list[int]]) -> tuple[int, int, bytes]:
+    """``(rows, phases, 16-bit weights)`` of window tables for the core, or ValueError when
+    they do not fit ``rows``-row windows of the board or a 16-bit weight."""
+    if not 1 <= rows <= 4:
+        raise ValueError(f"pattern windows have 1-4 rows, not {rows}")
+    pset = PatternSet(geometry(variant), rows)
+    if len(window_tables) not in (len(pset.windows), 2 * len(pset.windows)) or any(
+        len(t) != pset.size for t in window_tables
+    ):
+        sizes = sorted({len(t) for t in window_tables})
+        raise ValueError(
+            f"pattern tables do not fit {rows}-row windows: "
+            f"{len(window_tables)} tables of {sizes} weights, expected "
+            f"{len(pset.windows)} (one phase) or {2 * len(pset.windows)} (two) "
+            f"of {pset.size}")
+    flat = array("h")
+    try:
+        for t in window_tables:
+            flat.extend(t)
+    except OverflowError:
+        raise ValueError("pattern weight outside -32768..32767") from None
+    return rows, len(window_tables) // len(pset.windows), flat.tobytes()

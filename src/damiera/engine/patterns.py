@@ -22,7 +22,8 @@ board. The evaluation then blends them by the pieces left, ``(opening x pieces +
 (start - pieces)) / start`` (``start``: the pieces of the starting position), so a pattern
 may be judged differently in the middlegame and in the ending.
 
-File format (:func:`save_weights` / :func:`load_weights`): the ASCII line
+File format (:func:`save_weights` writes it; the native core reads it, ``csrc/weights.c``,
+for the engine and for :func:`load_weights`): the ASCII line
 ``damiera-patterns 1 ROWS WINDOWS\\n`` (one set of tables) or ``damiera-patterns 2 ROWS
 WINDOWS 2\\n`` (two phases, opening first), then, for each phase and each window whose
 index is not above its partner's, ``3 ** (2 x ROWS)`` little-endian signed 16-bit weights.
@@ -34,7 +35,9 @@ import sys
 from array import array
 from pathlib import Path
 
-from damiera.rules.geometry import Geometry, geometry
+from damiera import _core
+from damiera.rules.geometry import Geometry
+from damiera.rules.movegen import native_rules
 from damiera.rules.variant import Variant
 
 #: Rows of a window by default (the weights file says how many its windows have).
@@ -137,31 +140,6 @@ class PatternSet:
             out.append(q)
         return out
 
-    def row_tables(self, field_bits: int) -> list[list[int]]:
-        """For the evaluator: ``row_tables(F)[place][x]``, where ``x`` is a row's men (White's
-        row bits, then Black's ``half`` bits above them) and ``place`` the row's place in a
-        window, holds for every file pair j the row's two digits of the pattern, times
-        ``9 ** place``, in bits ``F*j .. F*j+F-1``. Summing a window-row's entries over its
-        places gives the pattern of each of its windows in one field (``3 ** (2 x rows)``
-        must fit in F bits, so that no field carries into the next)."""
-        h = self.half
-        row_mask = (1 << h) - 1
-        if self.size > 1 << field_bits:
-            raise ValueError(f"{self.size} patterns do not fit {field_bits} bits")
-        tables = []
-        for place in range(self.rows):
-            packed = [0] * (1 << (2 * h))
-            for x in range(1 << (2 * h)):
-                wr, br = x & row_mask, x >> h
-                if wr & br:
-                    continue  # a square cannot hold both colours
-                for j in range(h - 1):
-                    left = (wr >> j & 1) + 2 * (br >> j & 1)
-                    right = (wr >> (j + 1) & 1) + 2 * (br >> (j + 1) & 1)
-                    packed[x] += (left + 3 * right) * 9**place << (field_bits * j)
-            tables.append(packed)
-        return tables
-
     def pattern(self, w: int, white_men: int, black_men: int) -> int:
         """The pattern of window ``w`` (reference implementation, one square at a time)."""
         p = 0
@@ -210,49 +188,11 @@ def load_weights(variant: Variant) -> tuple[int, list[list[int]]] | None:
 
 def read_weights_file(variant: Variant, path: Path) -> tuple[int, list[list[int]]]:
     """``(rows per window, tables)`` of the weights file ``path`` for ``variant``'s board
-    (as :func:`load_weights`, from any file: a candidate's, in a match). Raises ValueError
+    (as :func:`load_weights`, from any file: a candidate's, in a match), read by the native
+    core, which reads the engine's files the same way (``csrc/weights.c``). Raises ValueError
     when it does not fit the board, OSError when it cannot be read."""
-    data = path.read_bytes()
-    newline = data.find(b"\n")
-    # No newline: no header line (not the file less its last byte, nor the weights read as
-    # part of the header).
-    header = data[:newline].decode("ascii", "replace").split() if newline >= 0 else []
-    if not (header[:2] == [_MAGIC, "1"] and len(header) == 4
-            or header[:2] == [_MAGIC, "2"] and len(header) == 5 and header[4] == "2") or \
-            header[2] not in ("1", "2", "3", "4"):
-        shown = data[:min(newline, 40) if newline >= 0 else 40]
-        raise ValueError(f"{path}: not a patterns file with windows of 1-4 rows (starts "
-                         f"{shown!r}, expected '{_MAGIC} 1 ROWS WINDOWS' or "
-                         f"'{_MAGIC} 2 ROWS WINDOWS 2')")
-    phases = 1 if header[1] == "1" else 2
-    patterns = PatternSet(geometry(variant), int(header[2]))
-    if header[3] != str(len(patterns.windows)):
-        raise ValueError(f"{path}: {header[3][:20]} windows do not fit this board "
-                         f"({len(patterns.windows)} windows of {patterns.rows} rows)")
-    body = data[newline + 1:]
-    if len(body) % 2:
-        raise ValueError(f"{path}: an odd number of bytes of weights (2 bytes each): cut short?")
+    rows, _phases, data = _core.read_weights(native_rules(variant), str(path))
     flat = array("h")
-    flat.frombytes(body)
-    if sys.byteorder != "little":
-        flat.byteswap()
-    canon = patterns.canonical()
-    per_phase = len(canon) * patterns.size
-    if len(flat) != phases * per_phase:
-        raise ValueError(f"{path}: {len(flat)} weights, expected {phases * per_phase}")
-    mirror = patterns.mirror()
-    tables: list[list[int]] = []
-    for phase in range(phases):
-        mine: list[list[int]] = [[] for _ in patterns.windows]
-        for i, w in enumerate(canon):
-            start = phase * per_phase + i * patterns.size
-            t = flat[start:start + patterns.size].tolist()
-            mine[w] = t
-            if patterns.partner[w] != w:
-                mine[patterns.partner[w]] = [-t[mirror[q]] for q in range(patterns.size)]
-            elif any(t[mirror[q]] != -t[q] for q in range(patterns.size)):
-                which = "" if phases == 1 else (" opening", " endgame")[phase]
-                raise ValueError(f"{path}: window {w} is its own mirror image, its{which} "
-                                 f"table is not")
-        tables.extend(mine)
-    return patterns.rows, tables
+    flat.frombytes(data)
+    size = 3 ** (2 * rows)
+    return rows, [flat[i:i + size].tolist() for i in range(0, len(flat), size)]

@@ -1,16 +1,22 @@
 """Game-tree search: iterative deepening negamax alpha-beta with principal-variation search.
 
-The search runs in the native core (``csrc/search.c``, :class:`damiera._core.Engine`), one
-root iteration per call with the GIL released; this module keeps the iterative deepening,
-the aspiration windows, the clock between iterations and the reporting (:class:`Info`,
-:class:`SearchResult`). :meth:`Searcher.stop` (from any thread) ends a running search within
-milliseconds, and Ctrl-C (KeyboardInterrupt) too.
+The whole search runs in the native core (``csrc/root.c``: the deepening, the aspiration
+windows, the clock, the node budget and the lines; ``csrc/search.c``: the tree), in one call
+of :meth:`damiera._core.Engine.search` with the interpreter lock released; this module is its
+Python face (:class:`Searcher`, :class:`Info`, :class:`SearchResult`). :meth:`Searcher.stop`
+(from any thread) ends a running search within milliseconds, and Ctrl-C (KeyboardInterrupt)
+too.
 
-What it does (issue 3, point 1):
+What it does:
 
 - **Iterative deepening** from depth 1 up to a fixed depth and/or until a deadline; the best
   move of the last finished iteration is played (or the better move found so far by an
-  unfinished one, once its first root move is searched).
+  unfinished one, once its first root move is searched). The root moves of an iteration are
+  ordered by the scores of the previous one, its best first.
+- **Principal variation**: every node of the principal variation passes its line up to its
+  parent (a triangular table), so an iteration reports the line it searched, ``depth`` moves
+  long; where that line ends early (a cutoff from the table on a transposition) it goes on
+  with the table's best moves, and it stops after a move that repeats one of its positions.
 - **Negamax alpha-beta with PVS**: the first move of each node is searched with the full
   window, the others with a null window and re-searched only when they beat alpha.
 - **Transposition table**: a fixed array indexed by a 64-bit **Zobrist hash** (one random
@@ -71,7 +77,6 @@ Legality comes only from the native rules core (:mod:`damiera.rules.movegen`).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
@@ -79,30 +84,25 @@ from typing import Final
 from damiera import _core
 from damiera.engine.egdb import endgame_database
 from damiera.engine.evaluate import Evaluator
-from damiera.rules.geometry import popcount
-from damiera.rules.movegen import Move, generate, native_rules
+from damiera.rules.movegen import Move, native_rules
 from damiera.rules.position import Position
 from damiera.rules.variant import Variant
 
 #: Score of a won position (the side to move wins), minus the plies to the win.
-MATE: Final = 1_000_000
+MATE: Final[int] = _core.MATE
 #: Scores beyond this are wins/losses in a known number of plies.
-MATE_BOUND: Final = MATE - 10_000
-INF: Final = MATE + 1
-MAX_PLY: Final = 200
+MATE_BOUND: Final[int] = _core.MATE_BOUND
+INF: Final[int] = _core.INF
+MAX_PLY: Final[int] = _core.MAX_PLY
 #: Longest search the front ends (CLI, hub) accept, in seconds; a fixed-depth search without
 #: a clock is also stopped after this long (an hour).
 MAX_MOVETIME: Final = 3600.0
 #: Deepest fixed depth the front ends accept (plies).
 MAX_DEPTH: Final = 30
 
-#: Half-width of the root's aspiration window (centi-men) from depth ASPIRATION_DEPTH on.
-ASPIRATION_WINDOW: Final = 20
-ASPIRATION_DEPTH: Final = 4
-#: Share of the movetime at which the search stops (the rest covers the last nodes and
-#: returning the move).
-_DEADLINE_SHARE: Final = 0.97
-_NEVER: Final = float("inf")
+#: Half-width of the root's aspiration window (centi-men) from ASPIRATION_DEPTH on.
+ASPIRATION_WINDOW: Final[int] = _core.ASPIRATION_WINDOW
+ASPIRATION_DEPTH: Final[int] = _core.ASPIRATION_DEPTH
 
 
 @dataclass
@@ -147,37 +147,6 @@ class SearchResult:
     root_scores: list[tuple[Move, int]] = field(default_factory=list)
 
 
-def _history_state(positions: Sequence[Position]) -> tuple[int, int]:
-    """From the game's positions (oldest first, the current one last), return
-    ``(plies since the last irreversible move, plies since the last capture or promotion)``.
-
-    A move is irreversible when it captures or moves a man; progress (for the 40-move rule) is
-    a capture or a promotion. Both are read off consecutive positions.
-    """
-    rev = 0
-    quiet = 0
-    rev_done = False
-    for i in range(len(positions) - 1, 0, -1):
-        before, after = positions[i - 1], positions[i]
-        mover = before.turn
-        captured = popcount(before.white | before.black) > popcount(after.white | after.black)
-        promoted = popcount(after.pieces(mover) & after.kings) > popcount(
-            before.pieces(mover) & before.kings
-        )
-        men_moved = before.men(mover) != after.men(mover)
-        if captured or promoted:
-            break
-        quiet += 1
-        if not rev_done:
-            if men_moved:
-                rev_done = True
-            else:
-                rev += 1
-    if not rev_done:
-        rev = min(rev, quiet)
-    return rev, quiet
-
-
 class Searcher:
     """Search engine for one variant. Keeps its transposition table (``tt_entries`` entries,
     rounded down to a power of two, 16 bytes each) between searches; ``evaluator``: the
@@ -190,10 +159,10 @@ class Searcher:
                  evaluator: Evaluator | None = None, endgame_pieces: int = 0):
         self.variant = variant
         self.evaluator = evaluator if evaluator is not None else Evaluator(variant)
-        self.engine = _core.Engine(
-            native_rules(variant), self.evaluator, tt_entries,
-            2 * variant.draw_moves_without_progress,
-        )
+        if self.evaluator.variant != variant:
+            raise ValueError(f"the evaluator is for {self.evaluator.variant.name}, "
+                             f"not {variant.name}")
+        self.engine = _core.Engine(native_rules(variant), self.evaluator.native, tt_entries)
         self.nodes = 0
         #: One-ply threat extension at the horizon (see the module docstring).
         self.threat_extension = True
@@ -205,7 +174,6 @@ class Searcher:
         self.prune_late_moves = True
         #: The ProbCut-style cut (False: off; see the module docstring).
         self.probcut = True
-        self._stopped = False
         #: Most pieces of the endgame database the search probes (0: none).
         self.endgame_pieces = 0
         self.use_endgame_database(endgame_pieces)
@@ -223,18 +191,16 @@ class Searcher:
 
     def hash(self, pos: Position) -> int:
         """64-bit Zobrist hash of a position (the native core's keys)."""
-        h: int = self.engine.hash(pos)
+        h: int = native_rules(self.variant).hash(pos)
         return h
 
     def evaluate(self, pos: Position) -> int:
         """The native static evaluation of ``pos`` (the same terms as :class:`Evaluator`)."""
-        score: int = self.engine.evaluate(pos)
-        return score
+        return self.evaluator.evaluate(pos)
 
     def stop(self) -> None:
         """End the running search (if any) within milliseconds: it returns its best move so
         far. Safe to call from another thread; a search started later is not affected."""
-        self._stopped = True
         self.engine.stop()
 
     def clear(self) -> None:
@@ -267,7 +233,6 @@ class Searcher:
         Raises ValueError for a depth below 1, a movetime that is not above 0 (NaN included)
         or a node limit below 1.
         """
-        start = time.perf_counter()
         if depth is not None and depth < 1:
             raise ValueError(f"depth must be at least 1, not {depth}")
         if movetime is not None and not movetime > 0:  # also NaN, which would never stop
@@ -276,146 +241,18 @@ class Searcher:
             raise ValueError(f"nodes must be at least 1, not {nodes}")
         if depth is None and movetime is None and nodes is None:
             depth = 6
-        max_depth = depth if depth is not None else MAX_PLY - 10
-        deadline = start + _DEADLINE_SHARE * movetime if movetime is not None else _NEVER
-        positions = list(history)
-        if not positions or positions[-1] != pos:
-            positions.append(pos)
-        rev, quiet = _history_state(positions)
-        self._stopped = False
-        self.engine.new_search(
-            [self.hash(p) for p in positions[len(positions) - 1 - rev :]],
+        report = None
+        if on_info is not None:
+            tell = on_info
+
+            def report(d: int, score: int, count: int, seconds: float, pv: list[Move],
+                       lines: list[tuple[int, list[Move]]]) -> None:
+                tell(Info(d, score, count, seconds, pv, lines))
+
+        move, score, done, count, seconds, pv, scores = self.engine.search(
+            pos, history, min(depth or 0, MAX_PLY - 10), movetime or 0.0, nodes or 0, root_scores,
             self.threat_extension, self.reduce_sacrifices, self.prune_late_moves, self.probcut,
+            on_info=report,
         )
-        moves = generate(self.variant, pos)
-        if not moves:
-            return SearchResult(None, -MATE, 0, 0, time.perf_counter() - start)
-        limited = movetime is not None or nodes is not None
-        if len(moves) == 1 and limited and depth is None and not root_scores:
-            score = self._root(pos, [0], 1, quiet, True, -INF, INF, _NEVER)[1]
-            elapsed = time.perf_counter() - start
-            if on_info is not None:
-                on_info(Info(0, score, self.nodes, elapsed, [moves[0]]))
-            return SearchResult(moves[0], score, 0, self.nodes, elapsed, [moves[0]])
-
-        best = 0
-        best_score = -INF
-        best_pv: list[Move] = [moves[0]]
-        done_depth = 0
-        scores: list[tuple[int, int]] = []
-        ordered = list(range(len(moves)))
-        for d in range(1, max_depth + 1):
-            # Depth 1 (every root move, with quiescence) is always finished, however short the
-            # time (only stop() ends it): the move played and the score reported are searched.
-            result = self._aspirate(pos, ordered, d, quiet, root_scores, best_score,
-                                    _NEVER if d == 1 else deadline,
-                                    0 if d == 1 or nodes is None else nodes)
-            iter_best, iter_score, iter_scores, partial, partial_score, aborted = result
-            if aborted:
-                # Keep a better move from the unfinished iteration only if it was fully searched.
-                # Every root move after the first is searched against the best so far, so a
-                # move finished in the unfinished iteration is at least as good as the old one.
-                if partial >= 0 and (done_depth > 0 or not scores) and partial != best:
-                    best, best_score = partial, partial_score
-                    best_pv = [moves[best]]
-                    if on_info is not None:
-                        # Said, so that the move played is the one the last info line shows.
-                        on_info(Info(d, best_score, self.nodes, time.perf_counter() - start,
-                                     best_pv))
-                break
-            best, best_score = iter_best, iter_score
-            done_depth = d
-            scores = iter_scores
-            rank = {i: s for i, s in iter_scores}
-            ordered.sort(key=lambda i: -rank.get(i, -INF))
-            ordered.remove(iter_best)
-            ordered.insert(0, iter_best)
-            best_pv = self.engine.pv(pos, best, d)
-            elapsed = time.perf_counter() - start
-            if on_info is not None:
-                info = Info(d, best_score, self.nodes, elapsed, best_pv)
-                if root_scores:
-                    # Multi-PV: every root move's line, from the table (exact scores).
-                    info.lines = [
-                        (sc, best_pv if i == best else self.engine.pv(pos, i, d))
-                        for i, sc in sorted(iter_scores, key=lambda s: (-s[1], s[0] != best))
-                    ]
-                on_info(info)
-            if abs(best_score) > MATE_BOUND and MATE - abs(best_score) <= d:
-                break  # a forced result was found within the horizon
-            if movetime is not None and elapsed > 0.9 * movetime:
-                break
-            if nodes is not None and self.nodes >= nodes:
-                break
-            if self._stopped:
-                break
-        return SearchResult(
-            moves[best],
-            best_score if best_score > -INF else 0,
-            done_depth,
-            self.nodes,
-            time.perf_counter() - start,
-            best_pv,
-            sorted(((moves[i], s) for i, s in scores), key=lambda ms: -ms[1])
-            if root_scores else [],
-        )
-
-    def _root(
-        self,
-        pos: Position,
-        order: list[int],
-        depth: int,
-        quiet: int,
-        full_window: bool,
-        alpha: int,
-        beta: int,
-        deadline: float,
-        max_nodes: int = 0,
-    ) -> tuple[int, int, list[tuple[int, int]], int, int, bool]:
-        """One root iteration in the native core; see :meth:`damiera._core.Engine.root`
-        (``max_nodes``: node limit since :meth:`search` began, 0 for none)."""
-        out: tuple[int, int, list[tuple[int, int]], int, int, bool] = self.engine.root(
-            pos, order, depth, 0, quiet, full_window, alpha, beta,
-            _monotonic_deadline(deadline), max_nodes,
-        )
-        self.nodes = self.engine.nodes
-        return out
-
-    def _aspirate(
-        self,
-        pos: Position,
-        order: list[int],
-        depth: int,
-        quiet: int,
-        full_window: bool,
-        previous: int,
-        deadline: float,
-        max_nodes: int = 0,
-    ) -> tuple[int, int, list[tuple[int, int]], int, int, bool]:
-        """One root iteration inside an aspiration window around the ``previous`` iteration's
-        score, widened to the full window on the side it fails (never when every root move
-        needs an exact score, nor near a forced result)."""
-        if full_window or depth < ASPIRATION_DEPTH or abs(previous) >= MATE_BOUND:
-            return self._root(pos, order, depth, quiet, full_window, -INF, INF, deadline,
-                              max_nodes)
-        alpha = previous - ASPIRATION_WINDOW
-        beta = previous + ASPIRATION_WINDOW
-        while True:
-            result = self._root(pos, order, depth, quiet, False, alpha, beta, deadline,
-                                max_nodes)
-            score = result[1]
-            if result[5]:
-                return result
-            if score <= alpha:
-                alpha = -INF
-            elif score >= beta:
-                beta = INF
-            else:  # inside the window (always so once it is -INF .. INF)
-                return result
-
-
-def _monotonic_deadline(deadline: float) -> float:
-    """A ``time.perf_counter`` deadline as CLOCK_MONOTONIC seconds (what the core reads)."""
-    if deadline == _NEVER:
-        return 1e300
-    return deadline - time.perf_counter() + time.monotonic()
+        self.nodes = count
+        return SearchResult(move, score, done, count, seconds, pv, scores)

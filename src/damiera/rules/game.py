@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from damiera.rules.helpmate import DEFAULT_NODE_BUDGET, WinStatus, can_win
-from damiera.rules.movegen import Move, apply_move, legal_moves
+from damiera.rules.movegen import Move, apply_move, is_progress, legal_moves
 from damiera.rules.notation import IllegalMoveError, move_text, parse_move
 from damiera.rules.position import Position, parse_fen, start_position, write_fen
 from damiera.rules.variant import Color, Variant
@@ -226,7 +226,7 @@ class Game:
                 {"move": move_text(self.variant, move)},
             )
         after = apply_move(self.position, move)
-        quiet = 0 if (move.captures or move.promotes) else self._quiet_plies[-1] + 1
+        quiet = 0 if is_progress(move) else self._quiet_plies[-1] + 1
         self.moves.append(move)
         self.positions.append(after)
         self._quiet_plies.append(quiet)

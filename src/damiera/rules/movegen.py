@@ -54,7 +54,8 @@ class Move(NamedTuple):
         return tuple(i for i, sq in enumerate(self.captures) if ck >> sq & 1)
 
 
-_core.init(Move, Position, Color.WHITE, Color.BLACK)
+#: The value types the native core reads and builds (given to every rule object).
+VALUES = _core.Values(Move, Position, Color.WHITE, Color.BLACK)
 
 #: The native core's numbers for the rule enums (csrc/movegen.h).
 _CHOICE = {
@@ -103,6 +104,9 @@ def _by_value(variant: Variant) -> _core.Rules:
             _PROMOTION[variant.promotion_during_capture],
             variant.mandatory_capture,
             geometry(variant).label_order,
+            variant.man_rows,
+            2 * variant.draw_moves_without_progress,
+            VALUES,
         )
     return rules
 
@@ -113,7 +117,8 @@ def legal_moves(variant: Variant, position: Position) -> list[Move]:
     The capture-choice rule is applied, equal captures are merged (the path PDN writes is kept),
     and quiet moves are included only when there is no capture or the optional-capture house
     rule is on. Shape: list of :class:`Move`; empty when the side to move has no legal move
-    (it has lost). Raises ValueError for bitboards off the variant's board.
+    (it has lost). Raises ValueError for bitboards off the variant's board, overlapping, or
+    with more than 24 pieces a side (no capture may take more, ``_core.MAX_CAPS``).
     """
     moves: list[Move] = native_rules(variant).moves(position)
     return moves
@@ -157,8 +162,16 @@ def apply_move(position: Position, move: Move) -> Position:
     Captured pieces are all removed at the end (Turkish strike); a man that ends on its
     promotion row is crowned when ``move.promotes`` says so.
     """
-    after: Position = _core.apply(position, move)
+    after: Position = VALUES.apply(position, move)
     return after
+
+
+def is_progress(move: Move) -> bool:
+    """Whether ``move`` is progress for the no-progress draw rule (RULES.md section 1: 40 moves
+    by each side "with no capture and no promotion"): a capture or a promotion. Decided by the
+    native core, where the search asks the same question."""
+    progress: bool = VALUES.is_progress(move)
+    return progress
 
 
 def perft(variant: Variant, position: Position, depth: int) -> int:

@@ -1,0 +1,279 @@
+/* The static evaluation (eval.h): the tables of the hand-made terms built from the rule
+ * parameters, the trained patterns' row tables, and the score of a position, term by term. */
+#include "eval.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "movegen.h"
+#include "weights.h"
+
+static inline int popc(uint64_t x) { return popcount64(x); }
+
+static int runaways(const Eval *e, uint64_t men, uint64_t blockers, const uint64_t *cones,
+                    const int *to_go)
+{
+    int total = 0;
+    for (; men; men &= men - 1) {
+        int s = __builtin_ctzll(men);
+        if (!(cones[s] & blockers))
+            total += e->runaway_bonus - EVAL_RUNAWAY_STEP * to_go[s];
+    }
+    return total;
+}
+
+static int chase(const Eval *e, uint64_t strong, uint64_t weak)
+{
+    int total = 0;
+    for (; strong; strong &= strong - 1) {
+        int s = __builtin_ctzll(strong), best = 1 << 20;
+        for (uint64_t w = weak; w; w &= w - 1) {
+            int t = __builtin_ctzll(w);
+            int dr = abs(e->r->row[s] - e->r->row[t]), dc = abs(e->r->col[s] - e->r->col[t]);
+            int d = dr > dc ? dr : dc;
+            if (d < best)
+                best = d;
+        }
+        total += EVAL_CHASE * (e->r->size - best);
+    }
+    return total;
+}
+
+/* Flying kings: can the weaker side's king hold the draw? A king cannot be beaten by two
+ * pieces, nor by three on 10x10, nor by three on 8x8 while it holds the main road. On 10x10
+ * each of the stronger side's men counts as the king it may become and the weaker side may
+ * keep men beside its king; on 8x8 only kings-only endings against a lone king count. */
+static int holds_draw(const Eval *e, uint64_t strong_men, uint64_t strong_kings,
+                      uint64_t weak_men, uint64_t weak_kings)
+{
+    if (!weak_kings)
+        return 0;
+    if (e->r->size < 10 && (strong_men || weak_men || popc(weak_kings) != 1))
+        return 0;
+    int strong = popc(strong_men | strong_kings);
+    return strong <= 2 ||
+           (strong == 3 && (e->r->size >= 10 || (weak_kings & e->main_diagonal)));
+}
+
+/* The windows' weights summed over the board (White's view). With two phases, each window
+ * reads its opening and its endgame table (the endgame's lie phase_stride further on), and
+ * the sums are blended by the pieces left (patterns.py, "Phases"). */
+static int patterns(const Eval *e, uint64_t wm, uint64_t bm, int pieces)
+{
+    int h = e->r->half, total = 0, endgame = 0, offset = 0;
+    const int16_t *late = e->weights + e->phase_stride;
+    /* Each row's digits once (the place-0 table, the only one kept); a row at place p of a
+     * window weighs 9^p (row_tables' place-p entry is exactly 9^p times its place-0 entry,
+     * and no 13-bit field carries: a window's pattern is below 3^8 = 6561). */
+    static const uint64_t POW9[4] = {1, 9, 81, 729};
+    uint64_t digits[16];
+    for (int i = 0; i < e->r->size; i++)
+        digits[i] = (uint64_t)e->row_places[((wm >> e->row_shifts[i]) & e->row_mask) |
+                                            (((bm >> e->row_shifts[i]) & e->row_mask) << h)];
+    for (int r0 = 0; r0 < e->window_rows; r0++) {
+        uint64_t fields = 0;
+        for (int p = 0; p < e->pattern_rows; p++)
+            fields += digits[r0 + p] * POW9[p];
+        for (int k = 0; k < h - 1; k++) {
+            int at = offset + (int)(fields & 8191);
+            total += e->weights[at];
+            if (e->phases == 2)
+                endgame += late[at];
+            fields >>= 13;
+            offset += e->pattern_size;
+        }
+    }
+    if (e->phases == 2) {
+        int start = e->start_pieces, p = pieces < start ? pieces : start;
+        int blend = total * p + endgame * (start - p);
+        /* Rounded toward zero either way, so that the colour-swapped position scores the
+         * exact opposite. */
+        return blend / start;
+    }
+    return total;
+}
+
+int evaluate(const Eval *e, uint64_t white, uint64_t black, uint64_t kings, int side)
+{
+    uint64_t wk = white & kings, bk = black & kings, wm = white ^ wk, bm = black ^ bk;
+    int nwm = popc(wm), nbm = popc(bm), nwk = popc(wk), nbk = popc(bk);
+    int kv = e->king_value;
+    int score = (nwm * EVAL_MAN + nwk * kv) - (nbm * EVAL_MAN + nbk * kv);
+    int left = nwm + nbm + nwk + nbk;
+    int trade = abs(score) * (e->start_pieces - left) / (2 * e->start_pieces);
+    score += score > 0 ? trade : -trade;
+    for (uint64_t b = wm; b; b &= b - 1)
+        score += e->white_sq[__builtin_ctzll(b)];
+    for (uint64_t b = bm; b; b &= b - 1)
+        score -= e->black_sq[__builtin_ctzll(b)];
+    score += (bk ? EVAL_BACK_GUARD_VS_KINGS : EVAL_BACK_GUARD) * popc(wm & e->white_home);
+    score -= (wk ? EVAL_BACK_GUARD_VS_KINGS : EVAL_BACK_GUARD) * popc(bm & e->black_home);
+    score -= EVAL_BALANCE * (abs(popc(white & e->left) - popc(white & e->right)) -
+                           abs(popc(black & e->left) - popc(black & e->right)));
+    int wmob = count_quiet(e->r, white, black, kings, 0);
+    int bmob = count_quiet(e->r, black, white, kings, 1);
+    if ((side == 0 ? wmob : bmob) == 0)
+        return NO_MOVES;
+    score += EVAL_MOBILITY * (wmob - bmob);
+    if (!bk && (wm & e->white_zone))
+        score += runaways(e, wm & e->white_zone, black | wm, e->white_cone, e->white_to_go);
+    if (!wk && (bm & e->black_zone))
+        score -= runaways(e, bm & e->black_zone, white | bm, e->black_cone, e->black_to_go);
+    if (e->pattern_rows)
+        score += patterns(e, wm, bm, left);
+    if (wk || bk) {
+        if (e->r->flying) {
+            uint64_t d = e->main_diagonal;
+            score += EVAL_MAIN_DIAGONAL * (popc(wk & d) - popc(bk & d));
+            if (score > 0 && holds_draw(e, wm, wk, bm, bk))
+                score /= 8;
+            else if (score < 0 && holds_draw(e, bm, bk, wm, wk))
+                score = -((-score) / 8);
+        } else if (!wm && !bm) {
+            uint64_t dc = e->double_corner;
+            if (nwk > nbk) {
+                score -= EVAL_DOUBLE_CORNER * popc(bk & dc);
+                score += chase(e, wk, bk);
+            } else if (nbk > nwk) {
+                score += EVAL_DOUBLE_CORNER * popc(wk & dc);
+                score -= chase(e, bk, wk);
+            }
+        }
+    }
+    return side == 0 ? score + EVAL_TEMPO : EVAL_TEMPO - score;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Tables */
+
+/* Advancement of a man k rows from its home row on an n-row board: 2k + 20 (k / (n-2))^3,
+ * rounded half to even (steady, then steep near the king row). */
+static int advancement(int k, int n)
+{
+    return (int)nearbyint(2 * k + 20 * pow((double)k / (n - 2), 3));
+}
+
+void eval_init(Eval *e, const Rules *r)
+{
+    memset(e, 0, sizeof *e);
+    e->r = r;
+    int n = r->size, h = r->half;
+    e->king_value = r->flying           ? EVAL_KING_FLYING
+                    : r->men_take_kings ? EVAL_KING_SHORT
+                                        : EVAL_KING_SHORT_SAFE;
+    e->start_pieces = r->man_rows * n;
+    e->runaway_bonus = (e->king_value - EVAL_MAN) / 2;
+    e->white_home = r->promo[1];
+    e->black_home = r->promo[0];
+    for (int s = 0; s < MAX_BITS; s++) {
+        if (!(r->mask >> s & 1))
+            continue;
+        uint64_t bit = (uint64_t)1 << s;
+        int row = r->row[s], c = r->col[s];
+        if (row >= 1 && row <= n - 2) {
+            e->white_sq[s] += advancement(n - 1 - row, n);
+            e->black_sq[s] += advancement(row, n);
+        }
+        if (n / 2 - 2 <= row && row <= n / 2 + 1 && 2 <= c && c <= n - 3) {
+            e->white_sq[s] += EVAL_CENTRE;
+            e->black_sq[s] += EVAL_CENTRE;
+        }
+        if (row + c == n - 1)
+            e->main_diagonal |= bit;
+        if ((row == 0 && c == 1) || (row == 1 && c == 0) || (row == n - 1 && c == n - 2) ||
+            (row == n - 2 && c == n - 1))
+            e->double_corner |= bit;
+        if (c <= n / 2 - 2)
+            e->left |= bit;
+        else if (c >= n / 2 + 1)
+            e->right |= bit;
+        /* A man within EVAL_RUNAWAY_ROWS rows of its king row runs away when no piece stands
+         * in the cone ahead of it (widening by one file a row, plus one). */
+        for (int white = 1; white >= 0; white--) {
+            int to_go = white ? row : n - 1 - row;
+            if (to_go < 1 || to_go > EVAL_RUNAWAY_ROWS)
+                continue;
+            uint64_t cone = 0;
+            for (int t = 0; t < MAX_BITS; t++) {
+                if (!(r->mask >> t & 1))
+                    continue;
+                int ahead = white ? row - r->row[t] : r->row[t] - row;
+                if (1 <= ahead && ahead <= to_go && abs((int)r->col[t] - c) <= ahead + 1)
+                    cone |= (uint64_t)1 << t;
+            }
+            if (white) {
+                e->white_zone |= bit;
+                e->white_cone[s] = cone;
+                e->white_to_go[s] = to_go;
+            } else {
+                e->black_zone |= bit;
+                e->black_cone[s] = cone;
+                e->black_to_go[s] = to_go;
+            }
+        }
+    }
+    e->row_mask = ((uint64_t)1 << h) - 1;
+    for (int row = 0; row < n; row++)
+        e->row_shifts[row] = row * h + row / 2;
+}
+
+int eval_set_patterns(Eval *e, int rows, int phases, const int16_t *tables, size_t count,
+                      char *err, size_t errlen)
+{
+    const Rules *r = e->r;
+    int h = r->half;
+    int windows = windows_count(r, rows), size = pattern_count(rows);
+    if (windows <= 0 || (phases != 1 && phases != 2) ||
+        count != (size_t)phases * (size_t)windows * (size_t)size) {
+        snprintf(err, errlen,
+                 "pattern tables do not fit %d-row windows: %zu weights, expected %d phase(s) "
+                 "of %d windows of %d",
+                 rows, count, phases, windows, size);
+        return -1;
+    }
+    size_t places = (size_t)1 << (2 * h);
+    int64_t *row_places = calloc(places, sizeof *row_places);
+    int16_t *weights = malloc(count * sizeof *weights);
+    if (!row_places || !weights) {
+        free(row_places);
+        free(weights);
+        snprintf(err, errlen, "out of memory for the pattern tables");
+        return -1;
+    }
+    /* A row's men x (White's row bits, then Black's h bits above them) give, for every file
+     * pair j, the row's two digits of a window's pattern in bits 13j.. (place 0 of the window;
+     * place p weighs 9^p, see patterns()). */
+    for (size_t x = 0; x < places; x++) {
+        uint64_t wr = x & e->row_mask, br = x >> h;
+        if (wr & br)
+            continue; /* a square cannot hold both colours */
+        int64_t packed = 0;
+        for (int j = 0; j < h - 1; j++) {
+            int64_t left = (int64_t)(wr >> j & 1) + 2 * (int64_t)(br >> j & 1);
+            int64_t right = (int64_t)(wr >> (j + 1) & 1) + 2 * (int64_t)(br >> (j + 1) & 1);
+            packed += (left + 3 * right) << (EVAL_FIELD_BITS * j);
+        }
+        row_places[x] = packed;
+    }
+    memcpy(weights, tables, count * sizeof *weights);
+    eval_free(e);
+    e->row_places = row_places;
+    e->weights = weights;
+    e->pattern_rows = rows;
+    e->window_rows = r->size - rows + 1;
+    e->pattern_size = size;
+    e->phases = phases;
+    e->phase_stride = windows * size;
+    return 0;
+}
+
+void eval_free(Eval *e)
+{
+    free(e->row_places);
+    free(e->weights);
+    e->row_places = NULL;
+    e->weights = NULL;
+    e->pattern_rows = 0;
+}

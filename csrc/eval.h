@@ -1,0 +1,64 @@
+/* The static evaluation: hand-made terms built from the rule parameters (damiera/engine/
+ * evaluate.py documents each term and its value), plus trained patterns of men where a weights
+ * file (weights.h) or tables are given. Scores are centi-men for the side to move. */
+#ifndef DAMIERA_EVAL_H
+#define DAMIERA_EVAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "position.h"
+
+/* The score when the side to move has no quiet move (callers ask only without a capture). */
+#define NO_MOVES (-(1 << 30))
+
+/* The hand-made terms' values, centi-men (evaluate.py's table says what each rewards). */
+#define EVAL_MAN 100
+#define EVAL_KING_FLYING 300
+#define EVAL_KING_SHORT 150
+#define EVAL_KING_SHORT_SAFE 170
+#define EVAL_BACK_GUARD 10
+#define EVAL_BACK_GUARD_VS_KINGS 3
+#define EVAL_CENTRE 5
+#define EVAL_MOBILITY 2
+#define EVAL_BALANCE 3
+#define EVAL_TEMPO 8
+#define EVAL_MAIN_DIAGONAL 20
+#define EVAL_DOUBLE_CORNER 30
+#define EVAL_CHASE 4
+#define EVAL_RUNAWAY_ROWS 3
+#define EVAL_RUNAWAY_STEP 10
+/* Bits of one packed pattern field: a window's pattern is below 3^8 = 6561 < 2^13. */
+#define EVAL_FIELD_BITS 13
+
+typedef struct {
+    const Rules *r; /* must outlive the evaluation */
+    int king_value, start_pieces, runaway_bonus;
+    uint64_t white_home, black_home, left, right, white_zone, black_zone, main_diagonal,
+        double_corner;
+    int white_sq[MAX_BITS], black_sq[MAX_BITS]; /* advancement and centre per square */
+    uint64_t white_cone[MAX_BITS], black_cone[MAX_BITS]; /* squares that stop a runaway man */
+    int white_to_go[MAX_BITS], black_to_go[MAX_BITS];    /* its rows to the king row */
+    /* Trained patterns (none while pattern_rows is 0). */
+    int pattern_rows, window_rows, pattern_size;
+    int phases, phase_stride; /* 1 or 2 sets of tables; the endgame's start phase_stride on */
+    int row_shifts[10];
+    int64_t *row_places; /* a row's digits at place 0 of a window, (1 << 2h) entries */
+    int16_t *weights;    /* window tables, centi-men (int16: half the cache of int) */
+    uint64_t row_mask;
+} Eval;
+
+/* The hand-made evaluation of r's rules, without patterns. */
+void eval_init(Eval *e, const Rules *r);
+/* Add trained patterns: `phases` (1, or 2: an opening's tables then an endgame's, blended by
+ * the pieces left) sets of one table per window of `rows` rows (weights.h's order), 3^(2 rows)
+ * weights each, `count` in all, White's view. Returns 0, or -1 with a message in err when
+ * they do not fit the board, or when out of memory. */
+int eval_set_patterns(Eval *e, int rows, int phases, const int16_t *tables, size_t count,
+                      char *err, size_t errlen);
+void eval_free(Eval *e);
+
+/* Score for the side to move (side 0 White, 1 Black), centi-men, or NO_MOVES. */
+int evaluate(const Eval *e, uint64_t white, uint64_t black, uint64_t kings, int side);
+
+#endif

@@ -1,0 +1,110 @@
+/* The board tables of a rule set and the checks of a position (position.h). */
+#include "position.h"
+
+#include <string.h>
+
+#define TEXT(x) #x
+#define NUMBER(x) TEXT(x)
+
+int rules_init(Rules *r)
+{
+    int n = r->size, h = n / 2;
+    if ((n != 8 && n != 10) || r->choice < CHOICE_FREE || r->choice > CHOICE_KING_PRECEDENCE ||
+        r->promotion < PROMO_STOP || r->promotion > PROMO_PASS_THROUGH || r->man_rows < 1 ||
+        2 * r->man_rows >= n || r->draw_plies < 1)
+        return -1;
+    r->half = h;
+    r->mask = 0;
+    r->nbits = 0;
+    r->promo[0] = r->promo[1] = 0;
+    memset(r->nb, -1, sizeof r->nb);
+    memset(r->row, 0, sizeof r->row);
+    memset(r->col, 0, sizeof r->col);
+    int bit_of[10][10];
+    for (int row = 0; row < n; row++)
+        for (int c = 0; c < n; c++) {
+            bit_of[row][c] = -1;
+            if ((row + c) % 2 == 1) {
+                int s = row * h + c / 2 + row / 2;
+                bit_of[row][c] = s;
+                r->mask |= (uint64_t)1 << s;
+                r->row[s] = (uint8_t)row;
+                r->col[s] = (uint8_t)c;
+                if (row == 0)
+                    r->promo[0] |= (uint64_t)1 << s;
+                if (row == n - 1)
+                    r->promo[1] |= (uint64_t)1 << s;
+                if (s + 1 > r->nbits)
+                    r->nbits = s + 1;
+            }
+        }
+    static const int dr[4] = {-1, -1, 1, 1}, dc[4] = {-1, 1, -1, 1};
+    for (int row = 0; row < n; row++)
+        for (int c = 0; c < n; c++) {
+            int s = bit_of[row][c];
+            if (s < 0)
+                continue;
+            for (int d = 0; d < 4; d++) {
+                int rr = row + dr[d], cc = c + dc[d];
+                if (rr >= 0 && rr < n && cc >= 0 && cc < n)
+                    r->nb[d][s] = (int8_t)bit_of[rr][cc];
+            }
+        }
+    int i = 0;
+    for (int s = 0; s < MAX_BITS; s++)
+        r->rank[s] = (uint16_t)(r->mask >> s & 1 ? i++ : 0);
+    return 0;
+}
+
+int rules_set_order(Rules *r, const int *order, int n)
+{
+    if (n != popcount64(r->mask))
+        return -1;
+    uint64_t seen = 0;
+    for (int i = 0; i < n; i++) {
+        int s = order[i];
+        if (s < 0 || s >= MAX_BITS || !(r->mask >> s & 1) || (seen >> s & 1))
+            return -1;
+        seen |= (uint64_t)1 << s;
+        r->rank[s] = (uint16_t)i;
+    }
+    return 0;
+}
+
+const char *position_check(const Rules *r, uint64_t white, uint64_t black, uint64_t kings,
+                           int moves)
+{
+    if (r && ((white | black | kings) & ~r->mask))
+        return "a piece stands off the playing squares";
+    if (white & black)
+        return "a square holds pieces of both sides";
+    if (kings & ~(white | black))
+        return "a king stands on an empty square";
+    if (moves && (popcount64(white) > MAX_CAPS || popcount64(black) > MAX_CAPS))
+        return "a side has more than " NUMBER(MAX_CAPS) " pieces";
+    return NULL;
+}
+
+static void colours(const Node *n, int side, uint64_t *pieces, uint64_t *kings)
+{
+    *pieces = side ? node_black(n) : node_white(n);
+    *kings = *pieces & n->kings;
+}
+
+int step_is_progress(const Node *before, const Node *after)
+{
+    uint64_t mine_before, kings_before, mine_after, kings_after;
+    colours(before, before->side, &mine_before, &kings_before);
+    colours(after, before->side, &mine_after, &kings_after);
+    int captured = popcount64(before->own | before->opp) > popcount64(after->own | after->opp);
+    return captured || popcount64(kings_after) > popcount64(kings_before);
+}
+
+int step_is_irreversible(const Node *before, const Node *after)
+{
+    uint64_t mine_before, kings_before, mine_after, kings_after;
+    colours(before, before->side, &mine_before, &kings_before);
+    colours(after, before->side, &mine_after, &kings_after);
+    return step_is_progress(before, after) ||
+           (mine_before & ~kings_before) != (mine_after & ~kings_after);
+}

@@ -1,0 +1,148 @@
+/* The board of one rule set and its positions: the geometry, the rule parameters (Rules), a
+ * move (CMove), a position (Node), making a move, and the rules every other unit asks about a
+ * move: whether it is progress for the draw rule and whether it can be undone.
+ *
+ * Board layout (the same as damiera.rules.geometry, so Python's Position ints are these
+ * words): rows r from the top (rank N) to the bottom, the dark square (r, c) has bit
+ * r*h + c/2 + r/2 with h = N/2. One ghost bit after every two rows keeps the four diagonal
+ * steps at constant offsets (-(h+1) up-left, -h up-right, +h down-left, +h+1 down-right) and
+ * makes a step off the board land on a ghost bit or outside the board: 8x8 uses 35 bits,
+ * 10x10 54 bits, both fit a uint64_t.
+ *
+ * Every rule is a field of Rules (RULES.md sections 1 and 2); nothing here knows a variant's
+ * name.
+ */
+#ifndef DAMIERA_POSITION_H
+#define DAMIERA_POSITION_H
+
+#include <stdint.h>
+
+#define MAX_BITS 64
+/* Most pieces one capture takes, and so most pieces a side may have: a capture takes at most
+ * every enemy piece (20 in International's start). position_check refuses more. */
+#define MAX_CAPS 24
+
+enum { UP_LEFT = 0, UP_RIGHT = 1, DOWN_LEFT = 2, DOWN_RIGHT = 3 };
+enum {
+    CHOICE_FREE = 0,
+    CHOICE_MAJORITY = 1,
+    CHOICE_ITALIAN = 2,
+    CHOICE_MOST_THEN_KINGS = 3,
+    CHOICE_KING_PRECEDENCE = 4
+};
+enum { PROMO_STOP = 0, PROMO_CONTINUE = 1, PROMO_PASS_THROUGH = 2 };
+
+typedef struct {
+    uint64_t captured;       /* bitboard of the captured pieces */
+    uint64_t captured_kings; /* the captured kings among them */
+    uint8_t start, end, ncap, promotes, by_king;
+    uint8_t path[MAX_CAPS + 1]; /* start, then every landing square */
+    uint8_t caps[MAX_CAPS];     /* captured squares in capture order */
+} CMove;
+
+typedef struct {
+    /* Rule parameters (set before rules_init). */
+    int size;           /* 8 or 10 */
+    int flying;         /* kings move and capture any distance */
+    int men_back;       /* men capture backwards too */
+    int men_take_kings; /* men may capture kings */
+    int choice;         /* CHOICE_* */
+    int promotion;      /* PROMO_*: a man reaching the far row during a capture */
+    int mandatory;      /* 0 under the optional-capture house rule */
+    int man_rows;       /* rows of men each side starts with */
+    int draw_plies;     /* plies without capture or promotion that draw (2 x 40 moves) */
+    /* Board tables (rules_init). */
+    int half, nbits;
+    uint64_t mask;
+    uint64_t promo[2]; /* promotion row of side 0 (White: top row) and 1 (Black: bottom) */
+    int8_t nb[4][MAX_BITS]; /* neighbour in each direction, -1 off the board */
+    uint8_t row[MAX_BITS], col[MAX_BITS]; /* internal row (0 top) and column of a square */
+    uint16_t rank[MAX_BITS]; /* position of a square in notation order (rules_set_order) */
+} Rules;
+
+/* A position from the side to move's view: its pieces own, the other side's opp, all kings,
+ * side 0 (White) or 1 (Black). */
+typedef struct {
+    uint64_t own, opp, kings;
+    int side;
+} Node;
+
+/* Fill the board tables; the rule fields must be set first. Squares are ranked in bit order
+ * until rules_set_order. Returns 0, or -1 for a size other than 8 or 10 or a rule field out
+ * of range. */
+int rules_init(Rules *r);
+/* The notation order of the playing squares (order[i]: the i-th square's bit), which
+ * sort_moves follows. Returns 0, or -1 when order is not every playing square once. */
+int rules_set_order(Rules *r, const int *order, int n);
+
+/* NULL when white, black and kings make a position of r's board (pieces only on playing
+ * squares, no square held twice, kings among the pieces; with moves, at most MAX_CAPS pieces a
+ * side, which generating moves needs), else what is wrong; r NULL: of any board (what making a
+ * move needs). Every position from outside is checked with it before any other call. */
+const char *position_check(const Rules *r, uint64_t white, uint64_t black, uint64_t kings,
+                           int moves);
+
+/* Number of set bits: the popcnt instruction where the compiler may use it, else a
+ * shift-and-mask count (the generic __builtin_popcountll is a library call without it). */
+static inline int popcount64(uint64_t x)
+{
+#if defined(__POPCNT__) || !defined(__x86_64__)
+    return __builtin_popcountll(x);
+#else
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
+/* Squares on a move's path: the start and every landing (a quiet move: start and end). */
+static inline int path_len(const CMove *m) { return m->ncap ? m->ncap + 1 : 2; }
+
+/* Make a move: the mover's pieces own, the other side's opp (both updated). */
+static inline void make_move(const CMove *m, uint64_t *own, uint64_t *opp, uint64_t *kings)
+{
+    uint64_t sb = (uint64_t)1 << m->start, eb = (uint64_t)1 << m->end;
+    if (*kings & sb)
+        *kings = (*kings & ~sb & ~m->captured) | eb;
+    else if (m->promotes)
+        *kings = (*kings & ~m->captured) | eb;
+    else
+        *kings &= ~m->captured;
+    *own = (*own & ~sb) | eb;
+    *opp &= ~m->captured;
+}
+
+/* The position after m (the other side to move). */
+static inline void child_of(const Node *n, const CMove *m, Node *c)
+{
+    uint64_t own = n->own, opp = n->opp, kings = n->kings;
+    make_move(m, &own, &opp, &kings);
+    c->own = opp;
+    c->opp = own;
+    c->kings = kings;
+    c->side = 1 - n->side;
+}
+
+static inline uint64_t node_white(const Node *n) { return n->side ? n->opp : n->own; }
+static inline uint64_t node_black(const Node *n) { return n->side ? n->own : n->opp; }
+
+/* Progress for the draw rule (RULES.md section 1: 40 moves by each side "with no capture and no
+ * promotion"): a capture or a promotion. The one definition: the search, the game's history
+ * and the Python Game all ask here. */
+static inline int move_is_progress(const CMove *m) { return m->ncap || m->promotes; }
+
+/* A move that can never be undone, so no earlier position can repeat after it: progress, or a
+ * man's move (men never go back). */
+static inline int move_is_irreversible(const CMove *m)
+{
+    return move_is_progress(m) || !m->by_king;
+}
+
+/* The same two questions about the move that led from before to after (two consecutive
+ * positions of a game, before's side moved): fewer pieces on the board is a capture, more
+ * kings of the mover a promotion, another set of the mover's men a man's move. */
+int step_is_progress(const Node *before, const Node *after);
+int step_is_irreversible(const Node *before, const Node *after);
+
+#endif

@@ -1,0 +1,408 @@
+/* The C core's own test program, built and run without Python (`make ctest`, part of
+ * `make test`):
+ *
+ * - perft from every named variant's start, read with its FEN from the shared tables
+ *   (argv[1], ../shared/reference/perft.json; skipped with a message when missing), to the
+ *   deepest depth whose count is at most --max-nodes (default 2,000,000);
+ * - along random games of every variant, for every legal move: the incremental key against
+ *   the key of the position computed afresh, the progress and irreversibility of the move
+ *   against the same rules read off the two positions, and the bulk count of quiet moves
+ *   against the quiet moves generated;
+ * - a fixed-depth search from every start: a legal move, a line of that many legal moves.
+ *
+ * The variants' rule parameters are written out here as test data (RULES.md section 2); the
+ * Python package builds the same Rules from its Variant values.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval.h"
+#include "hash.h"
+#include "movegen.h"
+#include "perft.h"
+#include "search.h"
+
+typedef struct {
+    const char *id;
+    int size, man_rows, flying, men_back, men_take_kings, choice, promotion;
+    int a1_dark, numeric, from_bottom_right;
+} VariantRow;
+
+static const VariantRow VARIANTS[] = {
+    {"american", 8, 3, 0, 0, 1, CHOICE_FREE, PROMO_STOP, 1, 1, 0},
+    {"italian", 8, 3, 0, 0, 0, CHOICE_ITALIAN, PROMO_STOP, 0, 1, 0},
+    {"czech", 8, 3, 1, 0, 1, CHOICE_KING_PRECEDENCE, PROMO_STOP, 1, 0, 0},
+    {"russian", 8, 3, 1, 1, 1, CHOICE_FREE, PROMO_CONTINUE, 1, 0, 0},
+    {"brazilian", 8, 3, 1, 1, 1, CHOICE_MAJORITY, PROMO_PASS_THROUGH, 1, 0, 0},
+    {"spanish", 8, 3, 1, 0, 1, CHOICE_MOST_THEN_KINGS, PROMO_STOP, 0, 1, 1},
+    {"international", 10, 4, 1, 1, 1, CHOICE_MAJORITY, PROMO_PASS_THROUGH, 1, 1, 0},
+};
+#define NVARIANTS ((int)(sizeof VARIANTS / sizeof *VARIANTS))
+
+static int failures = 0;
+
+#define CHECK(cond, ...)                                                                      \
+    do {                                                                                      \
+        if (!(cond)) {                                                                        \
+            failures++;                                                                       \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                      \
+            printf(__VA_ARGS__);                                                              \
+            printf("\n");                                                                     \
+        }                                                                                     \
+    } while (0)
+
+static void rules_of(const VariantRow *v, Rules *r)
+{
+    memset(r, 0, sizeof *r);
+    r->size = v->size;
+    r->flying = v->flying;
+    r->men_back = v->men_back;
+    r->men_take_kings = v->men_take_kings;
+    r->choice = v->choice;
+    r->promotion = v->promotion;
+    r->mandatory = 1;
+    r->man_rows = v->man_rows;
+    r->draw_plies = 80;
+    if (rules_init(r) < 0) {
+        printf("FAIL: rules_init refused %s\n", v->id);
+        exit(1);
+    }
+}
+
+/* The official label of square s (numbers, or algebraic a1..). */
+static void label_of(const VariantRow *v, const Rules *r, int s, char *out)
+{
+    int n = v->size, h = n / 2;
+    int file = v->a1_dark ? r->col[s] : n - 1 - r->col[s], rank = n - 1 - r->row[s];
+    if (!v->numeric)
+        sprintf(out, "%c%d", 'a' + file, rank + 1);
+    else if (v->from_bottom_right)
+        sprintf(out, "%d", rank * h + (n - 1 - file) / 2 + 1);
+    else
+        sprintf(out, "%d", (n - 1 - rank) * h + file / 2 + 1);
+}
+
+static int square_of(const VariantRow *v, const Rules *r, const char *label, size_t len)
+{
+    char want[8], have[8];
+    if (len == 0 || len >= sizeof want)
+        return -1;
+    memcpy(want, label, len);
+    want[len] = 0;
+    for (int s = 0; s < MAX_BITS; s++)
+        if (r->mask >> s & 1) {
+            label_of(v, r, s, have);
+            if (strcmp(have, want) == 0)
+                return s;
+        }
+    return -1;
+}
+
+/* A FEN ("W:W21-32:B1-12", kings as K21, numeric ranges a-b) into a Node; 0 or -1. */
+static int parse_fen(const VariantRow *v, const Rules *r, const char *fen, Node *n)
+{
+    uint64_t side_bits[2] = {0, 0}, kings = 0;
+    if ((fen[0] != 'W' && fen[0] != 'B') || fen[1] != ':')
+        return -1;
+    int side = fen[0] == 'B';
+    const char *p = fen + 2;
+    while (*p) {
+        int colour = *p == 'W' ? 0 : *p == 'B' ? 1 : -1;
+        if (colour < 0)
+            return -1;
+        p++;
+        while (*p && *p != ':') {
+            int king = *p == 'K';
+            p += king;
+            const char *start = p;
+            while (*p && *p != ',' && *p != ':' && *p != '-')
+                p++;
+            int a = square_of(v, r, start, (size_t)(p - start)), b = a;
+            if (*p == '-') {
+                const char *second = ++p;
+                while (*p && *p != ',' && *p != ':')
+                    p++;
+                b = square_of(v, r, second, (size_t)(p - second));
+            }
+            if (a < 0 || b < 0)
+                return -1;
+            char la[8], lb[8];
+            label_of(v, r, a, la);
+            label_of(v, r, b, lb);
+            for (int s = 0; s < MAX_BITS; s++) { /* the range's numbers, a to b */
+                char ls[8];
+                if (!(r->mask >> s & 1))
+                    continue;
+                label_of(v, r, s, ls);
+                int x = atoi(ls), lo = atoi(la), hi = atoi(lb);
+                if (s == a || (v->numeric && lo <= x && x <= hi)) {
+                    side_bits[colour] |= (uint64_t)1 << s;
+                    if (king)
+                        kings |= (uint64_t)1 << s;
+                }
+            }
+            if (*p == ',')
+                p++;
+        }
+        if (*p == ':')
+            p++;
+    }
+    n->side = side;
+    n->own = side_bits[side];
+    n->opp = side_bits[1 - side];
+    n->kings = kings;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The shared tables (a small reader for their one shape) */
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0, got;
+    char *buf = malloc(cap + 1);
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            char *more = realloc(buf, cap * 2 + 1);
+            if (!more) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = more;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = 0;
+    return buf;
+}
+
+/* In the object of "variants" -> id: its "fen" into fen, its "nodes_by_depth" into counts.
+ * Returns the number of counts, or -1 when the variant is not there. */
+static int table_of(const char *json, const char *id, char *fen, size_t fen_cap,
+                    unsigned long long *counts, int cap)
+{
+    const char *at = strstr(json, "\"variants\"");
+    char key[64];
+    snprintf(key, sizeof key, "\"%s\"", id);
+    at = at ? strstr(at, key) : NULL;
+    const char *end = at ? strchr(at, '}') : NULL;
+    const char *f = at ? strstr(at, "\"fen\"") : NULL;
+    const char *c = at ? strstr(at, "\"nodes_by_depth\"") : NULL;
+    if (!end || !f || !c || f > end || c > end)
+        return -1;
+    f = strchr(f + 5, '"');
+    const char *fe = f ? strchr(f + 1, '"') : NULL;
+    if (!fe || (size_t)(fe - f - 1) >= fen_cap)
+        return -1;
+    memcpy(fen, f + 1, (size_t)(fe - f - 1));
+    fen[fe - f - 1] = 0;
+    c = strchr(c, '[');
+    int n = 0;
+    while (c && n < cap) {
+        c++;
+        while (*c == ' ' || *c == '\n' || *c == '\r' || *c == '\t')
+            c++;
+        if (*c == ']')
+            break;
+        char *stop;
+        errno = 0;
+        counts[n++] = strtoull(c, &stop, 10);
+        if (stop == c || errno)
+            return -1;
+        c = strpbrk(stop, ",]");
+        if (c && *c == ']')
+            break;
+    }
+    return n;
+}
+
+static void test_perft(const char *path, unsigned long long max_nodes)
+{
+    char *json = read_file(path);
+    if (!json) {
+        printf("perft: skipped, cannot read %s (%s): the shared tables are beside the "
+               "checkout in ../shared/\n", path, strerror(errno));
+        return;
+    }
+    for (int i = 0; i < NVARIANTS; i++) {
+        const VariantRow *v = &VARIANTS[i];
+        Rules r;
+        rules_of(v, &r);
+        char fen[512];
+        unsigned long long counts[32];
+        int n = table_of(json, v->id, fen, sizeof fen, counts, 32);
+        CHECK(n > 0, "perft: %s is not in %s", v->id, path);
+        Node start;
+        if (n <= 0 || parse_fen(v, &r, fen, &start) < 0) {
+            CHECK(n <= 0, "perft: cannot read %s's FEN %s", v->id, fen);
+            continue;
+        }
+        int depth = 0;
+        for (int d = 1; d <= n && counts[d - 1] <= max_nodes; d++) {
+            int stopped;
+            uint64_t got = perft(&r, &start, d, NULL, NULL, &stopped);
+            CHECK(!stopped && got == counts[d - 1], "perft %s depth %d: %llu, expected %llu",
+                  v->id, d, (unsigned long long)got, counts[d - 1]);
+            depth = d;
+        }
+        printf("perft: %s to depth %d (%llu leaves) as in the tables\n", v->id, depth,
+               depth ? counts[depth - 1] : 0ULL);
+    }
+    free(json);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Random games */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+
+static uint64_t next_random(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static void start_of(const Rules *r, Node *n)
+{
+    uint64_t white = 0, black = 0;
+    for (int s = 0; s < MAX_BITS; s++)
+        if (r->mask >> s & 1) {
+            if (r->row[s] < r->man_rows)
+                black |= (uint64_t)1 << s;
+            else if (r->row[s] >= r->size - r->man_rows)
+                white |= (uint64_t)1 << s;
+        }
+    n->side = 0;
+    n->own = white;
+    n->opp = black;
+    n->kings = 0;
+}
+
+static void test_games(int games)
+{
+    Keys keys;
+    keys_init(&keys);
+    long long moves_checked = 0;
+    for (int i = 0; i < NVARIANTS; i++) {
+        const VariantRow *v = &VARIANTS[i];
+        Rules r;
+        rules_of(v, &r);
+        MoveList legal = {0}, quiet = {0};
+        for (int g = 0; g < games; g++) {
+            Node n;
+            start_of(&r, &n);
+            uint64_t h = hash_node(&keys, &n);
+            for (int ply = 0; ply < 300; ply++) {
+                CHECK(h == hash_node(&keys, &n), "%s: the key drifted at ply %d", v->id, ply);
+                if (gen_legal(&r, n.own, n.opp, n.kings, n.side, &legal) < 0 ||
+                    gen_quiet(&r, n.own, n.opp, n.kings, n.side, &quiet) < 0) {
+                    printf("FAIL: out of memory\n");
+                    exit(1);
+                }
+                CHECK(count_quiet(&r, n.own, n.opp, n.kings, n.side) == quiet.n,
+                      "%s: %d quiet moves counted, %d generated", v->id,
+                      count_quiet(&r, n.own, n.opp, n.kings, n.side), quiet.n);
+                if (legal.n == 0)
+                    break;
+                for (int k = 0; k < legal.n; k++) {
+                    const CMove *m = &legal.m[k];
+                    Node c;
+                    child_of(&n, m, &c);
+                    CHECK(hash_child(&keys, h, m, n.side) == hash_node(&keys, &c),
+                          "%s: incremental key differs from the full key at ply %d", v->id, ply);
+                    CHECK(step_is_progress(&n, &c) == move_is_progress(m),
+                          "%s: progress of a move and of its positions differ", v->id);
+                    CHECK(step_is_irreversible(&n, &c) == move_is_irreversible(m),
+                          "%s: irreversibility of a move and of its positions differ", v->id);
+                    moves_checked++;
+                }
+                const CMove *m = &legal.m[next_random() % (uint64_t)legal.n];
+                h = hash_child(&keys, h, m, n.side);
+                Node c;
+                child_of(&n, m, &c);
+                n = c;
+            }
+        }
+        movelist_free(&legal);
+        movelist_free(&quiet);
+    }
+    printf("games: %d random games a variant, %lld moves: incremental keys, progress and quiet "
+           "counts checked\n", games, moves_checked);
+}
+
+static int same_move(const CMove *a, const CMove *b)
+{
+    return a->start == b->start && a->end == b->end && a->captured == b->captured &&
+           a->promotes == b->promotes && a->ncap == b->ncap &&
+           memcmp(a->path, b->path, (size_t)path_len(a)) == 0;
+}
+
+static void test_search(void)
+{
+    for (int i = 0; i < NVARIANTS; i++) {
+        const VariantRow *v = &VARIANTS[i];
+        Rules r;
+        rules_of(v, &r);
+        Eval ev;
+        eval_init(&ev, &r);
+        Search *s = search_new(&r, &ev, 1 << 16);
+        Node start;
+        start_of(&r, &start);
+        Limits lim = {5, 0.0, 0, 0};
+        Options opt = {1, 1, 1, 1};
+        SearchResult res;
+        int rc = search_run(s, &start, NULL, 0, &lim, &opt, NULL, NULL, NULL, NULL, &res);
+        CMove line[PV_MAX];
+        int len = search_line_moves(s, &res.best, line, PV_MAX);
+        CHECK(rc == 0 && res.has_move && res.depth == 5 && res.nodes > 0,
+              "search %s: rc %d, depth %d", v->id, rc, res.depth);
+        CHECK(len == 5, "search %s: a line of %d moves at depth 5", v->id, len);
+        /* Each move of the line is legal where it is played. */
+        Node n = start;
+        MoveList legal = {0};
+        for (int k = 0; k < len; k++) {
+            gen_legal(&r, n.own, n.opp, n.kings, n.side, &legal);
+            int found = 0;
+            for (int j = 0; j < legal.n; j++)
+                found |= same_move(&legal.m[j], &line[k]);
+            CHECK(found, "search %s: move %d of the line is not legal", v->id, k + 1);
+            Node c;
+            child_of(&n, &line[k], &c);
+            n = c;
+        }
+        printf("search: %s depth 5, score %d, %lld nodes\n", v->id, res.score, res.nodes);
+        movelist_free(&legal);
+        search_result_free(&res);
+        search_free(s);
+        eval_free(&ev);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *tables = argc > 1 ? argv[1] : "../shared/reference/perft.json";
+    unsigned long long max_nodes = 2000000;
+    for (int i = 2; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--max-nodes") == 0)
+            max_nodes = strtoull(argv[i + 1], NULL, 10);
+    test_perft(tables, max_nodes);
+    test_games(20);
+    test_search();
+    if (failures) {
+        printf("%d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("all checks passed\n");
+    return 0;
+}

@@ -1,0 +1,63 @@
+/* The search's state (struct Search) and the node search, shared by root.c (the deepening and
+ * the root) and search.c (the tree below the root); no other unit includes it. */
+#ifndef DAMIERA_TREE_H
+#define DAMIERA_TREE_H
+
+/* clock_gettime (POSIX) under -std=c11; this header comes first in root.c and search.c. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <time.h>
+
+#include "search.h"
+
+struct Search {
+    const Rules *r;
+    const Eval *ev;
+    const Egdb *egdb;
+    Keys keys;
+    TT tt;
+    int history[MAX_BITS][MAX_BITS]; /* quiet moves' cutoffs, by start and end square */
+    uint16_t killers[MAX_PLY + 8][2];
+    MoveList lists[MAX_PLY + 8];
+    uint64_t *hashes; /* the positions since the last irreversible move, the current last */
+    int nhashes, hashes_cap;
+    long long nodes, max_nodes;
+    double deadline; /* search_clock() seconds */
+    atomic_int stop;
+    int aborted;     /* the iteration was cut (stop, deadline, node budget, poll) */
+    int interrupted; /* the poll stopped it */
+    Options opt;
+    int in_probcut; /* inside ProbCut's shallow search: no cut within it */
+    search_poll poll;
+    void *poll_ctx;
+    /* Principal variations: pv[ply][0..pv_len[ply]) is the line below the node at ply, as
+     * indices into the generator's list of each position. */
+    uint8_t pv[PV_MAX][PV_MAX];
+    int pv_len[PV_MAX];
+    /* The root of the last search_run. */
+    Node root;
+    MoveList root_moves; /* sorted in notation order */
+    Line *lines;         /* one per root move */
+    int lines_cap;
+};
+
+static inline double search_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Negamax alpha-beta of n (key h) to depth plies at ply, repetitions looked for from
+ * hashes[rep_start] on, quiet plies already without progress; fail-soft. S->aborted when the
+ * search was cut (the score is then meaningless). */
+int search_node(Search *S, const Node *n, uint64_t h, int depth, int alpha, int beta, int ply,
+                int rep_start, int quiet);
+/* The static score of n for its side to move. */
+static inline int static_score(const Search *S, const Node *n)
+{
+    return evaluate(S->ev, node_white(n), node_black(n), n->kings, n->side);
+}
+
+#endif

@@ -1,0 +1,239 @@
+/* Windows of a board and the weights file reader (weights.h). */
+#include "weights.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAGIC "damiera-patterns"
+
+int windows_count(const Rules *r, int rows)
+{
+    if (rows < 1 || rows > 4)
+        return 0;
+    return (r->size - rows + 1) * (r->half - 1);
+}
+
+int pattern_count(int rows)
+{
+    int n = 1;
+    for (int i = 0; i < 2 * rows; i++)
+        n *= 3;
+    return n;
+}
+
+/* The window that w becomes under the half turn (rows and files reversed). */
+static int partner(const Rules *r, int rows, int w)
+{
+    int per_row = r->half - 1, r0 = w / per_row, j = w % per_row;
+    return (r->size - rows - r0) * per_row + (per_row - 1 - j);
+}
+
+/* The pattern the partner window shows when w shows p: digits reversed, colours swapped. */
+static int mirror(int rows, int p)
+{
+    static const int swapped[3] = {0, 2, 1};
+    int digits = 2 * rows, q = 0;
+    for (int k = 0; k < digits; k++) {
+        int state = p % 3, weight = 1;
+        p /= 3;
+        for (int i = 0; i < digits - 1 - k; i++)
+            weight *= 3;
+        q += swapped[state] * weight;
+    }
+    return q;
+}
+
+/* The whole file into *data (at most WEIGHTS_MAX_BYTES + 1 bytes are read). */
+static int read_all(const char *path, unsigned char **data, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0 || n > WEIGHTS_MAX_BYTES)
+            break;
+        if (n == cap) {
+            unsigned char *more = realloc(buf, cap * 2);
+            if (!more) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = more;
+            cap *= 2;
+        }
+    }
+    int failed = !buf || ferror(f);
+    int saved = buf ? errno : ENOMEM;
+    fclose(f);
+    if (failed) {
+        free(buf);
+        errno = saved ? saved : EIO;
+        return -1;
+    }
+    *data = buf;
+    *len = n;
+    return 0;
+}
+
+/* Whitespace as Python's str.split() sees it in ASCII text. */
+static int space(unsigned char c) { return c == ' ' || (c >= 9 && c <= 13) || (c >= 28 && c <= 31); }
+
+static int token_is(const unsigned char *t, size_t n, const char *want)
+{
+    return n == strlen(want) && memcmp(t, want, n) == 0;
+}
+
+/* Up to 40 bytes of the file's start as a Python bytes literal, for a message. */
+static void shown(const unsigned char *data, size_t n, char *out, size_t cap)
+{
+    size_t o = 0;
+    o += (size_t)snprintf(out + o, cap - o, "b'");
+    for (size_t i = 0; i < n && i < 40 && o + 6 < cap; i++) {
+        unsigned char c = data[i];
+        if (c == '\\' || c == '\'')
+            o += (size_t)snprintf(out + o, cap - o, "\\%c", c);
+        else if (c >= 32 && c < 127)
+            out[o++] = (char)c;
+        else
+            o += (size_t)snprintf(out + o, cap - o, "\\x%02x", c);
+    }
+    snprintf(out + o, cap - o, "'");
+}
+
+int weights_read(const Rules *r, const char *path, Weights *out, char *err, size_t errlen)
+{
+    unsigned char *data = NULL;
+    size_t len = 0;
+    memset(out, 0, sizeof *out);
+    if (read_all(path, &data, &len) < 0)
+        return WEIGHTS_UNREADABLE;
+    if (len > WEIGHTS_MAX_BYTES) {
+        snprintf(err, errlen, "%s: more than %d bytes: not a weights file", path,
+                 WEIGHTS_MAX_BYTES);
+        free(data);
+        return WEIGHTS_BAD;
+    }
+    const unsigned char *nl = memchr(data, '\n', len);
+    size_t head = nl ? (size_t)(nl - data) : 0;
+    /* The header's words: the first five kept, all counted. */
+    const unsigned char *word[5] = {0};
+    size_t wlen[5] = {0}, words = 0;
+    for (size_t i = 0; nl && i < head;) {
+        while (i < head && space(data[i]))
+            i++;
+        if (i == head)
+            break;
+        size_t s = i;
+        while (i < head && !space(data[i]))
+            i++;
+        if (words < 5) {
+            word[words] = data + s;
+            wlen[words] = i - s;
+        }
+        words++;
+    }
+    int magic = words >= 2 && token_is(word[0], wlen[0], MAGIC);
+    int v1 = magic && token_is(word[1], wlen[1], "1") && words == 4;
+    int v2 = magic && token_is(word[1], wlen[1], "2") && words == 5 && token_is(word[4], wlen[4], "2");
+    int rows = (v1 || v2) && wlen[2] == 1 && word[2][0] >= '1' && word[2][0] <= '4'
+                   ? word[2][0] - '0' : 0;
+    if (!rows) {
+        char start[200];
+        shown(data, nl && head < 40 ? head : len < 40 ? len : 40, start, sizeof start);
+        snprintf(err, errlen,
+                 "%s: not a patterns file with windows of 1-4 rows (starts %s, expected '" MAGIC
+                 " 1 ROWS WINDOWS' or '" MAGIC " 2 ROWS WINDOWS 2')",
+                 path, start);
+        free(data);
+        return WEIGHTS_BAD;
+    }
+    int phases = v1 ? 1 : 2, windows = windows_count(r, rows), size = pattern_count(rows);
+    char expected[16];
+    snprintf(expected, sizeof expected, "%d", windows);
+    if (!token_is(word[3], wlen[3], expected)) {
+        snprintf(err, errlen, "%s: %.*s windows do not fit this board (%d windows of %d rows)",
+                 path, (int)(wlen[3] < 20 ? wlen[3] : 20), (const char *)word[3], windows, rows);
+        free(data);
+        return WEIGHTS_BAD;
+    }
+    const unsigned char *body = nl + 1;
+    size_t body_len = len - head - 1;
+    int canonical = 0;
+    for (int w = 0; w < windows; w++)
+        canonical += w <= partner(r, rows, w);
+    size_t per_phase = (size_t)canonical * (size_t)size;
+    if (body_len % 2) {
+        snprintf(err, errlen, "%s: an odd number of bytes of weights (2 bytes each): cut short?",
+                 path);
+        free(data);
+        return WEIGHTS_BAD;
+    }
+    if (body_len / 2 != (size_t)phases * per_phase) {
+        snprintf(err, errlen, "%s: %zu weights, expected %zu", path, body_len / 2,
+                 (size_t)phases * per_phase);
+        free(data);
+        return WEIGHTS_BAD;
+    }
+    size_t count = (size_t)phases * (size_t)windows * (size_t)size;
+    int16_t *tables = malloc(count * sizeof *tables);
+    int *mirrored = malloc((size_t)size * sizeof *mirrored);
+    if (!tables || !mirrored) {
+        free(tables);
+        free(mirrored);
+        free(data);
+        errno = ENOMEM;
+        return WEIGHTS_UNREADABLE;
+    }
+    for (int p = 0; p < size; p++)
+        mirrored[p] = mirror(rows, p);
+    const char *failure = NULL;
+    int bad_window = 0, bad_phase = 0;
+    size_t at = 0;
+    for (int phase = 0; phase < phases && !failure; phase++) {
+        int16_t *mine = tables + (size_t)phase * windows * size;
+        for (int w = 0; w < windows && !failure; w++) {
+            int other = partner(r, rows, w);
+            if (w > other)
+                continue;
+            int16_t *t = mine + (size_t)w * size;
+            for (int p = 0; p < size; p++, at++)
+                t[p] = (int16_t)(uint16_t)(body[2 * at] | body[2 * at + 1] << 8);
+            for (int p = 0; p < size && !failure; p++) {
+                int negated = -(int)t[mirrored[p]];
+                if (other != w) {
+                    if (negated > INT16_MAX)
+                        failure = "holds -32768, whose opposite does not fit 16 bits";
+                    mine[(size_t)other * size + p] = (int16_t)negated;
+                } else if (t[p] != negated) {
+                    failure = "is its own mirror image, its";
+                }
+            }
+            bad_window = w;
+            bad_phase = phase;
+        }
+    }
+    free(mirrored);
+    free(data);
+    if (failure) {
+        const char *which = phases == 1 ? "" : bad_phase ? " endgame" : " opening";
+        if (failure[0] == 'i')
+            snprintf(err, errlen, "%s: window %d %s%s table is not", path, bad_window, failure,
+                     which);
+        else
+            snprintf(err, errlen, "%s: window %d%s %s", path, bad_window, which, failure);
+        free(tables);
+        return WEIGHTS_BAD;
+    }
+    out->rows = rows;
+    out->phases = phases;
+    out->tables = tables;
+    out->count = count;
+    return WEIGHTS_OK;
+}

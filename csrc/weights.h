@@ -1,0 +1,47 @@
+/* Trained weights of the evaluation's patterns of men: the windows of a board and the weights
+ * file (damiera.engine.patterns writes it and documents the format; this unit reads it).
+ *
+ * A window is a block of `rows` consecutive rows (1 to 4) by four files starting on an even
+ * file; window w = r0 x (h - 1) + j covers rows r0.. and files 2j..2j+3. Its pattern is
+ * sum(state_k x 3^k) over its squares (state 0 empty or a king, 1 white man, 2 black man;
+ * k = 2 x row-in-window + (0 left square, 1 right square)). A window and its image under the
+ * half turn with colours swapped (its partner) share one table, negated, so that a position
+ * and its mirror image score the exact opposite; the file stores the canonical windows only
+ * (index not above the partner's).
+ *
+ * File: the ASCII line "damiera-patterns 1 ROWS WINDOWS\n" (one set of tables) or
+ * "damiera-patterns 2 ROWS WINDOWS 2\n" (an opening's, then an endgame's), then, for each
+ * phase and each canonical window, 3^(2 ROWS) little-endian signed 16-bit weights.
+ */
+#ifndef DAMIERA_WEIGHTS_H
+#define DAMIERA_WEIGHTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "position.h"
+
+/* Most bytes a weights file may have (the largest, 10x10 with 4-row windows and two phases,
+ * has under 1 MB). */
+#define WEIGHTS_MAX_BYTES (16 << 20)
+
+enum { WEIGHTS_OK = 0, WEIGHTS_BAD = -1, WEIGHTS_UNREADABLE = -2 };
+
+typedef struct {
+    int rows, phases;
+    int16_t *tables; /* every window's table (not only the canonical ones), phase by phase */
+    size_t count;    /* weights in tables */
+} Weights;
+
+/* Windows of `rows` rows on r's board, 0 for rows outside 1..4. */
+int windows_count(const Rules *r, int rows);
+/* Patterns of a window of `rows` rows: 3^(2 rows). */
+int pattern_count(int rows);
+
+/* Read the weights file at path for r's board. Returns WEIGHTS_OK with out filled (free
+ * out->tables), WEIGHTS_BAD with a one-line message in err (starting with the path) when the
+ * file is not a weights file of this board, or WEIGHTS_UNREADABLE with errno set when it cannot
+ * be read. */
+int weights_read(const Rules *r, const char *path, Weights *out, char *err, size_t errlen);
+
+#endif

@@ -19,7 +19,9 @@ Search *search_new(const Rules *r, const Eval *ev, uint64_t tt_entries)
     S->r = r;
     S->ev = ev;
     keys_init(&S->keys);
-    if (tt_init(&S->tt, tt_entries) < 0) {
+    S->pv_table = calloc(PV_TABLE_SIZE, sizeof *S->pv_table);
+    if (!S->pv_table || tt_init(&S->tt, tt_entries) < 0) {
+        free(S->pv_table);
         free(S);
         return NULL;
     }
@@ -33,6 +35,7 @@ void search_free(Search *S)
     if (!S)
         return;
     tt_free(&S->tt);
+    free(S->pv_table);
     free(S->hashes);
     for (int i = 0; i < MAX_PLY + 8; i++)
         movelist_free(&S->lists[i]);
@@ -46,6 +49,7 @@ void search_set_egdb(Search *S, const Egdb *db) { S->egdb = db; }
 void search_clear(Search *S)
 {
     tt_clear(&S->tt);
+    memset(S->pv_table, 0, PV_TABLE_SIZE * sizeof *S->pv_table);
     memset(S->history, 0, sizeof S->history);
 }
 

@@ -258,17 +258,24 @@ static void pv_update(Search *S, int ply, int idx)
     S->pv_len[ply] = len + 1;
 }
 
-/* The line below a PV node that the table's exact entry cut: the table's best moves from it,
- * read now, while the entries below are fresh (at most depth moves; it stops at a missing
- * entry or a repeated position). */
+/* The line below a PV node that the table's exact entry cut: the line its search found, kept
+ * in the table of lines, or else the table's best moves from it, read now (at most depth
+ * moves; the walk stops at a missing entry or a repeated position). */
 static void pv_from_table(Search *S, const Node *n, uint64_t h, int ply, int depth)
 {
     if (ply >= PV_MAX)
         return;
+    int len = 0, cap = depth < PV_MAX - ply ? depth : PV_MAX - ply;
+    const struct PvEntry *kept = &S->pv_table[h & (PV_TABLE_SIZE - 1)];
+    if (kept->key == h && kept->len > 0) {
+        len = kept->len < cap ? kept->len : cap;
+        memcpy(S->pv[ply], kept->line, (size_t)len);
+        S->pv_len[ply] = len;
+        return;
+    }
     MoveList *l = &S->lists[MAX_PLY + 7];
     uint64_t seen[PV_MAX];
     Node at = *n, c;
-    int len = 0, cap = depth < PV_MAX - ply ? depth : PV_MAX - ply;
     while (len < cap) {
         for (int k = 0; k < len; k++)
             if (seen[k] == h)
@@ -407,6 +414,12 @@ int search_node(Search *S, const Node *n, uint64_t h, int depth, int alpha, int 
     te->flag = (uint8_t)flag;
     te->score = stored;
     te->best = (uint8_t)(best_idx < TT_NO_MOVE ? best_idx : TT_NO_MOVE);
+    if (flag == TT_EXACT && ply < PV_MAX) {
+        struct PvEntry *keep = &S->pv_table[h & (PV_TABLE_SIZE - 1)];
+        keep->key = h;
+        keep->len = S->pv_len[ply];
+        memcpy(keep->line, S->pv[ply], (size_t)keep->len);
+    }
     return best_score;
 }
 

@@ -35,12 +35,22 @@ struct Search {
      * indices into the generator's list of each position. */
     uint8_t pv[PV_MAX][PV_MAX];
     int pv_len[PV_MAX];
+    /* The line of every PV node that ended with an exact score, by key (the newest kept): a
+     * PV node that the transposition table's exact entry cuts takes its line from here. */
+    struct PvEntry {
+        uint64_t key;
+        int len;
+        uint8_t line[PV_MAX];
+    } *pv_table;
     /* The root of the last search_run. */
     Node root;
     MoveList root_moves; /* sorted in notation order */
     Line *lines;         /* one per root move */
     int lines_cap;
 };
+
+/* Entries of the table of lines (a power of two). */
+#define PV_TABLE_SIZE 4096
 
 static inline double search_clock(void)
 {

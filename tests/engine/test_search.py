@@ -261,6 +261,24 @@ def test_fixed_depth_is_respected(vid: str) -> None:
     assert len(result.pv) <= 3
 
 
+@pytest.mark.parametrize("vid", ["american", "russian", "international"])
+def test_every_iteration_reports_a_legal_line_as_long_as_its_depth(vid: str) -> None:
+    # The line was read from the transposition table after the iteration, whose entries the
+    # rest of the iteration had overwritten: with a small table the line of depth 7-9 from
+    # the start shrank to one move (and `damiera analyse international --depth 14` printed
+    # three moves with the full table). Each PV node now hands its line to its parent.
+    v = variant(vid)
+    infos: list[Info] = []
+    result = Searcher(v, tt_entries=1024).search(start_position(v), depth=9,
+                                                 on_info=infos.append)
+    assert [len(i.pv) for i in infos] == [i.depth for i in infos] == list(range(1, 10))
+    assert result.pv == infos[-1].pv and result.pv[0] == result.move
+    pos = start_position(v)
+    for move in result.pv:
+        assert move in generate(v, pos)
+        pos = apply_move(pos, move)
+
+
 def test_bad_depth_and_movetime_are_refused() -> None:
     v = variant("american")
     with pytest.raises(ValueError, match="depth"):

@@ -8,7 +8,10 @@ For each variant: the start position and ``--middlegames`` positions reached by 
 checkout's level-2 play (depth 4) from random openings, 16 plies in; each searched with a fresh
 ``Searcher`` for every movetime (default 0.3 s and 1 s), by both engines in turn, ``--runs``
 times. Reported per row: the median depth reached and the median nodes per second of each
-engine, and their ratios. One JSON line with every number comes last.
+engine, by the clock and per second of the process's CPU time (what the machine's other work
+does not change), and the ratio of the latter. ``--depth D`` searches every position to D plies
+instead of for a time: two builds of the same search then walk the same tree, and the ratio
+of their CPU seconds is that of their speeds. One JSON line with every number comes last.
 
 ``--match N`` plays N games instead (a sanity check, not a strength measurement: that needs
 200 games or SPRT): level 3 of this checkout against level 3 of the other build, both given
@@ -36,21 +39,22 @@ from damiera.rules.notation import parse_move
 from damiera.rules.position import start_position, write_fen
 from damiera.rules.variant import Color, variant
 
-#: Run by each engine's Python; argv: JSON list of [variant, fen, movetime]; prints JSON rows.
+#: Run by each engine's Python; argv: JSON list of [variant, fen, movetime, depth] (depth 0:
+#: for movetime seconds); prints JSON rows.
 CHILD = r"""
 import json, sys, time
 from damiera.engine.search import Searcher
 from damiera.rules.position import parse_fen
 from damiera.rules.variant import variant
 out = []
-for vid, fen, movetime in json.loads(sys.argv[1]):
+for vid, fen, movetime, depth in json.loads(sys.argv[1]):
     v = variant(vid)
     pos = parse_fen(v, fen)
     s = Searcher(v)
-    t0 = time.perf_counter()
-    r = s.search(pos, movetime=movetime)
-    used = time.perf_counter() - t0
-    out.append({"depth": r.depth, "nodes": r.nodes, "seconds": used})
+    t0, c0 = time.perf_counter(), time.process_time()
+    r = s.search(pos, depth=depth) if depth else s.search(pos, movetime=movetime)
+    used, cpu = time.perf_counter() - t0, time.process_time() - c0
+    out.append({"depth": r.depth, "nodes": r.nodes, "seconds": used, "cpu": cpu})
 print(json.dumps(out))
 """
 
@@ -139,7 +143,7 @@ def positions(vid: str, count: int) -> list[tuple[str, str]]:
     return out
 
 
-def run(python: str, jobs: list[tuple[str, str, float]]) -> list[dict[str, Any]]:
+def run(python: str, jobs: list[tuple[str, str, float, int]]) -> list[dict[str, Any]]:
     done = subprocess.run([python, "-c", CHILD, json.dumps(jobs)], capture_output=True,
                           text=True, check=True)
     rows: list[dict[str, Any]] = json.loads(done.stdout)
@@ -153,6 +157,8 @@ def main() -> int:
     parser.add_argument("--times", default="0.3,1.0", help="movetimes in seconds")
     parser.add_argument("--middlegames", type=int, default=2)
     parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
+    parser.add_argument("--depth", type=int, default=0,
+                        help="search every position to this depth instead (0: --times)")
     parser.add_argument("--match", type=int, default=0, help="play this many games instead")
     parser.add_argument("--match-time", type=float, default=0.1, help="seconds a move")
     parser.add_argument("--match-seed", type=int, default=19,
@@ -163,18 +169,19 @@ def main() -> int:
                 for vid in a.variants.split(",")]
         print(json.dumps({"match": rows}))
         return 0
-    times = [float(t) for t in a.times.split(",")]
+    times = [0.0] if a.depth else [float(t) for t in a.times.split(",")]
     found = {vid: positions(vid, a.middlegames) for vid in a.variants.split(",")}
-    jobs = [(vid, fen, t) for vid, ps in found.items() for _, fen in ps for t in times]
+    jobs = [(vid, fen, t, a.depth) for vid, ps in found.items() for _, fen in ps for t in times]
     names = [(vid, name, t) for vid, ps in found.items() for name, _ in ps for t in times]
     ours: list[list[dict[str, Any]]] = []
     base: list[list[dict[str, Any]]] = []
     for _ in range(a.runs):  # alternated, so that the machine's load falls on both alike
         ours.append(run(sys.executable, jobs))
         base.append(run(a.base, jobs))
-    header = (f"{'variant':<14}{'position':<10}{'time':>5}{'depth':>7}{'base':>6}{'+plies':>7}"
-              f"{'nodes/s':>13}{'base n/s':>11}{'ratio':>7}")
-    print(f"search from the same positions, fresh tables, median of {a.runs} runs")
+    header = (f"{'variant':<14}{'position':<10}{'time':>5}{'depth':>6}{'base':>5}"
+              f"{'nodes/s':>11}{'base':>11}{'n/CPU s':>11}{'base':>11}{'ratio':>7}")
+    what = f"to depth {a.depth}" if a.depth else "for each time"
+    print(f"search from the same positions {what}, fresh tables, median of {a.runs} runs")
     print(header)
     print("-" * len(header))
     rows = []
@@ -183,11 +190,16 @@ def main() -> int:
         base_depth = statistics.median(r[i]["depth"] for r in base)
         nps = statistics.median(r[i]["nodes"] / r[i]["seconds"] for r in ours)
         base_nps = statistics.median(r[i]["nodes"] / r[i]["seconds"] for r in base)
+        cpu = statistics.median(r[i]["nodes"] / r[i]["cpu"] for r in ours)
+        base_cpu = statistics.median(r[i]["nodes"] / r[i]["cpu"] for r in base)
         rows.append({"variant": vid, "position": name, "fen": jobs[i][1], "movetime": t,
                      "depth": depth, "base_depth": base_depth, "nps": round(nps),
-                     "base_nps": round(base_nps)})
-        print(f"{vid:<14}{name:<10}{t:>5.1f}{depth:>7.1f}{base_depth:>6.1f}"
-              f"{depth - base_depth:>+7.1f}{nps:>13,.0f}{base_nps:>11,.0f}{nps / base_nps:>7.1f}")
+                     "base_nps": round(base_nps), "cpu_nps": round(cpu),
+                     "base_cpu_nps": round(base_cpu),
+                     "nodes": statistics.median(r[i]["nodes"] for r in ours),
+                     "base_nodes": statistics.median(r[i]["nodes"] for r in base)})
+        print(f"{vid:<14}{name:<10}{t:>5.1f}{depth:>6.1f}{base_depth:>5.1f}{nps:>11,.0f}"
+              f"{base_nps:>11,.0f}{cpu:>11,.0f}{base_cpu:>11,.0f}{cpu / base_cpu:>7.3f}")
     print(json.dumps({"runs": a.runs, "results": rows}))
     return 0
 

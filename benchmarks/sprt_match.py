@@ -16,7 +16,8 @@ with its directory first on ``PYTHONPATH``, so each uses its own ``damiera`` and
 database of up to N pieces (``Searcher(endgame_pieces=N)``, built in its process on first use):
 the same build on both sides then judges the probe alone.
 
-Each engine searches ``--nodes`` nodes a move (a forced move is played at once), keeping its
+Each engine searches ``--nodes`` nodes a move, or ``--movetime`` seconds (a forced move is
+played at once; level 3 plays so, with ``--*-endgame-pieces 3`` on 8x8), keeping its
 table between the moves of a game and starting each game with a fresh one: equal work, so the
 result does not depend on the machine's load (and a reduction's gain is depth per node). Games
 start from random ``--opening-plies``-ply openings (``--seed``), each played twice with the
@@ -185,6 +186,9 @@ def main() -> int:
     parser.add_argument("--base", required=True, help="src directory of the baseline build")
     parser.add_argument("--variant", default="international")
     parser.add_argument("--nodes", type=int, default=50_000, help="nodes a move")
+    parser.add_argument("--movetime", type=float, default=0.0,
+                        help="seconds a move instead of nodes (0: nodes); the machine's load "
+                             "then falls on the result: run one match at a time")
     parser.add_argument("--elo0", type=float, default=0.0)
     parser.add_argument("--elo1", type=float, default=15.0)
     parser.add_argument("--alpha", type=float, default=0.05)
@@ -207,7 +211,7 @@ def main() -> int:
     start = time.monotonic()
     try:
         t = play_pairs(a.variant, openings, new, base, a.nodes, (a.elo0, a.elo1), (low, high),
-                       a.max_minutes)
+                       a.max_minutes, a.movetime)
     finally:
         new.close()
         base.close()
@@ -215,12 +219,14 @@ def main() -> int:
     score, elo, elo_low, elo_high = elo_stats(wins, draws, losses)
     depth_new = statistics.mean(new.depths) if new.depths else 0.0
     depth_base = statistics.mean(base.depths) if base.depths else 0.0
-    print(f"{a.variant}, {a.nodes} nodes a move: +{wins} ={draws} -{losses} "
+    budget = f"{a.movetime:g} s" if a.movetime else f"{a.nodes} nodes"
+    print(f"{a.variant}, {budget} a move: +{wins} ={draws} -{losses} "
           f"({100 * score:.1f}%), Elo {elo:+.1f} [{elo_low:+.1f}, {elo_high:+.1f}], "
           f"LLR {ratio:+.2f} ({a.elo0:g}, {a.elo1:g}): {decision}; mean depth "
           f"{depth_new:.2f} new, {depth_base:.2f} base; "
           f"{(time.monotonic() - start) / 60:.1f} min")
-    print(json.dumps({"variant": a.variant, "nodes": a.nodes, "games": wins + draws + losses,
+    print(json.dumps({"variant": a.variant, "nodes": a.nodes, "movetime": a.movetime,
+                      "games": wins + draws + losses,
                       "wins": wins, "draws": draws, "losses": losses, "score": score,
                       "elo": elo, "elo_low": elo_low, "elo_high": elo_high, "llr": ratio,
                       "elo0": a.elo0, "elo1": a.elo1, "decision": decision,

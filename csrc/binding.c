@@ -171,7 +171,8 @@ static int move_of(PyObject *o, CMove *m)
         PyErr_SetString(PyExc_ValueError, "a Move's squares are off the board");
         return -1;
     }
-    int promotes = PyObject_IsTrue(PyTuple_GET_ITEM(o, 6)), king = PyObject_IsTrue(PyTuple_GET_ITEM(o, 7));
+    int promotes = PyObject_IsTrue(PyTuple_GET_ITEM(o, 6));
+    int king = PyObject_IsTrue(PyTuple_GET_ITEM(o, 7));
     if (promotes < 0 || king < 0)
         return -1;
     m->start = (uint8_t)start;
@@ -365,7 +366,8 @@ static PyObject *Rules_has_capture(RulesObject *self, PyObject *args)
         return NULL;
     uint64_t w = node_white(&n), b = node_black(&n);
     const Rules *r = &self->rules;
-    return PyBool_FromLong(white ? has_capture(r, w, b, n.kings, 0) : has_capture(r, b, w, n.kings, 1));
+    return PyBool_FromLong(white ? has_capture(r, w, b, n.kings, 0)
+                                 : has_capture(r, b, w, n.kings, 1));
 }
 
 static PyObject *Rules_perft(RulesObject *self, PyObject *args)
@@ -546,7 +548,8 @@ static int Engine_init(EngineObject *self, PyObject *args, PyObject *kw)
         return -1;
     if (self->search || E->rules != R) {
         PyErr_SetString(self->search ? PyExc_RuntimeError : PyExc_ValueError,
-                        self->search ? "Engine is already built" : "the evaluation is for other rules");
+                        self->search ? "Engine is already built"
+                                     : "the evaluation is for other rules");
         return -1;
     }
     if (entries < 1 || entries > ((long long)1 << 32)) {
@@ -683,7 +686,8 @@ static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
     }
     int count;
     const CMove *roots = search_root_moves(self->search, &count);
-    PyObject *move = res.has_move ? move_object(self->rules, &roots[res.best.move]) : Py_NewRef(Py_None);
+    PyObject *move = res.has_move ? move_object(self->rules, &roots[res.best.move])
+                                  : Py_NewRef(Py_None);
     PyObject *pv = res.has_move ? line_object(self, &res.best) : PyList_New(0);
     PyObject *scores = PyList_New(res.nscores);
     for (int i = 0; scores && i < res.nscores; i++) {
@@ -701,7 +705,8 @@ static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
         Py_XDECREF(scores);
         return NULL;
     }
-    return Py_BuildValue("(NiiLdNN)", move, res.score, res.depth, res.nodes, res.seconds, pv, scores);
+    return Py_BuildValue("(NiiLdNN)", move, res.score, res.depth, res.nodes, res.seconds, pv,
+                         scores);
 }
 
 static PyObject *Engine_stop(EngineObject *self, PyObject *unused)

@@ -32,13 +32,13 @@
 #define VAL_LOSS 3
 #define MAX_DIST 16000
 
-static uint64_t binom[NSQ + 1][EGDB_MAX_PIECES + 1];
-
-static void init_binom(void)
+static void init_binom(Egdb *db)
 {
     for (int n = 0; n <= NSQ; n++)
         for (int k = 0; k <= EGDB_MAX_PIECES; k++)
-            binom[n][k] = k == 0 ? 1 : n == 0 ? 0 : binom[n - 1][k - 1] + binom[n - 1][k];
+            db->binom[n][k] = k == 0   ? 1
+                              : n == 0 ? 0
+                                       : db->binom[n - 1][k - 1] + db->binom[n - 1][k];
 }
 
 typedef Egdb Squares; /* the square tables of the database */
@@ -62,7 +62,7 @@ static uint64_t rank_set(const Squares *s, uint64_t set)
     while (set) {
         int b = __builtin_ctzll(set);
         set &= set - 1;
-        rank += binom[s->dense_of[b]][k++];
+        rank += s->binom[s->dense_of[b]][k++];
     }
     return rank;
 }
@@ -72,9 +72,9 @@ static uint64_t unrank_set(const Squares *s, uint64_t rank, int k)
     uint64_t set = 0;
     int top = NSQ - 1;
     for (; k >= 1; k--) {
-        while (binom[top][k] > rank)
+        while (s->binom[top][k] > rank)
             top--;
-        rank -= binom[top][k];
+        rank -= s->binom[top][k];
         set |= (uint64_t)1 << s->bit_of[top];
         top--;
     }
@@ -305,13 +305,12 @@ Egdb *egdb_build(const Rules *r, int pieces)
 {
     if (r->size != 8 || pieces < 2 || pieces > EGDB_MAX_PIECES)
         return NULL;
-    if (!binom[0][0])
-        init_binom();
     Egdb *db = calloc(1, sizeof *db);
     if (!db)
         return NULL;
     db->r = r;
     db->pieces = pieces;
+    init_binom(db);
     squares_of(r, db);
     const Squares *s = db;
     /* Every class (men and kings of each side) in solving order: fewer pieces first, then
@@ -333,7 +332,7 @@ Egdb *egdb_build(const Rules *r, int pieces)
         EgdbClass *c = &db->cls[n[0]][n[1]][n[2]][n[3]];
         c->size = 2;
         for (int j = 0; j < 4; j++) {
-            c->sizes[j] = binom[NSQ][n[j]];
+            c->sizes[j] = db->binom[NSQ][n[j]];
             c->size *= c->sizes[j];
         }
         c->val = calloc(c->size, sizeof *c->val);

@@ -32,6 +32,7 @@ typedef struct Egdb {
     uint64_t positions; /* legal positions stored */
     uint64_t bytes;     /* memory of the value tables */
     int max_distance;   /* longest win found, in plies */
+    uint64_t binom[33][EGDB_MAX_PIECES + 1]; /* binomial coefficients of the indices */
     uint8_t bit_of[32];       /* playing square (0-31, ascending bits) -> bit */
     int8_t dense_of[MAX_BITS]; /* bit -> playing square, -1 off the board */
     EgdbClass cls[EGDB_MAX_PIECES + 1][EGDB_MAX_PIECES + 1][EGDB_MAX_PIECES + 1]

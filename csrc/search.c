@@ -233,13 +233,14 @@ static int search_child(Search *S, const Node *n, const CMove *m, uint64_t h, in
             quiet_key(m) != S->killers[ply][1] &&
             (S->opt.reduce_sacrifices || !has_capture(S->r, c.own, c.opp, c.kings, c.side)))
             reduction = lmr_reduction(depth, k, pv_node);
-        score = -search_node(S, &c, ch, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, child_rep,
-                        child_quiet);
+        score = -search_node(S, &c, ch, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1,
+                             child_rep, child_quiet);
         if (!S->aborted && score > alpha && reduction)
             score = -search_node(S, &c, ch, depth - 1, -alpha - 1, -alpha, ply + 1, child_rep,
-                            child_quiet);
+                                 child_quiet);
         if (!S->aborted && alpha < score && score < beta)
-            score = -search_node(S, &c, ch, depth - 1, -beta, -alpha, ply + 1, child_rep, child_quiet);
+            score = -search_node(S, &c, ch, depth - 1, -beta, -alpha, ply + 1, child_rep,
+                                 child_quiet);
     }
     S->nhashes--;
     return score;

@@ -83,7 +83,10 @@ static int read_all(const char *path, unsigned char **data, size_t *len)
 }
 
 /* Whitespace as Python's str.split() sees it in ASCII text. */
-static int space(unsigned char c) { return c == ' ' || (c >= 9 && c <= 13) || (c >= 28 && c <= 31); }
+static int space(unsigned char c)
+{
+    return c == ' ' || (c >= 9 && c <= 13) || (c >= 28 && c <= 31);
+}
 
 static int token_is(const unsigned char *t, size_t n, const char *want)
 {
@@ -141,7 +144,8 @@ int weights_read(const Rules *r, const char *path, Weights *out, char *err, size
     }
     int magic = words >= 2 && token_is(word[0], wlen[0], MAGIC);
     int v1 = magic && token_is(word[1], wlen[1], "1") && words == 4;
-    int v2 = magic && token_is(word[1], wlen[1], "2") && words == 5 && token_is(word[4], wlen[4], "2");
+    int v2 = magic && token_is(word[1], wlen[1], "2") && words == 5 &&
+             token_is(word[4], wlen[4], "2");
     int rows = (v1 || v2) && wlen[2] == 1 && word[2][0] >= '1' && word[2][0] <= '4'
                    ? word[2][0] - '0' : 0;
     if (!rows) {

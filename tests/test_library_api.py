@@ -108,9 +108,20 @@ def test_engine_refuses_a_finished_game_another_variant_and_bad_limits() -> None
         Engine("russian").play(finished, Limit(depth=1))
     with pytest.raises(ValueError, match="plays American"):
         Engine("american").play(damiera.Game("russian"), Limit(depth=1))
-    for bad in ({"time": 0}, {"time": float("nan")}, {"depth": 0}, {"depth": 99}):
+    for bad in ({"time": 0}, {"time": float("nan")}, {"depth": 0}, {"depth": 99},
+                {"nodes": 0}):
         with pytest.raises(ValueError):
             Limit(**bad)
+
+
+def test_a_node_limit_is_the_same_work_on_any_machine() -> None:
+    # The budget is read every 256 nodes after depth 1 (always finished): the search stops
+    # within one such step, and the same budget from fresh tables gives the same answer.
+    game = damiera.Game("international")
+    first = Engine("international").analyse(game, Limit(nodes=20_000))
+    again = Engine("international").play(game, Limit(nodes=20_000))
+    assert 20_000 <= first.nodes < 20_000 + 256
+    assert (again.move, again.depth, again.nodes) == (first.move, first.depth, first.nodes)
 
 
 def test_engine_stop_ends_a_search_and_on_info_reports_each_iteration() -> None:

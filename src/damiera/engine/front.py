@@ -33,15 +33,18 @@ from damiera.rules.variant import variant as _variant
 
 @dataclass(frozen=True)
 class Limit:
-    """How long to think: ``time`` (seconds for this move) and/or ``depth`` (plies).
+    """How long to think: ``time`` (seconds for this move), ``depth`` (plies) and/or
+    ``nodes`` (positions searched: the same work on any machine); the search stops at the
+    first limit reached.
 
-    With neither, the level's own time per move. Raises ValueError for a time that is not
-    above 0 or above :data:`~damiera.engine.search.MAX_MOVETIME`, and for a depth outside
-    1 .. :data:`~damiera.engine.search.MAX_DEPTH`.
+    With none, the level's own time per move. Raises ValueError for a time that is not
+    above 0 or above :data:`~damiera.engine.search.MAX_MOVETIME`, for a depth outside
+    1 .. :data:`~damiera.engine.search.MAX_DEPTH` and for nodes below 1.
     """
 
     time: float | None = None
     depth: int | None = None
+    nodes: int | None = None
 
     def __post_init__(self) -> None:
         if self.time is not None and not (
@@ -51,6 +54,8 @@ class Limit:
                              f"not {self.time!r}")
         if self.depth is not None and not (1 <= self.depth <= MAX_DEPTH):
             raise ValueError(f"depth must be 1-{MAX_DEPTH} plies, not {self.depth!r}")
+        if self.nodes is not None and not self.nodes >= 1:
+            raise ValueError(f"nodes must be at least 1, not {self.nodes!r}")
 
 
 @dataclass
@@ -137,7 +142,7 @@ class Engine:
         rg = game.rules_game
         return self._answer(
             self.player.choose(rg.position, rg.positions, movetime=lim.time, depth=lim.depth,
-                               on_info=on_info)
+                               on_info=on_info, nodes=lim.nodes)
         )
 
     def analyse(self, game: Game, limit: Limit | None = None, *,
@@ -149,11 +154,11 @@ class Engine:
         lim = limit or Limit()
         rg = game.rules_game
         movetime = lim.time
-        if movetime is None and lim.depth is None:
+        if movetime is None and lim.depth is None and lim.nodes is None:
             movetime = self.player.level.movetime
         return self._answer(
             self.player.searcher.search(
                 rg.position, depth=lim.depth, movetime=movetime, history=rg.positions,
-                on_info=on_info,
+                on_info=on_info, nodes=lim.nodes,
             )
         )

@@ -1,4 +1,4 @@
-"""Three playing levels of the computer opponent (issue 3, point 3).
+"""Three playing levels of the computer opponent.
 
 Each level is a search budget (a depth limit and a time per move) and, for the two lower ones,
 a controlled chance of playing a weaker move:

@@ -15,8 +15,9 @@ What it does:
   ordered by the scores of the previous one, its best first.
 - **Principal variation**: every node of the principal variation passes its line up to its
   parent (a triangular table), so an iteration reports the line it searched, ``depth`` moves
-  long; where that line ends early (a cutoff from the table on a transposition) it goes on
-  with the table's best moves, and it stops after a move that repeats one of its positions.
+  long. A PV node cut by the transposition table's exact entry takes the line its earlier
+  search found from a table of such lines (else the transposition table's best moves); a
+  line stops after a move that repeats one of its positions.
 - **Negamax alpha-beta with PVS**: the first move of each node is searched with the full
   window, the others with a null window and re-searched only when they beat alpha.
 - **Transposition table**: a fixed array indexed by a 64-bit **Zobrist hash** (one random

@@ -118,6 +118,16 @@ class MoveBody(BaseModel):
     )
 
 
+class ReplyBody(BaseModel):
+    """The game's version at which the page saw the computer to move (optional)."""
+
+    version: int | None = Field(
+        default=None,
+        description="the game's version the page saw (if the game has moved on since and the "
+                    "computer's reply is stored, the game is answered as it is, not 409)",
+    )
+
+
 class VersionBody(BaseModel):
     """The game's version the page knows (optional): refused with 409 if it changed since."""
 
@@ -244,9 +254,11 @@ def build_router(service: GameService, creations: RateLimiter | None = None) -> 
         summary="The computer plays if it is its turn (after an interrupted reply)",
         responses=ERRORS, dependencies=changes,
     )
-    async def reply(game_id: str, request: Request) -> JSONResponse:
+    async def reply(
+        game_id: str, request: Request, body: Annotated[ReplyBody | None, Body()] = None
+    ) -> JSONResponse:
         return JSONResponse(await until_disconnect(request, service.reply(
-            game_id, player=current_player(request))))
+            game_id, body.version if body else None, player=current_player(request))))
 
     @router.post("/games/{game_id}/undo", summary="Take back a move", responses=ERRORS,
                  dependencies=changes)

@@ -363,15 +363,21 @@ class GameService:
         except Conflict:
             return None
 
-    async def reply(self, game_id: str, *, player: str | None) -> dict[str, Any]:
+    async def reply(self, game_id: str, version: int | None = None, *,
+                    player: str | None) -> dict[str, Any]:
         """Let the computer play when it is its turn (after a restart, a failed search, a
         client that hung up). When another request (of any web process) is already searching
         that move, wait for it instead of searching again, and return the game as it then
-        is. Raises NotFoundError, Conflict (not the computer's turn)."""
+        is. ``version``: the game's version the caller saw it thinking at (None: not known);
+        when the game has moved on since and it is no longer the computer's turn, its reply
+        was stored meanwhile and the game is returned as it is, so asking twice is harmless.
+        Raises NotFoundError, Conflict (not the computer's turn)."""
         stored = await self.load(game_id)
         game = self.rebuild(stored)
         seats.require(stored, player, "reply", game.turn.word)
         if not self._computer_to_move(stored, game):
+            if version is not None and stored.version > version:
+                return self.mine(stored, game, player)
             raise Conflict(_("it is not the computer's turn"))
         for _attempt in range(3):
             if thinking.pending(stored):

@@ -156,7 +156,7 @@ export async function awaitComputer() {
       await sleep(500);
       g = await gameCall(`/api/games/${g.id}`);
     }
-    if (computerToMove(g) && !g.thinking && holds(g, g.side)) g = await gameCall(`/api/games/${g.id}/reply`, { method: "POST" });
+    if (computerToMove(g) && !g.thinking && holds(g, g.side)) g = await gameCall(`/api/games/${g.id}/reply`, { method: "POST", body: { version: g.version } });
     $("thinking").hidden = true;
     if (g.history.length > state.game.history.length && g.last_move) {
       sound(g.last_move);

@@ -6,7 +6,7 @@
   new game from that position with ``POST /api/games {"variant", "fen", ...}``: the new game
   belongs to the importer; the imported record itself is never stored).
 - ``POST /api/pdn/import`` ``{"pdn": text}`` -> ``{"games": [{"number", "line", "variant",
-  "variant_name", "guessed", "tags", "result", "plies", "moves" (full notation),
+  "variant_name" (in the request's language), "guessed", "tags", "result", "plies", "moves" (full notation),
   "start_fen", "error": null | {"message", "line", "column", "rule"}, "noted_draw": null |
   {"ply", "reason"}}], "truncated": bool}``. The text is at most ``Limits.max_import_bytes``
   (UTF-8; else 413), read by :func:`damiera.pdn.read_games` (``errors="collect"``, the
@@ -52,6 +52,7 @@ from damiera.web.errors import BadRequest, clip, quoted
 from damiera.web.game_views import pdn_text
 from damiera.web.games import GameService
 from damiera.web.limits import LimitExceeded, Limits, RateLimiter, client_key
+from damiera.web.pages import request_locale
 from damiera.web.seats import require_same_origin
 from damiera.web.serialization import move_numbers, pieces_json, variant_json
 
@@ -178,6 +179,12 @@ async def _same_origin(request: Request) -> None:
     require_same_origin(request)
 
 
+async def _locale(request: Request) -> None:
+    """The request's language made current (variant names in it); async so that it is set
+    in the route's own context."""
+    request_locale(request)
+
+
 def build_router(service: GameService, limits: Limits, render: Render) -> APIRouter:
     """The import page and its API, bound to the site's ``service`` and ``limits``;
     ``render`` is :func:`damiera.web.pages.render`."""
@@ -188,6 +195,7 @@ def build_router(service: GameService, limits: Limits, render: Render) -> APIRou
 
     @router.get("/import", response_class=HTMLResponse, include_in_schema=False)
     async def import_page(request: Request) -> HTMLResponse:
+        request_locale(request)      # the title and the script's strings in its language
         data = {
             "variants": [variant_json(v) for v in VARIANTS.values()],
             "strings": page_strings(),
@@ -196,7 +204,8 @@ def build_router(service: GameService, limits: Limits, render: Render) -> APIRou
         return render(request, "pdn_import.html",
                       {"title": _("Import PDN"), "page_data": _script_json(data)})
 
-    @router.post("/api/pdn/import", tags=["pdn"], dependencies=[Depends(_same_origin)],
+    @router.post("/api/pdn/import", tags=["pdn"],
+                 dependencies=[Depends(_same_origin), Depends(_locale)],
                  summary="Read a PDN file: every game with its tags, moves and errors")
     async def import_pdn(body: ImportBody, request: Request) -> JSONResponse:
         files.take(client_key(request), "PDN files")

@@ -257,6 +257,7 @@ def page_strings() -> dict[str, str]:
         "black": _("Black"),
         "guessed": _("variant guessed"),
         "open": _("Open"),
+        "plies": _("Plies"),
     }
 
 

@@ -86,10 +86,10 @@ function listGames() {
     cell(tr, t.Date || "");
     cell(tr, g.variant_name + (g.guessed ? ` (${S.guessed})` : ""));
     cell(tr, g.result, "", true);
-    cell(tr, String(g.plies));
+    cell(tr, String(g.plies)).dataset.label = S.plies;    // shown on a phone, without the heading
     const err = g.error ? fmt(S.error_at, g.error) : "";
-    cell(tr, err, g.error ? "bad" : "");
-    const td = cell(tr, "");
+    cell(tr, err, g.error ? "bad wide" : "");
+    const td = cell(tr, "", "row-actions");
     const b = document.createElement("button");
     b.type = "button";
     b.textContent = S.open;

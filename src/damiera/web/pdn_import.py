@@ -3,8 +3,9 @@
 - ``GET /import``: paste or upload a PDN file; each game is listed (tags, result, plies,
   errors with line and column), opens on the board in replay mode with its move list, and
   can be continued from any position against the computer or a friend (the page creates a
-  new game from that position with ``POST /api/games {"variant", "fen", ...}``: the new game
-  belongs to the importer; the imported record itself is never stored).
+  new game with ``POST /api/games {"variant", "fen": the record's start, "moves": its moves
+  up to that position, ...}``, so the new game lists them; it belongs to the importer; the
+  imported record itself is never stored).
 - ``POST /api/pdn/import`` ``{"pdn": text}`` -> ``{"games": [{"number", "line", "variant",
   "variant_name" (in the request's language), "guessed", "tags", "result", "plies", "moves" (full notation),
   "start_fen", "error": null | {"message", "line", "column", "rule"}, "noted_draw": null |
@@ -50,7 +51,7 @@ from damiera.web import i18n
 from damiera.web.api import current_player
 from damiera.web.errors import BadRequest, clip, quoted
 from damiera.web.game_views import pdn_text
-from damiera.web.games import GameService
+from damiera.web.games import GameService, started
 from damiera.web.limits import LimitExceeded, Limits, RateLimiter, client_key
 from damiera.web.pages import request_locale
 from damiera.web.seats import require_same_origin
@@ -160,13 +161,15 @@ def replay(body: ReplayBody) -> dict[str, Any]:
 
 
 def all_games_pdn(service: GameService, owner: str | None) -> str:
-    """Every game of ``owner`` (newest first, at most :data:`MAX_DOWNLOAD`) as one PDN
-    text (the games separated by a blank line, as :func:`damiera.pdn.write_games` writes
-    them, each with its own tags, clock and result as ``GET /api/games/{id}/pdn`` writes it:
+    """Every game of ``owner`` that "my games" lists (:func:`damiera.web.games.started`:
+    with a move or a result; newest first, at most :data:`MAX_DOWNLOAD`) as one PDN text
+    (the games separated by a blank line, as :func:`damiera.pdn.write_games` writes them,
+    each with its own tags, clock and result as ``GET /api/games/{id}/pdn`` writes it:
     :func:`damiera.web.game_views.pdn_text`); "" when there is none."""
     parts = []
     for stored in service.store.recent(owner, MAX_DOWNLOAD):
-        parts.append(pdn_text(stored, service.rebuild(stored)))
+        if started(stored):
+            parts.append(pdn_text(stored, service.rebuild(stored)))
     return "\n".join(parts)
 
 

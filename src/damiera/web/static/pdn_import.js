@@ -1,6 +1,7 @@
 // The PDN import page: read a pasted or uploaded PDN file with POST /api/pdn/import, list its
 // games, replay one on the board (positions from POST /api/pdn/replay) and continue it from
-// any position as a new game (POST /api/games with that position's FEN).
+// any position as a new game (POST /api/games with the record's start FEN and its moves up to
+// that position).
 import { api } from "/static/api.js";
 import { drawBoard } from "/static/board.js";
 import { fmt, setText } from "/static/text.js";
@@ -180,7 +181,9 @@ async function continueGame(event) {
   event.preventDefault();
   showError("imp-continue-error", "");
   const [opponent, level] = $("imp-opponent").value.split(":");
-  const body = { variant: state.game.variant, fen: state.positions[state.ply], opponent };
+  // the record's start and its moves up to here: the new game lists them and marks the last
+  const body = { variant: state.game.variant, fen: state.game.start_fen,
+    moves: state.game.moves.slice(0, state.ply), opponent };
   if (level) body.level = Number(level);
   if ($("imp-side").value) body.side = $("imp-side").value;
   $("imp-continue-button").disabled = true;

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import uvicorn
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import FilePayload, Page, sync_playwright
 
 from damiera.web.app import create_app
 
@@ -107,8 +107,9 @@ def shoot(base_url: str, out: Path) -> list[Path]:
         page.screenshot(path=str(made[-1]))
 
         page.goto("/import?lang=ar")
-        page.set_input_files("#imp-file", files=[{
-            "name": "club.pdn", "mimeType": "text/plain", "buffer": SAMPLE_PDN.encode()}])
+        sample: FilePayload = {"name": "club.pdn", "mimeType": "text/plain",
+                               "buffer": SAMPLE_PDN.encode()}
+        page.set_input_files("#imp-file", files=[sample])
         page.wait_for_selector('#imp-viewer[data-game="1"]')
         page.click('#imp-moves button[data-ply="7"]')
         made.append(out / "pdn-import-ar.png")

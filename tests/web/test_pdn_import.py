@@ -174,16 +174,21 @@ def test_download_all_my_games_is_one_pdn_file_that_reads_back(
     alice: TestClient, bob: TestClient
 ) -> None:
     fen = "W:W31,32,33:B1,2,3"
-    made = {alice.post("/api/games", json={"variant": "international", "fen": fen,
-                                           "opponent": "friend"}).json()["id"],
-            alice.post("/api/games", json={"variant": "italian",
-                                           "opponent": "friend"}).json()["id"]}
+    made = set()
+    for body in ({"variant": "international", "fen": fen}, {"variant": "italian"}):
+        game = alice.post("/api/games", json={**body, "opponent": "friend"}).json()
+        move = game["legal_moves"][0]["move"]
+        assert alice.post(f"/api/games/{game['id']}/moves", json={"move": move}).is_success
+        made.add(game["id"])
+    # a game without a move is left out, as "my games" leaves it out
+    empty = alice.post("/api/games", json={"variant": "russian", "opponent": "friend"}).json()
     r = alice.get("/api/pdn/my-games")
     assert r.status_code == 200
     assert "attachment" in r.headers["content-disposition"]
     games = list(pdn.read_games(r.text))
     sites = {g.tags["Site"].removeprefix("game ") for g in games}
     assert made <= sites and all(g.error is None for g in games)
+    assert empty["id"] not in sites
     setup = next(g for g in games if g.tags.get("FEN") == fen)
     assert setup.variant.id == "international"
     assert bob.get("/api/pdn/my-games").text == ""      # bob made no game

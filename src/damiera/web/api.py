@@ -58,7 +58,7 @@ from damiera.web import i18n
 from damiera.web.computer import CLIENT
 from damiera.web.games import GameService
 from damiera.web.limits import RateLimiter, client_key, until_disconnect
-from damiera.web.new_game import NewGame
+from damiera.web.new_game import MAX_START_MOVES, NewGame
 from damiera.web.seats import require_same_origin
 from damiera.web.security_headers import secure_cookie
 from damiera.web.serialization import variant_json
@@ -86,6 +86,11 @@ class NewGameBody(BaseModel):
         default=None, max_length=32,
         description="against the computer: a Hub engine the site offers (damiera serve "
         "--hub-engine), instead of Damiera's own",
+    )
+    moves: list[str] = Field(
+        default_factory=list, max_length=MAX_START_MOVES, examples=[["32-28", "19-23"]],
+        description="moves already played from fen (or the start), in the variant's "
+        f"notation (at most {MAX_MOVE_TEXT} characters each): the game continues after them",
     )
 
 
@@ -210,8 +215,8 @@ def build_router(service: GameService, creations: RateLimiter | None = None) -> 
         if creations is not None:
             creations.take(client_key(request), "new games")
         owner, new = player_token(request)
-        game = await until_disconnect(request, service.create(NewGame(**body.model_dump()),
-                                                              owner))
+        options = NewGame(**{**body.model_dump(), "moves": tuple(body.moves)})
+        game = await until_disconnect(request, service.create(options, owner))
         response = JSONResponse(
             game, status_code=201, headers={"Location": f"/api/games/{game['id']}"}
         )

@@ -87,6 +87,12 @@ def _record(stored: StoredGame, game: Game) -> None:
     stored.result_reason = result.reason.value if result else None
 
 
+def started(stored: StoredGame) -> bool:
+    """Whether ``stored`` has a move or a result: the games "my games" lists and "download
+    all my games" writes (a game opened and left without a move is neither)."""
+    return bool(stored.moves) or stored.result_reason is not None
+
+
 def _undo_plies(stored: StoredGame, game: Game) -> int | None:
     """How many plies an undo takes back (against the computer: back to before the
     human's last move, with the computer's replies), or None when there is nothing to take
@@ -544,7 +550,7 @@ class GameService:
         computer: "won", "lost", "draw" or null), ``updated_at``, ``created_at``."""
         out = []
         for s in self.store.recent(owner, limit * 4):
-            if not s.moves and not s.result_reason:
+            if not started(s):
                 continue
             if clocks.flag_due(s):      # recorded now (the search runs once per game)
                 try:

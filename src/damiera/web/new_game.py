@@ -4,9 +4,11 @@ rules-core Game it starts from."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from damiera.rules.game import Game
+from damiera.rules.game import Game, GameOverError
+from damiera.rules.notation import MAX_MOVE_TEXT, NotationError
 from damiera.rules.position import FenError, parse_fen, start_position, write_fen
 from damiera.rules.variant import VARIANTS, UnknownVariantError, variant
 from damiera.web import clocks, seats
@@ -14,7 +16,11 @@ from damiera.web.errors import BadRequest, clip, quoted
 from damiera.web.hub_engines import HubPlayers
 from damiera.web.store import StoredGame, new_game_id
 
-__all__ = ["NewGame", "new_game"]
+__all__ = ["MAX_START_MOVES", "NewGame", "new_game"]
+
+#: Most moves a new game may start with (a game continued from a record; each at most
+#: :data:`damiera.rules.notation.MAX_MOVE_TEXT` characters).
+MAX_START_MOVES = 3_000
 
 
 @dataclass(frozen=True)
@@ -30,13 +36,18 @@ class NewGame:
     clock: str | None = None
     #: Against the computer: a configured Hub engine's name (None: Damiera's own engine).
     engine: str | None = None
+    #: Moves already played from ``fen`` (a game continued from a record): the new game
+    #: has them in its history and goes on after them.
+    moves: Sequence[str] = ()
 
 
 def new_game(options: NewGame, owner: str | None,
              hub: HubPlayers) -> tuple[StoredGame, Game]:
-    """The unsaved row of a new game owned by ``owner`` (its seats and clock set, no move
-    played) and its Game. ``hub``: the site's Hub engines (``options.engine`` must be one
-    that plays the variant). Raises BadRequest."""
+    """The unsaved row of a new game owned by ``owner`` (its seats and clock set, the
+    ``options.moves`` played: they cost no clock time) and its Game. ``hub``: the site's Hub
+    engines (``options.engine`` must be one that plays the variant). Raises BadRequest (a
+    move that is not legal where it stands, or after the game has ended by rule, names its
+    number)."""
     try:
         v = variant(options.variant, optional_capture=options.optional_capture)
     except UnknownVariantError:
@@ -76,6 +87,7 @@ def new_game(options: NewGame, owner: str | None,
         if start != start_position(v):
             start_fen = write_fen(v, start)
     game = Game(v, start_fen)
+    _play_start_moves(game, options.moves)
     stored = StoredGame(
         id=new_game_id(),
         variant=v.id,
@@ -87,8 +99,22 @@ def new_game(options: NewGame, owner: str | None,
         side=options.side or game.turn.word,
         start_fen=start_fen,
         owner=owner,
-        clock=clocks.new_clock(control),
+        clock=clocks.new_clock(control, played=len(game.moves)),
     )
     stored.white_seat, stored.black_seat = seats.new_game_seats(
         owner, stored.opponent, stored.side)
     return stored, game
+
+
+def _play_start_moves(game: Game, moves: Sequence[str]) -> None:
+    """Play ``moves`` (text in the variant's notation) in ``game``; BadRequest names the
+    first that is too long, not legal, or after the end of the game."""
+    if len(moves) > MAX_START_MOVES:
+        raise BadRequest(f"a game starts with at most {MAX_START_MOVES} moves, not {len(moves)}")
+    for n, text in enumerate(moves, 1):
+        if len(text) > MAX_MOVE_TEXT:
+            raise BadRequest(f"move {n} is longer than {MAX_MOVE_TEXT} characters")
+        try:
+            game.play(text)
+        except (NotationError, GameOverError) as exc:
+            raise BadRequest(f"move {n} {quoted(text)}: {clip(str(exc), 200)}") from None

@@ -3,10 +3,11 @@
 - ``GET /import``: paste or upload a PDN file; each game is listed (tags, result, plies,
   errors with line and column), opens on the board in replay mode with its move list, and
   can be continued from any position against the computer or a friend (the page creates a
-  new game from that position with ``POST /api/games {"variant", "fen", ...}``: the new game
-  belongs to the importer; the imported record itself is never stored).
+  new game with ``POST /api/games {"variant", "fen": the record's start, "moves": its moves
+  up to that position, ...}``, so the new game lists them; it belongs to the importer; the
+  imported record itself is never stored).
 - ``POST /api/pdn/import`` ``{"pdn": text}`` -> ``{"games": [{"number", "line", "variant",
-  "variant_name", "guessed", "tags", "result", "plies", "moves" (full notation),
+  "variant_name" (in the request's language), "guessed", "tags", "result", "plies", "moves" (full notation),
   "start_fen", "error": null | {"message", "line", "column", "rule"}, "noted_draw": null |
   {"ply", "reason"}}], "truncated": bool}``. The text is at most ``Limits.max_import_bytes``
   (UTF-8; else 413), read by :func:`damiera.pdn.read_games` (``errors="collect"``, the
@@ -50,8 +51,9 @@ from damiera.web import i18n
 from damiera.web.api import current_player
 from damiera.web.errors import BadRequest, clip, quoted
 from damiera.web.game_views import pdn_text
-from damiera.web.games import GameService
+from damiera.web.games import GameService, started
 from damiera.web.limits import LimitExceeded, Limits, RateLimiter, client_key
+from damiera.web.pages import request_locale
 from damiera.web.seats import require_same_origin
 from damiera.web.serialization import move_numbers, pieces_json, variant_json
 
@@ -159,13 +161,15 @@ def replay(body: ReplayBody) -> dict[str, Any]:
 
 
 def all_games_pdn(service: GameService, owner: str | None) -> str:
-    """Every game of ``owner`` (newest first, at most :data:`MAX_DOWNLOAD`) as one PDN
-    text (the games separated by a blank line, as :func:`damiera.pdn.write_games` writes
-    them, each with its own tags, clock and result as ``GET /api/games/{id}/pdn`` writes it:
+    """Every game of ``owner`` that "my games" lists (:func:`damiera.web.games.started`:
+    with a move or a result; newest first, at most :data:`MAX_DOWNLOAD`) as one PDN text
+    (the games separated by a blank line, as :func:`damiera.pdn.write_games` writes them,
+    each with its own tags, clock and result as ``GET /api/games/{id}/pdn`` writes it:
     :func:`damiera.web.game_views.pdn_text`); "" when there is none."""
     parts = []
     for stored in service.store.recent(owner, MAX_DOWNLOAD):
-        parts.append(pdn_text(stored, service.rebuild(stored)))
+        if started(stored):
+            parts.append(pdn_text(stored, service.rebuild(stored)))
     return "\n".join(parts)
 
 
@@ -178,6 +182,12 @@ async def _same_origin(request: Request) -> None:
     require_same_origin(request)
 
 
+async def _locale(request: Request) -> None:
+    """The request's language made current (variant names in it); async so that it is set
+    in the route's own context."""
+    request_locale(request)
+
+
 def build_router(service: GameService, limits: Limits, render: Render) -> APIRouter:
     """The import page and its API, bound to the site's ``service`` and ``limits``;
     ``render`` is :func:`damiera.web.pages.render`."""
@@ -188,6 +198,7 @@ def build_router(service: GameService, limits: Limits, render: Render) -> APIRou
 
     @router.get("/import", response_class=HTMLResponse, include_in_schema=False)
     async def import_page(request: Request) -> HTMLResponse:
+        request_locale(request)      # the title and the script's strings in its language
         data = {
             "variants": [variant_json(v) for v in VARIANTS.values()],
             "strings": page_strings(),
@@ -196,7 +207,8 @@ def build_router(service: GameService, limits: Limits, render: Render) -> APIRou
         return render(request, "pdn_import.html",
                       {"title": _("Import PDN"), "page_data": _script_json(data)})
 
-    @router.post("/api/pdn/import", tags=["pdn"], dependencies=[Depends(_same_origin)],
+    @router.post("/api/pdn/import", tags=["pdn"],
+                 dependencies=[Depends(_same_origin), Depends(_locale)],
                  summary="Read a PDN file: every game with its tags, moves and errors")
     async def import_pdn(body: ImportBody, request: Request) -> JSONResponse:
         files.take(client_key(request), "PDN files")
@@ -248,6 +260,7 @@ def page_strings() -> dict[str, str]:
         "black": _("Black"),
         "guessed": _("variant guessed"),
         "open": _("Open"),
+        "plies": _("Plies"),
     }
 
 

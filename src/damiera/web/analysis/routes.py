@@ -4,7 +4,9 @@
   analysis board (a game opens with its moves as the main line, ready for review).
 - ``GET /api/analysis/position?variant=&optional_capture=&fen=`` -> ``{"variant",
   "optional_capture", "fen" (canonical), "turn", "moves": [{"move", "from", "to", "path",
-  "captures", "promotes", "after" (FEN)}], "over": null | {"winner", "reason"}}``; an
+  "captures", "promotes", "crowned_at", "paths", "after" (FEN)}], "over": null |
+  {"winner", "reason"}}`` (each move as the play page's legal moves:
+  :func:`damiera.web.serialization.moves_with_paths_json`); an
   impossible position -> 400 ``{"error": the rules core's reason, "code": "bad_fen"}``.
 - ``GET /api/analysis/explain?variant=&optional_capture=&fen=&square=[&to=]``: why the piece
   on ``square`` cannot move (or cannot go to ``to``) in the rule's own terms -> ``{"square",
@@ -50,7 +52,7 @@ from damiera.web.analysis.strings import js_strings
 from damiera.web.analysis.workers import Message, WorkerPool
 from damiera.web.api import PLAYER_COOKIE, error_response
 from damiera.web.games import GameService
-from damiera.web.serialization import variant_json
+from damiera.web.serialization import moves_with_paths_json, variant_json
 from damiera.web.store import NotFoundError
 
 #: Longest FEN accepted (a full International board is about 330 characters).
@@ -100,8 +102,8 @@ def position_json(v: Variant, pos: Position) -> dict[str, Any]:
         "optional_capture": v.optional_capture,
         "fen": write_fen(v, pos),
         "turn": pos.turn.word,
-        "moves": [{**move_labels(v, m), "after": write_fen(v, apply_move(pos, m))}
-                  for m in moves],
+        "moves": [{**item, "after": write_fen(v, apply_move(pos, m))}
+                  for m, item in zip(moves, moves_with_paths_json(v, pos, moves), strict=True)],
         "over": over,
     }
 

@@ -43,6 +43,9 @@ def js_strings() -> dict[str, str]:
         "no_mistakes": _("No mistakes were found."),
         "edit_help": _("Choose a piece, then click squares to place it; click a piece of the "
                        "same kind to remove it."),
+        "selected": _("{piece} on {square} selected; choose where it goes"),
+        "capture_goes_on": _("The capture goes on: choose the next landing square"),
+        "choose_path": _("Several captures end on {square}: click a square of the path you want"),
         "play_help": _("Click a piece, then where it goes; a move from an earlier position "
                        "starts a variation."),
     }

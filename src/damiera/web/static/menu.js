@@ -62,10 +62,23 @@ syncOptional();
 const clockSelect = document.getElementById("ng-clock");
 const clockCustom = document.getElementById("ng-clock-custom");
 clockSelect.addEventListener("change", () => { clockCustom.hidden = clockSelect.value !== "custom"; });
+// A custom one is checked here against its fields' own bounds (min, max, whole numbers), so
+// the player reads what to enter rather than the API's refusal of a text they never typed.
+const minutesInput = document.getElementById("ng-clock-minutes");
+const incrementInput = document.getElementById("ng-clock-increment");
+/** The clock for the API ("M+S" or null), or undefined when the custom fields are invalid. */
 function clockSpec() {
   if (clockSelect.value !== "custom") return clockSelect.value === "none" ? null : clockSelect.value;
-  const minutes = document.getElementById("ng-clock-minutes").value.trim();
-  const increment = document.getElementById("ng-clock-increment").value.trim() || "0";
+  const minutes = minutesInput.value.trim();
+  const increment = incrementInput.value.trim() || "0";
+  for (const input of [minutesInput, incrementInput]) input.removeAttribute("aria-invalid");
+  const bad = [minutesInput, incrementInput].filter((input) => !input.checkValidity()
+    || (input === minutesInput && !minutes));
+  if (bad.length) {
+    for (const input of bad) input.setAttribute("aria-invalid", "true");
+    bad[0].focus();
+    return undefined;
+  }
   return `${minutes}+${increment}`;
 }
 
@@ -76,6 +89,12 @@ form.addEventListener("submit", async (e) => {
   const hub = choice.startsWith("hub:");
   const [opponent, level] = hub ? ["computer", "1"] : choice.split(":");
   const side = document.getElementById("ng-side").value || null;
+  const clock = clockSpec();
+  if (clock === undefined) {
+    setText(errorBox, clockCustom.dataset.invalid);
+    errorBox.hidden = false;
+    return;
+  }
   const body = {
     variant: variantSelect.value,
     opponent,
@@ -83,7 +102,7 @@ form.addEventListener("submit", async (e) => {
     engine: hub ? choice.slice(4) : null,
     side,
     optional_capture: optional.checked,
-    clock: clockSpec(),
+    clock,
   };
   const start = document.getElementById("ng-start");
   start.disabled = true;

@@ -32,9 +32,10 @@ from damiera.pdn.reader import (
     read_games,
     variant_of,
 )
+from damiera.pdn.results import canonical_result, result_token, result_winner
 from damiera.pdn.syntax import PdnError
 from damiera.pdn.tokens import Kind, Token, tokenize
-from damiera.pdn.writer import result_token, result_winner, write_game, write_games
+from damiera.pdn.writer import write_game, write_games
 
 __all__ = [
     "GAME_TYPES",
@@ -43,6 +44,7 @@ __all__ = [
     "PdnGame",
     "Ply",
     "Token",
+    "canonical_result",
     "read_game",
     "read_games",
     "result_token",

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from damiera.game import Game, Move, Outcome
+from damiera.pdn.results import game_result
 from damiera.pdn.syntax import PdnError, RawGame, RawPly, Splitter
 from damiera.pdn.tokens import Source, tokenize
 from damiera.rules import game as _rules
@@ -93,6 +94,7 @@ class PdnGame:
     noted_draw: tuple[int, Outcome] | None = None
     error: PdnError | None = None
     guessed: bool = False
+    result_text: str = "*"
 
     @property
     def moves(self) -> list[Move]:
@@ -382,8 +384,9 @@ def _replay_as(
     noted = rules_game.first_draw_by_rule()
     if error is not None:
         error.game = number
-    return PdnGame(tags, v, Game.from_rules(rules_game), plies, raw.result, raw.comment,
-                   raw.line, number, noted, error)
+    result = game_result(v, raw.result, tags.get("Result"))
+    return PdnGame(tags, v, Game.from_rules(rules_game), plies, result, raw.comment,
+                   raw.line, number, noted, error, result_text=raw.result)
 
 
 def read_games(

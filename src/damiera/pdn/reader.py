@@ -228,14 +228,18 @@ class _Replayer:
                 return self._resolve(game, plies, i, amb, keep, out)
             except NotationError as exc:
                 return game, PdnError(
-                    f"{self._where(game)} {tok.text}: {exc}", tok.line, tok.column,
+                    f"{self._where(game, raw)} {tok.text}: {exc}", tok.line, tok.column,
                     "illegal-move")
             error = self._play(game, raw, move, keep, out)
             if error is not None:
                 return game, error
         return game, None
 
-    def _where(self, game: _rules.Game) -> str:
+    def _where(self, game: _rules.Game, raw: RawPly) -> str:
+        """``move N.`` or ``move N...``: the number the file writes for ``raw``, else the
+        number of the move ``game`` is at, counted from 1."""
+        if raw.label:
+            return f"move {raw.label}"
         ply = len(game.moves)
         first = game.start.turn is self.variant.first_to_move
         number = (ply + (0 if first else 1)) // 2 + 1
@@ -287,7 +291,7 @@ class _Replayer:
         why = ("more than one of them lets the following moves replay" if good
                else "none of them lets the following moves replay")
         return game, PdnError(
-            f"{self._where(game)} {tok.text} is ambiguous: it could be {names}, and {why}",
+            f"{self._where(game, plies[i])} {tok.text} is ambiguous: it could be {names}, and {why}",
             tok.line, tok.column, "ambiguous-move")
 
 
@@ -381,6 +385,12 @@ def _replay_as(
     if (error is not None and error.rule == "illegal-move" and not plies
             and "GameType" not in tags):
         error.message += f" (the game has no GameType tag and was read as {v.name})"
+    if (error is not None and raw.after is not None
+            and error.rule in ("illegal-move", "ambiguous-move")):
+        end = raw.after
+        error.message += (f"; this game has no tags and starts after the {end.text!r} at "
+                          f"line {end.line}, column {end.column}, which ended the game "
+                          "before it")
     noted = rules_game.first_draw_by_rule()
     if error is not None:
         error.game = number

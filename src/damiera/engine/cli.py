@@ -21,9 +21,10 @@ is one JSON object. A Hub engine that fails (exits, answers nothing in time, pla
 move) ends the match with one line on stderr and exit status 1.
 
 ``damiera hub`` serves the Hub protocol (see :mod:`damiera.engine.hub`); ``damiera dxp
---listen PORT | --connect HOST:PORT`` plays International draughts over DXP (see
-:mod:`damiera.engine.dxp`): one line per game on stdout, exit 1 when the connection fails or
-a game is refused.
+--listen PORT [--once] | --connect HOST:PORT`` plays International draughts over DXP (see
+:mod:`damiera.engine.dxp`): one line per game on stdout as it ends; ``--listen`` serves
+until SIGINT or SIGTERM (then exit 0), or one connection with ``--once``; exit 1 when the
+connection fails (``--once``, ``--connect``) or a game is refused.
 
 Bad input exits with status 2 and one line on stderr (raised as the CLI's ``UsageError``).
 """
@@ -31,9 +32,12 @@ Bad input exits with status 2 and one line on stderr (raised as the CLI's ``Usag
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -317,10 +321,12 @@ def register(sub: Any) -> None:
     p = sub.add_parser("dxp", help="play International draughts over DXP (DamExchange)")
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--listen", metavar="PORT",
-                       help="wait for an opponent on this port (0: any free port)")
+                       help="serve opponents on this port until stopped (0: any free port)")
     where.add_argument("--connect", metavar="HOST:PORT", help="ask an opponent for games")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default "
                                                        "127.0.0.1)")
+    p.add_argument("--once", action="store_true",
+                   help="serve one connection, then leave (--listen)")
     p.add_argument("--level", default="3", help="playing level 1, 2 or 3 (default 3)")
     p.add_argument("--movetime", help="seconds a move (default: the game's time shared out)")
     p.add_argument("--games", default="1", help="games to ask for (--connect; default 1)")
@@ -340,23 +346,38 @@ def _cmd_hub(args: argparse.Namespace) -> int:
 
 
 def _cmd_dxp(args: argparse.Namespace) -> int:
-    from damiera.engine.dxp import connect, listen
+    from damiera.engine.dxp import GameOutcome, connect, listen
     from damiera.engine.dxp_protocol import DxpError
     from damiera.rules.variant import Color
 
     lv = _int_in(args.level, "level", 1, 3)
     movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
     name = args.name
+    if args.once and args.listen is None:
+        raise _usage_error("--once goes with --listen")
+    played = 0
+
+    def show(number: int, outcome: GameOutcome) -> None:
+        nonlocal played
+        played = number
+        print(outcome.line(number), flush=True)
+
     try:
         if args.listen is not None:
-            outcomes = listen(args.listen, args.host, sys.stdout, level_number=lv,
-                              movetime=movetime, name=name)
+            with _stopped_by_sigterm():
+                listen(args.listen, args.host, sys.stdout, once=args.once, level_number=lv,
+                       movetime=movetime, name=name, on_game=show)
         else:
             color = Color.WHITE if args.color == "white" else Color.BLACK
-            outcomes = connect(args.connect, _int_in(args.games, "games", 1, 1000), color,
-                               _int_in(args.time, "time", 0, 999),
-                               _int_in(args.moves, "moves", 0, 999), level_number=lv,
-                               movetime=movetime, name=name)
+            connect(args.connect, _int_in(args.games, "games", 1, 1000), color,
+                    _int_in(args.time, "time", 0, 999), _int_in(args.moves, "moves", 0, 999),
+                    level_number=lv, movetime=movetime, name=name, on_game=show)
+    except KeyboardInterrupt:
+        if args.listen is None:
+            raise
+        print(f"damiera: stopped after {played} game{'' if played == 1 else 's'}",
+              file=sys.stderr)
+        return 0
     except ValueError as exc:
         if isinstance(exc, DxpError):
             print(f"damiera: error: {exc}", file=sys.stderr)
@@ -365,7 +386,19 @@ def _cmd_dxp(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"damiera: error: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    for i, o in enumerate(outcomes, 1):
-        print(f"game {i}: {o.result} for Damiera ({o.color.word}) against {o.opponent}, "
-              f"{o.plies} plies")
     return 0
+
+
+@contextlib.contextmanager
+def _stopped_by_sigterm() -> Iterator[None]:
+    """SIGTERM raises KeyboardInterrupt, as SIGINT does, while the block runs (in the main
+    thread; elsewhere signals are left alone), so that a server stopped by either ends the
+    same way; the old handler is put back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)

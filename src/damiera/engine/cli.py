@@ -17,8 +17,8 @@ S nodes N nps X pv ...``, ``multipv`` only when N > 1), then ``bestmove MOVE``
 [--openings FILE] [--json]`` plays a match (levels 1-3, ``random``, or ``hub:COMMAND`` for a
 Hub engine by path, e.g. ``--second "hub:/opt/scan/scan hub"``) with a progress bar on stderr
 and prints W/D/L and the Elo difference with its 95% interval; with ``--json`` the last line
-is one JSON object. A Hub engine that fails (exits, answers nothing in time, plays an illegal
-move) ends the match with one line on stderr and exit status 1.
+is one JSON object. A Hub engine that fails (cannot start, exits, answers nothing in time,
+plays an illegal move) ends the match with one line on stderr and exit status 1.
 
 ``damiera hub`` serves the Hub protocol (see :mod:`damiera.engine.hub`); ``damiera dxp
 --listen PORT [--once] | --connect HOST:PORT`` plays International draughts over DXP (see
@@ -193,14 +193,20 @@ def _same_file(a: str, b: str) -> bool:
 
 def _cmd_match(args: argparse.Namespace) -> int:
     from damiera.cli import load_variant
+    from damiera.engine.hub_client import HubClientError
     from damiera.engine.match import GameRecord, check_player, read_openings, run_match
 
     v = load_variant(args.variant, args.optional_capture)
-    try:
-        first = check_player(args.first)
-        second = check_player(args.second)
-    except ValueError as exc:
-        raise _usage_error(str(exc)) from None
+    players: list[str] = []
+    cannot_start: HubClientError | None = None  # reported once the input is known good
+    for name in (args.first, args.second):
+        try:
+            players.append(check_player(name))
+        except ValueError as exc:
+            raise _usage_error(str(exc)) from None
+        except HubClientError as exc:
+            cannot_start = cannot_start or exc
+            players.append(name)
     games = _int_in(args.games, "games", 1, 100_000)
     jobs = _int_in(args.jobs, "jobs", 1, 64)
     movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
@@ -212,14 +218,16 @@ def _cmd_match(args: argparse.Namespace) -> int:
             raise _usage_error(f"cannot read {args.openings}: {exc.strerror}") from None
         except ValueError as exc:
             raise _usage_error(str(exc)) from None
+    if cannot_start is not None:  # an engine that cannot start fails the match (status 1)
+        print(f"damiera: error: {cannot_start}", file=sys.stderr)
+        return 1
+    first, second = players
 
     def bar(it: Iterator[Any], total: int) -> Iterator[Any]:
         from tqdm import tqdm  # type: ignore[import-untyped]
 
         return iter(tqdm(it, total=total, desc=f"{first} vs {second}", unit="game",
                          file=sys.stderr, disable=args.quiet))
-
-    from damiera.engine.hub_client import HubClientError
 
     pdn_file = None
     if args.pdn is not None:

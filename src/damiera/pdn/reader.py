@@ -19,6 +19,9 @@ RULES.md section 4.
   replays: the draw is noted (:attr:`PdnGame.noted_draw`), not enforced.
 - Variations ``( ... )`` are replayed from the position before the move they replace and
   kept (``variations=True``) or dropped.
+- The result is the movetext's end marker, or the ``Result`` tag when the marker is ``*``,
+  in the variant's convention (:mod:`damiera.pdn.results`), as the writer writes it.
+- An error names the move by the number the file writes for it (``move 7. 13x22``).
 - A broken game becomes a :class:`PdnError` with its line, column and the rule broken;
   ``errors="raise"`` raises it, ``"skip"`` drops the game, ``"collect"`` yields the game
   with :attr:`PdnGame.error` set (tags and the moves before the error kept). Reading then

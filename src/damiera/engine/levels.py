@@ -109,12 +109,14 @@ class Player:
         movetime: float | None = None,
         depth: int | None = None,
         on_info: Callable[[Info], None] | None = None,
+        nodes: int | None = None,
     ) -> SearchResult:
         """Search ``pos`` at this level and return the result; ``result.move`` is the move to
         play (None when there is no legal move).
 
         ``movetime`` (seconds): time given for this move (default: the level's); levels with a
-        depth cap never use more than their own time. ``depth`` overrides the level's depth.
+        depth cap never use more than their own time. ``depth`` overrides the level's depth;
+        ``nodes`` bounds the search's nodes too (None: no bound).
         """
         lv = self.level
         given = movetime if movetime is not None else lv.movetime
@@ -123,7 +125,8 @@ class Player:
         if depth is None and len(generate(self.variant, pos)) == 1:
             # A forced move is played at once, scored as the search scores one under a clock
             # (no depth cap, which would make the search go through the iterations).
-            return self.searcher.search(pos, movetime=budget, history=history, on_info=on_info)
+            return self.searcher.search(pos, movetime=budget, history=history, on_info=on_info,
+                                        nodes=nodes)
         weaker = lv.weaker_chance > 0 and self.rng.random() < lv.weaker_chance
         result = self.searcher.search(
             pos,
@@ -132,6 +135,7 @@ class Player:
             history=history,
             on_info=on_info,
             root_scores=weaker,
+            nodes=nodes,
         )
         if weaker and result.move is not None:
             choice = weaker_move(result.root_scores, lv.weaker_margin, self.rng)

@@ -19,7 +19,6 @@ def live_strings() -> dict[str, str]:
         "watchers": _("Watching: {n}"),
         "waiting_opponent": _("Waiting for your opponent to open the link…"),
         "opponent_to_move": _("Your opponent's move"),
-        "left": _("left"),
         "opponent_left": _("Your opponent left the game."),
         "claim_in": _("If they do not come back, you may claim the game in {n} s."),
         "claim_now": _("You may claim the game now."),
@@ -52,5 +51,4 @@ def live_strings() -> dict[str, str]:
         "your_challenge": _("Your challenge: waiting for someone to accept it…"),
         "no_challenges": _("No open challenges. Open one, or invite a friend by link."),
         "captures_optional": _("captures optional"),
-        "creator_plays": _("{name} plays {side}"),
     }

@@ -3,6 +3,7 @@ a reader of server-sent events in a thread of its own."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import threading
@@ -56,6 +57,7 @@ class Events:
         self._stop = threading.Event()
         self._opened = threading.Event()
         self._response: httpx.Response | None = None
+        self.ended: str | None = None     # why the reading stopped, if not by close()
         self._thread = threading.Thread(target=self._read, args=(web, path, headers or {}),
                                         daemon=True)
         self._thread.start()
@@ -81,8 +83,8 @@ class Events:
                         event_id = int(line[3:].strip())
                     elif line.startswith("data:"):
                         self.items.put((event_id, json.loads(line[5:])))
-        except Exception:  # noqa: BLE001 - closed by close(), or the server went away
-            pass
+        except Exception as exc:  # noqa: BLE001 - closed by close(), or the server went away
+            self.ended = repr(exc)
         finally:
             self._opened.set()
 
@@ -118,10 +120,8 @@ class Events:
         """Hang up (the server sees the client go)."""
         self._stop.set()
         if self._response is not None:
-            try:
+            with contextlib.suppress(Exception):   # closed already
                 self._response.close()
-            except Exception:  # noqa: BLE001 - closed already
-                pass
         self._thread.join(WAIT_SECONDS)
 
 

@@ -122,7 +122,8 @@ def test_the_process_refuses_streams_over_its_total_with_503(total: int) -> None
             pass
 
     class Store:
-        listeners: list[Any] = []
+        def __init__(self) -> None:
+            self.listeners: list[Any] = []
 
     class Games:
         store = Store()

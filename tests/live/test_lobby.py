@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 
@@ -12,7 +13,7 @@ from tests.live.conftest import TEST_LIVE, ok
 from tests.live.sse import Events
 
 
-def _challenge(web: httpx.Client, **options: object) -> dict[str, object]:
+def _challenge(web: httpx.Client, **options: object) -> dict[str, Any]:
     body = {"variant": "italian", "clock": "5+3", "side": "white", **options}
     return ok(web.post("/api/challenges", json=body))
 
@@ -50,7 +51,7 @@ def test_three_clients_race_to_accept_one_challenge_and_exactly_one_gets_the_sea
     assert ok(maker.get(f"/api/games/{won['id']}"))["seats"] == ["white"]
     seated = [ok(w.get(f"/api/games/{won['id']}"))["seats"] for w in racers]
     assert sorted(map(tuple, seated)) == [(), (), ("black",)]
-    assert challenge["id"] not in [c["id"] for c in ok(maker.get("/api/challenges"))]
+    assert challenge["id"] not in [c["id"] for c in maker.get("/api/challenges").json()]
 
 
 def test_a_challenge_is_listed_cancelled_by_its_maker_only_and_bounded_per_client(
@@ -58,7 +59,9 @@ def test_a_challenge_is_listed_cancelled_by_its_maker_only_and_bounded_per_clien
 ) -> None:
     maker, other = browsers(), browsers()
     made = [_challenge(maker, side="random") for _ in range(TEST_LIVE.challenges_per_client)]
-    listed = {c["id"]: c for c in ok(other.get("/api/challenges"))}
+    answer = other.get("/api/challenges")
+    assert answer.status_code == 200
+    listed = {c["id"]: c for c in answer.json()}
     assert all(c["id"] in listed and not listed[c["id"]]["mine"] for c in made)
     assert listed[made[0]["id"]]["side"] == "random"
     # the per-client limit counts the address (every test client is 127.0.0.1)

@@ -157,7 +157,7 @@ async def one_setup(port: int, pid: int, games: int, per_game: int, moves: int) 
         q0 = (await probe.get("/_bench/queries")).json()["queries"]
         delays: list[float] = []
         for n in range(moves):
-            async def move(i: int) -> list[float]:
+            async def move(i: int, n: int = n) -> list[float]:
                 white, black, gid = boards[i]
                 web = white if n % 2 == 0 else black
                 sent = time.perf_counter()

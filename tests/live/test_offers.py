@@ -117,3 +117,22 @@ def test_no_claim_on_your_own_turn(browsers: Callable[[], httpx.Client]) -> None
     white, _black, gid = _pair(browsers)
     r = white.post(f"/api/games/{gid}/claim", json={"result": "draw"})
     assert r.status_code == 409 and "your move" in r.json()["error"]
+
+
+def test_players_whose_pages_stay_open_are_shown_present_long_after_they_came(
+    browsers: Callable[[], httpx.Client],
+) -> None:
+    """Presence is confirmed every few seconds: a player here for longer than the time after
+    which an unconfirmed presence counts as gone is still shown here, and no claim lies."""
+    white, black, gid = _pair(browsers)
+    streams = [Events(web, f"/api/games/{gid}/events") for web in (white, black)]
+    streams[0].wait_for(lambda i, d: d["live"]["presence"]["black"]["online"], "black here")
+    time.sleep(2 * TEST_LIVE.stale_after)     # time passing, not a measure of speed
+    moved = ok(white.post(f"/api/games/{gid}/moves", json={"move": "32-28"}))
+    _, data = streams[0].wait_for(lambda i, d: i == moved["version"] and d["type"] == "game")
+    assert data["live"]["presence"]["white"]["online"]
+    assert data["live"]["presence"]["black"]["online"]
+    r = white.post(f"/api/games/{gid}/claim", json={"result": "win"})
+    assert r.status_code == 409 and "here" in r.json()["error"]
+    for s in streams:
+        s.close()

@@ -326,7 +326,8 @@ class LiveHub:
         if w.stored.opponent == "online":
             for side in ("white", "black"):
                 seat = w.presence.get(side)
-                gone = away_since(seat, now, self.settings.stale_after, w.stored.created_at)
+                gone = None if w.players[side] else away_since(   # here: its stream is ours
+                    seat, now, self.settings.stale_after, w.stored.created_at)
                 presence[side] = {
                     "online": gone is None,
                     "away_ms": None if gone is None
@@ -336,6 +337,9 @@ class LiveHub:
         remote = sum(n for n, at in w.remote.values() if at >= horizon)
         return {"presence": presence, "watchers": w.watchers() + remote,
                 "claim_after_ms": int(self.settings.claim_after * 1000)}
+
+    def _who_is_here(self, w: _Watched) -> dict[str, bool]:
+        return {side: seat["online"] for side, seat in self.live_json(w)["presence"].items()}
 
     def _arm_flag(self, game_id: str, w: _Watched) -> None:
         """Record the flag fall when the running clock reaches zero."""
@@ -486,16 +490,23 @@ class LiveHub:
                 log.warning("could not confirm the players' presence: %s", exc.why)
 
     async def _pulse(self) -> None:
-        """Confirm this process's players, repeat its watcher counts, drop stale ones."""
+        """Confirm this process's players, read every shown game's presence again (one
+        query: the other processes' confirmations, and a process that died), repeat this
+        process's watcher counts, drop stale ones; streams hear of what changed."""
         seats = [(gid, side) for gid, w in self._watched.items()
                  for side, n in w.players.items() if n > 0]
         await self.presence.confirm(seats)
+        online = [gid for gid, w in self._watched.items() if w.stored.opponent == "online"]
+        fresh = await self.presence.read_many(online)
         horizon = time.monotonic() - 3 * self.settings.presence_every
         for gid, w in list(self._watched.items()):
+            before = self._who_is_here(w)
+            if gid in fresh:
+                w.presence = fresh[gid]
             stale = [o for o, (_n, at) in w.remote.items() if at < horizon]
             for origin in stale:
                 del w.remote[origin]
-            if stale:
+            if self._who_is_here(w) != before or stale:
                 self._push_live(w)
             if w.watchers():
                 self._announce_now(gid)

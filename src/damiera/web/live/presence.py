@@ -89,6 +89,22 @@ class Presence:
         """The presence of each side that ever opened the game (``{}``: none did)."""
         return await asyncio.to_thread(self._read, game_id)
 
+    @storage_errors
+    def _read_many(self, game_ids: list[str]) -> dict[str, dict[str, Seat]]:
+        out: dict[str, dict[str, Seat]] = {}
+        with self.store.reading() as session:
+            for start in range(0, len(game_ids), 500):
+                rows = session.scalars(select(PresenceRow).where(
+                    PresenceRow.game_id.in_(game_ids[start:start + 500])))
+                for r in rows:
+                    out.setdefault(r.game_id, {})[r.side] = {
+                        "online": r.online, "since": _utc(r.since), "seen_at": _utc(r.seen_at)}
+        return out
+
+    async def read_many(self, game_ids: list[str]) -> dict[str, dict[str, Seat]]:
+        """:meth:`read` of several games in one query (500 games a statement)."""
+        return await asyncio.to_thread(self._read_many, game_ids) if game_ids else {}
+
 
 def _utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)

@@ -184,3 +184,27 @@ def test_a_challenge_opened_in_the_lobby_and_accepted_brings_both_to_the_game(
         expect(maker.locator("#bar-bottom")).to_contain_text("Black · You (Masha)")
         expect(taker.locator("#status")).to_contain_text("Your move (White)")
         assert not errors, errors
+
+
+def test_a_second_browser_on_a_game_against_the_computer_watches_it_live(
+    browser: Any, base_url: str,
+) -> None:
+    """The defect this feature began with: a second browser on a game's address was told
+    "Your move" and "White · You" on a game it could not touch, and its move list stayed
+    empty after both sides moved."""
+    with _pages(browser, [base_url] * 2) as (pages, errors):
+        player, guest = pages
+        r = player.request.post("/api/games", data={"variant": "italian",
+                                                    "opponent": "computer", "side": "white"})
+        gid = r.json()["id"]
+        player.goto(f"/game/{gid}")
+        player.wait_for_selector("body[data-ready]")
+        guest.goto(f"/game/{gid}")
+        guest.wait_for_selector("body[data-ready]")
+        expect(guest.locator("#status")).to_have_text("You are watching · White to move")
+        expect(guest.locator("#bar-bottom")).to_contain_text("White · Player")
+        expect(guest.locator("#bar-top")).to_contain_text("Black · Computer level 1")
+        _play_first_legal_move(player, gid)
+        _moves_shown([player, guest], 2)          # the move and the computer's reply
+        expect(guest.locator("#status")).to_have_text("You are watching · White to move")
+        assert not errors, errors

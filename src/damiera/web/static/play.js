@@ -89,7 +89,7 @@ function playerLabel(color) {
   if (!g) return sideWord(color);
   if (g.opponent === "computer") {
     const them = g.engine ? g.engine : fmt(S.level, { n: g.level });
-    return `${sideWord(color)} · ${color === g.side ? S.you : them}`;
+    return `${sideWord(color)} · ${color !== g.side ? them : isPlayer(g) ? S.you : S.player}`;
   }
   if (g.opponent === "online") return `${sideWord(color)} · ${playerName(g, color)}`;
   return sideWord(color);
@@ -135,12 +135,12 @@ function renderPanel() {
       : fmt(S.showing_move, { n: moveNumber(state.viewPly - 1), move: g.history[state.viewPly - 1] }));
   } else if (g.result) {
     status.textContent = S.game_over;
+  } else if (!isPlayer(g)) {        // a watcher (of any game): never "your move"
+    status.textContent = `${S.watching} · ${g.turn === "white" ? S.white_to_move : S.black_to_move}`;
   } else if (g.opponent === "computer" && g.turn !== g.side) {
     status.textContent = S.thinking;
   } else if (g.opponent === "computer") {
     status.textContent = `${S.your_move} (${sideWord(g.side)})`;
-  } else if (g.opponent === "online" && !isPlayer(g)) {
-    status.textContent = `${S.watching} · ${g.turn === "white" ? S.white_to_move : S.black_to_move}`;
   } else if (g.opponent === "online") {
     status.textContent = !g.online.ready ? S.waiting_opponent
       : holds(g, g.turn) ? `${S.your_move} (${sideWord(g.turn)})` : S.opponent_to_move;

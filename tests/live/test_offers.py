@@ -136,3 +136,16 @@ def test_players_whose_pages_stay_open_are_shown_present_long_after_they_came(
     assert r.status_code == 409 and "here" in r.json()["error"]
     for s in streams:
         s.close()
+
+
+def test_a_player_who_just_took_the_seat_cannot_be_claimed_against_at_once(
+    browsers: Callable[[], httpx.Client],
+) -> None:
+    """Until its page opens the game, a player who has just joined counts as here since it
+    joined, not as gone since the game was created (which may be long before)."""
+    black, white = browsers(), browsers()
+    game = online_game(black, side="black")
+    time.sleep(2 * TEST_LIVE.claim_after)      # the game waits for its second player
+    white.get(game["invite_url"])              # White (to move) joins; its page not yet open
+    r = black.post(f"/api/games/{game['id']}/claim", json={"result": "win"})
+    assert r.status_code == 409 and "here" in r.json()["error"]

@@ -38,7 +38,7 @@ from damiera.web.results import (
     ended_off_board,
     stored_result_text,
 )
-from damiera.web.store import NotFoundError, StoredGame
+from damiera.web.store import NotFoundError, StorageError, StoredGame
 
 _ = i18n.gettext
 
@@ -100,9 +100,11 @@ class OnlineActions:
                 stored.clock = {**stored.clock, "stopped": False,
                                 "turn_started": datetime.now(UTC).isoformat()}
             try:
-                return await self.games.save(stored, game)
+                saved = await self.games.save(stored, game)
             except Conflict:
                 continue      # another visitor (or a move) came first: look again
+            await self._arrived(saved.id, free)
+            return saved
         return await self.games.load(found.id)
 
     async def join_target(self, secret: str) -> StoredGame:
@@ -237,7 +239,18 @@ class OnlineActions:
         offers["rematch_game"] = fresh.id
         answer = await self._store(stored, game, offers, player)   # 409 here: none made
         await asyncio.to_thread(self.games.store.create, fresh)
+        await self._arrived(fresh.id, "white", "black")
         return answer
+
+    async def _arrived(self, game_id: str, *sides: str) -> None:
+        """The players of ``sides`` took their seats now: present from now on (their pages
+        are on the way), so that until they open the game, they count as gone since now,
+        not since the game began. A failing database only costs that."""
+        for side in sides:
+            try:
+                await self.presence.mark(game_id, side, True)
+            except StorageError:
+                pass
 
     # -- ending without the board ----------------------------------------------------------------
     async def abort(self, game_id: str, *, player: str | None,

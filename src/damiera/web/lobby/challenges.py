@@ -16,6 +16,7 @@ Every change is told to the lobby pages through the live bus (``{"k": "lobby", "
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import secrets
 from datetime import UTC, datetime, timedelta
@@ -31,7 +32,13 @@ from damiera.web.limits import LimitExceeded
 from damiera.web.live.hub import LiveHub, LiveSettings
 from damiera.web.live.names import check_name
 from damiera.web.new_game import NewGame, new_game
-from damiera.web.store import ChallengeRow, ConflictError, NotFoundError, storage_errors
+from damiera.web.store import (
+    ChallengeRow,
+    ConflictError,
+    NotFoundError,
+    StorageError,
+    storage_errors,
+)
 
 _ = i18n.gettext
 
@@ -204,6 +211,9 @@ class Challenges:
                              "or it was cancelled or expired")) from None
         self.hub.publish({"k": "lobby", "what": "removed", "id": challenge_id,
                           "game_id": created.id})
+        for side in ("white", "black"):   # both pages are on their way to the game
+            with contextlib.suppress(StorageError):
+                await self.hub.presence.mark(created.id, side, True)
         return self.games.mine(created, game, token)
 
 

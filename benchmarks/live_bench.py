@@ -219,6 +219,7 @@ def main() -> int:
                 assert proc.stdout is not None
                 port = int(proc.stdout.readline())
                 runs.append(asyncio.run(one_setup(port, proc.pid, games, per_game, moves)))
+                print(json.dumps({"run": runs[-1]}), file=sys.stderr, flush=True)
             finally:
                 proc.terminate()
                 proc.wait(30)

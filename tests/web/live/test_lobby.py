@@ -9,8 +9,8 @@ from typing import Any
 
 import httpx
 
-from tests.live.conftest import TEST_LIVE, ok
-from tests.live.sse import Events
+from tests.web.live.conftest import TEST_LIVE, ok
+from tests.web.live.sse import Events
 
 
 def _challenge(web: httpx.Client, **options: object) -> dict[str, Any]:

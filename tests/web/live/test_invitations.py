@@ -8,7 +8,7 @@ from collections.abc import Callable
 import httpx
 
 from damiera.web.live.invitations import SECRET_LENGTH
-from tests.live.conftest import ok, online_game
+from tests.web.live.conftest import ok, online_game
 
 
 def test_the_invite_url_gives_the_free_seat_to_the_first_other_browser_only(

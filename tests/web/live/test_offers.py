@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 
 from tests.conftest import WAIT_SECONDS
-from tests.live.conftest import TEST_LIVE, ok, online_game
-from tests.live.sse import Events
+from tests.web.live.conftest import TEST_LIVE, ok, online_game
+from tests.web.live.sse import Events
 
 
 def _pair(browsers: Callable[[], httpx.Client], **options: Any,

@@ -15,8 +15,8 @@ from sqlalchemy import event
 
 from damiera.web.live.hub import LiveHub, LiveSettings, Subscriber
 from tests.conftest import WAIT_SECONDS
-from tests.live.conftest import TEST_LIVE, ok, online_game
-from tests.live.sse import Events, game_event
+from tests.web.live.conftest import TEST_LIVE, ok, online_game
+from tests.web.live.sse import Events, game_event
 
 
 def test_moves_offers_and_results_reach_both_players_and_a_watcher(

@@ -12,7 +12,7 @@ import pytest
 from damiera.web.app import create_app
 from damiera.web.limits import Limits
 from damiera.web.live.hub import LiveSettings
-from tests.live.sse import client, served
+from tests.web.live.sse import client, served
 
 #: Delays short enough for the tests (the claim, the heartbeat), limits roomy enough.
 TEST_LIVE = LiveSettings(claim_after=1.0, heartbeat=1.0, presence_every=1.0,

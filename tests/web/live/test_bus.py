@@ -15,8 +15,8 @@ import pytest
 from damiera.web.app import create_app
 from damiera.web.live.bus import PG_PAYLOAD_LIMIT, LocalBus, PostgresBus, RedisBus, make_bus
 from tests.conftest import WAIT_SECONDS, run_async
-from tests.live.conftest import ROOMY, TEST_LIVE, ok, online_game
-from tests.live.sse import Events, client, game_event, served
+from tests.web.live.conftest import ROOMY, TEST_LIVE, ok, online_game
+from tests.web.live.sse import Events, client, game_event, served
 
 
 @pytest.fixture(params=["redis", "postgresql"])

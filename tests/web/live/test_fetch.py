@@ -8,8 +8,8 @@ from typing import Any
 
 import httpx
 
-from tests.live.conftest import ok, online_game
-from tests.live.sse import Events, game_event
+from tests.web.live.conftest import ok, online_game
+from tests.web.live.sse import Events, game_event
 
 
 def test_an_event_without_its_row_is_read_from_the_store(

@@ -5,11 +5,14 @@ Routes (squares are each variant's official labels; moves in its notation):
 - ``GET /api/variants``: ``[{"id", "name", <rule parameters>, "first_to_move", "board":
   {"size", "squares": [{"label", "file", "rank"}]}, "start_fen", "start_pieces"}]`` in menu
   order.
-- ``POST /api/games`` ``{"variant", "opponent": "computer"|"friend", "level": 1-3,
-  "side": "white"|"black", "optional_capture": bool, "fen": str|null, "clock": "5+3"|null,
-  "engine": str|null}`` (``engine``: a Hub engine the site offers, playing as the computer)
+- ``POST /api/games`` ``{"variant", "opponent": "computer"|"friend"|"online", "level": 1-3,
+  "side": "white"|"black"|"random", "optional_capture": bool, "fen": str|null, "clock":
+  "5+3"|null, "engine": str|null, "name": str|null}`` (``engine``: a Hub engine the site
+  offers, playing as the computer; ``name``: your display name against a player online)
   (all but ``variant`` optional; ``clock``: minutes + seconds added per move, kept by the
-  server, :mod:`damiera.web.clocks`) -> 201 and the game.
+  server, :mod:`damiera.web.clocks`) -> 201 and the game; a game ``online`` also carries
+  ``invite_url``, the path whose first visitor takes the other seat
+  (:mod:`damiera.web.live.routes` has that game's routes and its event stream).
 - ``GET /api/games/{id}`` -> the game: ``{"id", "variant", "fen", "turn", "legal_moves":
   [{"move", "from", "to", "path", "captures", "promotes", "crowned_at", "paths"}],
   "history": [...], "history_moves": [<as legal_moves>], "move_numbers": ["1.", "1…", ...],
@@ -70,10 +73,18 @@ class NewGameBody(BaseModel):
     """Options of a new game; everything but ``variant`` is optional."""
 
     variant: str = Field(examples=["italian"], max_length=32)
-    opponent: Literal["computer", "friend"] = "computer"
+    opponent: Literal["computer", "friend", "online"] = Field(
+        default="computer",
+        description="'online': a player elsewhere takes the other side through the "
+        "answer's invite_url",
+    )
     level: Literal[1, 2, 3] = 1
-    side: Literal["white", "black"] | None = Field(
+    side: Literal["white", "black", "random"] | None = Field(
         default=None, description="your side (default: the side that moves first)"
+    )
+    name: str | None = Field(
+        default=None, max_length=100,
+        description="against a player online: your display name (at most 24 characters)",
     )
     optional_capture: bool = Field(default=False, description="house rule, 8x8 only")
     fen: str | None = Field(default=None, description="start position (PDN FEN)",
@@ -170,7 +181,7 @@ def current_player(request: Request) -> str | None:
     return token if token and len(token) <= 64 else None
 
 
-def set_player_cookie(request: Request, response: JSONResponse, token: str) -> None:
+def set_player_cookie(request: Request, response: Response, token: str) -> None:
     """Give the browser its player token: HttpOnly, SameSite=Lax, Secure over HTTPS."""
     response.set_cookie(
         PLAYER_COOKIE, token, max_age=10 * 365 * 24 * 3600, httponly=True, samesite="lax",

@@ -6,6 +6,8 @@ it with Uvicorn. Pages (Jinja2 templates, every string through Babel):
 - ``/``: the play page with the new-game menu open;
 - ``/game/{id}``: a game (reloading continues it);
 - ``/games``: "my games", this browser's recent games;
+- ``/join/{secret}``: an invitation to a game online, ``/lobby``: open challenges
+  (:mod:`damiera.web.live`, :mod:`damiera.web.lobby`);
 - ``/lang/{code}?next=/path``: choose the language (cookie) and go back;
 - ``/docs``: the API's documentation (Swagger UI from the package's own files).
 
@@ -55,6 +57,13 @@ from damiera.web.hub_engines import (
     HubPlayers,
 )
 from damiera.web.limits import ClientGone, LimitExceeded, Limits, RateLimiter, RequestLimits
+from damiera.web.live.bus import make_bus
+from damiera.web.live.hub import LiveHub, LiveSettings
+from damiera.web.live.offers import OnlineActions
+from damiera.web.live.routes import build_router as live_router
+from damiera.web.live.strings import live_strings
+from damiera.web.lobby.challenges import Challenges
+from damiera.web.lobby.routes import build_router as lobby_router
 from damiera.web.pages import render, request_locale
 from damiera.web.pdn_import import build_router as pdn_import_router
 from damiera.web.rules_pages.routes import build_router as rules_pages_router
@@ -153,6 +162,7 @@ def create_app(
     hub_engines: Sequence[HubEngine] = (),
     hub_movetime: float | None = None,
     redis_url: str | None = None,
+    live: LiveSettings | None = None,
 ) -> FastAPI:
     """The site. ``database_url``: any SQLAlchemy URL (None: ``DAMIERA_DATABASE_URL`` or the
     SQLite file in the user's data directory); ``computer_workers``: processes for the
@@ -162,7 +172,9 @@ def create_app(
     given ``hub_movetime`` seconds a move (None: its default; ``computer_movetime`` caps it);
     ``redis_url``: the job queue on which ``damiera worker`` processes search the computer's
     moves (:mod:`damiera.web.computer_queue`; None: ``DAMIERA_REDIS_URL``, and without it
-    ``computer_workers`` processes of this server search them)."""
+    ``computer_workers`` processes of this server search them; the live boards' events
+    travel on its pub/sub too: :mod:`damiera.web.live.bus`); ``live``: the bounds and delays
+    of the live boards and the lobby (None: :class:`LiveSettings`' defaults)."""
     limits = limits or Limits()
     hub = HubPlayers(hub_engines, hub_movetime or DEFAULT_MOVETIME)
     redis_url = redis_url or os.environ.get(REDIS_ENVIRONMENT) or None
@@ -177,11 +189,16 @@ def create_app(
                                 limits.computer_per_client, limits.computer_total, hub)
     store = GameStore(database_url)     # after the queue's URL is checked: none made for nothing
     service = GameService(store, computer)
+    live = live or LiveSettings()
+    boards = LiveHub(service, make_bus(store.url, redis_url), live)
+    online = OnlineActions(service, boards.presence, live.claim_after, live.stale_after)
+    challenges = Challenges(service, boards, live)
     analysis_pool = WorkerPool(analysis_slots=computer_workers or min(4, os.cpu_count() or 1))
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         computer.warm()
+        await boards.start()
         cleaner = None
         if limits.game_ttl is not None:
             cleaner = asyncio.create_task(
@@ -189,6 +206,7 @@ def create_app(
         try:
             yield
         finally:
+            await boards.close()
             analysis_pool.close()
             if cleaner is not None:
                 cleaner.cancel()
@@ -215,6 +233,9 @@ def create_app(
     app.include_router(rules_pages_router())
     app.include_router(analysis_router(service, analysis_pool, render))
     app.include_router(pdn_import_router(service, limits, render))
+    app.state.live = boards
+    app.include_router(live_router(service, boards, online, render))
+    app.include_router(lobby_router(challenges, boards, live, render))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     @app.exception_handler(NotFoundError)
@@ -292,7 +313,7 @@ def create_app(
         data = {
             "variants": [variant_json(v) for v in VARIANTS.values()],
             "game": game,
-            "strings": js_strings(),
+            "strings": {**js_strings(), **live_strings()},
         }
         title = _("Play draughts")
         if game is not None:

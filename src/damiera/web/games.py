@@ -29,8 +29,17 @@ from damiera.web.errors import BadRequest, Conflict, IllegalMove
 from damiera.web.game_cache import GameCache
 from damiera.web.game_views import explain_square, movers, pdn_text, text_of_path
 from damiera.web.limits import LimitExceeded
+from damiera.web.live import state as online
+from damiera.web.live.invitations import invite_url_for
 from damiera.web.new_game import NewGame, new_game
-from damiera.web.results import color_of, localize_result, result_text, stored_result_text
+from damiera.web.results import (
+    color_of,
+    ended_off_board,
+    localize_result,
+    off_board_result,
+    result_text,
+    stored_result_text,
+)
 from damiera.web.serialization import game_json, summary_json
 from damiera.web.store import (
     ConflictError,
@@ -51,8 +60,9 @@ _FINAL_REASONS = (ResultReason.RESIGNATION, ResultReason.AGREEMENT)
 
 
 def _refuse_after_flag(stored: StoredGame) -> None:
-    """Conflict (409) for any change to a game whose flag fell."""
-    if clocks.ended_on_time(stored):
+    """Conflict (409) for any change to a game that ended off the board (a flag fell, a
+    claim, an abort)."""
+    if ended_off_board(stored):
         raise Conflict(_("the game is over: {result}").format(
             result=stored_result_text(stored)))
 
@@ -79,9 +89,12 @@ def _game_over(game: Game) -> Conflict:
 
 
 def _record(stored: StoredGame, game: Game) -> None:
-    """Copy the moves and result of ``game`` into ``stored``, its clock charged."""
-    clocks.charge(stored, movers(game), game.outcome() is not None)
+    """Copy the moves and result of ``game`` into ``stored``, its clock charged (a result
+    decided off the board, already in ``stored``, is kept)."""
+    clocks.charge(stored, movers(game), game.outcome() is not None or ended_off_board(stored))
     stored.moves = game.history()
+    if ended_off_board(stored):
+        return
     result = game.outcome()
     stored.result_winner = result.winner.word if result and result.winner else None
     stored.result_reason = result.reason.value if result else None
@@ -174,15 +187,20 @@ class GameService:
         (:func:`damiera.web.results.localize_result`)."""
         cached = self._cache.get(stored)
         if cached is not None and cached[1] is not None and (game is None or game is cached[0]):
-            return localize_result(clocks.decorate(stored, cached[1]))
+            return localize_result(off_board_result(stored, clocks.decorate(stored, cached[1])))
         if game is None:
             game = self._game(stored)
         data = self._json(stored, game)
         self._cache.put(stored, game, data)
-        return localize_result(clocks.decorate(stored, data))
+        return localize_result(off_board_result(stored, clocks.decorate(stored, data)))
 
     def _json(self, stored: StoredGame, game: Game) -> dict[str, Any]:
-        return game_json(stored, game, can_undo=_undo_plies(stored, game) is not None)
+        data = game_json(stored, game, can_undo=_undo_plies(stored, game) is not None
+                         and stored.opponent != "online")
+        if stored.opponent == "online":
+            data["online"] = online.online_json(stored, len(game.moves),
+                                                game.outcome() is not None)
+        return data
 
     # -- store calls in threads ----------------------------------------------------------------
     async def load(self, game_id: str) -> StoredGame:
@@ -205,7 +223,10 @@ class GameService:
         clocks.record_flag(stored, clocks.flag_verdict(game.variant, game.position))
         return self.store.save(stored)
 
-    async def _save(self, stored: StoredGame, game: Game) -> StoredGame:
+    async def save(self, stored: StoredGame, game: Game) -> StoredGame:
+        """Store ``stored`` with the moves and result of ``game`` (its clock charged) if
+        nobody changed it since it was loaded; returns the stored copy. Raises Conflict,
+        StorageError (saying the change was not stored), NotFoundError."""
         _record(stored, game)
         try:
             saved = await asyncio.to_thread(self.store.save, stored)
@@ -234,8 +255,14 @@ class GameService:
         return self.mine(stored, game, owner)
 
     def mine(self, stored: StoredGame, game: Game | None, player: str | None) -> dict[str, Any]:
-        """:meth:`to_json` with ``seats``: the sides whose seat ``player`` holds."""
-        return {**self.to_json(stored, game), "seats": seats.held(stored, player)}
+        """:meth:`to_json` with ``seats``: the sides whose seat ``player`` holds, and in a
+        game online whose other seat is free, for its creator, ``invite_url``
+        (:mod:`damiera.web.live.invitations`)."""
+        data = {**self.to_json(stored, game), "seats": seats.held(stored, player)}
+        if stored.opponent == "online":
+            data["invite_url"] = (invite_url_for(stored.id, stored.invite, player)
+                                  if seats.free_side(stored) else None)
+        return data
 
     def _computer_to_move(self, stored: StoredGame, game: Game) -> bool:
         return (
@@ -293,18 +320,23 @@ class GameService:
             raise _game_over(game)
         if self._computer_to_move(stored, game):
             raise Conflict(_("it is the computer's turn"))
+        if not online.ready(stored):
+            raise Conflict(online.not_ready_message())
+        mover = game.turn.word
         try:
             game.play(text)
         except NotationError as exc:
             raise IllegalMove(
                 i18n.error_message(exc.code, exc.params, str(exc)), exc.code, exc.params
             ) from None
+        if stored.offers:
+            online.after_move(stored, mover)
         computer = self._computer_to_move(stored, game)
         if computer:     # stored with your move: the computer's search is this request's
             thinking.ask(stored)
         else:
             thinking.clear(stored)
-        stored = await self._save(stored, game)  # your move lasts on its own
+        stored = await self.save(stored, game)  # your move lasts on its own
         if computer:
             try:
                 stored, game = await self._reply_and_save(stored, game)
@@ -326,7 +358,7 @@ class GameService:
             await self._computer_reply(stored, game)
             thinking.clear(stored)
             try:
-                return await self._save(stored, game), game
+                return await self.save(stored, game), game
             except Conflict:      # another process stored this very move first (it read
                 again = await self.load(stored.id)   # the job's result): that is success
                 if again.moves == game.history() and again.computer_job is None:
@@ -365,7 +397,7 @@ class GameService:
         another request changed the game first (it may be searching)."""
         thinking.ask(stored)
         try:
-            return await self._save(stored, game)
+            return await self.save(stored, game)
         except Conflict:
             return None
 
@@ -422,6 +454,8 @@ class GameService:
         self._refuse_while_thinking(stored)
         _refuse_after_flag(stored)
         game = self.rebuild(stored)
+        if stored.opponent == "online":
+            raise Conflict(online.refuse_undo_message())
         seats.require(stored, player, "undo", game.turn.word)
         final = game.outcome()
         if final is not None and final.reason is ResultReason.RESIGNATION:
@@ -439,7 +473,7 @@ class GameService:
             game.undo(plies)
         except GameOverError:  # cannot happen after the checks above; be safe
             raise Conflict(_("there is no move to take back")) from None
-        stored = await self._save(stored, game)
+        stored = await self.save(stored, game)
         return self.mine(stored, game, player)
 
     async def resign(
@@ -456,6 +490,9 @@ class GameService:
         self._refuse_while_thinking(stored)
         _refuse_after_flag(stored)
         game = self.rebuild(stored)
+        if stored.opponent == "online" and side is None:
+            mine = seats.held(stored, player)
+            side = mine[0] if len(mine) == 1 else None
         seats.require(stored, player, "resign", game.turn.word, side)
         if side is None:
             side = stored.side if stored.opponent == "computer" else game.turn.word
@@ -469,7 +506,7 @@ class GameService:
             game.resign(color_of(side))
         except GameOverError:
             raise _game_over(game) from None
-        stored = await self._save(stored, game)
+        stored = await self.save(stored, game)
         return self.mine(stored, game, player)
 
     async def agree_draw(self, game_id: str, version: int | None = None, *,
@@ -489,7 +526,7 @@ class GameService:
             game.agree_draw()
         except GameOverError:
             raise _game_over(game) from None
-        stored = await self._save(stored, game)
+        stored = await self.save(stored, game)
         return self.mine(stored, game, player)
 
     async def get(self, game_id: str, player: str | None = None) -> dict[str, Any]:
@@ -524,7 +561,7 @@ class GameService:
             return stored         # not a move here: the game changed since it was asked
         thinking.clear(stored)
         try:
-            return await self._save(stored, game)
+            return await self.save(stored, game)
         except Conflict:          # the asking request stored it first, or the game changed
             return await self.load(stored.id)
 

@@ -24,13 +24,17 @@ from damiera.web.security_headers import secure_cookie
 __all__ = ["TEMPLATES", "make_templates", "remember_url_language", "render", "request_locale"]
 
 HERE = Path(__file__).parent
+#: Where templates are looked for, in order: the shared ones, then the feature folders'.
+TEMPLATE_FOLDERS = (".", "live", "lobby")
 
 
 def make_templates() -> Jinja2Templates:
-    """Jinja2 templates of ``web/templates`` with the i18n extension bound to
+    """Jinja2 templates of ``web/templates`` and the feature folders' ``templates``
+    (:data:`TEMPLATE_FOLDERS`) with the i18n extension bound to
     :func:`damiera.web.i18n.gettext` (new-style gettext: ``{{ _("Text %(n)s", n=3) }}``)."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(HERE / "templates")),
+        loader=jinja2.FileSystemLoader([str(HERE / folder / "templates")
+                                        for folder in TEMPLATE_FOLDERS]),
         autoescape=jinja2.select_autoescape(["html", "xml"]),
         extensions=["jinja2.ext.i18n"],
     )

@@ -11,7 +11,9 @@ reply (:func:`require`); anyone else gets 403 (:class:`Forbidden`) and a read-on
 Which seat an action needs (:func:`needed`): a move, the side to move (against the computer,
 the human's side); an undo, the side that moved last (against the computer, the human's);
 resigning, the side that resigns; an agreed draw, both sides; the computer's reply, the
-human's side; deleting the game (from My games), every seat it has.
+human's side; deleting the game (from My games), every seat it has. In a game between two
+browsers (opponent ``online``) each holds one side, and every action but a move needs the
+side the caller acts for (its offers, takebacks, claims: :mod:`damiera.web.live.offers`).
 
 :func:`require_same_origin` guards every state-changing POST against cross-site requests
 (CSRF): a request a browser marks as coming from another site (``Sec-Fetch-Site``, else an
@@ -61,13 +63,23 @@ def seat_key(token: str) -> str:
 def new_game_seats(owner: str | None, opponent: str, side: str) -> tuple[str | None, str | None]:
     """``(white_seat, black_seat)`` of a new game created by the browser with token
     ``owner``: both sides between friends on one screen, the human's side against the
-    computer (the computer's side has no seat)."""
+    computer (the computer's side has no seat) or against a player online (the other
+    seat waits for whoever opens the invitation link:
+    :mod:`damiera.web.live.invitations`)."""
     if owner is None:
         return None, None
     key = seat_key(owner)
-    if opponent != "computer":
+    if opponent == "friend":
         return key, key
     return (key, None) if side == "white" else (None, key)
+
+
+def free_side(stored: Seated) -> str | None:
+    """The side of a game between two browsers that nobody holds yet (None: both taken)."""
+    for side, seat in zip(SIDES, (stored.white_seat, stored.black_seat), strict=True):
+        if seat is None:
+            return side
+    return None
 
 
 def held(stored: Seated, token: str | None) -> list[str]:
@@ -87,6 +99,8 @@ def needed(stored: Seated, action: str, turn: str, side: str | None = None) -> s
     computer = stored.opponent == "computer"
     if computer or action == "reply":
         return {stored.side}
+    if stored.opponent == "online" and action not in ("move", "delete"):
+        return {side} if side in SIDES else set()   # the player's own side, given
     if action == "move":
         return {turn}
     if action == "undo":

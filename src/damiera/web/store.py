@@ -38,8 +38,8 @@ import os
 import re
 import secrets
 import threading
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -60,7 +60,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
 P = ParamSpec("P")
@@ -82,7 +82,7 @@ class StorageError(RuntimeError):
         self.move_stored = move_stored
 
 
-def _storage_errors(method: Callable[P, R]) -> Callable[P, R]:
+def storage_errors(method: Callable[P, R]) -> Callable[P, R]:
     """Turn the database's errors (SQLAlchemy's, OSError) into :class:`StorageError`."""
 
     @functools.wraps(method)
@@ -165,6 +165,14 @@ class GameRow(_Base):
     computer_job: Mapped[str | None] = mapped_column(String(40), nullable=True)
     computer_asked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
                                                                nullable=True)
+    #: A game between two browsers (opponent "online"): the SHA-256 of its invitation
+    #: link's secret (:mod:`damiera.web.live.invitations`), each side's display name, and the
+    #: offers standing (``{"draw": side, "takeback": side, "rematch": side, "rematch_game":
+    #: id}``, :mod:`damiera.web.live.offers`).
+    invite: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    white_name: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    black_name: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    offers: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy's own hook
 
@@ -177,6 +185,44 @@ class TaskRow(_Base):
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChallengeRow(_Base):
+    """An open challenge of the lobby (:mod:`damiera.web.lobby.challenges`): the game it
+    offers, who made it (the SHA-256 of the player token, and the client address it counts
+    against), until when it is open, and the game its acceptance started."""
+
+    __tablename__ = "challenges"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(32))
+    optional_capture: Mapped[bool] = mapped_column(default=False)
+    #: Time control "M+S", or None (no clock).
+    clock: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    #: The creator's side: "white", "black" or "random".
+    side: Mapped[str] = mapped_column(String(8))
+    creator: Mapped[str] = mapped_column(String(64))
+    creator_name: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    client: Mapped[str] = mapped_column(String(64), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    #: "open", "accepted" or "cancelled".
+    status: Mapped[str] = mapped_column(String(12), index=True)
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class PresenceRow(_Base):
+    """Whether a player's page of a game is open (:mod:`damiera.web.live.presence`): a row a
+    side, ``online`` since ``since``, last confirmed at ``seen_at`` by the web process that
+    holds its event stream."""
+
+    __tablename__ = "seat_presence"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    side: Mapped[str] = mapped_column(String(8), primary_key=True)
+    online: Mapped[bool] = mapped_column(default=False)
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 @dataclass
@@ -203,6 +249,10 @@ class StoredGame:
     engine: str | None = None
     computer_job: str | None = None
     computer_asked_at: datetime | None = None
+    invite: str | None = None
+    white_name: str | None = None
+    black_name: str | None = None
+    offers: dict[str, Any] | None = None
 
     @classmethod
     def _from_row(cls, row: GameRow) -> StoredGame:
@@ -228,6 +278,10 @@ class StoredGame:
             computer_job=row.computer_job,
             computer_asked_at=(_utc(row.computer_asked_at)
                                if row.computer_asked_at is not None else None),
+            invite=row.invite,
+            white_name=row.white_name,
+            black_name=row.black_name,
+            offers=copy.deepcopy(row.offers),
         )
 
 
@@ -267,15 +321,50 @@ class GameStore:
             threading.Lock() if self.url.startswith("sqlite") else nullcontext()
         )
 
+        #: Called as ``listener(game_id, game)`` in the writing thread after every game
+        #: created or saved (``game``: the stored copy) and deleted (``game`` None), once the
+        #: change is committed (the live boards: :mod:`damiera.web.live.hub`). A listener
+        #: must not raise.
+        self.listeners: list[Callable[[str, StoredGame | None], None]] = []
+
     def close(self) -> None:
         """Close the database connections."""
         self.engine.dispose()
 
-    @_storage_errors
-    def create(self, game: StoredGame) -> StoredGame:
-        """Insert a new game; returns it with its version set."""
+    def _changed(self, game: StoredGame) -> None:
+        for listener in self.listeners:
+            listener(game.id, game)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """A session in one transaction (committed at the end, rolled back on an error),
+        this process's writes queued as the store's own are (for the tables of other
+        parts of the site: challenges, presence). The database's errors are the caller's to
+        turn into :class:`StorageError` (:func:`storage_errors`)."""
+        with self._write_lock, self._sessions.begin() as session:
+            yield session
+
+    def reading(self) -> Session:
+        """A session for reads (use it in a ``with`` block)."""
+        return self._sessions()
+
+    @storage_errors
+    def find_by_invite(self, key: str) -> StoredGame | None:
+        """The game whose invitation link's secret hashes to ``key``, or None."""
+        with self._sessions() as session:
+            row = session.scalars(select(GameRow).where(GameRow.invite == key).limit(1)).first()
+            return StoredGame._from_row(row) if row is not None else None
+
+    @storage_errors
+    def create(self, game: StoredGame,
+               check: Callable[[Session], bool] | None = None) -> StoredGame:
+        """Insert a new game; returns it with its version set. ``check``: run in the same
+        transaction first; when it returns False nothing is written and
+        :class:`ConflictError` is raised (a challenge accepted by someone else first)."""
         now = datetime.now(UTC)
         with self._write_lock, self._sessions.begin() as session:
+            if check is not None and not check(session):
+                raise ConflictError("changed by another request")
             row = GameRow(
                 id=game.id,
                 variant=game.variant,
@@ -292,14 +381,20 @@ class GameStore:
                 engine=game.engine,
                 white_seat=game.white_seat,
                 black_seat=game.black_seat,
+                invite=game.invite,
+                white_name=game.white_name,
+                black_name=game.black_name,
+                offers=copy.deepcopy(game.offers),
                 created_at=now,
                 updated_at=now,
             )
             session.add(row)
             session.flush()
-            return StoredGame._from_row(row)
+            created = StoredGame._from_row(row)
+        self._changed(created)
+        return created
 
-    @_storage_errors
+    @storage_errors
     def load(self, game_id: str) -> StoredGame:
         """The game with this id. Raises :class:`NotFoundError`."""
         with self._sessions() as session:
@@ -308,9 +403,10 @@ class GameStore:
                 raise NotFoundError(f"no game with id {game_id!r}")
             return StoredGame._from_row(row)
 
-    @_storage_errors
+    @storage_errors
     def save(self, game: StoredGame) -> StoredGame:
-        """Write the moves, result, clock and pending computer move of ``game`` if nobody changed it since it was loaded.
+        """Write the moves, result, clock, pending computer move, seats, names and offers of
+        ``game`` if nobody changed it since it was loaded.
 
         Returns the saved copy (new version and ``updated_at``). Raises
         :class:`ConflictError` (nothing written) when the stored version differs, and
@@ -328,6 +424,11 @@ class GameStore:
             row.clock = copy.deepcopy(game.clock)
             row.computer_job = game.computer_job
             row.computer_asked_at = game.computer_asked_at
+            row.white_seat = game.white_seat
+            row.black_seat = game.black_seat
+            row.white_name = game.white_name
+            row.black_name = game.black_name
+            row.offers = copy.deepcopy(game.offers)
             row.updated_at = datetime.now(UTC)
             try:
                 session.commit()
@@ -336,9 +437,11 @@ class GameStore:
                 raise ConflictError(
                     "the game was changed by another request; reload it"
                 ) from None
-            return StoredGame._from_row(row)
+            saved = StoredGame._from_row(row)
+        self._changed(saved)
+        return saved
 
-    @_storage_errors
+    @storage_errors
     def delete(self, game_id: str) -> None:
         """Delete the game (who may is the caller's question: :mod:`damiera.web.seats`).
         Raises :class:`NotFoundError` when there is no such game."""
@@ -347,17 +450,23 @@ class GameStore:
             if row is None:
                 raise NotFoundError(f"no game with id {game_id!r}")
             session.delete(row)
+        for listener in self.listeners:
+            listener(game_id, None)
 
-    @_storage_errors
+    @storage_errors
     def delete_untouched(self, before: datetime) -> int:
-        """Delete every game last changed before ``before``; returns how many."""
+        """Delete every game last changed before ``before``; returns how many. Presence rows
+        not confirmed since, and challenges closed or expired a day before now, go too."""
         if before.tzinfo is not None:
             before = before.astimezone(UTC)
+        day_ago = datetime.now(UTC) - timedelta(days=1)
         with self._write_lock, self._sessions.begin() as session:
             result = session.execute(delete(GameRow).where(GameRow.updated_at < before))
+            session.execute(delete(PresenceRow).where(PresenceRow.seen_at < before))
+            session.execute(delete(ChallengeRow).where(ChallengeRow.expires_at < day_ago))
             return int(getattr(result, "rowcount", 0) or 0)
 
-    @_storage_errors
+    @storage_errors
     def claim_task(self, name: str, every: float) -> bool:
         """True for exactly one caller (of all processes on this database) per ``every``
         seconds: the periodic task ``name`` is due and this caller runs it (its next round
@@ -381,7 +490,7 @@ class GameStore:
             return False
         return True
 
-    @_storage_errors
+    @storage_errors
     def check_writable(self) -> None:
         """Raise the database's error (e.g. SQLAlchemy's OperationalError, "attempt to write
         a readonly database") unless it accepts a write; nothing is changed."""
@@ -394,7 +503,7 @@ class GameStore:
             finally:
                 trans.rollback()
 
-    @_storage_errors
+    @storage_errors
     def recent(self, owner: str | None, limit: int = 50) -> list[StoredGame]:
         """The ``owner``'s games, most recently changed first (none for a None owner)."""
         if owner is None:

@@ -73,7 +73,8 @@ def register(subparsers: Any) -> None:
     w.add_argument("--redis-url", default=None,
                    help="Redis URL of the job queue (default: $DAMIERA_REDIS_URL)")
     w.add_argument("--processes", type=int, default=1,
-                   help="worker processes, each one search at a time (default %(default)s)")
+                   help="worker processes, each one search at a time, each replaced when it "
+                   "dies (default %(default)s)")
     w.set_defaults(func=_worker)
 
 
@@ -229,12 +230,11 @@ def _worker(args: argparse.Namespace) -> int:
     except Exception as exc:  # noqa: BLE001 - redis' own errors (and a bad URL), in one line
         why = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
         raise UsageError(f"cannot reach the job queue {safe_url(url)!r}: {why}") from None
-    from damiera.web.computer_jobs import run_workers
+    from damiera.web.worker_supervisor import supervise
 
     print(f"Damiera engine worker: {args.processes} process(es) on {safe_url(url)}",
           flush=True)
-    run_workers(url, args.processes)
-    return 0
+    return supervise(url, args.processes)
 
 
 def _limits(args: argparse.Namespace) -> Limits:

@@ -148,7 +148,8 @@ def worker_settings(redis_url: str) -> dict[str, Any]:
     """arq Worker keyword arguments for one engine worker on ``redis_url``: one search at a
     time, JSON jobs, abortable, results kept a minute, a job run again (once) by another
     worker when its worker died during the search (:data:`JOB_TIMEOUT`); on SIGTERM it takes
-    no new job and finishes the one under way (up to 10 s) before it ends."""
+    no new job and finishes the one under way (up to 10 s) before it ends. Once connected it
+    says ``damiera worker: engine process ready (pid P)`` on standard error."""
     from arq.connections import RedisSettings
     from arq.worker import func
 
@@ -164,12 +165,20 @@ def worker_settings(redis_url: str) -> dict[str, Any]:
         "job_deserializer": loads,
         "handle_signals": True,
         "job_completion_wait": 10,   # SIGTERM: take no new job, finish the search under way
+        "on_startup": _ready,
     }
+
+
+async def _ready(_ctx: dict[str, Any]) -> None:
+    """arq's start-up hook: say that this worker is connected to the queue."""
+    print(f"damiera worker: engine process ready (pid {os.getpid()})", file=sys.stderr,
+          flush=True)
 
 
 def run_worker(redis_url: str, parent: int | None = None) -> None:
     """Run one engine worker in this process until SIGINT/SIGTERM (or, with ``parent``, until
-    that process is gone: a worker of :func:`run_workers` never outlives it). When Redis goes
+    that process is gone: a worker of :func:`damiera.web.worker_supervisor.supervise` never
+    outlives it). When Redis goes
     away (a restart, a fail-over) it says so in one line on standard error and connects
     again, every :data:`RECONNECT` seconds (arq's worker itself ends at the first error)."""
     from arq.worker import Worker
@@ -193,37 +202,3 @@ def run_worker(redis_url: str, parent: int | None = None) -> None:
         finally:
             asyncio.get_event_loop().close()
         time.sleep(RECONNECT)
-
-
-def run_workers(redis_url: str, processes: int) -> None:
-    """Run ``processes`` engine workers (one process each) until SIGINT/SIGTERM, which is
-    passed on to them."""
-    if processes <= 1:
-        run_worker(redis_url)
-        return
-    import multiprocessing
-    import signal
-
-    context = multiprocessing.get_context("spawn")
-    children = [context.Process(target=run_worker, args=(redis_url, os.getpid()))
-                for _ in range(processes)]
-
-    def stop(_signum: int, _frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-    try:
-        for child in children:
-            child.start()
-        for child in children:
-            child.join()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        for child in children:
-            if child.is_alive():
-                child.terminate()      # SIGTERM: arq finishes or aborts the job under way
-        for child in children:
-            child.join(timeout=30)
-            if child.is_alive():
-                child.kill()

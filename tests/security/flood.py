@@ -12,6 +12,7 @@ import http.client
 import resource
 import select
 import socket
+import ssl
 import time
 from collections.abc import Callable, Iterator
 
@@ -36,11 +37,11 @@ def raise_fd_limit(needed: int) -> None:
 
 
 @contextlib.contextmanager
-def half_open(host: str, port: int, count: int = FLOOD,
-              source: str = "127.0.0.1") -> Iterator[list[socket.socket]]:
-    """``count`` connections from ``source`` to ``host:port``, each with :data:`HALF_HEAD`
-    sent (or refused by then); closed at the end. A connection that could not be made is
-    left out of the list."""
+def half_open(host: str, port: int, count: int = FLOOD, source: str = "127.0.0.1",
+              tls: ssl.SSLContext | None = None) -> Iterator[list[socket.socket]]:
+    """``count`` connections from ``source`` to ``host:port`` (over TLS with ``tls``, the
+    handshake done), each with :data:`HALF_HEAD` sent (or refused by then); closed at the
+    end. A connection that could not be made is left out of the list."""
     socks: list[socket.socket] = []
     try:
         for _ in range(count):
@@ -49,6 +50,8 @@ def half_open(host: str, port: int, count: int = FLOOD,
                 s.bind((source, 0))
                 s.settimeout(30)
                 s.connect((host, port))
+                if tls is not None:
+                    s = tls.wrap_socket(s, server_hostname="localhost")
             except OSError:
                 s.close()
                 continue
@@ -95,6 +98,20 @@ class SourceConnection(http.client.HTTPConnection):
 
     def __init__(self, host: str, port: int, source: str = OTHER, timeout: float = 60):
         super().__init__(host, port, timeout=timeout, source_address=(source, 0))
+
+
+class SourceTLSConnection(http.client.HTTPSConnection):
+    """An HTTPS connection from a chosen local address, trusting ``certificate`` (PEM)."""
+
+    def __init__(self, host: str, port: int, certificate: str, source: str = OTHER,
+                 timeout: float = 60):
+        super().__init__(host, port, timeout=timeout, source_address=(source, 0),
+                         context=client_tls(certificate))
+
+
+def client_tls(certificate: str) -> ssl.SSLContext:
+    """A TLS client context that trusts only ``certificate`` (PEM, for localhost)."""
+    return ssl.create_default_context(cafile=certificate)
 
 
 def get(conn: http.client.HTTPConnection, path: str,

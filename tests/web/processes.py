@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from tests.conftest import WAIT_SECONDS
 
@@ -56,3 +57,18 @@ def stop(proc: subprocess.Popen[str]) -> None:
         proc.wait()
     if proc.stdout is not None:
         proc.stdout.close()
+
+
+def spawned_children(pid: int) -> set[int]:
+    """The live processes started by multiprocessing (spawn) whose parent is ``pid``: a
+    worker's engine processes, a web process's search pool (read from /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_text()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z" and "spawn_main" in cmdline:
+            found.add(int(stat.parent.name))
+    return found

@@ -19,23 +19,9 @@ from damiera.rules.variant import variant
 from damiera.web.computer import Ask
 from damiera.web.worker_supervisor import delay_after, how_it_ended
 from tests.conftest import WAIT_SECONDS, run_async
-from tests.web.processes import start_worker, stop
+from tests.web.processes import spawned_children, start_worker, stop
 
 pytest.importorskip("arq")
-
-
-def _engine_processes(pid: int) -> set[int]:
-    """The live worker processes (spawned by multiprocessing) whose parent is ``pid``."""
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            cmdline = (stat.parent / "cmdline").read_text()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z" and "spawn_main" in cmdline:
-            found.add(int(stat.parent.name))
-    return found
 
 
 class _Lines:
@@ -69,11 +55,11 @@ def test_a_killed_engine_process_is_logged_and_replaced_and_the_queue_is_served(
     worker = start_worker(redis_url, processes=2)
     lines = _Lines(worker)
     try:
-        first = _until(lambda: (p := _engine_processes(worker.pid)) and len(p) == 2 and p,
+        first = _until(lambda: (p := spawned_children(worker.pid)) and len(p) == 2 and p,
                        "two engine processes")
         victim = min(first)
         os.kill(victim, signal.SIGKILL)
-        now = _until(lambda: (p := _engine_processes(worker.pid)) and len(p) == 2
+        now = _until(lambda: (p := spawned_children(worker.pid)) and len(p) == 2
                      and victim not in p and p, "a new engine process")
         new = (now - first).pop()
         _until(lambda: f"engine process ready (pid {new})" in lines.text(), "the new one ready")
@@ -114,7 +100,7 @@ def test_when_no_engine_process_stays_alive_the_worker_ends_with_status_1(
         deadline = time.monotonic() + 4 * WAIT_SECONDS
         while worker.poll() is None:
             assert time.monotonic() < deadline, lines.text()
-            for pid in _engine_processes(worker.pid) - killed:
+            for pid in spawned_children(worker.pid) - killed:
                 os.kill(pid, signal.SIGKILL)
                 killed.add(pid)
             time.sleep(0.01)
@@ -130,7 +116,7 @@ def test_when_no_engine_process_stays_alive_the_worker_ends_with_status_1(
 def test_sigterm_stops_the_engine_processes_and_ends_with_status_0(redis_url: str) -> None:
     worker = start_worker(redis_url, processes=2)
     try:
-        children = _until(lambda: (p := _engine_processes(worker.pid)) and len(p) == 2 and p,
+        children = _until(lambda: (p := spawned_children(worker.pid)) and len(p) == 2 and p,
                           "two engine processes")
         worker.send_signal(signal.SIGTERM)
         assert worker.wait(timeout=WAIT_SECONDS) == 0

@@ -339,6 +339,18 @@ class GameStore:
             return StoredGame._from_row(row)
 
     @_storage_errors
+    def renew_pending(self, game_id: str, job: str) -> bool:
+        """Set the pending computer move's ``computer_asked_at`` to now if the game still
+        waits for search ``job`` (:mod:`damiera.web.thinking`'s lease); nothing else changes,
+        not the version. False when the game waits for another search or none, or is gone."""
+        with self._write_lock, self._sessions.begin() as session:
+            result = session.execute(update(GameRow)
+                                     .where(GameRow.id == game_id, GameRow.computer_job == job)
+                                     .values(computer_asked_at=datetime.now(UTC))
+                                     .execution_options(synchronize_session=False))
+            return int(getattr(result, "rowcount", 0) or 0) == 1
+
+    @_storage_errors
     def delete(self, game_id: str) -> None:
         """Delete the game (who may is the caller's question: :mod:`damiera.web.seats`).
         Raises :class:`NotFoundError` when there is no such game."""

@@ -54,6 +54,10 @@ MAX_TRIES = 2
 POLL = 0.02
 #: Seconds a worker that lost Redis waits before it connects again.
 RECONNECT = 1.0
+#: Seconds over which a Redis command is tried again while the server cannot be reached (a
+#: restart, a fail-over), by workers and web processes alike: about 13 s, in tries 50 ms
+#: apart at first, then 500 ms.
+REDIS_RETRIES = 30
 #: Environment variable naming the Redis server of the queue.
 ENVIRONMENT = "DAMIERA_REDIS_URL"
 
@@ -144,19 +148,39 @@ async def computer_move(ctx: dict[str, Any], job: Any) -> dict[str, Any]:
     return {"move": move_text(v, move), "game": job.get("game"), "version": job.get("version")}
 
 
+def redis_settings(redis_url: str) -> Any:
+    """arq's RedisSettings for ``redis_url``, with every command tried again over a short
+    outage (:data:`REDIS_RETRIES`): a Redis restart of a few seconds only slows the
+    commands under way instead of failing them. Raises ValueError for a malformed URL."""
+    from arq.connections import RedisSettings
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    try:
+        settings = RedisSettings.from_dsn(redis_url)
+    except RuntimeError as exc:
+        raise ValueError(str(exc)) from None
+    settings.retry = Retry(ExponentialBackoff(cap=0.5, base=0.05), REDIS_RETRIES)
+    settings.retry_on_error = [RedisConnectionError, RedisTimeoutError, OSError]
+    return settings
+
+
 def worker_settings(redis_url: str) -> dict[str, Any]:
     """arq Worker keyword arguments for one engine worker on ``redis_url``: one search at a
     time, JSON jobs, abortable, results kept a minute, a job run again (once) by another
     worker when its worker died during the search (:data:`JOB_TIMEOUT`); on SIGTERM it takes
-    no new job and finishes the one under way (up to 10 s) before it ends. Once connected it
+    no new job and finishes the one under way (up to 10 s) before it ends; a Redis restart
+    of a few seconds is waited out (:func:`redis_settings`), the search under way going on
+    and its answer stored once Redis is back. Once connected it
     says ``damiera worker: engine process ready (pid P)`` on standard error."""
-    from arq.connections import RedisSettings
     from arq.worker import func
 
     return {
         "functions": [func(computer_move, name=FUNCTION, timeout=JOB_TIMEOUT,
                            max_tries=MAX_TRIES)],
-        "redis_settings": RedisSettings.from_dsn(redis_url),
+        "redis_settings": redis_settings(redis_url),
         "max_jobs": 1,
         "poll_delay": POLL,
         "allow_abort_jobs": True,

@@ -63,6 +63,8 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
+from damiera.web import db_retry
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -83,12 +85,14 @@ class StorageError(RuntimeError):
 
 
 def _storage_errors(method: Callable[P, R]) -> Callable[P, R]:
-    """Turn the database's errors (SQLAlchemy's, OSError) into :class:`StorageError`."""
+    """Wait out a short outage of a server database (:func:`damiera.web.db_retry.call`),
+    then turn the database's errors (SQLAlchemy's, OSError) into :class:`StorageError`."""
 
     @functools.wraps(method)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        server = not getattr(args[0], "url", "sqlite").startswith("sqlite")
         try:
-            return method(*args, **kwargs)
+            return db_retry.call(lambda: method(*args, **kwargs), server)
         except (SQLAlchemyError, OSError) as exc:
             why = str(getattr(exc, "orig", None) or exc).splitlines()[0][:200]
             raise StorageError(f"the database failed: {why}", why=why) from exc
@@ -321,6 +325,8 @@ class GameStore:
             if row is None:
                 raise NotFoundError(f"no game with id {game.id!r}")
             if row.version != game.version:
+                if db_retry.after_failure() and _written(row, game):
+                    return StoredGame._from_row(row)   # the cut-off try had landed
                 raise ConflictError("the game was changed by another request; reload it")
             row.moves = list(game.moves)
             row.result_winner = game.result_winner
@@ -357,6 +363,8 @@ class GameStore:
         with self._write_lock, self._sessions.begin() as session:
             row = session.get(GameRow, game_id)
             if row is None:
+                if db_retry.after_failure():
+                    return                         # the cut-off try had landed
                 raise NotFoundError(f"no game with id {game_id!r}")
             session.delete(row)
 
@@ -419,6 +427,14 @@ class GameStore:
                 .limit(limit)
             )
             return [StoredGame._from_row(r) for r in rows]
+
+
+def _written(row: GameRow, game: StoredGame) -> bool:
+    """Whether ``row`` is ``game`` as :meth:`GameStore.save` writes it, one version on."""
+    return (row.version == game.version + 1 and list(row.moves) == list(game.moves)
+            and row.result_winner == game.result_winner
+            and row.result_reason == game.result_reason and row.clock == game.clock
+            and row.computer_job == game.computer_job)
 
 
 def sqlite_file(url: str) -> Path | None:

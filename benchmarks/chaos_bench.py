@@ -167,7 +167,8 @@ class _Log:
             self.lines.append((time.monotonic(), line.rstrip("\n")))
 
 
-def _children(pid: int) -> list[int]:
+def _children(pid: int, marker: str | None = None) -> list[int]:
+    """Live child processes of ``pid`` (with ``marker`` in their command line)."""
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -175,7 +176,7 @@ def _children(pid: int) -> list[int]:
             cmdline = (stat.parent / "cmdline").read_text()
         except OSError:
             continue
-        if int(fields[1]) == pid and fields[0] != "Z" and "spawn_main" in cmdline:
+        if int(fields[1]) == pid and fields[0] != "Z" and (marker is None or marker in cmdline):
             found.append(int(stat.parent.name))
     return sorted(found)
 
@@ -204,7 +205,7 @@ async def _faults(times: dict[str, float], start: float, worker: subprocess.Pope
     os.kill(victim, signal.SIGKILL)
     events["worker killed"] = (killed - start, victim)
     await at("web")
-    web_victim = _children(web.pid)[0]
+    web_victim = _children(web.pid, "spawn_main")[0]
     os.kill(web_victim, signal.SIGKILL)
     events["web process killed"] = (time.monotonic() - start, web_victim)
     await at("postgresql")
@@ -276,7 +277,7 @@ def main() -> int:
                            "Damiera engine worker")
         worker_log = _Log(worker)
         try:
-            while len(_children(web.pid)) < 2 or len(_children(worker.pid)) < 2:
+            while len(_children(web.pid, "spawn_main")) < 2 or len(_children(worker.pid)) < 2:
                 time.sleep(0.1)
             load = os.getloadavg()[0]
             sink, events = asyncio.run(_run(base, args.seconds, worker, worker_log, web,

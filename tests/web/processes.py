@@ -59,9 +59,10 @@ def stop(proc: subprocess.Popen[str]) -> None:
         proc.stdout.close()
 
 
-def spawned_children(pid: int) -> set[int]:
-    """The live processes started by multiprocessing (spawn) whose parent is ``pid``: a
-    worker's engine processes, a web process's search pool (read from /proc)."""
+def spawned_children(pid: int, marker: str | None = "spawn_main") -> set[int]:
+    """The live child processes of ``pid`` whose command line holds ``marker`` (by default
+    those started by multiprocessing's spawn: a web process's search pool; None: every
+    child, e.g. a worker's forked engine processes), read from /proc."""
     found = set()
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -69,6 +70,6 @@ def spawned_children(pid: int) -> set[int]:
             cmdline = (stat.parent / "cmdline").read_text()
         except OSError:
             continue
-        if int(fields[1]) == pid and fields[0] != "Z" and "spawn_main" in cmdline:
+        if int(fields[1]) == pid and fields[0] != "Z" and (marker is None or marker in cmdline):
             found.add(int(stat.parent.name))
     return found

@@ -55,11 +55,11 @@ def test_a_killed_engine_process_is_logged_and_replaced_and_the_queue_is_served(
     worker = start_worker(redis_url, processes=2)
     lines = _Lines(worker)
     try:
-        first = _until(lambda: (p := spawned_children(worker.pid)) and len(p) == 2 and p,
+        first = _until(lambda: (p := spawned_children(worker.pid, None)) and len(p) == 2 and p,
                        "two engine processes")
         victim = min(first)
         os.kill(victim, signal.SIGKILL)
-        now = _until(lambda: (p := spawned_children(worker.pid)) and len(p) == 2
+        now = _until(lambda: (p := spawned_children(worker.pid, None)) and len(p) == 2
                      and victim not in p and p, "a new engine process")
         new = (now - first).pop()
         _until(lambda: f"engine process ready (pid {new})" in lines.text(), "the new one ready")
@@ -100,7 +100,7 @@ def test_when_no_engine_process_stays_alive_the_worker_ends_with_status_1(
         deadline = time.monotonic() + 4 * WAIT_SECONDS
         while worker.poll() is None:
             assert time.monotonic() < deadline, lines.text()
-            for pid in spawned_children(worker.pid) - killed:
+            for pid in spawned_children(worker.pid, None) - killed:
                 os.kill(pid, signal.SIGKILL)
                 killed.add(pid)
             time.sleep(0.01)
@@ -116,7 +116,7 @@ def test_when_no_engine_process_stays_alive_the_worker_ends_with_status_1(
 def test_sigterm_stops_the_engine_processes_and_ends_with_status_0(redis_url: str) -> None:
     worker = start_worker(redis_url, processes=2)
     try:
-        children = _until(lambda: (p := spawned_children(worker.pid)) and len(p) == 2 and p,
+        children = _until(lambda: (p := spawned_children(worker.pid, None)) and len(p) == 2 and p,
                           "two engine processes")
         worker.send_signal(signal.SIGTERM)
         assert worker.wait(timeout=WAIT_SECONDS) == 0

@@ -5,7 +5,13 @@ With ``--workers N`` the listening socket is bound once here and shared by N Uvi
 processes, each of which builds the site from the settings this process checked
 (:func:`app_from_environment`, settings as JSON in :data:`SETTINGS_ENVIRONMENT`); the
 database is opened (and its tables made) here first, so the workers find it ready.
-``--port 0`` takes any free port; the first line printed names the port taken.
+``--port 0`` takes any free port; the first line printed names the port taken. ``--uds
+PATH`` listens on a Unix socket instead, for a reverse proxy on the same machine (``deploy/``),
+whose ``X-Forwarded-For``/``-Proto`` are then trusted. The HTTP protocol bounds slow and
+greedy clients (:mod:`damiera.web.slow_clients`, :func:`server_settings`).
+
+``damiera worker`` runs and supervises engine worker processes
+(:mod:`damiera.web.worker_supervisor`).
 """
 
 from __future__ import annotations

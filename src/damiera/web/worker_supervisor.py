@@ -85,7 +85,14 @@ def supervise(redis_url: str, processes: int, target: Any = None) -> int:
         from damiera.web.computer_jobs import run_worker
 
         target = run_worker
-    context = multiprocessing.get_context("spawn")
+    # Forked from this process, which has imported the engine and arq once (and holds no
+    # thread, loop or connection): a replacement is ready in a moment, not after seconds
+    # of imports.
+    import arq.worker  # noqa: F401
+
+    import damiera.web.computer  # noqa: F401
+
+    context = multiprocessing.get_context("fork")
     slots = [_Slot(n + 1) for n in range(processes)]
     stopping = False
 

@@ -14,6 +14,7 @@ import shlex
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -90,14 +91,25 @@ def test_a_flood_of_half_open_connections_from_one_address_leaves_another_client
 
 
 def _held_post(port: int, certificate: str, source: str) -> Any:
-    """A POST whose head announces a body that never comes (nginx waits up to 10 s for it);
-    the TLS socket."""
+    """A POST whose head announces a body of 10,000 bytes that has not come yet; the TLS
+    socket (:func:`_trickle` keeps the body coming, a byte at a time)."""
     raw = socket.create_connection(("127.0.0.1", port), timeout=60,
                                    source_address=(source, 0))
     s = client_tls(certificate).wrap_socket(raw, server_hostname="localhost")
     s.sendall(b"POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: "
-              b"application/json\r\nContent-Length: 50\r\n\r\n")
+              b"application/json\r\nContent-Length: 10000\r\n\r\n")
     return s
+
+
+def _trickle(held: list[Any], done: threading.Event) -> None:
+    """A byte of body on each held request every second (nginx waits 10 s between two),
+    so that they stay under way however long the test takes."""
+    while not done.wait(1.0):
+        for s in list(held):
+            try:
+                s.sendall(b" ")
+            except OSError:
+                pass
 
 
 def test_requests_past_the_per_address_limit_get_429_in_json(
@@ -106,8 +118,13 @@ def test_requests_past_the_per_address_limit_get_429_in_json(
     (a request whose body is still awaited counts), with a JSON error and Retry-After;
     another address is not affected."""
     proxy, certificate = site
-    held = [_held_post(proxy.https_port, certificate, "127.0.0.5") for _ in range(32)]
+    held: list[Any] = []
+    done = threading.Event()
+    trickle = threading.Thread(target=_trickle, args=(held, done), daemon=True)
+    trickle.start()
     try:
+        for _ in range(32):
+            held.append(_held_post(proxy.https_port, certificate, "127.0.0.5"))
         conn = SourceTLSConnection("127.0.0.1", proxy.https_port, certificate,
                                    source="127.0.0.5")
         conn.request("GET", "/api/variants")
@@ -119,6 +136,8 @@ def test_requests_past_the_per_address_limit_get_429_in_json(
         assert get(other, "/api/variants")[0] == 200
         other.close()
     finally:
+        done.set()
+        trickle.join()
         for s in held:
             s.close()
     assert refused_.status == 429 and refused_.getheader("Retry-After") == "1"

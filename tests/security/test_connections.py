@@ -105,9 +105,12 @@ def _connection(head_timeout: float) -> Iterator[tuple[GuardedH11Protocol, _Tran
 
 
 def _answer(protocol: GuardedH11Protocol) -> None:
-    """Let the application answer the request under way."""
+    """Let the application answer the request under way (the loop runs in a thread of its
+    own: the test's thread may have a loop running already)."""
     while protocol.cycle is not None and not protocol.cycle.response_complete:
-        _LOOP.run_until_complete(asyncio.sleep(0))
+        step = threading.Thread(target=_LOOP.run_until_complete, args=(asyncio.sleep(0),))
+        step.start()
+        step.join()
 
 
 def test_a_head_trickled_on_a_kept_alive_connection_is_cut_at_its_deadline() -> None:

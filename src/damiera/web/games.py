@@ -354,8 +354,13 @@ class GameService:
         :meth:`reply`."""
         job = stored.computer_job
         game = game.copy()
+        lease = asyncio.ensure_future(thinking.keep_renewed(
+            lambda: asyncio.to_thread(self.store.renew_pending, stored.id, job or "")))
         try:
-            await self._computer_reply(stored, game)
+            try:
+                await self._computer_reply(stored, game)
+            finally:
+                lease.cancel()
             thinking.clear(stored)
             try:
                 return await self.save(stored, game), game

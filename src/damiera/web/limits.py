@@ -52,8 +52,10 @@ class Limits:
     max_url_bytes: int = 4096
     #: Time allowed to receive a whole body.
     body_timeout: float = 10.0
-    #: Time allowed to send a whole request head (``damiera serve``'s HTTP protocol).
+    #: Time allowed to send a whole request head, and open connections per client address
+    #: (0: no cap), in ``damiera serve``'s HTTP protocol (:mod:`damiera.web.slow_clients`).
     head_timeout: float = 10.0
+    connections_per_address: int = 64
     #: Computer moves queued or being searched, for one client and for the whole site
     #: (None: four per worker process).
     computer_per_client: int = 2

@@ -63,6 +63,8 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
+from damiera.web import db_retry
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -83,12 +85,14 @@ class StorageError(RuntimeError):
 
 
 def storage_errors(method: Callable[P, R]) -> Callable[P, R]:
-    """Turn the database's errors (SQLAlchemy's, OSError) into :class:`StorageError`."""
+    """Wait out a short outage of a server database (:func:`damiera.web.db_retry.call`),
+    then turn the database's errors (SQLAlchemy's, OSError) into :class:`StorageError`."""
 
     @functools.wraps(method)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        server = not getattr(args[0], "url", "sqlite").startswith("sqlite")
         try:
-            return method(*args, **kwargs)
+            return db_retry.call(lambda: method(*args, **kwargs), server)
         except (SQLAlchemyError, OSError) as exc:
             why = str(getattr(exc, "orig", None) or exc).splitlines()[0][:200]
             raise StorageError(f"the database failed: {why}", why=why) from exc
@@ -417,6 +421,8 @@ class GameStore:
             if row is None:
                 raise NotFoundError(f"no game with id {game.id!r}")
             if row.version != game.version:
+                if db_retry.after_failure() and _written(row, game):
+                    return StoredGame._from_row(row)   # the cut-off try had landed
                 raise ConflictError("the game was changed by another request; reload it")
             row.moves = list(game.moves)
             row.result_winner = game.result_winner
@@ -442,12 +448,26 @@ class GameStore:
         return saved
 
     @storage_errors
+    def renew_pending(self, game_id: str, job: str) -> bool:
+        """Set the pending computer move's ``computer_asked_at`` to now if the game still
+        waits for search ``job`` (:mod:`damiera.web.thinking`'s lease); nothing else changes,
+        not the version. False when the game waits for another search or none, or is gone."""
+        with self._write_lock, self._sessions.begin() as session:
+            result = session.execute(update(GameRow)
+                                     .where(GameRow.id == game_id, GameRow.computer_job == job)
+                                     .values(computer_asked_at=datetime.now(UTC))
+                                     .execution_options(synchronize_session=False))
+            return int(getattr(result, "rowcount", 0) or 0) == 1
+
+    @storage_errors
     def delete(self, game_id: str) -> None:
         """Delete the game (who may is the caller's question: :mod:`damiera.web.seats`).
         Raises :class:`NotFoundError` when there is no such game."""
         with self._write_lock, self._sessions.begin() as session:
             row = session.get(GameRow, game_id)
             if row is None:
+                if db_retry.after_failure():
+                    return                         # the cut-off try had landed
                 raise NotFoundError(f"no game with id {game_id!r}")
             session.delete(row)
         for listener in self.listeners:
@@ -516,6 +536,17 @@ class GameStore:
                 .limit(limit)
             )
             return [StoredGame._from_row(r) for r in rows]
+
+
+def _written(row: GameRow, game: StoredGame) -> bool:
+    """Whether ``row`` is ``game`` as :meth:`GameStore.save` writes it, one version on."""
+    return (row.version == game.version + 1 and list(row.moves) == list(game.moves)
+            and row.result_winner == game.result_winner
+            and row.result_reason == game.result_reason and row.clock == game.clock
+            and row.computer_job == game.computer_job
+            and (row.white_seat, row.black_seat) == (game.white_seat, game.black_seat)
+            and (row.white_name, row.black_name) == (game.white_name, game.black_name)
+            and row.offers == game.offers)
 
 
 def sqlite_file(url: str) -> Path | None:

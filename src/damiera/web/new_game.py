@@ -86,7 +86,7 @@ def new_game(options: NewGame, owner: str | None,
         engine=options.engine,
         side=options.side or game.turn.word,
         start_fen=start_fen,
-        owner=owner,
+        owner=seats.owner_key(owner),
         clock=clocks.new_clock(control),
     )
     stored.white_seat, stored.black_seat = seats.new_game_seats(

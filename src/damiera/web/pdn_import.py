@@ -52,7 +52,7 @@ from damiera.web.errors import BadRequest, clip, quoted
 from damiera.web.game_views import pdn_text
 from damiera.web.games import GameService
 from damiera.web.limits import LimitExceeded, Limits, RateLimiter, client_key
-from damiera.web.seats import require_same_origin
+from damiera.web.seats import owner_key, require_same_origin
 from damiera.web.serialization import move_numbers, pieces_json, variant_json
 
 _ = i18n.gettext
@@ -159,12 +159,12 @@ def replay(body: ReplayBody) -> dict[str, Any]:
 
 
 def all_games_pdn(service: GameService, owner: str | None) -> str:
-    """Every game of ``owner`` (newest first, at most :data:`MAX_DOWNLOAD`) as one PDN
+    """Every game of the browser whose player token is ``owner`` (newest first, at most :data:`MAX_DOWNLOAD`) as one PDN
     text (the games separated by a blank line, as :func:`damiera.pdn.write_games` writes
     them, each with its own tags, clock and result as ``GET /api/games/{id}/pdn`` writes it:
     :func:`damiera.web.game_views.pdn_text`); "" when there is none."""
     parts = []
-    for stored in service.store.recent(owner, MAX_DOWNLOAD):
+    for stored in service.store.recent(owner_key(owner), MAX_DOWNLOAD):
         parts.append(pdn_text(stored, service.rebuild(stored)))
     return "\n".join(parts)
 

@@ -3,7 +3,8 @@
 A game's id is public: it is in the game's address, its share link and its PDN, and anyone
 with it may watch. Each side of a game is a **seat**, held by the secret player token of the
 browser that took it (the ``damiera_player`` cookie, HttpOnly; the store keeps only its
-SHA-256, so the database does not hold the secret itself). The browser that creates a game
+SHA-256, for the seats and for the game's creator alike (:func:`owner_key`), so the
+database does not hold the secret itself). The browser that creates a game
 holds its side; in a friend game on one screen it holds both; the computer's side has no
 seat. Only a seat holder may move, undo, resign, agree a draw or ask for the computer's
 reply (:func:`require`); anyone else gets 403 (:class:`Forbidden`) and a read-only board.
@@ -56,6 +57,12 @@ class UnsupportedBody(ValueError):
 def seat_key(token: str) -> str:
     """What the store keeps for a seat: the SHA-256 (hex) of the holder's player token."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def owner_key(token: str | None) -> str | None:
+    """What the store keeps as a game's ``owner`` (the browser that created it, for "my
+    games") for the player token ``token``: its :func:`seat_key`; None for no token."""
+    return seat_key(token) if token else None
 
 
 def new_game_seats(owner: str | None, opponent: str, side: str) -> tuple[str | None, str | None]:

@@ -4,8 +4,9 @@ A stored game is what it takes to rebuild it exactly: the variant and its house 
 plays (a friend on the same screen, or the computer at a level), the side at the bottom of the
 screen, the start FEN (None for the variant's start position), every move in full notation,
 the result, the Hub engine that plays for the computer (if not Damiera's own), the clock of a
-timed game (:mod:`damiera.web.clocks`), the browser that created it, the seats (the SHA-256
-of the player token that holds each side: :mod:`damiera.web.seats`), the computer's move
+timed game (:mod:`damiera.web.clocks`), the browser that created it and the seats (the
+SHA-256 of the player token that created it and of the one that holds each side, never a
+token itself: :mod:`damiera.web.seats`), the computer's move
 asked for and not yet played (:mod:`damiera.web.thinking`), and timestamps. The position is
 never stored: the web layer rebuilds a :class:`damiera.rules.game.Game` by replaying the moves.
 
@@ -146,7 +147,8 @@ class GameRow(_Base):
     result_winner: Mapped[str | None] = mapped_column(String(8), nullable=True)
     #: A :class:`damiera.rules.game.ResultReason` value, or None while the game goes on.
     result_reason: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    #: Opaque token of the browser that created the game ("my games").
+    #: SHA-256 (hex) of the player token of the browser that created the game ("my games";
+    #: :func:`damiera.web.seats.owner_key`): never the token itself.
     owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     #: SHA-256 (hex) of the player token holding each side's seat; None: nobody's (the
     #: computer's side).
@@ -396,7 +398,8 @@ class GameStore:
 
     @_storage_errors
     def recent(self, owner: str | None, limit: int = 50) -> list[StoredGame]:
-        """The ``owner``'s games, most recently changed first (none for a None owner)."""
+        """The games whose ``owner`` column is ``owner`` (the hash of a player token:
+        :func:`damiera.web.seats.owner_key`), most recently changed first (none for None)."""
         if owner is None:
             return []
         with self._sessions() as session:

@@ -22,7 +22,6 @@ request's language.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 from collections.abc import AsyncIterator, Sequence
@@ -55,7 +54,7 @@ from damiera.web.hub_engines import (
     HubPlayers,
 )
 from damiera.web.limits import ClientGone, LimitExceeded, Limits, RateLimiter, RequestLimits
-from damiera.web.pages import render, request_locale
+from damiera.web.pages import render, request_locale, script_json
 from damiera.web.pdn_import import build_router as pdn_import_router
 from damiera.web.rules_pages.routes import build_router as rules_pages_router
 from damiera.web.rules_pages.routes import localise_path
@@ -71,11 +70,6 @@ from damiera.web.store import GameStore, NotFoundError, StorageError
 
 HERE = Path(__file__).parent
 _ = i18n.gettext
-
-
-def _script_json(data: object) -> str:
-    """JSON safe to put inside ``<script type="application/json">`` (no ``</`` sequence)."""
-    return json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
 
 
 def js_strings() -> dict[str, str]:
@@ -302,7 +296,7 @@ def create_app(
         return render(
             request,
             "play.html",
-            {"game": game, "title": title, "page_data": _script_json(data)},
+            {"game": game, "title": title, "page_data": script_json(data)},
         )
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -328,7 +322,7 @@ def create_app(
         rows = await asyncio.to_thread(   # gets a copy of this context)
             service.recent, request.cookies.get(PLAYER_COOKIE), 50)
         strings = {"confirm_delete": _("Delete this game for good?")}
-        return render(request, "games.html", {"games": rows, "games_data": _script_json(strings)})
+        return render(request, "games.html", {"games": rows, "games_data": script_json(strings)})
 
     @app.get("/lang/{code}", include_in_schema=False)
     async def choose_language(request: Request, code: str, next: str = "/") -> Response:

@@ -7,7 +7,10 @@
   ``max_body_bytes`` (the routes of ``large_body_paths``, the PDN import: twice
   ``max_import_bytes``) gets 413, whether announced by ``Content-Length`` or sent chunked; a body
   not received within ``body_timeout`` seconds gets 408. The body is read (at most
-  ``max_body_bytes``) before the route runs, so a route never waits on a slow client.
+  ``max_body_bytes``) before the route runs, so a route never waits on a slow client. A
+  JSON body holding a lone surrogate escape (``"\\ud800"``: half of a UTF-16 pair, no
+  character at all, which no answer could echo back as UTF-8) gets 400
+  (:func:`lone_surrogate`).
 - :class:`RateLimiter`: a token bucket per client (``rate`` per second, ``burst`` at once);
   it forgets the oldest clients past ``max_clients``, so its memory is bounded.
 - :func:`client_key`: the client a limit applies to (its address, as Uvicorn gives it).
@@ -19,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -153,6 +157,9 @@ class RequestLimits:
         refusal = self._check_head(scope)
         if refusal is None:
             body, refusal = await self._read_body(scope, receive)
+        if refusal is None and body and lone_surrogate(body):
+            refusal = (400, ("the request body holds a lone surrogate escape (such as "
+                             "\\ud800), which is not a character: send text as UTF-8"))
         if refusal is not None:
             for message in _refusal(*refusal):
                 await send(message)
@@ -210,6 +217,27 @@ class RequestLimits:
         except TimeoutError:
             return None, (408, (f"the request body took longer than {lim.body_timeout:g} s "
                                "to arrive"))
+
+
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def lone_surrogate(body: bytes) -> bool:
+    """Whether ``body``, JSON, holds a string with half of a UTF-16 surrogate pair alone
+    (``"\\ud800"``; a whole pair, ``"\\ud83d\\ude00"``, is one character and fine). A body
+    that is not JSON is False (the route refuses it with 422). Linear in the body's length:
+    the body is parsed only when it holds an escape of the surrogate range."""
+    if not _SURROGATE_ESCAPE.search(body):
+        return False
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):   # not JSON (or not UTF-8): the route's own 422
+        return False
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _replay(body: bytes | None, receive: Receive) -> Receive:

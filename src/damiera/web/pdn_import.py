@@ -33,7 +33,6 @@ Both POSTs are same-site JSON requests like the rest of the API
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -52,6 +51,7 @@ from damiera.web.errors import BadRequest, clip, quoted
 from damiera.web.game_views import pdn_text
 from damiera.web.games import GameService
 from damiera.web.limits import LimitExceeded, Limits, RateLimiter, client_key
+from damiera.web.pages import script_json
 from damiera.web.seats import owner_key, require_same_origin
 from damiera.web.serialization import move_numbers, pieces_json, variant_json
 
@@ -169,11 +169,6 @@ def all_games_pdn(service: GameService, owner: str | None) -> str:
     return "\n".join(parts)
 
 
-def _script_json(data: object) -> str:
-    """JSON safe inside ``<script type="application/json">`` (no ``</`` sequence)."""
-    return json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
-
-
 async def _same_origin(request: Request) -> None:
     require_same_origin(request)
 
@@ -194,7 +189,7 @@ def build_router(service: GameService, limits: Limits, render: Render) -> APIRou
             "max_bytes": limits.max_import_bytes,
         }
         return render(request, "pdn_import.html",
-                      {"title": _("Import PDN"), "page_data": _script_json(data)})
+                      {"title": _("Import PDN"), "page_data": script_json(data)})
 
     @router.post("/api/pdn/import", tags=["pdn"], dependencies=[Depends(_same_origin)],
                  summary="Read a PDN file: every game with its tags, moves and errors")

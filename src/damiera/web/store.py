@@ -119,6 +119,10 @@ def safe_url(url: str) -> str:
         return re.sub(r"^([^:/]*://[^:/@]*:)[^@]*@", r"\1***@", url)
 
 
+#: Longest game id the table holds.
+MAX_GAME_ID = 32
+
+
 class _Base(DeclarativeBase):
     pass
 
@@ -132,7 +136,7 @@ class GameRow(_Base):
 
     __tablename__ = "games"
 
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    id: Mapped[str] = mapped_column(String(MAX_GAME_ID), primary_key=True)
     variant: Mapped[str] = mapped_column(String(32))
     optional_capture: Mapped[bool] = mapped_column(default=False)
     #: "computer" or "friend".
@@ -239,6 +243,16 @@ def _utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
+def _known_id(game_id: str) -> str:
+    """``game_id`` if a game could have it, else :class:`NotFoundError` without asking the
+    database: an id of more than :data:`MAX_GAME_ID` characters, or holding a character that
+    is not printable (a NUL, which PostgreSQL refuses in any text, a lone surrogate, a
+    control character), names no game."""
+    if not game_id or len(game_id) > MAX_GAME_ID or not game_id.isprintable():
+        raise NotFoundError(f"no game with id {game_id[:MAX_GAME_ID + 8]!r}")
+    return game_id
+
+
 def new_game_id() -> str:
     """A fresh unguessable game id (12 URL-safe characters)."""
     return secrets.token_urlsafe(9)
@@ -305,7 +319,7 @@ class GameStore:
     def load(self, game_id: str) -> StoredGame:
         """The game with this id. Raises :class:`NotFoundError`."""
         with self._sessions() as session:
-            row = session.get(GameRow, game_id)
+            row = session.get(GameRow, _known_id(game_id))
             if row is None:
                 raise NotFoundError(f"no game with id {game_id!r}")
             return StoredGame._from_row(row)
@@ -319,7 +333,7 @@ class GameStore:
         :class:`NotFoundError` when the game is gone.
         """
         with self._write_lock, self._sessions() as session:
-            row = session.get(GameRow, game.id)
+            row = session.get(GameRow, _known_id(game.id))
             if row is None:
                 raise NotFoundError(f"no game with id {game.id!r}")
             if row.version != game.version:
@@ -345,7 +359,7 @@ class GameStore:
         """Delete the game (who may is the caller's question: :mod:`damiera.web.seats`).
         Raises :class:`NotFoundError` when there is no such game."""
         with self._write_lock, self._sessions.begin() as session:
-            row = session.get(GameRow, game_id)
+            row = session.get(GameRow, _known_id(game_id))
             if row is None:
                 raise NotFoundError(f"no game with id {game_id!r}")
             session.delete(row)

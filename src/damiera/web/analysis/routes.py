@@ -50,6 +50,7 @@ from damiera.web.analysis.strings import js_strings
 from damiera.web.analysis.workers import Message, WorkerPool
 from damiera.web.api import PLAYER_COOKIE, error_response
 from damiera.web.games import GameService
+from damiera.web.pages import script_json
 from damiera.web.serialization import variant_json
 from damiera.web.store import NotFoundError
 
@@ -276,9 +277,9 @@ def build_router(games: GameService, pool: WorkerPool, render: Any) -> APIRouter
         if initial["variant"] not in VARIANTS:
             initial["variant"] = "international"
         data = {"variants": variants_data, "initial": initial, "strings": js_strings()}
-        page_data = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
         return render(request, "analysis.html",  # type: ignore[no-any-return]
-                      {"title": i18n.gettext("Analysis board"), "page_data": page_data})
+                      {"title": i18n.gettext("Analysis board"),
+                       "page_data": script_json(data)})
 
     @router.get("/api/analysis/position", tags=["analysis"],
                 summary="A position's legal moves, or why it is impossible")

@@ -9,8 +9,9 @@ it with Uvicorn. Pages (Jinja2 templates, every string through Babel):
 - ``/lang/{code}?next=/path``: choose the language (cookie) and go back;
 - ``/docs``: the API's documentation (Swagger UI from the package's own files).
 
-Every request passes :class:`~damiera.web.limits.RequestLimits` (sizes, body timeout) and
-every response gets :class:`~damiera.web.security_headers.SecurityHeaders`; the limits of
+Every request passes :class:`~damiera.web.limits.RequestLimits` (sizes, body timeout) and,
+given a list of host names, :class:`~damiera.web.security_headers.AllowedHosts`; every
+response gets :class:`~damiera.web.security_headers.SecurityHeaders`; the limits of
 :class:`~damiera.web.limits.Limits` apply (``create_app(limits=...)``).
 
 Templates that other packages reuse (the rules pages) extend ``base.html`` (``<html lang
@@ -60,6 +61,7 @@ from damiera.web.rules_pages.routes import build_router as rules_pages_router
 from damiera.web.rules_pages.routes import localise_path
 from damiera.web.seats import Forbidden, UnsupportedBody
 from damiera.web.security_headers import (
+    AllowedHosts,
     SecurityHeaders,
     docs_router,
     safe_local_path,
@@ -147,6 +149,7 @@ def create_app(
     hub_engines: Sequence[HubEngine] = (),
     hub_movetime: float | None = None,
     redis_url: str | None = None,
+    allowed_hosts: Sequence[str] | None = None,
 ) -> FastAPI:
     """The site. ``database_url``: any SQLAlchemy URL (None: ``DAMIERA_DATABASE_URL`` or the
     SQLite file in the user's data directory); ``computer_workers``: processes for the
@@ -156,7 +159,9 @@ def create_app(
     given ``hub_movetime`` seconds a move (None: its default; ``computer_movetime`` caps it);
     ``redis_url``: the job queue on which ``damiera worker`` processes search the computer's
     moves (:mod:`damiera.web.computer_queue`; None: ``DAMIERA_REDIS_URL``, and without it
-    ``computer_workers`` processes of this server search them)."""
+    ``computer_workers`` processes of this server search them); ``allowed_hosts``: the
+    host names the site answers to (:class:`~damiera.web.security_headers.AllowedHosts`;
+    None: any, as under a test client; ``damiera serve`` always gives a list)."""
     limits = limits or Limits()
     hub = HubPlayers(hub_engines, hub_movetime or DEFAULT_MOVETIME)
     redis_url = redis_url or os.environ.get(REDIS_ENVIRONMENT) or None
@@ -201,6 +206,8 @@ def create_app(
     app.state.limits = limits
     app.state.hub_engines = list(hub_engines)
     app.add_middleware(RequestLimits, limits=limits)
+    if allowed_hosts is not None:
+        app.add_middleware(AllowedHosts, hosts=allowed_hosts)
     app.add_middleware(SecurityHeaders)
     app.include_router(build_router(
         service, RateLimiter(limits.create_rate, limits.create_burst)))

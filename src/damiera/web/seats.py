@@ -16,8 +16,9 @@ human's side; deleting the game (from My games), every seat it has.
 
 :func:`require_same_origin` guards every state-changing POST against cross-site requests
 (CSRF): a request a browser marks as coming from another site (``Sec-Fetch-Site``, else an
-``Origin`` that is not this site) gets 403, and a body that is not JSON gets 415 (an HTML
-form cannot send ``application/json``; a POST without a body may omit the type).
+``Origin`` that is not this site: another scheme, host or port than the request's own, as
+RFC 6454 compares origins) gets 403, and a body that is not JSON gets 415 (an HTML form
+cannot send ``application/json``; a POST without a body may omit the type).
 """
 
 from __future__ import annotations
@@ -114,6 +115,26 @@ def require(stored: Seated, token: str | None, action: str, turn: str,
         raise Forbidden(f"only the {' and '.join(sorted(missing))} player may do this")
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def same_origin(origin: str, scheme: str, host: str) -> bool:
+    """Whether the ``Origin`` header ``origin`` names the site a request reached as
+    ``scheme`` (``http`` or ``https``, as the server or its trusted proxy saw it) and Host
+    header ``host``: the same scheme, host name (any case) and port (a default port written
+    or not). ``null`` and anything unparsable are another site."""
+    try:
+        mine = urlsplit(f"{scheme}://{host}")
+        theirs = urlsplit(origin)
+        ports = (mine.port or _DEFAULT_PORTS.get(scheme),
+                 theirs.port or _DEFAULT_PORTS.get(theirs.scheme))
+    except ValueError:   # a port that is not a number
+        return False
+    return (theirs.scheme == scheme and theirs.hostname is not None
+            and theirs.hostname == mine.hostname and ports[0] == ports[1]
+            and theirs.path in ("", "/") and not theirs.query)
+
+
 def require_same_origin(request: Request) -> None:
     """Raise :class:`Forbidden` for a request a browser sent from another site, and
     :class:`UnsupportedBody` for a body that is not JSON (see the module docstring)."""
@@ -123,7 +144,8 @@ def require_same_origin(request: Request) -> None:
             raise Forbidden("requests from other sites may not change games")
     else:
         origin = request.headers.get("origin")
-        if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
+        if origin is not None and not same_origin(origin, request.url.scheme,
+                                                  request.headers.get("host", "")):
             raise Forbidden("requests from other sites may not change games")
     ctype = request.headers.get("content-type")
     if ctype is not None:

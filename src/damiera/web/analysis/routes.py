@@ -15,7 +15,8 @@
   view, or null), "pv": [move text]}]}``), then ``event: done``. A newer stream from the
   same browser ends the older one; so does closing the connection.
 - ``POST /api/analysis/reviews`` JSON ``{"variant", "optional_capture", "fen", "moves":
-  [text]}`` or ``{"game_id"}`` -> 202 ``{"id"}``; ``GET /api/analysis/reviews/{id}`` ->
+  [text]}`` or ``{"game_id"}`` -> 202 ``{"id"}`` (a same-site JSON request, as every change:
+  :func:`damiera.web.seats.require_same_origin`); ``GET /api/analysis/reviews/{id}`` ->
   ``{"id", "status": "queued"|"running"|"done"|"failed", "done", "total", "moves", "error"}``;
   ``GET /api/analysis/reviews/{id}/pdn``: the annotated PDN.
 """
@@ -29,7 +30,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
@@ -51,6 +52,7 @@ from damiera.web.analysis.workers import Message, WorkerPool
 from damiera.web.api import PLAYER_COOKIE, error_response
 from damiera.web.games import GameService
 from damiera.web.pages import script_json
+from damiera.web.seats import require_same_origin
 from damiera.web.serialization import variant_json
 from damiera.web.store import NotFoundError
 
@@ -237,6 +239,10 @@ class AnalysisService:
             raise
 
 
+async def _same_origin(request: Request) -> None:
+    require_same_origin(request)
+
+
 def _refused(exc: _Refused) -> JSONResponse:
     return error_response(400, str(exc), code=exc.code)
 
@@ -354,7 +360,8 @@ def build_router(games: GameService, pool: WorkerPool, render: Any) -> APIRouter
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     @router.post("/api/analysis/reviews", tags=["analysis"], status_code=202,
-                 summary="Review a game in the background")
+                 summary="Review a game in the background",
+                 dependencies=[Depends(_same_origin)])
     async def new_review(body: ReviewBody, request: Request) -> JSONResponse:
         tags: dict[str, str] = {}
         result = "*"

@@ -39,6 +39,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from damiera.rules.variant import VARIANTS
 from damiera.web import i18n
+from damiera.web.analysis.reviews import ReviewBook
 from damiera.web.analysis.routes import build_router as analysis_router
 from damiera.web.analysis.workers import WorkerPool
 from damiera.web.api import PLAYER_COOKIE, build_router, current_player, error_response
@@ -176,11 +177,16 @@ def create_app(
                                 limits.computer_per_client, limits.computer_total, hub)
     store = GameStore(database_url)     # after the queue's URL is checked: none made for nothing
     service = GameService(store, computer)
-    analysis_pool = WorkerPool(analysis_slots=computer_workers or min(4, os.cpu_count() or 1))
+    analysis_pool = WorkerPool(analysis_slots=computer_workers or min(4, os.cpu_count() or 1),
+                               analysis_per_client=limits.analysis_per_client,
+                               analysis_waiting=limits.analysis_waiting,
+                               review_per_client=limits.reviews_per_client,
+                               review_waiting=limits.reviews_kept)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         computer.warm()
+        analysis_pool.open()
         cleaner = None
         if limits.game_ttl is not None:
             cleaner = asyncio.create_task(
@@ -214,7 +220,8 @@ def create_app(
     app.include_router(docs_router(app))
     app.state.analysis_pool = analysis_pool
     app.include_router(rules_pages_router())
-    app.include_router(analysis_router(service, analysis_pool, render))
+    app.include_router(analysis_router(service, analysis_pool, render, ReviewBook(
+        limits.reviews_per_client, limits.reviews_kept)))
     app.include_router(pdn_import_router(service, limits, render))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 

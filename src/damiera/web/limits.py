@@ -13,7 +13,8 @@
   (:func:`lone_surrogate`).
 - :class:`RateLimiter`: a token bucket per client (``rate`` per second, ``burst`` at once);
   it forgets the oldest clients past ``max_clients``, so its memory is bounded.
-- :func:`client_key`: the client a limit applies to (its address, as Uvicorn gives it).
+- :func:`client_key`: the client a limit applies to, its address
+  (:func:`damiera.web.client_address.client_address`).
 - :func:`until_disconnect`: runs a route's work and cancels it when the client hangs up.
 """
 
@@ -30,6 +31,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from starlette.requests import Request
+
+from damiera.web.client_address import client_address
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -69,6 +72,15 @@ class Limits:
     #: /api/pdn/my-games``): ``import_rate`` a second on average, ``import_burst`` at once.
     import_rate: float = 0.5
     import_burst: int = 20
+    #: PDN files read at once by one address, and waiting in all (:mod:`damiera.web.fair_share`).
+    import_per_client: int = 1
+    import_waiting: int = 8
+    #: Analysis streams of one address (running or waiting), and waiting in all.
+    analysis_per_client: int = 2
+    analysis_waiting: int = 16
+    #: Reviews of one address (queued, running, or finished and kept), and kept in all.
+    reviews_per_client: int = 4
+    reviews_kept: int = 128
     #: Imported games replayed for the board (``POST /api/pdn/replay``, one per game opened).
     replay_rate: float = 5.0
     replay_burst: int = 100
@@ -95,9 +107,9 @@ class LimitExceeded(Exception):
 
 
 def client_key(request: Request) -> str:
-    """The client a limit counts against: its IP address (behind a proxy, the address the
-    proxy forwards when Uvicorn trusts it: ``--forwarded-allow-ips``)."""
-    return request.client.host if request.client else "unknown"
+    """The client a limit counts against: :func:`damiera.web.client_address.client_address`
+    (this name stays for the callers that know it)."""
+    return client_address(request)
 
 
 class RateLimiter:

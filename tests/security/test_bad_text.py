@@ -9,8 +9,10 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from damiera.web.store import StorageError
 from tests.security.conftest import new_game
 
 
@@ -116,3 +118,18 @@ def test_a_pdn_import_with_a_non_breaking_space_is_read(alice: TestClient) -> No
     assert r.status_code == 200, r.text
     (game,) = r.json()["games"]
     assert game["error"] is None and game["moves"] == ["32-28", "19-23"]
+
+
+def test_a_page_whose_database_fails_is_an_error_page_in_the_request_language(
+        app: FastAPI, alice: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    gid = new_game(alice)["id"]
+
+    def failing(_game_id: str) -> None:
+        raise StorageError("the database failed: gone", why="gone")
+
+    monkeypatch.setattr(app.state.service.store, "load", failing)
+    page = alice.get(f"/game/{gid}?lang=it")
+    assert page.status_code == 503 and page.headers["content-type"].startswith("text/html")
+    assert "Il sito non riesce a raggiungere le sue partite" in page.text
+    api = alice.get(f"/api/games/{gid}")
+    assert api.status_code == 503 and api.json()["error"] == "the database failed: gone"

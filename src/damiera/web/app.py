@@ -46,6 +46,7 @@ from damiera.web.api import PLAYER_COOKIE, build_router, current_player, error_r
 from damiera.web.computer import ComputerPool
 from damiera.web.computer_jobs import ENVIRONMENT as REDIS_ENVIRONMENT
 from damiera.web.computer_queue import QueueFailed
+from damiera.web.error_pages import failure_page, wants_page
 from damiera.web.errors import BadRequest, Conflict, IllegalMove
 from damiera.web.games import GameService
 from damiera.web.housekeeping import clean_up_forever
@@ -269,6 +270,8 @@ def create_app(
     async def _storage(request: Request, exc: StorageError) -> Response:
         logging.getLogger("damiera.web").warning("storage failed on %s: %s",
                                                  request.url.path, exc.why)
+        if wants_page(request):
+            return failure_page(request, 503)
         return error_response(503, str(exc), move_stored=exc.move_stored)
 
     @app.exception_handler(RequestValidationError)
@@ -278,6 +281,8 @@ def create_app(
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:
         logging.getLogger("damiera.web").exception("unexpected error on %s", request.url.path)
+        if wants_page(request):
+            return failure_page(request, 500)
         return error_response(500, "internal error: the request was not carried out; try again")
 
     @app.exception_handler(StarletteHTTPException)

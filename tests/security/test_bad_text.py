@@ -133,3 +133,11 @@ def test_a_page_whose_database_fails_is_an_error_page_in_the_request_language(
     assert "Il sito non riesce a raggiungere le sue partite" in page.text
     api = alice.get(f"/api/games/{gid}")
     assert api.status_code == 503 and api.json()["error"] == "the database failed: gone"
+
+
+def test_the_page_of_a_game_that_does_not_exist_is_in_the_request_language(
+        alice: TestClient) -> None:
+    for path in ("/game/ab%00cd?lang=ar", "/game/nosuchgame?lang=ar", "/nowhere?lang=ar"):
+        page = alice.get(path)
+        assert page.status_code == 404 and 'dir="rtl"' in page.text
+        assert "There is no game" not in page.text and "does not exist" not in page.text, path

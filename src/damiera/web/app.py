@@ -292,6 +292,7 @@ def create_app(
             if exc.status_code == 404 and message == "Not Found":
                 message = f"no such API route: {request.method} {request.url.path}"
             return error_response(exc.status_code, message)
+        request_locale(request)         # the message below in the page's language
         return render(
             request,
             "error.html",
@@ -327,6 +328,7 @@ def create_app(
         try:
             game = await service.get(game_id, current_player(request))
         except NotFoundError:
+            request_locale(request)     # the message below in the page's language
             return render(
                 request,
                 "error.html",

@@ -198,3 +198,38 @@ def test_one_address_cannot_keep_every_import_slot(proxy: TestClient,
         statuses = sorted(a.result().status_code for a in attacks)
     assert [r.status_code for r in answers] == [200, 200, 200], [r.text for r in answers]
     assert statuses == [200, 429], statuses
+
+
+def test_a_review_replaced_before_it_started_gives_its_place_back() -> None:
+    """A browser asking for reviews faster than the loop starts them: each new one cancels
+    the one before, whose task never ran its cleanup; its place must come back all the same,
+    or the address would be refused for good after a few."""
+    from starlette.requests import Request
+
+    from damiera.rules.position import start_position
+    from damiera.rules.variant import variant
+    from damiera.web.analysis.routes import AnalysisService
+    from damiera.web.analysis.workers import WorkerPool
+
+    request = Request({"type": "http", "method": "POST", "path": "/", "query_string": b"",
+                       "client": (VISITOR, 40000),
+                       "headers": [(b"cookie", b"damiera_player=abc")]})
+    v = variant("international")
+
+    async def scenario() -> None:
+        pool = WorkerPool(review_slots=1)
+        service = AnalysisService(None, pool)   # type: ignore[arg-type]
+        try:
+            reviews = [await service.start_review(request, v, start_position(v), ["32-28"],
+                                                  {}, "*") for _ in range(6)]
+            assert pool.shares["review"]._held[VISITOR] == 1
+            assert [r.status for r in reviews[:-1]] == ["failed"] * 5
+            last = reviews[-1].task
+            assert last is not None
+            last.cancel()
+            await asyncio.gather(last, return_exceptions=True)
+            assert pool.shares["review"]._held[VISITOR] == 0
+        finally:
+            pool.close()
+
+    asyncio.run(scenario())

@@ -18,6 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from damiera.web.fair_share import Ticket
 from damiera.web.limits import LimitExceeded
 
 #: Seconds a finished review stays readable.
@@ -38,6 +39,8 @@ class Review:
         self.pdn = ""
         self.error: str | None = None
         self.task: asyncio.Task[None] | None = None
+        #: Its place among the site's reviews (:mod:`damiera.web.fair_share`).
+        self.ticket: Ticket | None = None
         #: When it ended (the book's clock), None while queued or running.
         self.ended: float | None = None
 

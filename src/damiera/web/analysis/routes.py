@@ -212,10 +212,13 @@ class AnalysisService:
         for old in self.reviews.unfinished(owner):
             if old.task is not None:
                 old.task.cancel()
+            if old.ticket is not None and not old.ticket.running:
+                old.ticket.release()    # a task cancelled before it ran cleans up nothing
             self.reviews.finish(old)
             old.status, old.error = "failed", "replaced by a newer review"
         ticket = self.pool.ticket("review", address)
         review = Review(owner, address, len(moves) + 1)
+        review.ticket = ticket
         try:
             self.reviews.add(review)
         except LimitExceeded:
@@ -225,27 +228,29 @@ class AnalysisService:
                "fen": write_fen(v, start), "moves": moves,
                "movetime": self.pool.review_movetime, "tags": tags, "result": result}
         review.task = asyncio.create_task(self._run_review(review, job, ticket))
-        return review
+        review.task.add_done_callback(lambda _t: self._ended(review))   # even if cancelled
+        return review                                                  # before it ran
+
+    def _ended(self, review: Review) -> None:
+        """A review's task ended (done, failed or cancelled, even before it ran): its place
+        is given back and its expiry starts."""
+        if review.ticket is not None:
+            review.ticket.release()
+        self.reviews.finish(review)
+        if review.status in ("queued", "running"):
+            review.status, review.error = "failed", "cancelled"
 
     async def _run_review(self, review: Review, job: Message, ticket: Ticket) -> None:
-        try:
-            async for msg in self.pool.run(job, ticket=ticket):
-                review.status = "running"
-                if msg["kind"] == "progress":
-                    review.done, review.total = msg["done"], msg["total"]
-                elif msg["kind"] == "review":
-                    review.moves, review.pdn = msg["moves"], msg["pdn"]
-                elif msg["kind"] == "error":
-                    review.status, review.error = "failed", msg["message"]
-                elif msg["kind"] == "done":
-                    review.status = "done"
-        except asyncio.CancelledError:
-            if review.status != "failed":
-                review.status, review.error = "failed", "cancelled"
-            raise
-        finally:
-            ticket.release()
-            self.reviews.finish(review)
+        async for msg in self.pool.run(job, ticket=ticket):
+            review.status = "running"
+            if msg["kind"] == "progress":
+                review.done, review.total = msg["done"], msg["total"]
+            elif msg["kind"] == "review":
+                review.moves, review.pdn = msg["moves"], msg["pdn"]
+            elif msg["kind"] == "error":
+                review.status, review.error = "failed", msg["message"]
+            elif msg["kind"] == "done":
+                review.status = "done"
 
 
 async def _after(first: str, rest: AsyncGenerator[str, None]) -> AsyncIterator[str]:

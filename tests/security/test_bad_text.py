@@ -39,6 +39,17 @@ def test_a_lone_surrogate_escape_in_a_json_body_is_refused_with_400(
     assert "surrogate" in r.json()["error"]
 
 
+@pytest.mark.parametrize("body", [
+    b'{"pdn": "[Event \\"\xed\xa0\x80\\"]\\n1. 32-28 *"}',   # a surrogate's bytes
+    b'{"variant": "itali\xe0n"}',                                 # Latin-1, not UTF-8
+])
+def test_a_body_that_is_not_utf8_is_refused_with_400(alice: TestClient, body: bytes) -> None:
+    for path in ("/api/pdn/import", "/api/games"):
+        r = alice.post(path, content=body, headers={"content-type": "application/json"})
+        assert r.status_code == 400, r.text
+        assert "not UTF-8" in r.json()["error"]
+
+
 def test_a_surrogate_pair_is_one_character_and_is_read(alice: TestClient) -> None:
     """A whole pair is a character; an escaped backslash before "ud800" is plain text (which
     PDN's own string escape then reads as "ud800")."""

@@ -23,7 +23,7 @@ from damiera.web import pdn_import
 from damiera.web.app import create_app
 from damiera.web.fair_share import FairShare
 from damiera.web.limits import LimitExceeded
-from tests.conftest import WAIT_SECONDS
+from tests.conftest import WAIT_SECONDS, run_async
 from tests.security.conftest import ROOMY, served
 
 ATTACKER = "203.0.113.5"
@@ -58,7 +58,7 @@ def test_one_client_holds_at_most_its_share_and_a_full_queue_answers_503() -> No
         a2.release()
         assert share.running() == 0 and share.waiting() == 0
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_a_freed_slot_goes_to_the_client_running_the_fewest() -> None:
@@ -86,7 +86,7 @@ def test_a_freed_slot_goes_to_the_client_running_the_fewest() -> None:
         await asyncio.gather(got_a, got_b)
         assert share.running() == 0 and share.waiting() == 0
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 # -- the site ----------------------------------------------------------------------------------
@@ -146,7 +146,7 @@ def test_one_address_with_random_cookies_cannot_starve_the_analysis_board(
                 await response.aclose()
 
     with served(site) as (host, port):
-        asyncio.run(scenario(f"http://{host}:{port}"))
+        run_async(scenario(f"http://{host}:{port}"))
 
 
 def test_reviews_from_one_address_never_evict_another_clients_review(
@@ -232,4 +232,4 @@ def test_a_review_replaced_before_it_started_gives_its_place_back() -> None:
         finally:
             pool.close()
 
-    asyncio.run(scenario())
+    run_async(scenario())

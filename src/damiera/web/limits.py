@@ -8,9 +8,9 @@
   ``max_import_bytes``) gets 413, whether announced by ``Content-Length`` or sent chunked; a body
   not received within ``body_timeout`` seconds gets 408. The body is read (at most
   ``max_body_bytes``) before the route runs, so a route never waits on a slow client. A
-  JSON body holding a lone surrogate escape (``"\\ud800"``: half of a UTF-16 pair, no
-  character at all, which no answer could echo back as UTF-8) gets 400
-  (:func:`lone_surrogate`).
+  body that is not UTF-8 (as JSON must be, RFC 8259), or JSON holding a lone surrogate
+  escape (``"\\ud800"``: half of a UTF-16 pair, no character at all, which no answer could
+  echo back as UTF-8), gets 400 (:func:`not_text`).
 - :class:`RateLimiter`: a token bucket per client (``rate`` per second, ``burst`` at once);
   it forgets the oldest clients past ``max_clients``, so its memory is bounded.
 - :func:`client_key`: the client a limit applies to, its address
@@ -169,9 +169,9 @@ class RequestLimits:
         refusal = self._check_head(scope)
         if refusal is None:
             body, refusal = await self._read_body(scope, receive)
-        if refusal is None and body and lone_surrogate(body):
-            refusal = (400, ("the request body holds a lone surrogate escape (such as "
-                             "\\ud800), which is not a character: send text as UTF-8"))
+        if refusal is None and body:
+            why = not_text(body)
+            refusal = (400, why) if why is not None else None
         if refusal is not None:
             for message in _refusal(*refusal):
                 await send(message)
@@ -234,22 +234,30 @@ class RequestLimits:
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
-def lone_surrogate(body: bytes) -> bool:
-    """Whether ``body``, JSON, holds a string with half of a UTF-16 surrogate pair alone
-    (``"\\ud800"``; a whole pair, ``"\\ud83d\\ude00"``, is one character and fine). A body
-    that is not JSON is False (the route refuses it with 422). Linear in the body's length:
-    the body is parsed only when it holds an escape of the surrogate range."""
+def not_text(body: bytes) -> str | None:
+    """Why ``body`` is not text a route can take, or None: bytes that are not UTF-8 (which
+    Python's JSON reader would otherwise decode with lone surrogates in it), or JSON holding
+    a string with half of a UTF-16 surrogate pair alone (``"\\ud800"``; a whole pair,
+    ``"\\ud83d\\ude00"``, is one character and fine). A body that is not JSON is left to
+    the route (422). Linear in the body's length: the body is parsed only when it holds an
+    escape of the surrogate range."""
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return (f"the request body is not UTF-8 text (byte {exc.start + 1}): send JSON as "
+                "UTF-8")
     if not _SURROGATE_ESCAPE.search(body):
-        return False
+        return None
     try:
         data = json.loads(body)
-    except (ValueError, RecursionError):   # not JSON (or not UTF-8): the route's own 422
-        return False
+    except (ValueError, RecursionError):   # not JSON: the route's own 422
+        return None
     try:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
-        return True
-    return False
+        return ("the request body holds a lone surrogate escape (such as \\ud800), which "
+                "is not a character: send text as UTF-8")
+    return None
 
 
 def _replay(body: bytes | None, receive: Receive) -> Receive:

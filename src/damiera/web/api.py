@@ -58,9 +58,10 @@ from damiera.rules.notation import MAX_MOVE_TEXT
 from damiera.rules.position import MAX_FEN_TEXT
 from damiera.rules.variant import VARIANTS
 from damiera.web import i18n
+from damiera.web.client_address import client_address
 from damiera.web.computer import CLIENT
 from damiera.web.games import GameService
-from damiera.web.limits import RateLimiter, client_key, until_disconnect
+from damiera.web.limits import RateLimiter, until_disconnect
 from damiera.web.new_game import MAX_START_MOVES, NewGame
 from damiera.web.seats import require_same_origin
 from damiera.web.security_headers import secure_cookie
@@ -193,7 +194,7 @@ async def _same_origin(request: Request) -> None:
     """Every state-changing route: same-site requests only, JSON bodies only; the computer's
     searches count against this client."""
     require_same_origin(request)
-    CLIENT.set(client_key(request))
+    CLIENT.set(client_address(request))
 
 
 async def _locale(request: Request) -> None:
@@ -224,7 +225,7 @@ def build_router(service: GameService, creations: RateLimiter | None = None) -> 
                  dependencies=changes)
     async def create_game(body: NewGameBody, request: Request) -> JSONResponse:
         if creations is not None:
-            creations.take(client_key(request), "new games")
+            creations.take(client_address(request), "new games")
         owner, new = player_token(request)
         options = NewGame(**{**body.model_dump(), "moves": tuple(body.moves)})
         game = await until_disconnect(request, service.create(options, owner))

@@ -68,6 +68,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--connections-per-address", type=int, default=d.connections_per_address,
                    help="open connections one client address may have to each web process "
                    "(default %(default)s; 0: no cap, for a proxy on another machine)")
+    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                   help="a host name the site answers to, e.g. damiera.example or "
+                   "'*.damiera.example' (repeatable; also $DAMIERA_ALLOWED_HOSTS, separated "
+                   "by commas; default: localhost, 127.0.0.1, ::1 and --host, or this "
+                   "machine's names and addresses for 0.0.0.0; '*': any)")
     p.add_argument("--hub-engine", action="append", default=[], metavar="NAME=COMMAND",
                    help="offer a Hub engine as an opponent, e.g. 'Scan=/opt/scan/scan hub' "
                    "(repeatable; also $DAMIERA_HUB_ENGINES, one NAME=COMMAND a line)")
@@ -122,6 +127,7 @@ def _serve_on(args: argparse.Namespace, sock: socket.socket) -> int:
     redis_url = args.redis_url or os.environ.get(REDIS_ENVIRONMENT) or None
     redis_shown = safe_url(redis_url) if redis_url else None
     limits = _limits(args)
+    hosts = allowed_hosts(args.allowed_host, args.host)
     engines = _hub_engines(args)
     try:
         make_url(url)
@@ -130,7 +136,7 @@ def _serve_on(args: argparse.Namespace, sock: socket.socket) -> int:
     try:
         app = create_app(url, limits=limits, hub_engines=engines,
                          hub_movetime=args.hub_movetime, redis_url=redis_url,
-                         computer_workers=_pool_size(args.workers))
+                         computer_workers=_pool_size(args.workers), allowed_hosts=hosts)
     except ArgumentError:
         raise UsageError(f"bad database URL {shown!r}") from None
     except ValueError as exc:   # a malformed Redis URL
@@ -172,6 +178,7 @@ def _serve_on(args: argparse.Namespace, sock: socket.socket) -> int:
     os.environ[SETTINGS_ENVIRONMENT] = json.dumps({
         "database_url": url, "redis_url": redis_url, "workers": args.workers,
         "limits": dataclasses.asdict(limits), "hub_movetime": args.hub_movetime,
+        "allowed_hosts": hosts,
         "hub_engines": [*os.environ.get("DAMIERA_HUB_ENGINES", "").splitlines(),
                         *args.hub_engine],
     })
@@ -182,6 +189,21 @@ def _serve_on(args: argparse.Namespace, sock: socket.socket) -> int:
         host=host, port=port, log_level="warning", **settings, **proxy)
     Multiprocess(config, sockets=[sock]).run()
     return 0
+
+
+#: Environment variable listing the host names the site answers to (commas between).
+HOSTS_ENVIRONMENT = "DAMIERA_ALLOWED_HOSTS"
+
+
+def allowed_hosts(given: list[str], host: str) -> list[str]:
+    """The host names ``damiera serve --host host`` answers to: ``--allowed-host`` and
+    ``$DAMIERA_ALLOWED_HOSTS``, else :func:`~damiera.web.security_headers.
+    default_allowed_hosts`."""
+    from damiera.web.security_headers import default_allowed_hosts
+
+    named = [*given, *os.environ.get(HOSTS_ENVIRONMENT, "").split(",")]
+    named = [n.strip() for n in named if n.strip()]
+    return named or default_allowed_hosts(host)
 
 
 def _pool_size(web_processes: int) -> int:
@@ -207,7 +229,8 @@ def app_from_environment() -> Any:
                       hub_engines=load_engines(settings["hub_engines"]),
                       hub_movetime=settings["hub_movetime"] or DEFAULT_MOVETIME,
                       redis_url=settings["redis_url"],
-                      computer_workers=_pool_size(settings["workers"]))
+                      computer_workers=_pool_size(settings["workers"]),
+                      allowed_hosts=settings["allowed_hosts"])
 
 
 def _worker(args: argparse.Namespace) -> int:

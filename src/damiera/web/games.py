@@ -584,14 +584,15 @@ class GameService:
         return pdn_text(stored, self._game(stored))
 
     def recent(self, owner: str | None, limit: int = 50) -> list[dict[str, Any]]:
-        """Summaries of the owner's recent games for "my games", games without a move or a
+        """Summaries of the recent games of the browser whose player token is ``owner``, for
+        "my games", games without a move or a
         result left out: ``id``, ``variant``, ``variant_name``, ``optional_capture``,
         ``opponent``, ``level``, ``side`` (yours against the computer), ``plies``, ``moves``
         (moves as numbered in the move list, not plies), ``result`` (null or ``{"winner",
         "reason", "text"}``, the text in the current language), ``outcome`` (against the
         computer: "won", "lost", "draw" or null), ``updated_at``, ``created_at``."""
         out = []
-        for s in self.store.recent(owner, limit * 4):
+        for s in self.store.recent(seats.owner_key(owner), limit * 4):
             if not started(s):
                 continue
             if clocks.flag_due(s):      # recorded now (the search runs once per game)

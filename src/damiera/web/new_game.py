@@ -112,7 +112,7 @@ def new_game(options: NewGame, owner: str | None,
         engine=options.engine,
         side=side,
         start_fen=start_fen,
-        owner=owner,
+        owner=seats.owner_key(owner),
         clock=clocks.new_clock(control, played=len(game.moves)),
     )
     stored.white_seat, stored.black_seat = seats.new_game_seats(

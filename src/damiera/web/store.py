@@ -4,8 +4,9 @@ A stored game is what it takes to rebuild it exactly: the variant and its house 
 plays (a friend on the same screen, or the computer at a level), the side at the bottom of the
 screen, the start FEN (None for the variant's start position), every move in full notation,
 the result, the Hub engine that plays for the computer (if not Damiera's own), the clock of a
-timed game (:mod:`damiera.web.clocks`), the browser that created it, the seats (the SHA-256
-of the player token that holds each side: :mod:`damiera.web.seats`), the computer's move
+timed game (:mod:`damiera.web.clocks`), the browser that created it and the seats (the
+SHA-256 of the player token that created it and of the one that holds each side, never a
+token itself: :mod:`damiera.web.seats`), the computer's move
 asked for and not yet played (:mod:`damiera.web.thinking`), and timestamps. The position is
 never stored: the web layer rebuilds a :class:`damiera.rules.game.Game` by replaying the moves.
 
@@ -122,6 +123,10 @@ def safe_url(url: str) -> str:
         return re.sub(r"^([^:/]*://[^:/@]*:)[^@]*@", r"\1***@", url)
 
 
+#: Longest game id the table holds.
+MAX_GAME_ID = 32
+
+
 class _Base(DeclarativeBase):
     pass
 
@@ -135,7 +140,7 @@ class GameRow(_Base):
 
     __tablename__ = "games"
 
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    id: Mapped[str] = mapped_column(String(MAX_GAME_ID), primary_key=True)
     variant: Mapped[str] = mapped_column(String(32))
     optional_capture: Mapped[bool] = mapped_column(default=False)
     #: "computer" or "friend".
@@ -150,7 +155,8 @@ class GameRow(_Base):
     result_winner: Mapped[str | None] = mapped_column(String(8), nullable=True)
     #: A :class:`damiera.rules.game.ResultReason` value, or None while the game goes on.
     result_reason: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    #: Opaque token of the browser that created the game ("my games").
+    #: SHA-256 (hex) of the player token of the browser that created the game ("my games";
+    #: :func:`damiera.web.seats.owner_key`): never the token itself.
     owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     #: SHA-256 (hex) of the player token holding each side's seat; None: nobody's (the
     #: computer's side).
@@ -295,6 +301,16 @@ def _utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
+def _known_id(game_id: str) -> str:
+    """``game_id`` if a game could have it, else :class:`NotFoundError` without asking the
+    database: an id of more than :data:`MAX_GAME_ID` characters, or holding a character that
+    is not printable (a NUL, which PostgreSQL refuses in any text, a lone surrogate, a
+    control character), names no game."""
+    if not game_id or len(game_id) > MAX_GAME_ID or not game_id.isprintable():
+        raise NotFoundError(f"no game with id {game_id[:MAX_GAME_ID + 8]!r}")
+    return game_id
+
+
 def new_game_id() -> str:
     """A fresh unguessable game id (12 URL-safe characters)."""
     return secrets.token_urlsafe(9)
@@ -402,7 +418,7 @@ class GameStore:
     def load(self, game_id: str) -> StoredGame:
         """The game with this id. Raises :class:`NotFoundError`."""
         with self._sessions() as session:
-            row = session.get(GameRow, game_id)
+            row = session.get(GameRow, _known_id(game_id))
             if row is None:
                 raise NotFoundError(f"no game with id {game_id!r}")
             return StoredGame._from_row(row)
@@ -417,7 +433,7 @@ class GameStore:
         :class:`NotFoundError` when the game is gone.
         """
         with self._write_lock, self._sessions() as session:
-            row = session.get(GameRow, game.id)
+            row = session.get(GameRow, _known_id(game.id))
             if row is None:
                 raise NotFoundError(f"no game with id {game.id!r}")
             if row.version != game.version:
@@ -464,7 +480,7 @@ class GameStore:
         """Delete the game (who may is the caller's question: :mod:`damiera.web.seats`).
         Raises :class:`NotFoundError` when there is no such game."""
         with self._write_lock, self._sessions.begin() as session:
-            row = session.get(GameRow, game_id)
+            row = session.get(GameRow, _known_id(game_id))
             if row is None:
                 if db_retry.after_failure():
                     return                         # the cut-off try had landed
@@ -525,7 +541,8 @@ class GameStore:
 
     @storage_errors
     def recent(self, owner: str | None, limit: int = 50) -> list[StoredGame]:
-        """The ``owner``'s games, most recently changed first (none for a None owner)."""
+        """The games whose ``owner`` column is ``owner`` (the hash of a player token:
+        :func:`damiera.web.seats.owner_key`), most recently changed first (none for None)."""
         if owner is None:
             return []
         with self._sessions() as session:

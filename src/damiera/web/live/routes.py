@@ -39,8 +39,8 @@ from damiera.web.api import (
     player_token,
     set_player_cookie,
 )
+from damiera.web.client_address import client_address
 from damiera.web.games import GameService
-from damiera.web.limits import client_key
 from damiera.web.live.hub import LiveHub, Subscriber
 from damiera.web.live.invitations import invite_url_for
 from damiera.web.live.offers import ACTIONS, OnlineActions
@@ -56,11 +56,6 @@ PREVIEW_AGENTS = re.compile(
 #: The longest ``Last-Event-ID`` read (a version number).
 MAX_EVENT_ID = 12
 
-
-def stream_client(request: Request) -> str:
-    """The client an event stream counts against (its address, as every limit of the site
-    has it: :func:`damiera.web.limits.client_key`)."""
-    return client_key(request)
 
 
 def is_preview(request: Request) -> bool:
@@ -150,7 +145,7 @@ def build_router(service: GameService, hub: LiveHub, actions: OnlineActions,
         game_id: str, request: Request,
         last: int | None = Query(None, alias="last_event_id", ge=0, le=2**31),
     ) -> Response:
-        client = stream_client(request)
+        client = client_address(request)
         hub.admit(client)
         try:
             stored = await service.load(game_id)

@@ -193,7 +193,7 @@ class Challenges:
         setattr(stored, f"{theirs}_name", row.creator_name)
         setattr(stored, f"{mine}_seat", me)
         setattr(stored, f"{mine}_name", name)
-        stored.owner = token       # the game is in the acceptor's "my games"
+        stored.owner = seats.owner_key(token)   # the game is in the acceptor's "my games"
         if stored.clock is not None:
             stored.clock = {**stored.clock, "stopped": False, "turn_started": now.isoformat()}
 

@@ -30,9 +30,10 @@ from pydantic import BaseModel, Field
 from damiera.rules.variant import VARIANTS
 from damiera.web import i18n, seats
 from damiera.web.api import ERRORS, current_player, player_token, set_player_cookie
+from damiera.web.client_address import client_address
 from damiera.web.limits import RateLimiter
 from damiera.web.live.hub import LiveHub, LiveSettings
-from damiera.web.live.routes import EventStream, stream_client
+from damiera.web.live.routes import EventStream
 from damiera.web.live.strings import live_strings
 from damiera.web.lobby.challenges import Challenges
 from damiera.web.pages import request_locale
@@ -149,7 +150,7 @@ def build_router(challenges: Challenges, hub: LiveHub, settings: LiveSettings,
     @router.post("/api/challenges", tags=["lobby"], status_code=201, dependencies=changes,
                  responses=ERRORS, summary="Open a challenge")
     async def create(body: ChallengeBody, request: Request) -> JSONResponse:
-        client = stream_client(request)
+        client = client_address(request)
         creations.take(client, "new challenges")
         token, new = player_token(request)
         data = await challenges.create(
@@ -182,7 +183,7 @@ def build_router(challenges: Challenges, hub: LiveHub, settings: LiveSettings,
     @router.get("/api/challenges/events", tags=["lobby"],
                 summary="The lobby's changes as server-sent events")
     async def events(request: Request) -> Response:
-        client = stream_client(request)
+        client = client_address(request)
         hub.admit(client)
         return streams.open(current_player(request), settings.heartbeat,
                             lambda: hub.release(client))

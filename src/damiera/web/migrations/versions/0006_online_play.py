@@ -3,7 +3,7 @@ display name and standing offers on ``games``; the lobby's ``challenges``; the p
 ``seat_presence`` (whether each player's page is open). NULL in older games.
 
 Revision ID: 0006
-Revises: 0004
+Revises: 0005
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0006"
-down_revision: str | None = "0004"
+down_revision: str | None = "0005"
 branch_labels: str | None = None
 depends_on: str | None = None
 

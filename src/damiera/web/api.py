@@ -62,6 +62,7 @@ from damiera.web.client_address import client_address
 from damiera.web.computer import CLIENT
 from damiera.web.games import GameService
 from damiera.web.limits import RateLimiter, until_disconnect
+from damiera.web.my_games import recent as my_games_of
 from damiera.web.new_game import MAX_START_MOVES, NewGame
 from damiera.web.seats import require_same_origin
 from damiera.web.security_headers import secure_cookie
@@ -239,7 +240,7 @@ def build_router(service: GameService, creations: RateLimiter | None = None) -> 
     @router.get("/games", summary="Your recent games (by browser cookie)")
     async def my_games(request: Request) -> list[dict[str, Any]]:
         rows = await asyncio.to_thread(
-            service.recent, request.cookies.get(PLAYER_COOKIE), 50
+            my_games_of, service, request.cookies.get(PLAYER_COOKIE), 50
         )
         for r in rows:
             r["updated_at"] = r["updated_at"].isoformat()

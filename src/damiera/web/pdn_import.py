@@ -56,8 +56,9 @@ from damiera.web.client_address import client_address
 from damiera.web.errors import BadRequest, clip, quoted
 from damiera.web.fair_share import FairShare
 from damiera.web.game_views import pdn_text
-from damiera.web.games import GameService, started
+from damiera.web.games import GameService
 from damiera.web.limits import ClientGone, LimitExceeded, Limits, RateLimiter, until_disconnect
+from damiera.web.my_games import started
 from damiera.web.pages import request_locale, script_json
 from damiera.web.seats import owner_key, require_same_origin
 from damiera.web.serialization import move_numbers, pieces_json, variant_json
@@ -166,7 +167,7 @@ def replay(body: ReplayBody) -> dict[str, Any]:
 
 
 def all_games_pdn(service: GameService, owner: str | None) -> str:
-    """Every game of ``owner`` that "my games" lists (:func:`damiera.web.games.started`:
+    """Every game of ``owner`` that "my games" lists (:func:`damiera.web.my_games.started`:
     with a move or a result; newest first, at most :data:`MAX_DOWNLOAD`) as one PDN text
     (the games separated by a blank line, as :func:`damiera.pdn.write_games` writes them,
     each with its own tags, clock and result as ``GET /api/games/{id}/pdn`` writes it:

@@ -30,7 +30,8 @@ Routes (squares are each variant's official labels; moves in its notation):
   (the computer plays when its reply was interrupted; while a search for it runs, in any web
   process, it waits for that one), ``GET /api/games/{id}/pdn``
   (``text/plain`` attachment), ``GET /api/games/{id}/explain?square=22`` (why a piece cannot
-  move), ``GET /api/games`` (the caller's recent games, those without a move left out),
+  move), ``GET /api/games`` (the caller's recent games: created, or a seat held; those
+  without a move left out: :func:`damiera.web.my_games.recent`),
   ``DELETE /api/games/{id}`` (one of the caller's games: it needs every seat the game has).
 
 Errors are ``{"error": "what was wrong"}``: 400 bad input or an illegal move (then also

@@ -12,11 +12,13 @@ then from this process, on asyncio sockets:
   posted on every game at once, for ``--rounds`` rounds; the same delays;
 
 and reports for each: the delay's median and 95th percentile (ms) over every watcher and move,
+the size of a move's event at a watcher (its ``data:`` line, KB; mean over the moves),
 the server's memory per open stream (its resident set with the streams open, less before
 they opened, divided by their number), and the database statements the server ran per move
 (counted by SQLAlchemy's ``before_cursor_execute`` in the server: the move's POST, and
-anything the streams cost). Each setup runs ``--runs`` times; medians of the runs are
-printed, as a Markdown table for ``benchmarks/live_results.md``.
+anything the streams cost), and the machine's load average (1 minute) when the run began.
+Each setup runs ``--runs`` times; medians of the runs are printed, as a Markdown table for
+``benchmarks/live_results.md``.
 
     .venv/bin/python benchmarks/live_bench.py [--watchers 100 500 1000] [--games 100]
         [--per-game 5] [--moves 10] [--rounds 5] [--runs 3]
@@ -86,6 +88,7 @@ class Watcher:
 
     def __init__(self) -> None:
         self.seen: dict[int, float] = {}
+        self.sizes: dict[int, int] = {}      # bytes of the data: line of each event id
         self.waiters: dict[int, asyncio.Event] = {}
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
@@ -103,6 +106,7 @@ class Watcher:
 
     async def _read(self) -> None:
         assert self.reader is not None
+        version = -1
         while True:
             line = await self.reader.readline()
             if not line:
@@ -113,6 +117,8 @@ class Watcher:
                 waiter = self.waiters.get(version)
                 if waiter is not None:
                     waiter.set()
+            elif line.startswith(b"data: ") and b'"type":"live"' not in line[:20]:
+                self.sizes[version] = self.sizes.get(version, 0) + len(line)
 
     async def arrival(self, version: int, timeout: float = 120) -> float:
         if version not in self.seen:
@@ -156,6 +162,7 @@ async def one_setup(port: int, pid: int, games: int, per_game: int, moves: int) 
     async with httpx.AsyncClient(base_url=base, trust_env=False) as probe:
         q0 = (await probe.get("/_bench/queries")).json()["queries"]
         delays: list[float] = []
+        sizes: list[int] = []
         for n in range(moves):
             async def move(i: int, n: int = n) -> list[float]:
                 white, black, gid = boards[i]
@@ -166,6 +173,7 @@ async def one_setup(port: int, pid: int, games: int, per_game: int, moves: int) 
                     raise RuntimeError(r.text)
                 version = r.json()["version"]
                 arrivals = await asyncio.gather(*(w.arrival(version) for w in watchers[i]))
+                sizes.extend(w.sizes.get(version, 0) for w in watchers[i])
                 return [(t - sent) * 1000 for t in arrivals]
             for result in await asyncio.gather(*(move(i) for i in range(games))):
                 delays.extend(result)
@@ -182,6 +190,7 @@ async def one_setup(port: int, pid: int, games: int, per_game: int, moves: int) 
         "p95_ms": delays[int(0.95 * (len(delays) - 1))],
         "kb_per_stream": (after - before) / streams,
         "queries_per_move": (q1 - q0) / (moves * games),
+        "kb_per_event": statistics.mean(sizes) / 1024,
         "deliveries": len(delays),
     }
 
@@ -218,23 +227,25 @@ def main() -> int:
             try:
                 assert proc.stdout is not None
                 port = int(proc.stdout.readline())
-                runs.append(asyncio.run(one_setup(port, proc.pid, games, per_game, moves)))
+                load = os.getloadavg()[0]
+                runs.append({**asyncio.run(one_setup(port, proc.pid, games, per_game, moves)),
+                             "load": load})
                 print(json.dumps({"run": runs[-1]}), file=sys.stderr, flush=True)
             finally:
                 proc.terminate()
                 proc.wait(30)
         row = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-        row.update(games=games, per_game=per_game, moves=moves,
-                   load=os.getloadavg()[0])
+        row.update(games=games, per_game=per_game, moves=moves)
         rows.append(row)
         print(json.dumps(row), file=sys.stderr, flush=True)
     print("| games x watchers | moves each | delay median (ms) | delay p95 (ms) | "
-          "memory per stream (KB) | DB statements per move | load average |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+          "event at a watcher (KB) | memory per stream (KB) | DB statements per move | "
+          "load average |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(f"| {r['games']} x {r['per_game']} | {r['moves']} | {r['median_ms']:.1f} | "
-              f"{r['p95_ms']:.1f} | {r['kb_per_stream']:.1f} | {r['queries_per_move']:.1f} | "
-              f"{r['load']:.1f} |")
+              f"{r['p95_ms']:.1f} | {r['kb_per_event']:.1f} | {r['kb_per_stream']:.1f} | "
+              f"{r['queries_per_move']:.1f} | {r['load']:.1f} |")
     return 0
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 
 from tests.web.live.conftest import ok, online_game
+from tests.web.live.sse import Events
 
 
 def _mine(web: httpx.Client) -> dict[str, dict[str, Any]]:
@@ -52,9 +53,12 @@ def test_an_accepted_challenge_and_its_rematch_are_in_both_players_games(
     browsers: Callable[[], httpx.Client],
 ) -> None:
     maker, taker = browsers(), browsers()
+    lobby = Events(maker, "/api/challenges/events")      # the maker waits in the lobby
+    lobby.wait_for(lambda i, d: d["type"] == "list", "the lobby's list")
     challenge = ok(maker.post("/api/challenges", json={"variant": "italian", "side": "white",
                                                         "name": "Maker"}))
     game = ok(taker.post(f"/api/challenges/{challenge['id']}/accept", json={"name": "Taker"}))
+    lobby.close()
     gid = game["id"]
     ok(maker.post(f"/api/games/{gid}/moves", json={"move": "22-19"}))
     made = _mine(maker)[gid]            # the challenge's creator is not the game's owner

@@ -41,7 +41,7 @@ import dataclasses
 import logging
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -79,6 +79,15 @@ class LiveSettings:
     challenges_per_client: int = 3
     challenges_total: int = 500
     challenge_ttl: float = 600.0
+    #: Seconds a challenge outlives its creator's lobby page (its lobby event stream):
+    #: a reload or a dropped connection that comes back keeps it, leaving cancels it
+    #: (:mod:`damiera.web.lobby.presence`). At least twice ``presence_every``, the time
+    #: between two confirmations that the page is still open.
+    challenge_grace: float = 20.0
+
+    def __post_init__(self) -> None:
+        if self.challenge_grace < 2 * self.presence_every:
+            raise ValueError("challenge_grace must be at least twice presence_every")
 
     @property
     def stale_after(self) -> float:
@@ -151,6 +160,9 @@ class LiveHub:
         self._seat_locks: dict[tuple[str, str], asyncio.Lock] = {}
         #: Functions called with every ``lobby`` message (the lobby's streams).
         self.lobby_listeners: list[Callable[[Message], None]] = []
+        #: Coroutine functions awaited every ``presence_every`` seconds (the lobby's
+        #: confirmations that its creators' pages are open).
+        self.pulse_listeners: list[Callable[[], Awaitable[None]]] = []
         games.store.listeners.append(self._stored)
         bus.attach(self._received)
 
@@ -471,10 +483,11 @@ class LiveHub:
     async def _pulse_forever(self) -> None:
         while True:
             await asyncio.sleep(self.settings.presence_every)
-            try:
-                await self._pulse()
-            except StorageError as exc:
-                log.warning("could not confirm the players' presence: %s", exc.why)
+            for pulse in (self._pulse, *self.pulse_listeners):
+                try:
+                    await pulse()
+                except StorageError as exc:
+                    log.warning("could not confirm who is here: %s", exc.why)
 
     async def _pulse(self) -> None:
         """Confirm this process's players, read every shown game's presence again (one

@@ -77,7 +77,7 @@ def _indexes(url: str) -> set[str]:
     engine = make_engine(url)
     try:
         with engine.connect() as conn:
-            return {i["name"] for i in sa.inspect(conn).get_indexes("games")}
+            return {str(i["name"]) for i in sa.inspect(conn).get_indexes("games")}
     finally:
         engine.dispose()
 

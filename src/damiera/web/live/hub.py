@@ -5,9 +5,9 @@ stream. Each event has ``id:`` the game's version and one ``data:`` line, a JSON
 (:mod:`damiera.web.live.events`): the whole game first (``{"type": "game", "game", "seats",
 "live"}``, unless ``Last-Event-ID`` or ``?last_event_id=`` names the version the client
 has), then what changed at each version (``{"type": "change", "from", "to", "set", "lists",
-"drop", "live"}``: the new plies, pieces, legal moves, clock, offers, result), ``{"type":
-"live", "live"}`` when only who is here changed, and ``{"type": "deleted"}`` before the
-stream ends. ``live`` is ``{"presence": {"white"|"black": {"online": bool, "away_ms": ms or
+"maps", "drop", "live"}``: the new plies, pieces, legal moves, clock, offers, result),
+``{"type": "live", "live"}`` when only who is here changed, and ``{"type": "deleted"}``
+before the stream ends. ``live`` is ``{"presence": {"white"|"black": {"online": bool, "away_ms": ms or
 null}}, "watchers": n, "claim_after_ms": ms}`` (``away_ms``: how long that player's page has
 been gone). An idle stream gets a comment (``: ping``) every ``heartbeat`` seconds; a
 stream that falls :data:`~damiera.web.live.events.MAX_PENDING` changes behind gets the
@@ -275,9 +275,9 @@ class LiveHub:
 
     # -- events ----------------------------------------------------------------------------
     def _update(self, game_id: str, w: _Watched, stored: StoredGame) -> None:
-        """The game changed: one event per language (what changed since the version the
-        streams have: :class:`~damiera.web.live.events.GameEvents`), the same bytes to
-        every stream of that language."""
+        """The game changed: one event per language and kind of stream (what changed
+        since the version the streams have: :class:`~damiera.web.live.events.GameEvents`),
+        the same bytes to every stream of that kind."""
         w.stored = stored
         chunks = w.events.changed(stored, {sub.kind for sub in w.subs}, self.live_json(w))
         for sub in w.subs:

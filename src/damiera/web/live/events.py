@@ -57,11 +57,11 @@ PING = b": ping\n\n"
 
 
 def _dumps(data: Any) -> bytes:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    return json.dumps(data, separators=(",", ":")).encode()   # ASCII: any text is safe
 
 
 def sse(version: int, data: dict[str, Any]) -> bytes:
-    """One event: ``id:`` ``version`` and ``data`` as one line of JSON (UTF-8)."""
+    """One event: ``id:`` ``version`` and ``data`` as one line of JSON (ASCII, other characters escaped)."""
     return b"id: %d\ndata: %s\n\n" % (version, _dumps(data))
 
 

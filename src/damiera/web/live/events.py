@@ -220,14 +220,21 @@ class GameEvents:
             view = self._views[kind] = _View(stored.version, data)
         return view
 
-    def whole(self, stored: StoredGame, kind: View, live: dict[str, Any],
-              seats: list[str] | None = None) -> bytes:
+    def whole_parts(self, stored: StoredGame, kind: View, live: dict[str, Any],
+                    seats: list[str] | None = None) -> tuple[bytes, bytes, bytes]:
         """The event of the whole game ``stored`` for streams of ``kind`` (with ``seats``
-        when given: a stream's first event)."""
+        when given: a stream's first event) in three parts to write one after the other:
+        its head, the game's JSON (the same ``bytes`` for every stream of this kind and
+        version: a stream keeps no copy of its own), its tail."""
         view = self._view(stored, kind)
         extra = b"" if seats is None else b',"seats":' + _dumps(seats)
-        return (b'id: %d\ndata: {"type":"game","game":%s%s,"live":%s}\n\n'
-                % (stored.version, view.serialized(), extra, _dumps(live)))
+        return (b'id: %d\ndata: {"type":"game","game":' % stored.version, view.serialized(),
+                b'%s,"live":%s}\n\n' % (extra, _dumps(live)))
+
+    def whole(self, stored: StoredGame, kind: View, live: dict[str, Any],
+              seats: list[str] | None = None) -> bytes:
+        """:meth:`whole_parts` as one ``bytes``."""
+        return b"".join(self.whole_parts(stored, kind, live, seats))
 
     def changed(self, stored: StoredGame, kinds: set[View],
                 live: dict[str, Any]) -> dict[View, bytes]:

@@ -404,16 +404,13 @@ class LiveHub:
     async def _stream(self, game_id: str, w: _Watched, sub: Subscriber,
                       last_id: int | None) -> AsyncIterator[bytes]:
         try:
-            retry = b"retry: %d\n\n" % self.settings.retry_ms
-            if last_id != w.stored.version:
-                first = w.events.whole(w.stored, sub.kind, self.live_json(w), sub.sides)
-            else:
-                first = sse(w.stored.version, {"type": "live", "live": self.live_json(w)})
             sub.started = True           # the game as it is now: nothing before it to send
             sub.chunks.clear()
             sub.live_chunk = None
             sub.wake.clear()
-            yield retry + first
+            for part in self._first(w, sub, last_id):   # the game's JSON is shared
+                yield part
+            part = b""
             while not sub.closed:
                 if not sub.wake.is_set():
                     try:
@@ -425,8 +422,20 @@ class LiveHub:
                 chunk = sub.take(lambda: w.events.whole(w.stored, sub.kind, self.live_json(w)))
                 if chunk:
                     yield chunk
+                    chunk = b""
         finally:
             self._leave(game_id, w, sub)
+
+    def _first(self, w: _Watched, sub: Subscriber, last_id: int | None) -> tuple[bytes, ...]:
+        """A stream's first event, in parts: the browser's reconnection delay, then the
+        whole game with the caller's seats, or only who is here when ``last_id`` is the
+        newest version."""
+        retry = b"retry: %d\n\n" % self.settings.retry_ms
+        if last_id != w.stored.version:
+            head, game, tail = w.events.whole_parts(w.stored, sub.kind, self.live_json(w),
+                                                    sub.sides)
+            return retry + head, game, tail
+        return (retry + sse(w.stored.version, {"type": "live", "live": self.live_json(w)}),)
 
     def _leave(self, game_id: str, w: _Watched, sub: Subscriber) -> None:
         if sub.done:

@@ -30,7 +30,8 @@ Routes (squares are each variant's official labels; moves in its notation):
   (the computer plays when its reply was interrupted; while a search for it runs, in any web
   process, it waits for that one), ``GET /api/games/{id}/pdn``
   (``text/plain`` attachment), ``GET /api/games/{id}/explain?square=22`` (why a piece cannot
-  move), ``GET /api/games`` (the caller's recent games, those without a move left out),
+  move), ``GET /api/games`` (the caller's recent games: created, or a seat held; those
+  without a move left out: :func:`damiera.web.my_games.recent`),
   ``DELETE /api/games/{id}`` (one of the caller's games: it needs every seat the game has).
 
 Errors are ``{"error": "what was wrong"}``: 400 bad input or an illegal move (then also
@@ -62,6 +63,7 @@ from damiera.web.client_address import client_address
 from damiera.web.computer import CLIENT
 from damiera.web.games import GameService
 from damiera.web.limits import RateLimiter, until_disconnect
+from damiera.web.my_games import recent as my_games_of
 from damiera.web.new_game import MAX_START_MOVES, NewGame
 from damiera.web.seats import require_same_origin
 from damiera.web.security_headers import secure_cookie
@@ -239,7 +241,7 @@ def build_router(service: GameService, creations: RateLimiter | None = None) -> 
     @router.get("/games", summary="Your recent games (by browser cookie)")
     async def my_games(request: Request) -> list[dict[str, Any]]:
         rows = await asyncio.to_thread(
-            service.recent, request.cookies.get(PLAYER_COOKIE), 50
+            my_games_of, service, request.cookies.get(PLAYER_COOKIE), 50
         )
         for r in rows:
             r["updated_at"] = r["updated_at"].isoformat()

@@ -66,6 +66,7 @@ from damiera.web.live.routes import build_router as live_router
 from damiera.web.live.strings import live_strings
 from damiera.web.lobby.challenges import Challenges
 from damiera.web.lobby.routes import build_router as lobby_router
+from damiera.web.my_games import recent as my_games_of
 from damiera.web.pages import render, request_locale, script_json
 from damiera.web.pdn_import import build_router as pdn_import_router
 from damiera.web.rules_pages.routes import build_router as rules_pages_router
@@ -363,7 +364,7 @@ def create_app(
     async def my_games(request: Request) -> HTMLResponse:
         request_locale(request)     # the result texts in the page's language (the thread
         rows = await asyncio.to_thread(   # gets a copy of this context)
-            service.recent, request.cookies.get(PLAYER_COOKIE), 50)
+            my_games_of, service, request.cookies.get(PLAYER_COOKIE), 50)
         strings = {"confirm_delete": _("Delete this game for good?")}
         return render(request, "games.html", {"games": rows, "games_data": script_json(strings)})
 

@@ -23,8 +23,8 @@
   | "black" to move in each], "move_numbers": ["1.", "1…", ...]}``: the positions of one
   listed game, for the board (the rules core replays them; draws by rule are not enforced,
   as in a record; :mod:`damiera.web.serialization`).
-- ``GET /api/pdn/my-games``: every game of the caller's browser (at most
-  :data:`MAX_DOWNLOAD`, newest first) as one PDN file (``text/plain`` attachment), each game
+- ``GET /api/pdn/my-games``: every game of the caller's browser, as "my games" lists them
+  (at most :data:`MAX_DOWNLOAD`, newest first) as one PDN file (``text/plain`` attachment), each game
   as its own download writes it (:func:`damiera.web.game_views.pdn_text`).
 
 Both POSTs are same-site JSON requests like the rest of the API
@@ -56,10 +56,11 @@ from damiera.web.client_address import client_address
 from damiera.web.errors import BadRequest, clip, quoted
 from damiera.web.fair_share import FairShare
 from damiera.web.game_views import pdn_text
-from damiera.web.games import GameService, started
+from damiera.web.games import GameService
 from damiera.web.limits import ClientGone, LimitExceeded, Limits, RateLimiter, until_disconnect
+from damiera.web.my_games import games_of, started
 from damiera.web.pages import request_locale, script_json
-from damiera.web.seats import owner_key, require_same_origin
+from damiera.web.seats import require_same_origin
 from damiera.web.serialization import move_numbers, pieces_json, variant_json
 
 _ = i18n.gettext
@@ -166,13 +167,14 @@ def replay(body: ReplayBody) -> dict[str, Any]:
 
 
 def all_games_pdn(service: GameService, owner: str | None) -> str:
-    """Every game of ``owner`` that "my games" lists (:func:`damiera.web.games.started`:
-    with a move or a result; newest first, at most :data:`MAX_DOWNLOAD`) as one PDN text
-    (the games separated by a blank line, as :func:`damiera.pdn.write_games` writes them,
-    each with its own tags, clock and result as ``GET /api/games/{id}/pdn`` writes it:
+    """Every game of the player token ``owner`` that "my games" lists (created, or a seat
+    held: :func:`damiera.web.my_games.games_of`; with a move or a result:
+    :func:`damiera.web.my_games.started`; newest first, at most :data:`MAX_DOWNLOAD`) as one
+    PDN text (the games separated by a blank line, as :func:`damiera.pdn.write_games` writes
+    them, each with its own tags, clock and result as ``GET /api/games/{id}/pdn`` writes it:
     :func:`damiera.web.game_views.pdn_text`); "" when there is none."""
     parts = []
-    for stored in service.store.recent(owner_key(owner), MAX_DOWNLOAD):
+    for stored in games_of(service.store, owner, MAX_DOWNLOAD):
         if started(stored):
             parts.append(pdn_text(stored, service.rebuild(stored)))
     return "\n".join(parts)

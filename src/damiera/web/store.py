@@ -50,6 +50,7 @@ from sqlalchemy import (
     JSON,
     DateTime,
     Engine,
+    Index,
     Integer,
     String,
     create_engine,
@@ -157,7 +158,7 @@ class GameRow(_Base):
     result_reason: Mapped[str | None] = mapped_column(String(32), nullable=True)
     #: SHA-256 (hex) of the player token of the browser that created the game ("my games";
     #: :func:`damiera.web.seats.owner_key`): never the token itself.
-    owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: SHA-256 (hex) of the player token holding each side's seat; None: nobody's (the
     #: computer's side).
     white_seat: Mapped[str | None] = mapped_column(String(64), nullable=True)
@@ -185,6 +186,13 @@ class GameRow(_Base):
     offers: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy's own hook
+    #: "My games" of a browser: its games as creator or by either seat, newest first
+    #: (:mod:`damiera.web.my_games`), each read from an index in that order.
+    __table_args__ = (
+        Index("ix_games_owner_updated_at", "owner", "updated_at"),
+        Index("ix_games_white_seat_updated_at", "white_seat", "updated_at"),
+        Index("ix_games_black_seat_updated_at", "black_seat", "updated_at"),
+    )
 
 
 class TaskRow(_Base):
@@ -219,6 +227,10 @@ class ChallengeRow(_Base):
     #: "open", "accepted" or "cancelled".
     status: Mapped[str] = mapped_column(String(12), index=True)
     game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: When its creator's lobby page was last known open (its lobby event stream:
+    #: :mod:`damiera.web.lobby.presence`); None in challenges made before it was kept.
+    creator_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                             nullable=True)
 
 
 class PresenceRow(_Base):
@@ -265,7 +277,7 @@ class StoredGame:
     offers: dict[str, Any] | None = None
 
     @classmethod
-    def _from_row(cls, row: GameRow) -> StoredGame:
+    def from_row(cls, row: GameRow) -> StoredGame:
         return cls(
             id=row.id,
             variant=row.variant,
@@ -373,7 +385,7 @@ class GameStore:
         """The game whose invitation link's secret hashes to ``key``, or None."""
         with self._sessions() as session:
             row = session.scalars(select(GameRow).where(GameRow.invite == key).limit(1)).first()
-            return StoredGame._from_row(row) if row is not None else None
+            return StoredGame.from_row(row) if row is not None else None
 
     @storage_errors
     def create(self, game: StoredGame,
@@ -410,7 +422,7 @@ class GameStore:
             )
             session.add(row)
             session.flush()
-            created = StoredGame._from_row(row)
+            created = StoredGame.from_row(row)
         self._changed(created)
         return created
 
@@ -421,7 +433,7 @@ class GameStore:
             row = session.get(GameRow, _known_id(game_id))
             if row is None:
                 raise NotFoundError(f"no game with id {game_id!r}")
-            return StoredGame._from_row(row)
+            return StoredGame.from_row(row)
 
     @storage_errors
     def save(self, game: StoredGame) -> StoredGame:
@@ -438,7 +450,7 @@ class GameStore:
                 raise NotFoundError(f"no game with id {game.id!r}")
             if row.version != game.version:
                 if db_retry.after_failure() and _written(row, game):
-                    return StoredGame._from_row(row)   # the cut-off try had landed
+                    return StoredGame.from_row(row)   # the cut-off try had landed
                 raise ConflictError("the game was changed by another request; reload it")
             row.moves = list(game.moves)
             row.result_winner = game.result_winner
@@ -459,7 +471,7 @@ class GameStore:
                 raise ConflictError(
                     "the game was changed by another request; reload it"
                 ) from None
-            saved = StoredGame._from_row(row)
+            saved = StoredGame.from_row(row)
         self._changed(saved)
         return saved
 
@@ -538,21 +550,6 @@ class GameStore:
                     conn.execute(text("CREATE TABLE _damiera_write_probe (x INTEGER)"))
             finally:
                 trans.rollback()
-
-    @storage_errors
-    def recent(self, owner: str | None, limit: int = 50) -> list[StoredGame]:
-        """The games whose ``owner`` column is ``owner`` (the hash of a player token:
-        :func:`damiera.web.seats.owner_key`), most recently changed first (none for None)."""
-        if owner is None:
-            return []
-        with self._sessions() as session:
-            rows = session.scalars(
-                select(GameRow)
-                .where(GameRow.owner == owner)
-                .order_by(GameRow.updated_at.desc())
-                .limit(limit)
-            )
-            return [StoredGame._from_row(r) for r in rows]
 
 
 def _written(row: GameRow, game: StoredGame) -> bool:

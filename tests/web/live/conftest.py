@@ -14,9 +14,10 @@ from damiera.web.limits import Limits
 from damiera.web.live.hub import LiveSettings
 from tests.web.live.sse import client, served
 
-#: Delays short enough for the tests (the claim, the heartbeat), limits roomy enough.
+#: Delays short enough for the tests (the claim, the heartbeat, a challenge outliving its
+#: creator's lobby page), limits roomy enough.
 TEST_LIVE = LiveSettings(claim_after=1.0, heartbeat=1.0, presence_every=1.0,
-                         streams_per_client=6, challenges_per_client=3)
+                         challenge_grace=2.0, streams_per_client=6, challenges_per_client=3)
 ROOMY = Limits(create_rate=1000.0, create_burst=1000, computer_per_client=100)
 
 

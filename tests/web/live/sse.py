@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import uvicorn
 
+from damiera.web.live.events import apply_change
 from tests.conftest import WAIT_SECONDS, free_port
 
 
@@ -46,12 +47,18 @@ def client(base: str) -> httpx.Client:
 
 class Events:
     """The server-sent events of ``path`` read by a thread: ``events`` (``(id, data)``, in
-    order), ``comments`` (heartbeats) and the response's status; :meth:`wait_for`."""
+    order), ``comments`` (heartbeats) and the response's status; :meth:`wait_for`. A
+    ``change`` event is applied to the game the stream has (as the page does:
+    :func:`damiera.web.live.events.apply_change`) and comes with the result as ``"game"``;
+    one that does not follow the version the stream has is a ``gaps`` entry; ``sizes`` is
+    the length of each event's ``data:`` line (bytes)."""
 
     def __init__(self, web: httpx.Client, path: str, headers: dict[str, str] | None = None):
         self.items: queue.Queue[tuple[int | None, dict[str, Any]]] = queue.Queue()
         self.events: list[tuple[int | None, dict[str, Any]]] = []
         self.comments = 0
+        self.gaps: list[tuple[int | None, dict[str, Any]]] = []
+        self.sizes: list[tuple[str, int]] = []
         self.status: int | None = None
         self.headers: dict[str, str] = {}
         self._stop = threading.Event()
@@ -74,6 +81,7 @@ class Events:
                 if r.status_code != 200:
                     return
                 event_id: int | None = None
+                game: dict[str, Any] | None = None
                 for line in r.iter_lines():
                     if self._stop.is_set():
                         return
@@ -82,7 +90,17 @@ class Events:
                     elif line.startswith("id:"):
                         event_id = int(line[3:].strip())
                     elif line.startswith("data:"):
-                        self.items.put((event_id, json.loads(line[5:])))
+                        data = json.loads(line[5:])
+                        self.sizes.append((data.get("type", ""), len(line[5:].encode())))
+                        if data.get("type") == "game":
+                            game = data["game"]
+                        elif data.get("type") == "change":
+                            if game is None or data["from"] != game["version"]:
+                                self.gaps.append((event_id, data))
+                            else:
+                                game = apply_change(game, data)
+                                data = {**data, "game": game}
+                        self.items.put((event_id, data))
         except Exception as exc:  # noqa: BLE001 - closed by close(), or the server went away
             self.ended = repr(exc)
         finally:
@@ -126,5 +144,6 @@ class Events:
 
 
 def game_event(version: int) -> Callable[[int | None, dict[str, Any]], bool]:
-    """The test of :meth:`Events.wait_for` for the game event of ``version``."""
-    return lambda i, d: d.get("type") == "game" and i == version
+    """The test of :meth:`Events.wait_for` for the event of the game's ``version`` (the
+    whole game, or a change that the stream applied)."""
+    return lambda i, d: d.get("type") in ("game", "change") and "game" in d and i == version

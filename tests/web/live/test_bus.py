@@ -1,11 +1,13 @@
 """Events between web processes: two sites on one PostgreSQL database, each with a bus of
 its own (Redis pub/sub, or PostgreSQL LISTEN/NOTIFY without Redis); a move played on one
 reaches a watcher and the opponent connected to the other, and so do presence and watcher
-counts. A long game's row is over NOTIFY's payload limit: the receivers read it instead."""
+counts, and a challenge's creator being in the lobby. A long game's row is over NOTIFY's
+payload limit: the receivers read it instead."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
@@ -61,6 +63,32 @@ def test_a_move_on_one_process_reaches_browsers_on_the_other(two_sites: list[str
             s.close()
     finally:
         for web in (white, black, watcher):
+            web.close()
+
+
+def test_a_challenge_lasts_while_its_creators_lobby_page_is_open_on_another_process(
+    two_sites: list[str],
+) -> None:
+    """The process without the creator's lobby stream sweeps too: it must see the other's
+    confirmations, and its lobby pages hear of the challenge once the creator has left."""
+    one, two = two_sites
+    maker, taker, other = client(one), client(two), client(two)
+    try:
+        page = Events(maker, "/api/challenges/events")
+        page.wait_for(lambda i, d: d["type"] == "list", "the maker's lobby")
+        lobby = Events(other, "/api/challenges/events")
+        lobby.wait_for(lambda i, d: d["type"] == "list", "another lobby")
+        kept = ok(maker.post("/api/challenges", json={"variant": "italian"}))
+        left = ok(maker.post("/api/challenges", json={"variant": "russian"}))
+        time.sleep(2 * TEST_LIVE.challenge_grace)      # both processes sweep meanwhile
+        assert ok(taker.post(f"/api/challenges/{kept['id']}/accept"))["online"]["ready"]
+        page.close()
+        lobby.wait_for(lambda i, d: d["type"] == "removed" and d["id"] == left["id"]
+                       and d["game_id"] is None, "the challenge of a creator gone")
+        assert taker.post(f"/api/challenges/{left['id']}/accept").status_code == 409
+        lobby.close()
+    finally:
+        for web in (maker, taker, other):
             web.close()
 
 

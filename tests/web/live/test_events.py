@@ -13,7 +13,8 @@ import httpx
 import pytest
 from sqlalchemy import event
 
-from damiera.web.live.hub import LiveHub, LiveSettings, Subscriber
+from damiera.web.live.events import MAX_PENDING, Subscriber
+from damiera.web.live.hub import LiveHub, LiveSettings
 from tests.conftest import WAIT_SECONDS
 from tests.web.live.conftest import TEST_LIVE, ok, online_game
 from tests.web.live.sse import Events, game_event
@@ -172,10 +173,16 @@ def test_watchers_cost_no_database_query_per_event(
         s.close()
 
 
-def test_a_subscriber_keeps_only_the_newest_events() -> None:
+def test_a_subscriber_sends_each_change_in_order_and_the_whole_game_when_far_behind() -> None:
     sub = Subscriber("en", [], "c")
-    sub.push_game("g1")
-    sub.push_live("l1")
-    sub.push_game("g2")
-    sub.push_live("l2")
-    assert sub.take() == "g2l2" and sub.take() == ""
+    sub.push_game(b"c1")
+    sub.push_live(b"l1")
+    sub.push_game(b"c2")
+    sub.push_live(b"l2")
+    assert sub.take(lambda: b"whole") == b"c1c2l2" and sub.take(lambda: b"whole") == b""
+    for _ in range(MAX_PENDING + 1):
+        sub.push_game(b"c")
+    sub.push_live(b"l3")
+    assert sub.take(lambda: b"whole") == b"wholel3"
+    sub.push_game(b"c4")
+    assert sub.take(lambda: b"whole") == b"c4"

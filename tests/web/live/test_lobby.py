@@ -13,6 +13,13 @@ from tests.web.live.conftest import TEST_LIVE, ok
 from tests.web.live.sse import Events
 
 
+def _lobby(web: httpx.Client) -> Events:
+    """``web``'s lobby page open (its challenges last while it is)."""
+    stream = Events(web, "/api/challenges/events")
+    stream.wait_for(lambda i, d: d["type"] == "list", "the lobby's list")
+    return stream
+
+
 def _challenge(web: httpx.Client, **options: object) -> dict[str, Any]:
     body = {"variant": "italian", "clock": "5+3", "side": "white", **options}
     return ok(web.post("/api/challenges", json=body))
@@ -23,6 +30,7 @@ def test_three_clients_race_to_accept_one_challenge_and_exactly_one_gets_the_sea
 ) -> None:
     maker = browsers()
     racers = [browsers() for _ in range(3)]
+    lobby = _lobby(maker)           # the maker waits in the lobby: its challenge stays open
     challenge = _challenge(maker, name="Maker")
     assert challenge["mine"] is True and challenge["expires_in_s"] == TEST_LIVE.challenge_ttl
     start = threading.Barrier(len(racers))
@@ -52,12 +60,14 @@ def test_three_clients_race_to_accept_one_challenge_and_exactly_one_gets_the_sea
     seated = [ok(w.get(f"/api/games/{won['id']}"))["seats"] for w in racers]
     assert sorted(map(tuple, seated)) == [(), (), ("black",)]
     assert challenge["id"] not in [c["id"] for c in maker.get("/api/challenges").json()]
+    lobby.close()
 
 
 def test_a_challenge_is_listed_cancelled_by_its_maker_only_and_bounded_per_client(
     browsers: Callable[[], httpx.Client],
 ) -> None:
     maker, other = browsers(), browsers()
+    lobby = _lobby(maker)
     made = [_challenge(maker, side="random") for _ in range(TEST_LIVE.challenges_per_client)]
     answer = other.get("/api/challenges")
     assert answer.status_code == 200
@@ -73,6 +83,7 @@ def test_a_challenge_is_listed_cancelled_by_its_maker_only_and_bounded_per_clien
     assert maker.delete(f"/api/challenges/{made[0]['id']}").status_code == 409
     assert other.post(f"/api/challenges/{made[1]['id']}/accept").status_code == 409
     assert other.post("/api/challenges/nope/accept").status_code == 404
+    lobby.close()
 
 
 def test_bad_challenges_are_refused_with_a_reason(browsers: Callable[[], httpx.Client]) -> None:

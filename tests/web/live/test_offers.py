@@ -11,7 +11,7 @@ import httpx
 
 from tests.conftest import WAIT_SECONDS
 from tests.web.live.conftest import TEST_LIVE, ok, online_game
-from tests.web.live.sse import Events
+from tests.web.live.sse import Events, game_event
 
 
 def _pair(browsers: Callable[[], httpx.Client], **options: Any,
@@ -129,7 +129,7 @@ def test_players_whose_pages_stay_open_are_shown_present_long_after_they_came(
     streams[0].wait_for(lambda i, d: d["live"]["presence"]["black"]["online"], "black here")
     time.sleep(2 * TEST_LIVE.stale_after)     # time passing, not a measure of speed
     moved = ok(white.post(f"/api/games/{gid}/moves", json={"move": "32-28"}))
-    _, data = streams[0].wait_for(lambda i, d: i == moved["version"] and d["type"] == "game")
+    _, data = streams[0].wait_for(game_event(moved["version"]))
     assert data["live"]["presence"]["white"]["online"]
     assert data["live"]["presence"]["black"]["online"]
     r = white.post(f"/api/games/{gid}/claim", json={"result": "win"})

@@ -1,35 +1,33 @@
 """The live boards of one web process: every open event stream of a game, fed from the bus.
 
 ``GET /api/games/{id}/events`` (:mod:`damiera.web.live.routes`) is a server-sent event
-stream. Each event has ``id:`` the game's version and one ``data:`` line, a JSON object:
-
-- ``{"type": "game", "game": <the game JSON, in the stream's language>, "live": ...}`` when
-  the game changed (a move, an offer, a seat taken, a result, a flag fall), and as the first
-  event of a stream unless ``Last-Event-ID`` (or ``?last_event_id=``) names the version it
-  has; the first one also carries ``"seats"``, the sides the caller holds;
-- ``{"type": "live", "live": ...}`` when only who is here changed: ``live`` is
-  ``{"presence": {"white"|"black": {"online": bool, "away_ms": ms or null}}, "watchers": n,
-  "claim_after_ms": ms}`` (``away_ms``: how long that player's page has been gone);
-- ``{"type": "deleted"}``, and the stream ends.
-
-An idle stream gets a comment (``: ping``) every ``heartbeat`` seconds; a stream that falls
-behind is never queued up: it gets the newest game event (every event carries the whole
-game) and the newest ``live``. A resumed stream (``Last-Event-ID``) gets the game as it is
-now when it is newer, so no move is missed and none is shown twice.
+stream. Each event has ``id:`` the game's version and one ``data:`` line, a JSON object
+(:mod:`damiera.web.live.events`): the whole game first (``{"type": "game", "game", "seats",
+"live"}``, unless ``Last-Event-ID`` or ``?last_event_id=`` names the version the client
+has), then what changed at each version (``{"type": "change", "from", "to", "set", "lists",
+"maps", "drop", "live"}``: the new plies, pieces, legal moves, clock, offers, result),
+``{"type": "live", "live"}`` when only who is here changed, and ``{"type": "deleted"}``
+before the stream ends. ``live`` is ``{"presence": {"white"|"black": {"online": bool, "away_ms": ms or
+null}}, "watchers": n, "claim_after_ms": ms}`` (``away_ms``: how long that player's page has
+been gone). An idle stream gets a comment (``: ping``) every ``heartbeat`` seconds; a
+stream that falls :data:`~damiera.web.live.events.MAX_PENDING` changes behind gets the
+whole game instead, so nothing is queued without bound. A resumed stream gets the game as it
+is now when it is newer, so no move is missed and none is shown twice.
 
 How a change travels: the store tells the hub of every save (its ``listeners``, in the
 writing thread); the hub publishes ``{"k": "game", "id", "v", "row"}`` on the bus
 (:mod:`damiera.web.live.bus`) with the stored row (no secret in it: not the owner, the seats'
-hashes nor the invitation's), and every process with streams of that game builds the event
-once per language and hands it to each stream: a watcher costs no database query per event
-(a bus that drops ``row``, PostgreSQL's for a long game, costs one read per process). Other
-messages: ``presence`` (a player's page came or went: written to the database by the process
-that holds its stream), ``watchers`` (a process's count of a game's watchers, again every
-``presence_every`` seconds; counts not repeated for three rounds are dropped), ``ask`` (a
-process that starts showing a game asks the others for their counts), ``deleted``, ``lobby``
-(:mod:`damiera.web.lobby`), ``resync`` (after the bus reconnected: each game shown is read
-again). A timed game's flag is recorded by the process showing it when its time runs out, so
-both players see it at once.
+hashes nor the invitation's), and every process with streams of that game builds each
+event once per language and hands the same bytes to each stream: a watcher costs no
+database query and no serialization per event (a bus that drops ``row``, PostgreSQL's for a
+long game, costs one read per process). Other messages: ``presence`` (a player's page came
+or went: written to the database by the process that holds its stream), ``watchers`` (a
+process's count of a game's watchers, again every ``presence_every`` seconds; counts not
+repeated for three rounds are dropped), ``ask`` (a process that starts showing a game asks
+the others for their counts), ``deleted``, ``lobby`` (:mod:`damiera.web.lobby`), ``resync``
+(after the bus reconnected: each game shown is read again). Changes of who is here within
+:data:`LIVE_COALESCE` seconds go out as one ``live`` event. A timed game's flag is recorded
+by the process showing it when its time runs out, so both players see it at once.
 
 Bounds: at most ``streams_per_client`` open streams per client address (429) and
 ``streams_total`` in the process (503), both with ``Retry-After``.
@@ -40,11 +38,10 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import dataclasses
-import json
 import logging
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -53,10 +50,14 @@ from damiera.web import clocks, i18n
 from damiera.web.games import GameService
 from damiera.web.limits import LimitExceeded
 from damiera.web.live.bus import Bus, Message
+from damiera.web.live.events import PING, GameEvents, Subscriber, sse
 from damiera.web.live.presence import Presence, away_since
 from damiera.web.store import NotFoundError, StorageError, StoredGame
 
 log = logging.getLogger("damiera.web.live")
+
+#: Seconds within which changes of who is here (players, watcher counts) go as one event.
+LIVE_COALESCE = 0.1
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,15 @@ class LiveSettings:
     challenges_per_client: int = 3
     challenges_total: int = 500
     challenge_ttl: float = 600.0
+    #: Seconds a challenge outlives its creator's lobby page (its lobby event stream):
+    #: a reload or a dropped connection that comes back keeps it, leaving cancels it
+    #: (:mod:`damiera.web.lobby.presence`). At least twice ``presence_every``, the time
+    #: between two confirmations that the page is still open.
+    challenge_grace: float = 20.0
+
+    def __post_init__(self) -> None:
+        if self.challenge_grace < 2 * self.presence_every:
+            raise ValueError("challenge_grace must be at least twice presence_every")
 
     @property
     def stale_after(self) -> float:
@@ -113,58 +123,25 @@ def row_from_json(data: dict[str, Any]) -> StoredGame:
     return StoredGame(**values)
 
 
-def _sse(version: int, data: dict[str, Any]) -> str:
-    return f"id: {version}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
-
-
-class Subscriber:
-    """One open event stream: its language, the sides its client holds, what waits to be
-    sent (the newest game event and the newest ``live`` event only)."""
-
-    __slots__ = ("client", "closed", "done", "game_chunk", "lang", "live_chunk", "sides",
-                 "wake")
-
-    def __init__(self, lang: str, sides: list[str], client: str):
-        self.lang = lang
-        self.sides = sides
-        self.client = client
-        self.wake = asyncio.Event()
-        self.game_chunk: str | None = None
-        self.live_chunk: str | None = None
-        self.closed = False
-        self.done = False
-
-    def push_game(self, chunk: str) -> None:
-        self.game_chunk = chunk
-        self.live_chunk = None     # the game event carries the newest live state
-        self.wake.set()
-
-    def push_live(self, chunk: str) -> None:
-        self.live_chunk = chunk
-        self.wake.set()
-
-    def take(self) -> str:
-        out = (self.game_chunk or "") + (self.live_chunk or "")
-        self.game_chunk = self.live_chunk = None
-        self.wake.clear()
-        return out
-
-
 class _Watched:
     """A game shown by this process: its newest stored copy, streams, presence, counts."""
 
-    def __init__(self, stored: StoredGame, presence: dict[str, dict[str, Any]]):
+    def __init__(self, stored: StoredGame, presence: dict[str, dict[str, Any]],
+                 events: GameEvents):
         self.stored = stored
+        self.events = events
         self.subs: set[Subscriber] = set()
         self.presence = presence
         self.players: Counter[str] = Counter()      # this process's streams of each seat
+        self.watching = 0                           # this process's streams of watchers
         self.remote: dict[str, tuple[int, float]] = {}   # origin -> (watchers, when)
         self.timer: asyncio.TimerHandle | None = None
         self.fetching = False
         self.announce: asyncio.TimerHandle | None = None
+        self.live_soon: asyncio.TimerHandle | None = None
 
     def watchers(self) -> int:
-        return sum(1 for s in self.subs if not s.sides)
+        return self.watching
 
 
 class LiveHub:
@@ -183,6 +160,9 @@ class LiveHub:
         self._seat_locks: dict[tuple[str, str], asyncio.Lock] = {}
         #: Functions called with every ``lobby`` message (the lobby's streams).
         self.lobby_listeners: list[Callable[[Message], None]] = []
+        #: Coroutine functions awaited every ``presence_every`` seconds (the lobby's
+        #: confirmations that its creators' pages are open).
+        self.pulse_listeners: list[Callable[[], Awaitable[None]]] = []
         games.store.listeners.append(self._stored)
         bus.attach(self._received)
 
@@ -254,8 +234,9 @@ class LiveHub:
                 except (KeyError, TypeError, ValueError):
                     self._fetch(game_id)
         elif kind == "deleted":
+            chunk = sse(w.stored.version, {"type": "deleted"})
             for sub in list(w.subs):
-                sub.push_game(_sse(w.stored.version, {"type": "deleted"}))
+                sub.push_game(chunk)
                 sub.closed = True
         elif kind == "presence":
             side = str(message.get("side"))
@@ -294,21 +275,29 @@ class LiveHub:
 
     # -- events ----------------------------------------------------------------------------
     def _update(self, game_id: str, w: _Watched, stored: StoredGame) -> None:
-        """The game changed: one event per language to every stream."""
+        """The game changed: one event per language and kind of stream (what changed
+        since the version the streams have: :class:`~damiera.web.live.events.GameEvents`),
+        the same bytes to every stream of that kind."""
         w.stored = stored
-        chunks: dict[str, str] = {}
-        for sub in list(w.subs):
-            if sub.lang not in chunks:
-                chunks[sub.lang] = _sse(stored.version, {
-                    "type": "game", "game": self.game_json(stored, sub.lang),
-                    "live": self.live_json(w)})
-            sub.push_game(chunks[sub.lang])
+        chunks = w.events.changed(stored, {sub.kind for sub in w.subs}, self.live_json(w))
+        for sub in w.subs:
+            if sub.started:
+                sub.push_game(chunks[sub.kind])
         self._arm_flag(game_id, w)
 
     def _push_live(self, w: _Watched) -> None:
-        chunk = _sse(w.stored.version, {"type": "live", "live": self.live_json(w)})
+        """Tell every stream who is here now (soon: changes within
+        :data:`LIVE_COALESCE` seconds go as one event)."""
+        if w.live_soon is None:
+            loop = asyncio.get_running_loop()
+            w.live_soon = loop.call_later(LIVE_COALESCE, self._push_live_now, w)
+
+    def _push_live_now(self, w: _Watched) -> None:
+        w.live_soon = None
+        chunk = sse(w.stored.version, {"type": "live", "live": self.live_json(w)})
         for sub in w.subs:
-            sub.push_live(chunk)
+            if sub.started:
+                sub.push_live(chunk)
 
     def game_json(self, stored: StoredGame, lang: str) -> dict[str, Any]:
         """The game JSON of ``stored`` in language ``lang`` (no ``seats``: not a
@@ -382,7 +371,7 @@ class LiveHub:
         return self._open
 
     async def subscribe(self, stored: StoredGame, sub: Subscriber, last_id: int | None
-                        ) -> tuple[AsyncIterator[str], Callable[[], None]]:
+                        ) -> tuple[AsyncIterator[bytes], Callable[[], None]]:
         """The event stream of ``sub`` on ``stored`` (admitted already), starting with the
         game unless ``last_id`` is its version, and the function that ends it (call it when
         the response ends, whether or not the stream was read: it releases the stream's
@@ -395,7 +384,7 @@ class LiveHub:
                 presence = {}
             w = self._watched.get(stored.id)
             if w is None:
-                w = _Watched(stored, presence)
+                w = _Watched(stored, presence, GameEvents(self.game_json))
                 self._watched[stored.id] = w
                 self._arm_flag(stored.id, w)
                 self.publish({"k": "ask", "id": stored.id})
@@ -408,28 +397,45 @@ class LiveHub:
             if w.players[side] == 1:
                 self._spawn(self._seat(stored.id, side, True))
         if not sub.sides:
+            w.watching += 1
             self._announce(stored.id, w)
         return self._stream(stored.id, w, sub, last_id), lambda: self._leave(stored.id, w, sub)
 
     async def _stream(self, game_id: str, w: _Watched, sub: Subscriber,
-                      last_id: int | None) -> AsyncIterator[str]:
+                      last_id: int | None) -> AsyncIterator[bytes]:
         try:
-            first: dict[str, Any] = {"type": "live", "live": self.live_json(w)}
-            if last_id != w.stored.version:
-                first = {"type": "game", "game": self.game_json(w.stored, sub.lang),
-                         "seats": sub.sides, "live": first["live"]}
-            yield f"retry: {self.settings.retry_ms}\n\n" + _sse(w.stored.version, first)
+            sub.started = True           # the game as it is now: nothing before it to send
+            sub.chunks.clear()
+            sub.live_chunk = None
+            sub.wake.clear()
+            for part in self._first(w, sub, last_id):   # the game's JSON is shared
+                yield part
+            part = b""
             while not sub.closed:
-                try:
-                    await asyncio.wait_for(sub.wake.wait(), self.settings.heartbeat)
-                except TimeoutError:
-                    yield ": ping\n\n"
-                    continue
-                chunk = sub.take()
+                if not sub.wake.is_set():
+                    try:
+                        async with asyncio.timeout(self.settings.heartbeat):
+                            await sub.wake.wait()
+                    except TimeoutError:
+                        yield PING
+                        continue
+                chunk = sub.take(lambda: w.events.whole(w.stored, sub.kind, self.live_json(w)))
                 if chunk:
                     yield chunk
+                    chunk = b""
         finally:
             self._leave(game_id, w, sub)
+
+    def _first(self, w: _Watched, sub: Subscriber, last_id: int | None) -> tuple[bytes, ...]:
+        """A stream's first event, in parts: the browser's reconnection delay, then the
+        whole game with the caller's seats, or only who is here when ``last_id`` is the
+        newest version."""
+        retry = b"retry: %d\n\n" % self.settings.retry_ms
+        if last_id != w.stored.version:
+            head, game, tail = w.events.whole_parts(w.stored, sub.kind, self.live_json(w),
+                                                    sub.sides)
+            return retry + head, game, tail
+        return (retry + sse(w.stored.version, {"type": "live", "live": self.live_json(w)}),)
 
     def _leave(self, game_id: str, w: _Watched, sub: Subscriber) -> None:
         if sub.done:
@@ -443,10 +449,12 @@ class LiveHub:
                 if w.players[side] == 0:
                     self._spawn(self._seat(game_id, side, False))
         if not sub.sides:
+            w.watching -= 1
             self._announce(game_id, w)
         if not w.subs and self._watched.get(game_id) is w:
-            if w.timer is not None:
-                w.timer.cancel()
+            for timer in (w.timer, w.live_soon):
+                if timer is not None:
+                    timer.cancel()
             del self._watched[game_id]
 
     async def _seat(self, game_id: str, side: str, online: bool) -> None:
@@ -484,10 +492,11 @@ class LiveHub:
     async def _pulse_forever(self) -> None:
         while True:
             await asyncio.sleep(self.settings.presence_every)
-            try:
-                await self._pulse()
-            except StorageError as exc:
-                log.warning("could not confirm the players' presence: %s", exc.why)
+            for pulse in (self._pulse, *self.pulse_listeners):
+                try:
+                    await pulse()
+                except StorageError as exc:
+                    log.warning("could not confirm who is here: %s", exc.why)
 
     async def _pulse(self) -> None:
         """Confirm this process's players, read every shown game's presence again (one

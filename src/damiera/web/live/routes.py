@@ -41,7 +41,8 @@ from damiera.web.api import (
 )
 from damiera.web.client_address import client_address
 from damiera.web.games import GameService
-from damiera.web.live.hub import LiveHub, Subscriber
+from damiera.web.live.events import Subscriber
+from damiera.web.live.hub import LiveHub
 from damiera.web.live.invitations import invite_url_for
 from damiera.web.live.offers import ACTIONS, OnlineActions
 from damiera.web.pages import request_locale
@@ -79,7 +80,8 @@ class EventStream(StreamingResponse):
     """A ``text/event-stream`` response (never cached, never buffered by a proxy) that calls
     ``on_close`` when it ends, however it ends."""
 
-    def __init__(self, content: AsyncIterator[str], on_close: Callable[[], None]):
+    def __init__(self, content: AsyncIterator[str] | AsyncIterator[bytes],
+                 on_close: Callable[[], None]):
         super().__init__(content, media_type="text/event-stream",
                          headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
         self.on_close = on_close

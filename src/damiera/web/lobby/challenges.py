@@ -2,8 +2,9 @@
 
 A challenge (:class:`~damiera.web.store.ChallengeRow`) names a variant (with or without the
 house rule), a clock (or none) and its creator's side (white, black or random). It is open
-for ``challenge_ttl`` seconds (10 minutes by default), until its creator cancels it, or until
-someone accepts it: the acceptance is one transaction that marks the challenge taken only if
+for ``challenge_ttl`` seconds (10 minutes by default), until its creator cancels it, until
+its creator has left the lobby for ``challenge_grace`` seconds
+(:mod:`damiera.web.lobby.presence`), or until someone accepts it: the acceptance is one transaction that marks the challenge taken only if
 it is still open and stores the new game with both seats (the creator's and the acceptor's)
 and a running clock, so of several clients accepting at once exactly one gets the game and
 the others a 409. Each client address may have ``challenges_per_client`` challenges open (429
@@ -22,7 +23,7 @@ import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import ColumnElement, func, select, update
 from sqlalchemy.orm import Session
 
 from damiera.web import i18n, seats
@@ -31,6 +32,7 @@ from damiera.web.games import GameService
 from damiera.web.limits import LimitExceeded
 from damiera.web.live.hub import LiveHub, LiveSettings
 from damiera.web.live.names import check_name
+from damiera.web.lobby.presence import CreatorPresence, still_here
 from damiera.web.new_game import NewGame, new_game
 from damiera.web.store import (
     ChallengeRow,
@@ -76,12 +78,14 @@ class Challenges:
         self.store = games.store
         self.hub = hub
         self.settings = settings
+        #: Whose lobby pages are open (a challenge ends some seconds after its creator's).
+        self.presence = CreatorPresence(self.store, hub, settings)
 
     # -- in threads ----------------------------------------------------------------------
     @storage_errors
     def _insert(self, row: ChallengeRow, now: datetime) -> dict[str, Any]:
         s = self.settings
-        open_now = (ChallengeRow.status == "open", ChallengeRow.expires_at > now)
+        open_now = self._open_now(now)
         with self.store.transaction() as session:
             mine = session.scalars(select(ChallengeRow.expires_at).where(
                 ChallengeRow.client == row.client, *open_now)
@@ -99,11 +103,16 @@ class Challenges:
             session.flush()
             return challenge_json(row, now)
 
+    def _open_now(self, now: datetime) -> tuple[ColumnElement[bool], ...]:
+        """The conditions of a challenge open at ``now``: not taken nor cancelled, not
+        expired, its creator in the lobby (or gone less than the grace period)."""
+        return (ChallengeRow.status == "open", ChallengeRow.expires_at > now,
+                still_here(now, self.settings.challenge_grace))
+
     @storage_errors
     def _open(self, now: datetime, token: str | None) -> list[dict[str, Any]]:
         with self.store.reading() as session:
-            rows = session.scalars(select(ChallengeRow).where(
-                ChallengeRow.status == "open", ChallengeRow.expires_at > now)
+            rows = session.scalars(select(ChallengeRow).where(*self._open_now(now))
                 .order_by(ChallengeRow.created_at.desc()).limit(MAX_LISTED))
             return [challenge_json(r, now, token) for r in rows]
 
@@ -140,7 +149,7 @@ class Challenges:
             clock=None if stored.clock is None else
             f"{int(stored.clock['base']) // 60}+{int(stored.clock['increment'])}",
             side=side, creator=seats.seat_key(token), creator_name=check_name(name),
-            client=client[:64], created_at=now, status="open",
+            client=client[:64], created_at=now, status="open", creator_seen_at=now,
             expires_at=now + timedelta(seconds=self.settings.challenge_ttl))
         data = await asyncio.to_thread(self._insert, row, now)
         self.hub.publish({"k": "lobby", "what": "created", "challenge": {**data, "mine": False}})
@@ -177,7 +186,9 @@ class Challenges:
         if row is None:
             raise NotFoundError(f"no challenge with id {challenge_id!r}")
         now = datetime.now(UTC)
-        if row.status != "open" or _utc(row.expires_at) <= now:
+        seen = _utc(row.creator_seen_at or row.created_at)
+        if (row.status != "open" or _utc(row.expires_at) <= now
+                or seen < now - timedelta(seconds=self.settings.challenge_grace)):
             raise Conflict(_("this challenge is no longer open: someone else accepted it, "
                              "or it was cancelled or expired"))
         me = seats.seat_key(token)
@@ -199,8 +210,8 @@ class Challenges:
 
         def take(session: Session) -> bool:
             result = session.execute(update(ChallengeRow).where(
-                ChallengeRow.id == challenge_id, ChallengeRow.status == "open",
-                ChallengeRow.expires_at > now).values(status="accepted", game_id=stored.id)
+                ChallengeRow.id == challenge_id, *self._open_now(now))
+                .values(status="accepted", game_id=stored.id)
                 .execution_options(synchronize_session=False))
             return int(getattr(result, "rowcount", 0) or 0) == 1
 

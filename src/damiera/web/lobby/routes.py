@@ -13,7 +13,9 @@
 - ``GET /api/challenges/events``: server-sent events of the lobby: first ``{"type": "list",
   "challenges": [...]}``, then ``{"type": "created", "challenge"}`` and ``{"type":
   "removed", "id", "game_id"}`` (``game_id`` when it was accepted: its creator's page goes
-  there). A page that falls too far behind gets the list again.
+  there). A page that falls too far behind gets the list again. While a client holds it
+  open, its challenges stay open (:mod:`damiera.web.lobby.presence`); the page and the
+  stream give a client without a player cookie its own.
 """
 
 from __future__ import annotations
@@ -117,11 +119,16 @@ class LobbyStreams:
 
     def open(self, token: str | None, heartbeat: float,
              on_close: Callable[[], None]) -> EventStream:
+        """The lobby's stream for the player token ``token``; while it is open, that
+        player's challenges stay open (:mod:`damiera.web.lobby.presence`)."""
         queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
         self._queues.add(queue)
+        creator = seats.seat_key(token) if token else None
+        self.challenges.presence.opened(creator)
 
         def closed() -> None:
             self._queues.discard(queue)
+            self.challenges.presence.closed(creator)
             on_close()
 
         return EventStream(self.stream(token, queue, heartbeat), closed)
@@ -139,9 +146,13 @@ def build_router(challenges: Challenges, hub: LiveHub, settings: LiveSettings,
     async def lobby(request: Request) -> Response:
         data = {"strings": live_strings(), "white": _("White"), "black": _("Black"),
                 "variants": {v.id: _(v.name) for v in VARIANTS.values()}}
-        return render(request, "lobby.html", {
-            "title": _("Lobby"),
+        response = render(request, "lobby.html", {
+            "title": _("Lobby"), "grace": round(settings.challenge_grace),
             "page_data": json.dumps(data, ensure_ascii=False).replace("</", "<\\/")})
+        token, new = player_token(request)   # the page's stream says who is here
+        if new:
+            set_player_cookie(request, response, token)
+        return response
 
     @router.get("/api/challenges", tags=["lobby"], summary="The open challenges")
     async def list_challenges(request: Request) -> JSONResponse:
@@ -185,7 +196,10 @@ def build_router(challenges: Challenges, hub: LiveHub, settings: LiveSettings,
     async def events(request: Request) -> Response:
         client = client_address(request)
         hub.admit(client)
-        return streams.open(current_player(request), settings.heartbeat,
-                            lambda: hub.release(client))
+        token, new = player_token(request)
+        response = streams.open(token, settings.heartbeat, lambda: hub.release(client))
+        if new:           # a client's first request: its challenges will be this token's
+            set_player_cookie(request, response, token)
+        return response
 
     return router

@@ -1,10 +1,13 @@
 // The live board: the game's event stream (GET /api/games/{id}/events, server-sent events)
 // keeps the page up to date for players and watchers alike, and the panel of a game online:
 // the invitation link, offers and their answers, the opponent's presence and the claim,
-// display names, the watchers. No rule and no polling: every event carries the game as the
-// server has it (moves, clocks, offers, result, in the page's language); the page draws it.
-// A dropped stream reconnects by itself with the last version seen (Last-Event-ID), so no
-// move is missed or shown twice; one refused (429/503) is opened again later.
+// display names, the watchers. No rule and no polling: the stream sends the game as the
+// server has it (in the page's language) once, then what changed at each version (the new
+// plies, pieces, legal moves, clock, offers, result: a "change" event), which the page
+// applies to the game it has; a change that does not follow the version the page has
+// (a gap) makes it ask for the whole game again. A dropped stream reconnects by itself with
+// the last version seen (Last-Event-ID), so no move is missed or shown twice; one refused
+// (429/503) is opened again later.
 
 import { api } from "/static/api.js";
 import { action, animateMove, confirmBox } from "/static/play_actions.js";
@@ -20,6 +23,7 @@ let liveAt = 0;
 let source = null;
 let retryDelay = 2000;
 let pending = null;        // a newer game that came while the page was busy
+let latest = null;         // the game as the stream has told it (changes apply to it)
 let nameSent = false;
 
 const other = (side) => (side === "white" ? "black" : "white");
@@ -52,17 +56,37 @@ export function startLive() {
 
 function connect(after) {
   const url = `/api/games/${state.game.id}/events` + (after !== null ? `?last_event_id=${after}` : "");
-  source = new EventSource(url);
-  source.onopen = () => { retryDelay = 2000; $("live-conn").hidden = true; };
-  source.onmessage = (e) => received(JSON.parse(e.data));
-  source.onerror = () => {
+  const stream = new EventSource(url);
+  source = stream;
+  stream.onopen = () => { retryDelay = 2000; $("live-conn").hidden = true; };
+  stream.onmessage = (e) => { if (source === stream) received(JSON.parse(e.data)); };
+  stream.onerror = () => {
+    if (source !== stream) return;
     $("live-conn").hidden = false;
     document.body.dataset.live = "down";
-    if (source.readyState === EventSource.CLOSED) {   // refused (too many streams): later
-      setTimeout(() => connect(state.game.version), retryDelay);
+    if (stream.readyState === EventSource.CLOSED) {   // refused (too many streams): later
+      setTimeout(() => { if (source === stream) connect(latest ? latest.version : null); }, retryDelay);
       retryDelay = Math.min(retryDelay * 2, 60000);
     }
   };
+}
+
+/** The game after a "change" event: its `set` fields replaced, its `lists` cut to their
+ * first `keep` items and the new items added, its `maps` given their new keys and rid of
+ * their dropped ones, its `drop` fields removed (the server's
+ * damiera.web.live.events.apply_change). `game` itself is not changed. */
+export function applyChange(game, change) {
+  const next = { ...game, ...change.set };
+  for (const [key, [keep, items]] of Object.entries(change.lists || {})) {
+    next[key] = (game[key] || []).slice(0, keep).concat(items);
+  }
+  for (const [key, patch] of Object.entries(change.maps || {})) {
+    const value = { ...(game[key] || {}), ...patch.set };
+    for (const gone of patch.drop || []) delete value[gone];
+    next[key] = value;
+  }
+  for (const key of change.drop || []) delete next[key];
+  return next;
 }
 
 function received(msg) {
@@ -74,8 +98,20 @@ function received(msg) {
     message(S.error.replace("{message}", "404"));
     return;
   }
-  if (msg.type === "game") show(msg.game, msg.seats);
-  else redraw();
+  if (msg.type === "game") {
+    latest = msg.game;
+    show(msg.game, msg.seats);
+  } else if (msg.type === "change" && latest && msg.to <= latest.version) {
+    redraw();                            // a version this page has already
+  } else if (msg.type === "change" && latest && msg.from === latest.version) {
+    latest = applyChange(latest, msg);
+    show(latest, null);
+  } else if (msg.type === "change") {    // a gap: the whole game again
+    source.close();
+    connect(latest ? latest.version : null);
+  } else {
+    redraw();
+  }
 }
 
 /** A newer game from the stream: drawn at once, its last move animated if it is one more. */
@@ -92,7 +128,7 @@ async function show(next, seats) {
     setTimeout(flush, 100);
     return;
   }
-  if (next.clock) next.clock.received = performance.now();
+  if (next.clock) next.clock = { ...next.clock, received: performance.now() };
   const oneMore = next.history.length === g.history.length + 1 && next.last_move
     && g.history.every((m, i) => next.history[i] === m);
   if (next.online && next.online.rematch_game && !(g.online && g.online.rematch_game)

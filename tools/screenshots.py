@@ -5,8 +5,11 @@ Debian's Chromium, on a fresh site with its own SQLite file in a temporary folde
 
 Writes ``play-international-equal-captures.png`` (the king on 4 in
 ``W:WK4:B10,20,22,32,33,37,39`` after clicking 4 then 9: the two captures that end on 9
-drawn), ``play-ar-message.png`` (an Italian game in Arabic with a refusal that lists moves)
-and ``play-friend-clocks.png`` (a friend game with 5+3 clocks after two moves).
+drawn), ``play-ar-message.png`` (an Italian game in Arabic with a refusal that lists moves),
+``play-friend-clocks.png`` (a friend game with 5+3 clocks after two moves),
+``analysis-equal-captures.png`` (the analysis board in the same position after 4 then 9,
+asking which of the two captures) and ``pdn-import-ar.png`` (the import page in Arabic with
+a two-game file read, one game broken, the first replayed to its seventh ply).
 """
 
 from __future__ import annotations
@@ -18,12 +21,30 @@ import time
 from pathlib import Path
 
 import uvicorn
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import FilePayload, Page, sync_playwright
 
 from damiera.web.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
+
+#: The file read on the import page: a finished game and one with an impossible move.
+SAMPLE_PDN = """[Event "Club match"]
+[White "Anna"]
+[Black "Boris"]
+[Result "2-0"]
+[GameType "20"]
+
+1. 32-28 19-23 2. 28x19 14x23 3. 37-32 10-14 4. 41-37 5-10 5. 31-26 17-21
+6. 26x17 11x22 7. 36-31 14-19 2-0
+
+[Event "Typo"]
+[White "Carla"]
+[Black "Dario"]
+[GameType "20"]
+
+1. 32-28 19-23 2. 28x19 99-98 *
+"""
 
 
 def _wait(page: Page) -> None:
@@ -75,6 +96,24 @@ def shoot(base_url: str, out: Path) -> list[Path]:
         page.wait_for_timeout(1500)       # the running clock has visibly counted down
         made.append(out / "play-friend-clocks.png")
         page.screenshot(path=str(made[-1]))
+
+        page.goto("/analysis?variant=international&fen=W%3AWK4%3AB10%2C20%2C22%2C32%2C33%2C37"
+                  "%2C39&lang=en")
+        page.wait_for_selector("body[data-ready]")
+        page.click('#board [data-square="4"]')
+        page.click('#board [data-square="9"]')
+        page.wait_for_selector("#board polyline.capture-path")
+        made.append(out / "analysis-equal-captures.png")
+        page.screenshot(path=str(made[-1]))
+
+        page.goto("/import?lang=ar")
+        sample: FilePayload = {"name": "club.pdn", "mimeType": "text/plain",
+                               "buffer": SAMPLE_PDN.encode()}
+        page.set_input_files("#imp-file", files=[sample])
+        page.wait_for_selector('#imp-viewer[data-game="1"]')
+        page.click('#imp-moves button[data-ply="7"]')
+        made.append(out / "pdn-import-ar.png")
+        page.screenshot(path=str(made[-1]), full_page=True)
         context.close()
         browser.close()
     return made

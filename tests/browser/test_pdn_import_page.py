@@ -10,6 +10,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from damiera import pdn
+from damiera.rules.notation import move_text
 from damiera.rules.position import write_fen
 
 Page = Any
@@ -94,9 +95,38 @@ def test_paste_open_in_replay_and_continue_from_move_n_against_the_computer(
     page.wait_for_url(re.compile(r"/game/[A-Za-z0-9_-]+$"))
     game_id = page.url.rsplit("/", 1)[1]
     game = page.request.get(f"{base_url}/api/games/{game_id}").json()
-    assert game["start_fen"] == fen and game["opponent"] == "computer"
+    assert game["start_fen"] == write_fen(v, positions[0]) and game["opponent"] == "computer"
+    assert game["fen"] == fen
     assert game["side"] == "black" and game["seats"] == ["black"]
-    assert game["history"] == []                    # the human (Black) moves first here
+    # the record's first seven moves are the new game's: listed, the last one marked; the
+    # human (Black) moves next
+    assert game["history"] == [move_text(v, p.move.raw) for p in read.plies[:7]]
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#move-list button.move")).to_have_count(7)
+    last = read.plies[6].move.raw
+    assert sorted(page.eval_on_selector_all(
+        "#board .sq.last", "els => els.map(e => e.dataset.square)")) == sorted(
+        [move_text(v, last).split("-")[0], move_text(v, last).split("-")[-1]])
+
+
+def test_continuing_from_the_start_adds_no_empty_game_to_the_download(page: Page) -> None:
+    """A game continued from a record's first position has no move yet: like "my games",
+    "Download all my games" leaves it out until a move is played."""
+    page.goto("/import")
+    page.fill("#imp-text", GOOD)
+    page.click("#imp-read")
+    expect(page.locator("#imp-viewer")).to_have_attribute("data-game", "1")
+    page.select_option("#imp-opponent", "friend")
+    page.click("#imp-continue-button")
+    page.wait_for_url(re.compile(r"/game/[A-Za-z0-9_-]+$"))
+    game_id = page.url.rsplit("/", 1)[1]
+    assert page.request.get(f"/api/games/{game_id}").json()["history"] == []
+    assert "[Event" not in page.request.get("/api/pdn/my-games").text()
+    page.goto("/games")
+    expect(page.locator(f'#games tr[data-game-id="{game_id}"]')).to_have_count(0)
+    assert page.request.post(f"/api/games/{game_id}/moves", data={"move": "32-28"}).ok
+    download = page.request.get("/api/pdn/my-games").text()
+    assert download.count("[Event") == 1 and "1. 32-28 *" in download
 
 
 def test_upload_a_windows_1252_file(page: Page) -> None:

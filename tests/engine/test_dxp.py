@@ -8,11 +8,15 @@ No speed is asserted; waits are guards against a hung peer.
 from __future__ import annotations
 
 import io
+import queue
+import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from types import SimpleNamespace
+from typing import IO, Any
 
 import pytest
 
@@ -132,24 +136,66 @@ def test_the_reader_cuts_messages_across_chunks_and_drops_long_ones_in_bounded_m
 
 # -- games on loopback -----------------------------------------------------------------------
 class Server:
-    """``damiera dxp --listen 0`` in a subprocess; ``port`` read from its first line."""
+    """``damiera dxp --listen 0`` in a subprocess; ``port`` read from its first line, the
+    rest of its output read by threads (so that neither pipe can fill up)."""
 
     def __init__(self, *args: str):
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "damiera", "dxp", "--listen", "0", *args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        assert self.proc.stdout is not None
+        assert self.proc.stdout is not None and self.proc.stderr is not None
         first = self.proc.stdout.readline()
         assert first.startswith("listening on 127.0.0.1:"), first
         self.port = int(first.rsplit(":", 1)[1])
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.err: list[str] = []
+        self.out: list[str] = []
+        self.readers = [
+            threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True),
+            threading.Thread(target=self.err.extend, args=(self.proc.stderr,), daemon=True),
+        ]
+        for reader in self.readers:
+            reader.start()
+
+    def _read(self, stream: IO[str]) -> None:
+        for line in stream:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def next_line(self) -> str:
+        """The next line on standard output (a game's line, printed as the game ends)."""
+        line = self.lines.get(timeout=GUARD)
+        assert line is not None, f"the server left: {''.join(self.err)}"
+        self.out.append(line)
+        return line
 
     def finish(self) -> tuple[int, str, str]:
-        out, err = self.proc.communicate(timeout=GUARD)
-        return self.proc.returncode, out, err
+        """Wait for the server to leave: its status, standard output and error."""
+        code = self.proc.wait(GUARD)
+        for reader in self.readers:
+            reader.join(GUARD)
+        while (line := self.lines.get(timeout=GUARD)) is not None:
+            self.out.append(line)
+        return code, "".join(f"{line}\n" for line in self.out), "".join(self.err)
+
+    def stop(self, sig: int = signal.SIGTERM) -> tuple[int, str, str]:
+        """Stop the server with ``sig``, then :meth:`finish`."""
+        self.proc.send_signal(sig)
+        return self.finish()
 
 
 @pytest.fixture
 def server() -> Iterator[Server]:
+    s = Server("--movetime", "0.02", "--name", "Damiera server", "--once")
+    yield s
+    if s.proc.poll() is None:
+        s.proc.kill()
+        s.proc.communicate()
+
+
+@pytest.fixture
+def serving() -> Iterator[Server]:
+    """A server that serves until stopped."""
     s = Server("--movetime", "0.02", "--name", "Damiera server")
     yield s
     if s.proc.poll() is None:
@@ -233,8 +279,13 @@ def test_a_backreq_takes_the_game_back_and_the_follower_moves_again(server: Serv
     assert server.finish()[0] == 0
 
 
-def test_pydraughts_dxp_client_plays_against_our_follower(server: Server,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def _pydraughts(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
+    """pydraughts' ``draughts`` module and its DXPEngine (skips when it is not installed),
+    with two things of its socket changed that have nothing to do with the server: its 7 s
+    sleep on closing (not needed on loopback), and its reading, which takes whatever one
+    ``recv`` returns for one message (so a MOVE that arrives with the GAMEACC before its
+    thread reads, as on a loaded machine, is lost and it waits forever): here it reads up
+    to each NUL, as DXP frames messages."""
     draughts = pytest.importorskip("draughts")
     if not hasattr(draughts, "Board"):
         pytest.skip("the installed 'draughts' package is not pydraughts")
@@ -243,29 +294,122 @@ def test_pydraughts_dxp_client_plays_against_our_follower(server: Server,
         dxp_classes,
     )
 
-    # pydraughts sleeps 7 s when it closes its socket: not needed on loopback.
+    def receive(self: Any) -> str:
+        data = b""
+        while not data.endswith(b"\0"):
+            byte = self.sock.recv(1) if self.sock is not None else b""
+            if not byte:
+                raise ConnectionError("receive exception: socket connection broken")
+            data += byte
+        return data[:-1].decode("ascii").strip()
+
     monkeypatch.setattr(dxp_classes, "time", SimpleNamespace(sleep=lambda seconds: None))
-    engine = DXPEngine(None, {"engine-opened": True, "ip": "127.0.0.1",
-                                      "port": server.port, "max-moves": 0})
+    monkeypatch.setattr(dxp_classes.MySocket, "receive", receive)
+    return draughts, DXPEngine
+
+
+def test_pydraughts_dxp_client_plays_against_our_follower(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    draughts, engine_class = _pydraughts(monkeypatch)
+    _guarded(lambda: _pydraughts_game(draughts, engine_class, server.port, True, 10))
+    code, out, err = server.finish()
+    assert code == 0, err
+    assert "game 1: unknown for Damiera (white) against DXP Client, 9 plies" in out
+    assert "error" not in err
+
+
+def _pydraughts_game(draughts: Any, engine_class: Any, port: int, damiera_white: bool,
+                     plies: int) -> None:
+    """One game on its own connection, as pydraughts plays: ``plies`` plies, Damiera
+    searching for its colour and pydraughts playing its first legal move, then GAMEEND."""
+    engine = engine_class(None, {"engine-opened": True, "ip": "127.0.0.1", "port": port,
+                                 "max-moves": 0})
     board = draughts.Board()
-    rng_moves = 0
     try:
-        while len(board.move_stack) < 10 and not board.is_over():
-            if len(board.move_stack) % 2 == 0:  # Damiera plays White
+        while len(board.move_stack) < plies:
+            if (len(board.move_stack) % 2 == 0) == damiera_white:
                 played = engine.play(board).move
                 assert played is not None
             else:
-                played = board.legal_moves()[rng_moves % len(board.legal_moves())]
-                rng_moves += 1
+                played = board.legal_moves()[0]
             board.push(played)
         assert engine.id["name"] == "Damiera server"
-        assert len(board.move_stack) == 10
     finally:
         engine.quit()
-    code, out, err = server.finish()
-    assert code == 0, err
-    assert "game 1: unknown for Damiera (white) against DXP Client" in out
-    assert "error" not in err
+
+
+def _guarded(target: Callable[[], None]) -> None:
+    """Run ``target`` in a thread (pydraughts' client waits in busy loops, forever when the
+    server has gone) and fail unless it ends within the guard, re-raising its error."""
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            target()
+        except BaseException as exc:  # noqa: BLE001 (handed to the test's thread)
+            errors.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(GUARD)
+    assert not thread.is_alive(), "the client never finished: the server stopped serving"
+    if errors:
+        raise errors[0]
+
+
+def test_a_pydraughts_client_plays_four_games_in_a_row_against_one_listener(
+        serving: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    draughts, engine_class = _pydraughts(monkeypatch)
+
+    def four_games() -> None:
+        for game in range(4):
+            _pydraughts_game(draughts, engine_class, serving.port, game % 2 == 0, 6)
+
+    _guarded(four_games)
+    lines = [serving.next_line() for _ in range(4)]
+    # pydraughts sends its own last move only with its next request: Damiera sees 5 plies
+    # of a game where it plays White.
+    assert lines == [f"game {n}: unknown for Damiera ({color}) against DXP Client, {plies} plies"
+                     for n, color, plies in zip((1, 2, 3, 4), ("white", "black") * 2,
+                                                (5, 6) * 2)]
+    code, _, err = serving.stop()
+    assert code == 0 and "stopped after 4 games" in err
+    assert "error" not in err and "Traceback" not in err
+
+
+def test_the_listener_serves_our_initiators_until_stopped_by_sigint(serving: Server) -> None:
+    for color in (Color.WHITE, Color.BLACK):
+        outcomes = connect(f"127.0.0.1:{serving.port}", 1, color, 1, 2, movetime=0.02,
+                           name="Damiera client", log=io.StringIO())
+        assert [o.plies for o in outcomes] == [4]
+    assert serving.next_line().startswith("game 1: unknown for Damiera (black)")
+    assert serving.next_line().startswith("game 2: unknown for Damiera (white)")
+    code, _, err = serving.stop(signal.SIGINT)
+    assert code == 0 and "stopped after 2 games" in err and "Traceback" not in err
+
+
+def test_once_goes_with_listen_only(capsys: pytest.CaptureFixture[str]) -> None:
+    from damiera.cli import main
+
+    assert main(["dxp", "--connect", "127.0.0.1:9", "--once"]) == 2
+    assert "--once goes with --listen" in capsys.readouterr().err
+
+
+def test_a_gameend_sent_with_the_winning_move_is_answered_with_reason_0(
+        server: Server) -> None:
+    # Damiera (the follower) plays Black's last man on 23; White's 28x19 takes it, and the
+    # initiator announces its win in the same breath, as many engines do: Damiera answers
+    # that GAMEEND (reason 0, unknown, as the protocol's reply) instead of sending its own.
+    position = parse_fen(V, "W:W28:B23")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=GUARD) as sock:
+        sock.sendall(encode(V, GameReq("raw", Color.BLACK, 0, 0, position)).encode() + b"\0")
+        assert _recv(sock).startswith("A")
+        (capture,) = generate(V, position)
+        winning = encode(V, move_message(V, capture, 0))
+        sock.sendall(f"{winning}\0E31\0".encode())
+        assert _recv(sock) == "E01"
+    code, out, _ = server.finish()
+    assert code == 0 and "game 1: loss for Damiera (black) against raw, 1 plies" in out
 
 
 @pytest.mark.parametrize("args,code,words", [

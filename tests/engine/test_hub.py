@@ -12,6 +12,7 @@ from damiera.engine.hub import (
     parse_line,
     parse_position,
 )
+from damiera.engine.hub_protocol import position_string
 from damiera.engine.search import Searcher
 from damiera.rules.movegen import apply_move, generate
 from damiera.rules.position import parse_fen
@@ -169,3 +170,42 @@ def test_hub_searches_a_record_that_played_on_past_a_threefold_repetition() -> N
                    f'pos pos=B{"".join(board)} moves="{shuffle}"', "level depth=2",
                    "go think", "quit")
     assert out[-1].startswith("done move=")
+
+
+def _infos(out: list[str]) -> list[dict[str, str]]:
+    return [parse_line(line)[1] for line in out if line.startswith("info ")]
+
+
+def test_hub_level_nodes_limits_the_search_by_its_node_count() -> None:
+    # The depth-1 level before it is replaced, not kept: the search goes deeper than 1 and
+    # stops once it has counted the nodes (checked every 256 nodes).
+    out = _session(f"pos pos={START_10}", "level depth=1", "level nodes=3000", "go think",
+                   "level nodes=0", "level nodes=x", "quit")
+    errors = [line for line in out if line.startswith("error ")]
+    assert len(errors) == 2 and all("nodes must be" in line for line in errors)
+    infos = _infos(out)
+    assert int(infos[-1]["depth"]) > 1
+    assert all(int(i["nodes"]) < 3000 + 256 for i in infos)
+    assert sum(line.startswith("done move=") for line in out) == 1
+
+
+def test_hub_level_nodes_gives_the_same_move_whatever_the_machine() -> None:
+    # A node budget, unlike a clock, is the same search on every run.
+    lines = (f"pos pos={START_10}", "level nodes=2000", "go analyze", "quit")
+    first, second = _session(*lines), _session(*lines)
+    assert [i["pv"] for i in _infos(first)] == [i["pv"] for i in _infos(second)]
+
+
+def test_hub_scores_a_won_position_with_its_distance_as_scan_does() -> None:
+    # White (king 46, man 28) against men 19 and 23: won in 3 plies. Scan writes a win in
+    # n plies as 100 - n/100 men (99.97), a loss as its negative.
+    v = variant("international")
+    won = parse_fen(v, "W:W28,K46:B19,23")
+    result = Searcher(v).search(won, depth=6)
+    assert result.score == 1_000_000 - 3
+    out = _session(f"pos pos={position_string(v, won)}", "level depth=6", "go think", "quit")
+    assert _infos(out)[-1]["score"] == "99.97"
+    lost = apply_move(won, result.pv[0])
+    out = _session(f"pos pos={position_string(v, lost)}", "level depth=6", "go analyze",
+                   "quit")
+    assert _infos(out)[-1]["score"] == "-99.98"

@@ -130,13 +130,21 @@ def test_match_against_our_engine_as_a_hub_player(monkeypatch: pytest.MonkeyPatc
     assert all(r.plies > 0 for r in records)
 
 
-def test_match_cli_refuses_a_missing_hub_engine(tmp_path: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["match", "russian", "--first", "1", "--second",
-                 f"hub:{tmp_path / 'nothing'}", "--games", "2", "--quiet"])
-    assert code == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "no executable engine" in err[0]
+def test_match_cli_stops_with_status_1_when_a_hub_engine_cannot_start(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # An engine that cannot start is a failed engine (status 1, as one that dies), not bad
+    # input; a hub: without a command and a bad --games still are (status 2).
+    for second in (f"hub:{tmp_path / 'nothing'}", "hub:/nonexistent/engine hub"):
+        code = main(["match", "russian", "--first", "1", "--second", second, "--games", "2",
+                     "--quiet"])
+        assert code == 1
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "no executable engine" in err[0]
+    assert main(["match", "russian", "--first", "1", "--second", "hub:", "--games", "2"]) == 2
+    assert "needs an engine command" in capsys.readouterr().err
+    assert main(["match", "russian", "--first", "1", "--second", "hub:/nonexistent/engine",
+                 "--games", "0"]) == 2
+    assert "games must be between" in capsys.readouterr().err
 
 
 def test_match_cli_with_a_hub_engine_prints_the_result(capsys: pytest.CaptureFixture[str],

@@ -265,3 +265,40 @@ def test_pydraughts_hub_client_plays_against_damiera_hub() -> None:
     finally:
         if engine.p.poll() is None:
             engine.kill_process()
+
+
+def test_pydraughts_hub_client_plays_a_whole_game_at_a_node_budget() -> None:
+    # pydraughts' HubEngine sends "level nodes=N" for Limit(nodes=N) and reads a score
+    # beyond 90 men as a win in (10000 - 100 * score) plies: Damiera plays White to the end
+    # against pydraughts' first legal move, and its last searches see the win coming.
+    draughts = pytest.importorskip("draughts")
+    if not hasattr(draughts, "Board"):
+        pytest.skip("the installed 'draughts' package is not pydraughts")
+    from draughts.engine import HubEngine, Limit
+
+    script = os.path.join(os.path.dirname(sys.executable), "damiera")
+    if not os.path.isfile(script):
+        pytest.skip("no damiera console script beside the interpreter")
+    budget = 2000
+    engine = HubEngine([script, "hub"])
+    try:
+        engine.init()
+        board = draughts.Board()
+        scores = []
+        while not board.is_over() and len(board.move_stack) < 400:
+            if len(board.move_stack) % 2 == 0:
+                played = engine.play(board, Limit(nodes=budget), False).move
+                assert engine.info["nodes"] < budget + 256  # checked every 256 nodes
+                scores.append(engine.info["score"])
+            else:
+                played = board.legal_moves()[0]
+            assert played.board_move in [m.board_move for m in board.legal_moves()]
+            board.push(played)
+        assert board.is_over() and board.winner() == draughts.WHITE
+        wins = [s["win"] for s in scores if "win" in s]
+        assert wins and wins[-1] == 1  # the last move wins at once
+        engine.quit()
+        assert engine.p.wait(GUARD) == 0
+    finally:
+        if engine.p.poll() is None:
+            engine.kill_process()

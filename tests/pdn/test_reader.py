@@ -67,7 +67,8 @@ def test_illegal_move_in_a_variation_is_an_error() -> None:
 @pytest.mark.parametrize("token", ["1-0", "0-1", "2-0", "0-2", "1-1", "1/2-1/2", "*"])
 def test_every_result_ends_a_game(token: str) -> None:
     games = list(pdn.read_games(f"1. 32-28 {token}\n1. 31-27 *"))
-    assert [g.result for g in games] == [token, "*"]
+    assert [g.result_text for g in games] == [token, "*"]
+    assert [g.result for g in games] == [pdn.canonical_result(games[0].variant, token), "*"]
 
 
 @pytest.mark.parametrize(

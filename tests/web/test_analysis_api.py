@@ -73,6 +73,25 @@ def test_position_with_the_house_rule_has_quiet_moves_beside_a_capture(
     assert free.json()["optional_capture"] is True
 
 
+def test_position_moves_carry_every_way_of_playing_them_as_the_play_page_gets_them(
+    client: TestClient,
+) -> None:
+    """The analysis board enters moves with the play page's capture entry: each move comes
+    with ``paths`` (equal captures' other paths too) and ``crowned_at``, as in a game."""
+    fen = "W:WK4:B10,20,22,32,33,37,39"
+    body = client.get("/api/analysis/position",
+                      params={"variant": "international", "fen": fen}).json()
+    game = new_game(client, variant="international", fen=fen, opponent="friend")
+    played = {m["move"]: m for m in game["legal_moves"]}
+    moves = {m["move"]: m for m in body["moves"]}
+    assert moves.keys() == played.keys()
+    for text, m in moves.items():
+        assert m["paths"] == played[text]["paths"] and m["crowned_at"] is None
+    paths = [w["path"] for w in moves["4x15x24x42x31x9"]["paths"]]
+    assert paths[0] == ["4", "15", "24", "42", "31", "9"]
+    assert ["4", "15", "29", "42", "31", "9"] in paths
+
+
 def test_explain_names_the_rule_that_refuses_a_piece_or_a_move(client: TestClient) -> None:
     fen = "W:W22,30:B18"  # White must capture 22x15: the man on 30 may not move
     r = client.get("/api/analysis/explain",

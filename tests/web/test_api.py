@@ -555,6 +555,12 @@ def test_a_failing_computer_keeps_your_move_and_can_reply_later(tmp_db: str):
         assert r.status_code == 200 and len(r.json()["history"]) == 2
         r = c.post(f"/api/games/{game['id']}/reply")
         assert r.status_code == 409
+        # a page that saw the computer to move at version 1 asks once more: its reply is
+        # stored already, so the game is answered as it is
+        r = c.post(f"/api/games/{game['id']}/reply", json={"version": after["version"]})
+        assert r.status_code == 200 and len(r.json()["history"]) == 2
+        r = c.post(f"/api/games/{game['id']}/reply", json={"version": r.json()["version"]})
+        assert r.status_code == 409
 
 
 def test_reply_is_refused_in_a_friend_game(client: TestClient):

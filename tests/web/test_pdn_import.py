@@ -58,7 +58,8 @@ def test_a_good_file_lists_every_game_with_tags_result_and_plies(alice: TestClie
     assert len(games) == 23 and sum(g["plies"] for g in games) == 2381
     first = games[0]
     assert first["tags"]["White"] == "Ndjofang, J.M." and first["tags"]["Black"] == "Heusdens, R."
-    assert first["result"] == "1/2-1/2" and first["variant"] == "international"
+    # the file's 1/2-1/2, in International's convention (damiera.pdn.results)
+    assert first["result"] == "1-1" and first["variant"] == "international"
     assert first["error"] is None and first["plies"] == len(first["moves"]) == 80
     assert first["moves"][0] == "32-28" and first["line"] == 1
 
@@ -174,16 +175,21 @@ def test_download_all_my_games_is_one_pdn_file_that_reads_back(
     alice: TestClient, bob: TestClient
 ) -> None:
     fen = "W:W31,32,33:B1,2,3"
-    made = {alice.post("/api/games", json={"variant": "international", "fen": fen,
-                                           "opponent": "friend"}).json()["id"],
-            alice.post("/api/games", json={"variant": "italian",
-                                           "opponent": "friend"}).json()["id"]}
+    made = set()
+    for body in ({"variant": "international", "fen": fen}, {"variant": "italian"}):
+        game = alice.post("/api/games", json={**body, "opponent": "friend"}).json()
+        move = game["legal_moves"][0]["move"]
+        assert alice.post(f"/api/games/{game['id']}/moves", json={"move": move}).is_success
+        made.add(game["id"])
+    # a game without a move is left out, as "my games" leaves it out
+    empty = alice.post("/api/games", json={"variant": "russian", "opponent": "friend"}).json()
     r = alice.get("/api/pdn/my-games")
     assert r.status_code == 200
     assert "attachment" in r.headers["content-disposition"]
     games = list(pdn.read_games(r.text))
     sites = {g.tags["Site"].removeprefix("game ") for g in games}
     assert made <= sites and all(g.error is None for g in games)
+    assert empty["id"] not in sites
     setup = next(g for g in games if g.tags.get("FEN") == fen)
     assert setup.variant.id == "international"
     assert bob.get("/api/pdn/my-games").text == ""      # bob made no game

@@ -73,7 +73,8 @@ def test_a_level_3_game_on_two_web_processes_searches_once_per_move_and_never_40
                         break
                     await asyncio.sleep(0.02)
                 if seen["thinking"]:
-                    replied = await call(turn + 1, "POST", f"/api/games/{gid}/reply")
+                    replied = await call(turn + 1, "POST", f"/api/games/{gid}/reply",
+                                             json={"version": seen["version"]})
                     assert replied["thinking"] is False
                 game = await moved
                 assert game["thinking"] is False

@@ -17,13 +17,14 @@ S nodes N nps X pv ...``, ``multipv`` only when N > 1), then ``bestmove MOVE``
 [--openings FILE] [--json]`` plays a match (levels 1-3, ``random``, or ``hub:COMMAND`` for a
 Hub engine by path, e.g. ``--second "hub:/opt/scan/scan hub"``) with a progress bar on stderr
 and prints W/D/L and the Elo difference with its 95% interval; with ``--json`` the last line
-is one JSON object. A Hub engine that fails (exits, answers nothing in time, plays an illegal
-move) ends the match with one line on stderr and exit status 1.
+is one JSON object. A Hub engine that fails (cannot start, exits, answers nothing in time,
+plays an illegal move) ends the match with one line on stderr and exit status 1.
 
 ``damiera hub`` serves the Hub protocol (see :mod:`damiera.engine.hub`); ``damiera dxp
---listen PORT | --connect HOST:PORT`` plays International draughts over DXP (see
-:mod:`damiera.engine.dxp`): one line per game on stdout, exit 1 when the connection fails or
-a game is refused.
+--listen PORT [--once] | --connect HOST:PORT`` plays International draughts over DXP (see
+:mod:`damiera.engine.dxp`): one line per game on stdout as it ends; ``--listen`` serves
+until SIGINT or SIGTERM (then exit 0), or one connection with ``--once``; exit 1 when the
+connection fails (``--once``, ``--connect``) or a game is refused.
 
 Bad input exits with status 2 and one line on stderr (raised as the CLI's ``UsageError``).
 """
@@ -31,9 +32,12 @@ Bad input exits with status 2 and one line on stderr (raised as the CLI's ``Usag
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -189,14 +193,20 @@ def _same_file(a: str, b: str) -> bool:
 
 def _cmd_match(args: argparse.Namespace) -> int:
     from damiera.cli import load_variant
+    from damiera.engine.hub_client import HubClientError
     from damiera.engine.match import GameRecord, check_player, read_openings, run_match
 
     v = load_variant(args.variant, args.optional_capture)
-    try:
-        first = check_player(args.first)
-        second = check_player(args.second)
-    except ValueError as exc:
-        raise _usage_error(str(exc)) from None
+    players: list[str] = []
+    cannot_start: HubClientError | None = None  # reported once the input is known good
+    for name in (args.first, args.second):
+        try:
+            players.append(check_player(name))
+        except ValueError as exc:
+            raise _usage_error(str(exc)) from None
+        except HubClientError as exc:
+            cannot_start = cannot_start or exc
+            players.append(name)
     games = _int_in(args.games, "games", 1, 100_000)
     jobs = _int_in(args.jobs, "jobs", 1, 64)
     movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
@@ -208,14 +218,16 @@ def _cmd_match(args: argparse.Namespace) -> int:
             raise _usage_error(f"cannot read {args.openings}: {exc.strerror}") from None
         except ValueError as exc:
             raise _usage_error(str(exc)) from None
+    if cannot_start is not None:  # an engine that cannot start fails the match (status 1)
+        print(f"damiera: error: {cannot_start}", file=sys.stderr)
+        return 1
+    first, second = players
 
     def bar(it: Iterator[Any], total: int) -> Iterator[Any]:
         from tqdm import tqdm  # type: ignore[import-untyped]
 
         return iter(tqdm(it, total=total, desc=f"{first} vs {second}", unit="game",
                          file=sys.stderr, disable=args.quiet))
-
-    from damiera.engine.hub_client import HubClientError
 
     pdn_file = None
     if args.pdn is not None:
@@ -317,10 +329,12 @@ def register(sub: Any) -> None:
     p = sub.add_parser("dxp", help="play International draughts over DXP (DamExchange)")
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--listen", metavar="PORT",
-                       help="wait for an opponent on this port (0: any free port)")
+                       help="serve opponents on this port until stopped (0: any free port)")
     where.add_argument("--connect", metavar="HOST:PORT", help="ask an opponent for games")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default "
                                                        "127.0.0.1)")
+    p.add_argument("--once", action="store_true",
+                   help="serve one connection, then leave (--listen)")
     p.add_argument("--level", default="3", help="playing level 1, 2 or 3 (default 3)")
     p.add_argument("--movetime", help="seconds a move (default: the game's time shared out)")
     p.add_argument("--games", default="1", help="games to ask for (--connect; default 1)")
@@ -340,23 +354,38 @@ def _cmd_hub(args: argparse.Namespace) -> int:
 
 
 def _cmd_dxp(args: argparse.Namespace) -> int:
-    from damiera.engine.dxp import connect, listen
+    from damiera.engine.dxp import GameOutcome, connect, listen
     from damiera.engine.dxp_protocol import DxpError
     from damiera.rules.variant import Color
 
     lv = _int_in(args.level, "level", 1, 3)
     movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
     name = args.name
+    if args.once and args.listen is None:
+        raise _usage_error("--once goes with --listen")
+    played = 0
+
+    def show(number: int, outcome: GameOutcome) -> None:
+        nonlocal played
+        played = number
+        print(outcome.line(number), flush=True)
+
     try:
         if args.listen is not None:
-            outcomes = listen(args.listen, args.host, sys.stdout, level_number=lv,
-                              movetime=movetime, name=name)
+            with _stopped_by_sigterm():
+                listen(args.listen, args.host, sys.stdout, once=args.once, level_number=lv,
+                       movetime=movetime, name=name, on_game=show)
         else:
             color = Color.WHITE if args.color == "white" else Color.BLACK
-            outcomes = connect(args.connect, _int_in(args.games, "games", 1, 1000), color,
-                               _int_in(args.time, "time", 0, 999),
-                               _int_in(args.moves, "moves", 0, 999), level_number=lv,
-                               movetime=movetime, name=name)
+            connect(args.connect, _int_in(args.games, "games", 1, 1000), color,
+                    _int_in(args.time, "time", 0, 999), _int_in(args.moves, "moves", 0, 999),
+                    level_number=lv, movetime=movetime, name=name, on_game=show)
+    except KeyboardInterrupt:
+        if args.listen is None:
+            raise
+        print(f"damiera: stopped after {played} game{'' if played == 1 else 's'}",
+              file=sys.stderr)
+        return 0
     except ValueError as exc:
         if isinstance(exc, DxpError):
             print(f"damiera: error: {exc}", file=sys.stderr)
@@ -365,7 +394,19 @@ def _cmd_dxp(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"damiera: error: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    for i, o in enumerate(outcomes, 1):
-        print(f"game {i}: {o.result} for Damiera ({o.color.word}) against {o.opponent}, "
-              f"{o.plies} plies")
     return 0
+
+
+@contextlib.contextmanager
+def _stopped_by_sigterm() -> Iterator[None]:
+    """SIGTERM raises KeyboardInterrupt, as SIGINT does, while the block runs (in the main
+    thread; elsewhere signals are left alone), so that a server stopped by either ends the
+    same way; the old handler is put back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)

@@ -1,9 +1,12 @@
 """DXP play: Damiera's engine in International draughts matches over TCP (the messages are in
 :mod:`damiera.engine.dxp_protocol`).
 
-``damiera dxp --listen PORT`` waits for one opponent (the *initiator*) and follows its game
-requests: it accepts every GAMEREQ of protocol version 1 (the start position or a set-up
-one), plays its colour, and leaves when the initiator ends with stop code 1 or hangs up.
+``damiera dxp --listen PORT`` serves opponents (*initiators*) until it is stopped (SIGINT or
+SIGTERM), one connection after another (an initiator that connects meanwhile waits its
+turn; clients such as pydraughts' open one connection per game); ``--once`` serves one
+connection and leaves. On a connection it follows the initiator's game requests: it accepts
+every GAMEREQ of protocol version 1 (the start position or a set-up one), plays its colour,
+and ends the connection when the initiator ends with stop code 1 or hangs up.
 ``damiera dxp --connect HOST:PORT`` is the initiator: it asks for ``--games`` games, colours
 alternating (``--color`` for the first), ``--time`` minutes for ``--moves`` moves each.
 
@@ -15,7 +18,11 @@ GAMEEND or BACKREQ came during the search (then that is answered and the move dr
 to move when the game ends by the rules (no piece or no legal move; the draws by repetition
 and 40 moves without progress) sends GAMEEND with the result from its side, and so does the
 side to move once both have played the request's number of moves (reason 0, unknown), as
-Scan does; a GAMEEND received is answered with one (reason 0) unless it answers ours.
+Scan does; a GAMEEND received is answered with one (reason 0) unless it answers ours. When
+the opponent's move ends the game, Damiera first looks for a GAMEEND sent with that move
+(waiting up to :data:`END_GRACE` seconds), since many engines announce their own win: that
+one is answered (reason 0) instead of crossing it with Damiera's own. A game's result is
+the rules' when the game ended by them, else the reason of the GAMEEND.
 BACKREQ is accepted when the move number and colour name a position of the game (BACKACC
 0, and the engine moves if it is then to move), else refused (BACKACC 1). CHAT text goes to
 the log. Every message read is bounded (127 characters) and read once (linear time).
@@ -27,7 +34,7 @@ import select
 import socket
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -58,6 +65,8 @@ from damiera.rules.variant import VARIANTS, Color, Variant
 DEFAULT_MOVE_SECONDS = 1.0
 #: Seconds to wait for a connection, and for the opponent's answer to a request or GAMEEND.
 CONNECT_TIMEOUT = 30.0
+#: Seconds to wait, after the opponent's move ended the game, for its own GAMEEND.
+END_GRACE = 0.25
 
 
 @dataclass
@@ -70,14 +79,26 @@ class GameOutcome:
     plies: int
     opponent: str
 
+    def line(self, number: int) -> str:
+        """The line ``damiera dxp`` prints for game ``number`` (1-based)."""
+        return (f"game {number}: {self.result} for Damiera ({self.color.word}) against "
+                f"{self.opponent}, {self.plies} plies")
+
+
+#: Called with a game's number (1-based, counted over every connection) and its outcome
+#: as soon as it ends.
+OnGame = Callable[[int, GameOutcome], None]
+
 
 class DxpSession:
     """Damiera on one DXP connection (``sock``), at ``level`` (1-3); ``movetime`` seconds a
-    move (None: from the game request's time); ``log`` gets one line per event."""
+    move (None: from the game request's time); ``log`` gets one line per event; ``on_game``
+    is called as each game ends, numbered from ``first_game``."""
 
     def __init__(self, sock: socket.socket, *, level_number: int = 3,
                  movetime: float | None = None, name: str = "Damiera",
-                 log: TextIO | None = None):
+                 log: TextIO | None = None, on_game: OnGame | None = None,
+                 first_game: int = 1):
         self.variant: Variant = VARIANTS["international"]
         self.sock = sock
         self.engine = Engine(self.variant, level_number)
@@ -92,6 +113,8 @@ class DxpSession:
         self.seconds_used = 0.0
         self.opponent = "?"
         self.outcomes: list[GameOutcome] = []
+        self.on_game = on_game
+        self.first_game = first_game
         self._sent_end = False
         self._pending: list[str | DxpError] = []
 
@@ -135,8 +158,8 @@ class DxpSession:
         self.minutes, self.moves_limit = req.minutes, req.moves
         self.seconds_used = 0.0
         self._sent_end = False
-        self.say(f"game {len(self.outcomes) + 1}: Damiera plays {my_color.word} "
-                 f"against {self.opponent}")
+        self.say(f"game {self.first_game + len(self.outcomes)}: Damiera plays "
+                 f"{my_color.word} against {self.opponent}")
 
     def handle(self, msg: Message) -> bool:
         """React to one message in a game; returns False when the connection should end
@@ -171,6 +194,8 @@ class DxpSession:
         except DxpError as exc:
             self._complain(str(exc))
             return
+        if game.is_over and self._gameend_waiting(END_GRACE):
+            return  # the opponent announced the end itself: answered next, with reason 0
         self.act()
 
     def act(self) -> None:
@@ -197,15 +222,29 @@ class DxpSession:
         if game.is_over:  # the opponent can do nothing more: say so now
             self._end_by_rules()
 
+    def _arrived(self, heads: str, wait: float = 0.0) -> bool:
+        """True when a message whose first character is in ``heads`` has arrived; reads what
+        the socket holds, waiting up to ``wait`` seconds for such a message."""
+        deadline = time.monotonic() + wait
+        while True:
+            if any(isinstance(item, str) and item[:1] in heads for item in self._pending):
+                return True
+            left = deadline - time.monotonic()
+            if not select.select([self.sock], [], [], max(0.0, left))[0]:
+                return False
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                return False
+            self._pending.extend(self.reader.feed(chunk))
+
     def _interrupted(self) -> bool:
         """True when a GAMEEND or BACKREQ has arrived (read without waiting), which makes
         the move just searched moot."""
-        while select.select([self.sock], [], [], 0)[0]:
-            chunk = self.sock.recv(4096)
-            if not chunk:
-                break
-            self._pending.extend(self.reader.feed(chunk))
-        return any(isinstance(item, str) and item[:1] in ("E", "B") for item in self._pending)
+        return self._arrived("EB")
+
+    def _gameend_waiting(self, wait: float) -> bool:
+        """True when the opponent's GAMEEND has arrived or arrives within ``wait`` seconds."""
+        return self._arrived("E", wait)
 
     def _budget(self) -> float:
         if self.movetime is not None:
@@ -218,15 +257,19 @@ class DxpSession:
         remaining = self.minutes * 60 - self.seconds_used
         return max(0.05, 0.9 * remaining / left)
 
-    def _end_by_rules(self) -> None:
-        assert self.game is not None and self.game.result is not None
+    def _rules_result(self) -> tuple[str, str] | None:
+        """``(GAMEEND reason, result)`` from Damiera's side when the rules ended the game."""
+        if self.game is None or self.game.result is None:
+            return None
         winner = self.game.result.winner
         if winner is None:
-            self._send_end("2", "draw")
-        elif winner is self.my_color:
-            self._send_end("3", "win")
-        else:
-            self._send_end("1", "loss")
+            return "2", "draw"
+        return ("3", "win") if winner is self.my_color else ("1", "loss")
+
+    def _end_by_rules(self) -> None:
+        ended = self._rules_result()
+        assert ended is not None
+        self._send_end(*ended)
 
     def _send_end(self, reason: str, result: str) -> None:
         self._sent_end = True
@@ -239,8 +282,10 @@ class DxpSession:
 
     def _their_end(self, msg: GameEnd) -> bool:
         if self.game is not None and not self._sent_end:
+            ended = self._rules_result()
+            claimed = {"0": "unknown", "1": "win", "2": "draw", "3": "loss"}[msg.reason]
+            self._record(ended[1] if ended is not None else claimed)
             self.send(GameEnd("0", msg.stop))
-            self._record({"0": "unknown", "1": "win", "2": "draw", "3": "loss"}[msg.reason])
         self.game = None
         self._sent_end = False
         return msg.stop != "1"
@@ -249,8 +294,11 @@ class DxpSession:
         assert self.game is not None
         outcome = GameOutcome(self.my_color, result, len(self.game.moves), self.opponent)
         self.outcomes.append(outcome)
-        self.say(f"game {len(self.outcomes)} over: {result} for Damiera ({self.my_color.word}) "
+        number = self.first_game + len(self.outcomes) - 1
+        self.say(f"game {number} over: {result} for Damiera ({self.my_color.word}) "
                  f"after {outcome.plies} plies")
+        if self.on_game is not None:
+            self.on_game(number, outcome)
 
     def _back(self, msg: BackReq) -> None:
         game = self.game
@@ -352,32 +400,51 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def listen(port_text: str, host: str, out: TextIO, *, level_number: int = 3,
-           movetime: float | None = None, name: str = "Damiera",
-           log: TextIO | None = None) -> list[GameOutcome]:
+def listen(port_text: str, host: str, out: TextIO, *, once: bool = False,
+           level_number: int = 3, movetime: float | None = None, name: str = "Damiera",
+           log: TextIO | None = None, on_game: OnGame | None = None) -> list[GameOutcome]:
     """``damiera dxp --listen``: bind ``host:port`` (port 0: one the system picks), say
-    ``listening on HOST:PORT`` on ``out``, follow one initiator's games. ValueError for a bad
-    port, OSError when the address cannot be bound."""
+    ``listening on HOST:PORT`` on ``out``, then follow initiators one connection after
+    another until interrupted (KeyboardInterrupt, which the CLI raises for SIGINT and
+    SIGTERM, goes up to the caller), or only the first with ``once``. ``on_game`` is called
+    as each game ends (numbered over every connection). Returns the games played (with
+    ``once``; serving on, it keeps only their count). ValueError for a bad port, OSError when the address cannot be bound; a
+    connection that fails (reset, broken pipe) is logged and the next one served, except
+    with ``once``, where its OSError is raised."""
     port = _port(port_text)
+    count = 0  # games played over every connection
+    say = log if log is not None else sys.stderr
     with socket.create_server((host, port)) as server:
         bound = server.getsockname()
         print(f"listening on {bound[0]}:{bound[1]}", file=out, flush=True)
-        conn, peer = server.accept()
-    with conn:
-        follower = Follower(conn, level_number=level_number, movetime=movetime, name=name,
-                            log=log)
-        follower.say(f"connection from {peer[0]}:{peer[1]}")
-        return follower.run()
+        while True:
+            conn, peer = server.accept()
+            with conn:
+                follower = Follower(conn, level_number=level_number, movetime=movetime,
+                                    name=name, log=log, on_game=on_game,
+                                    first_game=count + 1)
+                follower.say(f"connection from {peer[0]}:{peer[1]}")
+                try:
+                    follower.run()
+                except OSError as exc:
+                    if once:
+                        raise
+                    print(f"connection from {peer[0]}:{peer[1]} lost: "
+                          f"{exc.strerror or exc}", file=say, flush=True)
+                count += len(follower.outcomes)
+            if once:
+                return follower.outcomes
 
 
 def connect(address: str, games: int, color: Color, minutes: int, moves: int, *,
             level_number: int = 3, movetime: float | None = None, name: str = "Damiera",
-            log: TextIO | None = None) -> list[GameOutcome]:
-    """``damiera dxp --connect``: play ``games`` games as the initiator. ValueError for a
-    bad address, OSError when the connection fails, DxpError when a game is refused."""
+            log: TextIO | None = None, on_game: OnGame | None = None) -> list[GameOutcome]:
+    """``damiera dxp --connect``: play ``games`` games as the initiator; ``on_game`` is
+    called as each ends. ValueError for a bad address, OSError when the connection fails,
+    DxpError when a game is refused."""
     host, port = _address(address)
     with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT) as sock:
         sock.settimeout(None)
         initiator = Initiator(sock, level_number=level_number, movetime=movetime, name=name,
-                              log=log)
+                              log=log, on_game=on_game)
         return initiator.run(games, color, minutes, moves)

@@ -34,12 +34,15 @@ from damiera.rules.variant import variant as _variant
 @dataclass(frozen=True)
 class Limit:
     """How long to think: ``time`` (seconds for this move), ``depth`` (plies) and/or
-    ``nodes`` (positions searched: the same work on any machine); the search stops at the
-    first limit reached.
+    ``nodes`` (a node budget: the search stops once it has counted that many nodes, checked
+    every 256 nodes, its first iteration always finished; the same search whatever the
+    machine's speed).
 
-    With none, the level's own time per move. Raises ValueError for a time that is not
-    above 0 or above :data:`~damiera.engine.search.MAX_MOVETIME`, for a depth outside
-    1 .. :data:`~damiera.engine.search.MAX_DEPTH` and for nodes below 1.
+    With none of them, the level's own time per move; ``nodes`` without ``time`` sets no
+    clock but :data:`~damiera.engine.search.MAX_MOVETIME` (levels 1 and 2 keep their own
+    shorter time). Raises ValueError for a time that is not above 0 or above
+    :data:`~damiera.engine.search.MAX_MOVETIME`, a depth outside 1 ..
+    :data:`~damiera.engine.search.MAX_DEPTH`, and a node budget below 1.
     """
 
     time: float | None = None
@@ -47,6 +50,8 @@ class Limit:
     nodes: int | None = None
 
     def __post_init__(self) -> None:
+        if self.nodes is not None and self.nodes < 1:
+            raise ValueError(f"nodes must be at least 1, not {self.nodes!r}")
         if self.time is not None and not (
             math.isfinite(self.time) and 0 < self.time <= MAX_MOVETIME
         ):
@@ -54,8 +59,6 @@ class Limit:
                              f"not {self.time!r}")
         if self.depth is not None and not (1 <= self.depth <= MAX_DEPTH):
             raise ValueError(f"depth must be 1-{MAX_DEPTH} plies, not {self.depth!r}")
-        if self.nodes is not None and not self.nodes >= 1:
-            raise ValueError(f"nodes must be at least 1, not {self.nodes!r}")
 
 
 @dataclass
@@ -140,8 +143,11 @@ class Engine:
         self._check(game)
         lim = limit or Limit()
         rg = game.rules_game
+        movetime = lim.time
+        if movetime is None and lim.nodes is not None:
+            movetime = MAX_MOVETIME
         return self._answer(
-            self.player.choose(rg.position, rg.positions, movetime=lim.time, depth=lim.depth,
+            self.player.choose(rg.position, rg.positions, movetime=movetime, depth=lim.depth,
                                on_info=on_info, nodes=lim.nodes)
         )
 
@@ -154,8 +160,8 @@ class Engine:
         lim = limit or Limit()
         rg = game.rules_game
         movetime = lim.time
-        if movetime is None and lim.depth is None and lim.nodes is None:
-            movetime = self.player.level.movetime
+        if movetime is None and lim.depth is None:
+            movetime = MAX_MOVETIME if lim.nodes is not None else self.player.level.movetime
         return self._answer(
             self.player.searcher.search(
                 rg.position, depth=lim.depth, movetime=movetime, history=rg.positions,

@@ -8,8 +8,8 @@ Scan's ``normal`` or ``international`` for International rules, or any other Dam
 id; Scan's ``killer``, ``bt``, ``frisian`` and ``losing`` are refused with an error saying so;
 ``level``: 1-3, default 3); ``init`` (``ready``); ``new-game`` (clears the search tables and
 the position); ``pos pos=... [moves="..."]``; ``level depth=N | move-time=S | [moves=M]
-time=T [inc=I] | infinite`` (a bad value, e.g. ``depth=0`` or ``move-time=nan``, answers
-``error message=...`` and keeps the old settings; ``nodes=N`` is refused); ``go think |
+time=T [inc=I] | nodes=N | infinite`` (a bad value, e.g. ``depth=0``, ``move-time=nan`` or
+``nodes=0``, answers ``error message=...`` and keeps the old settings); ``go think |
 ponder | analyze``; ``ping`` (``pong``); ``quit``.
 
 The search runs in a thread while the main loop reads the input, so that during a search:
@@ -23,9 +23,13 @@ during a search answers ``error message=...`` and changes nothing (the protocol 
 Search modes: ``go think`` plays at the level (a forced move at once); ``go ponder`` searches
 until ``ponder-hit`` or ``stop``; ``go analyze`` searches at full strength, a single legal
 move too, until the ``level`` limit or ``stop``. ``level infinite`` searches until ``stop`` (at
-most :data:`~damiera.engine.search.MAX_MOVETIME`). Each search sends ``info depth=...
-score=... nodes=... time=... nps=... pv="..."`` lines (score in men, side to move's view;
-nps in millions), then ``done move=... [ponder=...]``. Unknown commands and arguments are
+most :data:`~damiera.engine.search.MAX_MOVETIME`). ``level nodes=N`` is a node budget in
+every mode (:class:`~damiera.engine.Limit`; pondering spends it too, then answers ``done``,
+which the protocol allows): the same search whatever the machine's speed. Each search
+sends ``info depth=... score=... nodes=... time=... nps=... pv="..."`` lines (score in men,
+side to move's view, a win in n plies as ``100 - n/100`` as Scan writes it:
+:func:`~damiera.engine.hub_protocol.score_string`; nps in millions), then ``done move=...
+[ponder=...]``. Unknown commands and arguments are
 ignored, as the protocol asks; bad lines, positions and moves answer ``error message="..."``.
 
 The session searches through the public :class:`damiera.engine.Engine` (``stop`` is
@@ -56,9 +60,10 @@ from damiera.engine.hub_protocol import (
     parse_line,
     parse_position,
     read_lines,
+    score_string,
 )
 from damiera.engine.levels import level
-from damiera.engine.search import MATE_BOUND, MAX_DEPTH, MAX_MOVETIME, Info
+from damiera.engine.search import MAX_DEPTH, MAX_MOVETIME, Info
 from damiera.game import Game
 from damiera.rules import game as _rules
 from damiera.rules.variant import VARIANTS, Variant, variant
@@ -78,6 +83,8 @@ __all__ = [
 
 #: Moves assumed left in the game when the GUI gives a time without a move count.
 DEFAULT_MOVES_TO_GO = 30
+#: Largest node budget of ``level nodes=N``.
+MAX_NODES = 10**12
 #: Commands that change the engine's state: refused during a search (the protocol allows only
 #: ping, ponder-hit and stop then; quit stops the search).
 _BETWEEN_SEARCHES = {"hub", "set-param", "init", "new-game", "pos", "level", "go"}
@@ -97,6 +104,7 @@ class HubSession:
         self.game: Game | None = None  # the position and the moves that led to it
         self.depth: int | None = None
         self.movetime: float | None = 2.0
+        self.nodes: int | None = None
         self._out_lock = threading.Lock()
         self._lock = threading.Lock()  # guards the search state below
         self._worker: threading.Thread | None = None
@@ -209,10 +217,13 @@ class HubSession:
         search never runs longer than :data:`~damiera.engine.search.MAX_MOVETIME` seconds."""
         if "depth" in args:
             depth = _int_arg(args["depth"], "depth", 1, MAX_DEPTH)
-            self.depth, self.movetime = depth, None
+            self.depth, self.movetime, self.nodes = depth, None, None
+        elif "nodes" in args:
+            nodes = _int_arg(args["nodes"], "nodes", 1, MAX_NODES)
+            self.depth, self.movetime, self.nodes = None, None, nodes
         elif "move-time" in args:
             movetime = _seconds(args["move-time"], "move-time", positive=True)
-            self.depth, self.movetime = None, min(movetime, MAX_MOVETIME)
+            self.depth, self.movetime, self.nodes = None, min(movetime, MAX_MOVETIME), None
         elif "time" in args:
             # moves=0 (or none) is sudden death: no move count, so assume DEFAULT_MOVES_TO_GO.
             moves = _int_arg(args.get("moves") or "0", "moves", 0, 10_000) or DEFAULT_MOVES_TO_GO
@@ -221,11 +232,10 @@ class HubSession:
             budget = total / moves + inc
             # At least a millisecond, and never more than the clock has left.
             floor = max(0.001, min(0.01, 0.9 * (total + inc)))
-            self.depth, self.movetime = None, min(MAX_MOVETIME, max(floor, budget * 0.9))
+            self.depth, self.nodes = None, None
+            self.movetime = min(MAX_MOVETIME, max(floor, budget * 0.9))
         elif "infinite" in args:
-            self.depth, self.movetime = None, None
-        elif "nodes" in args:
-            raise HubError("level nodes is not supported: use depth, move-time or time")
+            self.depth, self.movetime, self.nodes = None, None, None
 
     # -- searching ---------------------------------------------------------------------------
     @property
@@ -263,13 +273,10 @@ class HubSession:
         def info(i: Info) -> None:
             if self._stop_requested.is_set():
                 engine.stop()  # a stop that came before the search had started
-            if i.score > MATE_BOUND or i.score < -MATE_BOUND:
-                men = 100.0 if i.score > 0 else -100.0
-            else:
-                men = i.score / 100
             pv = " ".join(move_string(v, m) for m in i.pv)
             self.send(
-                f"info depth={i.depth} score={men:.2f} nodes={i.nodes} time={i.seconds:.3f} "
+                f"info depth={i.depth} score={score_string(i.score)} nodes={i.nodes} "
+                f"time={i.seconds:.3f} "
                 f'nps={i.nps / 1e6:.3f} pv="{pv}"'
             )
 
@@ -280,10 +287,13 @@ class HubSession:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            depth, movetime = self.depth, self.movetime
+            depth, movetime, nodes = self.depth, self.movetime, self.nodes
             if mode == "analyze":  # full strength, a single legal move searched too
-                result = engine.analyse(game, Limit(movetime or MAX_MOVETIME, depth or MAX_DEPTH),
-                                        on_info=info)
+                result = engine.analyse(
+                    game, Limit(movetime or MAX_MOVETIME, depth or MAX_DEPTH, nodes),
+                    on_info=info)
+            elif nodes is not None:  # a node budget, pondering too
+                result = engine.play(game, Limit(MAX_MOVETIME, None, nodes), on_info=info)
             elif mode == "ponder" or movetime is None and depth is None:
                 # Until ponder-hit's timer or stop (or the level's depth).
                 result = engine.play(game, Limit(MAX_MOVETIME, depth), on_info=info)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import IO
 
+from damiera.engine.search import MATE, MATE_BOUND
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import Move, generate
 from damiera.rules.position import FenError, Position, from_square_letters, square_letters
@@ -29,6 +30,8 @@ from damiera.rules.variant import Color, Variant
 MAX_LINE_BYTES = 65_536
 #: Longest excerpt of a bad input quoted back in an error message (characters).
 EXCERPT_CHARS = 40
+#: Longest distance to a win written in a score (plies): the score stays beyond 90 men.
+MAX_WIN_PLIES = 999
 
 
 class HubError(ValueError):
@@ -100,6 +103,20 @@ def format_line(command: str, *flags: str, **args: str) -> str:
     parts = [command, *flags]
     parts += [f"{key.replace('_', '-')}={quote(value)}" for key, value in args.items()]
     return " ".join(parts)
+
+
+def score_string(score: int) -> str:
+    """A search score (centi-men, side to move's view; wins beyond
+    :data:`~damiera.engine.search.MATE_BOUND`) as the protocol's ``score=`` in men with two
+    decimals. A win in ``n`` plies is ``100 - n/100`` (``99.97``: won in 3 plies) and a loss
+    its negative, as Scan writes them (its readme: "+/- 99.xx means reaching the absolute end
+    of the game soon"); GUIs and pydraughts read a score beyond 90 men as a win in
+    ``10000 - 100 * score`` plies. Distances beyond 999 plies are written as 999."""
+    if abs(score) > MATE_BOUND:
+        plies = min(MATE - abs(score), MAX_WIN_PLIES)
+        men = (10_000 - plies) / 100
+        return f"{men if score > 0 else -men:.2f}"
+    return f"{score / 100:.2f}"
 
 
 def read_lines(stream: IO[bytes]) -> Iterator[str | HubError]:

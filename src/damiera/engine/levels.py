@@ -115,8 +115,8 @@ class Player:
         play (None when there is no legal move).
 
         ``movetime`` (seconds): time given for this move (default: the level's); levels with a
-        depth cap never use more than their own time. ``depth`` overrides the level's depth.
-        ``nodes``: a node budget besides (the search stops at the first limit reached).
+        depth cap never use more than their own time. ``depth`` overrides the level's depth;
+        ``nodes`` bounds the search's nodes too (None: no bound).
         """
         lv = self.level
         given = movetime if movetime is not None else lv.movetime

@@ -65,13 +65,17 @@ def hub_command(name: str) -> list[str] | None:
 
 def check_player(name: str) -> str:
     """Normalise a player name (``1``, ``2``, ``3``, ``random`` or ``hub:COMMAND``, whose
-    program must be an executable file); ValueError otherwise."""
+    program must be an executable file). ValueError for a name that is none of them (bad
+    input); :class:`~damiera.engine.hub_client.HubClientError` when a Hub engine's program
+    is not an executable file (an engine that cannot start, as one that fails later)."""
     text = str(name).strip()
     argv = hub_command(text)
     if argv is not None:
         program = argv[0] if os.sep in argv[0] else shutil.which(argv[0])
         if program is None or not (os.path.isfile(program) and os.access(program, os.X_OK)):
-            raise ValueError(f"no executable engine at {argv[0]!r}")
+            from damiera.engine.hub_client import HubClientError
+
+            raise HubClientError(f"no executable engine at {argv[0]!r}")
         return text
     key = text.lower()
     if key not in PLAYER_NAMES:

@@ -3,7 +3,8 @@
 Portable Draughts Notation 3.0 (the standard and its test set, ``shared/reference/pdn``):
 :mod:`.tokens` turns text into tokens, :mod:`.syntax` groups them into games,
 :mod:`.reader` replays each one with the rules core, :mod:`.writer` writes the canonical
-form, :mod:`.cli` is ``damiera pdn``.
+form, :mod:`.results` holds each variant's convention for results, :mod:`.cli` is
+``damiera pdn``.
 
 >>> from damiera import pdn
 >>> text = '[GameType "21"]\\n1. 11-15 22-18 2. 15x22 25x18 1/2-1/2'
@@ -32,9 +33,10 @@ from damiera.pdn.reader import (
     read_games,
     variant_of,
 )
+from damiera.pdn.results import canonical_result, result_token, result_winner
 from damiera.pdn.syntax import PdnError
 from damiera.pdn.tokens import Kind, Token, tokenize
-from damiera.pdn.writer import result_token, result_winner, write_game, write_games
+from damiera.pdn.writer import write_game, write_games
 
 __all__ = [
     "GAME_TYPES",
@@ -43,6 +45,7 @@ __all__ = [
     "PdnGame",
     "Ply",
     "Token",
+    "canonical_result",
     "read_game",
     "read_games",
     "result_token",

@@ -19,6 +19,9 @@ RULES.md section 4.
   replays: the draw is noted (:attr:`PdnGame.noted_draw`), not enforced.
 - Variations ``( ... )`` are replayed from the position before the move they replace and
   kept (``variations=True``) or dropped.
+- The result is the movetext's end marker, or the ``Result`` tag when the marker is ``*``,
+  in the variant's convention (:mod:`damiera.pdn.results`), as the writer writes it.
+- An error names the move by the number the file writes for it (``move 7. 13x22``).
 - A broken game becomes a :class:`PdnError` with its line, column and the rule broken;
   ``errors="raise"`` raises it, ``"skip"`` drops the game, ``"collect"`` yields the game
   with :attr:`PdnGame.error` set (tags and the moves before the error kept). Reading then
@@ -34,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from damiera.game import Game, Move, Outcome
+from damiera.pdn.results import game_result
 from damiera.pdn.syntax import PdnError, RawGame, RawPly, Splitter
 from damiera.pdn.tokens import Source, tokenize
 from damiera.rules import game as _rules
@@ -93,6 +97,7 @@ class PdnGame:
     noted_draw: tuple[int, Outcome] | None = None
     error: PdnError | None = None
     guessed: bool = False
+    result_text: str = "*"
 
     @property
     def moves(self) -> list[Move]:
@@ -226,14 +231,18 @@ class _Replayer:
                 return self._resolve(game, plies, i, amb, keep, out)
             except NotationError as exc:
                 return game, PdnError(
-                    f"{self._where(game)} {tok.text}: {exc}", tok.line, tok.column,
+                    f"{self._where(game, raw)} {tok.text}: {exc}", tok.line, tok.column,
                     "illegal-move")
             error = self._play(game, raw, move, keep, out)
             if error is not None:
                 return game, error
         return game, None
 
-    def _where(self, game: _rules.Game) -> str:
+    def _where(self, game: _rules.Game, raw: RawPly) -> str:
+        """``move N.`` or ``move N...``: the number the file writes for ``raw``, else the
+        number of the move ``game`` is at, counted from 1."""
+        if raw.label:
+            return f"move {raw.label}"
         ply = len(game.moves)
         first = game.start.turn is self.variant.first_to_move
         number = (ply + (0 if first else 1)) // 2 + 1
@@ -285,7 +294,7 @@ class _Replayer:
         why = ("more than one of them lets the following moves replay" if good
                else "none of them lets the following moves replay")
         return game, PdnError(
-            f"{self._where(game)} {tok.text} is ambiguous: it could be {names}, and {why}",
+            f"{self._where(game, plies[i])} {tok.text} is ambiguous: it could be {names}, and {why}",
             tok.line, tok.column, "ambiguous-move")
 
 
@@ -379,11 +388,18 @@ def _replay_as(
     if (error is not None and error.rule == "illegal-move" and not plies
             and "GameType" not in tags):
         error.message += f" (the game has no GameType tag and was read as {v.name})"
+    if (error is not None and raw.after is not None
+            and error.rule in ("illegal-move", "ambiguous-move")):
+        end = raw.after
+        error.message += (f"; this game has no tags and starts after the {end.text!r} at "
+                          f"line {end.line}, column {end.column}, which ended the game "
+                          "before it")
     noted = rules_game.first_draw_by_rule()
     if error is not None:
         error.game = number
-    return PdnGame(tags, v, Game.from_rules(rules_game), plies, raw.result, raw.comment,
-                   raw.line, number, noted, error)
+    result = game_result(v, raw.result, tags.get("Result"))
+    return PdnGame(tags, v, Game.from_rules(rules_game), plies, result, raw.comment,
+                   raw.line, number, noted, error, result_text=raw.result)
 
 
 def read_games(

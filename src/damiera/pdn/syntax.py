@@ -6,6 +6,12 @@ with a result; a new game's tags after movetext without a result, a move number 
 move, a result inside a variation, an unclosed variation and the tokenizer's errors are
 syntax errors. After one the rest of the game is skipped (to its result, or to the next
 game's tags at the start of a line), so reading goes on with the next game.
+
+A ``*`` written against a move (``22-17*``) is the checkers literature's star, the only move
+that wins or draws: a mark on that move (in its ``nags``), unless nothing follows it in
+the game (the next game's tags or the end of the input), where it is the game's result.
+Each move keeps its number as the file writes it (``7.`` or ``7...``; counted on from the
+last number written), so an error names the move as the file does.
 """
 
 from __future__ import annotations
@@ -45,9 +51,12 @@ class PdnError(ValueError):
 @dataclass
 class RawPly:
     """A move as written (``token``), not yet matched to a legal move, with its NAGs,
-    comments and variations (lists of raw plies)."""
+    comments and variations (lists of raw plies); ``label`` is its move number as the file
+    writes it (``"7."`` for the first side's move, ``"7..."`` for the other's; ``""`` when
+    the file numbers no move before it)."""
 
     token: Token
+    label: str = ""
     nags: list[str] = field(default_factory=list)
     comment_before: str = ""
     comment: str = ""
@@ -57,8 +66,11 @@ class RawPly:
 @dataclass
 class RawGame:
     """One game as read: ``line`` where it starts, ``tags`` (name, value, name token),
-    ``plies``, ``comment`` before the first move, ``result`` token, and the first syntax
-    ``error`` (the plies read before it are kept)."""
+    ``plies``, ``comment`` before the first move, ``result`` token, the first syntax
+    ``error`` (the plies read before it are kept), and ``after``: for a game without tags
+    that starts on the line where the game before it ended, that game's result token (a
+    ``*`` in the middle of a line of moves often means something else to the file's
+    author, and an error in this game then points at it)."""
 
     line: int
     tags: list[tuple[str, str, Token]] = field(default_factory=list)
@@ -66,6 +78,42 @@ class RawGame:
     comment: str = ""
     result: str = "*"
     error: PdnError | None = None
+    after: Token | None = None
+
+
+#: A star: the only move that wins or draws (a ``*`` written against a move).
+STAR = "*"
+
+
+class _Numbers:
+    """The file's move numbers along one line of play: the number and side of the next move
+    (after ``7.`` the first side's move 7, then ``7...``, then ``8.``)."""
+
+    def __init__(self, number: int | None = None, second: bool = False):
+        self.number = number
+        self.second = second
+
+    def written(self, token: Token) -> None:
+        """A move number token (``7.``, ``7...``)."""
+        self.number = int(token.text.rstrip("."))
+        self.second = token.text.endswith("...")
+
+    def take(self) -> str:
+        """The label of the next move (``""`` before any number), then count it."""
+        if self.number is None:
+            return ""
+        label = f"{self.number}{'...' if self.second else '.'}"
+        if self.second:
+            self.number += 1
+        self.second = not self.second
+        return label
+
+    @staticmethod
+    def at(label: str) -> _Numbers:
+        """Numbers starting at the move labelled ``label`` (a variation replacing it)."""
+        if not label:
+            return _Numbers()
+        return _Numbers(int(label.rstrip(".")), label.endswith("..."))
 
 
 class _Syntax(Exception):
@@ -85,6 +133,7 @@ class Splitter:
     def __init__(self, tokens: Iterator[Token]):
         self.tokens = tokens
         self.ahead: Token | None = None
+        self.ended: Token | None = None  # the result token that ended the last game
 
     def _next(self) -> Token | None:
         if self.ahead is not None:
@@ -98,13 +147,20 @@ class Splitter:
             if tok is None:
                 return
             self.ahead = tok
-            yield self._game(tok.line)
+            ended, self.ended = self.ended, None
+            raw = self._game(tok.line)
+            if (ended is not None and not raw.tags and ended.line == tok.line
+                    and tok.kind is not Kind.TAG_OPEN):
+                raw.after = ended
+            yield raw
 
     def _game(self, line: int) -> RawGame:
         raw = RawGame(line)
         count = 0
         # stack of open lines: the main line, then each open variation
         stack: list[list[RawPly]] = [raw.plies]
+        numbers = [_Numbers()]  # the file's move numbers along each open line
+        star: Token | None = None  # a star on the last move, the last token read
         pending = ""  # a comment waiting for the next move of the current line
         in_moves = False
         number: Token | None = None  # a move number not yet followed by its move
@@ -113,6 +169,7 @@ class Splitter:
             if tok is None:
                 break
             count += 1
+            last_star, star = star, None
             try:
                 if count > MAX_GAME_TOKENS:
                     raise _Syntax(f"a game of more than {MAX_GAME_TOKENS} tokens", tok)
@@ -121,6 +178,10 @@ class Splitter:
                     raise _Syntax(f"move number {number.text} is not followed by a move",
                                   number)
                 if kind is Kind.TAG_OPEN:
+                    if last_star is not None and len(stack) == 1:
+                        self.ahead = tok  # the next game's tags; the star was the result
+                        self._star_result(raw)
+                        break
                     if in_moves:
                         self.ahead = tok  # the next game's tags
                         raw.error = PdnError(
@@ -131,7 +192,7 @@ class Splitter:
                 elif kind is Kind.MOVE:
                     in_moves = True
                     number = None
-                    ply = RawPly(tok, comment_before=pending)
+                    ply = RawPly(tok, numbers[-1].take(), comment_before=pending)
                     pending = ""
                     stack[-1].append(ply)
                 elif kind is Kind.COMMENT:
@@ -146,11 +207,16 @@ class Splitter:
                     if not stack[-1]:
                         raise _Syntax(f"{tok.text} before any move", tok)
                     stack[-1][-1].nags.append(tok.text.replace(" ", "").replace("\t", ""))
+                    if tok.text == STAR:
+                        star = tok
                 elif kind is Kind.NUMBER:
                     in_moves = True
                     number = tok
+                    numbers[-1].written(tok)
                 elif kind is Kind.ELLIPSIS:
                     in_moves = True  # a move left out ("12. ..."): nothing to play
+                    if number is not None:
+                        numbers[-1].second = True
                     number = None
                 elif kind is Kind.OPEN:
                     if not stack[-1]:
@@ -160,6 +226,7 @@ class Splitter:
                     variation: list[RawPly] = []
                     stack[-1][-1].variations.append(variation)
                     stack.append(variation)
+                    numbers.append(_Numbers.at(stack[-2][-1].label))
                     pending = ""
                     in_moves = True
                 elif kind is Kind.CLOSE:
@@ -168,11 +235,13 @@ class Splitter:
                     if not stack[-1]:
                         raise _Syntax("an empty variation '( )'", tok)
                     stack.pop()
+                    numbers.pop()
                     pending = ""
                 elif kind is Kind.RESULT:
                     if len(stack) > 1:
                         raise _Syntax("a result inside a variation (a ')' is missing)", tok)
                     raw.result = tok.text
+                    self.ended = tok
                     break
                 elif kind is Kind.ERROR:
                     raise _Syntax(tok.text, tok)
@@ -182,6 +251,8 @@ class Splitter:
                 raw.error = PdnError(exc.message, exc.token.line, exc.token.column, "syntax")
                 self._skip(in_moves)
                 return raw
+        if star is not None and len(stack) == 1 and raw.error is None:
+            self._star_result(raw)  # the end of the input
         if number is not None and raw.error is None:
             raw.error = PdnError(f"move number {number.text} is not followed by a move",
                                  number.line, number.column, "syntax")
@@ -190,6 +261,12 @@ class Splitter:
             where = (first.line, first.column) if first else (raw.line, 1)
             raw.error = PdnError("a variation is not closed with ')'", *where, "syntax")
         return raw
+
+    @staticmethod
+    def _star_result(raw: RawGame) -> None:
+        """A star on the game's last move: the result ``*`` written against it."""
+        raw.plies[-1].nags.pop()
+        raw.result = STAR
 
     def _tag(self, start: Token) -> tuple[str, str, Token]:
         name = self._next()

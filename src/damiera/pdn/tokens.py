@@ -7,12 +7,16 @@ else Latin-1 (which never fails), since real files mix them. CRLF and LF both en
 Tokens: ``[`` ``]`` tag brackets, tag names, strings (``\\"`` and ``\\\\`` escaped), move
 numbers (``12.``, ``12...``), ``...`` (a move left out, as in ``12. ...``), moves (squares joined by ``-``, ``x``, ``:`` or ``×``, spaces
 allowed around the separator, leading zeros kept; algebraic squares may follow each other
-without one, ``a3b4``), move strength (``!``, ``?!``, ``(!?)``), NAGs (``$3``), comments
+without one, ``a3b4``), move strength (``!``, ``?!``, ``(!?)``; also a ``*`` written
+against a move, ``22-17*``, the checkers literature's star for the only move that wins or
+draws: a STRENGTH token, read as the result when no move follows it), NAGs (``$3``), comments
 (``{...}``, over several lines; a ``{`` inside one is an error, the standard has no nested
 comments), ``%`` to the end of the line (skipped), set-up text between slashes (skipped),
 ``(`` ``)`` variations, and results (``1-0``, ``0-1``, ``2-0``, ``0-2``, ``1-1``,
 ``1/2-1/2``, ``0-0`` (both forfeit), ``*``). Anything else becomes an ``ERROR`` token
-naming what was found, so a reader can report it and go on.
+naming what was found, so a reader can report it and go on. White space is anything
+Unicode counts as such (``str.isspace``: a non-breaking space or U+2028 pasted from a web
+page separates tokens like a space).
 
 Every token carries its 1-based line and column (in characters). The work is linear in the
 input: one regular expression without nested repetition scans each line once, and lines
@@ -68,12 +72,12 @@ _SEP = r"(?:[ \t]*[-x×:X][ \t]*|(?=[a-jA-J]))"
 _STRENGTH = r"[!?]{1,3}"
 _TOKEN = re.compile(
     rf"""
-    (?P<ws>[ \t\f\v\r\n]+)
+    (?P<ws>\s+)
   | (?P<result>(?:1-0|0-1|2-0|0-2|1-1|0-0|1/2-1/2|\*)(?![0-9A-Za-z/-]))
   | (?P<escape>%)
   | (?P<setup>/[^/]*/)
   | (?P<number>[0-9]{{1,4}}\.(?:\.\.)?)
-  | (?P<move>{_SQUARE}(?:{_SEP}{_SQUARE})+)(?P<suffix>{_STRENGTH})?
+  | (?P<move>{_SQUARE}(?:{_SEP}{_SQUARE})+)(?P<suffix>{_STRENGTH}|\*)?
   | (?P<ellipsis>\.\.\.?)
   | (?P<nag>\$[0-9]{{1,3}})
   | (?P<strength>\([ \t]*{_STRENGTH}[!?]*[ \t]*\)|{_STRENGTH})

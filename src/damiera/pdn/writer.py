@@ -6,8 +6,10 @@
   without it the movetext would be illegal under the GameType it declares; README, "PDN files"),
   FEN (only for a set-up, written canonically), then the others in their order. Missing
   seven-tag-roster values are ``?``.
-- Results in the variant's convention: on the 10x10 board the FMJD's points ``2-0``,
-  ``1-1``, ``0-2``; on 8x8 ``1-0``, ``1/2-1/2``, ``0-1``; ``*`` when unknown.
+- Results in the variant's convention (:mod:`damiera.pdn.results`): on the 10x10 board
+  the FMJD's points ``2-0``, ``1-1``, ``0-2``; on 8x8 ``1-0``, ``1/2-1/2``, ``0-1``;
+  ``0-0`` for a double forfeit; ``*`` when unknown. The ``Result`` tag and the end marker
+  are the same token, the one the reader gives as :attr:`PdnGame.result`.
 - Moves in full notation (every landing square of a capture), numbered from 1: the first
   side's move takes ``N.``, and a record that starts with the other side to move opens with
   ``1...``. Comments in ``{}``, move strength and NAGs after the move, variations in ``()``.
@@ -22,6 +24,7 @@ from typing import TextIO
 
 from damiera.game import Game, Outcome
 from damiera.pdn.reader import PdnGame, Ply
+from damiera.pdn.results import canonical_result, result_token
 from damiera.rules.game import ResultReason
 from damiera.rules.notation import move_text
 from damiera.rules.position import start_position, write_fen
@@ -29,30 +32,6 @@ from damiera.rules.variant import Color, Variant
 
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 WIDTH = 79
-
-_WINNER = {
-    "1-0": Color.WHITE, "2-0": Color.WHITE, "0-1": Color.BLACK, "0-2": Color.BLACK,
-    "1-1": None, "1/2-1/2": None,
-}
-
-
-def result_winner(token: str) -> Color | None | str:
-    """The winner a result token names (``Color``, None for a draw), or ``"*"`` when it
-    names none (``*`` or anything else)."""
-    return _WINNER.get(token.strip(), "*")
-
-
-def result_token(variant: Variant, winner: Color | None | str) -> str:
-    """The result in the variant's convention (see the module docstring)."""
-    if winner == "*":
-        return "*"
-    points = variant.board_size == 10
-    if winner is None:
-        return "1-1" if points else "1/2-1/2"
-    if winner is Color.WHITE:
-        return "2-0" if points else "1-0"
-    return "0-2" if points else "0-1"
-
 
 def _string(value: str) -> str:
     flat = " ".join(str(value).split())
@@ -136,9 +115,7 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
         start = game.game.rules_game.start
         plies = game.plies
         all_tags = dict(game.tags)
-        winner = result_winner(game.result)
-        if winner == "*" and game.result == "*":
-            winner = result_winner(all_tags.get("Result", "*"))
+        token = canonical_result(v, game.result)
         comment = game.comment
     else:
         v = game.variant
@@ -146,7 +123,7 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
         plies = [Ply(m) for m in game.moves]
         all_tags = {}
         outcome = game.outcome()
-        winner = _outcome_winner(outcome)
+        token = result_token(v, _outcome_winner(outcome))
         if outcome is not None and outcome.reason in (ResultReason.TIME,
                                                       ResultReason.TIME_NO_WIN):
             all_tags["Termination"] = "time forfeit"   # as PGN names a flag fall
@@ -156,8 +133,7 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
                  if i < len(comments) else p for i, p in enumerate(plies)]
     all_tags.update(tags or {})
     if result is not None:
-        winner = result_winner(result)
-    token = result_token(v, winner)
+        token = canonical_result(v, result)
     all_tags["Result"] = token
     all_tags["GameType"] = v.pdn_gametype
     all_tags.pop("CaptureRule", None)

@@ -68,18 +68,21 @@ def parse_time_control(text: str | None) -> tuple[int, int] | None:
     return minutes * 60, increment
 
 
-def new_clock(control: tuple[int, int] | None, at: datetime | None = None) -> dict[str, Any] | None:
+def new_clock(control: tuple[int, int] | None, at: datetime | None = None,
+              played: int = 0) -> dict[str, Any] | None:
     """The stored clock of a new game (None without a time control); the side to move's
-    clock starts at ``at`` (default :func:`now`)."""
+    clock starts at ``at`` (default :func:`now`). ``played``: moves the game starts with
+    (continued from a record), which cost nothing and earn no increment."""
     if control is None:
         return None
     base, increment = control
+    full = {"white": base * 1000, "black": base * 1000}
     return {
         "base": base,
         "increment": increment,
-        "remaining": {"white": base * 1000, "black": base * 1000},
+        "remaining": dict(full),
         "turn_started": (at or now()).isoformat(),
-        "after": [],
+        "after": [dict(full) for _ in range(played)],
         "stopped": False,
     }
 

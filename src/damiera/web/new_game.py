@@ -1,20 +1,31 @@
 """A new game from the options of ``POST /api/games``: each option checked (a one-line
 :class:`~damiera.web.errors.BadRequest` naming the bad one), then the stored row and the
-rules-core Game it starts from."""
+rules-core Game it starts from. ``side`` ``"random"`` is drawn here; a game against a
+player online (opponent ``"online"``) gets the creator's seat only, its invitation link's
+key (:mod:`damiera.web.live.invitations`) and a clock that waits for the second player."""
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from damiera.rules.game import Game
+from damiera.rules.game import Game, GameOverError
+from damiera.rules.notation import MAX_MOVE_TEXT, NotationError
 from damiera.rules.position import FenError, parse_fen, start_position, write_fen
 from damiera.rules.variant import VARIANTS, UnknownVariantError, variant
 from damiera.web import clocks, seats
 from damiera.web.errors import BadRequest, clip, quoted
 from damiera.web.hub_engines import HubPlayers
+from damiera.web.live.invitations import invite_key
+from damiera.web.live.names import check_name
 from damiera.web.store import StoredGame, new_game_id
 
-__all__ = ["NewGame", "new_game"]
+__all__ = ["MAX_START_MOVES", "NewGame", "new_game"]
+
+#: Most moves a new game may start with (a game continued from a record; each at most
+#: :data:`damiera.rules.notation.MAX_MOVE_TEXT` characters).
+MAX_START_MOVES = 3_000
 
 
 @dataclass(frozen=True)
@@ -30,13 +41,20 @@ class NewGame:
     clock: str | None = None
     #: Against the computer: a configured Hub engine's name (None: Damiera's own engine).
     engine: str | None = None
+    #: Moves already played from ``fen`` (a game continued from a record): the new game
+    #: has them in its history and goes on after them.
+    moves: Sequence[str] = ()
+    #: Against a player online: the creator's display name (None: none given).
+    name: str | None = None
 
 
 def new_game(options: NewGame, owner: str | None,
              hub: HubPlayers) -> tuple[StoredGame, Game]:
-    """The unsaved row of a new game owned by ``owner`` (its seats and clock set, no move
-    played) and its Game. ``hub``: the site's Hub engines (``options.engine`` must be one
-    that plays the variant). Raises BadRequest."""
+    """The unsaved row of a new game owned by ``owner`` (its seats and clock set, the
+    ``options.moves`` played: they cost no clock time) and its Game. ``hub``: the site's Hub
+    engines (``options.engine`` must be one that plays the variant). Raises BadRequest (a
+    move that is not legal where it stands, or after the game has ended by rule, names its
+    number)."""
     try:
         v = variant(options.variant, optional_capture=options.optional_capture)
     except UnknownVariantError:
@@ -46,9 +64,9 @@ def new_game(options: NewGame, owner: str | None,
         ) from None
     except ValueError as exc:
         raise BadRequest(clip(str(exc), 200)) from None
-    if options.opponent not in ("computer", "friend"):
+    if options.opponent not in ("computer", "friend", "online"):
         raise BadRequest(
-            f"opponent must be 'computer' or 'friend', not {options.opponent!r}"
+            f"opponent must be 'computer', 'friend' or 'online', not {options.opponent!r}"
         )
     if options.engine is not None:
         if options.opponent != "computer":
@@ -59,8 +77,12 @@ def new_game(options: NewGame, owner: str | None,
             raise BadRequest(str(exc)) from None
     if options.level not in (1, 2, 3):
         raise BadRequest(f"level must be 1, 2 or 3, not {options.level!r}")
-    if options.side is not None and options.side not in ("white", "black"):
-        raise BadRequest(f"side must be 'white' or 'black', not {options.side!r}")
+    if options.side is not None and options.side not in ("white", "black", "random"):
+        raise BadRequest(f"side must be 'white', 'black' or 'random', not {options.side!r}")
+    try:
+        name = check_name(options.name)
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
     try:
         control = clocks.parse_time_control(options.clock)
     except ValueError as exc:
@@ -76,6 +98,10 @@ def new_game(options: NewGame, owner: str | None,
         if start != start_position(v):
             start_fen = write_fen(v, start)
     game = Game(v, start_fen)
+    _play_start_moves(game, options.moves)
+    side = options.side or game.turn.word
+    if side == "random":
+        side = secrets.choice(("white", "black"))
     stored = StoredGame(
         id=new_game_id(),
         variant=v.id,
@@ -84,11 +110,31 @@ def new_game(options: NewGame, owner: str | None,
         level=(options.level if options.opponent == "computer" and options.engine is None
                else None),
         engine=options.engine,
-        side=options.side or game.turn.word,
+        side=side,
         start_fen=start_fen,
-        owner=owner,
-        clock=clocks.new_clock(control),
+        owner=seats.owner_key(owner),
+        clock=clocks.new_clock(control, played=len(game.moves)),
     )
     stored.white_seat, stored.black_seat = seats.new_game_seats(
         owner, stored.opponent, stored.side)
+    if stored.opponent == "online":
+        if owner is not None:
+            stored.invite = invite_key(owner, stored.id)
+        setattr(stored, f"{side}_name", name)
+        if stored.clock is not None:   # it starts when the second player takes a seat
+            stored.clock["stopped"] = True
     return stored, game
+
+
+def _play_start_moves(game: Game, moves: Sequence[str]) -> None:
+    """Play ``moves`` (text in the variant's notation) in ``game``; BadRequest names the
+    first that is too long, not legal, or after the end of the game."""
+    if len(moves) > MAX_START_MOVES:
+        raise BadRequest(f"a game starts with at most {MAX_START_MOVES} moves, not {len(moves)}")
+    for n, text in enumerate(moves, 1):
+        if len(text) > MAX_MOVE_TEXT:
+            raise BadRequest(f"move {n} is longer than {MAX_MOVE_TEXT} characters")
+        try:
+            game.play(text)
+        except (NotationError, GameOverError) as exc:
+            raise BadRequest(f"move {n} {quoted(text)}: {clip(str(exc), 200)}") from None

@@ -23,6 +23,7 @@ __all__ = [
     "legal_moves_json",
     "move_json",
     "move_numbers",
+    "moves_with_paths_json",
     "pieces_json",
     "summary_json",
     "variant_json",
@@ -71,18 +72,23 @@ def move_json(v: Variant, move: Move, side: Color) -> dict[str, Any]:
 
 
 def legal_moves_json(game: Game) -> list[dict[str, Any]]:
-    """The legal moves as :func:`move_json`, each with ``paths``: every way of playing it
-    (``[{"path", "captures", "crowned_at"}]``: its own first, then the equal captures'
-    other paths, :func:`~damiera.rules.notation.capture_paths`), so the page accepts and
-    draws any of them."""
-    v = game.variant
-    moves = game.legal_moves()
+    """The legal moves of ``game`` now as :func:`moves_with_paths_json`."""
+    return moves_with_paths_json(game.variant, game.position, game.legal_moves())
+
+
+def moves_with_paths_json(v: Variant, position: Position,
+                          moves: list[Move]) -> list[dict[str, Any]]:
+    """``moves`` (legal in ``position``) as :func:`move_json`, each with ``paths``: every
+    way of playing it (``[{"path", "captures", "crowned_at"}]``: its own first, then the
+    equal captures' other paths, :func:`~damiera.rules.notation.capture_paths`), so a page
+    (``static/entry.js``) accepts and draws any of them."""
+    side = position.turn
     out = []
-    for m, ways in zip(moves, capture_paths(v, game.position, moves), strict=True):
-        item = move_json(v, m, game.turn)
+    for m, ways in zip(moves, capture_paths(v, position, moves), strict=True):
+        item = move_json(v, m, side)
         item["paths"] = [
             {k: w[k] for k in ("path", "captures", "crowned_at")}
-            for w in (move_json(v, way, game.turn) for way in ways)
+            for w in (move_json(v, way, side) for way in ways)
         ]
         out.append(item)
     return out
@@ -144,7 +150,7 @@ def game_json(stored: StoredGame, game: Game, *, can_undo: bool) -> dict[str, An
 
 
 def summary_json(s: StoredGame) -> dict[str, Any]:
-    """One game of "my games" (see :meth:`damiera.web.games.GameService.recent`), read from
+    """One game of "my games" (see :func:`damiera.web.my_games.recent`), read from
     the stored row without replaying it."""
     v = VARIANTS.get(s.variant)
     result: dict[str, Any] | None = None

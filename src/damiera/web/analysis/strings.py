@@ -31,6 +31,11 @@ def js_strings() -> dict[str, str]:
         "engine_off": _("The engine is off."),
         "engine_thinking": _("The engine is thinking…"),
         "engine_done": _("The engine has finished this position."),
+        "engine_busy_you": _("Too many analyses from your address are running or waiting "
+                             "(other tabs or devices): the engine tries again in {n} s."),
+        "engine_busy_site": _("The site is busy with other analyses: the engine tries again "
+                              "in {n} s."),
+        "engine_lost": _("The connection to the engine was lost: trying again in {n} s."),
         "game_over": _("Game over: {side} has lost."),
         "copied": _("Copied."),
         "stop_engine": _("Stop the engine"),
@@ -43,6 +48,9 @@ def js_strings() -> dict[str, str]:
         "no_mistakes": _("No mistakes were found."),
         "edit_help": _("Choose a piece, then click squares to place it; click a piece of the "
                        "same kind to remove it."),
+        "selected": _("{piece} on {square} selected; choose where it goes"),
+        "capture_goes_on": _("The capture goes on: choose the next landing square"),
+        "choose_path": _("Several captures end on {square}: click a square of the path you want"),
         "play_help": _("Click a piece, then where it goes; a move from an earlier position "
                        "starts a variation."),
     }

@@ -1,10 +1,12 @@
-// Damiera analysis board: position editor, variation tree, engine lines (server-sent events),
-// evaluation bar and game review. Every rule comes from the server (/api/analysis/...): the
+// Damiera analysis board: position editor, variation tree, engine lines (server-sent events,
+// tried again when refused: engine_stream.js), evaluation bar and game review. Every rule comes from the server (/api/analysis/...): the
 // script only draws, remembers the tree and asks.
 import { api } from "/static/api.js";
 import { drawBoard } from "/static/board.js";
+import { followAnalysis } from "/static/engine_stream.js";
+import { decide, selectionView } from "/static/entry.js";
 import { parseFen, writeFen } from "/static/fen.js";
-import { fmt } from "/static/text.js";
+import { fmt, setText } from "/static/text.js";
 
 const DATA = JSON.parse(document.getElementById("page-data").textContent);
 const S = DATA.strings;
@@ -20,7 +22,8 @@ const state = {
 };
 
 // -- small helpers ---------------------------------------------------------------------------
-function message(text) { $("message").textContent = text || ""; }
+// Moves and squares in a message read left to right on right-to-left pages too (text.js).
+function message(text) { setText($("message"), text || ""); }
 
 
 function query(extra) {
@@ -213,39 +216,39 @@ async function explain(square, to) {
   } catch (e) { message(e.message); }
 }
 
+// Moves are entered as on the play page, by the shared capture entry (entry.js): a piece,
+// then landings up to the end; captures that end on the same square are chosen on the board.
 async function boardClick(label) {
   if (state.mode === "edit") { editClick(label); return; }
   const info = state.node.info;
   if (!info) return;
-  const sel = state.selection;
-  if (sel) {
-    if (label === sel.prefix[0]) { state.selection = null; draw(); return; }
-    const k = sel.prefix.length;
-    let next = sel.cands.filter((m) => m.path[k] === label);
-    if (!next.length) next = sel.cands.filter((m) => m.to === label);
-    if (next.length) {
-      if (next.length === 1 || next.every((m) => m.path.length === k + 1 || m.to === label)) {
-        play(next[0]);
-      } else {
-        state.selection = { prefix: [...sel.prefix, label], cands: next };
-        message(S.play_help);
-        draw();
-      }
-      return;
-    }
-    if (info.moves.some((m) => m.from === label)) { select(label); return; }
-    state.selection = null;
+  const pieces = parseFen(state.node.fen).pieces;
+  const step = decide(state.selection, info.moves, pieces, info.turn, label);
+  if (!step) return;
+  if (step.select) {
+    state.selection = step.select;
+    message(fmt(S.selected, { piece: S[pieces[label]], square: label }));
     draw();
-    await explain(sel.prefix[0], label);
-    return;
+  } else if (step.play) {
+    await play(step.play.move);
+  } else if (step.putBack) {
+    putBack();
+  } else if (step.sel) {
+    state.selection = step.sel;
+    message(fmt(S[step.info], { square: step.square }));
+    draw();
+  } else if (step.explain) {
+    if (state.selection) { state.selection = null; draw(); }
+    await explain(label);
+  } else {
+    if (!step.keep) { state.selection = null; draw(); }
+    await explain(step.attempt[0], label);
   }
-  if (info.moves.some((m) => m.from === label)) { select(label); return; }
-  const piece = parseFen(state.node.fen).pieces[label];
-  if (piece) await explain(label);
 }
 
-function select(label) {
-  state.selection = { prefix: [label], cands: state.node.info.moves.filter((m) => m.from === label) };
+function putBack() {
+  state.selection = null;
+  message(S.play_help);
   draw();
 }
 
@@ -266,20 +269,22 @@ function draw() {
   const node = state.node;
   const highlights = {};
   if (node.move) highlights.last = [node.move.from, node.move.to];
+  let pieces = parseFen(node.fen).pieces;
   if (state.selection) {
-    const k = state.selection.prefix.length;
-    highlights.start = state.selection.prefix[0];
-    highlights.targets = [...new Set(state.selection.cands.map((m) => m.path[k] || m.to))];
+    const view = selectionView(state.selection, pieces);
+    pieces = view.pieces;
+    Object.assign(highlights, view.highlights);
   } else if (node.info) {
     highlights.movable = [...new Set(node.info.moves.map((m) => m.from))];
   }
-  drawBoard(svg, { board: state.variant.board, pieces: parseFen(node.fen).pieces, notation: state.variant.notation,
+  drawBoard(svg, { board: state.variant.board, pieces, notation: state.variant.notation,
     flipped: state.flipped, highlights, describe, interactive: true });
 }
 
 // -- the engine -------------------------------------------------------------------------------------
 function stopEngine() {
-  if (state.source) { state.source.close(); state.source = null; }
+  if (state.source) { state.source(); state.source = null; }
+  delete $("engine-status").dataset.waiting;
 }
 
 function restartEngine() {
@@ -292,16 +297,26 @@ function restartEngine() {
   if (state.node.info.over) { $("engine-status").textContent = ""; return; }
   $("engine-status").textContent = S.engine_thinking;
   const node = state.node;
-  const src = new EventSource(`/api/analysis/stream?${query({ fen: node.fen, multipv: state.multipv })}`);
-  state.source = src;
-  src.onmessage = (ev) => { if (state.source === src) showLines(node, JSON.parse(ev.data)); };
-  src.addEventListener("done", () => {
-    if (state.source !== src) return;
-    stopEngine();
-    $("engine-status").textContent += ` · ${S.engine_done}`;
+  const stop = followAnalysis(`/api/analysis/stream?${query({ fen: node.fen, multipv: state.multipv })}`, {
+    lines: (data) => {
+      if (state.source !== stop) return;
+      delete $("engine-status").dataset.waiting;
+      showLines(node, data);
+    },
+    done: () => {
+      if (state.source !== stop) return;
+      stopEngine();
+      $("engine-status").textContent += ` · ${S.engine_done}`;
+    },
+    failed: (error) => { if (state.source === stop) { stopEngine(); message(error); } },
+    waiting: (status, n) => {       // refused (429, 503) or cut (0): why, and when again
+      if (state.source !== stop) return;
+      const why = status === 429 ? S.engine_busy_you : status === 503 ? S.engine_busy_site : S.engine_lost;
+      $("engine-status").textContent = fmt(why, { n });
+      $("engine-status").dataset.waiting = String(status);
+    },
   });
-  src.addEventListener("failed", (ev) => { if (state.source === src) { stopEngine(); message(JSON.parse(ev.data).error); } });
-  src.onerror = () => { if (state.source === src) { stopEngine(); } };
+  state.source = stop;
 }
 
 function pvText(node, pv) {
@@ -553,6 +568,7 @@ function wire() {
   });
   document.addEventListener("keydown", (ev) => {
     if (state.mode !== "analyse" || ev.target.closest("input, select, textarea")) return;
+    if (ev.key === "Escape" && state.selection) { putBack(); return; }
     if (ev.key === "ArrowLeft" && state.node.parent) goTo(state.node.parent);
     if (ev.key === "ArrowRight" && state.node.children.length) goTo(state.node.children[0]);
   });

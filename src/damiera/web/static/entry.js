@@ -1,7 +1,8 @@
-// Move entry on the play page, without a rule of its own: the server sends every legal move
-// with every way of playing it (`paths`: landing squares, captured squares, the landing from
-// which a man is a king); these functions match the player's clicks against them and say
-// what to draw.
+// Move entry on the board, without a rule of its own, for every page where moves are played
+// (the play page and the analysis board): the server sends every legal move with every way
+// of playing it (`paths`: landing squares, captured squares, the landing from which a man is
+// a king); these functions match the player's clicks against them (`decide`, `enter`) and
+// say what to draw (`selectionView`).
 //
 // A piece is chosen, then landing squares in order, ending with the end square (any landing
 // may be left out: a start and an end name a move when no other fits). The move is played
@@ -140,4 +141,34 @@ export function enter(sel, label) {
   }
   if (label === start) return { putBack: true };
   return null;
+}
+
+// What the player's choice of the square `label` means, whatever the page (click, tap, drop,
+// Enter). `sel`: the current selection or null; `legalMoves`: the moves the server sent (with
+// `paths`); `pieces`: the position's pieces by square; `turn`: "white" | "black". One of
+//   { select: sel }                    a piece that can move is chosen (another one, maybe)
+//   { play: way }                      a move is determined and complete (way.move: the move)
+//   { sel, info, square }              the entry goes on (`enter`'s answers)
+//   { putBack: true }                  the chosen piece goes back
+//   { explain: label }                 a piece that cannot move now (its side's, or any when
+//                                      nothing is chosen): the page asks the server why
+//   { attempt: [labels], keep: bool }  squares the legal moves do not contain (start first):
+//                                      the page asks the server why; `keep`: the capture's
+//                                      landings so far stay entered
+//   null                               nothing to do (an empty square)
+export function decide(sel, legalMoves, pieces, turn, label) {
+  const piece = pieces[label];
+  if (!sel) {
+    const ways = waysFrom(legalMoves, label);
+    if (ways.length) return { select: { start: label, clicks: [], ways, choosing: false } };
+    return piece ? { explain: label } : null;
+  }
+  const step = enter(sel, label);
+  if (step) return step;
+  if (!sel.clicks.length) {
+    const ways = waysFrom(legalMoves, label);
+    if (ways.length) return { select: { start: label, clicks: [], ways, choosing: false } };
+    if (piece && piece.startsWith(turn)) return { explain: label };
+  }
+  return { attempt: [sel.start, ...sel.clicks, label], keep: sel.clicks.length > 0 };
 }

@@ -47,7 +47,14 @@ function syncOptional() {
   }
   if (opponentSelect.selectedOptions[0] && opponentSelect.selectedOptions[0].disabled) opponentSelect.value = "computer:1";
 }
+// A game online: the creator may give a display name (remembered in this browser).
+const nameRow = document.getElementById("ng-name-row");
+const nameInput = document.getElementById("ng-name");
+try { if (nameInput) nameInput.value = localStorage.getItem("damiera.name") || ""; } catch (_) { /* off */ }
+function syncName() { if (nameRow) nameRow.hidden = opponentSelect.value !== "online"; }
 opponentSelect.addEventListener("change", syncOptional);
+opponentSelect.addEventListener("change", syncName);
+syncName();
 variantSelect.addEventListener("change", () => {
   syncOptional();
   document.dispatchEvent(new CustomEvent("damiera:variant-preview", { detail: variantSelect.value }));
@@ -62,10 +69,23 @@ syncOptional();
 const clockSelect = document.getElementById("ng-clock");
 const clockCustom = document.getElementById("ng-clock-custom");
 clockSelect.addEventListener("change", () => { clockCustom.hidden = clockSelect.value !== "custom"; });
+// A custom one is checked here against its fields' own bounds (min, max, whole numbers), so
+// the player reads what to enter rather than the API's refusal of a text they never typed.
+const minutesInput = document.getElementById("ng-clock-minutes");
+const incrementInput = document.getElementById("ng-clock-increment");
+/** The clock for the API ("M+S" or null), or undefined when the custom fields are invalid. */
 function clockSpec() {
   if (clockSelect.value !== "custom") return clockSelect.value === "none" ? null : clockSelect.value;
-  const minutes = document.getElementById("ng-clock-minutes").value.trim();
-  const increment = document.getElementById("ng-clock-increment").value.trim() || "0";
+  const minutes = minutesInput.value.trim();
+  const increment = incrementInput.value.trim() || "0";
+  for (const input of [minutesInput, incrementInput]) input.removeAttribute("aria-invalid");
+  const bad = [minutesInput, incrementInput].filter((input) => !input.checkValidity()
+    || (input === minutesInput && !minutes));
+  if (bad.length) {
+    for (const input of bad) input.setAttribute("aria-invalid", "true");
+    bad[0].focus();
+    return undefined;
+  }
   return `${minutes}+${increment}`;
 }
 
@@ -76,6 +96,12 @@ form.addEventListener("submit", async (e) => {
   const hub = choice.startsWith("hub:");
   const [opponent, level] = hub ? ["computer", "1"] : choice.split(":");
   const side = document.getElementById("ng-side").value || null;
+  const clock = clockSpec();
+  if (clock === undefined) {
+    setText(errorBox, clockCustom.dataset.invalid);
+    errorBox.hidden = false;
+    return;
+  }
   const body = {
     variant: variantSelect.value,
     opponent,
@@ -83,8 +109,12 @@ form.addEventListener("submit", async (e) => {
     engine: hub ? choice.slice(4) : null,
     side,
     optional_capture: optional.checked,
-    clock: clockSpec(),
+    clock,
   };
+  if (opponent === "online" && nameInput) {
+    body.name = nameInput.value.trim() || null;
+    try { localStorage.setItem("damiera.name", body.name || ""); } catch (_) { /* off */ }
+  }
   const start = document.getElementById("ng-start");
   start.disabled = true;
   try {

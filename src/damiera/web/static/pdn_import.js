@@ -1,9 +1,10 @@
 // The PDN import page: read a pasted or uploaded PDN file with POST /api/pdn/import, list its
 // games, replay one on the board (positions from POST /api/pdn/replay) and continue it from
-// any position as a new game (POST /api/games with that position's FEN).
+// any position as a new game (POST /api/games with the record's start FEN and its moves up to
+// that position).
 import { api } from "/static/api.js";
 import { drawBoard } from "/static/board.js";
-import { fmt } from "/static/text.js";
+import { fmt, setText } from "/static/text.js";
 
 const DATA = JSON.parse(document.getElementById("page-data").textContent);
 const S = DATA.strings;
@@ -12,9 +13,11 @@ const $ = (id) => document.getElementById(id);
 const state = { games: [], game: null, positions: [], pieces: [], turns: [], numbers: [], moves: [],
   ply: 0, opening: 0 };
 
+// Texts with moves, squares or numbers go through setText (text.js): each is isolated left to
+// right, so that a right-to-left page does not reorder them.
 function showError(id, message) {
   const node = $(id);
-  node.textContent = message || "";
+  setText(node, message || "");
   node.hidden = !message;
 }
 
@@ -34,7 +37,7 @@ async function readText(text) {
   if (!text.trim()) { showError("imp-error", S.empty); return; }
   const size = new TextEncoder().encode(text).length;
   if (size > DATA.max_bytes) { showError("imp-error", fmt(S.too_large, { max: DATA.max_bytes })); return; }
-  $("imp-status").textContent = S.reading;
+  setText($("imp-status"), S.reading);
   $("imp-read").disabled = true;
   try {
     const data = await postJson("/api/pdn/import", { pdn: text });
@@ -42,20 +45,29 @@ async function readText(text) {
     const bad = data.games.filter((g) => g.error).length;
     let status = data.games.length ? fmt(S.games_read, { n: data.games.length, bad }) : S.no_games;
     if (data.truncated) status += " " + S.truncated;
-    $("imp-status").textContent = status;
+    setText($("imp-status"), status);
     listGames();
     if (data.games.length) openGame(0);
   } catch (err) {
-    $("imp-status").textContent = "";
+    setText($("imp-status"), "");
     showError("imp-error", fmt(S.error, { message: err.message }));
   } finally {
     $("imp-read").disabled = false;
   }
 }
 
-function cell(row, text, cls) {
+// A number, result or move as one left-to-right unit ("1/2-1/2", "12.").
+function ltr(text) {
+  const b = document.createElement("bdi");
+  b.dir = "ltr";
+  b.textContent = text;
+  return b;
+}
+
+function cell(row, text, cls, asUnit = false) {
   const td = document.createElement("td");
-  td.textContent = text;
+  if (asUnit) td.append(ltr(text));
+  else setText(td, text);
   if (cls) td.className = cls;
   row.appendChild(td);
   return td;
@@ -74,11 +86,11 @@ function listGames() {
     cell(tr, t.Event || "");
     cell(tr, t.Date || "");
     cell(tr, g.variant_name + (g.guessed ? ` (${S.guessed})` : ""));
-    cell(tr, g.result);
-    cell(tr, String(g.plies));
+    cell(tr, g.result, "", true);
+    cell(tr, String(g.plies)).dataset.label = S.plies;    // shown on a phone, without the heading
     const err = g.error ? fmt(S.error_at, g.error) : "";
-    cell(tr, err, g.error ? "bad" : "");
-    const td = cell(tr, "");
+    cell(tr, err, g.error ? "bad wide" : "");
+    const td = cell(tr, "", "row-actions");
     const b = document.createElement("button");
     b.type = "button";
     b.textContent = S.open;
@@ -115,7 +127,8 @@ async function openGame(i) {
     tr.classList.toggle("selected", tr.dataset.index === String(i));
   }
   const t = g.tags;
-  $("imp-title").textContent = `${g.number}. ${t.White || "?"} – ${t.Black || "?"} ${g.result}`;
+  $("imp-title").replaceChildren(ltr(`${g.number}.`), ` ${t.White || "?"} – ${t.Black || "?"} `,
+    ltr(g.result));
   showError("imp-game-error", g.error ? fmt(S.error_at, g.error) : "");
   listMoves();
   $("imp-viewer").hidden = false;
@@ -132,6 +145,7 @@ function listMoves() {
     const opens = number.endsWith(".");
     if (opens || li === null) {
       li = document.createElement("li");
+      li.dir = "ltr";                    // "12. 32-28 19-23" reads left to right everywhere
       const num = document.createElement("span");
       num.className = "num";
       num.textContent = number;
@@ -155,8 +169,8 @@ function show(ply) {
   const highlights = move ? { last: [move.from, move.to], captured: move.captures } : {};
   drawBoard($("board"), { board: v.board, pieces: state.pieces[state.ply], notation: v.notation, highlights });
   const side = state.turns[state.ply] === "white" ? S.white : S.black;
-  $("imp-position").textContent = (move ? fmt(S.after_ply, { n: state.ply, move: move.move })
-    : S.start_position) + " · " + fmt(S.to_move, { side });
+  setText($("imp-position"), (move ? fmt(S.after_ply, { n: state.ply, move: move.move })
+    : S.start_position) + " · " + fmt(S.to_move, { side }));
   for (const b of $("imp-moves").querySelectorAll("button")) {
     b.setAttribute("aria-current", b.dataset.ply === String(state.ply) ? "true" : "false");
   }
@@ -167,7 +181,9 @@ async function continueGame(event) {
   event.preventDefault();
   showError("imp-continue-error", "");
   const [opponent, level] = $("imp-opponent").value.split(":");
-  const body = { variant: state.game.variant, fen: state.positions[state.ply], opponent };
+  // the record's start and its moves up to here: the new game lists them and marks the last
+  const body = { variant: state.game.variant, fen: state.game.start_fen,
+    moves: state.game.moves.slice(0, state.ply), opponent };
   if (level) body.level = Number(level);
   if ($("imp-side").value) body.side = $("imp-side").value;
   $("imp-continue-button").disabled = true;

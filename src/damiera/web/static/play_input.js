@@ -4,7 +4,7 @@
 // goes to the server as the squares entered, and its refusal is shown as it is.
 
 import { ghostPiece, squareAtPoint } from "/static/board.js";
-import { enter, selectionView, waysFrom } from "/static/entry.js";
+import { decide, selectionView } from "/static/entry.js";
 import { explain, submitMove, tryPath, tryText } from "/static/play_actions.js";
 import { showPly } from "/static/play_moves.js";
 import {
@@ -33,41 +33,30 @@ export function choose(label) {
   if (state.viewPly !== null) { showPly(Infinity); return; }
   if (g.result) return;
   if (!humanToMove()) return;
-  const piece = g.pieces[label];
-  if (!state.sel) {
-    const ways = waysFrom(g.legal_moves, label);
-    if (ways.length) {
-      state.sel = { start: label, clicks: [], ways, choosing: false };
-      message(fmt(S.selected, { piece: pieceName(piece), square: label }), "info");
-      redraw();
-    } else if (piece) {
-      explain(label);   // the server says why this piece cannot move now
-    }
-    return;
-  }
-  const step = enter(state.sel, label);
-  if (step && step.play) {
+  const step = decide(state.sel, g.legal_moves, g.pieces, g.turn, label);
+  if (!step) return;
+  if (step.select) {
+    state.sel = step.select;
+    message(fmt(S.selected, { piece: pieceName(g.pieces[label]), square: label }), "info");
+    redraw();
+  } else if (step.play) {
     submitMove(step.play.move, { move: step.play.move.move }, false, step.play);
-  } else if (step && step.putBack) {
+  } else if (step.putBack) {
     putBack();
-  } else if (step) {
+  } else if (step.sel) {
     state.sel = step.sel;
     message(fmt(S[step.info], { square: step.square }), "info");
     redraw();
-  } else if (!state.sel.clicks.length && movesFrom(label).length) {   // another piece
-    state.sel = null;
-    choose(label);
-  } else if (!state.sel.clicks.length && piece && piece.startsWith(g.turn)) {
-    state.sel = null;
-    redraw();
+  } else if (step.explain) {
+    // the server says why this piece cannot move now
+    if (state.sel) { state.sel = null; redraw(); }
     explain(label);
   } else {
     // An attempt the legal moves do not contain: the server says why. In the middle of a
     // capture the squares entered so far are kept.
-    const { start, clicks } = state.sel;
-    if (!clicks.length) state.sel = null;
+    if (!step.keep) state.sel = null;
     redraw();
-    tryPath([start, ...clicks, label]);
+    tryPath(step.attempt);
   }
 }
 

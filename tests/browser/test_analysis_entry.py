@@ -1,0 +1,103 @@
+"""Moves entered on the analysis board as on the play page (the shared capture entry,
+``static/entry.js``): captures that end on the same square are chosen on the board, a capture
+that ends on its own start square can be entered, and nothing is played before the clicks
+reach a move's end. The position, International ``W:WK4:B10,20,22,32,33,37,39``, has a king
+on 4 with ten captures: two end on 9, two on 5, two on 4 itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.browser.test_analysis_page import open_analysis, pieces, square
+
+Page = Any
+
+KING4 = "variant=international&fen=W%3AWK4%3AB10%2C20%2C22%2C32%2C33%2C37%2C39"
+
+
+def classes(page: Page, name: str) -> list[str]:
+    """Labels of the board's squares with class ``name``, sorted as numbers."""
+    found: list[str] = page.eval_on_selector_all(
+        f"#board .sq.{name}", "els => els.map(e => e.dataset.square)")
+    return sorted(found, key=int)
+
+
+def tree(page: Page) -> list[str]:
+    moves: list[str] = page.locator("#tree .tree-move").all_inner_texts()
+    return moves
+
+
+def test_two_captures_ending_on_the_same_square_are_chosen_by_a_square_of_one(
+    page: Page,
+) -> None:
+    open_analysis(page, KING4)
+    square(page, "4").click()
+    assert "9" in classes(page, "end") and "5" in classes(page, "end")
+    square(page, "9").click()
+    expect(page.locator("#message")).to_contain_text("Several captures end on 9")
+    assert tree(page) == []                                 # nothing played yet
+    assert page.locator("#board polyline.capture-path").count() >= 2   # every way of each
+    picks = classes(page, "target")
+    assert {"38", "27", "42", "31"} <= set(picks) and "15" not in picks   # 15 is on both
+    square(page, "42").click()
+    expect(page.locator("#tree .tree-move")).to_have_text(["4x15x24x42x31x9"])
+    expect(square(page, "9").locator("[data-piece]")).to_have_attribute("data-piece",
+                                                                       "white-king")
+
+
+def test_the_other_capture_ending_on_5_can_be_chosen(page: Page) -> None:
+    open_analysis(page, KING4)
+    square(page, "4").click()
+    square(page, "5").click()
+    expect(page.locator("#message")).to_contain_text("Several captures end on 5")
+    assert tree(page) == []
+    square(page, "48").click()                              # only on 4x31x48x25x14x5
+    expect(page.locator("#tree .tree-move")).to_have_text(["4x31x48x25x14x5"])
+    # back to the start and the first one, by a piece it takes (27 is on its path only)
+    page.click("#nav-first")
+    expect(page.locator("#board .sq.last")).to_have_count(0)
+    square(page, "4").click()
+    square(page, "5").click()
+    square(page, "43").click()
+    expect(page.locator("#tree .tree-move")).to_have_text(
+        ["4x31x48x25x14x5", "4x27x43x25x14x5"])
+
+
+def test_a_capture_ending_on_its_start_square_is_entered(page: Page) -> None:
+    open_analysis(page, KING4)
+    square(page, "4").click()
+    square(page, "42").click()                              # a landing on the way
+    expect(page.locator("#message")).to_contain_text("The capture goes on")
+    assert pieces(page)["42"] == "white-king" and "4" not in pieces(page)
+    square(page, "4").click()                               # back on 4: the capture's end
+    expect(page.locator("#tree .tree-move")).to_have_text(["4x15x24x42x31x4"])
+    expect(square(page, "4").locator("[data-piece]")).to_have_attribute("data-piece",
+                                                                       "white-king")
+    expect(page.locator("#board [data-piece]")).to_have_count(3)   # five pieces taken
+
+
+def test_a_half_entered_capture_goes_back_with_escape(page: Page) -> None:
+    open_analysis(page, KING4)
+    before = pieces(page)
+    square(page, "4").click()
+    square(page, "15").click()
+    assert pieces(page)["15"] == "white-king"
+    page.keyboard.press("Escape")
+    expect(page.locator("#board .sq.start")).to_have_count(0)
+    assert pieces(page) == before and tree(page) == []
+
+
+def test_both_pages_enter_moves_through_the_one_capture_entry() -> None:
+    """The play page and the analysis board import their move entry from ``entry.js``;
+    neither matches clicks against paths by itself."""
+    from pathlib import Path
+
+    import damiera.web
+
+    static = Path(damiera.web.__file__).parent / "static"
+    for name in ("play_input.js", "analysis.js"):
+        text = (static / name).read_text(encoding="utf-8")
+        assert "decide(" in text and '"/static/entry.js"' in text, name
+        assert ".path[" not in text and "reachesEnd" not in text, name

@@ -30,7 +30,7 @@ import subprocess
 import sys
 from typing import Any
 
-from damiera.engine.levels import Player
+from damiera.engine import Engine, Limit
 from damiera.engine.match import MAX_GAME_PLIES, elo_stats, random_openings
 from damiera.engine.search import Searcher
 from damiera.rules.game import Game
@@ -90,10 +90,10 @@ def match(base: str, vid: str, games: int, movetime: float, seed: int = 19) -> d
         for g in range(games):
             ours_white = g % 2 == 0
             game = Game(v, openings[g // 2])
-            ours = Player(v, 3)
-            while not game.is_over and len(game.moves) < MAX_GAME_PLIES:
+            ours = Engine(v, 3)
+            while not game.is_over() and len(game.moves) < MAX_GAME_PLIES:
                 if (game.position.turn is Color.WHITE) == ours_white:
-                    move = ours.choose(game.position, game.positions, movetime=movetime).move
+                    move = ours.play(game, Limit(time=movetime)).move
                     assert move is not None
                     game.play(move)
                 else:
@@ -130,7 +130,7 @@ def positions(vid: str, count: int) -> list[tuple[str, str]]:
     for i, opening in enumerate(random_openings(v, count, seed=11)):
         game = Game(v, opening)
         searcher = Searcher(v)
-        while not game.is_over and (
+        while not game.is_over() and (
             len(game.moves) < 16
             or has_capture(v, game.position)
             or len(generate(v, game.position)) < 2
@@ -138,7 +138,7 @@ def positions(vid: str, count: int) -> list[tuple[str, str]]:
             r = searcher.search(game.position, depth=4, history=game.positions)
             assert r.move is not None
             game.play(r.move)
-        if not game.is_over:
+        if not game.is_over():
             out.append((f"middle{i + 1}", write_fen(v, game.position)))
     return out
 

@@ -83,7 +83,7 @@ def play(v: Variant, candidate: Searcher, base: Searcher, opening: Game, candida
     game = Game(v, opening.position)
     candidate.clear()
     base.clear()
-    while not game.is_over and len(game.moves) < MAX_PLIES:
+    while not game.is_over() and len(game.moves) < MAX_PLIES:
         mover = candidate if (game.position.turn is Color.WHITE) == candidate_white else base
         if movetime is not None:
             res = mover.search(game.position, movetime=movetime, history=game.positions)
@@ -105,7 +105,7 @@ def speed(v: Variant, cand: Evaluator, base: Evaluator, nodes: int) -> tuple[flo
     for opening in random_openings(v, 2, plies=6, seed=5):
         game = Game(v, opening)
         s_c, s_b = Searcher(v, 1 << 20, cand), Searcher(v, 1 << 20, base)
-        while not game.is_over and len(game.moves) < 40:
+        while not game.is_over() and len(game.moves) < 40:
             for s, out in ((s_c, ours), (s_b, theirs)):
                 s.clear()
                 t = time.perf_counter()

@@ -105,7 +105,7 @@ def study(game: PdnGame, player: str, verdict_nodes: int, deep_nodes: int, thres
     loser = outcome.winner.opponent
     if tags.get("White" if loser is Color.WHITE else "Black") != player:
         return None
-    positions = list(game.game.rules_game.positions)
+    positions = list(game.game.positions)
     searcher = Searcher(v)
     verdict: list[int] = []
     for i, pos in enumerate(positions[:-1]):
@@ -134,7 +134,7 @@ def study(game: PdnGame, player: str, verdict_nodes: int, deep_nodes: int, thres
         loss.last_chance_ply = back[0] + 1
         loss.verdict_before = [verdict[i] for i in back][-6:]
         return loss
-    pos, played = positions[c], game.game.rules_game.moves[c]
+    pos, played = positions[c], game.game.move_stack[c].raw
     after = Searcher(v).search(positions[c + 1], history=positions[: c + 2], nodes=deep_nodes)
     played_deep = _clip(-after.score)
     net = _net_loss(positions, loser, c, shot_plies)

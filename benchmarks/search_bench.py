@@ -46,9 +46,10 @@ from typing import Any
 
 from json_lines import JsonLinesProcess  # this folder is sys.path[0]
 
-from damiera.engine.levels import Player
+from damiera.engine import Engine, Limit
 from damiera.engine.match import MAX_GAME_PLIES, elo_stats, random_openings, run_match
 from damiera.engine.search import Searcher
+from damiera.pdn import write_game
 from damiera.rules.game import Game
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import Move, generate, has_capture
@@ -70,7 +71,7 @@ def middlegames(v: Variant, count: int = 2, plies: int = 16) -> list[Position]:
         searcher = Searcher(v)
         # Play on past ``plies`` until a position with a real choice (no pending capture, at
         # least two moves): a forced move is answered without searching.
-        while not game.is_over and (
+        while not game.is_over() and (
             len(game.moves) < plies
             or has_capture(v, game.position)
             or len(generate(v, game.position)) < 2
@@ -78,7 +79,7 @@ def middlegames(v: Variant, count: int = 2, plies: int = 16) -> list[Position]:
             r = searcher.search(game.position, depth=4, history=game.positions)
             assert r.move is not None
             game.play(r.move)
-        if not game.is_over:
+        if not game.is_over():
             out.append(game.position)
     return out
 
@@ -162,7 +163,7 @@ def peer_game(args: tuple[str, str, float, str, bool, int]) -> dict[str, Any]:
     opening = parse_fen(v, fen)
     bridge = Bridge(python)
     bridge.ask({"cmd": "new", "variant": vid, "fen": numeric_fen(v, opening)})
-    ours = Player(v, 3, random.Random(seed))
+    ours = Engine(v, 3, rng=random.Random(seed))
     our_color = Color.WHITE if ours_white else Color.BLACK
     game = Game(v, opening)
     their_times: list[float] = []
@@ -170,12 +171,12 @@ def peer_game(args: tuple[str, str, float, str, bool, int]) -> dict[str, Any]:
     our_scores: list[int] = []
     texts: list[str] = []
     try:
-        while not game.is_over and len(game.moves) < MAX_GAME_PLIES:
+        while not game.is_over() and len(game.moves) < MAX_GAME_PLIES:
             pos = game.position
             if pos.turn is our_color:
                 t0 = time.perf_counter()
-                chosen = ours.choose(pos, game.positions, movetime=movetime)
-                move = chosen.move
+                chosen = ours.choose(game.positions, Limit(time=movetime))
+                move = None if chosen.move is None else chosen.move.raw
                 our_times.append(time.perf_counter() - t0)
                 our_scores.append(chosen.score)
                 assert move is not None
@@ -206,7 +207,7 @@ def peer_game(args: tuple[str, str, float, str, bool, int]) -> dict[str, Any]:
         "their_max_time": round(max(their_times, default=0.0), 3),
         "our_scores": our_scores,
         "moves": texts,
-        "pdn": game.pdn({
+        "pdn": write_game(game, {
             "White": "Damiera level 3" if ours_white else "py-draughts",
             "Black": "py-draughts" if ours_white else "Damiera level 3",
             "Event": f"search_bench peers, {movetime} s a move",
@@ -321,7 +322,7 @@ def _drop_position(game: dict[str, Any], movetime: float) -> dict[str, Any] | No
     if chosen is None:
         return None
     ply, number = chosen
-    pos, move, history = g.positions[ply], g.moves[ply], g.positions[: ply + 1]
+    pos, move, history = g.positions[ply], g.move_stack[ply].raw, g.positions[: ply + 1]
     longer = Searcher(v).search(pos, movetime=movetime, history=history)
     assert longer.move is not None
     played_score = longer.score

@@ -101,7 +101,7 @@ def play(vid: str, opening_fen: str, white: Engine, black: Engine, nodes: int,
     game = Game(v, parse_fen(v, opening_fen))
     white.ask([vid, [], nodes, movetime])
     black.ask([vid, [], nodes, movetime])
-    while not game.is_over and len(game.moves) < MAX_GAME_PLIES:
+    while not game.is_over() and len(game.moves) < MAX_GAME_PLIES:
         engine = white if game.position.turn is Color.WHITE else black
         text, depth = engine.ask([vid, [write_fen(v, p) for p in game.positions], nodes,
                                   movetime])

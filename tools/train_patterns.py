@@ -104,11 +104,11 @@ def selfplay(variant_id: str, games: int, depth: int, out: str, seed: int,
         game = Game(v)
         searcher.clear()
         for _ in range(rng.randint(*opening)):
-            if game.is_over:
+            if game.is_over():
                 break
-            game.play(rng.choice(game.legal_moves()))
+            game.play(rng.choice(game.legal_moves))
         first = len(rows)
-        while not game.is_over and len(game.moves) < MAX_PLIES:
+        while not game.is_over() and len(game.moves) < MAX_PLIES:
             pos = game.position
             res = budget_search(searcher, pos, game.positions, depth, nodes)
             assert res.move is not None

@@ -1,8 +1,8 @@
 """Damiera: multi-variant draughts (rules core, engine, web site).
 
 The library API, in the shape of python-chess: :func:`variant`, :class:`Game` (legal moves,
-``play("22-19")``, ``undo()``, ``fen``, ``outcome()``, ``copy()``), :class:`Move` (written
-in the variant's notation), :mod:`damiera.pdn` (``read_games``, ``write_games``) and
+``play("22-19")`` / ``push``, ``undo()`` / ``pop()``, ``fen``, ``outcome()``, ``copy()``),
+:class:`Move` (written in the variant's notation), :mod:`damiera.pdn` (``read_games``, ``write_games``) and
 :mod:`damiera.engine` (``Engine(variant, level).play(game, Limit(time=1.0))``). They are
 loaded on first use, so ``import damiera`` stays light.
 
@@ -17,19 +17,21 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from damiera import pdn
-    from damiera.game import Game, Move, Outcome, variant
-    from damiera.rules.game import GameOverError, ResultReason
+    from damiera.rules.game import Game, GameOverError, NoMoveToUndoError, Outcome, ResultReason
+    from damiera.rules.move import LegalMoves, Move
     from damiera.rules.notation import AmbiguousMoveError, IllegalMoveError, NotationError
     from damiera.rules.position import FenError
-    from damiera.rules.variant import VARIANTS, Color, UnknownVariantError, Variant
+    from damiera.rules.variant import VARIANTS, Color, UnknownVariantError, Variant, variant
 
 #: Public names and the module each comes from (loaded on first use).
 _EXPORTS = {
-    "Game": "damiera.game",
-    "Move": "damiera.game",
-    "Outcome": "damiera.game",
-    "variant": "damiera.game",
+    "Game": "damiera.rules.game",
+    "Move": "damiera.rules.move",
+    "LegalMoves": "damiera.rules.move",
+    "Outcome": "damiera.rules.game",
+    "variant": "damiera.rules.variant",
     "GameOverError": "damiera.rules.game",
+    "NoMoveToUndoError": "damiera.rules.game",
     "ResultReason": "damiera.rules.game",
     "AmbiguousMoveError": "damiera.rules.notation",
     "IllegalMoveError": "damiera.rules.notation",
@@ -49,7 +51,9 @@ __all__ = [
     "Game",
     "GameOverError",
     "IllegalMoveError",
+    "LegalMoves",
     "Move",
+    "NoMoveToUndoError",
     "NotationError",
     "Outcome",
     "ResultReason",

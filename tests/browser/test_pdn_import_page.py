@@ -77,7 +77,7 @@ def test_paste_open_in_replay_and_continue_from_move_n_against_the_computer(
     moves = page.locator("#imp-moves button")
     expect(moves).to_have_count(14)
     read = next(pdn.read_games(GOOD))
-    positions = read.game.rules_game.positions
+    positions = read.game.positions
     v = read.variant
     assert pieces(page) == expected_pieces(write_fen(v, positions[0]))
     page.click('#imp-moves button[data-ply="7"]')

@@ -392,7 +392,6 @@ def test_phone_layout(browser: Any, base_url: str, tmp_path: Path) -> None:
 def test_forty_move_counter_shows_once_past_thirty(page: Page) -> None:
     from damiera.rules.game import Game
     from damiera.rules.movegen import legal_moves
-    from damiera.rules.notation import move_text
     from damiera.rules.variant import variant
 
     v = variant("italian")
@@ -400,12 +399,12 @@ def test_forty_move_counter_shows_once_past_thirty(page: Page) -> None:
     local = Game(v, fen)
     texts = []
     while local.moves_without_progress < 31:
-        safe = [m for m in local.legal_moves()
-                if not any(r.captures for r in legal_moves(v, apply_after(local, m)))]
-        move = min(safe, key=lambda m: local.positions.count(apply_after(local, m)))
-        assert local.positions.count(apply_after(local, move)) < 2
+        safe = [m for m in local.legal_moves
+                if not any(r.captures for r in legal_moves(v, apply_after(local, m.raw)))]
+        move = min(safe, key=lambda m: local.positions.count(apply_after(local, m.raw)))
+        assert local.positions.count(apply_after(local, move.raw)) < 2
         local.play(move)
-        texts.append(move_text(v, move))
+        texts.append(str(move))
     game = api_game(page, variant="italian", fen=fen)
     for text in texts:
         r = page.request.post(f"/api/games/{game['id']}/moves", data={"move": text})

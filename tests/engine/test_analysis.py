@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import pytest
 
+import damiera
 from damiera.cli import main
 from damiera.engine.analysis import analyse, score_men
 from damiera.engine.review import annotated_pdn, judge, review_game
 from damiera.engine.search import Searcher
-from damiera.rules.movegen import Move, apply_move, legal_moves
+from damiera.rules.movegen import apply_move, legal_moves
 from damiera.rules.notation import parse_move
 from damiera.rules.position import Position, parse_fen, start_position
 from damiera.rules.variant import Variant, variant
 from tests.planted import planted_game
 
 
-def _playable(v: Variant, pos: Position, pv: list[Move]) -> bool:
-    for m in pv:
+def _playable(v: Variant, pos: Position, line: list[damiera.Move]) -> bool:
+    for m in (played.raw for played in line):
         if m not in legal_moves(v, pos):
             return False
         pos = apply_move(pos, m)
@@ -41,7 +42,7 @@ def test_multipv_first_line_agrees_with_the_search_scoring_every_root_move() -> 
     pos = start_position(v)
     lines = analyse(v, pos, multipv=2, depth=3)
     result = Searcher(v).search(pos, depth=3, root_scores=True)
-    assert (lines[0].pv[0], lines[0].score) == result.root_scores[0]
+    assert (lines[0].pv[0].raw, lines[0].score) == result.root_scores[0]
     assert lines[1].score == result.root_scores[1][1]
 
 

@@ -316,9 +316,9 @@ def test_database_values_are_colour_symmetric(v: Variant) -> None:
 
 
 def test_levels_two_and_three_probe_the_three_piece_database_on_8x8_boards_only() -> None:
-    from damiera.engine.levels import Player
+    from damiera.engine import Engine
 
-    assert Player(variant("american"), 1).searcher.endgame_pieces == 0
-    assert Player(variant("russian"), 2).searcher.endgame_pieces == 3
-    assert Player(variant("italian"), 3).searcher.endgame_pieces == 3
-    assert Player(variant("international"), 3).searcher.endgame_pieces == 0
+    assert Engine(variant("american"), 1).searcher.endgame_pieces == 0
+    assert Engine(variant("russian"), 2).searcher.endgame_pieces == 3
+    assert Engine(variant("italian"), 3).searcher.endgame_pieces == 3
+    assert Engine(variant("international"), 3).searcher.endgame_pieces == 0

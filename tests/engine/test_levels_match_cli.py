@@ -10,7 +10,8 @@ import pytest
 
 from damiera.cli import main
 from damiera.engine.evaluate import KING_FLYING, KING_SHORT, KING_SHORT_SAFE, Evaluator
-from damiera.engine.levels import LEVELS, Player, level, weaker_move
+from damiera.engine.front import Engine, Limit
+from damiera.engine.levels import LEVELS, level, weaker_move
 from damiera.engine.match import elo_stats, play_game, random_openings, run_match
 from damiera.pdn.reader import read_games
 from damiera.rules.movegen import Move, generate
@@ -36,15 +37,16 @@ def test_unknown_level_is_refused() -> None:
 @pytest.mark.parametrize("vid", list(VARIANTS))
 def test_weak_levels_always_play_a_legal_move(vid: str) -> None:
     v = variant(vid)
-    player = Player(v, 1, random.Random(3))
+    player = Engine(v, 1, rng=random.Random(3))
     pos = start_position(v)
     history = [pos]
     for _ in range(10):
         moves = generate(v, pos)
         if not moves:
             break
-        move = player.choose(pos, history, movetime=5.0).move
-        assert move in moves
+        chosen = player.choose(history, Limit(time=5.0)).move
+        assert chosen is not None and chosen.raw in moves
+        move = chosen.raw
         from damiera.rules.movegen import apply_move
 
         pos = apply_move(pos, move)
@@ -57,10 +59,10 @@ def test_weaker_move_stays_within_the_margin() -> None:
     from dataclasses import replace
 
     lv = replace(LEVELS[1], weaker_chance=1.0)
-    player = Player(v, lv, random.Random(5))
+    player = Engine(v, lv, rng=random.Random(5))
     pos = parse_fen(v, "W:W26,30,31:B4,17,18")
-    result = player.choose(pos, movetime=5.0)
-    assert result.move in generate(v, pos)
+    result = player.choose([pos], Limit(time=5.0))
+    assert result.move is not None and result.move.raw in generate(v, pos)
     assert result.score >= -lv.weaker_margin + 90
 
 
@@ -78,8 +80,8 @@ def test_weaker_move_is_a_near_equal_one_far_more_often_than_a_dropped_man() -> 
     assert counts[0] == 0 and counts[-1] == 0  # never the best, never beyond the margin
     assert 1800 < counts[1] < 2050  # 64% of 3000 (binomial sd 26)
     assert all(0 < 5 * c < counts[1] for c in counts[2:7])  # each about 7 times rarer
-    assert weaker_move(moves[:1], 150, rng) is None
-    assert weaker_move([moves[0], moves[-1]], 150, rng) is None
+    assert weaker_move(moves[:1], 150, rng) is None  # type: ignore[arg-type]
+    assert weaker_move([moves[0], moves[-1]], 150, rng) is None  # type: ignore[list-item]
 
 
 def test_weaker_move_never_spoils_a_forced_win() -> None:
@@ -95,12 +97,12 @@ def test_weaker_move_never_spoils_a_forced_win() -> None:
     lv = replace(LEVELS[2], weaker_chance=1.0)
     wins = [(object(), MATE - 33), (object(), MATE - 35), (object(), MATE - 37)]
     assert weaker_move(wins, lv.weaker_margin, random.Random(1)) is None  # type: ignore[arg-type]
-    player = Player(v, lv, random.Random(3))
+    player = Engine(v, lv, rng=random.Random(3))
     pos = parse_fen(v, "W:WK1,K2:BK32")
     best = player.searcher.search(pos, depth=4, root_scores=True)
     assert best.score > MATE - 100
     for _ in range(20):
-        assert player.choose(pos).score == best.score
+        assert player.choose([pos]).score == best.score
 
 
 def test_king_value_follows_the_rule_parameters() -> None:
@@ -211,7 +213,7 @@ def test_random_openings_stop_searching_once_a_variant_has_no_new_one(
 
     v = variant("american")
     calls = 0
-    real = match.legal_moves
+    real = match.legal_moves  # type: ignore[attr-defined]
 
     def counted(variant: Variant, pos: Position) -> list[Move]:
         nonlocal calls
@@ -378,7 +380,8 @@ def test_cli_match_pdn_holds_every_game_and_replays(capsys: pytest.CaptureFixtur
         assert g.variant.id == "russian" and g.error is None
         first_is_white = g.tags["White"] == "1"
         assert g.tags["Black"] == ("random" if first_is_white else "1")
-        winner = g.game.outcome().winner if g.game.outcome() else None
+        outcome = g.game.outcome()
+        winner = outcome.winner if outcome is not None else None
         wins += winner is not None and (winner.word == "white") == first_is_white
     assert wins == data["wins"]
 
@@ -465,7 +468,8 @@ def test_every_level_plays_a_forced_capture_at_once(lv: int) -> None:
     v = variant("international")
     pos = parse_fen(v, "W:W17,20,21,28:B22,23,25,43")
     infos: list[int] = []
-    result = Player(v, lv, random.Random(1)).choose(pos, on_info=lambda i: infos.append(i.depth))
+    result = Engine(v, lv, rng=random.Random(1)).choose(
+        [pos], on_info=lambda i: infos.append(i.depth))
     assert result.move is not None and result.depth == 0 and infos == [0]
 
 

@@ -9,6 +9,7 @@ import pytest
 
 import damiera
 from damiera import pdn
+from damiera.pdn import write_game
 
 
 def _tags(text: str) -> list[str]:
@@ -63,7 +64,7 @@ def test_comments_nags_and_variations_are_written() -> None:
 def test_a_library_game_is_written_with_its_outcome() -> None:
     game = damiera.Game("american", fen="B:W29:B18,25")
     game.play("18-22")  # White's man on 29 is blocked: White has no legal move
-    text = game.pdn({"Event": "Test"})
+    text = write_game(game, {"Event": "Test"})
     assert '[Event "Test"]' in text and '[Result "0-1"]' in text
     assert '[FEN "B:W29:B18,25"]' in text
 
@@ -78,4 +79,4 @@ def test_many_games_to_a_handle_and_long_lines_wrapped() -> None:
     long = damiera.Game("international")
     for move in ["32-28", "19-23", "28x19", "14x23", "37-32", "10-14"] * 1:
         long.play(move)
-    assert all(len(line) <= 79 for line in long.pdn().splitlines())
+    assert all(len(line) <= 79 for line in write_game(long).splitlines())

@@ -11,6 +11,7 @@ from collections import deque
 import pytest
 
 import damiera
+from damiera.pdn import write_game
 from damiera.rules.game import Game, GameOverError, Result, ResultReason, flag_result
 from damiera.rules.geometry import geometry
 from damiera.rules.helpmate import WinStatus, can_win
@@ -94,7 +95,7 @@ def test_flag_fall_ends_the_game_for_good_through_the_public_game() -> None:
     assert outcome.pdn == "1/2-1/2"
     assert outcome.describe() == "Draw: a flag fell, but the other side cannot win"
     assert game.legal_moves == []
-    pdn = game.pdn()
+    pdn = write_game(game)
     assert '[Result "1-1"]' in pdn and '[Termination "time forfeit"]' in pdn
     with pytest.raises(GameOverError):
         game.flag_fall()

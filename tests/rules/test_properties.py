@@ -22,7 +22,7 @@ choices = st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_s
 def _random_game(v: Variant, picks: list[int]) -> Game:
     game = Game(v)
     for pick in picks:
-        moves = game.legal_moves()
+        moves = game.legal_moves
         if not moves:
             break
         game.play(moves[pick % len(moves)])
@@ -46,7 +46,8 @@ def test_fen_round_trips_in_random_games(v: Variant, picks: list[int]) -> None:
 @given(variants, choices)
 def test_captured_squares_are_exactly_the_pieces_that_disappear(v: Variant, picks: list[int]) -> None:
     game = _random_game(v, picks)
-    for before, move, after in zip(game.positions, game.moves, game.positions[1:]):
+    for before, played, after in zip(game.positions, game.moves, game.positions[1:]):
+        move = played.raw
         mover, other = before.turn, before.turn.opponent
         vanished = before.pieces(other) & ~after.pieces(other)
         assert vanished == move.captured

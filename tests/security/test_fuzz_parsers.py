@@ -88,7 +88,7 @@ def test_move_text_gives_a_move_or_a_notation_error(variant: object, text: str,
                                                     plies: int) -> None:
     game = Game(variant)   # type: ignore[arg-type]
     for n in range(plies):                         # somewhere in a game, not only at its start
-        moves = game.legal_moves()
+        moves = game.legal_moves
         if not moves:
             break
         game.play(moves[n % len(moves)])
@@ -96,11 +96,11 @@ def test_move_text_gives_a_move_or_a_notation_error(variant: object, text: str,
         parse_move(game.variant, game.position, text)
     except NotationError as exc:
         assert str(exc)
-    before = game.fen()
+    before = game.fen
     try:
         game.play(text)
     except (NotationError, GameOverError):
-        assert game.fen() == before                # nothing half-done
+        assert game.fen == before                # nothing half-done
 
 
 HUB_PIECES = ["hub", "init", "ping", "new-game", "set-param", "pos", "level", "name=",

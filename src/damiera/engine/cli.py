@@ -119,12 +119,13 @@ def _game_over(v: Variant, pos: Position) -> bool:
 
 def _cmd_bestmove(args: argparse.Namespace) -> int:
     from damiera.cli import load_position, load_variant
-    from damiera.engine.levels import Player, level
+    from damiera.engine.front import Engine, Limit
+    from damiera.rules.game import Game
     from damiera.rules.notation import move_text
 
     v = load_variant(args.variant, args.optional_capture)
     pos = load_position(v, args.fen)
-    lv = level(_int_in(args.level, "level", 1, 3))
+    lv = _int_in(args.level, "level", 1, 3)
     movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
     depth = _int_in(args.depth, "depth", 1, MAX_DEPTH) if args.depth is not None else None
     if _game_over(v, pos):
@@ -137,21 +138,23 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
             flush=True,
         )
 
-    player = Player(v, lv)
-    if depth is not None and movetime is None:
-        # A fixed depth alone is searched in full (no clock but the MAX_MOVETIME safety stop).
-        result = player.searcher.search(pos, depth=depth, movetime=MAX_MOVETIME, on_info=info)
-    else:
-        result = player.choose(pos, (), movetime=movetime, depth=depth, on_info=info)
+    with Engine(v, lv) as engine:
+        limit = Limit(time=movetime, depth=depth)
+        if depth is not None and movetime is None:
+            # A fixed depth alone is searched in full (no clock but the MAX_MOVETIME safety
+            # stop), whatever the level.
+            result = engine.analyse(Game(v, pos), Limit(time=MAX_MOVETIME, depth=depth),
+                                    on_info=info)
+        else:
+            result = engine.choose([pos], limit, on_info=info)
     assert result.move is not None
-    print(f"bestmove {move_text(v, result.move)}")
+    print(f"bestmove {result.move}")
     return 0
 
 
 def _cmd_analyse(args: argparse.Namespace) -> int:
     from damiera.cli import load_position, load_variant
     from damiera.engine.analysis import MAX_MULTIPV, Line, analyse, line_text
-    from damiera.rules.notation import move_text
 
     v = load_variant(args.variant, args.optional_capture)
     pos = load_position(v, args.fen)
@@ -169,7 +172,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
 
     lines = analyse(v, pos, multipv=multipv, movetime=movetime, depth=depth, on_lines=show)
     assert lines, "a position that is not over has a legal move"
-    print(f"bestmove {move_text(v, lines[0].pv[0])}")
+    print(f"bestmove {lines[0].pv[0]}")
     return 0
 
 

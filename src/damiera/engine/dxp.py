@@ -57,8 +57,7 @@ from damiera.engine.dxp_protocol import (
 )
 from damiera.engine.front import Engine, Limit
 from damiera.engine.search import MAX_MOVETIME
-from damiera.game import Game as PublicGame
-from damiera.rules.game import Game, GameOverError
+from damiera.rules.game import Game, GameOverError, NoMoveToUndoError
 from damiera.rules.variant import VARIANTS, Color, Variant
 
 #: Seconds a move when the game request gives no thinking time.
@@ -186,7 +185,7 @@ class DxpSession:
         if game.turn is self.my_color:
             self._complain("MOVE out of turn: it is Damiera's move")
             return
-        if game.is_over:
+        if game.is_over():
             self._end_by_rules()
             return
         try:
@@ -194,7 +193,7 @@ class DxpSession:
         except DxpError as exc:
             self._complain(str(exc))
             return
-        if game.is_over and self._gameend_waiting(END_GRACE):
+        if game.is_over() and self._gameend_waiting(END_GRACE):
             return  # the opponent announced the end itself: answered next, with reason 0
         self.act()
 
@@ -203,23 +202,23 @@ class DxpSession:
         game = self.game
         if game is None or self._sent_end or game.turn is not self.my_color:
             return
-        if game.is_over:
+        if game.is_over():
             self._end_by_rules()
             return
-        if self.moves_limit and len(game.moves) >= 2 * self.moves_limit:
+        if self.moves_limit and game.ply >= 2 * self.moves_limit:
             self._send_end("0", "unknown")
             return
         started = time.monotonic()
         limit = Limit(time=min(self._budget(), MAX_MOVETIME))
-        result = self.engine.play(PublicGame.from_rules(game), limit)
+        result = self.engine.play(game, limit)
         assert result.move is not None  # the game is not over
         used = time.monotonic() - started
         if self._interrupted():
             return  # a GAMEEND or BACKREQ came during the search: answered next, move unsent
         self.seconds_used += used
-        game.play(result.move.raw)
+        game.play(result.move)
         self.send(move_message(self.variant, result.move.raw, round(used)))
-        if game.is_over:  # the opponent can do nothing more: say so now
+        if game.is_over():  # the opponent can do nothing more: say so now
             self._end_by_rules()
 
     def _arrived(self, heads: str, wait: float = 0.0) -> bool:
@@ -252,7 +251,7 @@ class DxpSession:
         if self.minutes <= 0:
             return DEFAULT_MOVE_SECONDS
         assert self.game is not None
-        played = len(self.game.moves) // 2
+        played = self.game.ply // 2
         left = max(10, (self.moves_limit or 75) - played)
         remaining = self.minutes * 60 - self.seconds_used
         return max(0.05, 0.9 * remaining / left)
@@ -292,7 +291,7 @@ class DxpSession:
 
     def _record(self, result: str) -> None:
         assert self.game is not None
-        outcome = GameOutcome(self.my_color, result, len(self.game.moves), self.opponent)
+        outcome = GameOutcome(self.my_color, result, self.game.ply, self.opponent)
         self.outcomes.append(outcome)
         number = self.first_game + len(self.outcomes) - 1
         self.say(f"game {number} over: {result} for Damiera ({self.my_color.word}) "
@@ -309,13 +308,13 @@ class DxpSession:
         # game's first move (a set-up position where Black moves first starts at ply 0 too).
         first = game.start.turn
         ply = 2 * (msg.move_number - 1) + (0 if msg.color is first else 1)
-        if not 0 <= ply <= len(game.moves):
+        if not 0 <= ply <= game.ply:
             self.send(BackAcc("1"))
             return
         try:
-            if ply < len(game.moves):
-                game.undo(len(game.moves) - ply)
-        except GameOverError:
+            if ply < game.ply:
+                game.undo(game.ply - ply)
+        except (GameOverError, NoMoveToUndoError):
             self.send(BackAcc("1"))
             return
         self.send(BackAcc("0"))

@@ -1,9 +1,13 @@
-"""The engine's public front, in the shape of python-chess: ``Engine(variant, level).play(game,
-Limit(time=1.0))`` and ``.analyse(game, Limit(depth=6))``.
+"""The one engine front, in the shape of python-chess: ``Engine(variant, level).play(game,
+Limit(time=1.0))``, ``.analyse(game, Limit(depth=6), multipv=3)``; the web site, the CLI,
+engine matches, Hub, DXP, the analysis board and game review all search through it.
 
-A thin layer over :class:`damiera.engine.levels.Player` (the playing levels, weaker moves
-included) and its :class:`damiera.engine.search.Searcher` (the search itself); the game's
-earlier positions are passed on so the search sees repetitions.
+An :class:`Engine` is one variant at one playing level (:mod:`damiera.engine.levels`: the
+level's depth cap, time and weaker-move choice) over one :class:`~damiera.engine.search.
+Searcher` (the C search, whose tables it keeps between moves). The game's earlier positions
+are passed on so the search sees repetitions and the 40-move rule. Use it as a context
+manager (``with Engine("italian") as engine:``) or call :meth:`Engine.close` to free its
+tables at once.
 
 Scores are in centi-men (100 = one man) from the side to move's point of view; a won
 position scores :data:`~damiera.engine.search.MATE` minus the plies to the win
@@ -12,23 +16,44 @@ position scores :data:`~damiera.engine.search.MATE` minus the plies to the win
 >>> import damiera
 >>> from damiera.engine import Engine, Limit
 >>> game = damiera.Game("russian", fen="W:Wc3:Bd4,h8")
->>> Engine("russian", level=3).play(game, Limit(depth=2)).move
+>>> with Engine("russian", level=3) as engine:
+...     engine.play(game, Limit(depth=2)).move
 Move('c3:e5')
+>>> lines = Engine("italian").analyse(damiera.Game("italian"), Limit(depth=4), multipv=3)
+>>> len(lines), [line.pv[0] in damiera.Game("italian").legal_moves for line in lines]
+(3, [True, True, True])
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Self, overload
 
-from damiera.engine.levels import Player
-from damiera.engine.search import MATE, MATE_BOUND, MAX_DEPTH, MAX_MOVETIME, Info, SearchResult
-from damiera.game import Game, Move
-from damiera.rules.game import GameOverError
+from damiera.engine.egdb import pieces_for
+from damiera.engine.levels import Level, weaker_move
+from damiera.engine.levels import level as level_of
+from damiera.engine.search import (
+    MATE,
+    MATE_BOUND,
+    MAX_DEPTH,
+    MAX_MOVETIME,
+    Info,
+    Searcher,
+    SearchResult,
+)
+from damiera.rules.game import Game, GameOverError
+from damiera.rules.move import Move
+from damiera.rules.movegen import CoreMove, generate
+from damiera.rules.position import Position
 from damiera.rules.variant import Variant
 from damiera.rules.variant import variant as _variant
+
+#: Most lines :meth:`Engine.analyse` gives at once (every root move is searched in full).
+MAX_MULTIPV = 10
 
 
 @dataclass(frozen=True)
@@ -65,7 +90,8 @@ class Limit:
 class Analysis:
     """A search's answer: ``move`` (None when the side to move has no legal move), ``score``
     (centi-men, side to move's view), ``pv`` (the expected line, ``move`` first), ``depth``
-    (plies of the last finished iteration), ``nodes``, ``seconds``."""
+    (plies of the last finished iteration), ``nodes``, ``seconds`` (of the whole search);
+    ``rank``: 1 for the best line, 2, 3, ... for the other lines of a multi-PV analysis."""
 
     move: Move | None
     score: int
@@ -73,6 +99,7 @@ class Analysis:
     nodes: int
     seconds: float
     pv: list[Move] = field(default_factory=list)
+    rank: int = 1
 
     @property
     def win_in(self) -> int | None:
@@ -84,6 +111,11 @@ class Analysis:
             return -(MATE + self.score)
         return None
 
+    @property
+    def nps(self) -> int:
+        """Nodes a second of the whole search."""
+        return int(self.nodes / self.seconds) if self.seconds > 0 else 0
+
 
 #: What :meth:`Engine.play` returns (python-chess calls it ``PlayResult``).
 PlayResult = Analysis
@@ -92,79 +124,220 @@ PlayResult = Analysis
 class Engine:
     """The computer opponent of one variant at one level (1 Beginner, 2 Club, 3 Master).
 
-    It keeps its search tables between moves; use one engine per game thread. ``seed``
-    makes the weaker-move choice of levels 1 and 2 reproducible. Raises
+    ``variant``: a :class:`~damiera.rules.variant.Variant` or its name. It keeps its search
+    tables between moves; use one engine per game thread (:meth:`stop` may come from any
+    thread). ``seed`` makes the weaker-move choice of levels 1 and 2 reproducible; ``rng``
+    gives the random source itself. ``level`` may also be a
+    :class:`~damiera.engine.levels.Level` of one's own. Raises TypeError for a variant or level of another type,
     :class:`~damiera.rules.variant.UnknownVariantError` for an unknown variant and
     ValueError for a level other than 1-3.
     """
 
-    def __init__(self, variant: Variant | str, level: int = 3, *, seed: int | None = None):
-        self.variant = _variant(variant) if isinstance(variant, str) else variant
-        self.player = Player(self.variant, level, random.Random(seed))
+    def __init__(self, variant: Variant | str = "international", level: int | Level = 3, *,
+                 seed: int | None = None, rng: random.Random | None = None):
+        if isinstance(variant, str):
+            variant = _variant(variant)
+        elif not isinstance(variant, Variant):
+            raise TypeError("Engine() takes a Variant or a variant name such as "
+                            f"'international', not {type(variant).__name__}")
+        if isinstance(level, bool) or not isinstance(level, (int, Level)):
+            raise TypeError(f"level is a number 1, 2 or 3, not {type(level).__name__}")
+        self.variant: Variant = variant
+        self.level_info: Level = level if isinstance(level, Level) else level_of(level)
+        self.rng = rng or random.Random(seed)
+        self._searcher: Searcher | None = Searcher(
+            variant, endgame_pieces=pieces_for(variant, self.level_info.endgame_pieces))
 
+    # -- life ---------------------------------------------------------------------------------
     @property
     def level(self) -> int:
-        return self.player.level.number
+        """The level's number (1-3)."""
+        return self.level_info.number
 
-    def _check(self, game: Game) -> None:
+    @property
+    def searcher(self) -> Searcher:
+        """The search underneath (its tables, switches and endgame database); raises
+        RuntimeError once the engine is closed."""
+        if self._searcher is None:
+            raise RuntimeError("this engine is closed")
+        return self._searcher
+
+    def close(self) -> None:
+        """Free the search tables now (the engine cannot search afterwards)."""
+        self._searcher = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def stop(self) -> None:
+        """End the running :meth:`play` or :meth:`analyse` (if any) within milliseconds; it
+        returns its best move so far. Safe to call from another thread (a Hub ``stop``); a
+        search started later is not affected."""
+        if self._searcher is not None:
+            self._searcher.stop()
+
+    def clear(self) -> None:
+        """Forget the search tables (a new game)."""
+        self.searcher.clear()
+
+    # -- playing ------------------------------------------------------------------------------
+    def play(self, game: Game, limit: Limit | None = None, *,
+             on_info: Callable[[Info], None] | None = None) -> Analysis:
+        """The move this level plays in ``game`` (not played on it: call ``game.play``).
+
+        Levels 1 and 2 sometimes choose a weaker move, as in a game on the site; a single
+        legal move is played at once. ``on_info`` is called after each finished iteration
+        (:class:`~damiera.engine.search.Info`: depth, score, nodes, seconds, nps, and the PV
+        as the rules core's records). Raises TypeError for a game or limit of another type,
+        :class:`~damiera.rules.game.GameOverError` when the game is over and ValueError for
+        a game of another variant.
+        """
+        self._check(game, limit)
+        return self._answer(self._choose(game.positions, limit or Limit(), on_info))
+
+    def choose(self, positions: Sequence[Position], limit: Limit | None = None, *,
+               on_info: Callable[[Info], None] | None = None) -> Analysis:
+        """:meth:`play` for a game given by its positions (oldest first, the one to move in
+        last), as the web site stores them; the position must have a legal move
+        (ValueError otherwise)."""
+        if not positions:
+            raise ValueError("choose() needs at least the position to move in")
+        if not generate(self.variant, positions[-1]):
+            raise ValueError("the side to move has no legal move")
+        return self._answer(self._choose(positions, limit or Limit(), on_info))
+
+    def _choose(self, positions: Sequence[Position], lim: Limit,
+                on_info: Callable[[Info], None] | None) -> SearchResult:
+        """The level's move: its depth cap and time (levels 1 and 2 never use more than
+        their own time), a single legal move at once, sometimes a weaker move."""
+        lv, searcher, pos = self.level_info, self.searcher, positions[-1]
+        movetime = lim.time
+        if movetime is None and lim.nodes is not None:
+            movetime = MAX_MOVETIME
+        given = movetime if movetime is not None else lv.movetime
+        budget = given if lv.uses_given_time else min(given, lv.movetime)
+        if lim.depth is None and len(generate(self.variant, pos)) == 1:
+            # A forced move is played at once, scored as the search scores one under a clock
+            # (no depth cap, which would make the search go through the iterations).
+            return searcher.search(pos, movetime=budget, history=positions, on_info=on_info,
+                                   nodes=lim.nodes)
+        weaker = lv.weaker_chance > 0 and self.rng.random() < lv.weaker_chance
+        result = searcher.search(
+            pos, depth=lim.depth if lim.depth is not None else lv.depth, movetime=budget,
+            history=positions, on_info=on_info, root_scores=weaker, nodes=lim.nodes)
+        if weaker and result.move is not None:
+            choice = weaker_move(result.root_scores, lv.weaker_margin, self.rng)
+            if choice is not None:
+                result.move, result.score = choice
+                result.pv = [choice[0]]
+        return result
+
+    # -- analysing ----------------------------------------------------------------------------
+    @overload
+    def analyse(self, game: Game, limit: Limit | None = None, *, multipv: None = None,
+                on_info: Callable[[Info], None] | None = None) -> Analysis: ...
+
+    @overload
+    def analyse(self, game: Game, limit: Limit | None = None, *, multipv: int,
+                on_info: Callable[[Info], None] | None = None) -> list[Analysis]: ...
+
+    def analyse(self, game: Game, limit: Limit | None = None, *, multipv: int | None = None,
+                on_info: Callable[[Info], None] | None = None) -> Analysis | list[Analysis]:
+        """The full-strength search of the position, whatever the level (the level only
+        chooses the default time); even a single legal move is searched.
+
+        Without ``multipv``: one :class:`Analysis` (best move, score, PV). With ``multipv=N``
+        (1 to :data:`MAX_MULTIPV`): a list of the best N lines, best first, at most one per
+        legal move (as python-chess returns a list when multipv is given); every root move is
+        then searched with a full window, so each line's score is exact at its depth.
+        ``on_info`` and errors as for :meth:`play`; ValueError for a bad ``multipv``.
+        """
+        self._check(game, limit)
+        if multipv is None:
+            return self._answer(self._search(game.positions, limit or Limit(), on_info))
+        return self.analyse_lines(game.positions, limit, multipv=multipv, on_info=on_info)
+
+    def analyse_lines(
+        self, positions: Sequence[Position], limit: Limit | None = None, *, multipv: int = 1,
+        on_info: Callable[[Info], None] | None = None,
+        on_lines: Callable[[list[Analysis]], None] | None = None,
+    ) -> list[Analysis]:
+        """The best ``multipv`` lines of the position ``positions[-1]`` (the earlier ones,
+        oldest first, for repetitions), best first; empty when it has no legal move.
+        ``on_lines`` gets each finished iteration's lines as they come (the analysis board's
+        stream); an exception it raises ends the search and comes out of this call. Raises
+        TypeError for a ``multipv`` that is not an int and ValueError outside 1 ..
+        :data:`MAX_MULTIPV`."""
+        if isinstance(multipv, bool) or not isinstance(multipv, int):
+            raise TypeError(f"multipv is a number of lines (int), not {type(multipv).__name__}")
+        if not 1 <= multipv <= MAX_MULTIPV:
+            raise ValueError(f"multipv must be between 1 and {MAX_MULTIPV}, not {multipv}")
+        if not positions:
+            raise ValueError("analyse_lines() needs at least the position to analyse")
+        count = len(generate(self.variant, positions[-1]))
+        if count == 0:
+            return []
+        multipv = min(multipv, count)
+        last: list[Analysis] = []
+
+        def collect(info: Info) -> None:
+            nonlocal last
+            if on_info is not None:
+                on_info(info)
+            lines = self._lines(info, multipv)
+            if multipv > 1 and len(lines) < multipv and last:
+                return  # an unfinished iteration: keep the finished one's lines
+            last = lines
+            if on_lines is not None:
+                on_lines(lines)
+
+        result = self._search(positions, limit or Limit(), collect, root_scores=multipv > 1)
+        if not last and result.move is not None:
+            last = [self._answer(result)]
+        return last
+
+    def _search(self, positions: Sequence[Position], lim: Limit,
+                on_info: Callable[[Info], None] | None, *,
+                root_scores: bool = False) -> SearchResult:
+        movetime = lim.time
+        if movetime is None and lim.depth is None:
+            movetime = MAX_MOVETIME if lim.nodes is not None else self.level_info.movetime
+        return self.searcher.search(
+            positions[-1], depth=lim.depth, movetime=movetime, history=positions,
+            on_info=on_info, nodes=lim.nodes, root_scores=root_scores)
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _check(self, game: Game, limit: Limit | None) -> None:
+        if not isinstance(game, Game):
+            raise TypeError(f"the engine takes a damiera.Game, not {type(game).__name__}")
+        if limit is not None and not isinstance(limit, Limit):
+            raise TypeError("the limit is a damiera.engine.Limit such as Limit(time=1.0), not "
+                            f"{type(limit).__name__}")
         if game.variant != self.variant:
             raise ValueError(f"this engine plays {self.variant.name}, not {game.variant.name}")
         outcome = game.outcome()
         if outcome is not None:
             raise GameOverError(f"the game is over ({outcome.describe(game.variant)})")
 
+    def _moves(self, raw: Sequence[CoreMove]) -> list[Move]:
+        return [Move(self.variant, m) for m in raw]
+
     def _answer(self, result: SearchResult) -> Analysis:
-        v = self.variant
         return Analysis(
-            None if result.move is None else Move(v, result.move),
-            result.score,
-            result.depth,
-            result.nodes,
-            result.seconds,
-            [Move(v, m) for m in result.pv],
-        )
+            None if result.move is None else Move(self.variant, result.move),
+            result.score, result.depth, result.nodes, result.seconds, self._moves(result.pv))
 
-    def stop(self) -> None:
-        """End the running :meth:`play` or :meth:`analyse` (if any) within milliseconds; it
-        returns its best move so far. Safe to call from another thread (a Hub ``stop``); a
-        search started later is not affected."""
-        self.player.searcher.stop()
-
-    def play(self, game: Game, limit: Limit | None = None, *,
-             on_info: Callable[[Info], None] | None = None) -> Analysis:
-        """The move this level plays in ``game`` (not played on it: call ``game.play``).
-
-        Levels 1 and 2 sometimes choose a weaker move, as in a game on the site. ``on_info``
-        is called after each finished iteration (:class:`~damiera.engine.search.Info`: depth,
-        score, nodes, seconds, nps, and the PV as rules-core moves). Raises
-        :class:`~damiera.rules.game.GameOverError` when the game is over and ValueError for
-        a game of another variant.
-        """
-        self._check(game)
-        lim = limit or Limit()
-        rg = game.rules_game
-        movetime = lim.time
-        if movetime is None and lim.nodes is not None:
-            movetime = MAX_MOVETIME
-        return self._answer(
-            self.player.choose(rg.position, rg.positions, movetime=movetime, depth=lim.depth,
-                               on_info=on_info, nodes=lim.nodes)
-        )
-
-    def analyse(self, game: Game, limit: Limit | None = None, *,
-                on_info: Callable[[Info], None] | None = None) -> Analysis:
-        """The full-strength search of the position: best move, score and PV, whatever the
-        level (the level only chooses the default time); even a single legal move is
-        searched. ``on_info`` and errors as for :meth:`play`."""
-        self._check(game)
-        lim = limit or Limit()
-        rg = game.rules_game
-        movetime = lim.time
-        if movetime is None and lim.depth is None:
-            movetime = MAX_MOVETIME if lim.nodes is not None else self.player.level.movetime
-        return self._answer(
-            self.player.searcher.search(
-                rg.position, depth=lim.depth, movetime=movetime, history=rg.positions,
-                on_info=on_info, nodes=lim.nodes,
-            )
-        )
+    def _lines(self, info: Info, multipv: int) -> list[Analysis]:
+        """The best ``multipv`` lines of one iteration's report (an unfinished iteration's
+        report in multi-PV mode has only its best move: one line)."""
+        if multipv > 1 and info.lines:
+            return [Analysis(Move(self.variant, pv[0]) if pv else None, score, info.depth,
+                             info.nodes, info.seconds, self._moves(pv), rank)
+                    for rank, (score, pv) in enumerate(info.lines[:multipv], start=1)]
+        first = Move(self.variant, info.pv[0]) if info.pv else None
+        return [Analysis(first, info.score, info.depth, info.nodes, info.seconds,
+                         self._moves(info.pv))]

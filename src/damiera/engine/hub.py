@@ -64,8 +64,8 @@ from damiera.engine.hub_protocol import (
 )
 from damiera.engine.levels import level
 from damiera.engine.search import MAX_DEPTH, MAX_MOVETIME, Info
-from damiera.game import Game
 from damiera.rules import game as _rules
+from damiera.rules.game import Game
 from damiera.rules.variant import VARIANTS, Variant, variant
 
 __all__ = [
@@ -207,7 +207,7 @@ class HubSession:
                 game.play(parse_hub_move(self.variant, game.position, word))
             except _rules.GameOverError as exc:
                 raise HubError(f"move {excerpt(word)}: {exc}") from None
-        self.game = Game.from_rules(game)
+        self.game = game
 
     def _level(self, args: dict[str, str]) -> None:
         """Read a ``level`` command; a bad value answers an error and keeps the old settings.

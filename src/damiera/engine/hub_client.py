@@ -46,6 +46,7 @@ from damiera.engine.hub_protocol import (
     position_string,
     read_lines,
 )
+from damiera.rules.move import Move as PublicMove
 from damiera.rules.movegen import Move, apply_move
 from damiera.rules.position import Position
 from damiera.rules.variant import Variant
@@ -252,13 +253,15 @@ class HubClient:
             f"engine {self.name} does not play {self.variant.name}: it offers {offered}")
 
     # -- searching ---------------------------------------------------------------------------
-    def _pos_line(self, start: Position, moves: Sequence[Move]) -> tuple[str, Position]:
+    def _pos_line(self, start: Position,
+                  moves: Sequence[Move | PublicMove]) -> tuple[str, Position]:
         """``pos`` from the last irreversible move on (as the Hub GUI sends it), and the
-        position reached after all ``moves``."""
+        position reached after all ``moves`` (a game's :class:`~damiera.rules.move.Move`
+        values or the rules core's records)."""
         pos = start
         base = start
         since: list[Move] = []
-        for m in moves:
+        for m in (played.raw if isinstance(played, PublicMove) else played for played in moves):
             pos = apply_move(pos, m)
             if m.captures or not m.by_king:
                 base, since = pos, []
@@ -269,7 +272,7 @@ class HubClient:
             args["moves"] = " ".join(move_string(self.variant, m) for m in since)
         return format_line("pos", **args), pos
 
-    def play(self, start: Position, moves: Sequence[Move] = (), *, movetime: float | None = None,
+    def play(self, start: Position, moves: Sequence[Move | PublicMove] = (), *, movetime: float | None = None,
              depth: int | None = None) -> HubResult:
         """The engine's move in the position after ``moves`` from ``start`` (``go think``),
         with ``movetime`` seconds (default 1) or a fixed ``depth`` (plies)."""
@@ -281,13 +284,13 @@ class HubClient:
             level = format_line("level", move_time=f"{budget:.3f}")
         return self._search(start, moves, level, "think", budget)
 
-    def analyse(self, start: Position, moves: Sequence[Move] = (), *,
+    def analyse(self, start: Position, moves: Sequence[Move | PublicMove] = (), *,
                 movetime: float) -> HubResult:
         """``go analyze`` for ``movetime`` seconds, then ``stop`` (an engine may answer
         sooner); the result carries the ``info`` lines."""
         return self._search(start, moves, "level infinite", "analyze", movetime)
 
-    def _search(self, start: Position, moves: Sequence[Move], level: str, mode: str,
+    def _search(self, start: Position, moves: Sequence[Move | PublicMove], level: str, mode: str,
                 budget: float | None) -> HubResult:
         pos_line, pos = self._pos_line(start, moves)
         self.send(pos_line)

@@ -27,7 +27,8 @@ On 8x8 boards levels 2 and 3 also probe the endgame database of positions with u
 measured in ``benchmarks/egdb_results.md``); level 1 plays its endings by search alone.
 
 Level 3 searches until the time it is given runs out (default 2 s a move); levels 1 and 2 stop
-at their depth limit or their time cap, whichever comes first. Their measured strength gaps
+at their depth limit or their time cap, whichever comes first. The one engine front,
+:class:`damiera.engine.Engine`, plays by these levels. Their measured strength gaps
 are in ``benchmarks/search_bench.py``.
 """
 
@@ -35,14 +36,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from damiera.engine.egdb import DEFAULT_PIECES, pieces_for
-from damiera.engine.search import MATE_BOUND, Info, Searcher, SearchResult
-from damiera.rules.movegen import Move, generate
-from damiera.rules.position import Position
-from damiera.rules.variant import Variant
+from damiera.engine.egdb import DEFAULT_PIECES
+from damiera.engine.search import MATE_BOUND
+from damiera.rules.movegen import Move
 
 
 @dataclass(frozen=True)
@@ -86,63 +85,6 @@ def level(number: int) -> Level:
         return LEVELS[int(number)]
     except (KeyError, ValueError):
         raise ValueError(f"level must be 1, 2 or 3, not {number!r}") from None
-
-
-class Player:
-    """A computer player of one variant at one level, keeping its search tables between moves.
-
-    ``rng`` drives the weaker-move choice (pass a seeded :class:`random.Random` for
-    reproducible games).
-    """
-
-    def __init__(self, variant: Variant, lvl: Level | int, rng: random.Random | None = None):
-        self.variant = variant
-        self.level = lvl if isinstance(lvl, Level) else level(lvl)
-        self.searcher = Searcher(variant,
-                                 endgame_pieces=pieces_for(variant, self.level.endgame_pieces))
-        self.rng = rng or random.Random()
-
-    def choose(
-        self,
-        pos: Position,
-        history: Sequence[Position] = (),
-        movetime: float | None = None,
-        depth: int | None = None,
-        on_info: Callable[[Info], None] | None = None,
-        nodes: int | None = None,
-    ) -> SearchResult:
-        """Search ``pos`` at this level and return the result; ``result.move`` is the move to
-        play (None when there is no legal move).
-
-        ``movetime`` (seconds): time given for this move (default: the level's); levels with a
-        depth cap never use more than their own time. ``depth`` overrides the level's depth;
-        ``nodes`` bounds the search's nodes too (None: no bound).
-        """
-        lv = self.level
-        given = movetime if movetime is not None else lv.movetime
-        budget = given if lv.uses_given_time else min(given, lv.movetime)
-        max_depth = depth if depth is not None else lv.depth
-        if depth is None and len(generate(self.variant, pos)) == 1:
-            # A forced move is played at once, scored as the search scores one under a clock
-            # (no depth cap, which would make the search go through the iterations).
-            return self.searcher.search(pos, movetime=budget, history=history, on_info=on_info,
-                                        nodes=nodes)
-        weaker = lv.weaker_chance > 0 and self.rng.random() < lv.weaker_chance
-        result = self.searcher.search(
-            pos,
-            depth=max_depth,
-            movetime=budget,
-            history=history,
-            on_info=on_info,
-            root_scores=weaker,
-            nodes=nodes,
-        )
-        if weaker and result.move is not None:
-            choice = weaker_move(result.root_scores, lv.weaker_margin, self.rng)
-            if choice is not None:
-                result.move, result.score = choice
-                result.pv = [choice[0]]
-        return result
 
 
 def weaker_move(root_scores: Sequence[tuple[Move, int]], margin: int,

@@ -29,11 +29,10 @@ import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 
-from damiera.engine.levels import Player, level
-from damiera.game import Game as PublicGame
+from damiera.engine.front import Engine, Limit
 from damiera.pdn.writer import write_game
 from damiera.rules.game import Game
-from damiera.rules.movegen import Move, apply_move, generate, has_capture, legal_moves
+from damiera.rules.movegen import CoreMove, apply_move, generate, has_capture, legal_moves
 from damiera.rules.position import Position, parse_fen, start_position, write_fen
 from damiera.rules.variant import Color, Variant
 
@@ -194,27 +193,28 @@ def play_game(
     from damiera.engine.hub_client import HubClient
 
     rng = random.Random(seed)
-    players: dict[Color, Player | HubClient | None] = {}
+    players: dict[Color, Engine | HubClient | None] = {}
     try:
         for color, name in ((Color.WHITE, white), (Color.BLACK, black)):
             argv = hub_command(name)
             if argv is not None:
                 players[color] = HubClient(argv, variant)
             else:
-                players[color] = None if name == "random" else Player(
-                    variant, level(int(name)), random.Random(rng.getrandbits(32)))
+                players[color] = None if name == "random" else Engine(
+                    variant, int(name), rng=random.Random(rng.getrandbits(32)))
         game = Game(variant, opening)
-        while game.outcome() is None and len(game.moves) < MAX_GAME_PLIES:
+        while game.outcome() is None and game.ply < MAX_GAME_PLIES:
             pos = game.position
             player = players[pos.turn]
-            move: Move | None
+            move: CoreMove | None
             if player is None:
                 move = rng.choice(generate(variant, pos))
             elif isinstance(player, HubClient):
-                move = player.play(opening, game.moves,
+                move = player.play(opening, game.move_stack,
                                    movetime=HUB_MOVETIME if movetime is None else movetime).move
             else:
-                move = player.choose(pos, game.positions, movetime=movetime).move
+                chosen = player.play(game, Limit(time=movetime)).move
+                move = None if chosen is None else chosen.raw
             assert move is not None  # the game is not over, so there is a legal move
             game.play(move)
     finally:
@@ -228,11 +228,11 @@ def play_game(
     if outcome is None:
         tags["Termination"] = "adjudicated"
         return GameRecord(write_fen(variant, opening), white, black, 0, "adjudicated",
-                          len(game.moves), write_game(PublicGame.from_rules(game), tags, result="1/2-1/2"))
+                          game.ply, write_game(game, tags, result="1/2-1/2"))
     winner = outcome.winner
     res = 0 if winner is None else (1 if winner is Color.WHITE else -1)
     return GameRecord(write_fen(variant, opening), white, black, res,
-                      outcome.reason.value, len(game.moves), write_game(PublicGame.from_rules(game), tags))
+                      outcome.reason.value, game.ply, write_game(game, tags))
 
 
 @dataclass

@@ -1,8 +1,7 @@
-"""Game review: the engine scores every position of a game and judges every move (issue 18,
-point 3).
+"""Game review: the engine scores every position of a game and judges every move.
 
 Each position of the game (the start and the position after every move) is searched for
-``movetime`` seconds with one :class:`~damiera.engine.search.Searcher` (its table carries
+``movetime`` seconds with one :class:`~damiera.engine.Engine` (its table carries
 over from move to move). A move's **loss** is, in men from the mover's view, the score of the
 best move minus the score of the move played (the search's score of the position before,
 minus the score of the position after from the mover's side), both clipped to
@@ -28,8 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from damiera.engine.analysis import analyse, score_men
-from damiera.engine.egdb import pieces_for
-from damiera.engine.search import MATE, Searcher
+from damiera.engine.front import Engine
+from damiera.engine.search import MATE
 from damiera.rules.movegen import Move, apply_move, legal_moves
 from damiera.rules.notation import move_text
 from damiera.rules.position import Position, start_position, write_fen
@@ -91,16 +90,17 @@ def _clip(score: int) -> int:
 
 
 def score_position(
-    variant: Variant, position: Position, movetime: float, searcher: Searcher,
+    variant: Variant, position: Position, movetime: float, engine: Engine,
     history: Sequence[Position] = (),
 ) -> PositionScore:
     """Search one position (see :class:`PositionScore`)."""
     white, black = position.piece_counts()
     if not white or not black or not legal_moves(variant, position):
         return PositionScore(-MATE, None, [], 0)
-    lines = analyse(variant, position, movetime=movetime, history=history, searcher=searcher)
+    lines = analyse(variant, position, movetime=movetime, history=history, engine=engine)
     line = lines[0]
-    return PositionScore(line.score, line.pv[0], list(line.pv), line.depth)
+    pv = [m.raw for m in line.pv]
+    return PositionScore(line.score, pv[0], pv, line.depth)
 
 
 def review_game(
@@ -125,13 +125,13 @@ def review_game(
         if m not in legal_moves(variant, positions[-1]):
             raise ValueError(f"move {i + 1} ({move_text(variant, m)}) is not legal there")
         positions.append(apply_move(positions[-1], m))
-    searcher = Searcher(variant, endgame_pieces=pieces_for(variant))
     total = len(positions)
     scores: list[PositionScore] = []
-    for i, pos in enumerate(positions):
-        scores.append(score_position(variant, pos, movetime, searcher, positions[:i]))
-        if on_progress is not None:
-            on_progress(i + 1, total)
+    with Engine(variant, 3) as engine:   # one engine: its table carries over move to move
+        for i, pos in enumerate(positions):
+            scores.append(score_position(variant, pos, movetime, engine, positions[:i]))
+            if on_progress is not None:
+                on_progress(i + 1, total)
     out: list[MoveReview] = []
     for i, m in enumerate(moves):
         before, after = scores[i], scores[i + 1]

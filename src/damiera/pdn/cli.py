@@ -127,10 +127,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         for game in _games(args.file, v):
             if game.number != args.game:
                 continue
-            rules = game.game.rules_game
             gv = game.variant
-            print(f"0 - {write_fen(gv, rules.positions[0])}")
-            for ply, (p, position) in enumerate(zip(game.plies, rules.positions[1:]), 1):
+            print(f"0 - {write_fen(gv, game.game.positions[0])}")
+            for ply, (p, position) in enumerate(zip(game.plies, game.game.positions[1:]), 1):
                 print(f"{ply} {p.move} {write_fen(gv, position)}")
             if game.error is not None:
                 print(f"{args.file}: {game.error}", file=sys.stderr)

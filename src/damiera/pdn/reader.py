@@ -36,12 +36,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
-from damiera.game import Game, Move, Outcome
 from damiera.pdn.results import game_result
 from damiera.pdn.syntax import PdnError, RawGame, RawPly, Splitter
 from damiera.pdn.tokens import Source, tokenize
 from damiera.rules import game as _rules
-from damiera.rules.movegen import Move as RawMove
+from damiera.rules.game import Game, Outcome
+from damiera.rules.move import Move
+from damiera.rules.movegen import CoreMove as RawMove
 from damiera.rules.notation import AmbiguousMoveError, NotationError, parse_move
 from damiera.rules.position import FenError, Position, parse_fen
 from damiera.rules.variant import VARIANTS, Color, Notation, Variant
@@ -243,7 +244,7 @@ class _Replayer:
         number of the move ``game`` is at, counted from 1."""
         if raw.label:
             return f"move {raw.label}"
-        ply = len(game.moves)
+        ply = game.ply
         first = game.start.turn is self.variant.first_to_move
         number = (ply + (0 if first else 1)) // 2 + 1
         dots = "." if game.turn is self.variant.first_to_move else "..."
@@ -264,9 +265,9 @@ class _Replayer:
                 return err
             if kept is not None:
                 variations.append(kept)
-        game.play(move)
+        played = game.play(move)
         if out is not None:
-            out.append(Ply(Move(self.variant, move), raw.token.text, list(raw.nags),
+            out.append(Ply(played, raw.token.text, list(raw.nags),
                            raw.comment_before, raw.comment, variations))
         return None
 
@@ -398,7 +399,7 @@ def _replay_as(
     if error is not None:
         error.game = number
     result = game_result(v, raw.result, tags.get("Result"))
-    return PdnGame(tags, v, Game.from_rules(rules_game), plies, result, raw.comment,
+    return PdnGame(tags, v, rules_game, plies, result, raw.comment,
                    raw.line, number, noted, error, result_text=raw.result)
 
 
@@ -412,8 +413,11 @@ def read_games(
 ) -> Iterator[PdnGame]:
     """Every game of a PDN input, one at a time (a generator: the input is read as it goes).
 
-    ``source``: PDN text (``str``), bytes, a text or binary file handle (binary handles
-    are decoded line by line: UTF-8, else CP1252, else Latin-1), or an iterable of lines.
+    ``source``: PDN text (``str``), bytes, a path (``os.PathLike`` such as
+    :class:`pathlib.Path`; a ``str`` is always text, never a file name), a text or binary
+    file handle (bytes are decoded line by line: UTF-8, else CP1252, else Latin-1), or an
+    iterable of lines; TypeError for anything else. A ``str`` of one word that cannot be
+    read as PDN gets an error that says to pass a ``Path`` or an open file for a file.
     ``variant``: the variant of games without a ``GameType`` tag (a Variant or its id;
     default International, as the standard says), or ``"guess"``: guessed from how the
     squares are written and which rules replay the games, learning along the input
@@ -442,6 +446,9 @@ def read_games(
             continue  # nothing but a lone terminator
         number += 1
         game = _replay(raw, default, number, variations, guesser)
+        if game.error is not None and number == 1 and _looks_like_a_file_name(source):
+            game.error.message += (f"; a str is read as PDN text: to read the file "
+                                   f"{source!r}, pass pathlib.Path({source!r}) or an open file")
         if game.error is not None:
             if errors == "raise":
                 raise game.error
@@ -450,6 +457,13 @@ def read_games(
         yield game
         if work.spent:
             return
+
+
+def _looks_like_a_file_name(source: Source) -> bool:
+    """A str of one word (no blank, at most 255 characters): what a file name looks like,
+    and no PDN game is."""
+    return isinstance(source, str) and 0 < len(source) <= 255 and not any(
+        c.isspace() for c in source)
 
 
 def read_game(

@@ -27,6 +27,7 @@ cut with an error instead of being held.
 from __future__ import annotations
 
 import io
+import os
 import re
 from collections.abc import Iterable, Iterator
 from enum import Enum
@@ -107,7 +108,7 @@ _SIMPLE = {
     "result": Kind.RESULT,
 }
 
-Source = str | bytes | TextIO | BinaryIO | Iterable[str]
+Source = str | bytes | os.PathLike[str] | TextIO | BinaryIO | Iterable[str]
 
 
 def _decode(raw: bytes, first: bool) -> str:
@@ -133,9 +134,20 @@ def lines(source: Source) -> Iterator[tuple[str, bool]]:
     """The lines of ``source`` without their line ends, each with a flag that is True when
     the line was longer than :data:`MAX_LINE` and cut.
 
-    ``source``: PDN text (``str``), raw bytes, a text or binary file handle, or any
-    iterable of text lines.
+    ``source``: PDN text (``str``), raw bytes, a path (``os.PathLike`` such as
+    :class:`pathlib.Path`: the file is opened as bytes and closed after its last line), a
+    text or binary file handle, or any iterable of text lines. Raises TypeError for anything
+    else (when the first line is asked for) and OSError when a path cannot be read.
     """
+    if isinstance(source, os.PathLike):
+        with open(source, "rb") as handle:
+            yield from lines(handle)
+        return
+    if not isinstance(source, (str, bytes)) and not hasattr(source, "readline") and not (
+        isinstance(source, Iterable)
+    ):
+        raise TypeError("PDN is read from text (str), bytes, a path (pathlib.Path), an open "
+                        f"file or an iterable of lines, not {type(source).__name__}")
     if isinstance(source, bytes):
         source = io.BytesIO(source)
     elif isinstance(source, str):

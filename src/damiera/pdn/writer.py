@@ -22,10 +22,9 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from typing import TextIO
 
-from damiera.game import Game, Outcome
 from damiera.pdn.reader import PdnGame, Ply
 from damiera.pdn.results import canonical_result, result_token
-from damiera.rules.game import ResultReason
+from damiera.rules.game import Game, Outcome, ResultReason
 from damiera.rules.notation import move_text
 from damiera.rules.position import start_position, write_fen
 from damiera.rules.variant import Color, Variant
@@ -112,14 +111,14 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
     """
     if isinstance(game, PdnGame):
         v = game.variant
-        start = game.game.rules_game.start
+        start = game.game.start
         plies = game.plies
         all_tags = dict(game.tags)
         token = canonical_result(v, game.result)
         comment = game.comment
     else:
         v = game.variant
-        start = game.rules_game.start
+        start = game.start
         plies = [Ply(m) for m in game.moves]
         all_tags = {}
         outcome = game.outcome()

@@ -1,25 +1,46 @@
-"""A game: the start position, the moves played, undo, the result and its reason, and PDN.
+"""A game: the start position, the moves played, undo, the result and its reason.
 
 Source: RULES.md section 1 (end of game: no pieces or no legal move loses; draws by 40 moves
 each without capture or promotion, threefold repetition, agreement; resignation) and
-section 4 (PDN with the ``GameType`` and ``FEN`` tags). A flag fall (time used up; issue 16,
-after FIDE Laws of Chess article 6.9) loses, unless the opponent cannot win by any legal
-series of moves (:func:`flag_result`, proved by :func:`damiera.rules.helpmate.can_win`):
-then it is a draw.
+section 4 (PDN: a game is written by :func:`damiera.pdn.write_game`, outside the rules
+core). A flag fall (time used up, after FIDE Laws of Chess article 6.9) loses, unless the
+opponent cannot win by any legal series of moves (:func:`flag_result`, proved by
+:func:`damiera.rules.helpmate.can_win`): then it is a draw.
+
+>>> import damiera
+>>> game = damiera.Game(damiera.variant("italian"))
+>>> len(game.legal_moves), "22-19" in game.legal_moves
+(7, True)
+>>> move = game.play("22-19")
+>>> str(move), move.from_square, move.to_square
+('22-19', '22', '19')
+>>> game.fen
+'B:W19,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12'
+>>> game.undo()
+Move('22-19')
+>>> print(game.outcome())
+None
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
 from damiera.rules.helpmate import DEFAULT_NODE_BUDGET, WinStatus, can_win
-from damiera.rules.movegen import Move, apply_move, is_progress, legal_moves
+from damiera.rules.move import LegalMoves, Move
+from damiera.rules.movegen import CoreMove, apply_move, is_progress, legal_moves
 from damiera.rules.notation import IllegalMoveError, move_text, parse_move
-from damiera.rules.position import Position, parse_fen, start_position, write_fen
+from damiera.rules.position import (
+    Position,
+    check_position,
+    diagram,
+    parse_fen,
+    start_position,
+    write_fen,
+)
 from damiera.rules.variant import Color, Variant
+from damiera.rules.variant import variant as _variant
 
 
 class ResultReason(Enum):
@@ -50,6 +71,17 @@ class Result:
         if self.winner is None:
             return "1/2-1/2"
         return "1-0" if self.winner is Color.WHITE else "0-1"
+
+    def result(self) -> str:
+        """The PDN result string, as python-chess's ``Outcome.result()``: ``1-0``, ``0-1``
+        or ``1/2-1/2`` (the 8x8 form; :func:`damiera.pdn.result_token` writes a variant's
+        own convention, ``2-0`` on 10x10)."""
+        return self.pdn
+
+    @property
+    def termination(self) -> ResultReason:
+        """Why the game ended: the same as ``reason``, as python-chess names it."""
+        return self.reason
 
     def describe(self, variant: Variant | None = None) -> str:
         """One English sentence, e.g. ``"Black wins: White has no legal move"``."""
@@ -93,52 +125,116 @@ class GameOverError(ValueError):
     """A move, undo or offer on a game that has already ended (or cannot be undone)."""
 
 
-class Game:
-    """One game's mutable history over immutable positions.
+class NoMoveToUndoError(IndexError):
+    """An undo (or :meth:`Game.pop`) of more moves than were played (a game that has not
+    ended, so not a :class:`GameOverError`): an IndexError, as popping an empty list is."""
 
-    ``variant``; ``start`` (Position); ``moves`` (list of Move, one per ply);
-    ``positions`` (start first, then the position after each move; always one longer than
-    ``moves``); ``result`` (None while the game goes on; the same as :meth:`outcome`).
+
+#: The variant a :class:`Game` plays when none is named.
+DEFAULT_VARIANT = "international"
+
+
+class Game:
+    """One game: a variant, a start position and the moves played, over immutable positions.
+
+    ``Game(variant="international", fen=None)``: ``variant`` a
+    :class:`~damiera.rules.variant.Variant` or its name (an id, an alias such as
+    ``"english"`` or a PDN GameType number, :func:`~damiera.rules.variant.variant`); ``fen``
+    a PDN FEN or a :class:`~damiera.rules.position.Position` to start from (default: the
+    variant's start position). Raises TypeError for arguments of another type,
+    :class:`~damiera.rules.variant.UnknownVariantError` and
+    :class:`~damiera.rules.position.FenError`.
 
     ``enforce_draws`` (default True): the draw rules (threefold repetition, the move limit)
     end the game. A record being replayed (a PDN file) passes False: the players may have
     played on, so a draw by rule is only noted (:meth:`draw_by_rule`) and play goes on.
+
+    Moves are :class:`~damiera.rules.move.Move` values, written in the variant's notation;
+    the habits of python-chess work: :meth:`push` / :meth:`pop` / :meth:`peek`,
+    :attr:`move_stack`, :meth:`is_game_over`, ``"32-28" in game.legal_moves``,
+    ``copy.copy(game)`` (an independent game), ``str(game)`` (a board diagram).
+    :meth:`outcome` is the one place that decides how a game ends.
     """
 
     def __init__(
         self,
-        variant: Variant,
-        start: Position | str | None = None,
+        variant: Variant | str = DEFAULT_VARIANT,
+        fen: Position | str | None = None,
         *,
         enforce_draws: bool = True,
     ):
-        self.variant = variant
+        if isinstance(variant, str):
+            variant = _variant(variant)
+        elif not isinstance(variant, Variant):
+            raise TypeError("Game() takes a Variant or a variant name such as 'international' "
+                            f"first, not {type(variant).__name__}")
+        self.variant: Variant = variant
         self.enforce_draws = enforce_draws
-        if start is None:
+        if fen is None:
             start = start_position(variant)
-        elif isinstance(start, str):
-            start = parse_fen(variant, start)
+        elif isinstance(fen, str):
+            start = parse_fen(variant, fen)
+        elif isinstance(fen, Position):
+            check_position(variant, fen)
+            start = fen
+        else:
+            raise TypeError("Game() takes a FEN text or a Position to start from, not "
+                            f"{type(fen).__name__}")
+        #: The position the game started from.
         self.start: Position = start
-        self.moves: list[Move] = []
+        self._stack: list[Move] = []
+        #: The start position, then the position after each move (one longer than the moves).
         self.positions: list[Position] = [start]
         self._quiet_plies: list[int] = [0]
         self._seen: dict[Position, int] = {start: 1}
-        self._final: Result | None = None  # resignation or agreement
+        self._final: Result | None = None  # resignation, agreement or a flag fall
+        #: How the game ended (None while it goes on): the same as :meth:`outcome`.
         self.result: Result | None = None
         self.result = self._positional_result()
 
     # -- state --------------------------------------------------------------------------------
     @property
     def position(self) -> Position:
+        """The current position (an immutable value)."""
         return self.positions[-1]
 
     @property
     def turn(self) -> Color:
+        """The side to move."""
         return self.position.turn
 
     @property
-    def is_over(self) -> bool:
-        return self.result is not None
+    def fen(self) -> str:
+        """The current position in PDN FEN, written in full (``W:W21,22,...:B1,2,...``)."""
+        return write_fen(self.variant, self.position)
+
+    @property
+    def start_fen(self) -> str:
+        """The start position in PDN FEN."""
+        return write_fen(self.variant, self.start)
+
+    @property
+    def moves(self) -> list[Move]:
+        """Every move played, first first (a new list)."""
+        return list(self._stack)
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves played, first first, as python-chess names them (a new list)."""
+        return list(self._stack)
+
+    @property
+    def ply(self) -> int:
+        """Number of moves (plies) played."""
+        return len(self._stack)
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves now, in the rules core's order (a list of
+        :class:`~damiera.rules.move.Move` whose ``in`` also takes move text); empty once
+        the game is over."""
+        raw = [] if self.result is not None else legal_moves(self.variant, self.position)
+        return LegalMoves(self.variant, self.position, raw)
 
     @property
     def plies_without_progress(self) -> int:
@@ -153,22 +249,49 @@ class Game:
     def outcome(self) -> Result | None:
         """How the game ended, or None while it goes on: the one place that decides.
 
-        A side without pieces, or without a legal move on its turn, loses; a resignation or
-        agreed draw ends it; with ``enforce_draws``, so do 40 moves each (the variant's
-        ``draw_moves_without_progress``) without capture or promotion, and a position seen
-        for the third time with the same side to move (RULES.md section 1).
+        A side without pieces, or without a legal move on its turn, loses; a resignation,
+        agreed draw or flag fall ends it; with ``enforce_draws``, so do 40 moves each (the
+        variant's ``draw_moves_without_progress``) without capture or promotion, and a
+        position seen for the third time with the same side to move (RULES.md section 1).
         """
         return self.result
 
+    def is_over(self) -> bool:
+        """True once the game has ended (:meth:`outcome` is not None)."""
+        return self.result is not None
+
+    def is_game_over(self) -> bool:
+        """The same as :meth:`is_over`, as python-chess names it."""
+        return self.result is not None
+
+    def history(self) -> list[str]:
+        """Every move played, in full notation."""
+        return [str(m) for m in self._stack]
+
     def copy(self) -> Game:
-        """An independent copy: positions and moves are immutable values, so copying the
-        object and each of its containers is enough."""
-        twin = copy.copy(self)
-        twin.moves = list(self.moves)
+        """An independent copy: moves played or taken back on one do not change the other
+        (positions and moves are immutable values, so copying each container is enough)."""
+        twin = object.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        twin._stack = list(self._stack)
         twin.positions = list(self.positions)
         twin._quiet_plies = list(self._quiet_plies)
         twin._seen = dict(self._seen)
         return twin
+
+    def __copy__(self) -> Game:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        return self.copy()
+
+    def __str__(self) -> str:
+        """The current position as a board diagram
+        (:func:`~damiera.rules.position.diagram`)."""
+        return diagram(self.variant, self.position)
+
+    def __repr__(self) -> str:
+        return f"Game({self.variant.id!r}, fen={self.fen!r})"
 
     def draw_by_rule(self) -> Result | None:
         """The draw rule that applies to the current position (move limit first, then
@@ -194,63 +317,75 @@ class Game:
             return Result(None, ResultReason.REPETITION)
         return None
 
-    def legal_moves(self) -> list[Move]:
-        """Legal moves now; empty once the game is over."""
-        if self.result is not None:
-            return []
-        return legal_moves(self.variant, self.position)
-
-    def fen(self) -> str:
-        return write_fen(self.variant, self.position)
-
-    def history(self) -> list[str]:
-        """Every move played, in full notation."""
-        return [move_text(self.variant, m) for m in self.moves]
-
     # -- changes ------------------------------------------------------------------------------
-    def play(self, move: Move | str) -> Move:
-        """Play a legal move given as a Move or as text (full or short notation).
+    def play(self, move: Move | CoreMove | str) -> Move:
+        """Play a legal move given as a :class:`~damiera.rules.move.Move`, as text (full
+        notation ``26x17``, or the short form of a capture when only one legal move fits), or
+        as the rules core's record (:class:`~damiera.rules.movegen.CoreMove`).
 
-        Returns the Move played. Raises :class:`GameOverError` if the game has ended, and
-        :class:`~damiera.rules.notation.NotationError` (or its subclasses) for text that is
-        not a legal move; the game is unchanged when it raises.
+        Returns the Move played. Raises TypeError for anything else (None included),
+        :class:`GameOverError` if the game has ended, and
+        :class:`~damiera.rules.notation.IllegalMoveError` /
+        :class:`~damiera.rules.notation.AmbiguousMoveError` (naming the rule or the
+        candidates) for a move that is not legal here; the game is unchanged when it raises.
         """
+        if isinstance(move, Move):
+            if move.variant != self.variant:
+                raise IllegalMoveError(
+                    f"{move} is a move of {move.variant.name}, not of {self.variant.name}",
+                    "not_legal", {"move": str(move)})
+            raw: CoreMove | None = move.raw
+        elif isinstance(move, CoreMove):
+            raw = move
+        elif isinstance(move, str):
+            raw = None
+        else:
+            raise TypeError("play() takes a Move or a move's text such as '32-28', not "
+                            f"{type(move).__name__}")
         if self.result is not None:
             raise GameOverError(f"the game is over ({self.result.describe(self.variant)})")
-        if isinstance(move, str):
-            move = parse_move(self.variant, self.position, move)
-        elif move not in legal_moves(self.variant, self.position):
-            raise IllegalMoveError(
-                f"{move_text(self.variant, move)} is not a legal move in this position",
-                "not_legal",
-                {"move": move_text(self.variant, move)},
-            )
-        after = apply_move(self.position, move)
-        quiet = 0 if is_progress(move) else self._quiet_plies[-1] + 1
-        self.moves.append(move)
+        if raw is None:
+            raw = parse_move(self.variant, self.position, str(move))
+        elif raw not in legal_moves(self.variant, self.position):
+            text = move_text(self.variant, raw)
+            raise IllegalMoveError(f"{text} is not a legal move in this position",
+                                   "not_legal", {"move": text})
+        after = apply_move(self.position, raw)
+        quiet = 0 if is_progress(raw) else self._quiet_plies[-1] + 1
+        played = Move(self.variant, raw)
+        self._stack.append(played)
         self.positions.append(after)
         self._quiet_plies.append(quiet)
         self._seen[after] = self._seen.get(after, 0) + 1
         self.result = self._positional_result()
-        return move
+        return played
 
-    def undo(self, plies: int = 1) -> list[Move]:
-        """Take back the last ``plies`` moves; returns them, last first.
+    def push(self, move: Move | CoreMove | str) -> Move:
+        """The same as :meth:`play`, as python-chess names it."""
+        return self.play(move)
 
-        Raises :class:`GameOverError` after a resignation or agreed draw, or when fewer than
-        ``plies`` moves were played (nothing is changed then).
+    def undo(self, plies: int = 1) -> Move:
+        """Take back the last ``plies`` moves (default one); returns the earliest of them,
+        the move that led away from the position the game is now back at (with one ply: the
+        last move played).
+
+        Raises :class:`NoMoveToUndoError` (an IndexError) when fewer than ``plies`` moves
+        were played or ``plies`` is below 1, and :class:`GameOverError` after a resignation,
+        agreed draw or flag fall; nothing is changed then.
         """
+        if isinstance(plies, bool) or not isinstance(plies, int):
+            raise TypeError(f"undo() takes a number of plies (int), not {type(plies).__name__}")
         if self._final is not None:
             raise GameOverError(
                 f"the game ended by {self._final.reason.value}; it cannot be taken back"
             )
-        if plies < 1 or plies > len(self.moves):
-            raise GameOverError(
-                f"cannot take back {plies} move(s): {len(self.moves)} played"
+        if plies < 1 or plies > len(self._stack):
+            raise NoMoveToUndoError(
+                f"cannot take back {plies} move(s): {len(self._stack)} played"
             )
-        undone = []
+        undone = self._stack[-1]
         for _ in range(plies):
-            undone.append(self.moves.pop())
+            undone = self._stack.pop()
             gone = self.positions.pop()
             self._quiet_plies.pop()
             if self._seen[gone] == 1:
@@ -259,6 +394,17 @@ class Game:
                 self._seen[gone] -= 1
         self.result = self._positional_result()
         return undone
+
+    def pop(self) -> Move:
+        """Take back the last move and return it, as python-chess does; raises
+        :class:`NoMoveToUndoError` (an IndexError) when no move was played."""
+        return self.undo(1)
+
+    def peek(self) -> Move:
+        """The last move played; raises IndexError when no move was played."""
+        if not self._stack:
+            raise IndexError("no move has been played")
+        return self._stack[-1]
 
     def resign(self, color: Color) -> Result:
         """``color`` resigns; the other side wins."""
@@ -294,19 +440,6 @@ class Game:
             return Result(mover.opponent, ResultReason.NO_MOVES)
         return self.draw_by_rule() if self.enforce_draws else None
 
-    # -- PDN ----------------------------------------------------------------------------------
-    def pdn(self, tags: dict[str, str] | None = None,
-            comments: Sequence[str | None] | None = None, result: str | None = None) -> str:
-        """This game as canonical PDN 3.0 text (:func:`damiera.pdn.write_game`): the seven
-        tags, ``GameType``, ``[CaptureRule "optional"]`` under the house rule, ``FEN`` when
-        not from the start, any tags given (``Event`` defaults to ``Damiera game``),
-        numbered movetext ending with the result in the variant's convention.
-        ``comments[i]`` (if given and not None) is written after move ``i`` as a comment
-        (clock times, say); ``result``: the result token of a game decided outside the rules
-        (a loss on time), used only when the game itself has none."""
-        # The PDN writer sits above the rules core; imported here, when it is needed.
-        from damiera.game import Game as PublicGame
-        from damiera.pdn import write_game
 
-        return write_game(PublicGame.from_rules(self), {"Event": "Damiera game", **(tags or {})},
-                          result=None if self.outcome() else result, comments=comments)
+#: How a game ended, as python-chess names it: the same class as :class:`Result`.
+Outcome = Result

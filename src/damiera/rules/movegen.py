@@ -5,9 +5,10 @@ Turkish strike, men that may not take kings, promotion during a capture, the cap
 rules, mandatory capture or the optional-capture house rule, equal captures listed once) are
 implemented once, in C (``csrc/movegen.c``), on the same bit layout as
 :mod:`damiera.rules.geometry`, and driven only by the :class:`Variant` rule parameters. This
-module turns its output into the public values: :class:`Move` tuples and
+module turns its output into values: :class:`CoreMove` records (bit indices; the public
+:class:`~damiera.rules.move.Move` wraps one with its variant) and
 :class:`~damiera.rules.position.Position` values. Labels only appear at the edges
-(:mod:`damiera.rules.notation`, FEN).
+(:mod:`damiera.rules.notation`, FEN, :mod:`damiera.rules.move`).
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from damiera.rules.position import Position
 from damiera.rules.variant import CaptureChoice, Color, PromotionDuringCapture, Variant
 
 
-class Move(NamedTuple):
-    """One legal move (one ply).
+class CoreMove(NamedTuple):
+    """One legal move (one ply) as the generator writes it: the rules core's record, read by
+    the search and the JSON writers (users see :class:`damiera.rules.move.Move`).
 
     ``start``/``end``: bit indices of the first and last square (equal for a king's capture that
     comes back to its start); ``path``: every square the piece stands on, start first, then each
@@ -54,8 +56,11 @@ class Move(NamedTuple):
         return tuple(i for i, sq in enumerate(self.captures) if ck >> sq & 1)
 
 
+#: The former name of :class:`CoreMove`, kept for one release so code written against it runs.
+Move = CoreMove
+
 #: The value types the native core reads and builds (given to every rule object).
-VALUES = _core.Values(Move, Position, Color.WHITE, Color.BLACK)
+VALUES = _core.Values(CoreMove, Position, Color.WHITE, Color.BLACK)
 
 #: The native core's numbers for the rule enums (csrc/movegen.h).
 _CHOICE = {
@@ -111,16 +116,16 @@ def _by_value(variant: Variant) -> _core.Rules:
     return rules
 
 
-def legal_moves(variant: Variant, position: Position) -> list[Move]:
+def legal_moves(variant: Variant, position: Position) -> list[CoreMove]:
     """Every legal move, sorted by start square, then path, in notation order.
 
     The capture-choice rule is applied, equal captures are merged (the path PDN writes is kept),
     and quiet moves are included only when there is no capture or the optional-capture house
-    rule is on. Shape: list of :class:`Move`; empty when the side to move has no legal move
+    rule is on. Shape: list of :class:`CoreMove`; empty when the side to move has no legal move
     (it has lost). Raises ValueError for bitboards off the variant's board, overlapping, or
     with more than 24 pieces a side (no capture may take more, ``_core.MAX_CAPS``).
     """
-    moves: list[Move] = native_rules(variant).moves(position)
+    moves: list[CoreMove] = native_rules(variant).moves(position)
     return moves
 
 
@@ -128,16 +133,16 @@ def legal_moves(variant: Variant, position: Position) -> list[Move]:
 generate = legal_moves
 
 
-def capture_sequences(variant: Variant, position: Position) -> list[Move]:
+def capture_sequences(variant: Variant, position: Position) -> list[CoreMove]:
     """Every complete capture sequence of the side to move *before* the capture-choice rule,
     equal captures not merged (used to explain why a capture is refused)."""
-    moves: list[Move] = native_rules(variant).raw_captures(position)
+    moves: list[CoreMove] = native_rules(variant).raw_captures(position)
     return moves
 
 
-def quiet_moves(variant: Variant, position: Position) -> list[Move]:
+def quiet_moves(variant: Variant, position: Position) -> list[CoreMove]:
     """Every quiet move of the side to move, as if it had no capture (explanations)."""
-    moves: list[Move] = native_rules(variant).quiet_moves(position)
+    moves: list[CoreMove] = native_rules(variant).quiet_moves(position)
     return moves
 
 
@@ -155,7 +160,7 @@ def count_moves(variant: Variant, position: Position) -> int:
     return perft(variant, position, 1)
 
 
-def apply_move(position: Position, move: Move) -> Position:
+def apply_move(position: Position, move: CoreMove) -> Position:
     """The position after ``move`` (which must be legal in ``position``): a new Position,
     made by the native core.
 
@@ -166,7 +171,7 @@ def apply_move(position: Position, move: Move) -> Position:
     return after
 
 
-def is_progress(move: Move) -> bool:
+def is_progress(move: CoreMove) -> bool:
     """Whether ``move`` is progress for the no-progress draw rule (RULES.md section 1: 40 moves
     by each side "with no capture and no promotion"): a capture or a promotion. Decided by the
     native core, where the search asks the same question."""

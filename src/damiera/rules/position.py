@@ -244,6 +244,31 @@ def write_fen(variant: Variant, position: Position) -> str:
     )
 
 
+def diagram(variant: Variant, position: Position) -> str:
+    """The board as text, White's side at the bottom as the board is printed in books: one
+    line per rank (rank N first), squares separated by a space, ``w``/``b`` men, ``W``/``B``
+    kings, ``.`` an empty playing square, `` `` (a space) a square that is never used; a last
+    line says who is to move (``White to move``). No trailing spaces."""
+    geo = geometry(variant)
+    at = {geo.file_rank(sq): sq for sq in geo.squares}
+    lines = []
+    for rank in range(geo.size - 1, -1, -1):
+        cells = []
+        for file in range(geo.size):
+            sq = at.get((file, rank))
+            piece = None if sq is None else position.piece_at(sq)
+            if sq is None:
+                cells.append(" ")
+            elif piece is None:
+                cells.append(".")
+            else:
+                letter = "w" if piece[0] is Color.WHITE else "b"
+                cells.append(letter.upper() if piece[1] else letter)
+        lines.append(" ".join(cells).rstrip())
+    lines.append(f"{position.turn.word.capitalize()} to move")
+    return "\n".join(lines)
+
+
 def square_letters(variant: Variant, position: Position, black: str = "b") -> str:
     """The board as one character per square in numeric order (square 1 first): ``e`` empty,
     ``w`` a white man, ``black`` a black man, upper case for kings. The board text of the Hub

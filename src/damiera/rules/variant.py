@@ -264,22 +264,53 @@ VARIANTS: dict[str, Variant] = {
 
 
 class UnknownVariantError(ValueError):
-    """Raised for a variant id that is not one of :data:`VARIANTS`."""
+    """Raised for a variant id that is not one of :data:`VARIANTS` nor an alias."""
+
+
+#: Other names the variants are known by: English draughts (also "checkers") is American
+#: checkers' game; "standard" is the World Draughts Federation's International draughts.
+ALIASES: dict[str, str] = {
+    "english": "american",
+    "checkers": "american",
+    "english-draughts": "american",
+    "standard": "international",
+}
+
+#: PDN ``GameType`` numbers (PDN 3.0) of the named variants: ``"20"`` is International.
+GAME_TYPE_NUMBERS: dict[str, str] = {
+    v.pdn_gametype.split(",")[0]: v.id for v in VARIANTS.values()
+}
 
 
 def variant(variant_id: str, *, optional_capture: bool = False) -> Variant:
     """Return the named variant, with the optional-capture house rule if asked.
 
-    Raises :class:`UnknownVariantError` for an unknown id, and :class:`ValueError` when the
-    house rule is asked for on a board other than 8x8 (RULES.md section 1: "any 8x8 variant").
+    ``variant_id``: an id of :data:`VARIANTS` (``"international"``, ``"italian"``, ...), an
+    alias (:data:`ALIASES`: ``"english"``, ``"checkers"``, ``"standard"``) or a PDN
+    ``GameType`` number or full form (``"20"``, ``"21,B,8,8,N1,0"``); case and surrounding
+    blanks are ignored. Raises TypeError for a value that is not a str,
+    :class:`UnknownVariantError` for an unknown name, and :class:`ValueError` when the house
+    rule is asked for on a board other than 8x8 (RULES.md section 1: "any 8x8 variant").
     """
+    if not isinstance(variant_id, str):
+        raise TypeError(
+            f"a variant is named by a str such as 'international', not {type(variant_id).__name__}"
+        )
     key = variant_id.strip().lower()
+    key = ALIASES.get(key, key)
+    if key in GAME_TYPE_NUMBERS:
+        key = GAME_TYPE_NUMBERS[key]
+    elif "," in key:  # a full GameType form: exactly one of ours
+        key = next((v.id for v in VARIANTS.values()
+                    if v.pdn_gametype.lower() == key.replace(" ", "")), key)
     try:
         base = VARIANTS[key]
     except KeyError:
         known = ", ".join(VARIANTS)
+        aliases = ", ".join(ALIASES)
         raise UnknownVariantError(
-            f"unknown variant {variant_id!r}; known variants: {known}"
+            f"unknown variant {variant_id[:40]!r}; known variants: {known} (also {aliases}, "
+            "or a PDN GameType number such as 20)"
         ) from None
     if not optional_capture:
         return base

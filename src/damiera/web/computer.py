@@ -1,7 +1,7 @@
 """The computer opponent for the web site, run outside the server's event loop.
 
-:func:`choose_move` is the one function that picks the computer's move; it uses the engine's
-levels (:mod:`damiera.engine.levels`, issue 3). :class:`ComputerPool` runs it in a
+:func:`choose_move` is the one function that picks the computer's move; it plays through
+the one engine front (:class:`damiera.engine.Engine`, at the game's level). :class:`ComputerPool` runs it in a
 :class:`concurrent.futures.ProcessPoolExecutor`, so a search never blocks the site.
 
 The pool hands the executor at most one search per worker; the others wait in the server
@@ -14,7 +14,7 @@ queued or running are capped per client and in all (:class:`~damiera.web.limits.
 429 or 503 with ``Retry-After``); the client a search counts against is :data:`CLIENT`, set by
 the route.
 
-Worker processes keep one :class:`~damiera.engine.levels.Player` per (rule parameters,
+Worker processes keep one :class:`~damiera.engine.Engine` per (rule parameters,
 level): equal variants share it, and at most :data:`MAX_PLAYERS` are kept, so the search
 tables carry over between moves without growing with every game. A worker ends itself when
 the server process is gone (even after a SIGKILL), so no worker outlives the site.
@@ -39,7 +39,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from damiera.engine.levels import Player
+from damiera.engine.front import Engine, Limit
 from damiera.rules.movegen import Move, legal_moves
 from damiera.rules.position import Position, start_position
 from damiera.rules.variant import Variant
@@ -50,10 +50,10 @@ from damiera.web.limits import LimitExceeded
 #: The client the current request's searches count against (set by the API routes).
 CLIENT: contextvars.ContextVar[str] = contextvars.ContextVar("computer_client", default="")
 
-#: Players kept in each worker (a Player holds its search tables).
+#: Engines kept in each worker (an Engine holds its search tables).
 MAX_PLAYERS = 8
 
-_players: OrderedDict[tuple[Variant, int], Player] = OrderedDict()
+_players: OrderedDict[tuple[Variant, int], Engine] = OrderedDict()
 
 #: The pool's stop requests (per slot, shared memory: the number of the search to stop), set
 #: in each worker by its initializer; None outside a pool's worker.
@@ -62,13 +62,13 @@ _stop_flags: Any = None
 STOP_POLL = 0.01
 
 
-def _player(v: Variant, level: int) -> Player:
-    """The worker's Player for these rule parameters and level (least recently used dropped
+def _player(v: Variant, level: int) -> Engine:
+    """The worker's Engine for these rule parameters and level (least recently used dropped
     past :data:`MAX_PLAYERS`)."""
     key = (v, level)
     player = _players.pop(key, None)
     if player is None:
-        player = Player(v, level)
+        player = Engine(v, level)
     _players[key] = player
     while len(_players) > MAX_PLAYERS:
         _players.popitem(last=False)
@@ -121,19 +121,19 @@ def choose_move(
         threading.Thread(target=_stop_when_asked, args=(player, asked, done),
                          name="damiera-stop-watch", daemon=True).start()
     try:
-        result = player.choose(position, history=list(positions), movetime=movetime)
+        result = player.choose(list(positions), Limit(time=movetime))
     finally:
         done.set()
-    return result.move if result.move is not None else legal_moves(v, position)[0]
+    return result.move.raw if result.move is not None else legal_moves(v, position)[0]
 
 
-def _stop_when_asked(player: Player, asked: Callable[[], bool], done: threading.Event) -> None:
+def _stop_when_asked(player: Engine, asked: Callable[[], bool], done: threading.Event) -> None:
     """Stop ``player``'s search once ``asked()`` says so (in a pool's worker: the server
     wrote this search's number, never reused, into its slot's stop request, so a request
     meant for an earlier or later search of the same slot is never taken for this one)."""
     while not done.wait(STOP_POLL):
         if asked():
-            player.searcher.stop()
+            player.stop()
             return
 
 

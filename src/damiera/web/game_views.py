@@ -7,9 +7,10 @@ from __future__ import annotations
 from datetime import UTC
 from typing import Any
 
+from damiera.pdn.writer import write_game
 from damiera.rules.game import Game
 from damiera.rules.geometry import geometry
-from damiera.rules.notation import explain_piece, move_text
+from damiera.rules.notation import explain_piece
 from damiera.web import clocks, i18n
 from damiera.web.errors import BadRequest, clip
 from damiera.web.results import ABORTED_REASON, color_of, ended_off_board
@@ -20,7 +21,7 @@ __all__ = ["explain_square", "movers", "pdn_text", "text_of_path"]
 
 def movers(game: Game) -> list[str]:
     """The side that played each move of ``game``, in order."""
-    return [p.turn.word for p in game.positions[: len(game.moves)]]
+    return [p.turn.word for p in game.positions[: game.ply]]
 
 
 def explain_square(game: Game, square: str) -> dict[str, Any]:
@@ -34,8 +35,7 @@ def explain_square(game: Game, square: str) -> dict[str, Any]:
         start = geo.square(square)
     except ValueError as exc:  # the core's reason, with the label already shortened
         raise BadRequest(clip(str(exc), 200)) from None
-    legal = game.legal_moves()
-    mine = [move_text(v, m) for m in legal if m.start == start]
+    mine = [str(m) for m in game.legal_moves if m.raw.start == start]
     if mine or game.outcome() is not None:
         return {"square": geo.label(start), "moves": mine, "reason": None, "code": None}
     refusal = explain_piece(v, game.position, start)
@@ -60,7 +60,7 @@ def text_of_path(game: Game, path: list[str]) -> str:
         start = geometry(v).square(path[0])
     except ValueError as exc:
         raise BadRequest(clip(str(exc), 200)) from None
-    capture = any(m.captures for m in game.legal_moves() if m.start == start)
+    capture = any(m.is_capture for m in game.legal_moves if m.raw.start == start)
     return (v.capture_separator if capture else "-").join(path)
 
 
@@ -90,4 +90,6 @@ def pdn_text(stored: StoredGame, game: Game) -> str:
         result = "*"
     elif ended_off_board(stored):
         result = {"white": "1-0", "black": "0-1"}.get(stored.result_winner or "", "1/2-1/2")
-    return game.pdn(tags, comments=comments, result=result)
+    # A result decided off the board (an abort, a loss on time) only when the rules have none.
+    return write_game(game, {"Event": "Damiera game", **tags},
+                      result=None if game.outcome() else result, comments=comments)

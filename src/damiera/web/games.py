@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from damiera.rules.game import Game, GameOverError, ResultReason
+from damiera.rules.game import Game, GameOverError, NoMoveToUndoError, ResultReason
 from damiera.rules.notation import NotationError
 from damiera.web import i18n, seats, thinking
 from damiera.web.computer_turn import ComputerTurns
@@ -162,7 +162,7 @@ class GameService(ComputerTurns):
             )
         try:
             game.undo(plies)
-        except GameOverError:  # cannot happen after the checks above; be safe
+        except (GameOverError, NoMoveToUndoError):  # cannot happen after the checks above
             raise Conflict(_("there is no move to take back")) from None
         stored = await self.save(stored, game)
         return self.mine(stored, game, player)

@@ -98,7 +98,6 @@ class ReplayBody(BaseModel):
 def game_json(game: PdnGame) -> dict[str, Any]:
     """One listed game of an import (see the module docstring)."""
     v = game.variant
-    rules_game = game.game.rules_game
     error = None
     if game.error is not None:
         error = {"message": clip(game.error.message, 300), "line": game.error.line,
@@ -117,7 +116,7 @@ def game_json(game: PdnGame) -> dict[str, Any]:
         "result": game.result,
         "plies": len(game.plies),
         "moves": [move_text(v, p.move.raw) for p in game.plies],
-        "start_fen": write_fen(v, rules_game.start),
+        "start_fen": write_fen(v, game.game.start),
         "error": error,
         "noted_draw": noted,
     }
@@ -159,7 +158,7 @@ def replay(body: ReplayBody) -> dict[str, Any]:
             move = game.play(text)
         except NotationError as exc:
             raise BadRequest(f"move {n} {quoted(text)}: {clip(str(exc), 200)}") from None
-        labels.append(move_labels(v, move))
+        labels.append(move_labels(v, move.raw))
     return {"positions": [write_fen(v, p) for p in game.positions], "moves": labels,
             "pieces": [pieces_json(v, p) for p in game.positions],
             "turns": [p.turn.word for p in game.positions],

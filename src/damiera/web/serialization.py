@@ -73,7 +73,8 @@ def move_json(v: Variant, move: Move, side: Color) -> dict[str, Any]:
 
 def legal_moves_json(game: Game) -> list[dict[str, Any]]:
     """The legal moves of ``game`` now as :func:`moves_with_paths_json`."""
-    return moves_with_paths_json(game.variant, game.position, game.legal_moves())
+    return moves_with_paths_json(game.variant, game.position,
+                                 [m.raw for m in game.legal_moves])
 
 
 def moves_with_paths_json(v: Variant, position: Position,
@@ -102,7 +103,7 @@ def move_numbers(game: Game) -> list[str]:
     first = game.variant.first_to_move
     offset = 0 if game.start.turn is first else 1
     return [f"{(ply + offset) // 2 + 1}{'…' if (ply + offset) % 2 else '.'}"
-            for ply in range(len(game.moves) + 1)]
+            for ply in range(game.ply + 1)]
 
 
 def game_json(stored: StoredGame, game: Game, *, can_undo: bool) -> dict[str, Any]:
@@ -113,8 +114,8 @@ def game_json(stored: StoredGame, game: Game, *, can_undo: bool) -> dict[str, An
     computer_side = (
         color_of(stored.side).opponent.word if stored.opponent == "computer" else None
     )
-    history = [move_json(v, m, p.turn)
-               for m, p in zip(game.moves, game.positions, strict=False)]
+    history = [move_json(v, m.raw, p.turn)
+               for m, p in zip(game.move_stack, game.positions, strict=False)]
     numbers = move_numbers(game)
     return {
         "id": stored.id,

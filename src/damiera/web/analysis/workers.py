@@ -84,7 +84,6 @@ def review_json(job: Message, send: Any) -> Message:
 def _analyse(job: Message, send: Any) -> None:
     from damiera.engine.analysis import Line, analyse
     from damiera.engine.search import MATE, MATE_BOUND
-    from damiera.rules.notation import move_text
     from damiera.rules.position import parse_fen
     from damiera.rules.variant import variant
 
@@ -104,7 +103,7 @@ def _analyse(job: Message, send: Any) -> None:
                     "score": ln.score,
                     "win_in": (MATE - ln.score) if ln.score > MATE_BOUND else None,
                     "loss_in": (MATE + ln.score) if ln.score < -MATE_BOUND else None,
-                    "pv": [move_text(v, m) for m in ln.pv],
+                    "pv": [str(m) for m in ln.pv],
                 }
                 for ln in ls
             ],

@@ -97,7 +97,7 @@ def test_serve_refuses_a_mistyped_engine_switch_before_it_starts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A bad DAMIERA_EVAL once let the site start and fail every computer move instead."""
-    import damiera.web.cli as web_cli
+    import damiera.cli.web as web_cli
 
     def no_bind(host: str, port: int) -> socket.socket:
         raise AssertionError("the server went on to bind its address")

@@ -11,7 +11,7 @@ database of up to 3 pieces (:mod:`damiera.engine.egdb`), so such endings get exa
 a win or loss in so many plies, or 0 for a draw.
 
 ``damiera analyse VARIANT --fen FEN [--multipv N] [--movetime S] [--depth D]`` prints these
-lines (:mod:`damiera.engine.cli`).
+lines (:mod:`damiera.cli.engine`).
 
 Cancelling: ``should_stop`` is asked after every iteration; the search also ends at
 ``movetime``. A caller that must stop at once runs the analysis in a process of its own and
@@ -27,7 +27,8 @@ from damiera.engine.search import MATE, MATE_BOUND, MAX_DEPTH, MAX_MOVETIME
 from damiera.rules.position import Position
 from damiera.rules.variant import Color, Variant
 
-__all__ = ["MAX_MULTIPV", "Line", "Stopped", "analyse", "line_text", "score_men", "white_score"]
+__all__ = ["MAX_MULTIPV", "Line", "Stopped", "analyse", "line_text", "score_men", "score_text",
+           "white_score"]
 
 #: A line of analysis: an :class:`~damiera.engine.front.Analysis` (``rank``, ``depth``,
 #: ``score``, ``nodes``, ``seconds``, ``pv`` as :class:`~damiera.rules.move.Move` values).
@@ -43,6 +44,15 @@ def white_score(line: Analysis, turn: Color) -> int:
 class Stopped(Exception):
     """Raised inside the search's callback to end an analysis early (caught by
     :func:`analyse`)."""
+
+
+def score_text(score: int) -> str:
+    """Score for info lines: centi-men, or ``win N`` / ``loss N`` (plies to the end)."""
+    if score > MATE_BOUND:
+        return f"win {MATE - score}"
+    if score < -MATE_BOUND:
+        return f"loss {MATE + score}"
+    return str(score)
 
 
 def score_men(score: int) -> str:
@@ -113,8 +123,6 @@ def analyse(
 def line_text(variant: Variant, line: Line, multipv: int = 1) -> str:
     """An info line as ``damiera bestmove`` writes it (``depth D score S nodes N nps X pv
     ...``), with ``multipv K`` after the depth when several lines are asked for."""
-    from damiera.engine.cli import score_text
-
     pv = " ".join(str(m) for m in line.pv)
     rank = f" multipv {line.rank}" if multipv > 1 else ""
     return (f"depth {line.depth}{rank} score {score_text(line.score)} nodes {line.nodes} "

@@ -1,6 +1,6 @@
 """The Damiera web site: the FastAPI application (pages, static files, the JSON API).
 
-:func:`create_app` builds it; ``damiera serve`` (:mod:`damiera.web.cli`) and ``make serve`` run
+:func:`create_app` builds it; ``damiera serve`` (:mod:`damiera.cli.web`) and ``make serve`` run
 it with Uvicorn. Pages (Jinja2 templates, every string through Babel):
 
 - ``/``: the play page with the new-game menu open;

@@ -90,7 +90,7 @@ def register(subparsers: Any) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from damiera.cli import UsageError
+    from damiera.cli.common import UsageError
 
     try:
         port = int(args.port)
@@ -116,7 +116,7 @@ def _serve_on(args: argparse.Namespace, sock: socket.socket) -> int:
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, OperationalError
 
-    from damiera.cli import UsageError
+    from damiera.cli.common import UsageError
     from damiera.web.app import create_app
     from damiera.web.computer_jobs import ENVIRONMENT as REDIS_ENVIRONMENT
     from damiera.web.migrate import MigrationError
@@ -185,7 +185,7 @@ def _serve_on(args: argparse.Namespace, sock: socket.socket) -> int:
     settings = server_settings(limits)
     settings["http"] = "damiera.web.slow_clients:GuardedH11Protocol"  # a class by name: the
     config = uvicorn.Config(                                    # processes are spawned
-        "damiera.web.cli:app_from_environment", factory=True, workers=args.workers,
+        "damiera.cli.web:app_from_environment", factory=True, workers=args.workers,
         host=host, port=port, log_level="warning", **settings, **proxy)
     Multiprocess(config, sockets=[sock]).run()
     return 0
@@ -234,7 +234,7 @@ def app_from_environment() -> Any:
 
 
 def _worker(args: argparse.Namespace) -> int:
-    from damiera.cli import UsageError
+    from damiera.cli.common import UsageError
     from damiera.web.computer_jobs import ENVIRONMENT as REDIS_ENVIRONMENT
     from damiera.web.store import safe_url
 
@@ -267,7 +267,7 @@ def _worker(args: argparse.Namespace) -> int:
 
 
 def _limits(args: argparse.Namespace) -> Limits:
-    from damiera.cli import UsageError
+    from damiera.cli.common import UsageError
 
     for name in ("game_ttl_days", "create_burst", "create_per_minute", "computer_per_client",
                  "connections_per_address"):
@@ -287,7 +287,7 @@ def _limits(args: argparse.Namespace) -> Limits:
 def _hub_engines(args: argparse.Namespace) -> list[Any]:
     """The Hub engines of ``--hub-engine`` and ``$DAMIERA_HUB_ENGINES``, each started once to
     learn its variants; UsageError when one cannot be used."""
-    from damiera.cli import UsageError
+    from damiera.cli.common import UsageError
     from damiera.web.hub_engines import ENVIRONMENT, load_engines
 
     if not 0 < args.hub_movetime <= 600:
@@ -327,7 +327,7 @@ def _bind_unix(path: str) -> socket.socket:
     user the group); UsageError when it cannot be made."""
     import stat
 
-    from damiera.cli import UsageError
+    from damiera.cli.common import UsageError
 
     try:
         if stat.S_ISSOCK(os.stat(path).st_mode):
@@ -351,7 +351,7 @@ def _bind_unix(path: str) -> socket.socket:
 def _bind(host: str, port: int) -> socket.socket:
     """A socket listening on ``host:port`` (0: any free port), as Uvicorn would bind it;
     UsageError when the host is unknown or the port is busy."""
-    from damiera.cli import UsageError
+    from damiera.cli.common import UsageError
 
     try:
         family, kind, proto, _, address = socket.getaddrinfo(

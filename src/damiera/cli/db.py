@@ -22,7 +22,7 @@ def register(subparsers: Any) -> None:
 def _db(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-    from damiera.cli import UsageError
+    from damiera.cli.common import UsageError
     from damiera.web import migrate
     from damiera.web.store import default_database_url, make_engine, safe_url, sqlite_file
 

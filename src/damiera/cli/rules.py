@@ -1,59 +1,23 @@
-"""The ``damiera`` command line (a stable interface: other tools call it).
-
-Rules commands live here: ``damiera variants``, ``damiera moves``, ``damiera perft``.
-Engine and web commands are registered by their packages (``register(subparsers)``).
-Bad input (unknown variant, malformed or impossible FEN, bad depth) exits with status 2 and
-one line on stderr saying what is wrong; never a traceback.
+"""The rules commands of the ``damiera`` CLI: ``damiera variants``, ``damiera moves``,
+``damiera perft``. Bad input (unknown variant, malformed or impossible FEN, bad depth) exits
+with status 2 and one line on stderr saying what is wrong; never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import io
 import json
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
+from typing import Any
 
-from damiera.engine.evaluate import learned_enabled
-from damiera.engine.switches import SwitchError
+from damiera.cli.common import UsageError, load_position, load_variant, shown
 from damiera.rules.movegen import apply_move, legal_moves, perft
 from damiera.rules.notation import move_labels, move_text
-from damiera.rules.position import FenError, Position, parse_fen, start_position
-from damiera.rules.variant import VARIANTS, UnknownVariantError, Variant, variant
-
-
-class UsageError(Exception):
-    """Bad input from the user: printed as one line, exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def load_variant(name: str, optional_capture: bool = False) -> Variant:
-    """Variant from a command-line name, raising :class:`UsageError` with the reason."""
-    try:
-        return variant(name, optional_capture=optional_capture)
-    except (UnknownVariantError, ValueError) as exc:
-        raise UsageError(str(exc)) from None
-
-
-def load_position(v: Variant, fen: str | None) -> Position:
-    """Position from ``--fen`` (start position when None); :class:`UsageError` if bad."""
-    if fen is None:
-        return start_position(v)
-    try:
-        return parse_fen(v, fen)
-    except FenError as exc:
-        raise UsageError(f"bad FEN {_shown(fen)}: {exc}") from None
-
-
-def _shown(text: str, limit: int = 60) -> str:
-    """User input quoted for an error message, cut so the message stays one short line."""
-    return repr(text if len(text) <= limit else text[:limit] + "...")
+from damiera.rules.position import FenError, Position, parse_fen
+from damiera.rules.variant import VARIANTS, Variant
 
 
 def _cmd_variants(args: argparse.Namespace) -> int:
@@ -127,7 +91,7 @@ def _answer_fens(v: Variant, lines: Iterable[str], as_json: bool) -> None:
         try:
             position = parse_fen(v, fen)
         except FenError as exc:
-            message = f"bad FEN {_shown(fen)}: {exc}"
+            message = f"bad FEN {shown(fen)}: {exc}"
             out.write((json.dumps({"error": message}) if as_json else f"error: {message}") + "\n")
             continue
         out.write(_moves_line(v, position, as_json) + "\n")
@@ -138,7 +102,7 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     v = load_variant(args.variant, args.optional_capture)
     text = args.depth.strip()
     if not (text.isascii() and text.isdigit()) or int(text[:3]) > 30 or len(text) > 3:
-        raise UsageError(f"depth must be a whole number from 0 to 30, not {_shown(args.depth)}")
+        raise UsageError(f"depth must be a whole number from 0 to 30, not {shown(args.depth)}")
     depth = int(text)
     position = load_position(v, args.fen)
     started = time.perf_counter()
@@ -158,10 +122,8 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="damiera", description="Damiera: multi-variant draughts")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-
+def register(sub: Any) -> None:
+    """Add ``variants``, ``moves`` and ``perft`` to the CLI's subparsers."""
     p = sub.add_parser("variants", help="list the variants and their rule parameters")
     p.add_argument("--json", action="store_true", help="one JSON array")
     p.set_defaults(func=_cmd_variants)
@@ -181,42 +143,3 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--optional-capture", action="store_true", help="captures are optional")
     p.add_argument("--divide", action="store_true", help="count per first move")
     p.set_defaults(func=_cmd_perft)
-
-    for module in ("damiera.engine.cli", "damiera.pdn.cli", "damiera.web.cli",
-                   "damiera.web.db_cli"):
-        try:
-            register: Callable[..., None] = importlib.import_module(module).register
-        except ModuleNotFoundError as exc:
-            if exc.name is not None and module.startswith(exc.name):
-                continue
-            raise
-        register(sub)
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``damiera`` console script; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
-        # The engine's environment switches before any command starts (SwitchError): a server
-        # (hub, dxp, serve, worker) must not start and then fail every search over a mistyped
-        # DAMIERA_EVAL.
-        learned_enabled()
-        status: int = args.func(args)
-    except (UsageError, SwitchError) as exc:
-        print(f"damiera: error: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        return 0
-    except KeyboardInterrupt:
-        return 130
-    return status
-
-
-if __name__ == "__main__":
-    # `python -m damiera.cli` runs this file as __main__, a second copy of the module: the
-    # subcommands raise damiera.cli.UsageError, so run the real module's main to catch it.
-    from damiera.cli import main as _main
-
-    sys.exit(_main())

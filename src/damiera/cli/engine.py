@@ -1,4 +1,5 @@
-"""Engine commands of the ``damiera`` CLI: ``bestmove`` and ``match`` (issue 3, point 4).
+"""Engine commands of the ``damiera`` CLI: ``bestmove``, ``analyse``, ``match``, ``hub`` and
+``dxp``, all searching through :class:`damiera.engine.Engine`.
 
 ``damiera bestmove VARIANT [--fen FEN] [--level 1|2|3] [--movetime S] [--depth N]
 [--optional-capture]`` prints one ``depth D score S nodes N nps X pv ...`` line per finished
@@ -41,7 +42,8 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from damiera.engine.search import MATE, MATE_BOUND, MAX_DEPTH, MAX_MOVETIME, Info
+from damiera.engine.analysis import score_text
+from damiera.engine.search import MAX_DEPTH, MAX_MOVETIME, Info
 from damiera.rules.position import Position
 from damiera.rules.variant import Variant
 
@@ -92,15 +94,6 @@ def _int_in(text: str, what: str, low: int, high: int) -> int:
     return value
 
 
-def score_text(score: int) -> str:
-    """Score for info lines: centi-men, or ``win N`` / ``loss N`` (plies to the end)."""
-    if score > MATE_BOUND:
-        return f"win {MATE - score}"
-    if score < -MATE_BOUND:
-        return f"loss {MATE + score}"
-    return str(score)
-
-
 def _game_over(v: Variant, pos: Position) -> bool:
     """True, after one line on stderr saying why, when the game is over in ``pos`` (the side to
     move has no legal move, or a side has no pieces: :meth:`Game.outcome` decides)."""
@@ -118,7 +111,7 @@ def _game_over(v: Variant, pos: Position) -> bool:
 
 
 def _cmd_bestmove(args: argparse.Namespace) -> int:
-    from damiera.cli import load_position, load_variant
+    from damiera.cli.common import load_position, load_variant
     from damiera.engine.front import Engine, Limit
     from damiera.rules.game import Game
     from damiera.rules.notation import move_text
@@ -153,7 +146,7 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
 
 
 def _cmd_analyse(args: argparse.Namespace) -> int:
-    from damiera.cli import load_position, load_variant
+    from damiera.cli.common import load_position, load_variant
     from damiera.engine.analysis import MAX_MULTIPV, Line, analyse, line_text
 
     v = load_variant(args.variant, args.optional_capture)
@@ -195,7 +188,7 @@ def _same_file(a: str, b: str) -> bool:
 
 
 def _cmd_match(args: argparse.Namespace) -> int:
-    from damiera.cli import load_variant
+    from damiera.cli.common import load_variant
     from damiera.engine.hub_client import HubClientError
     from damiera.engine.match import GameRecord, check_player, read_openings, run_match
 

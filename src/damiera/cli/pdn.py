@@ -36,7 +36,7 @@ class _Unreadable(Exception):
 
 def _variant(name: str) -> Variant | None:
     """The variant named on the command line; None for ``guess``."""
-    from damiera.cli import UsageError
+    from damiera.cli.common import UsageError
 
     if name.strip().lower() == "guess":
         return None
@@ -118,7 +118,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from damiera.cli import UsageError
+    from damiera.cli.common import UsageError
 
     v = _variant(args.variant)
     if args.game < 1:

@@ -1,0 +1,54 @@
+"""The ``damiera`` command line (a stable interface: other tools call it), one package:
+
+- :mod:`.common`: bad input (:class:`UsageError`: one line on stderr, exit status 2, never a
+  traceback), the variant and ``--fen`` readers;
+- :mod:`.rules`: ``variants``, ``moves``, ``perft``;
+- :mod:`.engine`: ``bestmove``, ``analyse``, ``match``, ``hub``, ``dxp``;
+- :mod:`.pdn`: ``pdn check | convert | replay``;
+- :mod:`.web`: ``serve``, ``worker``; :mod:`.db`: ``db current | upgrade``.
+
+Each command module adds its subcommands with ``register(subparsers)``; this module builds
+the parser and runs the command (:func:`main`, the console script).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from damiera.cli import db, engine, pdn, rules, web
+from damiera.cli.common import Parser, UsageError, load_position, load_variant
+from damiera.engine.evaluate import learned_enabled
+from damiera.engine.switches import SwitchError
+
+__all__ = ["UsageError", "build_parser", "load_position", "load_variant", "main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``damiera`` parser with every subcommand."""
+    parser = Parser(prog="damiera", description="Damiera: multi-variant draughts")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    for module in (rules, engine, pdn, web, db):
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``damiera`` console script; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        # The engine's environment switches before any command starts (SwitchError): a server
+        # (hub, dxp, serve, worker) must not start and then fail every search over a mistyped
+        # DAMIERA_EVAL.
+        learned_enabled()
+        status: int = args.func(args)
+    except (UsageError, SwitchError) as exc:
+        print(f"damiera: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    return status

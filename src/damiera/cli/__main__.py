@@ -1,0 +1,7 @@
+"""``python -m damiera.cli``: the ``damiera`` command."""
+
+import sys
+
+from damiera.cli import main
+
+sys.exit(main())

@@ -1,0 +1,45 @@
+"""What every ``damiera`` command shares: :class:`UsageError` (bad input: one line on
+stderr, exit status 2), the parser that exits so, and the readers of a variant name and a
+``--fen``."""
+
+from __future__ import annotations
+
+import argparse
+
+from damiera.rules.position import FenError, Position, parse_fen, start_position
+from damiera.rules.variant import UnknownVariantError, Variant, variant
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def load_variant(name: str, optional_capture: bool = False) -> Variant:
+    """Variant from a command-line name (an id, an alias or a GameType number), raising
+    :class:`UsageError` with the reason."""
+    try:
+        return variant(name, optional_capture=optional_capture)
+    except (UnknownVariantError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def load_position(v: Variant, fen: str | None) -> Position:
+    """Position from ``--fen`` (start position when None); :class:`UsageError` if bad."""
+    if fen is None:
+        return start_position(v)
+    try:
+        return parse_fen(v, fen)
+    except FenError as exc:
+        raise UsageError(f"bad FEN {shown(fen)}: {exc}") from None
+
+
+def shown(text: str, limit: int = 60) -> str:
+    """User input quoted for an error message, cut so the message stays one short line."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")

@@ -19,6 +19,28 @@ def test_pieces_are_the_position_by_square_label(client: TestClient) -> None:
     assert after["start_pieces"] == game["pieces"]
 
 
+def _decoded(client: TestClient, variant_id: str, text: str) -> dict[str, str]:
+    """A ``boards`` text read as the page reads it: a character a square, in the order of
+    the variant's ``board.squares``."""
+    variants = {v["id"]: v for v in client.get("/api/variants").json()}
+    kinds = {"w": "white-man", "b": "black-man", "W": "white-king", "B": "black-king"}
+    squares = variants[variant_id]["board"]["squares"]
+    assert len(text) == len(squares) and set(text) <= {".", *kinds}
+    return {sq["label"]: kinds[c] for sq, c in zip(squares, text, strict=True) if c != "."}
+
+
+def test_boards_give_the_pieces_of_every_ply(client: TestClient) -> None:
+    game = new_game(client, variant="russian", fen="W:Wc3,Ka1:Bd4,f6,Kh8")
+    first = game["pieces"]
+    after = play(client, game["id"], "c3:e5:g7")
+    boards = after["boards"]
+    assert len(boards) == len(after["positions"]) == 2
+    assert _decoded(client, "russian", boards[0]) == first
+    assert _decoded(client, "russian", boards[1]) == after["pieces"]
+    big = new_game(client, variant="international")
+    assert _decoded(client, "international", big["boards"][0]) == big["pieces"]
+
+
 def test_pieces_use_algebraic_labels_where_the_variant_does(client: TestClient) -> None:
     game = new_game(client, variant="russian", fen="W:Wc3:Bd6,Kh8")
     assert game["pieces"] == {"c3": "white-man", "d6": "black-man", "h8": "black-king"}

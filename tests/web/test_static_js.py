@@ -1,7 +1,7 @@
-"""The site's scripts keep one API client and compute no FEN (issue 17, item 6): only
-``api.js`` calls ``fetch``, and the play, PDN import and rules pages draw the pieces the server
-sends instead of parsing FEN (``fen.js`` serves the analysis page alone, whose position
-editor reads and writes a FEN text box)."""
+"""The site's scripts keep one API client and hold no FEN reader nor move replay: only
+``api.js`` calls ``fetch``; every page draws the pieces the server sends (the play page each
+ply's from the game's ``boards``, the analysis board each position's ``pieces``), and a FEN
+typed in the position editor is read by the server."""
 
 from __future__ import annotations
 
@@ -22,12 +22,14 @@ def test_only_the_api_client_calls_fetch() -> None:
     assert callers == {"api.js"}
 
 
-def test_pages_that_draw_server_positions_parse_no_fen() -> None:
+def test_no_script_reads_fen_or_replays_moves() -> None:
     scripts = _scripts()
-    pages = [n for n in scripts if n.startswith("play")] + ["pdn_import.js", "rules.js"]
-    assert "play.js" in pages and "play_input.js" in pages
-    assert [n for n in pages if "parseFen" in scripts[n]] == []
-    assert [n for n, text in scripts.items() if '"/static/fen.js"' in text] == ["analysis.js"]
+    assert "fen.js" not in scripts and "analysis.js" in scripts
+    assert [n for n, text in scripts.items() if "parseFen" in text or "fen.js" in text] == []
+    # the play page's past positions come from the server, not from its moves replayed
+    assert "history_moves" not in scripts["play_state.js"]
+    assert "/static/entry.js" not in scripts["play_state.js"]
+    assert "g.boards" in scripts["play_state.js"]
 
 
 def test_play_modules_import_no_cycle() -> None:

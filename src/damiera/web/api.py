@@ -16,7 +16,9 @@ Routes (squares are each variant's official labels; moves in its notation):
 - ``GET /api/games/{id}`` -> the game: ``{"id", "variant", "fen", "turn", "legal_moves":
   [{"move", "from", "to", "path", "captures", "promotes", "crowned_at", "paths"}],
   "history": [...], "history_moves": [<as legal_moves>], "move_numbers": ["1.", "1…", ...],
-  "next_move_number", "pieces": {"22": "white-man", ...}, "result": null | {"winner":
+  "next_move_number", "pieces": {"22": "white-man", ...}, "boards": [the pieces after each
+  ply, start first, one character a square in the variant's ``board.squares`` order: ``.``,
+  ``w``, ``b``, ``W``, ``B``], "result": null | {"winner":
   "white"|"black"|null, "reason", "text"}, "result_sentence": null | str, ...}`` (``text``
   in English, ``result_sentence`` in the request's language) (see
   :meth:`damiera.web.games.GameService.to_json` for the extra fields).

@@ -19,6 +19,7 @@ from damiera.web.results import color_of, result_json, stored_result_text
 from damiera.web.store import StoredGame
 
 __all__ = [
+    "board_text",
     "game_json",
     "legal_moves_json",
     "move_json",
@@ -60,6 +61,20 @@ def pieces_json(v: Variant, position: Position) -> dict[str, str]:
         if color is not None:
             out[geo.label(s)] = f"{color}-{'king' if position.kings & bit else 'man'}"
     return out
+
+
+def board_text(v: Variant, position: Position) -> str:
+    """The pieces of ``position`` as one character per playing square, in the order of the
+    variant's ``board.squares`` (:func:`variant_json`, the label order): ``.`` empty, ``w`` /
+    ``b`` a man, ``W`` / ``B`` a king (50 characters on 10x10): each ply's pieces for the
+    page to draw without replaying moves, small enough to send for every ply."""
+    geo = geometry(v)
+    out = []
+    for s in geo.label_order:
+        bit = 1 << s
+        letter = "w" if position.white & bit else "b" if position.black & bit else "."
+        out.append(letter.upper() if position.kings & bit else letter)
+    return "".join(out)
 
 
 def move_json(v: Variant, move: Move, side: Color) -> dict[str, Any]:
@@ -138,6 +153,7 @@ def game_json(stored: StoredGame, game: Game, *, can_undo: bool) -> dict[str, An
         "move_numbers": numbers[:-1],
         "next_move_number": numbers[-1],
         "positions": [fen_of(v.id, p) for p in game.positions],
+        "boards": [board_text(v, p) for p in game.positions],
         "last_move": history[-1] if history else None,
         "result": result_json(game.outcome(), v),
         "moves_without_progress": game.moves_without_progress,

@@ -1,9 +1,10 @@
-"""The analysis board's routes: the ``/analysis`` page and its JSON/SSE API (issue 18).
+"""The analysis board's routes: the ``/analysis`` page and its JSON/SSE API.
 
 - ``GET /analysis?variant=&fen=&optional_capture=1`` or ``?game=ID``: the position editor and
   analysis board (a game opens with its moves as the main line, ready for review).
 - ``GET /api/analysis/position?variant=&optional_capture=&fen=`` -> ``{"variant",
-  "optional_capture", "fen" (canonical), "turn", "moves": [{"move", "from", "to", "path",
+  "optional_capture", "fen" (canonical), "turn", "pieces" ({label: "white-man", ...}, what
+  the board draws), "moves": [{"move", "from", "to", "path",
   "captures", "promotes", "crowned_at", "paths", "after" (FEN)}], "over": null |
   {"winner", "reason"}}`` (each move as the play page's legal moves:
   :func:`damiera.web.serialization.moves_with_paths_json`); an
@@ -64,7 +65,7 @@ from damiera.web.games import GameService
 from damiera.web.limits import LimitExceeded
 from damiera.web.pages import script_json
 from damiera.web.seats import require_same_origin
-from damiera.web.serialization import moves_with_paths_json, variant_json
+from damiera.web.serialization import moves_with_paths_json, pieces_json, variant_json
 from damiera.web.store import NotFoundError
 
 #: Longest FEN accepted (a full International board is about 330 characters).
@@ -112,6 +113,7 @@ def position_json(v: Variant, pos: Position) -> dict[str, Any]:
         "optional_capture": v.optional_capture,
         "fen": write_fen(v, pos),
         "turn": pos.turn.word,
+        "pieces": pieces_json(v, pos),
         "moves": [{**item, "after": write_fen(v, apply_move(pos, m))}
                   for m, item in zip(moves, moves_with_paths_json(v, pos, moves), strict=True)],
         "over": over,

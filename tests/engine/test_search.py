@@ -345,27 +345,6 @@ def test_forty_move_count_is_read_from_the_game_history() -> None:
     assert Searcher(v).search(history[-1], depth=3).score > 50
 
 
-# -- late-move reductions of moves that offer a capture -----------------------------------------
-# A quiet move after which the opponent can capture (an exchange or a sacrifice: the first move
-# of a shot, which the history heuristic orders late) is reduced like any other by default
-# (``reduce_sacrifices``); with it off, such a move is searched to full depth.
-def test_late_move_reductions_can_spare_moves_that_offer_a_capture() -> None:
-    v = variant("international")
-    pos = start_position(v)
-    # The reductions alone: the late-move pruning near the leaves (which also spares those
-    # moves) changes the shape of the tree the two searches share.
-    spared_searcher = Searcher(v)
-    spared_searcher.prune_late_moves = False
-    spared_searcher.reduce_sacrifices = False
-    spared = spared_searcher.search(pos, depth=9)
-    reduced_searcher = Searcher(v)
-    reduced_searcher.prune_late_moves = False
-    reduced_searcher.reduce_sacrifices = True
-    reduced = reduced_searcher.search(pos, depth=9)
-    # Exchanges are all over the tree from depth 7: sparing them searches more nodes (at
-    # depth 9, where the ProbCut cuts of the shallower iterations no longer hide it).
-    assert spared.nodes > reduced.nodes
-    assert spared.move is not None and reduced.move is not None
 
 
 def test_late_move_reductions_are_unchanged_where_no_capture_can_be_offered() -> None:

@@ -1,4 +1,4 @@
-"""API latency with concurrent clients (issue 4, point 7). Run by hand or with ``make bench``.
+"""API latency with concurrent clients. Run by hand or with ``make bench``.
 
     .venv/bin/python benchmarks/api_bench.py [--clients 20] [--rounds 15] [--url URL]
 

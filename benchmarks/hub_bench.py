@@ -1,4 +1,4 @@
-"""Hub engine: how long after ``stop`` the ``done`` line comes (issue 15, point 5). By hand:
+"""Hub engine: how long after ``stop`` the ``done`` line comes. By hand:
 
     .venv/bin/python benchmarks/hub_bench.py [--rounds 10] [--analyse 1.0] [--variant ID]
 

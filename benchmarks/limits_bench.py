@@ -1,4 +1,4 @@
-"""Oversized requests under load (issue 14): 20 concurrent clients, half of them sending
+"""Oversized requests under load: 20 concurrent clients, half of them sending
 1 MB requests of every kind, half playing normally. Run by hand:
 
     .venv/bin/python benchmarks/limits_bench.py [--clients 20] [--attackers 10] [--seconds 20]

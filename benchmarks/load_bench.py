@@ -1,4 +1,4 @@
-"""Load on N web processes x M engine workers on PostgreSQL + Redis (issue 17, point 5).
+"""Load on N web processes x M engine workers on PostgreSQL + Redis.
 
     .venv/bin/python benchmarks/load_bench.py [--seconds 45] [--setups 1x1,2x1,1x2,2x2]
         [--database-url URL] [--redis-url URL]

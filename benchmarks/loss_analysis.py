@@ -1,4 +1,4 @@
-"""Where are games lost? A move-by-move study of the games our engine lost (issue 20).
+"""Where are games lost? A move-by-move study of the games our engine lost.
 
 Reads a PDN file of match games (``damiera match ... --pdn FILE``), keeps the games the
 player named by ``--player`` (its White/Black tag, e.g. ``3``) lost, and for each one:

@@ -1,4 +1,4 @@
-"""Game review timing (issue 18): a 40-move game (80 plies) with a planted two-man blunder,
+"""Game review timing: a 40-move game (80 plies) with a planted two-man blunder,
 reviewed at a given time a position, in American, Italian and International draughts.
 
 Run: ``.venv/bin/python benchmarks/review_bench.py [SECONDS]`` (default 0.3). Prints, per

@@ -1,4 +1,4 @@
-"""A game with a planted blunder, for the review tests (issue 18)."""
+"""A game with a planted blunder, for the review tests."""
 
 from __future__ import annotations
 

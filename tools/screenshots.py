@@ -1,4 +1,4 @@
-"""Take the play page's screenshots in docs/screenshots/ (issue 16) with Playwright and
+"""Take the play page's screenshots in docs/screenshots/ with Playwright and
 Debian's Chromium, on a fresh site with its own SQLite file in a temporary folder.
 
     .venv/bin/python tools/screenshots.py [OUT_DIR]

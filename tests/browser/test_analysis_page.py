@@ -1,4 +1,4 @@
-"""The analysis board in a real Chromium (issue 18): a position set up by clicks, a FEN pasted,
+"""The analysis board in a real Chromium: a position set up by clicks, a FEN pasted,
 an impossible position refused, the engine's lines streamed, a variation played, a refusal
 explained, a game reviewed with its planted blunder marked ``??``."""
 

@@ -1,4 +1,4 @@
-"""The new-game menu with a Hub engine configured (issue 15, item 5): ``damiera hub`` itself
+"""The new-game menu with a Hub engine configured: ``damiera hub`` itself
 runs as the engine (a real subprocess) and opens the game from the menu."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The PDN import page in a real Chromium (issue 15, item 4): PDN pasted, its games listed with
+"""The PDN import page in a real Chromium: PDN pasted, its games listed with
 a broken one's error placed by line, a game opened in replay mode, and continued from move N
 against the computer as a new game of this browser."""
 

@@ -1,4 +1,4 @@
-"""The play page as players expect it (issue 16): capture entry that never surprises, pieces
+"""The play page as players expect it: capture entry that never surprises, pieces
 drawn as what they are at every step, contrast of the highlights, right-to-left messages,
 replay, screen readers. Each test names the position it plays in PDN FEN."""
 
@@ -364,7 +364,7 @@ def test_sound_with_a_mute_switch_and_a_rematch_after_the_game(page: Page) -> No
 
 def test_rules_diagram_square_numbers_are_readable(page: Page) -> None:
     """The square numbers of a 10x10 rules diagram measured on screen at the desktop width
-    (issue 16: 5-6 px glyphs, a box 8.8 px high); now a box at least 11 px high."""
+    (once 5-6 px glyphs, a box 8.8 px high); now a box at least 11 px high."""
     page.goto("/en/rules/international")
     label = page.locator(".diagram-board .sq-label").first
     label.wait_for()

@@ -1,4 +1,4 @@
-"""The play page in a real Chromium (issue 4, point 6): clicking, square-by-square captures,
+"""The play page in a real Chromium: clicking, square-by-square captures,
 refusals that change nothing, undo, reload, a friend game to its result, the phone layout."""
 
 from __future__ import annotations
@@ -305,7 +305,7 @@ def test_drag_works_with_a_piece_selected_and_off_the_board_cancels(page: Page) 
 
 
 def test_a_typed_move_takes_the_normal_path(page: Page) -> None:
-    # while looking at an old position nothing changes the game (issue 16, point 4): back to
+    # while looking at an old position nothing changes the game: back to
     # the game first, then the typed move is played with the version it was chosen on
     game = api_game(page, variant="italian")
     for move in ["22-19", "11-15"]:

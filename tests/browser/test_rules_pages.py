@@ -1,4 +1,4 @@
-"""The rules pages in a real Chromium (issue 5, point 6): every page in every language renders
+"""The rules pages in a real Chromium: every page in every language renders
 its diagrams with the play page's board and without console errors; the Arabic page is
 right-to-left with left-to-right boards; "Try it" opens the diagram's position on the play
 board; the ☰ menu and the language switcher lead to the rules."""

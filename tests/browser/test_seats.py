@@ -1,4 +1,4 @@
-"""Seats in the browser (issue 14): a second browser opening a shared game link sees the
+"""Seats in the browser: a second browser opening a shared game link sees the
 game and cannot move; the API docs page works under the site's Content-Security-Policy."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The play page against level 3 on ``damiera serve --workers 2`` and one ``damiera worker``
-on PostgreSQL + Redis (issue 17): each request may be served by either web process; the
+on PostgreSQL + Redis: each request may be served by either web process; the
 moves are played by clicking, each computer move is one search, and no request gets 409."""
 
 from __future__ import annotations

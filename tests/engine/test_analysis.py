@@ -1,4 +1,4 @@
-"""Analysis (multi-PV lines), game review with NAGs, and ``damiera analyse`` (issue 18)."""
+"""Analysis (multi-PV lines), game review with NAGs, and ``damiera analyse``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Bounded caches: equal variants share one entry, and every cache is capped, so a new
-Variant object per game (1,000 house-rule games) does not grow memory (issue 14)."""
+Variant object per game (1,000 house-rule games) does not grow memory."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Clear faults: a failing database gets 503 saying what was stored, the server refuses an
-unwritable database in one line, and engine workers die with the server (issue 14)."""
+unwritable database in one line, and engine workers die with the server."""
 
 from __future__ import annotations
 

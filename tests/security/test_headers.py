@@ -1,5 +1,5 @@
 """Browser-side protections: security headers, no inline script, Secure cookies behind
-HTTPS, the API docs served offline, and no open redirect (issue 14)."""
+HTTPS, the API docs served offline, and no open redirect."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every parser that sees user input is bounded in length and linear in it (issue 14).
+"""Every parser that sees user input is bounded in length and linear in it.
 
 Linearity is shown by comparing, in one run, the time of one 1 MB input with that of a
 thousand 1 KB inputs (the same number of characters): a linear reader takes about as long for

@@ -1,5 +1,5 @@
 """Limits the site enforces itself: request sizes, slow clients, the computer's queue,
-abandoned searches, the rate of new games (issue 14)."""
+abandoned searches, the rate of new games."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A computer search already running when its client hangs up is stopped in its worker
-(issue 14: "a search whose client went away ... is cancelled"), so the worker is free for the
+("a search whose client went away ... is cancelled"), so the worker is free for the
 next player at once instead of at the end of the search's time."""
 
 from __future__ import annotations

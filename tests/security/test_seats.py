@@ -1,5 +1,5 @@
 """Seats: a game's id is public, only the browser holding a side's seat may change it, and a
-change must come from the site's own pages as JSON (issue 14)."""
+change must come from the site's own pages as JSON."""
 
 from __future__ import annotations
 

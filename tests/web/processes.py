@@ -1,4 +1,4 @@
-"""Real processes for the tests of several web processes and engine workers (issue 17):
+"""Real processes for the tests of several web processes and engine workers:
 ``damiera serve`` on an OS-assigned port (the port read from its first line) and
 ``damiera worker``, each stopped by the test that started it."""
 

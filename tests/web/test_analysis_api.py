@@ -1,5 +1,5 @@
 """The analysis board's API: positions checked by the rules core, explanations, the engine's
-lines as server-sent events, background reviews with NAGs (issue 18)."""
+lines as server-sent events, background reviews with NAGs."""
 
 from __future__ import annotations
 

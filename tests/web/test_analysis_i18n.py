@@ -1,5 +1,5 @@
 """Every string of the analysis board is translated in every language of the site, with the
-same ``{fields}`` as the English message (issue 18, point 6)."""
+same ``{fields}`` as the English message."""
 
 from __future__ import annotations
 

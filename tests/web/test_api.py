@@ -1,4 +1,4 @@
-"""The JSON API (issue 4, point 4): every endpoint, every error path, the concurrency case."""
+"""The JSON API: every endpoint, every error path, the concurrency case."""
 
 from __future__ import annotations
 
@@ -387,7 +387,7 @@ def test_my_games_lists_this_browsers_games_only(db_url: str):
 
 
 def test_my_games_leave_out_empty_games_and_say_moves_side_and_result(db_url: str) -> None:
-    """Issue 16, point 7: moves counted as numbered (not plies), your side, the result with
+    """Moves counted as numbered (not plies), your side, the result with
     its reason and whether you won; games without a move are not listed."""
     app = create_app(db_url, computer_workers=1)
     with TestClient(app) as mine:

@@ -1,4 +1,4 @@
-"""Clocks kept by the server (issue 16, point 5): time controls, each move charged with its
+"""Clocks kept by the server: time controls, each move charged with its
 increment, a flag that falls without any page open, the clock in the PDN. The server's time
 is replaced by a hand-moved one (no test waits for the wall clock)."""
 

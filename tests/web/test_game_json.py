@@ -1,5 +1,5 @@
 """What the game JSON carries so that the play page computes no FEN, notation or result
-sentence of its own (issue 17, item 6): ``pieces``/``start_pieces``, ``move_numbers``,
+sentence of its own: ``pieces``/``start_pieces``, ``move_numbers``,
 ``result_sentence`` in the request's language, and a move sent as the squares entered."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hub engines as opponents on the site (issue 15, item 5): ``damiera hub`` itself run as a
+"""Hub engines as opponents on the site: ``damiera hub`` itself run as a
 configured engine (a real subprocess), and small scripted fakes for an engine that dies and
 one that answers only ``stop``."""
 

@@ -1,4 +1,4 @@
-"""Internationalisation (issue 4, point 5): locale choice, catalogs compiled at run time,
+"""Internationalisation: locale choice, catalogs compiled at run time,
 ``lang``/``dir`` on the page, every string of the site's pages in the English catalog."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The site's PDN import and "download all my games" (issue 15, item 4): a file read with its
+"""The site's PDN import and "download all my games": a file read with its
 games listed and errors placed by line, bounded in size and work, replayed for the board,
 continued from any position as a new game that only its creator may play, and every game of
 a browser downloaded as one PDN file that reads back."""

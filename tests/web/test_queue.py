@@ -1,4 +1,4 @@
-"""Computer moves on the Redis job queue (issue 17): jobs are JSON, checked on the way in;
+"""Computer moves on the Redis job queue: jobs are JSON, checked on the way in;
 a ``damiera worker`` searches them; one search per computer move, a dropped job never
 searched; the site against a real Redis server and a real worker process."""
 

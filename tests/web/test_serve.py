@@ -1,4 +1,4 @@
-"""``damiera serve`` (issue 4, point 1): starts the site; bad options exit 2 with one line."""
+"""``damiera serve``: starts the site; bad options exit 2 with one line."""
 
 from __future__ import annotations
 

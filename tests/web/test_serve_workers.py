@@ -1,4 +1,4 @@
-"""``damiera serve --workers N --redis-url`` and ``damiera worker`` (issue 17): bad options
+"""``damiera serve --workers N --redis-url`` and ``damiera worker``: bad options
 exit 2 with one line, before anything is created."""
 
 from __future__ import annotations

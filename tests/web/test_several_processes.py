@@ -1,4 +1,4 @@
-"""Two web processes and one engine worker on PostgreSQL + Redis (issue 17): a game against
+"""Two web processes and one engine worker on PostgreSQL + Redis: a game against
 level 3 played through the API, each request sent to either process in turn; exactly one
 search per computer move (counted by the worker in Redis) and no 409."""
 

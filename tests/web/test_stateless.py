@@ -1,4 +1,4 @@
-"""Stateless web processes (issue 17): the computer's pending move is in the database, so two
+"""Stateless web processes: the computer's pending move is in the database, so two
 sites on one database (two web processes) agree on "thinking", never search one move twice,
 and never answer 409 to a request the user did not make twice."""
 

@@ -1,4 +1,4 @@
-"""Endgame databases: the exact value of every 8x8 position with few pieces (issue 20, point 4).
+"""Endgame databases: the exact value of every 8x8 position with few pieces.
 
 The native core (``csrc/egdb.c``, :class:`damiera._core.Egdb`) solves, for one variant's rule
 parameters, every position of at most ``pieces`` pieces (2 to 4) by retrograde analysis

@@ -1,5 +1,5 @@
 """Can a side still win? A cooperative ("helpmate") search over the positions reachable by
-legal moves, for the draw rule of a flag fall (issue 16, point 5, after the chess rule,
+legal moves, for the draw rule of a flag fall (after the chess rule,
 FIDE Laws of Chess article 6.9): when a player's time runs out the opponent wins, unless
 the opponent could not win by any legal series of moves, the losing side helping; then the
 game is drawn. RULES.md section 1 defines a win: no piece, or no legal move, on one's turn.

@@ -1,4 +1,4 @@
-"""Game clocks kept by the server (issue 16, point 5): time controls, charging each move's
+"""Game clocks kept by the server: time controls, charging each move's
 time, the flag, and the clock in the game JSON and the PDN.
 
 A timed game stores one JSON object in the ``clock`` column of its row

@@ -1,4 +1,4 @@
-"""Hub engines as opponents on the site (issue 15, item 5): ``damiera serve --hub-engine
+"""Hub engines as opponents on the site: ``damiera serve --hub-engine
 "NAME=COMMAND"`` (or ``DAMIERA_HUB_ENGINES``, one ``NAME=COMMAND`` a line).
 
 :func:`load_engines` asks each engine at start-up, through the Hub handshake

@@ -1,4 +1,4 @@
-"""Games in and out of the site as PDN: the import page and its JSON routes (issue 15).
+"""Games in and out of the site as PDN: the import page and its JSON routes.
 
 - ``GET /import``: paste or upload a PDN file; each game is listed (tags, result, plies,
   errors with line and column), opens on the board in replay mode with its move list, and

@@ -1,4 +1,4 @@
-"""Stateless web processes (issue 17): the computer's pending move kept with each game
+"""Stateless web processes: the computer's pending move kept with each game
 (``computer_job``, ``computer_asked_at``: :mod:`damiera.web.thinking`; NULL: none asked), and
 the ``site_tasks`` table of periodic tasks' due times
 (:meth:`damiera.web.store.GameStore.claim_task`). Columns and tables a store already has are

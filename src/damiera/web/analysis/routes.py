@@ -100,14 +100,13 @@ def _position(v: Variant, fen: str | None) -> Position:
 
 
 def position_json(v: Variant, pos: Position) -> dict[str, Any]:
-    """The ``/api/analysis/position`` answer (see the module docstring)."""
-    white, black = pos.piece_counts()
-    moves = legal_moves(v, pos) if white and black else []
+    """The ``/api/analysis/position`` answer (see the module docstring); whether the position
+    is over is :meth:`Game.outcome`'s answer, the one place that decides."""
+    outcome = Game(v, pos).outcome()
+    moves = legal_moves(v, pos) if outcome is None else []
     over = None
-    if not white or not black:
-        over = {"winner": "black" if not white else "white", "reason": "no-pieces"}
-    elif not moves:
-        over = {"winner": pos.turn.opponent.word, "reason": "no-legal-move"}
+    if outcome is not None and outcome.winner is not None:
+        over = {"winner": outcome.winner.word, "reason": outcome.reason.value}
     return {
         "variant": v.id,
         "optional_capture": v.optional_capture,

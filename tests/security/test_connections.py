@@ -14,7 +14,7 @@ from typing import Any
 import uvicorn
 from fastapi import FastAPI
 
-from damiera.web.cli import server_settings
+from damiera.cli.web import server_settings
 from damiera.web.limits import Limits
 from damiera.web.slow_clients import GuardedH11Protocol, address_key, guarded
 from tests.conftest import WAIT_SECONDS

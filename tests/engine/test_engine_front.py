@@ -73,6 +73,10 @@ def test_wrong_types_say_what_was_expected() -> None:
         Engine("italian", "3")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="level must be 1, 2 or 3"):
         Engine("italian", 4)
+    for bad, words in (({"time": "1"}, "time is seconds"), ({"depth": 2.5}, "depth is plies"),
+                       ({"nodes": True}, "nodes is a number of nodes")):
+        with pytest.raises(TypeError, match=words):
+            Limit(**bad)
 
 
 def test_choose_plays_from_the_positions_of_a_game() -> None:

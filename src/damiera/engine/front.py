@@ -67,7 +67,8 @@ class Limit:
     clock but :data:`~damiera.engine.search.MAX_MOVETIME` (levels 1 and 2 keep their own
     shorter time). Raises ValueError for a time that is not above 0 or above
     :data:`~damiera.engine.search.MAX_MOVETIME`, a depth outside 1 ..
-    :data:`~damiera.engine.search.MAX_DEPTH`, and a node budget below 1.
+    :data:`~damiera.engine.search.MAX_DEPTH`, and a node budget below 1; TypeError for a
+    value of another type (``Limit(time="1")``).
     """
 
     time: float | None = None
@@ -75,6 +76,12 @@ class Limit:
     nodes: int | None = None
 
     def __post_init__(self) -> None:
+        for name, kinds, what in (("time", (int, float), "seconds (a number)"),
+                                  ("depth", (int,), "plies (an int)"),
+                                  ("nodes", (int,), "a number of nodes (an int)")):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, kinds)):
+                raise TypeError(f"Limit's {name} is {what}, not {type(value).__name__}")
         if self.nodes is not None and self.nodes < 1:
             raise ValueError(f"nodes must be at least 1, not {self.nodes!r}")
         if self.time is not None and not (

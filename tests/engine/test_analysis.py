@@ -9,6 +9,7 @@ from damiera.cli import main
 from damiera.engine.analysis import analyse, score_men
 from damiera.engine.review import annotated_pdn, judge, review_game
 from damiera.engine.search import Searcher
+from damiera.pdn import read_game
 from damiera.rules.movegen import apply_move, legal_moves
 from damiera.rules.notation import parse_move
 from damiera.rules.position import Position, parse_fen, start_position
@@ -96,6 +97,11 @@ def test_review_marks_a_planted_two_man_blunder_with_double_question_mark(vid: s
     from damiera.rules.notation import move_text
     assert move_text(v, moves[planted]) + "??" in pdn.split()
     assert "; blunder, best " in " ".join(pdn.split())
+    # written by the one PDN writer, so the reader takes it back, NAGs and comments with it
+    back = read_game(pdn)
+    assert back is not None and [m.raw for m in back.moves] == list(moves)
+    assert back.plies[planted].nags == ["??"] and "blunder, best" in back.plies[planted].comment
+    assert back.tags["Annotator"] == "Damiera engine" and back.result == "*"
 
 
 def test_review_refuses_an_illegal_move_naming_its_ply() -> None:

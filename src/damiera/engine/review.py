@@ -17,8 +17,9 @@ blunder                   1.5 men       ??
 ========================  ============  ===
 
 A move that gives away two men for nothing loses about two men: a blunder.
-:func:`annotated_pdn` writes the game as PDN with the NAGs after the moves and a comment
-(``{score before -> after; best MOVE}``) after every judged move.
+:func:`annotated_pdn` writes the game as PDN (through :func:`damiera.pdn.write_game`, the one
+PDN writer) with the NAGs after the moves and a comment (``{score before -> after; best
+MOVE}``) after every judged move.
 """
 
 from __future__ import annotations
@@ -29,9 +30,12 @@ from dataclasses import dataclass
 from damiera.engine.analysis import analyse, score_men
 from damiera.engine.front import Engine
 from damiera.engine.search import MATE
+from damiera.pdn.reader import PdnGame, Ply
+from damiera.pdn.writer import write_game
+from damiera.rules.game import Game
 from damiera.rules.movegen import Move, apply_move, legal_moves
 from damiera.rules.notation import move_text
-from damiera.rules.position import Position, start_position, write_fen
+from damiera.rules.position import Position, start_position
 from damiera.rules.variant import Color, Variant
 
 #: Scores are clipped to +-10 men before losses are taken (centi-men).
@@ -167,11 +171,6 @@ def _comment(variant: Variant, r: MoveReview) -> str:
     return text
 
 
-def _tag(value: str) -> str:
-    flat = " ".join(str(value).split())
-    return flat.replace("\\", "\\\\").replace('"', '\\"')
-
-
 def annotated_pdn(
     variant: Variant,
     moves: Sequence[Move],
@@ -180,43 +179,21 @@ def annotated_pdn(
     tags: dict[str, str] | None = None,
     result: str = "*",
 ) -> str:
-    """The reviewed game as PDN (RULES.md section 4): tags (``GameType``, ``FEN`` when not
-    from the start, ``Result``, ``Annotator``, plus any given), movetext with the NAG written
-    after each judged move (``22-18??``) and a comment with the scores (White's view, in men)
-    and the better move after it."""
-    begin = start if start is not None else start_position(variant)
+    """The reviewed game as PDN (RULES.md section 4), written by the one PDN writer
+    (:func:`damiera.pdn.write_game`): its tags (``GameType``, ``FEN`` when not from the
+    start, ``Result`` in the variant's convention, ``Annotator``, plus any given), movetext
+    with the NAG written after each judged move (``22-18??``) and a comment with the scores
+    (White's view, in men) and the better move after it. Raises ValueError for a move that
+    is not legal where it is played."""
+    game = Game(variant, start, enforce_draws=False)
+    plies: list[Ply] = []
+    for i, m in enumerate(moves):
+        played = game.play(m)
+        r = reviews[i] if i < len(reviews) else None
+        judged = r is not None and bool(r.judgement)
+        plies.append(Ply(played, nags=[r.nag] if r is not None and r.nag else [],
+                         comment=_comment(variant, r) if r is not None and judged else ""))
     all_tags: dict[str, str] = {"Event": "Damiera review", "White": "?", "Black": "?"}
     all_tags.update(tags or {})
-    all_tags["GameType"] = variant.pdn_gametype
-    if begin != start_position(variant):
-        all_tags["FEN"] = write_fen(variant, begin)
-    all_tags["Result"] = result
     all_tags["Annotator"] = "Damiera engine"
-    words: list[str] = []
-    first = variant.first_to_move
-    number = 1
-    turn = begin.turn
-    for i, m in enumerate(moves):
-        if turn is first:
-            words.append(f"{number}.")
-        elif i == 0 or (i > 0 and i - 1 < len(reviews) and reviews[i - 1].judgement):
-            words.append(f"{number}...")
-        r = reviews[i] if i < len(reviews) else None
-        words.append(move_text(variant, m) + (r.nag if r is not None else ""))
-        if r is not None and r.judgement:
-            words.extend(("{" + _comment(variant, r) + "}").split(" "))
-        if turn is not first:
-            number += 1
-        turn = turn.opponent
-    words.append(result)
-    lines = [f'[{k} "{_tag(v)}"]' for k, v in all_tags.items()]
-    text: list[str] = []
-    line = ""
-    for w in words:
-        if line and len(line) + 1 + len(w) > 79:
-            text.append(line)
-            line = w
-        else:
-            line = f"{line} {w}" if line else w
-    text.append(line)
-    return "\n".join(lines) + "\n\n" + "\n".join(text) + "\n"
+    return write_game(PdnGame(all_tags, variant, game, plies), result=result)

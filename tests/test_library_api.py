@@ -12,8 +12,8 @@ import damiera
 import damiera.engine.front
 import damiera.pdn
 import damiera.rules.game
-from damiera.engine import Engine, Limit
-from damiera.engine.search import MAX_MOVETIME, Info
+from damiera.engine import Engine, Info, Limit
+from damiera.engine.search import MAX_MOVETIME
 from damiera.rules.game import GameOverError, ResultReason
 
 README = Path(__file__).resolve().parent.parent / "README.md"

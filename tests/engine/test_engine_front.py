@@ -8,6 +8,7 @@ import random
 import pytest
 
 import damiera
+import damiera.engine
 import damiera.engine.levels
 from damiera.engine import Engine, Limit
 from damiera.engine.analysis import analyse
@@ -43,6 +44,17 @@ def test_multipv_is_capped_by_the_legal_moves_and_checked() -> None:
             engine.analyse(game, Limit(depth=2), multipv=bad)
     with pytest.raises(TypeError, match="multipv is a number of lines"):
         engine.analyse(game, Limit(depth=2), multipv=2.0)  # type: ignore[call-overload]
+
+
+def test_on_info_reports_moves_in_notation() -> None:
+    game = damiera.Game("international")
+    seen: list[damiera.engine.Info] = []
+    Engine("international").analyse(game, Limit(depth=3), multipv=2, on_info=seen.append)
+    Engine("international").play(game, Limit(depth=2), on_info=seen.append)
+    assert [i.depth for i in seen] == [1, 2, 3, 1, 2]
+    assert all(isinstance(m, damiera.Move) for i in seen for m in i.pv)
+    assert all(isinstance(m, damiera.Move) for i in seen for _s, pv in i.lines for m in pv)
+    assert seen[2].lines and str(seen[2].pv[0]) in {str(m) for m in game.legal_moves}
 
 
 def test_the_analysis_helper_gives_public_moves_not_square_indices() -> None:

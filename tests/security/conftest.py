@@ -15,8 +15,8 @@ import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from damiera.web.app import create_app
 from damiera.cli.web import server_settings
+from damiera.web.app import create_app
 from damiera.web.limits import Limits
 
 ROOMY = Limits(create_rate=1000.0, create_burst=1000, computer_per_client=100)

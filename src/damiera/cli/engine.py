@@ -43,7 +43,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from damiera.engine.analysis import score_text
-from damiera.engine.search import MAX_DEPTH, MAX_MOVETIME, Info
+from damiera.engine.front import Info
+from damiera.engine.search import MAX_DEPTH, MAX_MOVETIME
 from damiera.rules.position import Position
 from damiera.rules.variant import Variant
 
@@ -114,7 +115,6 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
     from damiera.cli.common import load_position, load_variant
     from damiera.engine.front import Engine, Limit
     from damiera.rules.game import Game
-    from damiera.rules.notation import move_text
 
     v = load_variant(args.variant, args.optional_capture)
     pos = load_position(v, args.fen)
@@ -125,7 +125,7 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
         return 1
 
     def info(i: Info) -> None:
-        pv = " ".join(move_text(v, m) for m in i.pv)
+        pv = " ".join(str(m) for m in i.pv)
         print(
             f"depth {i.depth} score {score_text(i.score)} nodes {i.nodes} nps {i.nps} pv {pv}",
             flush=True,

@@ -6,6 +6,6 @@ The engine is a client of :mod:`damiera.rules`: it asks the rules core for legal
 adds only search and evaluation.
 """
 
-from damiera.engine.front import Analysis, Engine, Limit, PlayResult
+from damiera.engine.front import Analysis, Engine, Info, Limit, PlayResult
 
-__all__ = ["Analysis", "Engine", "Limit", "PlayResult"]
+__all__ = ["Analysis", "Engine", "Info", "Limit", "PlayResult"]

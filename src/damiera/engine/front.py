@@ -36,15 +36,8 @@ from typing import Self, overload
 from damiera.engine.egdb import pieces_for
 from damiera.engine.levels import Level, weaker_move
 from damiera.engine.levels import level as level_of
-from damiera.engine.search import (
-    MATE,
-    MATE_BOUND,
-    MAX_DEPTH,
-    MAX_MOVETIME,
-    Info,
-    Searcher,
-    SearchResult,
-)
+from damiera.engine.search import MATE, MATE_BOUND, MAX_DEPTH, MAX_MOVETIME, Searcher, SearchResult
+from damiera.engine.search import Info as SearchInfo
 from damiera.rules.game import Game, GameOverError
 from damiera.rules.move import Move
 from damiera.rules.movegen import CoreMove, generate
@@ -128,6 +121,29 @@ class Analysis:
 PlayResult = Analysis
 
 
+@dataclass
+class Info:
+    """Progress of a search, as ``on_info`` gets it after each finished iteration:
+    ``depth`` (plies), ``score`` (centi-men, side to move's view), ``nodes``, ``seconds``,
+    ``pv`` (:class:`~damiera.rules.move.Move` values, in the variant's notation) and, in a
+    multi-PV analysis, ``lines``: ``(score, pv)`` for every root move, best first."""
+
+    depth: int
+    score: int
+    nodes: int
+    seconds: float
+    pv: list[Move]
+    lines: list[tuple[int, list[Move]]] = field(default_factory=list)
+
+    @property
+    def nps(self) -> int:
+        """Nodes a second of the search so far."""
+        return int(self.nodes / self.seconds) if self.seconds > 0 else 0
+
+
+OnInfo = Callable[[Info], None]
+
+
 class Engine:
     """The computer opponent of one variant at one level (1 Beginner, 2 Club, 3 Master).
 
@@ -193,21 +209,21 @@ class Engine:
 
     # -- playing ------------------------------------------------------------------------------
     def play(self, game: Game, limit: Limit | None = None, *,
-             on_info: Callable[[Info], None] | None = None) -> Analysis:
+             on_info: OnInfo | None = None) -> Analysis:
         """The move this level plays in ``game`` (not played on it: call ``game.play``).
 
         Levels 1 and 2 sometimes choose a weaker move, as in a game on the site; a single
         legal move is played at once. ``on_info`` is called after each finished iteration
-        (:class:`~damiera.engine.search.Info`: depth, score, nodes, seconds, nps, and the PV
-        as the rules core's records). Raises TypeError for a game or limit of another type,
+        (:class:`Info`: depth, score, nodes, seconds, nps, and the PV as Move values).
+        Raises TypeError for a game or limit of another type,
         :class:`~damiera.rules.game.GameOverError` when the game is over and ValueError for
         a game of another variant.
         """
         self._check(game, limit)
-        return self._answer(self._choose(game.positions, limit or Limit(), on_info))
+        return self._answer(self._choose(game.positions, limit or Limit(), self._relay(on_info)))
 
     def choose(self, positions: Sequence[Position], limit: Limit | None = None, *,
-               on_info: Callable[[Info], None] | None = None) -> Analysis:
+               on_info: OnInfo | None = None) -> Analysis:
         """:meth:`play` for a game given by its positions (oldest first, the one to move in
         last), as the web site stores them; the position must have a legal move
         (ValueError otherwise)."""
@@ -215,10 +231,10 @@ class Engine:
             raise ValueError("choose() needs at least the position to move in")
         if not generate(self.variant, positions[-1]):
             raise ValueError("the side to move has no legal move")
-        return self._answer(self._choose(positions, limit or Limit(), on_info))
+        return self._answer(self._choose(positions, limit or Limit(), self._relay(on_info)))
 
     def _choose(self, positions: Sequence[Position], lim: Limit,
-                on_info: Callable[[Info], None] | None) -> SearchResult:
+                on_info: Callable[[SearchInfo], None] | None) -> SearchResult:
         """The level's move: its depth cap and time (levels 1 and 2 never use more than
         their own time), a single legal move at once, sometimes a weaker move."""
         lv, searcher, pos = self.level_info, self.searcher, positions[-1]
@@ -246,14 +262,14 @@ class Engine:
     # -- analysing ----------------------------------------------------------------------------
     @overload
     def analyse(self, game: Game, limit: Limit | None = None, *, multipv: None = None,
-                on_info: Callable[[Info], None] | None = None) -> Analysis: ...
+                on_info: OnInfo | None = None) -> Analysis: ...
 
     @overload
     def analyse(self, game: Game, limit: Limit | None = None, *, multipv: int,
-                on_info: Callable[[Info], None] | None = None) -> list[Analysis]: ...
+                on_info: OnInfo | None = None) -> list[Analysis]: ...
 
     def analyse(self, game: Game, limit: Limit | None = None, *, multipv: int | None = None,
-                on_info: Callable[[Info], None] | None = None) -> Analysis | list[Analysis]:
+                on_info: OnInfo | None = None) -> Analysis | list[Analysis]:
         """The full-strength search of the position, whatever the level (the level only
         chooses the default time); even a single legal move is searched.
 
@@ -265,12 +281,13 @@ class Engine:
         """
         self._check(game, limit)
         if multipv is None:
-            return self._answer(self._search(game.positions, limit or Limit(), on_info))
+            return self._answer(self._search(game.positions, limit or Limit(),
+                                             self._relay(on_info)))
         return self.analyse_lines(game.positions, limit, multipv=multipv, on_info=on_info)
 
     def analyse_lines(
         self, positions: Sequence[Position], limit: Limit | None = None, *, multipv: int = 1,
-        on_info: Callable[[Info], None] | None = None,
+        on_info: OnInfo | None = None,
         on_lines: Callable[[list[Analysis]], None] | None = None,
     ) -> list[Analysis]:
         """The best ``multipv`` lines of the position ``positions[-1]`` (the earlier ones,
@@ -291,10 +308,12 @@ class Engine:
         multipv = min(multipv, count)
         last: list[Analysis] = []
 
-        def collect(info: Info) -> None:
+        relay = self._relay(on_info)
+
+        def collect(info: SearchInfo) -> None:
             nonlocal last
-            if on_info is not None:
-                on_info(info)
+            if relay is not None:
+                relay(info)
             lines = self._lines(info, multipv)
             if multipv > 1 and len(lines) < multipv and last:
                 return  # an unfinished iteration: keep the finished one's lines
@@ -308,7 +327,7 @@ class Engine:
         return last
 
     def _search(self, positions: Sequence[Position], lim: Limit,
-                on_info: Callable[[Info], None] | None, *,
+                on_info: Callable[[SearchInfo], None] | None, *,
                 root_scores: bool = False) -> SearchResult:
         movetime = lim.time
         if movetime is None and lim.depth is None:
@@ -338,7 +357,20 @@ class Engine:
             None if result.move is None else Move(self.variant, result.move),
             result.score, result.depth, result.nodes, result.seconds, self._moves(result.pv))
 
-    def _lines(self, info: Info, multipv: int) -> list[Analysis]:
+    def _relay(self, on_info: OnInfo | None) -> Callable[[SearchInfo], None] | None:
+        """The search's callback that hands ``on_info`` each report with its moves as
+        :class:`~damiera.rules.move.Move` values (None for None)."""
+        if on_info is None:
+            return None
+        tell = on_info
+
+        def relay(i: SearchInfo) -> None:
+            tell(Info(i.depth, i.score, i.nodes, i.seconds, self._moves(i.pv),
+                      [(score, self._moves(pv)) for score, pv in i.lines]))
+
+        return relay
+
+    def _lines(self, info: SearchInfo, multipv: int) -> list[Analysis]:
         """The best ``multipv`` lines of one iteration's report (an unfinished iteration's
         report in multi-PV mode has only its best move: one line)."""
         if multipv > 1 and info.lines:

@@ -47,7 +47,7 @@ import threading
 from collections.abc import Iterable
 from typing import TextIO
 
-from damiera.engine.front import Analysis, Engine, Limit
+from damiera.engine.front import Analysis, Engine, Info, Limit
 from damiera.engine.hub_protocol import (
     _SCAN_NAMES,
     SCAN_VARIANTS,
@@ -63,7 +63,7 @@ from damiera.engine.hub_protocol import (
     score_string,
 )
 from damiera.engine.levels import level
-from damiera.engine.search import MAX_DEPTH, MAX_MOVETIME, Info
+from damiera.engine.search import MAX_DEPTH, MAX_MOVETIME
 from damiera.rules import game as _rules
 from damiera.rules.game import Game
 from damiera.rules.variant import VARIANTS, Variant, variant
@@ -273,7 +273,7 @@ class HubSession:
         def info(i: Info) -> None:
             if self._stop_requested.is_set():
                 engine.stop()  # a stop that came before the search had started
-            pv = " ".join(move_string(v, m) for m in i.pv)
+            pv = " ".join(move_string(v, m.raw) for m in i.pv)
             self.send(
                 f"info depth={i.depth} score={score_string(i.score)} nodes={i.nodes} "
                 f"time={i.seconds:.3f} "

@@ -2,15 +2,13 @@
 ``damiera serve --uds``: the audit's flood of half-open connections from one address leaves
 another client served; requests over the per-address limit get 429 in JSON; the client address
 and scheme the application sees are the proxy's (a spoofed X-Forwarded-For is replaced);
-server-sent events pass through as they come. The systemd units' command lines are ones
-``damiera`` accepts."""
+server-sent events pass through as they come."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
-import shlex
 import socket
 import subprocess
 import sys
@@ -30,7 +28,7 @@ from tests.security.flood import (
     raise_fd_limit,
 )
 from tests.services import unavailable
-from tests.services.nginx import ROOT, Nginx, nginx_program
+from tests.services.nginx import Nginx, nginx_program
 
 
 @pytest.fixture(scope="module")
@@ -202,19 +200,3 @@ def test_server_sent_events_arrive_while_the_stream_is_open(site: tuple[Nginx, s
     still_open = not response.isclosed()
     conn.close()
     assert still_open
-
-
-@pytest.mark.parametrize("unit", ["damiera-web.service", "damiera-worker.service"])
-def test_the_systemd_units_run_commands_damiera_accepts(unit: str) -> None:
-    """The units' ExecStart lines parse with ``damiera``'s own parser (a renamed option
-    would fail here, not on the server)."""
-    from damiera.cli import build_parser
-
-    text = (ROOT / "deploy" / "systemd" / unit).read_text()
-    found = re.search(r"^ExecStart=(\S+) (.*)$", text, re.MULTILINE)
-    assert found is not None and found.group(1).endswith("/bin/damiera")
-    args = build_parser().parse_args(shlex.split(found.group(2)))
-    assert args.func.__name__ in ("_serve", "_worker")
-    if unit == "damiera-web.service":       # where the shipped nginx site looks for it
-        assert args.uds == "/run/damiera/web.sock"
-        assert f"server unix:{args.uds};" in (ROOT / "deploy/nginx/damiera.conf").read_text()

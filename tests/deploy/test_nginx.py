@@ -7,18 +7,16 @@ server-sent events pass through as they come."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import socket
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.conftest import WAIT_SECONDS
+from tests.deploy.app import serving
 from tests.security.flood import (
     FLOOD,
     SourceTLSConnection,
@@ -39,26 +37,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Nginx, str]
         unavailable("nginx is not installed (make test installs Debian's nginx)")
     raise_fd_limit(3 * FLOOD + 500)          # nginx inherits it
     folder = tmp_path_factory.mktemp("proxied")
-    sock = str(folder / "web.sock")
-    app = subprocess.Popen(
-        [sys.executable, "-m", "damiera", "serve", "--uds", sock, "--database-url",
-         f"sqlite:///{folder / 'games.sqlite3'}", "--create-burst", "2",
-         "--create-per-minute", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    assert app.stdout is not None
-    first = app.stdout.readline()
-    try:
-        assert f"http+unix:{sock}" in first, first
+    with serving(folder, "--create-burst", "2", "--create-per-minute", "0") as sock:
         proxy = Nginx(sock)
         try:
             yield proxy, str(proxy.certificate)
         finally:
             proxy.stop()
-    finally:
-        app.terminate()
-        app.wait(WAIT_SECONDS)
-        app.stdout.close()
 
 
 def test_the_shipped_configuration_passes_nginx_own_check(site: tuple[Nginx, str]) -> None:

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import os
 import socket
-import subprocess
 from collections.abc import Iterator
 
 import pytest
 
-from tests.conftest import WAIT_SECONDS
+from tests.deploy.app import serving
 from tests.deploy.shipped import SHIPPED_SOCKET, environment_file, exec_start, serve_command
 from tests.security.flood import SourceTLSConnection, get
 from tests.services import unavailable
@@ -29,28 +28,18 @@ def deployed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Nginx]:
     if nginx_program() is None:
         unavailable("nginx is not installed (make test installs Debian's nginx)")
     folder = tmp_path_factory.mktemp("deployed")
-    sock = str(folder / "web.sock")
     settings = environment_file(PUBLIC)
     assert "DAMIERA_DATABASE_URL" in settings
     settings["DAMIERA_DATABASE_URL"] = f"sqlite:///{folder / 'games.sqlite3'}"
     settings.pop("DAMIERA_REDIS_URL", None)
     inherited = {k: v for k, v in os.environ.items() if not k.startswith("DAMIERA_")}
-    app = subprocess.Popen(serve_command(sock), stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True,
-                           env={**inherited, **settings, "PYTHONUNBUFFERED": "1"})
-    assert app.stdout is not None
-    first = app.stdout.readline()
-    try:
-        assert f"http+unix:{sock}" in first, first
+    with serving(folder, command=serve_command(str(folder / "web.sock")),
+                 env={**inherited, **settings}) as sock:
         proxy = Nginx(sock, name=PUBLIC)
         try:
             yield proxy
         finally:
             proxy.stop()
-    finally:
-        app.terminate()
-        app.wait(WAIT_SECONDS)
-        app.stdout.close()
 
 
 @pytest.mark.parametrize("path", ["/api/variants", "/"])

@@ -77,6 +77,21 @@ def test_a_resumed_stream_gets_what_it_missed_once(browsers: Callable[[], httpx.
     up_to_date.close()
 
 
+@pytest.mark.parametrize("header", [b"\xb2", b"1\xb9", b"\xd9\xa3", b"12345678901234"])
+def test_a_last_event_id_of_other_than_ascii_digits_is_ignored(
+    browsers: Callable[[], httpx.Client], header: bytes,
+) -> None:
+    """Superscript and other Unicode digits (``str.isdigit`` accepts them, ``int`` does
+    not) and overlong numbers: the stream starts with the whole game, as with no header."""
+    web = browsers()
+    game = online_game(web)
+    stream = Events(web, f"/api/games/{game['id']}/events", {"Last-Event-ID": header})
+    assert stream.status == 200
+    _, data = stream.wait_for(lambda i, d: True)
+    assert data["type"] == "game" and data["game"]["id"] == game["id"]
+    stream.close()
+
+
 def test_an_idle_stream_gets_heartbeats(browsers: Callable[[], httpx.Client]) -> None:
     web = browsers()
     game = online_game(web)

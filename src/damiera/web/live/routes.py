@@ -68,10 +68,17 @@ def is_preview(request: Request) -> bool:
             or bool(PREVIEW_AGENTS.search(agent)))
 
 
+#: A ``Last-Event-ID`` that names a version: ASCII digits only (``str.isdigit`` also
+#: accepts superscripts and other scripts' digits, which ``int`` refuses).
+_EVENT_ID = re.compile(rf"[0-9]{{1,{MAX_EVENT_ID}}}")
+
+
 def last_event_id(request: Request, query: int | None) -> int | None:
-    """The version the client has: ``Last-Event-ID`` (a number), else ``?last_event_id=``."""
+    """The version the client has: ``Last-Event-ID`` when it is 1-:data:`MAX_EVENT_ID`
+    ASCII digits, else ``?last_event_id=``, else None (anything else in the header is
+    ignored: the stream starts with the whole game)."""
     header = request.headers.get("last-event-id", "").strip()
-    if header.isdigit() and len(header) <= MAX_EVENT_ID:
+    if _EVENT_ID.fullmatch(header):
         return int(header)
     return query
 

@@ -72,7 +72,9 @@ class Events:
 
     def _read(self, web: httpx.Client, path: str, headers: dict[str, str | bytes]) -> None:
         try:
-            with web.stream("GET", path, headers=headers,
+            raw = {k.encode(): v if isinstance(v, bytes) else v.encode()
+                   for k, v in headers.items()}
+            with web.stream("GET", path, headers=raw,
                             timeout=httpx.Timeout(WAIT_SECONDS, read=None)) as r:
                 self._response = r
                 self.status = r.status_code

@@ -20,7 +20,7 @@ from damiera.rules.game import Game, ResultReason
 from damiera.rules.variant import Variant, variant
 from damiera.web import clocks, i18n, seats
 from damiera.web.computer import ComputerPool
-from damiera.web.errors import Conflict
+from damiera.web.errors import ChangedMeanwhile
 from damiera.web.game_cache import GameCache
 from damiera.web.game_views import movers
 from damiera.web.live import state as online
@@ -168,13 +168,15 @@ class GameRecords:
 
     async def save(self, stored: StoredGame, game: Game) -> StoredGame:
         """Store ``stored`` with the moves and result of ``game`` (its clock charged) if
-        nobody changed it since it was loaded; returns the stored copy. Raises Conflict,
-        StorageError (saying the change was not stored), NotFoundError."""
+        nobody changed it since it was loaded; returns the stored copy. Raises
+        ChangedMeanwhile (a Conflict), StorageError (saying the change was not stored),
+        NotFoundError."""
         record(stored, game)
         try:
             saved = await asyncio.to_thread(self.store.save, stored)
         except ConflictError:
-            raise Conflict(_("the game was changed by another request; reload it")) from None
+            raise ChangedMeanwhile(
+                _("the game was changed by another request; reload it")) from None
         except StorageError as exc:
             raise StorageError(f"the database failed ({exc.why}): this change was not stored; "
                                "try again", why=exc.why) from None

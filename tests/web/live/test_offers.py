@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.conftest import WAIT_SECONDS
 from tests.web.live.conftest import TEST_LIVE, ok, online_game
@@ -39,6 +40,34 @@ def test_a_draw_offer_is_accepted_declined_or_withdrawn_and_a_move_declines_it(
     ok(black.post(f"/api/games/{gid}/draw/offer"))
     g = ok(white.post(f"/api/games/{gid}/draw/accept"))
     assert g["result"]["reason"] == "agreement" and g["result"]["winner"] is None
+
+
+def test_two_draw_offers_crossing_make_a_draw_instead_of_a_409(
+    browsers: Callable[[], httpx.Client], live_app: Any, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Both players offer a draw at the same moment: Black's offer is stored between
+    White's read of the game and White's write. White's request named no version, so it
+    reads the game again, finds Black's offer, and its offer accepts it."""
+    white, _black, gid = _pair(browsers)
+    ok(white.post(f"/api/games/{gid}/moves", json={"move": "32-28"}))
+    store = live_app.state.service.store
+    save = store.save
+    crossed: list[int] = []
+
+    def save_after_black(stored: Any) -> Any:
+        if stored.id == gid and not crossed:     # Black's offer lands first
+            theirs = store.load(gid)
+            theirs.offers = {"draw": "black"}
+            crossed.append(save(theirs).version)
+        return save(stored)
+
+    monkeypatch.setattr(store, "save", save_after_black)
+    g = ok(white.post(f"/api/games/{gid}/draw/offer"))
+    assert crossed and g["version"] > crossed[0]
+    assert g["result"]["reason"] == "agreement" and g["online"]["draw_offer"] is None
+    monkeypatch.setattr(store, "save", save)
+    stale = white.post(f"/api/games/{gid}/draw/offer", json={"version": crossed[0]})
+    assert stale.status_code == 409          # a version named is still checked
 
 
 def test_a_takeback_needs_the_opponent_and_there_is_no_unilateral_undo(

@@ -5,7 +5,9 @@ offer a rematch.
 Every change is one stored version of the game (:meth:`GameService.save`: optimistic, so
 two answers sent at once never both land) and so one live event. Each needs the caller's
 seat (the side it acts for is the one it holds) and, given ``version``, refuses with 409
-when the game changed since. The rules of each (when it may be asked, what it does) are in
+when the game changed since. A request without ``version`` whose write lost the race to
+another request's is read and decided again (up to :data:`RETRIES` times), so two draw
+offers crossing make a draw: the second offer finds the first and accepts it. The rules of each (when it may be asked, what it does) are in
 the methods' docstrings; what stands between two requests is in ``offers``
 (:mod:`damiera.web.live.state`).
 
@@ -19,12 +21,13 @@ from __future__ import annotations
 
 import asyncio
 import math
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from damiera.rules.game import Game
 from damiera.web import i18n, seats
-from damiera.web.errors import BadRequest, Conflict
+from damiera.web.errors import BadRequest, ChangedMeanwhile, Conflict
 from damiera.web.games import GameService
 from damiera.web.live.invitations import SECRET_PATTERN
 from damiera.web.live.names import check_name
@@ -42,11 +45,29 @@ from damiera.web.store import NotFoundError, StorageError, StoredGame
 
 _ = i18n.gettext
 
+T = TypeVar("T")
+
+#: Times a request without a version is decided again after losing a race to another.
+RETRIES = 5
+
 ACTIONS = {
     "draw": ("offer", "accept", "decline", "withdraw"),
     "takeback": ("request", "accept", "decline", "withdraw"),
     "rematch": ("offer", "accept", "decline"),
 }
+
+
+async def _decided_again(version: int | None, attempt: Callable[[], Awaitable[T]]) -> T:
+    """``attempt()`` (one read-decide-write), done again when its write lost the race
+    (:class:`ChangedMeanwhile`) and the caller named no ``version``; a caller that named one
+    gets the 409, as do the other conflicts."""
+    for _try in range(RETRIES - 1):
+        try:
+            return await attempt()
+        except ChangedMeanwhile:
+            if version is not None:
+                raise
+    return await attempt()
 
 
 def _plies_back(game: Game, side: str) -> int | None:
@@ -155,9 +176,13 @@ class OnlineActions:
             checked = check_name(name)
         except ValueError as exc:
             raise BadRequest(str(exc)) from None
-        stored, game, side = await self._mine(game_id, player, version)
-        setattr(stored, f"{side}_name", checked)
-        return await self._store(stored, game, offers_of(stored), player)
+
+        async def once() -> dict[str, Any]:
+            stored, game, side = await self._mine(game_id, player, version)
+            setattr(stored, f"{side}_name", checked)
+            return await self._store(stored, game, offers_of(stored), player)
+
+        return await _decided_again(version, once)
 
     # -- offers ------------------------------------------------------------------------------
     async def answer(self, game_id: str, kind: str, action: str, *, player: str | None,
@@ -171,39 +196,44 @@ class OnlineActions:
         if action not in ACTIONS.get(kind, ()):
             raise BadRequest(f"unknown {kind} action {action!r}; one of "
                              f"{', '.join(ACTIONS.get(kind, ()))}")
-        stored, game, side = await self._mine(game_id, player, version)
-        offers = offers_of(stored)
-        if kind == "rematch":
-            return await self._rematch(stored, game, side, action, offers, player)
-        self._refuse_if_over(stored, game)
-        if not ready(stored):
-            raise Conflict(_("wait for your opponent to take the other seat"))
-        theirs = offers.get(kind) == other(side)
-        if action in ("offer", "request") and theirs:
-            action = "accept"
-        if action in ("offer", "request"):
-            if offers.get(kind) == side:
-                raise Conflict(_("you have already asked; wait for the answer"))
-            if kind == "takeback" and _plies_back(game, side) is None:
-                raise Conflict(_("there is no move of yours to take back"))
-            offers[kind] = side
-        elif action == "withdraw":
-            if offers.get(kind) != side:
-                raise Conflict(_("you have nothing to withdraw"))
-            offers.pop(kind)
-        else:
-            if not theirs:
-                raise Conflict(_("your opponent has not asked for that"))
-            offers.pop(kind)
-            if action == "accept" and kind == "draw":
-                game.agree_draw()
-            elif action == "accept":
-                plies = _plies_back(game, other(side))
-                if plies is None:
-                    raise Conflict(_("there is no move to take back"))
-                game.undo(plies)
-                offers.pop("draw", None)
-        return await self._store(stored, game, offers, player)
+
+        async def once() -> dict[str, Any]:
+            act = action
+            stored, game, side = await self._mine(game_id, player, version)
+            offers = offers_of(stored)
+            if kind == "rematch":
+                return await self._rematch(stored, game, side, act, offers, player)
+            self._refuse_if_over(stored, game)
+            if not ready(stored):
+                raise Conflict(_("wait for your opponent to take the other seat"))
+            theirs = offers.get(kind) == other(side)
+            if act in ("offer", "request") and theirs:
+                act = "accept"
+            if act in ("offer", "request"):
+                if offers.get(kind) == side:
+                    raise Conflict(_("you have already asked; wait for the answer"))
+                if kind == "takeback" and _plies_back(game, side) is None:
+                    raise Conflict(_("there is no move of yours to take back"))
+                offers[kind] = side
+            elif act == "withdraw":
+                if offers.get(kind) != side:
+                    raise Conflict(_("you have nothing to withdraw"))
+                offers.pop(kind)
+            else:
+                if not theirs:
+                    raise Conflict(_("your opponent has not asked for that"))
+                offers.pop(kind)
+                if act == "accept" and kind == "draw":
+                    game.agree_draw()
+                elif act == "accept":
+                    plies = _plies_back(game, other(side))
+                    if plies is None:
+                        raise Conflict(_("there is no move to take back"))
+                    game.undo(plies)
+                    offers.pop("draw", None)
+            return await self._store(stored, game, offers, player)
+
+        return await _decided_again(version, once)
 
     async def _rematch(self, stored: StoredGame, game: Game, side: str, action: str,
                        offers: dict[str, Any], player: str | None) -> dict[str, Any]:
@@ -257,12 +287,15 @@ class OnlineActions:
                     version: int | None = None) -> dict[str, Any]:
         """End the game with no result while either side has not moved yet. Raises
         Conflict (moves played, or over) and as :meth:`_mine`."""
-        stored, game, _side = await self._mine(game_id, player, version)
-        self._refuse_if_over(stored, game)
-        if not can_abort(stored, len(game.moves)):
-            raise Conflict(_("both sides have moved: the game can no longer be aborted"))
-        stored.result_winner, stored.result_reason = None, ABORTED_REASON
-        return await self._store(stored, game, {}, player)
+        async def once() -> dict[str, Any]:
+            stored, game, _side = await self._mine(game_id, player, version)
+            self._refuse_if_over(stored, game)
+            if not can_abort(stored, len(game.moves)):
+                raise Conflict(_("both sides have moved: the game can no longer be aborted"))
+            stored.result_winner, stored.result_reason = None, ABORTED_REASON
+            return await self._store(stored, game, {}, player)
+
+        return await _decided_again(version, once)
 
     async def claim(self, game_id: str, result: str, *, player: str | None,
                     version: int | None = None) -> dict[str, Any]:
@@ -272,23 +305,26 @@ class OnlineActions:
         :meth:`_mine`."""
         if result not in ("win", "draw"):
             raise BadRequest(f"result must be 'win' or 'draw', not {result!r}")
-        stored, game, side = await self._mine(game_id, player, version)
-        self._refuse_if_over(stored, game)
-        if not ready(stored):
-            raise Conflict(_("wait for your opponent to take the other seat"))
-        if game.turn.word == side:
-            raise Conflict(_("it is your move: the game waits for you, not your opponent"))
-        wait = await self.claim_wait(stored, other(side))
-        if wait is None:
-            raise Conflict(_("your opponent is here"))
-        if wait > 0:
-            raise Conflict(_("your opponent left only now: you may claim in {n} s").format(
-                n=math.ceil(wait)))
-        if result == "win":
-            stored.result_winner, stored.result_reason = side, ABANDONED_REASON
-        else:
-            stored.result_winner, stored.result_reason = None, ABANDONED_DRAW_REASON
-        return await self._store(stored, game, {}, player)
+        async def once() -> dict[str, Any]:
+            stored, game, side = await self._mine(game_id, player, version)
+            self._refuse_if_over(stored, game)
+            if not ready(stored):
+                raise Conflict(_("wait for your opponent to take the other seat"))
+            if game.turn.word == side:
+                raise Conflict(_("it is your move: the game waits for you, not your opponent"))
+            wait = await self.claim_wait(stored, other(side))
+            if wait is None:
+                raise Conflict(_("your opponent is here"))
+            if wait > 0:
+                raise Conflict(_("your opponent left only now: you may claim in {n} s").format(
+                    n=math.ceil(wait)))
+            if result == "win":
+                stored.result_winner, stored.result_reason = side, ABANDONED_REASON
+            else:
+                stored.result_winner, stored.result_reason = None, ABANDONED_DRAW_REASON
+            return await self._store(stored, game, {}, player)
+
+        return await _decided_again(version, once)
 
     async def claim_wait(self, stored: StoredGame, side: str) -> float | None:
         """Seconds until the player of ``side`` has been gone long enough for a claim (0:

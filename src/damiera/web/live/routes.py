@@ -8,7 +8,9 @@
   seat, so pasting the link in a chat does not give the seat to the chat's robot. An unknown
   secret: 404 page.
 - ``GET /api/games/{id}/events``: the game's server-sent events
-  (:mod:`damiera.web.live.hub`; ``Last-Event-ID`` or ``?last_event_id=`` resumes).
+  (:mod:`damiera.web.live.hub`; ``Last-Event-ID`` or ``?last_event_id=`` resumes). A
+  player's stream of a game it sits in is counted per seat, a watcher's per address
+  (:meth:`LiveHub.admit <damiera.web.live.hub.LiveHub.admit>`).
 - ``GET /api/games/{id}/invite.svg``: the invitation link as a QR code (segno), for the
   game's creator while the other seat is free (404 otherwise).
 - ``POST /api/games/{id}/draw/{offer|accept|decline|withdraw}``,
@@ -154,15 +156,16 @@ def build_router(service: GameService, hub: LiveHub, actions: OnlineActions,
         game_id: str, request: Request,
         last: int | None = Query(None, alias="last_event_id", ge=0, le=2**31),
     ) -> Response:
-        client = client_address(request)
-        hub.admit(client)
+        stored = await service.load(game_id)
+        player = current_player(request)
+        sides = seats.held(stored, player)
+        counted = hub.admit(client_address(request),     # a player: per seat, not address
+                            (stored.id, seats.seat_key(player)) if sides and player else None)
         try:
-            stored = await service.load(game_id)
-            sub = Subscriber(i18n.current_locale(), seats.held(stored, current_player(request)),
-                             client)
+            sub = Subscriber(i18n.current_locale(), sides, counted)
             stream, on_close = await hub.subscribe(stored, sub, last_event_id(request, last))
         except BaseException:
-            hub.release(client)
+            hub.release(counted)
             raise
         return EventStream(stream, on_close)
 

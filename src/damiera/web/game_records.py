@@ -39,7 +39,8 @@ _FINAL_REASONS = (ResultReason.RESIGNATION, ResultReason.AGREEMENT)
 
 def record(stored: StoredGame, game: Game) -> None:
     """Copy the moves and result of ``game`` into ``stored``, its clock charged (a result
-    decided off the board, already in ``stored``, is kept)."""
+    decided off the board, already in ``stored``, is kept); a game online's clock waits
+    for both players' first moves (:func:`damiera.web.live.state.hold_clock`)."""
     clocks.charge(stored, movers(game), game.outcome() is not None or ended_off_board(stored))
     stored.moves = game.history()
     if ended_off_board(stored):
@@ -47,6 +48,7 @@ def record(stored: StoredGame, game: Game) -> None:
     result = game.outcome()
     stored.result_winner = result.winner.word if result and result.winner else None
     stored.result_reason = result.reason.value if result else None
+    online.hold_clock(stored, len(stored.moves))
 
 
 def undo_plies(stored: StoredGame, game: Game) -> int | None:
@@ -142,7 +144,7 @@ class GameRecords:
                          and stored.opponent != "online")
         if stored.opponent == "online":
             data["online"] = online.online_json(stored, len(game.moves),
-                                                game.outcome() is not None)
+                                                game.outcome() is not None, game.turn.word)
         return data
 
     # -- store calls in threads ----------------------------------------------------------------

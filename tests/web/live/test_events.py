@@ -36,7 +36,8 @@ def test_moves_offers_and_results_reach_both_players_and_a_watcher(
     for s in streams:
         _, data = s.wait_for(game_event(moved["version"]), "the move")
         assert data["game"]["history"] == ["22-19"] and data["game"]["turn"] == "black"
-        assert "seats" not in data and data["game"]["clock"]["running"] == "black"
+        assert "seats" not in data and data["game"]["clock"]["running"] is None  # waits
+        assert data["game"]["clock"]["white_ms"] == 60_000          # for Black's first move
     offered = ok(black.post(f"/api/games/{gid}/draw/offer"))
     for s in streams:
         s.wait_for(lambda i, d: i == offered["version"]

@@ -28,12 +28,14 @@ def test_the_invite_url_gives_the_free_seat_to_the_first_other_browser_only(
     assert seen["seats"] == [] and seen.get("invite_url") is None
     mine = ok(alice.get(f"/api/games/{game['id']}"))
     assert mine["seats"] == ["black"] and mine["invite_url"] is None   # the seat is taken
-    assert mine["online"]["ready"] and mine["clock"]["running"] == "white"
+    assert mine["online"]["ready"] and mine["clock"]["running"] is None   # first moves
     assert ok(bob.post(f"/api/games/{game['id']}/moves", json={"move": "32-28"}))["turn"] == \
         "black"
     r = carol.post(f"/api/games/{game['id']}/moves", json={"move": "19-23"})
     assert r.status_code == 403
-    assert ok(alice.post(f"/api/games/{game['id']}/moves", json={"move": "19-23"}))
+    both = ok(alice.post(f"/api/games/{game['id']}/moves", json={"move": "19-23"}))
+    assert both["clock"]["running"] == "white"      # both sides have moved: it runs
+    assert both["clock"]["black_ms"] == 60_000 and both["clock"]["white_ms"] <= 60_000
 
 
 def test_the_creator_opening_the_link_keeps_its_seat_and_can_show_it_again(

@@ -77,6 +77,8 @@ def test_a_takeback_needs_the_opponent_and_there_is_no_unilateral_undo(
     ok(white.post(f"/api/games/{gid}/moves", json={"move": "32-28"}))
     assert white.post(f"/api/games/{gid}/undo").status_code == 409
     assert black.post(f"/api/games/{gid}/takeback/request").status_code == 409  # no move yet
+    told = ok(black.get(f"/api/games/{gid}"))["online"]["can_take_back"]
+    assert told == {"white": True, "black": False}         # what the page shows it by
     g = ok(white.post(f"/api/games/{gid}/takeback/request"))
     assert g["online"]["takeback"] == "white" and g["history"] == ["32-28"]
     assert ok(black.post(f"/api/games/{gid}/takeback/decline"))["history"] == ["32-28"]
@@ -114,7 +116,7 @@ def test_a_rematch_swaps_colours_once_both_agree(browsers: Callable[[], httpx.Cl
     assert ok(white.get(f"/api/games/{new}"))["seats"] == ["black"]
     fresh = ok(black.get(f"/api/games/{new}"))
     assert fresh["seats"] == ["white"] and fresh["online"]["names"]["black"] == "Wanda"
-    assert fresh["clock"]["label"] == "3+2" and fresh["clock"]["running"] == "white"
+    assert fresh["clock"]["label"] == "3+2" and fresh["clock"]["running"] is None
     assert white.post(f"/api/games/{gid}/rematch/accept").status_code == 409
 
 
@@ -125,7 +127,8 @@ def test_the_win_is_claimed_only_after_the_opponent_left_on_its_turn(
     stream = Events(black, f"/api/games/{gid}/events")
     stream.wait_for(lambda i, d: d["live"]["presence"].get("black", {}).get("online") is True,
                     "black present")
-    ok(white.post(f"/api/games/{gid}/moves", json={"move": "32-28"}))
+    for web, move in ((white, "32-28"), (black, "17-21"), (white, "37-32")):
+        ok(web.post(f"/api/games/{gid}/moves", json={"move": move}))
     r = white.post(f"/api/games/{gid}/claim", json={"result": "win"})
     assert r.status_code == 409 and "here" in r.json()["error"]       # black's page is open
     stream.close()
@@ -140,6 +143,27 @@ def test_the_win_is_claimed_only_after_the_opponent_left_on_its_turn(
     g = ok(r)
     assert g["result"]["winner"] == "white" and g["result"]["reason"] == "abandoned"
     assert g["result_sentence"] == "White wins: Black left the game"
+
+
+def test_no_claim_before_both_sides_have_moved_but_an_abort(
+    browsers: Callable[[], httpx.Client],
+) -> None:
+    """A player who has not moved yet (the creator of an accepted challenge still on its
+    way, say) is not claimed against: no clock runs for it yet, and the game may be
+    aborted instead."""
+    white, black, gid = _pair(browsers, clock="5+0")
+    ok(white.post(f"/api/games/{gid}/moves", json={"move": "32-28"}))
+    black.close()      # black's page never opened
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:        # black counts as here for a while after it took the seat
+        r = white.post(f"/api/games/{gid}/claim", json={"result": "win"})
+        if "here" not in r.json()["error"] or time.monotonic() > deadline:
+            break
+        time.sleep(TEST_LIVE.claim_after / 4)
+    assert r.status_code == 409 and "abort" in r.json()["error"]
+    g = ok(white.get(f"/api/games/{gid}"))
+    assert g["clock"]["running"] is None and g["clock"]["black_ms"] == 300_000
+    assert ok(white.post(f"/api/games/{gid}/abort"))["result"]["reason"] == "aborted"
 
 
 def test_no_claim_on_your_own_turn(browsers: Callable[[], httpx.Client]) -> None:

@@ -12,8 +12,9 @@ the methods' docstrings; what stands between two requests is in ``offers``
 (:mod:`damiera.web.live.state`).
 
 Claims: when the opponent's page has been gone (:mod:`damiera.web.live.presence`) for
-``claim_after`` seconds while its clock runs (it is the opponent's turn), the player may
-claim the win (reason ``abandoned``) or a draw (``abandoned-draw``). Aborting (reason
+``claim_after`` seconds while its clock runs (it is the opponent's turn, and both sides have
+moved: before that no clock runs, and the game may be aborted instead), the player may claim
+the win (reason ``abandoned``) or a draw (``abandoned-draw``). Aborting (reason
 ``aborted``, no result) is allowed while either side has not moved yet.
 """
 
@@ -32,7 +33,7 @@ from damiera.web.games import GameService
 from damiera.web.live.invitations import SECRET_PATTERN
 from damiera.web.live.names import check_name
 from damiera.web.live.presence import Presence, away_since
-from damiera.web.live.state import can_abort, offers_of, other, ready
+from damiera.web.live.state import can_abort, offers_of, other, ready, start_ply
 from damiera.web.new_game import NewGame, new_game
 from damiera.web.results import (
     ABANDONED_DRAW_REASON,
@@ -70,11 +71,12 @@ async def _decided_again(version: int | None, attempt: Callable[[], Awaitable[T]
     return await attempt()
 
 
-def _plies_back(game: Game, side: str) -> int | None:
+def _plies_back(game: Game, side: str, first: int) -> int | None:
     """Plies a takeback asked by ``side`` takes back: to before its last move (with the
-    opponent's reply), None when it has not moved."""
+    opponent's reply), None when it has not moved (the game's first ``first`` moves, those
+    it began with, are nobody's)."""
     n = len(game.moves)
-    for i in range(n - 1, -1, -1):
+    for i in range(n - 1, first - 1, -1):
         if game.positions[i].turn.word == side:
             return n - i
     return None
@@ -95,7 +97,8 @@ class OnlineActions:
     # -- the seat ----------------------------------------------------------------------------
     async def join(self, secret: str, player: str, name: str | None = None) -> StoredGame:
         """The game of the invitation ``secret``, its free seat given to ``player`` when
-        it has one and the game goes on (its clock starts then); a player of the game, or
+        it has one and the game goes on (its clock waits for both players' first moves:
+        :func:`~damiera.web.live.state.hold_clock`); a player of the game, or
         anyone once the seat is taken, gets the game unchanged (to watch). Raises
         NotFoundError (no such invitation), BadRequest (a bad name)."""
         if not SECRET_PATTERN.fullmatch(secret):
@@ -117,9 +120,6 @@ class OnlineActions:
             setattr(stored, f"{free}_seat", seats.seat_key(player))
             if name is not None:
                 setattr(stored, f"{free}_name", name)
-            if stored.clock is not None and stored.clock.get("stopped"):
-                stored.clock = {**stored.clock, "stopped": False,
-                                "turn_started": datetime.now(UTC).isoformat()}
             try:
                 saved = await self.games.save(stored, game)
             except Conflict:
@@ -164,7 +164,8 @@ class OnlineActions:
 
     async def _store(self, stored: StoredGame, game: Game, offers: dict[str, Any],
                      player: str | None) -> dict[str, Any]:
-        stored.offers = offers or None
+        kept = start_ply(stored)         # what the game began with outlives any offer
+        stored.offers = {**offers, "start_ply": kept} if kept else offers or None
         saved = await self.games.save(stored, game)
         return self.games.mine(saved, game, player)
 
@@ -212,7 +213,7 @@ class OnlineActions:
             if act in ("offer", "request"):
                 if offers.get(kind) == side:
                     raise Conflict(_("you have already asked; wait for the answer"))
-                if kind == "takeback" and _plies_back(game, side) is None:
+                if kind == "takeback" and _plies_back(game, side, start_ply(stored)) is None:
                     raise Conflict(_("there is no move of yours to take back"))
                 offers[kind] = side
             elif act == "withdraw":
@@ -226,7 +227,7 @@ class OnlineActions:
                 if act == "accept" and kind == "draw":
                     game.agree_draw()
                 elif act == "accept":
-                    plies = _plies_back(game, other(side))
+                    plies = _plies_back(game, other(side), start_ply(stored))
                     if plies is None:
                         raise Conflict(_("there is no move to take back"))
                     game.undo(plies)
@@ -237,7 +238,8 @@ class OnlineActions:
 
     async def _rematch(self, stored: StoredGame, game: Game, side: str, action: str,
                        offers: dict[str, Any], player: str | None) -> dict[str, Any]:
-        """A rematch (colours swapped) once the game is over; its acceptance records the
+        """A rematch (colours swapped) once the game is over, from the position this game
+        began at (its start and the moves it was created with); its acceptance records the
         new game's id in this one (``rematch_game``), which both pages follow."""
         if not ended_off_board(stored) and game.outcome() is None:
             raise Conflict(_("a rematch can be offered once the game is over"))
@@ -257,15 +259,13 @@ class OnlineActions:
         fresh, _start = new_game(NewGame(
             variant=stored.variant, opponent="online", side="white",
             optional_capture=stored.optional_capture, fen=stored.start_fen,
+            moves=stored.moves[:start_ply(stored)],      # from where this game began
             clock=None if stored.clock is None else
             f"{int(stored.clock['base']) // 60}+{int(stored.clock['increment'])}",
         ), None, self.games.computer.hub)
         fresh.white_seat, fresh.black_seat = stored.black_seat, stored.white_seat
         fresh.white_name, fresh.black_name = stored.black_name, stored.white_name
         fresh.owner = stored.owner
-        if fresh.clock is not None:
-            fresh.clock = {**fresh.clock, "stopped": False,
-                           "turn_started": datetime.now(UTC).isoformat()}
         offers["rematch_game"] = fresh.id
         answer = await self._store(stored, game, offers, player)   # 409 here: none made
         await asyncio.to_thread(self.games.store.create, fresh)
@@ -315,6 +315,9 @@ class OnlineActions:
             wait = await self.claim_wait(stored, other(side))
             if wait is None:
                 raise Conflict(_("your opponent is here"))
+            if can_abort(stored, len(game.moves)):
+                raise Conflict(_("the game has not begun, since a side has not moved yet: "
+                                 "abort it instead of claiming it"))
             if wait > 0:
                 raise Conflict(_("your opponent left only now: you may claim in {n} s").format(
                     n=math.ceil(wait)))

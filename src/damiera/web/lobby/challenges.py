@@ -6,7 +6,8 @@ for ``challenge_ttl`` seconds (10 minutes by default), until its creator cancels
 its creator has left the lobby for ``challenge_grace`` seconds
 (:mod:`damiera.web.lobby.presence`), or until someone accepts it: the acceptance is one transaction that marks the challenge taken only if
 it is still open and stores the new game with both seats (the creator's and the acceptor's)
-and a running clock, so of several clients accepting at once exactly one gets the game and
+and a clock that waits for both players' first moves (:func:`damiera.web.live.state.
+hold_clock`: the creator may be elsewhere when it is accepted), so of several clients accepting at once exactly one gets the game and
 the others a 409. Each client address may have ``challenges_per_client`` challenges open (429
 with the seconds until its oldest one expires), the site ``challenges_total`` (503).
 
@@ -205,8 +206,6 @@ class Challenges:
         setattr(stored, f"{mine}_seat", me)
         setattr(stored, f"{mine}_name", name)
         stored.owner = seats.owner_key(token)   # the game is in the acceptor's "my games"
-        if stored.clock is not None:
-            stored.clock = {**stored.clock, "stopped": False, "turn_started": now.isoformat()}
 
         def take(session: Session) -> bool:
             result = session.execute(update(ChallengeRow).where(

@@ -31,7 +31,7 @@ def _over_online_game(pages: list[Page]) -> str:
     white.request.post(f"/api/games/{gid}/resign", data={})
     for page in pages:
         expect(page.locator("#result-text")).to_have_text("Black wins: White resigned")
-    return gid
+    return str(gid)
 
 
 @pytest.mark.parametrize("black_clicks", ["#rematch-accept", "#btn-rematch"])

@@ -29,13 +29,21 @@ from damiera.web.store import (
     storage_errors,
 )
 
-__all__ = ["games_of", "recent", "recent_statement", "started"]
+__all__ = ["games_of", "listed", "recent", "recent_statement", "started"]
 
 
 def started(stored: StoredGame) -> bool:
-    """Whether ``stored`` has a move or a result: the games "my games" lists and "download
-    all my games" writes (a game opened and left without a move is neither)."""
+    """Whether ``stored`` has a move or a result: the games "download all my games" writes
+    (a game opened and left without a move has nothing to write)."""
     return bool(stored.moves) or stored.result_reason is not None
+
+
+def listed(stored: StoredGame) -> bool:
+    """Whether "my games" lists ``stored``: :func:`started`, or a game online from its
+    start, so that a player finds a game someone else began for it (a challenge accepted
+    while its creator was elsewhere, an invitation still waiting for a friend); a game
+    against the computer or on one screen left without a move is not listed."""
+    return started(stored) or stored.opponent == "online"
 
 
 def recent_statement(key: str, limit: int) -> Select[GameRow]:
@@ -86,7 +94,7 @@ def _yours(stored: StoredGame, token: str | None) -> dict[str, Any]:
 
 def recent(service: GameRecords, token: str | None, limit: int = 50) -> list[dict[str, Any]]:
     """Summaries of the recent games of the browser whose player token is ``token`` (see
-    the module docstring), for "my games", games without a move or a result left out:
+    the module docstring), for "my games" (:func:`listed`):
     :func:`damiera.web.serialization.summary_json` (``id``, ``variant``, ``variant_name``,
     ``optional_capture``, ``opponent``, ``level``, ``plies``, ``moves`` (as numbered in the
     move list, not plies), ``result`` (null or ``{"winner", "reason", "text"}``, the text in
@@ -96,7 +104,7 @@ def recent(service: GameRecords, token: str | None, limit: int = 50) -> list[dic
     Reads the store: call in a thread. Raises StorageError."""
     out = []
     for s in games_of(service.store, token, limit * 4):
-        if not started(s):
+        if not listed(s):
             continue
         if clocks.flag_due(s):      # recorded now (the search runs once per game)
             try:

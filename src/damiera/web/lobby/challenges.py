@@ -47,6 +47,8 @@ _ = i18n.gettext
 
 #: Most challenges listed at once (newest first).
 MAX_LISTED = 200
+#: Most of a creator's accepted challenges named to it at once (newest first).
+MAX_ACCEPTED = 5
 
 
 def challenge_json(row: ChallengeRow, now: datetime, token: str | None = None) -> dict[str, Any]:
@@ -118,6 +120,15 @@ class Challenges:
             return [challenge_json(r, now, token) for r in rows]
 
     @storage_errors
+    def _accepted(self, now: datetime, creator: str) -> list[dict[str, Any]]:
+        with self.store.reading() as session:
+            rows = session.execute(select(ChallengeRow.id, ChallengeRow.game_id).where(
+                ChallengeRow.creator == creator, ChallengeRow.status == "accepted",
+                ChallengeRow.expires_at > now, ChallengeRow.game_id.is_not(None))
+                .order_by(ChallengeRow.created_at.desc()).limit(MAX_ACCEPTED))
+            return [{"id": cid, "game_id": gid} for cid, gid in rows]
+
+    @storage_errors
     def _get(self, challenge_id: str) -> ChallengeRow | None:
         with self.store.reading() as session:
             row = session.get(ChallengeRow, challenge_id)
@@ -159,6 +170,16 @@ class Challenges:
     async def open(self, token: str | None) -> list[dict[str, Any]]:
         """The open challenges, newest first (at most :data:`MAX_LISTED`)."""
         return await asyncio.to_thread(self._open, datetime.now(UTC), token)
+
+    async def accepted(self, token: str | None) -> list[dict[str, Any]]:
+        """The challenges of the player token ``token`` that someone accepted while they
+        would still have been open (``challenge_ttl`` from their creation), newest first
+        (at most :data:`MAX_ACCEPTED`): ``[{"id", "game_id"}]``, so that a creator who was
+        elsewhere when it happened is shown its game, whatever events it missed."""
+        if not token:
+            return []
+        return await asyncio.to_thread(self._accepted, datetime.now(UTC),
+                                       seats.seat_key(token))
 
     async def cancel(self, challenge_id: str, token: str | None) -> None:
         """Cancel an open challenge of the caller's. Raises NotFoundError, Forbidden (not

@@ -124,7 +124,7 @@ def test_the_creator_away_from_the_lobby_finds_the_game_its_challenge_became(
     made = _challenge(maker, side="black", name="Maker")
     lobby.close()                                   # off to read the rules, say
     game = ok(taker.post(f"/api/challenges/{made['id']}/accept", json={"name": "Taker"}))
-    mine = {g["id"]: g for g in ok(maker.get("/api/games"))}
+    mine = {g["id"] for g in maker.get("/api/games").json()}
     assert game["id"] in mine and game["id"] in maker.get("/games").text
     seen = ok(maker.get(f"/api/games/{game['id']}"))
     assert seen["seats"] == ["black"] and seen["clock"]["running"] is None

@@ -18,6 +18,7 @@ from sqlalchemy import Select, select, union
 
 from damiera.web import clocks, seats
 from damiera.web.game_records import GameRecords
+from damiera.web.live import state as online
 from damiera.web.results import ABORTED_REASON
 from damiera.web.serialization import summary_json
 from damiera.web.store import (
@@ -72,8 +73,10 @@ def games_of(store: GameStore, token: str | None, limit: int = 50) -> list[Store
 
 def _yours(stored: StoredGame, token: str | None) -> dict[str, Any]:
     """The fields of a summary that depend on who asks: ``seats`` (the sides ``token``
-    holds), ``can_delete`` (it holds every seat deleting needs), and in a game online the
-    caller's ``side``, ``opponent_name`` (null: none given) and ``outcome``."""
+    holds), ``can_delete`` (it holds every seat deleting needs; in a game online,
+    :func:`damiera.web.live.state.may_delete`), and in a game online the caller's ``side``,
+    ``opponent_name`` (null: none given), ``waiting`` (nobody has taken the other seat yet)
+    and ``outcome``."""
     mine = seats.held(stored, token)
     out: dict[str, Any] = {
         "seats": mine,
@@ -86,6 +89,8 @@ def _yours(stored: StoredGame, token: str | None) -> dict[str, Any]:
         other = "black" if side == "white" else "white"
         out["side"] = side
         out["opponent_name"] = getattr(stored, f"{other}_name")
+        out["waiting"] = getattr(stored, f"{other}_seat") is None
+        out["can_delete"] = online.may_delete(stored)
         if stored.result_reason and stored.result_reason != ABORTED_REASON:
             out["outcome"] = ("draw" if stored.result_winner is None
                               else "won" if stored.result_winner == side else "lost")

@@ -25,7 +25,7 @@ from datetime import datetime
 from typing import Any
 
 from damiera.web import clocks, i18n
-from damiera.web.results import ended_off_board
+from damiera.web.results import ABORTED_REASON, ended_off_board
 from damiera.web.store import StoredGame
 
 _ = i18n.gettext
@@ -73,6 +73,22 @@ def played(stored: StoredGame, plies: int) -> int:
     """Moves the players played in a game of ``plies`` moves (those it began with left
     out)."""
     return max(0, plies - start_ply(stored))
+
+
+def may_delete(stored: StoredGame) -> bool:
+    """Whether a player of a game online may delete it: while nobody else holds a seat in
+    it (an invitation nobody took yet), or once aborted (nothing was played); otherwise it
+    is its opponent's game too, and stays."""
+    return not all(seated(stored).values()) or stored.result_reason == ABORTED_REASON
+
+
+def delete_refusal_message(watching: bool) -> str:
+    """The 403 of deleting a game online, in the request's language: ``watching``, the
+    caller holds no seat; else :func:`may_delete` keeps it."""
+    if watching:
+        return _("only a player of this game may delete it")
+    return _("this game is your opponent's too: a game online can be deleted only before "
+             "someone takes the other seat, or once it was aborted")
 
 
 def can_abort(stored: StoredGame, plies: int) -> bool:

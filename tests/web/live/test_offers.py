@@ -202,3 +202,29 @@ def test_a_player_who_just_took_the_seat_cannot_be_claimed_against_at_once(
     white.get(game["invite_url"])              # White (to move) joins; its page not yet open
     r = black.post(f"/api/games/{game['id']}/claim", json={"result": "win"})
     assert r.status_code == 409 and "here" in r.json()["error"]
+
+
+def test_a_game_continued_from_moves_counts_only_the_players_moves(
+    browsers: Callable[[], httpx.Client],
+) -> None:
+    """Created with ``moves`` (continued from a record): those moves are nobody's, so the
+    game may be aborted until both players have moved in it, a takeback never reaches into
+    them, and the rematch starts where this game started (after them)."""
+    opening = ["32-28", "19-23", "28x19", "14x23"]
+    white, black, gid = _pair(browsers, moves=opening, clock="5+3")
+    g = ok(white.get(f"/api/games/{gid}"))
+    assert g["history"] == opening and g["online"]["can_abort"] is True
+    assert g["online"]["can_take_back"] == {"white": False, "black": False}
+    assert g["clock"]["running"] is None
+    moved = ok(white.post(f"/api/games/{gid}/moves", json={"move": "37-32"}))
+    assert moved["online"]["can_abort"] is True
+    assert moved["online"]["can_take_back"] == {"white": True, "black": False}
+    assert black.post(f"/api/games/{gid}/takeback/request").status_code == 409
+    ok(black.post(f"/api/games/{gid}/resign"))
+    ok(black.post(f"/api/games/{gid}/rematch/offer"))
+    new = ok(white.post(f"/api/games/{gid}/rematch/accept"))["online"]["rematch_game"]
+    fresh = ok(black.get(f"/api/games/{new}"))
+    assert fresh["history"] == opening and fresh["seats"] == ["white"]
+    assert fresh["online"]["can_abort"] is True and fresh["clock"]["running"] is None
+    ok(black.post(f"/api/games/{new}/moves", json={"move": "37-32"}))
+    assert ok(white.post(f"/api/games/{new}/abort"))["result"]["reason"] == "aborted"

@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 from damiera.rules.game import Game
 from damiera.web import i18n, seats
 from damiera.web.errors import BadRequest, ChangedMeanwhile, Conflict
+from damiera.web.game_records import record
 from damiera.web.games import GameService
 from damiera.web.live.invitations import SECRET_PATTERN
 from damiera.web.live.names import check_name
@@ -256,7 +257,7 @@ class OnlineActions:
         offers.pop("rematch")
         if action == "decline":
             return await self._store(stored, game, offers, player)
-        fresh, _start = new_game(NewGame(
+        fresh, start = new_game(NewGame(
             variant=stored.variant, opponent="online", side="white",
             optional_capture=stored.optional_capture, fen=stored.start_fen,
             moves=stored.moves[:start_ply(stored)],      # from where this game began
@@ -266,6 +267,7 @@ class OnlineActions:
         fresh.white_seat, fresh.black_seat = stored.black_seat, stored.white_seat
         fresh.white_name, fresh.black_name = stored.black_name, stored.white_name
         fresh.owner = stored.owner
+        record(fresh, start)                       # the moves it begins with
         offers["rematch_game"] = fresh.id
         answer = await self._store(stored, game, offers, player)   # 409 here: none made
         await asyncio.to_thread(self.games.store.create, fresh)

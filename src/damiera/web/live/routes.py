@@ -74,7 +74,7 @@ PREVIEW_AGENTS = re.compile(
     r"bot\b|bot/|crawler|spider|facebookexternalhit|facebot|whatsapp|skypeuripreview|"
     r"embedly|slack|preview|viber|telegram|discord|signal|line/|kakaotalk|snapchat|"
     r"microsoft teams|msteams|teams/|outlook|microsoft office|ms-office|iframely|"
-    r"google-safety|bingpreview|headless|curlie|pinterest|redditbot|vkshare|w3c_validator|"
+    r"google-safety|bingpreview|curlie|pinterest|redditbot|vkshare|w3c_validator|"
     r"mattermost|rocket\.chat|zoom", re.IGNORECASE)
 #: User agents that claim to be a browser (all of them begin so), which a page may ask for
 #: a click when they do not say what they fetch.

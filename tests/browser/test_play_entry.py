@@ -78,7 +78,7 @@ def test_two_captures_with_the_same_end_are_chosen_on_the_board(page: Page) -> N
     expect(page.locator("#message")).to_contain_text("Several captures end on 9")
     assert page.locator("#message").get_attribute("class") == "message info"
     assert history(page, game["id"]) == []
-    assert page.locator("#board polyline.capture-path").count() >= 2
+    assert page.locator("#board polyline.choice-path").count() >= 2
     picks = classes(page, "target")
     assert {"38", "27", "42", "31"} <= set(picks) and "15" not in picks   # 15 is on both
     square(page, "42").click()

@@ -113,8 +113,9 @@ def comes_first(a: Any, b: Any) -> bool:
     return a_end[1] > b_start[1]
 
 
-#: A move the rules refuse (2. 28x17), then one refused in a variation, which the reader
-#: words in English (ending with a move, the run an Arabic line used to move to its start).
+#: A move the rules refuse (2. 28x17); the same in a variation; a move after the game's
+#: end, which the reader words in English starting with the move ("5-1: the game is over
+#: ..."), the run an Arabic line used to move away from its sentence.
 REFUSED = """[Event "Refused"]
 [White "Anna"]
 [Black "Boris"]
@@ -127,13 +128,20 @@ REFUSED = """[Event "Refused"]
 [GameType "20"]
 
 1. 32-28 19-23 (19-24 2. 28x17) 2. 28x19 *
+
+[Event "Over"]
+[GameType "21"]
+[FEN "W:W18:B14"]
+
+1. 18x9 5-1 *
 """
 
 
 def test_arabic_page_words_a_refused_move_and_keeps_every_run_in_its_order(page: Page) -> None:
     """The game's title reads "Game 1: Anna – Boris, 2-0" right to left, never ".1"; a
-    move the rules refuse is worded in Arabic around its number and move, each drawn left to
-    right; the reader's English message is one left-to-right run inside the Arabic row."""
+    move the rules refuse is worded in Arabic around its number and move (in a variation
+    too), each drawn left to right; the reader's English message is one left-to-right run
+    inside the Arabic row."""
     page.set_viewport_size({"width": 1400, "height": 900})
     page.goto("/import?lang=ar")
     page.fill("#imp-text", REFUSED)
@@ -153,23 +161,27 @@ def test_arabic_page_words_a_refused_move_and_keeps_every_run_in_its_order(page:
     # the refused move, under the board and in the list: "النقلة 2. 28x17: ..."
     frame = translated("ar", "move {number} {move}: {reason}").split("{")[0].strip()
     assert frame and frame != "move"
-    for error in (page.locator("#imp-game-error"),
-                  page.locator("#imp-list tbody tr").first.locator("td.bad")):
+    rows = page.locator("#imp-list tbody tr")
+    for error in (page.locator("#imp-game-error"), rows.nth(0).locator("td.bad"),
+                  rows.nth(1).locator("td.bad")):
         message = error.locator("bdi.pdn-error-message")
         expect(message).to_contain_text(frame)
         line, column = error.locator("> bdi").nth(0), error.locator("> bdi").nth(1)
-        assert [line.inner_text(), column.inner_text()] == ["7", "19"]
+        assert [line.inner_text(), column.inner_text()] in (["7", "19"], ["12", "26"])
         assert comes_first(line, column) and comes_first(column, message)
-        parts = message.locator("> bdi")
+        parts = message.locator("bdi.pdn-refused-move > bdi")   # in "in a variation: " too
         move_number, move, reason = parts.nth(0), parts.nth(1), parts.nth(2)
         assert [move_number.inner_text(), move.inner_text()] == ["2.", "28x17"]
         assert reads_left_to_right(move_number) and reads_left_to_right(move)  # "2.", not ".2"
         assert comes_first(move_number, move) and comes_first(move, reason)
         assert not re.search("[a-z]{2}", reason.inner_text())        # worded in Arabic
         assert reason.get_attribute("dir") == "auto"
+    variation = translated("ar", "in a variation: {message}").split("{")[0].strip()
+    assert variation and variation != "in a variation:"
+    assert rows.nth(1).locator("bdi.pdn-error-message").inner_text().startswith(variation)
     # the reader's English message: one run drawn in its own order, after "Line L, column C:"
-    error = page.locator("#imp-list tbody tr").nth(1).locator("td.bad")
+    error = rows.nth(2).locator("td.bad")
     message = error.locator("bdi.pdn-error-message")
-    assert message.inner_text().startswith("in a variation: move 2. 28x17")
+    assert message.inner_text().startswith("5-1: the game is over")
     assert reads_left_to_right(message)
     assert comes_first(error.locator("> bdi").nth(1), message)

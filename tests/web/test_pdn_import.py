@@ -266,3 +266,12 @@ def test_a_refused_move_is_worded_in_the_request_language_with_its_parts_apart(
     # a syntax error: the reader's own words, in both languages, no parts
     assert english[1]["error"]["rule"] == "syntax" and english[1]["error"]["move"] is None
     assert arabic[1]["error"] == english[1]["error"]
+    # in a variation inside a variation: the same parts, the framing once for each
+    text = '[GameType "20"]\n1. 32-28 19-23 (19-24 2. 33-29 (2. 28x17) 24-30) 2. 28x19 *\n'
+    error = alice.post("/api/pdn/import?lang=ar", json={"pdn": text}).json()["games"][0]["error"]
+    move = error["move"]
+    assert (move["number"], move["text"], move["variation"]) == ("2.", "28x17", 2)
+    around = i18n.translations("ar").ugettext("in a variation: {message}")
+    assert around != "in a variation: {message}"
+    assert error["message"] == around.format(message=around.format(
+        message=frame.format(number="2.", move="28x17", reason=move["reason"])))

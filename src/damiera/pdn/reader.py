@@ -266,7 +266,7 @@ class _Replayer:
             _, err = self.line(branch, var, 0, keep, kept)
             if err is not None:
                 err.message = f"in a variation: {err.message}"
-                err.number = err.move = err.reason = None     # the message says more
+                err.variation += 1
                 return err
             if kept is not None:
                 variations.append(kept)

@@ -36,12 +36,13 @@ class PdnError(ValueError):
     ``illegal-move``, ``ambiguous-move``, ``limit``); ``message`` the English reason.
     ``str(error)`` is ``"game G, line L, column C: message"``.
 
-    A move of the main line that the rules refuse (rule ``illegal-move``) also carries its
-    parts, so that a reader in another language can word them: ``number`` (the move number
-    as the file writes it, ``"7."`` or ``"7..."``), ``move`` (the move as written) and
-    ``reason`` (the rules core's :class:`~damiera.rules.notation.NotationError`, with its
-    ``code`` and ``params``); ``message`` is then ``"move {number} {move}: {reason}"``.
-    They are None otherwise (in a variation too, whose ``message`` says so).
+    A move that the rules refuse (rule ``illegal-move``) also carries its parts, so that a
+    reader in another language can word them: ``number`` (the move number as the file
+    writes it, ``"7."`` or ``"7..."``), ``move`` (the move as written) and ``reason`` (the
+    rules core's :class:`~damiera.rules.notation.NotationError`, with its ``code`` and
+    ``params``); ``message`` is then ``"move {number} {move}: {reason}"``, after
+    ``"in a variation: "`` once for each of the ``variation`` variations (0: the main line)
+    the move is nested in. The parts are None for every other error.
     """
 
     def __init__(self, message: str, line: int, column: int, rule: str, game: int = 0, *,
@@ -55,6 +56,7 @@ class PdnError(ValueError):
         self.number = number
         self.move = move
         self.reason = reason
+        self.variation = 0
         super().__init__(message)
 
     def __str__(self) -> str:

@@ -65,8 +65,16 @@ function showGameError(node, error) {
   message.dir = "auto";                 // the words' own direction: English stays left to right
   message.className = "pdn-error-message";
   if (error.move) {
-    setParts(message, S.move_error, { number: isolated(error.move.number),
+    let sentence = isolated("", "auto");
+    sentence.className = "pdn-refused-move";
+    setParts(sentence, S.move_error, { number: isolated(error.move.number),
       move: isolated(error.move.text), reason: isolated(error.move.reason, "auto") });
+    for (let depth = 0; depth < error.move.variation; depth++) {   // "in a variation: ..."
+      const outer = isolated("", "auto");
+      setParts(outer, S.in_variation, { message: sentence });
+      sentence = outer;
+    }
+    message.append(sentence);
   } else {
     setText(message, error.message);
   }

@@ -113,10 +113,11 @@ def shoot(base_url: str, out: Path) -> list[Path]:
         page.wait_for_selector("body[data-ready]")
         page.click('#board [data-square="22"]')
         page.click('#board [data-square="13"]')
-        page.hover('#entry-choice-list button[data-move="22x13"]')
+        # pointed at without scrolling, so that the whole page is taken from its top
+        page.dispatch_event('#entry-choice-list button[data-move="22x13"]', "pointerenter")
         page.wait_for_selector("#board polyline.choice-path.focused")
         made.append(out / "analysis-capture-choices.png")
-        page.screenshot(path=str(made[-1]))
+        page.screenshot(path=str(made[-1]), full_page=True)
 
         page.goto("/import?lang=ar")
         sample: FilePayload = {"name": "club.pdn", "mimeType": "text/plain",

@@ -185,3 +185,11 @@ def test_arabic_page_words_a_refused_move_and_keeps_every_run_in_its_order(page:
     assert message.inner_text().startswith("5-1: the game is over")
     assert reads_left_to_right(message)
     assert comes_first(error.locator("> bdi").nth(1), message)
+    # however narrow, errors wrap between words, never inside a move, a square or a number
+    page.eval_on_selector_all("#imp-list .pdn-error-message", """els => els.forEach(el => {
+        el.style.display = "inline-block"; el.style.width = "3em"; })""")
+    units = page.locator("#imp-list .pdn-error-message bdi[dir=ltr]")
+    assert units.count() >= 6
+    for unit in units.all():
+        middles = [y for _c, _x, y in glyphs(unit)]
+        assert max(middles) - min(middles) < SAME_LINE, unit.inner_text()

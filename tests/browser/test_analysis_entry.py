@@ -115,6 +115,15 @@ def choices(page: Page) -> Any:
     return page.locator("#entry-choice-list button")
 
 
+def choices_on_screen(page: Page) -> bool:
+    """Whether the whole box of offered captures is inside the window (the board fills the
+    window's height, so the box under it starts below the window's bottom)."""
+    inside: bool = page.eval_on_selector("#entry-choices", """el => {
+        const r = el.getBoundingClientRect();
+        return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight + 1; }""")
+    return inside
+
+
 def test_a_capture_inside_another_with_the_same_end_is_chosen_from_the_offered_ones(
     page: Page,
 ) -> None:
@@ -124,6 +133,7 @@ def test_a_capture_inside_another_with_the_same_end_is_chosen_from_the_offered_o
     square(page, "13").click()
     expect(page.locator("#message")).to_contain_text("Several captures end on 13")
     expect(choices(page)).to_have_text(["22x13", "22x15x24x31x22x13"])
+    assert choices_on_screen(page)                # brought into view when they appear
     # each drawn on the board in a style of its own (the long one by both its ways round)
     expect(page.locator("#board polyline.choice-path.choice-0")).to_have_count(1)
     expect(page.locator("#board polyline.choice-path.choice-1")).to_have_count(2)
@@ -141,6 +151,7 @@ def test_a_capture_inside_another_with_the_same_end_is_chosen_from_the_offered_o
     expect(page.locator("#board polyline.choice-path.focused")).to_have_count(1)
     choices(page).first.click()
     expect(page.locator("#tree .tree-move")).to_have_text(["22x13"])
+    expect(page.locator("#turn-status")).to_have_text("Black to move")   # the board redrawn
     assert pieces(page) == {"13": "white-king", "18": "black-man", "19": "black-man",
                             "26": "black-man", "27": "black-man"}
     expect(page.locator("#entry-choices")).to_be_hidden()
@@ -168,6 +179,7 @@ def test_a_short_flying_king_capture_is_chosen_with_the_keyboard(page: Page) -> 
     expect(page.locator("#board polyline.choice-path.focused")).to_have_count(1)
     page.keyboard.press("Enter")
     expect(page.locator("#tree .tree-move")).to_have_text(["c3:a5"])
+    expect(page.locator("#turn-status")).to_have_text("Black to move")   # the board redrawn
     assert pieces(page)["a5"] == "white-king" and "b4" not in pieces(page)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.browser.test_analysis_entry import choices_on_screen
 from tests.browser.test_play_page import api_game, board_pieces, moves_listed, open_game, square
 
 Page = Any
@@ -387,6 +388,7 @@ def test_a_capture_inside_another_with_the_same_end_is_chosen_from_the_offered_o
     square(page, "22").click()
     square(page, "13").click()
     expect(choices(page)).to_have_text(["22x13", "22x15x24x31x22x13"])
+    assert choices_on_screen(page)                  # under the board, brought into view
     expect(page.locator("#board polyline.choice-path.choice-0")).to_have_count(1)
     square(page, "17").click()                      # taken by both: nothing decided
     square(page, "22").click()                      # the start: put back, nothing played

@@ -62,5 +62,9 @@ export function showChoices(sel, on) {
   list.querySelectorAll("button").forEach((b, i) => {
     b.classList.toggle("pointed", i === focus);
   });
+  const appearing = box.hidden && items.length > 0;
   box.hidden = items.length === 0;
+  // the board fills the screen's height, so the choices under it start off-screen: brought
+  // into view (no further than needed) when they appear, not on every redraw
+  if (appearing) box.scrollIntoView({ block: "nearest" });
 }

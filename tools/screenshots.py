@@ -113,10 +113,11 @@ def shoot(base_url: str, out: Path) -> list[Path]:
         page.wait_for_selector("body[data-ready]")
         page.click('#board [data-square="22"]')
         page.click('#board [data-square="13"]')
-        # pointed at without scrolling, so that the whole page is taken from its top
+        # pointed at (a hover would scroll)
         page.dispatch_event('#entry-choice-list button[data-move="22x13"]', "pointerenter")
         page.wait_for_selector("#board polyline.choice-path.focused")
         made.append(out / "analysis-capture-choices.png")
+        page.evaluate("scrollTo(0, 0)")        # the whole page from its top (header and all)
         page.screenshot(path=str(made[-1]), full_page=True)
 
         page.goto("/import?lang=ar")

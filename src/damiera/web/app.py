@@ -107,7 +107,10 @@ def js_strings() -> dict[str, str]:
         "selected": _("{piece} on {square} selected; choose where it goes"),
         "capture_goes_on": _("The capture goes on: choose the next landing square"),
         "showing_move": _("Showing move {n} {move}"),
-        "choose_path": _("Several captures end on {square}: click a square of the path you want"),
+        "choose_path": _("Several captures end on {square}: click a square of the one you "
+                         "want, or choose it below"),
+        "capture_can_end": _("A capture ends on {square}: choose it below, or click the next "
+                             "landing square"),
         "announce_move": _("{side} played {move}"),
         "sound_on": _("Sound on"),
         "sound_off": _("Sound off"),

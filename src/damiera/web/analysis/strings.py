@@ -50,7 +50,11 @@ def js_strings() -> dict[str, str]:
                        "same kind to remove it."),
         "selected": _("{piece} on {square} selected; choose where it goes"),
         "capture_goes_on": _("The capture goes on: choose the next landing square"),
-        "choose_path": _("Several captures end on {square}: click a square of the path you want"),
+        "choose_path": _("Several captures end on {square}: click a square of the one you "
+                         "want, or choose it below"),
+        "capture_can_end": _("A capture ends on {square}: choose it below, or click the next "
+                             "landing square"),
+        "example": _("e.g. {move}"),
         "play_help": _("Click a piece, then where it goes; a move from an earlier position "
                        "starts a variation."),
     }

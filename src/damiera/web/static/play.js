@@ -14,7 +14,7 @@ import { openMenu } from "/static/menu.js";
 import {
   animateMove, awaitComputer, beforeLast, lastMoveHighlights, tickClocks,
 } from "/static/play_actions.js";
-import "/static/play_input.js";
+import { renderChoices } from "/static/play_input.js";
 import { playerName, renderLive, startLive } from "/static/live.js";
 import { moveNumber, renderMoves } from "/static/play_moves.js";
 import {
@@ -68,6 +68,7 @@ function render() {
   });
   if (focusLabel && squares[focusLabel]) squares[focusLabel].focus({ preventScroll: true });
   svg.classList.toggle("busy", state.busy);
+  renderChoices();
   renderPanel();
   renderLive();
   tickClocks();
@@ -170,7 +171,9 @@ function setControls(haveGame) {
   $("btn-undo").hidden = $("btn-resign").hidden = !haveGame || !isPlayer(g);
   if (g && g.opponent === "online") $("btn-undo").hidden = true;   // a takeback is asked
   // a rematch is offered to the same opponent; a watcher has nobody to offer it to
-  $("btn-rematch").hidden = !g || (g.opponent === "online" && !isPlayer(g));
+  // (once begun, the rematch is linked to: live.js)
+  $("btn-rematch").hidden = !g || (g.opponent === "online"
+    && (!isPlayer(g) || !!(g.online && g.online.rematch_game)));
   $("btn-flip").hidden = !haveGame;
   $("intro").hidden = haveGame;
   // the server says whether an undo would take something back (not after a resignation or

@@ -41,9 +41,11 @@ OPENING_PLIES = (2, 6)
 MAX_GAME_PLIES = 160
 
 
-def self_play(v: Variant, rng: random.Random) -> list[Position]:
+def self_play(v: Variant, rng: random.Random, engines: dict[int, Engine]) -> list[Position]:
     """One game of the engine against itself: random opening plies, then level 1 against
-    level 1 or 2 (sides drawn at random) at 2-4 plies; returns every position."""
+    level 1 or 2 (sides drawn at random) at 2-4 plies; returns every position. ``engines``:
+    the variant's engine of each level, kept from game to game (making one costs more than
+    a game)."""
     game = Game(v)
     for _ in range(rng.randint(*OPENING_PLIES)):
         moves = game.legal_moves
@@ -52,11 +54,12 @@ def self_play(v: Variant, rng: random.Random) -> list[Position]:
         game.play(rng.choice(moves))
     levels = [1, rng.choice([1, 2])]
     rng.shuffle(levels)
-    engines = [Engine(v, level=levels[0], seed=rng.randrange(1 << 30)),
-               Engine(v, level=levels[1], seed=rng.randrange(1 << 30))]
+    for level in levels:
+        if level not in engines:
+            engines[level] = Engine(v, level=level, seed=rng.randrange(1 << 30))
     while game.outcome() is None and game.ply < MAX_GAME_PLIES:
-        engine = engines[game.ply % 2]
-        game.play(engine.play(game, Limit(depth=engine.level * 2)).move)  # type: ignore[arg-type]
+        level = levels[game.ply % 2]
+        game.play(engines[level].play(game, Limit(depth=level * 2)).move)  # type: ignore[arg-type]
     return list(game.rules_game.positions)
 
 
@@ -137,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
                    for i in ids]
     finders = {c.variant: Finder(c.variant, settings_for(c.variant), variant_key(c.variant))
                for c in collections}
+    players: dict[Variant, dict[int, Engine]] = {c.variant: {} for c in collections}
     started = time.monotonic()
     try:
         for c in collections:   # games given first: each is read once
@@ -156,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
             for c in wanting:
                 for _ in range(args.batch):
                     games[c.variant.id] += 1
-                    positions = self_play(c.variant, rng)
+                    positions = self_play(c.variant, rng, players[c.variant])
                     find_in_game(finders[c.variant], positions[4:], on_puzzle=c.add)
                 f = finders[c.variant]
                 print(f"{c.variant.id}: {len(c.puzzles)} puzzles ({c.found} new) from "

@@ -162,8 +162,15 @@ class Finder:
     puzzles: int = 0
 
     def __post_init__(self) -> None:
+        self.seen: set[Position] = set()
         self._engine = Engine(self.variant, level=3)
         self._searcher = new_searcher(self.variant)
+
+    def remember(self, position: Position) -> None:
+        """Note a position as screened (the set is emptied past a million positions)."""
+        if len(self.seen) >= 1_000_000:
+            self.seen.clear()
+        self.seen.add(position)
 
     def screen_score(self, position: Position) -> int | None:
         """The shallow search's score of ``position`` (side to move's view), or None when
@@ -197,8 +204,15 @@ class Finder:
         return self.verify(position)
 
     def verify(self, position: Position) -> Puzzle | None:
-        """The puzzle of a screened candidate, or None (the deep search and the line)."""
+        """The puzzle of a screened candidate, or None: a multi-PV search two plies deeper
+        than the screen first (a position where two moves already win a man there is
+        dropped: most candidates are), then the deep search and the line."""
         self.candidates += 1
+        base = material(position, position.turn)
+        early = judge(self.variant, position, self.settings.screen_depth + 2, self.settings,
+                      searcher=self._searcher)
+        if is_win(early.second) or early.second - base > self.settings.gain:
+            return None                              # two moves win already: not unique
         verdict = judge(self.variant, position, self.settings.verify_depth, self.settings,
                         searcher=self._searcher)
         if not verdict.unique or verdict.move is None:
@@ -297,25 +311,29 @@ def starting_rating(verdict: Verdict, line: list[tuple[Position, Move]], choices
 
 
 def find_in_game(finder: Finder, positions: list[Position],
-                 on_puzzle: Callable[[Puzzle], None] | None = None,
-                 skip_after: int = 4) -> list[Puzzle]:
-    """Puzzles among a game's consecutive positions, at most one in any ``skip_after``
-    plies (a shot found once is not found again a ply later)."""
+                 on_puzzle: Callable[[Puzzle], None] | None = None) -> list[Puzzle]:
+    """Puzzles one move away from a game's positions: for each position, every position its
+    side to move could have reached (the move played and the others: each a position where
+    that side may have just let a shot in, its shallow score compared with the parent's),
+    at most one puzzle per parent. Positions already screened (in any game) are skipped."""
     found: list[Puzzle] = []
-    last = -skip_after
-    before: int | None = None
-    for i, pos in enumerate(positions):
-        score = finder.screen_score(pos)
-        if score is None:
+    v = finder.variant
+    for parent in positions:
+        before = finder.screen_score(parent)
+        if before is None:
             break
-        candidate = i - last >= skip_after and finder.screen(pos, score, before)
-        before = score
-        if not candidate:
-            continue
-        puzzle = finder.verify(pos)
-        if puzzle is not None:
-            found.append(puzzle)
-            last = i
-            if on_puzzle is not None:
-                on_puzzle(puzzle)
+        for move in legal_moves(v, parent):
+            child = apply_move(parent, move)
+            if child in finder.seen:
+                continue
+            finder.remember(child)
+            score = finder.screen_score(child)
+            if score is None or not finder.screen(child, score, before):
+                continue
+            puzzle = finder.verify(child)
+            if puzzle is not None:
+                found.append(puzzle)
+                if on_puzzle is not None:
+                    on_puzzle(puzzle)
+                break
     return found

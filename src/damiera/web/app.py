@@ -57,6 +57,7 @@ from damiera.web.hub_engines import (
 from damiera.web.limits import ClientGone, LimitExceeded, Limits, RateLimiter, RequestLimits
 from damiera.web.pages import render, request_locale
 from damiera.web.pdn_import import build_router as pdn_import_router
+from damiera.web.puzzles.routes import build_router as puzzles_router
 from damiera.web.rules_pages.routes import build_router as rules_pages_router
 from damiera.web.rules_pages.routes import localise_path
 from damiera.web.seats import Forbidden, UnsupportedBody
@@ -68,6 +69,7 @@ from damiera.web.security_headers import (
 )
 from damiera.web.serialization import variant_json
 from damiera.web.store import GameStore, NotFoundError, StorageError
+from damiera.web.train.routes import build_router as train_router
 
 HERE = Path(__file__).parent
 _ = i18n.gettext
@@ -215,6 +217,11 @@ def create_app(
     app.include_router(rules_pages_router())
     app.include_router(analysis_router(service, analysis_pool, render))
     app.include_router(pdn_import_router(service, limits, render))
+    app.include_router(train_router())
+    app.include_router(puzzles_router(store))
+    for folder in sorted(HERE.glob("*/static")):   # a feature folder's own files
+        app.mount(f"/static/{folder.parent.name}", StaticFiles(directory=str(folder)),
+                  name=f"static-{folder.parent.name}")
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     @app.exception_handler(NotFoundError)

@@ -27,10 +27,13 @@ HERE = Path(__file__).parent
 
 
 def make_templates() -> Jinja2Templates:
-    """Jinja2 templates of ``web/templates`` with the i18n extension bound to
+    """Jinja2 templates of ``web/templates`` and of the feature folders'
+    ``web/<feature>/templates`` with the i18n extension bound to
     :func:`damiera.web.i18n.gettext` (new-style gettext: ``{{ _("Text %(n)s", n=3) }}``)."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(HERE / "templates")),
+        # the shared templates, then each feature folder's own (web/<feature>/templates)
+        loader=jinja2.FileSystemLoader(
+            [str(HERE / "templates"), *(str(p) for p in sorted(HERE.glob("*/templates")))]),
         autoescape=jinja2.select_autoescape(["html", "xml"]),
         extensions=["jinja2.ext.i18n"],
     )

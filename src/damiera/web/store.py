@@ -47,8 +47,10 @@ from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     Engine,
+    Float,
     Integer,
     String,
     create_engine,
@@ -177,6 +179,49 @@ class TaskRow(_Base):
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PuzzleRatingRow(_Base):
+    """A puzzle's Glicko-2 rating once someone has tried it (:mod:`damiera.web.puzzles.
+    ratings`; before that the shipped starting rating stands): ``rating`` and ``deviation``
+    in rating points, ``volatility``, ``attempts``."""
+
+    __tablename__ = "puzzle_ratings"
+
+    puzzle_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(48), index=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayerRatingRow(_Base):
+    """A browser's Glicko-2 puzzle rating in one rule set (``player``: the SHA-256 of its
+    player token, as seats keep it)."""
+
+    __tablename__ = "player_ratings"
+
+    player: Mapped[str] = mapped_column(String(64), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(48), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PuzzleAttemptRow(_Base):
+    """A browser's first attempt at a puzzle (the one that moved the ratings): ``solved``."""
+
+    __tablename__ = "puzzle_attempts"
+
+    player: Mapped[str] = mapped_column(String(64), primary_key=True)
+    puzzle_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(48))
+    solved: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 @dataclass

@@ -120,6 +120,23 @@ class Collection:
             write_puzzles(self.path, self.puzzles.values())
 
 
+def recheck(c: Collection, finder: Finder) -> None:
+    """Keep only the puzzles of ``c`` that :meth:`Finder.confirm` still accepts; rewrite its
+    file and print how many stayed."""
+    from damiera.rules.notation import parse_move
+    from damiera.rules.position import parse_fen
+
+    kept = {}
+    for p in c.puzzles.values():
+        position = parse_fen(c.variant, p.fen)
+        if finder.confirm(position, parse_move(c.variant, position, p.solution[0])):
+            kept[p.id] = p
+    print(f"{c.variant.id}: {len(kept)} of {len(c.puzzles)} puzzles confirmed at "
+          f"{finder.settings.confirm_depth} plies", flush=True)
+    c.puzzles = kept
+    c.finish()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("variants", nargs="+", help="rule set ids, or 'all'")
@@ -132,6 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DATA, help="data folder")
     parser.add_argument("--seed", type=int, default=None, help="random seed")
     parser.add_argument("--batch", type=int, default=4, help="games per rule set per turn")
+    parser.add_argument("--recheck", action="store_true",
+                        help="check every puzzle already in the files at the confirm depth "
+                             "and drop those whose first move is no longer the only win")
     args = parser.parse_args(argv)
     ids = list(VARIANTS) if args.variants == ["all"] else args.variants
     rng = random.Random(args.seed)
@@ -142,6 +162,10 @@ def main(argv: list[str] | None = None) -> int:
                for c in collections}
     players: dict[Variant, dict[int, Engine]] = {c.variant: {} for c in collections}
     started = time.monotonic()
+    if args.recheck:
+        for c in collections:
+            recheck(c, finders[c.variant])
+        return 0
     try:
         for c in collections:   # games given first: each is read once
             sources = list(pdn_games(c.variant, args.pdn)) if args.pdn else []

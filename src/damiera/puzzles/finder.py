@@ -52,7 +52,7 @@ COMBINATION = frozenset({"sacrifice", "multi-capture", "breakthrough", "win"})
 class Settings:
     """How puzzles are found: ``screen_depth`` (plies of the shallow search every position
     gets), ``verify_depth`` (plies of the multi-PV search of a candidate and of each move of
-    its line), ``gain`` (centi-men the solution must win), ``margin`` (centi-men by which
+    its line; a found puzzle is checked once more two plies deeper), ``gain`` (centi-men the solution must win), ``margin`` (centi-men by which
     the best move must beat the second), ``max_plies`` (longest line)."""
 
     screen_depth: int
@@ -60,6 +60,11 @@ class Settings:
     gain: int = 100
     margin: int = 150
     max_plies: int = 21
+
+    @property
+    def confirm_depth(self) -> int:
+        """Plies of the last check of a found puzzle (two more than ``verify_depth``)."""
+        return self.verify_depth + 2
 
 
 def settings_for(variant: Variant) -> Settings:
@@ -203,6 +208,13 @@ class Finder:
             return None
         return self.verify(position)
 
+    def confirm(self, position: Position, move: Move) -> bool:
+        """The last check of a found puzzle: two plies deeper than the verification
+        (:attr:`Settings.confirm_depth`), ``move`` is still the only winning move."""
+        verdict = judge(self.variant, position, self.settings.confirm_depth, self.settings,
+                        searcher=self._searcher)
+        return verdict.unique and verdict.move == move
+
     def verify(self, position: Position) -> Puzzle | None:
         """The puzzle of a screened candidate, or None: a multi-PV search two plies deeper
         than the screen first (a position where two moves already win a man there is
@@ -220,6 +232,8 @@ class Finder:
         line = solution_line(self.variant, position, verdict.move, self.settings,
                              self._searcher)
         if line is None:
+            return None
+        if not self.confirm(position, verdict.move):
             return None
         self.verified += 1
         moves, forced_choices = line

@@ -98,7 +98,7 @@ def test_an_exercise_id_names_one_exercise_and_is_rebuilt_from_it() -> None:
 ])
 def test_bad_exercise_ids_are_refused_with_a_reason(bad: str) -> None:
     with pytest.raises(ExerciseError):
-        kind, index, param, focus = parse_id(bad)
+        parse_id(bad)
         find(variant("italian"), bad)
 
 

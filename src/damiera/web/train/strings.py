@@ -66,6 +66,7 @@ def js_strings() -> dict[str, str]:
         "square_piece": _("square {square}, {piece}"),
         "capture_goes_on": _("The capture goes on: choose the next landing square"),
         "choose_path": _("Several captures end on {square}: click a square of the path you want"),
+        "stop_here": _("To stop the capture on {square}, click it again."),
         "right": _("Right!"),
         "wrong": _("Not quite."),
         "the_rule": _("The rule: {rule}"),

@@ -83,6 +83,7 @@ function show() {
   setText($("tr-rule-name"), ex.rule_name);
   setText($("tr-question"), ex.question);
   $("tr-buttons").replaceChildren();
+  setText($("tr-hint"), "");
   $("tr-feedback").hidden = true;
   $("tr-summary").hidden = true;
   if (ex.kind === "legal") {
@@ -208,6 +209,15 @@ function boardClick(label) {
   else if (step.putBack) state.sel = null;
   else if (step.explain) state.sel = { start: label, clicks: [], ways: [], choosing: false };
   else if (step.sel) state.sel = step.sel;
+  if (step.info === "capture_goes_on") {
+    const last = state.sel.clicks[state.sel.clicks.length - 1];
+    const canStop = state.sel.ways.some((w) => w.path[w.path.length - 1] === last);
+    setText($("tr-hint"), S.capture_goes_on + (canStop ? ` ${fmt(S.stop_here, { square: last })}` : ""));
+  } else if (step.info === "choose_path") {
+    setText($("tr-hint"), fmt(S.choose_path, { square: step.square }));
+  } else {
+    setText($("tr-hint"), "");
+  }
   draw();
 }
 

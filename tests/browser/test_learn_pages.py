@@ -160,7 +160,7 @@ def test_a_puzzle_solved_and_one_failed_move_the_rating(page: Page) -> None:
     _fail(page, second)
     after_fail = page.locator("#pz-player").inner_text()
     assert "−" in after_fail
-    rating = lambda text: int(text.split(":")[1].split("(")[0])  # noqa: E731
+    rating = lambda text: int(text.split(":")[1].split("(")[0])
     assert rating(after_fail) < rating(after_solve)
 
 

@@ -19,7 +19,7 @@ from damiera.puzzles import library
 from damiera.puzzles.model import Puzzle
 from damiera.rules.movegen import Move, apply_move, legal_moves
 from damiera.rules.notation import NotationError, parse_move
-from damiera.rules.position import Position, parse_fen
+from damiera.rules.position import Position, parse_fen, write_fen
 from damiera.rules.variant import UnknownVariantError, Variant, variant
 from damiera.web.errors import BadRequest, IllegalMove
 from damiera.web.i18n import error_message
@@ -55,13 +55,14 @@ def _same(a: Move, b: Move) -> bool:
 class Check:
     """The answer to the solver's moves: ``status`` (``"continue"``, ``"solved"`` or
     ``"failed"``), ``position`` now, the ``reply`` just played (None when none), how many
-    of the solution's plies were played (``plies``)."""
+    of the solution's plies were played (``plies``), the solver's last move (``mine``)."""
 
     status: str
     position: Position
     reply: Move | None
     plies: int
     wrong: Move | None = None
+    mine: Move | None = None
 
 
 def check_moves(puzzle: Puzzle, moves: list[str]) -> Check:
@@ -87,18 +88,18 @@ def check_moves(puzzle: Puzzle, moves: list[str]) -> Check:
         after = apply_move(position, mine)
         if not _same(mine, expected):
             if not legal_moves(v, after):
-                return Check("solved", after, None, plies + 1)
+                return Check("solved", after, None, plies + 1, mine=mine)
             return Check("failed", position, reply, plies, wrong=mine)
         position = after
         plies += 1
         if plies >= len(puzzle.solution):
-            return Check("solved", position, None, plies)
+            return Check("solved", position, None, plies, mine=mine)
         reply = parse_move(v, position, puzzle.solution[plies])
         position = apply_move(position, reply)
         plies += 1
         if plies >= len(puzzle.solution):
-            return Check("solved", position, reply, plies)
-    return Check("continue", position, reply, plies)
+            return Check("solved", position, reply, plies, mine=mine)
+    return Check("continue", position, reply, plies, mine=mine)
 
 
 def daily(v: Variant, day: dt.date) -> Puzzle | None:
@@ -156,27 +157,25 @@ def puzzle_json(puzzle: Puzzle, rating: Rating, theme_names: dict[str, str]) -> 
 
 def check_json(puzzle: Puzzle, check: Check) -> dict[str, Any]:
     """The answer to the solver's moves: ``status``, ``reply`` (the opponent's move just
-    played, as the play page's moves, or null), ``fen``, ``pieces``, ``legal_moves`` (the
+    played, as the play page's moves, or null), ``last`` (the solver's last move played,
+    or null after a wrong one), ``fen``, ``pieces``, ``legal_moves`` (the
     solver's moves now, while it goes on), and once it is over ``solution`` (the whole
     line)."""
     v = key_variant(puzzle.variant)
-    before_reply = None
-    if check.reply is not None:
-        before_reply = check.reply
+    solver = parse_fen(v, puzzle.fen).turn
     out: dict[str, Any] = {
         "status": check.status,
-        "reply": (move_json(v, before_reply, check.position.turn.opponent)
-                  if before_reply is not None else None),
-        "fen": None,
+        "reply": (move_json(v, check.reply, solver.opponent)
+                  if check.reply is not None else None),
+        "last": (move_json(v, check.mine, solver) if check.mine is not None
+                 and check.status != "failed" else None),
+        "fen": write_fen(v, check.position),
         "pieces": pieces_json(v, check.position),
         "legal_moves": (moves_with_paths_json(v, check.position,
                                               legal_moves(v, check.position))
                         if check.status == "continue" else []),
         "solution": list(puzzle.solution) if check.status != "continue" else None,
     }
-    from damiera.rules.position import write_fen
-
-    out["fen"] = write_fen(v, check.position)
     return out
 
 

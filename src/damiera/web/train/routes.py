@@ -98,7 +98,7 @@ def exercise_json(e: Exercise) -> dict[str, Any]:
             item = move_json(v, m, side)
             item["paths"] = [{k: item[k] for k in ("path", "captures", "crowned_at")}]
             moves.append(item)
-    return {"id": e.id, "kind": e.kind, "rule": e.param, "rule_name": rule_name(e.param),
+    return {"id": e.id, "kind": e.kind, "rule": e.param, "rule_name": rule_name(e.variant, e.param),
             "question": text, "fen": _fen(v, pos), "turn": side.word,
             "pieces": pieces_json(v, pos), "moves": moves, "focus": focus}
 
@@ -168,7 +168,7 @@ def check_answer(e: Exercise, body: AnswerBody) -> dict[str, Any]:
             code = "no_legal_move"
         right = {"winner": winner, "moves": [move_json(v, m, pos.turn) for m in legal]}
     return {"correct": correct, "reason": reason, "code": code,
-            "rule": rule_sentence(v, e.param), "rule_name": rule_name(e.param),
+            "rule": rule_sentence(v, e.param), "rule_name": rule_name(e.variant, e.param),
             "right": right}
 
 
@@ -184,9 +184,12 @@ def build_router() -> APIRouter:
         _locale(request)
         if variant_id not in VARIANTS:
             variant_id = "italian"
+        if VARIANTS[variant_id].board_size != 8:
+            optional_capture = False
+        chosen = variant(variant_id, optional_capture=optional_capture)
         data = {"variants": [variant_json(v) for v in VARIANTS.values()],
                 "initial": {"variant": variant_id, "optional_capture": optional_capture},
-                "rule_names": {p: rule_name(p) for p in RULE_PARAMS},
+                "rule_names": {p: rule_name(chosen, p) for p in RULE_PARAMS},
                 "strings": js_strings()}
         page_data = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
         return render(request, "train.html",

@@ -8,6 +8,7 @@ from __future__ import annotations
 from damiera.rules.variant import Variant
 from damiera.web.i18n import gettext as _
 from damiera.web.rules_pages import content as rules
+from damiera.web.rules_pages.comparison import CHOICE_SHORT, NO, PROMOTION_SHORT, YES
 
 
 def question(kind: str) -> str:
@@ -23,9 +24,10 @@ def question(kind: str) -> str:
     }[kind]
 
 
-def rule_name(param: str) -> str:
-    """A rule's short name (the rules pages' comparison table's row)."""
-    return {
+def rule_name(variant: Variant, param: str) -> str:
+    """A rule and its value in ``variant``, short: the rules pages' comparison row and cell
+    (``Men may capture kings: No``, ``Which capture you must choose: The most pieces``)."""
+    label = {
         "capture_choice": _("Which capture you must choose"),
         "men_capture_kings": _("Men may capture kings"),
         "promotion_during_capture": _("Man reaching the far row during a capture"),
@@ -33,6 +35,13 @@ def rule_name(param: str) -> str:
         "flying_kings": _("Flying kings"),
         "mandatory_capture": _("Capturing is compulsory"),
     }[param]
+    if param == "capture_choice":
+        value = _(CHOICE_SHORT[variant.capture_choice])
+    elif param == "promotion_during_capture":
+        value = _(PROMOTION_SHORT[variant.promotion_during_capture])
+    else:
+        value = _(YES) if getattr(variant, param) else _(NO)
+    return f"{label}: {value}"
 
 
 def rule_sentence(variant: Variant, param: str) -> str:

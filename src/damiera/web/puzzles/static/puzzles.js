@@ -81,7 +81,8 @@ async function send(move) {
   }
   state.pieces = r.pieces;
   state.legal = r.legal_moves;
-  state.highlights = r.reply ? { lastPath: r.reply.path, last: [r.reply.from, r.reply.to], lastCaptured: r.reply.captures } : {};
+  const shown = r.reply || r.last;
+  state.highlights = shown ? { lastPath: shown.path, last: [shown.from, shown.to], lastCaptured: shown.captures } : {};
   if (r.status === "continue") {
     setText($("pz-status"), fmt(S.right, { move: r.reply ? r.reply.move : "" }));
   } else {

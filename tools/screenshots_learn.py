@@ -1,0 +1,149 @@
+"""Take the rules trainer's and the puzzles' screenshots in docs/screenshots/ with Playwright
+and Debian's Chromium, on a fresh site with its own SQLite file in a temporary folder.
+
+    .venv/bin/python tools/screenshots_learn.py [OUT_DIR]
+
+Writes ``train-wrong-answer-it.png`` (an Italian session on the Italian page, a capture
+answered wrongly: the rules core's reason, the rule, and the right move drawn),
+``train-ar-czech-phone.png`` (a Czech session on the Arabic page at a phone's width),
+``puzzle-russian.png`` (a Russian puzzle, its first move played and the reply shown) and
+``puzzle-solved-international.png`` (an International puzzle solved, the rating moved).
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import uvicorn
+from playwright.sync_api import Page, sync_playwright
+
+from damiera.puzzles import library
+from damiera.rules.geometry import geometry
+from damiera.rules.movegen import apply_move
+from damiera.rules.notation import parse_move
+from damiera.rules.position import parse_fen
+from damiera.rules.variant import variant
+from damiera.trainer.pool import find
+from damiera.web.app import create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _click_path(page: Page, labels: list[str]) -> None:
+    for label in labels:
+        page.locator(f'#board [data-square="{label}"]').click()
+
+
+def _wrong_capture(page: Page, vid: str) -> None:
+    """Skip to an exercise whose answer is a move and play a wrong one."""
+    v = variant(vid)
+    geo = geometry(v)
+    for _ in range(10):
+        page.wait_for_selector('#train[data-state="question"]')
+        e = find(v, page.locator("#train").get_attribute("data-exercise") or "")
+        if e.kind in ("capture", "promotion"):
+            bad = [m for m in e.candidates() if (m.start, m.end, m.captured) not in e.answer()  # type: ignore[operator]
+                   and m.captures]
+            if bad:
+                _click_path(page, [geo.label(s) for s in bad[0].path])
+                page.wait_for_selector('#train[data-state="answered"]')
+                return
+        if e.kind == "legal":
+            page.locator("#tr-btn-legal").click()
+        elif e.kind == "outcome":
+            page.locator("#tr-btn-none").click()
+        elif e.kind == "destinations":
+            page.locator("#tr-check").click()
+        else:
+            good = next(m for m in e.candidates() if (m.start, m.end, m.captured) in e.answer())  # type: ignore[operator]
+            _click_path(page, [geo.label(s) for s in good.path])
+        page.wait_for_selector('#train[data-state="answered"]')
+        page.locator("#tr-next").click()
+
+
+def _play(page: Page, puzzle_id: str, plies: int) -> None:
+    p = library.find(puzzle_id)
+    assert p is not None
+    v = variant(p.variant)
+    geo = geometry(v)
+    position = parse_fen(v, p.fen)
+    for i in range(0, min(plies, len(p.solution)), 2):
+        move = parse_move(v, position, p.solution[i])
+        with page.expect_response(lambda r: "/moves" in r.url):
+            _click_path(page, [geo.label(s) for s in move.path])
+        position = apply_move(position, move)
+        if i + 1 < len(p.solution):
+            position = apply_move(position, parse_move(v, position, p.solution[i + 1]))
+
+
+def shoot(base_url: str, out: Path) -> list[Path]:
+    done = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+        context = browser.new_context(viewport={"width": 1280, "height": 860}, base_url=base_url)
+        page = context.new_page()
+        page.goto("/train?variant=italian&lang=it")
+        _wrong_capture(page, "italian")
+        page.screenshot(path=str(out / "train-wrong-answer-it.png"))
+        done.append(out / "train-wrong-answer-it.png")
+
+        puzzle = next(x for x in library.shipped("russian") if len(x.solution) >= 3
+                      and "shot" in x.themes)
+        page.goto(f"/puzzles/{puzzle.id}")
+        page.wait_for_selector('#puzzle[data-state="solving"]')
+        _play(page, puzzle.id, 1)
+        page.screenshot(path=str(out / "puzzle-russian.png"))
+        done.append(out / "puzzle-russian.png")
+
+        puzzle = next(x for x in library.shipped("international") if len(x.solution) >= 3
+                      and "shot" in x.themes)
+        page.goto(f"/puzzles/{puzzle.id}")
+        page.wait_for_selector('#puzzle[data-state="solving"]')
+        _play(page, puzzle.id, len(puzzle.solution))
+        page.wait_for_selector('#puzzle[data-state="solved"]')
+        page.screenshot(path=str(out / "puzzle-solved-international.png"))
+        done.append(out / "puzzle-solved-international.png")
+        context.close()
+
+        phone = browser.new_context(viewport={"width": 375, "height": 740}, base_url=base_url)
+        page = phone.new_page()
+        page.goto("/train?variant=czech&lang=ar")
+        _wrong_capture(page, "czech")
+        page.locator("#train").screenshot(path=str(out / "train-ar-czech-phone.png"))
+        done.append(out / "train-ar-czech-phone.png")
+        browser.close()
+    return done
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[0]) if argv else ROOT / "docs" / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app(f"sqlite:///{tmp}/games.sqlite3", computer_workers=1,
+                         computer_movetime=0.05)
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0,
+                                               log_level="warning"))
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        while not server.started:
+            if not thread.is_alive():
+                print("the site did not start", file=sys.stderr)
+                return 1
+            time.sleep(0.05)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        try:
+            for path in shoot(f"http://127.0.0.1:{port}", out):
+                print(path)
+        finally:
+            server.should_exit = True
+            thread.join()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -19,7 +19,8 @@ import statistics
 import time
 from dataclasses import replace
 
-from damiera.puzzles.finder import MATE_BOUND, Settings, judge, settings_for
+from damiera.engine.search import MATE_BOUND
+from damiera.puzzles.finder import Settings, judge, settings_for
 from damiera.puzzles.library import shipped
 from damiera.rules.notation import parse_move
 from damiera.rules.position import parse_fen

@@ -160,8 +160,12 @@ def test_a_puzzle_solved_and_one_failed_move_the_rating(page: Page) -> None:
     _fail(page, second)
     after_fail = page.locator("#pz-player").inner_text()
     assert "−" in after_fail
-    rating = lambda text: int(text.split(":")[1].split("(")[0])
-    assert rating(after_fail) < rating(after_solve)
+    assert _rating(after_fail) < _rating(after_solve)
+
+
+def _rating(text: str) -> int:
+    """The rating in "Your rating: 1523 (+23)"."""
+    return int(text.split(":")[1].split("(")[0])
 
 
 @pytest.fixture

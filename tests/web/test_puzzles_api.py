@@ -7,6 +7,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from damiera.puzzles import library
+from damiera.puzzles.model import Puzzle
 from damiera.rules.movegen import apply_move, legal_moves
 from damiera.rules.notation import move_text, parse_move
 from damiera.rules.position import parse_fen
@@ -38,7 +39,7 @@ def _client(client: TestClient) -> TestClient:
     return client
 
 
-def _wrong_first_move(p: library.Puzzle) -> str:
+def _wrong_first_move(p: Puzzle) -> str:
     v = variant(p.variant)
     position = parse_fen(v, p.fen)
     right = parse_move(v, position, p.solution[0])

@@ -31,6 +31,7 @@ from pydantic import BaseModel, Field
 from damiera.rules.geometry import SquareError, geometry
 from damiera.rules.movegen import legal_moves
 from damiera.rules.notation import explain_illegal, move_labels, move_text
+from damiera.rules.position import write_fen
 from damiera.rules.variant import VARIANTS, UnknownVariantError, Variant, variant
 from damiera.trainer.exercises import Exercise, ExerciseError, move_key
 from damiera.trainer.pool import find, session
@@ -99,14 +100,8 @@ def exercise_json(e: Exercise) -> dict[str, Any]:
             item["paths"] = [{k: item[k] for k in ("path", "captures", "crowned_at")}]
             moves.append(item)
     return {"id": e.id, "kind": e.kind, "rule": e.param, "rule_name": rule_name(e.variant, e.param),
-            "question": text, "fen": _fen(v, pos), "turn": side.word,
+            "question": text, "fen": write_fen(v, pos), "turn": side.word,
             "pieces": pieces_json(v, pos), "moves": moves, "focus": focus}
-
-
-def _fen(v: Variant, pos: Any) -> str:
-    from damiera.rules.position import write_fen
-
-    return write_fen(v, pos)
 
 
 def check_answer(e: Exercise, body: AnswerBody) -> dict[str, Any]:

@@ -103,6 +103,7 @@ class Verdict:
     second: int
     found_depth: int
     per_depth: list[tuple[int, int, int]] = field(default_factory=list)
+    pv: list[Move] = field(default_factory=list)
 
 
 def new_searcher(variant: Variant) -> Searcher:
@@ -143,7 +144,7 @@ def judge(variant: Variant, position: Position, depth: int, settings: Settings,
             found = depth + 1
     best, second = lines[0].score, lines[1].score
     return Verdict(_unique(best, second, base, settings), final_move, best, second,
-                   min(found, depth), per_depth)
+                   min(found, depth), per_depth, list(lines[0].pv))
 
 
 def _unique(best: int, second: int, base: int, settings: Settings) -> bool:
@@ -218,13 +219,16 @@ class Finder:
     def verify(self, position: Position) -> Puzzle | None:
         """The puzzle of a screened candidate, or None: a multi-PV search two plies deeper
         than the screen first (a position where two moves already win a man there is
-        dropped: most candidates are), then the deep search and the line."""
+        dropped: most candidates are, and so is one whose expected line shows no
+        combination), then the deep search and the line."""
         self.candidates += 1
         base = material(position, position.turn)
         early = judge(self.variant, position, self.settings.screen_depth + 2, self.settings,
                       searcher=self._searcher)
         if is_win(early.second) or early.second - base > self.settings.gain:
             return None                              # two moves win already: not unique
+        if not _combination_ahead(self.variant, position, early.pv):
+            return None                              # the expected line is no shot
         verdict = judge(self.variant, position, self.settings.verify_depth, self.settings,
                         searcher=self._searcher)
         if not verdict.unique or verdict.move is None:
@@ -247,6 +251,24 @@ class Finder:
         return Puzzle(puzzle_id(self.variant_key, fen), self.variant_key, fen,
                       tuple(move_text(self.variant, m) for m in _positions_moves(moves)),
                       starting_rating(verdict, moves, forced_choices, position), themes)
+
+
+def _combination_ahead(variant: Variant, position: Position, pv: list[Move]) -> bool:
+    """Whether the expected line (a principal variation from ``position``) has a
+    combination's theme (:data:`COMBINATION`) in its first plies: a cheap look before the
+    deep search, which most positions where a piece is just left hanging do not pass."""
+    line: list[tuple[Position, Move]] = []
+    pos = position
+    for move in pv[:9]:
+        if move not in legal_moves(variant, pos):
+            break
+        line.append((pos, move))
+        pos = apply_move(pos, move)
+    if not line:
+        return True
+    themes = line_themes(variant, position, line)
+    return bool(COMBINATION.intersection(themes)) and not themes_say_only_crowning(
+        themes, line[0][1])
 
 
 def themes_say_only_crowning(themes: tuple[str, ...], first: Move) -> bool:

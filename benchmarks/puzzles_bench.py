@@ -20,7 +20,7 @@ import time
 from dataclasses import replace
 
 from damiera.engine.search import MATE_BOUND
-from damiera.puzzles.finder import Settings, judge, settings_for
+from damiera.puzzles.finder import judge, material, settings_for, wins_alone
 from damiera.puzzles.library import shipped
 from damiera.rules.notation import parse_move
 from damiera.rules.position import parse_fen
@@ -59,11 +59,10 @@ def main() -> None:
                 verdict = judge(v, position, depth, base)
                 seconds.append(time.perf_counter() - started)
                 gaps.append(_gap(verdict.best, verdict.second))
+                own = material(position, position.turn)
                 for margin in counts:
-                    settings: Settings = replace(base, margin=margin)
-                    again = judge(v, position, depth, settings) if margin != base.margin \
-                        else verdict
-                    counts[margin] += again.unique and again.move == first
+                    counts[margin] += (verdict.move == first and wins_alone(
+                        verdict.best, verdict.second, own, replace(base, margin=margin)))
             n = len(sample)
             print(f"| {vid} | {depth} | {counts[150]}/{n} | {counts[100]}/{n} | "
                   f"{counts[200]}/{n} | {statistics.median(gaps)} | "

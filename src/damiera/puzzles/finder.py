@@ -136,18 +136,21 @@ def judge(variant: Variant, position: Position, depth: int, settings: Settings,
     for it in history:
         if len(it) < 2 or not it[0].pv:
             continue
-        ok = it[0].pv[0] == final_move and _unique(it[0].score, it[1].score, base, settings)
+        ok = it[0].pv[0] == final_move and wins_alone(it[0].score, it[1].score, base, settings)
         per_depth.append((it[0].depth, it[0].score, it[1].score))
         if ok:
             found = min(found, it[0].depth)
         else:
             found = depth + 1
     best, second = lines[0].score, lines[1].score
-    return Verdict(_unique(best, second, base, settings), final_move, best, second,
+    return Verdict(wins_alone(best, second, base, settings), final_move, best, second,
                    min(found, depth), per_depth, list(lines[0].pv))
 
 
-def _unique(best: int, second: int, base: int, settings: Settings) -> bool:
+def wins_alone(best: int, second: int, base: int, settings: Settings) -> bool:
+    """The puzzle rule on two root scores (centi-men, side to move's view; ``base``: the
+    material now): the best move wins ``gain`` (or the game), the second does not win and
+    is at least ``margin`` worse, winning at most half of ``gain``."""
     wins = is_win(best) or best - base >= settings.gain
     if not wins or is_win(second):
         return False

@@ -13,13 +13,10 @@ answered wrongly: the rules core's reason, the rule, and the right move drawn),
 from __future__ import annotations
 
 import sys
-import tempfile
-import threading
-import time
 from pathlib import Path
 
-import uvicorn
 from playwright.sync_api import Page, sync_playwright
+from screenshots import CHROMIUM, serve_and_shoot
 
 from damiera.puzzles import library
 from damiera.rules.geometry import geometry
@@ -28,10 +25,6 @@ from damiera.rules.notation import parse_move
 from damiera.rules.position import parse_fen
 from damiera.rules.variant import variant
 from damiera.trainer.pool import find
-from damiera.web.app import create_app
-
-ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
 
 
 def _click_path(page: Page, labels: list[str]) -> None:
@@ -82,6 +75,7 @@ def _play(page: Page, puzzle_id: str, plies: int) -> None:
 
 
 def shoot(base_url: str, out: Path) -> list[Path]:
+    """Take the screenshots the module docstring lists; returns their paths."""
     done = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
@@ -121,28 +115,7 @@ def shoot(base_url: str, out: Path) -> list[Path]:
 
 
 def main(argv: list[str]) -> int:
-    out = Path(argv[0]) if argv else ROOT / "docs" / "screenshots"
-    out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        app = create_app(f"sqlite:///{tmp}/games.sqlite3", computer_workers=1,
-                         computer_movetime=0.05)
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0,
-                                               log_level="warning"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        while not server.started:
-            if not thread.is_alive():
-                print("the site did not start", file=sys.stderr)
-                return 1
-            time.sleep(0.05)
-        port = server.servers[0].sockets[0].getsockname()[1]
-        try:
-            for path in shoot(f"http://127.0.0.1:{port}", out):
-                print(path)
-        finally:
-            server.should_exit = True
-            thread.join()
-    return 0
+    return serve_and_shoot(shoot, argv)
 
 
 if __name__ == "__main__":

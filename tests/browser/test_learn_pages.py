@@ -5,7 +5,6 @@ phone's width."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,6 +18,7 @@ from damiera.rules.position import parse_fen
 from damiera.rules.variant import variant
 from damiera.trainer.exercises import Exercise
 from damiera.trainer.pool import find
+from tests.browser.test_narrow_layout import phone  # noqa: F401 (a fixture)
 
 Page = Any
 PHONE = 375
@@ -168,20 +168,9 @@ def _rating(text: str) -> int:
     return int(text.split(":")[1].split("(")[0])
 
 
-@pytest.fixture
-def phone(browser: Any, base_url: str) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": PHONE, "height": 740}, base_url=base_url)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    context.close()
-    assert not errors, errors
-
-
 @pytest.mark.parametrize("path", ["/train?variant=brazilian&lang=ar",
                                   "/puzzles?variant=international&lang=pt_BR"])
-def test_the_pages_fit_a_phone(phone: Page, path: str) -> None:
+def test_the_pages_fit_a_phone(phone: Page, path: str) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     phone.goto(path)

@@ -101,16 +101,20 @@ def build_router(store: GameStore) -> APIRouter:
         return render(request, "puzzles.html", {"title": title, "page_data": page_data,
                                                 "chosen": initial.get("variant")})
 
+    def listing(request: Request, mode: str, variant_id: str, optional_capture: bool,
+                title: str) -> HTMLResponse:
+        if variant_id not in VARIANTS:
+            variant_id = "international"
+        return page(request, {"mode": mode, "variant": variant_id,
+                              "optional_capture": optional_capture}, title)
+
     @router.get("/puzzles", response_class=HTMLResponse, include_in_schema=False)
     async def next_page(request: Request,
                         variant_id: str = Query("international", alias="variant",
                                                 max_length=40),
                         optional_capture: bool = False) -> HTMLResponse:
         _locale(request)
-        if variant_id not in VARIANTS:
-            variant_id = "international"
-        return page(request, {"mode": "next", "variant": variant_id,
-                              "optional_capture": optional_capture}, _("Puzzles"))
+        return listing(request, "next", variant_id, optional_capture, _("Puzzles"))
 
     @router.get("/puzzles/daily", response_class=HTMLResponse, include_in_schema=False)
     async def daily_page(request: Request,
@@ -118,10 +122,7 @@ def build_router(store: GameStore) -> APIRouter:
                                                  max_length=40),
                          optional_capture: bool = False) -> HTMLResponse:
         _locale(request)
-        if variant_id not in VARIANTS:
-            variant_id = "international"
-        return page(request, {"mode": "daily", "variant": variant_id,
-                              "optional_capture": optional_capture}, _("Puzzle of the day"))
+        return listing(request, "daily", variant_id, optional_capture, _("Puzzle of the day"))
 
     @router.get("/puzzles/{puzzle_id}", response_class=HTMLResponse, include_in_schema=False)
     async def one_page(request: Request, puzzle_id: str) -> HTMLResponse:

@@ -33,30 +33,41 @@ def _click_path(page: Page, labels: list[str]) -> None:
 
 
 def _wrong_capture(page: Page, vid: str) -> None:
-    """Skip to an exercise whose answer is a move and play a wrong one."""
+    """Answer exercises rightly until one asks for a capture, then play a wrong capture
+    (a new session when one ends first)."""
     v = variant(vid)
     geo = geometry(v)
-    for _ in range(10):
-        page.wait_for_selector('#train[data-state="question"]')
+    for _ in range(40):
+        page.wait_for_selector('#train[data-state="question"], #train[data-state="done"]')
+        if page.locator("#train").get_attribute("data-state") == "done":
+            page.locator("#tr-restart").click()
+            continue
         e = find(v, page.locator("#train").get_attribute("data-exercise") or "")
+        truth = e.answer()
         if e.kind in ("capture", "promotion"):
-            bad = [m for m in e.candidates() if (m.start, m.end, m.captured) not in e.answer()  # type: ignore[operator]
-                   and m.captures]
+            keys = truth
+            bad = [m for m in e.candidates()
+                   if (m.start, m.end, m.captured) not in keys and m.captures]  # type: ignore[operator]
+            good = [m for m in e.candidates()
+                    if (m.start, m.end, m.captured) in keys]  # type: ignore[operator]
+            move = bad[0] if bad else good[0]
+            _click_path(page, [geo.label(s) for s in move.path])
+            if any(m.path[:len(move.path)] == move.path and len(m.path) > len(move.path)
+                   for m in e.candidates()):
+                _click_path(page, [geo.label(move.path[-1])])
+            page.wait_for_selector('#train[data-state="answered"]')
             if bad:
-                _click_path(page, [geo.label(s) for s in bad[0].path])
-                page.wait_for_selector('#train[data-state="answered"]')
                 return
-        if e.kind == "legal":
-            page.locator("#tr-btn-legal").click()
+        elif e.kind == "legal":
+            page.locator("#tr-btn-legal" if truth else "#tr-btn-illegal").click()
         elif e.kind == "outcome":
-            page.locator("#tr-btn-none").click()
-        elif e.kind == "destinations":
-            page.locator("#tr-check").click()
+            page.locator(f"#tr-btn-{truth}").click()
         else:
-            good = next(m for m in e.candidates() if (m.start, m.end, m.captured) in e.answer())  # type: ignore[operator]
-            _click_path(page, [geo.label(s) for s in good.path])
+            _click_path(page, [geo.label(s) for s in sorted(truth)])  # type: ignore[call-overload]
+            page.locator("#tr-check").click()
         page.wait_for_selector('#train[data-state="answered"]')
         page.locator("#tr-next").click()
+    raise RuntimeError("no capture exercise to answer wrongly")
 
 
 def _play(page: Page, puzzle_id: str, plies: int) -> None:
@@ -104,11 +115,13 @@ def shoot(base_url: str, out: Path) -> list[Path]:
         done.append(out / "puzzle-solved-international.png")
         context.close()
 
-        phone = browser.new_context(viewport={"width": 375, "height": 740}, base_url=base_url)
+        # a phone's width; tall enough for the whole page in one screen (the top bar sticks)
+        phone = browser.new_context(viewport={"width": 375, "height": 1060}, base_url=base_url)
         page = phone.new_page()
         page.goto("/train?variant=czech&lang=ar")
         _wrong_capture(page, "czech")
-        page.locator("#train").screenshot(path=str(out / "train-ar-czech-phone.png"))
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(out / "train-ar-czech-phone.png"))
         done.append(out / "train-ar-czech-phone.png")
         browser.close()
     return done

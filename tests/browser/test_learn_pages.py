@@ -180,3 +180,29 @@ def test_the_pages_fit_a_phone(phone: Page, path: str) -> None:  # noqa: F811
     board = phone.locator("#board").bounding_box()
     assert board and board["x"] >= 0 and board["x"] + board["width"] <= PHONE
     assert board["width"] >= PHONE * 0.8
+
+
+def test_a_puzzle_is_played_from_the_keyboard(page: Page) -> None:
+    from playwright.sync_api import expect
+
+    page.goto("/puzzles?variant=czech")
+    root = page.locator("#puzzle")
+    expect(root).to_have_attribute("data-state", "solving")
+    p = library.find(root.get_attribute("data-puzzle") or "")
+    assert p is not None
+    v = variant(p.variant)
+    geo = geometry(v)
+    move = parse_move(v, parse_fen(v, p.fen), p.solution[0])
+    start = page.locator(f'#board [data-square="{geo.label(move.start)}"]')
+    start.focus()
+    x, y = int(start.get_attribute("data-x") or 0), int(start.get_attribute("data-y") or 0)
+    page.keyboard.press("Enter")                      # the piece is chosen; focus stays on it
+    assert page.evaluate("document.activeElement.dataset.square") == geo.label(move.start)
+    page.keyboard.press("ArrowRight" if x < 6 else "ArrowLeft")   # one square along the row
+    moved = page.evaluate("[document.activeElement.dataset.x, document.activeElement.dataset.y]")
+    assert moved == [str(x + 2 if x < 6 else x - 2), str(y)]
+    with page.expect_response(lambda r: "/moves" in r.url):
+        for square in move.path[1:]:
+            page.locator(f'#board [data-square="{geo.label(square)}"]').focus()
+            page.keyboard.press("Enter")
+    expect(root).not_to_have_attribute("data-state", "failed")

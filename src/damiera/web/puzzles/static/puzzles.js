@@ -4,6 +4,7 @@
 // page holds no rule and does not know the solution before the end.
 import { api } from "/static/api.js";
 import { drawBoard } from "/static/board.js";
+import { boardKeys } from "/static/board_keys.js";
 import { decide, selectionView } from "/static/entry.js";
 import { fmt, setText } from "/static/text.js";
 
@@ -29,7 +30,9 @@ function draw() {
     highlights = view.highlights;
   }
   drawBoard($("board"), { board: state.variant.board, pieces, notation: state.variant.notation,
-    highlights, describe, interactive: true, flipped: state.puzzle ? state.puzzle.turn === "black" : false });
+    highlights, describe, interactive: true, tabStop: keys.focus,
+    flipped: state.puzzle ? state.puzzle.turn === "black" : false });
+  keys.refocus();
 }
 
 function showPlayer(player) {
@@ -119,14 +122,10 @@ async function nextPuzzle() {
   load(await api(`/api/puzzles/next?${new URLSearchParams({ variant: v })}`));
 }
 
+const keys = boardKeys($("board"), (label) => click(label));
 $("board").addEventListener("click", (event) => {
   const sq = event.target.closest("[data-square]");
   if (sq) click(sq.dataset.square);
-});
-$("board").addEventListener("keydown", (event) => {
-  if (event.key !== "Enter" && event.key !== " ") return;
-  const sq = event.target.closest("[data-square]");
-  if (sq) { event.preventDefault(); click(sq.dataset.square); }
 });
 $("pz-next").addEventListener("click", nextPuzzle);
 $("pz-share").addEventListener("click", async () => {

@@ -4,6 +4,7 @@
 // (legal or not) come from the server, and `entry.js` matches the clicks against them.
 import { api } from "/static/api.js";
 import { drawBoard } from "/static/board.js";
+import { boardKeys } from "/static/board_keys.js";
 import { decide, selectionView } from "/static/entry.js";
 import { fmt, setText } from "/static/text.js";
 
@@ -54,8 +55,9 @@ function draw() {
   }
   drawBoard($("board"), {
     board: state.variant.board, pieces, notation: state.variant.notation, highlights,
-    describe, interactive: true,
+    describe, interactive: true, tabStop: keys.focus,
   });
+  keys.refocus();
 }
 
 function button(id, text, onClick, primary = false) {
@@ -221,14 +223,10 @@ function boardClick(label) {
   draw();
 }
 
+const keys = boardKeys($("board"), (label) => boardClick(label));
 $("board").addEventListener("click", (event) => {
   const sq = event.target.closest("[data-square]");
   if (sq) boardClick(sq.dataset.square);
-});
-$("board").addEventListener("keydown", (event) => {
-  if (event.key !== "Enter" && event.key !== " ") return;
-  const sq = event.target.closest("[data-square]");
-  if (sq) { event.preventDefault(); boardClick(sq.dataset.square); }
 });
 $("tr-next").addEventListener("click", next);
 $("tr-again").addEventListener("click", () => start([...new Set(state.missed)]));

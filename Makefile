@@ -36,17 +36,22 @@ $(CHROMIUM):
 browser: $(CHROMIUM)
 
 # The tests start their own throw-away PostgreSQL cluster and Redis server (tests/services/),
-# listening on Unix sockets in a temporary folder only, and stop them at the end. Debian's
-# packages are installed when missing; the system services the packages would start are
-# stopped and disabled, so nothing keeps port 5432 or 6379 (the tests never use them).
+# listening on Unix sockets in a temporary folder only, and stop them at the end; likewise
+# nginx with the shipped configuration (deploy/nginx/) on free ports of 127.0.0.1, its
+# certificate made with openssl. Debian's packages are installed when missing; the system
+# services the packages would start are stopped and disabled, so nothing keeps port 80, 5432
+# or 6379 (the tests never use them).
 PG_INITDB := $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb))
 REDIS_SERVER := $(firstword $(wildcard /usr/bin/redis-server))
+NGINX := $(firstword $(wildcard /usr/sbin/nginx))
+OPENSSL := $(firstword $(wildcard /usr/bin/openssl))
 
 services:
-	@if [ -z '$(PG_INITDB)' ] || [ -z '$(REDIS_SERVER)' ]; then \
+	@if [ -z '$(PG_INITDB)' ] || [ -z '$(REDIS_SERVER)' ] || [ -z '$(NGINX)' ] \
+			|| [ -z '$(OPENSSL)' ]; then \
 		$(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y \
-			--no-install-recommends postgresql redis-server || exit 1; \
-		for s in postgresql redis-server; do \
+			--no-install-recommends postgresql redis-server nginx openssl || exit 1; \
+		for s in postgresql redis-server nginx; do \
 			if [ -d /run/systemd/system ]; then $(SUDO) systemctl disable --now $$s; \
 			else $(SUDO) service $$s stop; fi >/dev/null 2>&1 || true; \
 		done; fi

@@ -12,6 +12,22 @@ clients loop over ``GET /api/variants``, ``GET /api/games/{id}`` and a move in a
 (played and taken back). Prints, per kind, the answers' status codes and the median, 95th
 percentile and maximum time in milliseconds, as the client saw it. Traffic goes only to the
 loopback address; the run is bounded in time.
+
+The flood of half-open connections (the audit's first finding):
+
+    .venv/bin/python benchmarks/limits_bench.py --flood proxy [--seconds 30] [--connections 1100]
+    .venv/bin/python benchmarks/limits_bench.py --flood bare
+    .venv/bin/python benchmarks/limits_bench.py --flood bare-uncapped
+
+``proxy``: ``damiera serve --uds`` behind Debian's nginx with the shipped configuration
+(``deploy/nginx/``, rendered as the tests do: :mod:`tests.services.nginx`), the flood over
+TLS to its HTTPS port; ``bare``: ``damiera serve`` alone on a free port (``bare-uncapped``:
+without its cap on connections per address, as the audit found it). A second process
+keeps ``--connections`` connections open from 127.0.0.1, each with a request line and one
+header line sent and the head left open, opening a new one whenever one is closed; after
+it has opened them all, another client from 127.0.0.2 loops over ``GET /api/variants`` and
+``GET /api/games/{id}`` for ``--seconds``. Prints that client's answers by status and its
+median, 95th percentile and maximum time, and what happened to the flood's connections.
 """
 
 from __future__ import annotations
@@ -31,6 +47,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
 from api_bench import _free_port, _pct
+from flood import run_flood_bench
 
 MB = 1024 * 1024
 
@@ -143,7 +160,14 @@ def main() -> None:
     parser.add_argument("--attackers", type=int, default=None,
                         help="clients sending 1 MB requests (default: half the clients)")
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--flood", choices=["proxy", "bare", "bare-uncapped"], default=None,
+                        help="the flood of half-open connections instead (see above)")
+    parser.add_argument("--connections", type=int, default=1100,
+                        help="half-open connections of the flood (default %(default)s)")
     args = parser.parse_args()
+    if args.flood:
+        run_flood_bench(args.flood, args.connections, args.seconds)
+        return
     attackers = args.clients // 2 if args.attackers is None else args.attackers
     port = _free_port()
     with tempfile.TemporaryDirectory() as tmp:

@@ -342,11 +342,18 @@ def test_a_typed_move_takes_the_normal_path(page: Page) -> None:
     assert page.evaluate("window.sawThinking") is True
 
 
+def _miss_live_events(page: Page) -> None:
+    """Cut the page off from the game's event stream (as a dropped connection would), so
+    that it shows the game as it was when it loaded."""
+    page.route("**/api/games/*/events*", lambda route: route.abort())
+
+
 def test_a_stale_page_cannot_undo_a_move_it_never_saw(page: Page) -> None:
     game = api_game(page, variant="italian")
     assert page.request.post(f"/api/games/{game['id']}/moves", data={"move": "22-19"}).ok
+    _miss_live_events(page)
     open_game(page, game["id"])
-    # another window plays a move this page has not seen
+    # another window plays a move this page has not seen (its event stream is cut)
     assert page.request.post(f"/api/games/{game['id']}/moves", data={"move": "11-15"}).ok
     page.click("#btn-undo")
     expect(page.locator("#message")).to_contain_text("reload")
@@ -450,6 +457,7 @@ def test_each_variant_against_the_computer_from_the_menu(page: Page, vid: str) -
 def test_a_second_window_on_a_changed_game_is_refused_and_refreshed(page: Page) -> None:
     game = api_game(page, variant="italian")
     other = page.context.new_page()
+    _miss_live_events(other)      # a window whose event stream dropped: it never saw the move
     open_game(page, game["id"])
     open_game(other, game["id"])
     square(page, "22").click()

@@ -3,10 +3,14 @@ well-formed pieces come back as the tokens they are (Hypothesis)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from damiera import pdn
+from damiera.cli import main
 from damiera.pdn import Kind, tokenize
 from damiera.pdn.tokens import MAX_LINE
 
@@ -68,3 +72,22 @@ def test_a_run_of_squares_and_separators_is_one_token() -> None:
     for text in ("1 - " * 2000 + "a", "1-" * 2000 + "a"):
         kinds = [t.kind for t in tokenize(text)]
         assert kinds[0] is Kind.MOVE and len(kinds) <= 3
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u001c", "\u001d", "\u001e", "\u001f", "\u0085",
+                                   "\u2028", "\u2029", "\u3000", "\u202f"])
+def test_unicode_spaces_as_pasted_from_a_web_page_separate_tokens(space: str) -> None:
+    """A non-breaking space (or another character Unicode counts as white space) between
+    tokens is white space, not a crash."""
+    text = f'[GameType "20"]\n1.{space}32-28 19-23{space}*\n'
+    (game,) = pdn.read_games(text, errors="collect")
+    assert game.error is None and [str(m) for m in game.moves] == ["32-28", "19-23"]
+    assert [t.kind for t in tokenize(f"1.{space}32-28")] == [Kind.NUMBER, Kind.MOVE]
+
+
+def test_a_file_with_a_non_breaking_space_is_checked_by_the_cli(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "nbsp.pdn"
+    path.write_bytes(b'[GameType "20"]\n1.\xc2\xa032-28 19-23 *\n')
+    assert main(["pdn", "check", str(path)]) == 0
+    assert "1 games, 2 plies, 0 with errors" in capsys.readouterr().out

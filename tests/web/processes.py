@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from tests.conftest import WAIT_SECONDS
 
@@ -56,3 +57,19 @@ def stop(proc: subprocess.Popen[str]) -> None:
         proc.wait()
     if proc.stdout is not None:
         proc.stdout.close()
+
+
+def spawned_children(pid: int, marker: str | None = "spawn_main") -> set[int]:
+    """The live child processes of ``pid`` whose command line holds ``marker`` (by default
+    those started by multiprocessing's spawn: a web process's search pool; None: every
+    child, e.g. a worker's forked engine processes), read from /proc."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_text()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z" and (marker is None or marker in cmdline):
+            found.add(int(stat.parent.name))
+    return found

@@ -18,6 +18,8 @@ WEB = Path(i18n.__file__).parent
 SITE_FILES = [
     ("python", WEB / "app.py"),
     ("python", WEB / "games.py"),
+    ("python", WEB / "game_records.py"),
+    ("python", WEB / "computer_turn.py"),
     ("jinja2", WEB / "templates" / "base.html"),
     ("jinja2", WEB / "templates" / "play.html"),
     ("jinja2", WEB / "templates" / "games.html"),
@@ -147,13 +149,14 @@ def test_a_language_chosen_by_the_url_sticks_to_the_next_pages(tmp_db: str):
 
 
 def test_every_api_message_is_translated_in_every_catalog():
-    """The API's own messages (409s and results, from games.py) exist in every language,
-    using no ``{field}`` that the English text does not fill."""
+    """The API's own messages (409s and results, from the game service's modules) exist in
+    every language, using no ``{field}`` that the English text does not fill."""
     import re
 
     ids = set()
-    for _line, message, _c, _ctx in extract_from_file("python", str(WEB / "games.py")):
-        ids.add(message if isinstance(message, str) else message[0])
+    for name in ("games.py", "game_records.py", "computer_turn.py"):
+        for _line, message, _c, _ctx in extract_from_file("python", str(WEB / name)):
+            ids.add(message if isinstance(message, str) else message[0])
     assert "there is no move of yours to take back" in ids
     fields = re.compile(r"\{(\w+)\}")
     for code in i18n.available_locales():

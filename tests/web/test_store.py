@@ -1,8 +1,8 @@
-"""The game store: a round trip of every field, "my games" order, errors, the default URL."""
+"""The game store: a round trip of every field, errors, the default URL ("my games":
+tests/web/test_my_games_query.py)."""
 
 from __future__ import annotations
 
-import time
 from datetime import UTC
 
 import pytest
@@ -36,19 +36,6 @@ def test_unknown_game_raises_not_found(tmp_db: str):
         store.load("missing")
     with pytest.raises(NotFoundError):
         store.save(_game("missing"))
-
-
-def test_recent_games_are_the_owners_most_recent_first(tmp_db: str):
-    store = GameStore(tmp_db)
-    for name in ["one", "two", "three"]:
-        store.create(_game(name))
-        time.sleep(0.01)
-    store.create(_game("theirs", owner="someone else"))
-    first = store.load("one")
-    store.save(first)  # played last
-    assert [g.id for g in store.recent("me")] == ["one", "three", "two"]
-    assert store.recent(None) == []
-    assert [g.id for g in store.recent("me", limit=1)] == ["one"]
 
 
 def test_default_database_url(monkeypatch: pytest.MonkeyPatch, tmp_path):  # type: ignore[no-untyped-def]

@@ -14,7 +14,9 @@ draws: a STRENGTH token, read as the result when no move follows it), NAGs (``$3
 comments), ``%`` to the end of the line (skipped), set-up text between slashes (skipped),
 ``(`` ``)`` variations, and results (``1-0``, ``0-1``, ``2-0``, ``0-2``, ``1-1``,
 ``1/2-1/2``, ``0-0`` (both forfeit), ``*``). Anything else becomes an ``ERROR`` token
-naming what was found, so a reader can report it and go on.
+naming what was found, so a reader can report it and go on. White space is anything
+Unicode counts as such (``str.isspace``: a non-breaking space or U+2028 pasted from a web
+page separates tokens like a space).
 
 Every token carries its 1-based line and column (in characters). The work is linear in the
 input: one regular expression without nested repetition scans each line once, and lines
@@ -70,7 +72,7 @@ _SEP = r"(?:[ \t]*[-x×:X][ \t]*|(?=[a-jA-J]))"
 _STRENGTH = r"[!?]{1,3}"
 _TOKEN = re.compile(
     rf"""
-    (?P<ws>[ \t\f\v\r\n]+)
+    (?P<ws>\s+)
   | (?P<result>(?:1-0|0-1|2-0|0-2|1-1|0-0|1/2-1/2|\*)(?![0-9A-Za-z/-]))
   | (?P<escape>%)
   | (?P<setup>/[^/]*/)

@@ -5,11 +5,14 @@ Routes (squares are each variant's official labels; moves in its notation):
 - ``GET /api/variants``: ``[{"id", "name", <rule parameters>, "first_to_move", "board":
   {"size", "squares": [{"label", "file", "rank"}]}, "start_fen", "start_pieces"}]`` in menu
   order.
-- ``POST /api/games`` ``{"variant", "opponent": "computer"|"friend", "level": 1-3,
-  "side": "white"|"black", "optional_capture": bool, "fen": str|null, "clock": "5+3"|null,
-  "engine": str|null}`` (``engine``: a Hub engine the site offers, playing as the computer)
+- ``POST /api/games`` ``{"variant", "opponent": "computer"|"friend"|"online", "level": 1-3,
+  "side": "white"|"black"|"random", "optional_capture": bool, "fen": str|null, "clock":
+  "5+3"|null, "engine": str|null, "name": str|null}`` (``engine``: a Hub engine the site
+  offers, playing as the computer; ``name``: your display name against a player online)
   (all but ``variant`` optional; ``clock``: minutes + seconds added per move, kept by the
-  server, :mod:`damiera.web.clocks`) -> 201 and the game.
+  server, :mod:`damiera.web.clocks`) -> 201 and the game; a game ``online`` also carries
+  ``invite_url``, the path whose first visitor takes the other seat
+  (:mod:`damiera.web.live.routes` has that game's routes and its event stream).
 - ``GET /api/games/{id}`` -> the game: ``{"id", "variant", "fen", "turn", "legal_moves":
   [{"move", "from", "to", "path", "captures", "promotes", "crowned_at", "paths"}],
   "history": [...], "history_moves": [<as legal_moves>], "move_numbers": ["1.", "1…", ...],
@@ -27,7 +30,8 @@ Routes (squares are each variant's official labels; moves in its notation):
   (the computer plays when its reply was interrupted; while a search for it runs, in any web
   process, it waits for that one), ``GET /api/games/{id}/pdn``
   (``text/plain`` attachment), ``GET /api/games/{id}/explain?square=22`` (why a piece cannot
-  move), ``GET /api/games`` (the caller's recent games, those without a move left out),
+  move), ``GET /api/games`` (the caller's recent games: created, or a seat held; those
+  without a move left out: :func:`damiera.web.my_games.recent`),
   ``DELETE /api/games/{id}`` (one of the caller's games: it needs every seat the game has).
 
 Errors are ``{"error": "what was wrong"}``: 400 bad input or an illegal move (then also
@@ -55,9 +59,11 @@ from damiera.rules.notation import MAX_MOVE_TEXT
 from damiera.rules.position import MAX_FEN_TEXT
 from damiera.rules.variant import VARIANTS
 from damiera.web import i18n
+from damiera.web.client_address import client_address
 from damiera.web.computer import CLIENT
 from damiera.web.games import GameService
-from damiera.web.limits import RateLimiter, client_key, until_disconnect
+from damiera.web.limits import RateLimiter, until_disconnect
+from damiera.web.my_games import recent as my_games_of
 from damiera.web.new_game import MAX_START_MOVES, NewGame
 from damiera.web.seats import require_same_origin
 from damiera.web.security_headers import secure_cookie
@@ -70,10 +76,18 @@ class NewGameBody(BaseModel):
     """Options of a new game; everything but ``variant`` is optional."""
 
     variant: str = Field(examples=["italian"], max_length=32)
-    opponent: Literal["computer", "friend"] = "computer"
+    opponent: Literal["computer", "friend", "online"] = Field(
+        default="computer",
+        description="'online': a player elsewhere takes the other side through the "
+        "answer's invite_url",
+    )
     level: Literal[1, 2, 3] = 1
-    side: Literal["white", "black"] | None = Field(
+    side: Literal["white", "black", "random"] | None = Field(
         default=None, description="your side (default: the side that moves first)"
+    )
+    name: str | None = Field(
+        default=None, max_length=100,
+        description="against a player online: your display name (at most 24 characters)",
     )
     optional_capture: bool = Field(default=False, description="house rule, 8x8 only")
     fen: str | None = Field(default=None, description="start position (PDN FEN)",
@@ -170,7 +184,7 @@ def current_player(request: Request) -> str | None:
     return token if token and len(token) <= 64 else None
 
 
-def set_player_cookie(request: Request, response: JSONResponse, token: str) -> None:
+def set_player_cookie(request: Request, response: Response, token: str) -> None:
     """Give the browser its player token: HttpOnly, SameSite=Lax, Secure over HTTPS."""
     response.set_cookie(
         PLAYER_COOKIE, token, max_age=10 * 365 * 24 * 3600, httponly=True, samesite="lax",
@@ -182,7 +196,7 @@ async def _same_origin(request: Request) -> None:
     """Every state-changing route: same-site requests only, JSON bodies only; the computer's
     searches count against this client."""
     require_same_origin(request)
-    CLIENT.set(client_key(request))
+    CLIENT.set(client_address(request))
 
 
 async def _locale(request: Request) -> None:
@@ -213,7 +227,7 @@ def build_router(service: GameService, creations: RateLimiter | None = None) -> 
                  dependencies=changes)
     async def create_game(body: NewGameBody, request: Request) -> JSONResponse:
         if creations is not None:
-            creations.take(client_key(request), "new games")
+            creations.take(client_address(request), "new games")
         owner, new = player_token(request)
         options = NewGame(**{**body.model_dump(), "moves": tuple(body.moves)})
         game = await until_disconnect(request, service.create(options, owner))
@@ -227,7 +241,7 @@ def build_router(service: GameService, creations: RateLimiter | None = None) -> 
     @router.get("/games", summary="Your recent games (by browser cookie)")
     async def my_games(request: Request) -> list[dict[str, Any]]:
         rows = await asyncio.to_thread(
-            service.recent, request.cookies.get(PLAYER_COOKIE), 50
+            my_games_of, service, request.cookies.get(PLAYER_COOKIE), 50
         )
         for r in rows:
             r["updated_at"] = r["updated_at"].isoformat()

@@ -6,11 +6,14 @@ it with Uvicorn. Pages (Jinja2 templates, every string through Babel):
 - ``/``: the play page with the new-game menu open;
 - ``/game/{id}``: a game (reloading continues it);
 - ``/games``: "my games", this browser's recent games;
+- ``/join/{secret}``: an invitation to a game online, ``/lobby``: open challenges
+  (:mod:`damiera.web.live`, :mod:`damiera.web.lobby`);
 - ``/lang/{code}?next=/path``: choose the language (cookie) and go back;
 - ``/docs``: the API's documentation (Swagger UI from the package's own files).
 
-Every request passes :class:`~damiera.web.limits.RequestLimits` (sizes, body timeout) and
-every response gets :class:`~damiera.web.security_headers.SecurityHeaders`; the limits of
+Every request passes :class:`~damiera.web.limits.RequestLimits` (sizes, body timeout) and,
+given a list of host names, :class:`~damiera.web.security_headers.AllowedHosts`; every
+response gets :class:`~damiera.web.security_headers.SecurityHeaders`; the limits of
 :class:`~damiera.web.limits.Limits` apply (``create_app(limits=...)``).
 
 Templates that other packages reuse (the rules pages) extend ``base.html`` (``<html lang
@@ -22,7 +25,6 @@ request's language.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 from collections.abc import AsyncIterator, Sequence
@@ -39,12 +41,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from damiera.rules.variant import VARIANTS
 from damiera.web import i18n
+from damiera.web.analysis.reviews import ReviewBook
 from damiera.web.analysis.routes import build_router as analysis_router
 from damiera.web.analysis.workers import WorkerPool
 from damiera.web.api import PLAYER_COOKIE, build_router, current_player, error_response
 from damiera.web.computer import ComputerPool
 from damiera.web.computer_jobs import ENVIRONMENT as REDIS_ENVIRONMENT
 from damiera.web.computer_queue import QueueFailed
+from damiera.web.error_pages import failure_page, wants_page
 from damiera.web.errors import BadRequest, Conflict, IllegalMove
 from damiera.web.games import GameService
 from damiera.web.housekeeping import clean_up_forever
@@ -55,13 +59,22 @@ from damiera.web.hub_engines import (
     HubPlayers,
 )
 from damiera.web.limits import ClientGone, LimitExceeded, Limits, RateLimiter, RequestLimits
-from damiera.web.pages import render, request_locale
+from damiera.web.live.bus import make_bus
+from damiera.web.live.hub import LiveHub, LiveSettings
+from damiera.web.live.offers import OnlineActions
+from damiera.web.live.routes import build_router as live_router
+from damiera.web.live.strings import live_strings
+from damiera.web.lobby.challenges import Challenges
+from damiera.web.lobby.routes import build_router as lobby_router
+from damiera.web.my_games import recent as my_games_of
+from damiera.web.pages import render, request_locale, script_json
 from damiera.web.pdn_import import build_router as pdn_import_router
 from damiera.web.puzzles.routes import build_router as puzzles_router
 from damiera.web.rules_pages.routes import build_router as rules_pages_router
 from damiera.web.rules_pages.routes import localise_path
 from damiera.web.seats import Forbidden, UnsupportedBody
 from damiera.web.security_headers import (
+    AllowedHosts,
     SecurityHeaders,
     docs_router,
     safe_local_path,
@@ -73,11 +86,6 @@ from damiera.web.train.routes import build_router as train_router
 
 HERE = Path(__file__).parent
 _ = i18n.gettext
-
-
-def _script_json(data: object) -> str:
-    """JSON safe to put inside ``<script type="application/json">`` (no ``</`` sequence)."""
-    return json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
 
 
 def js_strings() -> dict[str, str]:
@@ -155,6 +163,8 @@ def create_app(
     hub_engines: Sequence[HubEngine] = (),
     hub_movetime: float | None = None,
     redis_url: str | None = None,
+    live: LiveSettings | None = None,
+    allowed_hosts: Sequence[str] | None = None,
 ) -> FastAPI:
     """The site. ``database_url``: any SQLAlchemy URL (None: ``DAMIERA_DATABASE_URL`` or the
     SQLite file in the user's data directory); ``computer_workers``: processes for the
@@ -164,7 +174,12 @@ def create_app(
     given ``hub_movetime`` seconds a move (None: its default; ``computer_movetime`` caps it);
     ``redis_url``: the job queue on which ``damiera worker`` processes search the computer's
     moves (:mod:`damiera.web.computer_queue`; None: ``DAMIERA_REDIS_URL``, and without it
-    ``computer_workers`` processes of this server search them)."""
+    ``computer_workers`` processes of this server search them; the live boards' events
+    travel on its pub/sub too: :mod:`damiera.web.live.bus`); ``live``: the bounds and delays
+    of the live boards and the lobby (None: :class:`LiveSettings`' defaults);
+    ``allowed_hosts``: the host names the site answers to
+    (:class:`~damiera.web.security_headers.AllowedHosts`; None: any, as under a test client;
+    ``damiera serve`` always gives a list)."""
     limits = limits or Limits()
     hub = HubPlayers(hub_engines, hub_movetime or DEFAULT_MOVETIME)
     redis_url = redis_url or os.environ.get(REDIS_ENVIRONMENT) or None
@@ -179,11 +194,21 @@ def create_app(
                                 limits.computer_per_client, limits.computer_total, hub)
     store = GameStore(database_url)     # after the queue's URL is checked: none made for nothing
     service = GameService(store, computer)
-    analysis_pool = WorkerPool(analysis_slots=computer_workers or min(4, os.cpu_count() or 1))
+    live = live or LiveSettings()
+    boards = LiveHub(service, make_bus(store.url, redis_url), live)
+    online = OnlineActions(service, boards.presence, live.claim_after, live.stale_after)
+    challenges = Challenges(service, boards, live)
+    analysis_pool = WorkerPool(analysis_slots=computer_workers or min(4, os.cpu_count() or 1),
+                               analysis_per_client=limits.analysis_per_client,
+                               analysis_waiting=limits.analysis_waiting,
+                               review_per_client=limits.reviews_per_client,
+                               review_waiting=limits.reviews_kept)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         computer.warm()
+        await boards.start()
+        analysis_pool.open()
         cleaner = None
         if limits.game_ttl is not None:
             cleaner = asyncio.create_task(
@@ -191,6 +216,7 @@ def create_app(
         try:
             yield
         finally:
+            await boards.close()
             analysis_pool.close()
             if cleaner is not None:
                 cleaner.cancel()
@@ -209,14 +235,20 @@ def create_app(
     app.state.limits = limits
     app.state.hub_engines = list(hub_engines)
     app.add_middleware(RequestLimits, limits=limits)
+    if allowed_hosts is not None:
+        app.add_middleware(AllowedHosts, hosts=allowed_hosts)
     app.add_middleware(SecurityHeaders)
     app.include_router(build_router(
         service, RateLimiter(limits.create_rate, limits.create_burst)))
     app.include_router(docs_router(app))
     app.state.analysis_pool = analysis_pool
     app.include_router(rules_pages_router())
-    app.include_router(analysis_router(service, analysis_pool, render))
+    app.include_router(analysis_router(service, analysis_pool, render, ReviewBook(
+        limits.reviews_per_client, limits.reviews_kept)))
     app.include_router(pdn_import_router(service, limits, render))
+    app.state.live = boards
+    app.include_router(live_router(service, boards, online, render))
+    app.include_router(lobby_router(challenges, boards, live, render))
     app.include_router(train_router())
     app.include_router(puzzles_router(store))
     for folder in sorted(HERE.glob("*/static")):   # a feature folder's own files
@@ -268,6 +300,8 @@ def create_app(
     async def _storage(request: Request, exc: StorageError) -> Response:
         logging.getLogger("damiera.web").warning("storage failed on %s: %s",
                                                  request.url.path, exc.why)
+        if wants_page(request):
+            return failure_page(request, 503)
         return error_response(503, str(exc), move_stored=exc.move_stored)
 
     @app.exception_handler(RequestValidationError)
@@ -277,6 +311,8 @@ def create_app(
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:
         logging.getLogger("damiera.web").exception("unexpected error on %s", request.url.path)
+        if wants_page(request):
+            return failure_page(request, 500)
         return error_response(500, "internal error: the request was not carried out; try again")
 
     @app.exception_handler(StarletteHTTPException)
@@ -286,6 +322,7 @@ def create_app(
             if exc.status_code == 404 and message == "Not Found":
                 message = f"no such API route: {request.method} {request.url.path}"
             return error_response(exc.status_code, message)
+        request_locale(request)         # the message below in the page's language
         return render(
             request,
             "error.html",
@@ -299,7 +336,7 @@ def create_app(
         data = {
             "variants": [variant_json(v) for v in VARIANTS.values()],
             "game": game,
-            "strings": js_strings(),
+            "strings": {**js_strings(), **live_strings()},
         }
         title = _("Play draughts")
         if game is not None:
@@ -309,7 +346,7 @@ def create_app(
         return render(
             request,
             "play.html",
-            {"game": game, "title": title, "page_data": _script_json(data)},
+            {"game": game, "title": title, "page_data": script_json(data)},
         )
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -321,6 +358,7 @@ def create_app(
         try:
             game = await service.get(game_id, current_player(request))
         except NotFoundError:
+            request_locale(request)     # the message below in the page's language
             return render(
                 request,
                 "error.html",
@@ -333,9 +371,9 @@ def create_app(
     async def my_games(request: Request) -> HTMLResponse:
         request_locale(request)     # the result texts in the page's language (the thread
         rows = await asyncio.to_thread(   # gets a copy of this context)
-            service.recent, request.cookies.get(PLAYER_COOKIE), 50)
+            my_games_of, service, request.cookies.get(PLAYER_COOKIE), 50)
         strings = {"confirm_delete": _("Delete this game for good?")}
-        return render(request, "games.html", {"games": rows, "games_data": _script_json(strings)})
+        return render(request, "games.html", {"games": rows, "games_data": script_json(strings)})
 
     @app.get("/lang/{code}", include_in_schema=False)
     async def choose_language(request: Request, code: str, next: str = "/") -> Response:

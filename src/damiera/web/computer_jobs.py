@@ -54,6 +54,10 @@ MAX_TRIES = 2
 POLL = 0.02
 #: Seconds a worker that lost Redis waits before it connects again.
 RECONNECT = 1.0
+#: Seconds over which a Redis command is tried again while the server cannot be reached (a
+#: restart, a fail-over), by workers and web processes alike: about 13 s, in tries 50 ms
+#: apart at first, then 500 ms.
+REDIS_RETRIES = 30
 #: Environment variable naming the Redis server of the queue.
 ENVIRONMENT = "DAMIERA_REDIS_URL"
 
@@ -144,18 +148,39 @@ async def computer_move(ctx: dict[str, Any], job: Any) -> dict[str, Any]:
     return {"move": move_text(v, move), "game": job.get("game"), "version": job.get("version")}
 
 
+def redis_settings(redis_url: str) -> Any:
+    """arq's RedisSettings for ``redis_url``, with every command tried again over a short
+    outage (:data:`REDIS_RETRIES`): a Redis restart of a few seconds only slows the
+    commands under way instead of failing them. Raises ValueError for a malformed URL."""
+    from arq.connections import RedisSettings
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    try:
+        settings = RedisSettings.from_dsn(redis_url)
+    except RuntimeError as exc:
+        raise ValueError(str(exc)) from None
+    settings.retry = Retry(ExponentialBackoff(cap=0.5, base=0.05), REDIS_RETRIES)
+    settings.retry_on_error = [RedisConnectionError, RedisTimeoutError, OSError]
+    return settings
+
+
 def worker_settings(redis_url: str) -> dict[str, Any]:
     """arq Worker keyword arguments for one engine worker on ``redis_url``: one search at a
     time, JSON jobs, abortable, results kept a minute, a job run again (once) by another
     worker when its worker died during the search (:data:`JOB_TIMEOUT`); on SIGTERM it takes
-    no new job and finishes the one under way (up to 10 s) before it ends."""
-    from arq.connections import RedisSettings
+    no new job and finishes the one under way (up to 10 s) before it ends; a Redis restart
+    of a few seconds is waited out (:func:`redis_settings`), the search under way going on
+    and its answer stored once Redis is back. Once connected it
+    says ``damiera worker: engine process ready (pid P)`` on standard error."""
     from arq.worker import func
 
     return {
         "functions": [func(computer_move, name=FUNCTION, timeout=JOB_TIMEOUT,
                            max_tries=MAX_TRIES)],
-        "redis_settings": RedisSettings.from_dsn(redis_url),
+        "redis_settings": redis_settings(redis_url),
         "max_jobs": 1,
         "poll_delay": POLL,
         "allow_abort_jobs": True,
@@ -164,12 +189,20 @@ def worker_settings(redis_url: str) -> dict[str, Any]:
         "job_deserializer": loads,
         "handle_signals": True,
         "job_completion_wait": 10,   # SIGTERM: take no new job, finish the search under way
+        "on_startup": _ready,
     }
+
+
+async def _ready(_ctx: dict[str, Any]) -> None:
+    """arq's start-up hook: say that this worker is connected to the queue."""
+    print(f"damiera worker: engine process ready (pid {os.getpid()})", file=sys.stderr,
+          flush=True)
 
 
 def run_worker(redis_url: str, parent: int | None = None) -> None:
     """Run one engine worker in this process until SIGINT/SIGTERM (or, with ``parent``, until
-    that process is gone: a worker of :func:`run_workers` never outlives it). When Redis goes
+    that process is gone: a worker of :func:`damiera.web.worker_supervisor.supervise` never
+    outlives it). When Redis goes
     away (a restart, a fail-over) it says so in one line on standard error and connects
     again, every :data:`RECONNECT` seconds (arq's worker itself ends at the first error)."""
     from arq.worker import Worker
@@ -193,37 +226,3 @@ def run_worker(redis_url: str, parent: int | None = None) -> None:
         finally:
             asyncio.get_event_loop().close()
         time.sleep(RECONNECT)
-
-
-def run_workers(redis_url: str, processes: int) -> None:
-    """Run ``processes`` engine workers (one process each) until SIGINT/SIGTERM, which is
-    passed on to them."""
-    if processes <= 1:
-        run_worker(redis_url)
-        return
-    import multiprocessing
-    import signal
-
-    context = multiprocessing.get_context("spawn")
-    children = [context.Process(target=run_worker, args=(redis_url, os.getpid()))
-                for _ in range(processes)]
-
-    def stop(_signum: int, _frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-    try:
-        for child in children:
-            child.start()
-        for child in children:
-            child.join()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        for child in children:
-            if child.is_alive():
-                child.terminate()      # SIGTERM: arq finishes or aborts the job under way
-        for child in children:
-            child.join(timeout=30)
-            if child.is_alive():
-                child.kill()

@@ -17,6 +17,10 @@ most one job exists per computer move whichever web process asked for it. When n
 for the move any more (the client hung up) the job is aborted: dropped if no worker took it
 yet, else its search is stopped. Since the result stays in Redis a minute, any web process
 can store a move whose asking process died before it could (:meth:`QueueComputer.finished`).
+
+A Redis restart or fail-over of a few seconds fails nothing: every command is tried again
+while Redis cannot be reached (:func:`damiera.web.computer_jobs.redis_settings`, about 13 s),
+and a job that Redis lost (it came back without its data) is queued again under the same id.
 """
 
 from __future__ import annotations
@@ -49,6 +53,19 @@ def head_start(level: int) -> float:
     return PRIORITY_WINDOW * (1 - LEVELS[level].movetime / longest)
 
 
+#: Times a move's job is queued again when Redis lost it (a restart without its data).
+MAX_REQUEUES = 3
+
+
+def _unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` says that Redis could not be reached (after the tries of
+    :func:`damiera.web.computer_jobs.redis_settings`)."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    return isinstance(exc, RedisConnectionError | RedisTimeoutError | OSError)
+
+
 class QueueFailed(RuntimeError):
     """The queue or its worker failed (Redis unreachable, the job failed or expired): 503."""
 
@@ -65,12 +82,9 @@ class QueueComputer(ComputerPool):
                  waiting: int = 64, hub: HubPlayers | None = None, expires: float = 120.0):
         super().__init__(workers=waiting, movetime=movetime, per_client=per_client,
                          total=waiting, hub=hub)
-        # A missing extra fails now, not at the first move.
-        from arq.connections import RedisSettings
-
-        try:
-            RedisSettings.from_dsn(redis_url)
-        except (RuntimeError, ValueError):
+        try:                          # a missing extra fails now, not at the first move
+            computer_jobs.redis_settings(redis_url)
+        except ValueError:
             from damiera.web.store import safe_url
 
             raise ValueError(f"bad Redis URL {safe_url(redis_url)!r} (redis://HOST:PORT/DB, "
@@ -84,27 +98,18 @@ class QueueComputer(ComputerPool):
     async def _pool_of_redis(self) -> Any:
         if self._redis is None:
             from arq import create_pool
-            from arq.connections import RedisSettings
 
-            settings = RedisSettings.from_dsn(self.redis_url)
-            settings.conn_retries, settings.conn_retry_delay = 1, 0   # a request waits not
-            self._redis = await create_pool(                          # for retries
+            settings = computer_jobs.redis_settings(self.redis_url)   # commands wait out a
+            settings.conn_retries, settings.conn_retry_delay = 0, 0   # restart; no second
+            self._redis = await create_pool(                          # round of that
                 settings,
                 job_serializer=computer_jobs.dumps, job_deserializer=computer_jobs.loads)
         return self._redis
 
-    async def _run(self, variant_id: str, optional_capture: bool,
-                   positions: Sequence[Position], level: int, slot: int,
-                   ask: Ask | None) -> Move:
+    async def _enqueue(self, job: dict[str, Any], level: int, ask: Ask | None) -> Any:
+        """Put ``job`` on the queue (id: the pending move's); the arq Job to wait for."""
         from arq.jobs import Job
 
-        v = get_variant(variant_id, optional_capture=optional_capture)
-        forced = forced_move(v, positions[-1])
-        if forced is not None:      # nothing to search: no job
-            return forced
-        job = computer_jobs.make_job(
-            ask.game if ask else "", ask.version if ask else 0, v.id, v.optional_capture,
-            level, self.movetime, [write_fen(v, p) for p in positions])
         try:
             redis = await self._pool_of_redis()
             queued: Job | None = await redis.enqueue_job(
@@ -116,19 +121,51 @@ class QueueComputer(ComputerPool):
         if queued is None:  # a job of this id exists already: wait for that one
             assert ask is not None
             queued = Job(ask.job, redis, _deserializer=computer_jobs.loads)
-        try:
-            result = await queued.result(timeout=self.timeout, poll_delay=computer_jobs.POLL)
-        except asyncio.CancelledError:
-            # Nobody waits for this move any more: drop the job, or stop its search.
-            await asyncio.shield(self._abort(queued.job_id))
-            self.stopped += 1
-            raise
-        except TimeoutError:
-            await self._abort(queued.job_id)
-            raise QueueFailed(f"no engine worker answered within {self.timeout:g} s; is "
-                              "`damiera worker` running?") from None
-        except Exception as exc:  # noqa: BLE001 - the worker's error, as one line
-            raise QueueFailed(f"the engine worker failed: {str(exc)[:200]}") from None
+        return queued
+
+    async def _run(self, variant_id: str, optional_capture: bool,
+                   positions: Sequence[Position], level: int, slot: int,
+                   ask: Ask | None) -> Move:
+        from arq.jobs import ResultNotFound
+
+        v = get_variant(variant_id, optional_capture=optional_capture)
+        forced = forced_move(v, positions[-1])
+        if forced is not None:      # nothing to search: no job
+            return forced
+        job = computer_jobs.make_job(
+            ask.game if ask else "", ask.version if ask else 0, v.id, v.optional_capture,
+            level, self.movetime, [write_fen(v, p) for p in positions])
+        queued = await self._enqueue(job, level, ask)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
+        lost = 0
+        while True:
+            try:
+                result = await queued.result(timeout=max(0.01, deadline - loop.time()),
+                                             poll_delay=computer_jobs.POLL)
+                break
+            except asyncio.CancelledError:
+                # Nobody waits for this move any more: drop the job, or stop its search.
+                await asyncio.shield(self._abort(queued.job_id))
+                self.stopped += 1
+                raise
+            except TimeoutError:
+                await self._abort(queued.job_id)
+                raise QueueFailed(f"no engine worker answered within {self.timeout:g} s; is "
+                                  "`damiera worker` running?") from None
+            except ResultNotFound:
+                # Neither queued nor answered: Redis restarted without its data. Again,
+                # under the same id (a worker still searching it stores one answer).
+                lost += 1
+                if lost > MAX_REQUEUES:
+                    raise QueueFailed("the job queue lost this move's job again and "
+                                      "again") from None
+                log.warning("the job queue lost job %s; queued again", queued.job_id)
+                queued = await self._enqueue(job, level, ask)
+            except Exception as exc:  # noqa: BLE001 - the worker's error, as one line
+                what = ("the job queue cannot be reached" if _unreachable(exc)
+                        else "the engine worker failed")
+                raise QueueFailed(f"{what}: {str(exc)[:200]}") from None
         text = result.get("move") if isinstance(result, dict) else None
         try:
             return parse_move(v, positions[-1], str(text))

@@ -12,7 +12,7 @@ from damiera.rules.geometry import geometry
 from damiera.rules.notation import explain_piece, move_text
 from damiera.web import clocks, i18n
 from damiera.web.errors import BadRequest, clip
-from damiera.web.results import color_of
+from damiera.web.results import ABORTED_REASON, color_of, ended_off_board
 from damiera.web.store import StoredGame
 
 __all__ = ["explain_square", "movers", "pdn_text", "text_of_path"]
@@ -66,13 +66,15 @@ def text_of_path(game: Game, path: list[str]) -> str:
 
 def pdn_text(stored: StoredGame, game: Game) -> str:
     """The game as PDN text (tags ``Event``, ``Site``, ``Date``, ``White``, ``Black``,
-    ``GameType``, ``FEN`` when not from the start, ``Result``; a timed game's
+    ``GameType``, ``FEN`` when not from the start, ``Result`` (``*`` for an aborted game);
+    the players' display names in a game online; a timed game's
     ``TimeControl`` and clock comments: :func:`damiera.web.clocks.pdn_extras`)."""
     if stored.opponent == "computer":
         names = {stored.side: "Player", color_of(stored.side).opponent.word:
                  stored.engine or f"Damiera level {stored.level}"}
     else:
-        names = {"white": "White player", "black": "Black player"}
+        names = {"white": stored.white_name or "White player",
+                 "black": stored.black_name or "Black player"}
     created = stored.created_at.astimezone(UTC)
     tags = {
         "Event": "Damiera game",
@@ -84,6 +86,8 @@ def pdn_text(stored: StoredGame, game: Game) -> str:
     extra, comments = clocks.pdn_extras(stored, movers(game))
     tags.update(extra)
     result = None
-    if clocks.ended_on_time(stored):
+    if stored.result_reason == ABORTED_REASON:
+        result = "*"
+    elif ended_off_board(stored):
         result = {"white": "1-0", "black": "0-1"}.get(stored.result_winner or "", "1/2-1/2")
     return game.pdn(tags, comments=comments, result=result)

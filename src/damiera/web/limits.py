@@ -7,10 +7,12 @@
   ``max_body_bytes`` (the routes of ``large_body_paths``, the PDN import: twice
   ``max_import_bytes``) gets 413, whether announced by ``Content-Length`` or sent chunked; a body
   not received within ``body_timeout`` seconds gets 408. The body is read (at most
-  ``max_body_bytes``) before the route runs, so a route never waits on a slow client.
+  ``max_body_bytes``) before the route runs, so a route never waits on a slow client. A
+  body that is not UTF-8 (as JSON must be, RFC 8259), or JSON holding a lone surrogate
+  escape (``"\\ud800"``: half of a UTF-16 pair, no character at all, which no answer could
+  echo back as UTF-8), gets 400 (:func:`not_text`).
 - :class:`RateLimiter`: a token bucket per client (``rate`` per second, ``burst`` at once);
   it forgets the oldest clients past ``max_clients``, so its memory is bounded.
-- :func:`client_key`: the client a limit applies to (its address, as Uvicorn gives it).
 - :func:`until_disconnect`: runs a route's work and cancels it when the client hangs up.
 """
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -52,8 +55,10 @@ class Limits:
     max_url_bytes: int = 4096
     #: Time allowed to receive a whole body.
     body_timeout: float = 10.0
-    #: Time allowed to send a whole request head (``damiera serve``'s HTTP protocol).
+    #: Time allowed to send a whole request head, and open connections per client address
+    #: (0: no cap), in ``damiera serve``'s HTTP protocol (:mod:`damiera.web.slow_clients`).
     head_timeout: float = 10.0
+    connections_per_address: int = 64
     #: Computer moves queued or being searched, for one client and for the whole site
     #: (None: four per worker process).
     computer_per_client: int = 2
@@ -65,6 +70,15 @@ class Limits:
     #: /api/pdn/my-games``): ``import_rate`` a second on average, ``import_burst`` at once.
     import_rate: float = 0.5
     import_burst: int = 20
+    #: PDN files read at once by one address, and waiting in all (:mod:`damiera.web.fair_share`).
+    import_per_client: int = 1
+    import_waiting: int = 8
+    #: Analysis streams of one address (running or waiting), and waiting in all.
+    analysis_per_client: int = 2
+    analysis_waiting: int = 16
+    #: Reviews of one address (queued, running, or finished and kept), and kept in all.
+    reviews_per_client: int = 4
+    reviews_kept: int = 128
     #: Imported games replayed for the board (``POST /api/pdn/replay``, one per game opened).
     replay_rate: float = 5.0
     replay_burst: int = 100
@@ -88,12 +102,6 @@ class LimitExceeded(Exception):
         if self.retry_after is None:
             return {}
         return {"Retry-After": str(max(1, math.ceil(self.retry_after)))}
-
-
-def client_key(request: Request) -> str:
-    """The client a limit counts against: its IP address (behind a proxy, the address the
-    proxy forwards when Uvicorn trusts it: ``--forwarded-allow-ips``)."""
-    return request.client.host if request.client else "unknown"
 
 
 class RateLimiter:
@@ -153,6 +161,9 @@ class RequestLimits:
         refusal = self._check_head(scope)
         if refusal is None:
             body, refusal = await self._read_body(scope, receive)
+        if refusal is None and body:
+            why = not_text(body)
+            refusal = (400, why) if why is not None else None
         if refusal is not None:
             for message in _refusal(*refusal):
                 await send(message)
@@ -210,6 +221,35 @@ class RequestLimits:
         except TimeoutError:
             return None, (408, (f"the request body took longer than {lim.body_timeout:g} s "
                                "to arrive"))
+
+
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def not_text(body: bytes) -> str | None:
+    """Why ``body`` is not text a route can take, or None: bytes that are not UTF-8 (which
+    Python's JSON reader would otherwise decode with lone surrogates in it), or JSON holding
+    a string with half of a UTF-16 surrogate pair alone (``"\\ud800"``; a whole pair,
+    ``"\\ud83d\\ude00"``, is one character and fine). A body that is not JSON is left to
+    the route (422). Linear in the body's length: the body is parsed only when it holds an
+    escape of the surrogate range."""
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return (f"the request body is not UTF-8 text (byte {exc.start + 1}): send JSON as "
+                "UTF-8")
+    if not _SURROGATE_ESCAPE.search(body):
+        return None
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):   # not JSON: the route's own 422
+        return None
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return ("the request body holds a lone surrogate escape (such as \\ud800), which "
+                "is not a character: send text as UTF-8")
+    return None
 
 
 def _replay(body: bytes | None, receive: Receive) -> Receive:

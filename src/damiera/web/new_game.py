@@ -1,9 +1,12 @@
 """A new game from the options of ``POST /api/games``: each option checked (a one-line
 :class:`~damiera.web.errors.BadRequest` naming the bad one), then the stored row and the
-rules-core Game it starts from."""
+rules-core Game it starts from. ``side`` ``"random"`` is drawn here; a game against a
+player online (opponent ``"online"``) gets the creator's seat only, its invitation link's
+key (:mod:`damiera.web.live.invitations`) and a clock that waits for the second player."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -14,6 +17,8 @@ from damiera.rules.variant import VARIANTS, UnknownVariantError, variant
 from damiera.web import clocks, seats
 from damiera.web.errors import BadRequest, clip, quoted
 from damiera.web.hub_engines import HubPlayers
+from damiera.web.live.invitations import invite_key
+from damiera.web.live.names import check_name
 from damiera.web.store import StoredGame, new_game_id
 
 __all__ = ["MAX_START_MOVES", "NewGame", "new_game"]
@@ -39,6 +44,8 @@ class NewGame:
     #: Moves already played from ``fen`` (a game continued from a record): the new game
     #: has them in its history and goes on after them.
     moves: Sequence[str] = ()
+    #: Against a player online: the creator's display name (None: none given).
+    name: str | None = None
 
 
 def new_game(options: NewGame, owner: str | None,
@@ -57,9 +64,9 @@ def new_game(options: NewGame, owner: str | None,
         ) from None
     except ValueError as exc:
         raise BadRequest(clip(str(exc), 200)) from None
-    if options.opponent not in ("computer", "friend"):
+    if options.opponent not in ("computer", "friend", "online"):
         raise BadRequest(
-            f"opponent must be 'computer' or 'friend', not {options.opponent!r}"
+            f"opponent must be 'computer', 'friend' or 'online', not {options.opponent!r}"
         )
     if options.engine is not None:
         if options.opponent != "computer":
@@ -70,8 +77,12 @@ def new_game(options: NewGame, owner: str | None,
             raise BadRequest(str(exc)) from None
     if options.level not in (1, 2, 3):
         raise BadRequest(f"level must be 1, 2 or 3, not {options.level!r}")
-    if options.side is not None and options.side not in ("white", "black"):
-        raise BadRequest(f"side must be 'white' or 'black', not {options.side!r}")
+    if options.side is not None and options.side not in ("white", "black", "random"):
+        raise BadRequest(f"side must be 'white', 'black' or 'random', not {options.side!r}")
+    try:
+        name = check_name(options.name)
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
     try:
         control = clocks.parse_time_control(options.clock)
     except ValueError as exc:
@@ -88,6 +99,9 @@ def new_game(options: NewGame, owner: str | None,
             start_fen = write_fen(v, start)
     game = Game(v, start_fen)
     _play_start_moves(game, options.moves)
+    side = options.side or game.turn.word
+    if side == "random":
+        side = secrets.choice(("white", "black"))
     stored = StoredGame(
         id=new_game_id(),
         variant=v.id,
@@ -96,13 +110,19 @@ def new_game(options: NewGame, owner: str | None,
         level=(options.level if options.opponent == "computer" and options.engine is None
                else None),
         engine=options.engine,
-        side=options.side or game.turn.word,
+        side=side,
         start_fen=start_fen,
-        owner=owner,
+        owner=seats.owner_key(owner),
         clock=clocks.new_clock(control, played=len(game.moves)),
     )
     stored.white_seat, stored.black_seat = seats.new_game_seats(
         owner, stored.opponent, stored.side)
+    if stored.opponent == "online":
+        if owner is not None:
+            stored.invite = invite_key(owner, stored.id)
+        setattr(stored, f"{side}_name", name)
+        if stored.clock is not None:   # it starts when the second player takes a seat
+            stored.clock["stopped"] = True
     return stored, game
 
 

@@ -4,6 +4,8 @@
 (``base.html``: ``<html lang dir>``, the ☰ menu with new game, rules and languages); every
 router that serves pages (the app's own, the rules pages, analysis, PDN import) uses it.
 :func:`request_locale` chooses the request's language and makes it current for gettext.
+:func:`script_json` writes the data a page's scripts read from its ``<script
+type="application/json">`` block.
 """
 
 from __future__ import annotations
@@ -15,25 +17,29 @@ import jinja2
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
+from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import Markup
 
 from damiera.rules.variant import VARIANTS
 from damiera.web import i18n
 from damiera.web.hub_engines import menu_entries
 from damiera.web.security_headers import secure_cookie
 
-__all__ = ["TEMPLATES", "make_templates", "remember_url_language", "render", "request_locale"]
+__all__ = ["TEMPLATES", "make_templates", "remember_url_language", "render", "request_locale",
+           "script_json"]
 
 HERE = Path(__file__).parent
+#: Where templates are looked for, in order: the shared ones, then the feature folders'.
+TEMPLATE_FOLDERS = (".", "live", "lobby", "train", "puzzles")
 
 
 def make_templates() -> Jinja2Templates:
-    """Jinja2 templates of ``web/templates`` and of the feature folders'
-    ``web/<feature>/templates`` with the i18n extension bound to
+    """Jinja2 templates of ``web/templates`` and the feature folders' ``templates``
+    (:data:`TEMPLATE_FOLDERS`) with the i18n extension bound to
     :func:`damiera.web.i18n.gettext` (new-style gettext: ``{{ _("Text %(n)s", n=3) }}``)."""
     env = jinja2.Environment(
-        # the shared templates, then each feature folder's own (web/<feature>/templates)
-        loader=jinja2.FileSystemLoader(
-            [str(HERE / "templates"), *(str(p) for p in sorted(HERE.glob("*/templates")))]),
+        loader=jinja2.FileSystemLoader([str(HERE / folder / "templates")
+                                        for folder in TEMPLATE_FOLDERS]),
         autoescape=jinja2.select_autoescape(["html", "xml"]),
         extensions=["jinja2.ext.i18n"],
     )
@@ -44,6 +50,15 @@ def make_templates() -> Jinja2Templates:
 
 
 TEMPLATES = make_templates()
+
+
+def script_json(data: object) -> Markup:
+    """``data`` as JSON to put inside ``<script type="application/json">`` (as
+    ``{{ page_data }}``): ``<``, ``>``, ``&`` and ``'`` written as ``\\u003c`` ... escapes
+    (Jinja2's ``htmlsafe_json_dumps``), so no text in it, such as ``</script>`` or
+    ``<!--<script>``, can end the element or change how an HTML parser reads the page;
+    ``JSON.parse`` gives back the same strings."""
+    return htmlsafe_json_dumps(data, ensure_ascii=False)
 
 
 def request_locale(request: Request, url_lang: str | None = None) -> str:

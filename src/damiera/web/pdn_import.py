@@ -13,19 +13,23 @@
   (UTF-8; else 413), read by :func:`damiera.pdn.read_games` (``errors="collect"``, the
   variant guessed for games without ``GameType``) with at most :data:`MAX_MOVES` moves tried
   and :data:`MAX_GAMES` games listed, so it is read in time linear in its size; at most
-  :data:`CONCURRENT` imports run at once (503 with ``Retry-After`` beyond).
+  :data:`CONCURRENT` imports run at once, shared fairly among addresses
+  (:mod:`damiera.web.fair_share`): ``Limits.import_per_client`` at once for one address
+  (429 beyond), later ones wait their turn, and past ``Limits.import_waiting`` waiting in
+  all 503 (both with ``Retry-After``).
 - ``POST /api/pdn/replay`` ``{"variant", "fen", "moves": [text]}`` -> ``{"positions": [FEN
   before the first move, then after each], "moves": [{"move", "from", "to", "path",
   "captures", "promotes"}], "pieces": [{label: piece} for each position], "turns": ["white"
   | "black" to move in each], "move_numbers": ["1.", "1…", ...]}``: the positions of one
   listed game, for the board (the rules core replays them; draws by rule are not enforced,
   as in a record; :mod:`damiera.web.serialization`).
-- ``GET /api/pdn/my-games``: every game of the caller's browser (at most
-  :data:`MAX_DOWNLOAD`, newest first) as one PDN file (``text/plain`` attachment), each game
+- ``GET /api/pdn/my-games``: every game of the caller's browser, as "my games" lists them
+  (at most :data:`MAX_DOWNLOAD`, newest first) as one PDN file (``text/plain`` attachment), each game
   as its own download writes it (:func:`damiera.web.game_views.pdn_text`).
 
 Both POSTs are same-site JSON requests like the rest of the API
-(:func:`damiera.web.seats.require_same_origin`). Each client may read or write PDN files at
+(:func:`damiera.web.seats.require_same_origin`). Each client address
+(:func:`damiera.web.client_address.client_address`) may read or write PDN files at
 ``Limits.import_rate`` a second (``import_burst`` at once) and replay games at
 ``replay_rate`` (``replay_burst``): 429 with ``Retry-After`` beyond
 (:class:`damiera.web.limits.RateLimiter`).
@@ -34,7 +38,6 @@ Both POSTs are same-site JSON requests like the rest of the API
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -49,11 +52,14 @@ from damiera.rules.position import FenError, parse_fen, write_fen
 from damiera.rules.variant import VARIANTS, UnknownVariantError, variant
 from damiera.web import i18n
 from damiera.web.api import current_player
+from damiera.web.client_address import client_address
 from damiera.web.errors import BadRequest, clip, quoted
+from damiera.web.fair_share import FairShare
 from damiera.web.game_views import pdn_text
-from damiera.web.games import GameService, started
-from damiera.web.limits import LimitExceeded, Limits, RateLimiter, client_key
-from damiera.web.pages import request_locale
+from damiera.web.games import GameService
+from damiera.web.limits import ClientGone, LimitExceeded, Limits, RateLimiter, until_disconnect
+from damiera.web.my_games import games_of, started
+from damiera.web.pages import request_locale, script_json
 from damiera.web.seats import require_same_origin
 from damiera.web.serialization import move_numbers, pieces_json, variant_json
 
@@ -161,21 +167,17 @@ def replay(body: ReplayBody) -> dict[str, Any]:
 
 
 def all_games_pdn(service: GameService, owner: str | None) -> str:
-    """Every game of ``owner`` that "my games" lists (:func:`damiera.web.games.started`:
-    with a move or a result; newest first, at most :data:`MAX_DOWNLOAD`) as one PDN text
-    (the games separated by a blank line, as :func:`damiera.pdn.write_games` writes them,
-    each with its own tags, clock and result as ``GET /api/games/{id}/pdn`` writes it:
+    """Every game of the player token ``owner`` that "my games" lists (created, or a seat
+    held: :func:`damiera.web.my_games.games_of`; with a move or a result:
+    :func:`damiera.web.my_games.started`; newest first, at most :data:`MAX_DOWNLOAD`) as one
+    PDN text (the games separated by a blank line, as :func:`damiera.pdn.write_games` writes
+    them, each with its own tags, clock and result as ``GET /api/games/{id}/pdn`` writes it:
     :func:`damiera.web.game_views.pdn_text`); "" when there is none."""
     parts = []
-    for stored in service.store.recent(owner, MAX_DOWNLOAD):
+    for stored in games_of(service.store, owner, MAX_DOWNLOAD):
         if started(stored):
             parts.append(pdn_text(stored, service.rebuild(stored)))
     return "\n".join(parts)
-
-
-def _script_json(data: object) -> str:
-    """JSON safe inside ``<script type="application/json">`` (no ``</`` sequence)."""
-    return json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
 
 
 async def _same_origin(request: Request) -> None:
@@ -192,7 +194,8 @@ def build_router(service: GameService, limits: Limits, render: Render) -> APIRou
     """The import page and its API, bound to the site's ``service`` and ``limits``;
     ``render`` is :func:`damiera.web.pages.render`."""
     router = APIRouter()
-    slots = asyncio.Semaphore(CONCURRENT)
+    readers = FairShare(CONCURRENT, limits.import_per_client, limits.import_waiting,
+                        "PDN files read")
     files = RateLimiter(limits.import_rate, limits.import_burst)
     replays = RateLimiter(limits.replay_rate, limits.replay_burst)
 
@@ -205,33 +208,35 @@ def build_router(service: GameService, limits: Limits, render: Render) -> APIRou
             "max_bytes": limits.max_import_bytes,
         }
         return render(request, "pdn_import.html",
-                      {"title": _("Import PDN"), "page_data": _script_json(data)})
+                      {"title": _("Import PDN"), "page_data": script_json(data)})
 
     @router.post("/api/pdn/import", tags=["pdn"],
                  dependencies=[Depends(_same_origin), Depends(_locale)],
                  summary="Read a PDN file: every game with its tags, moves and errors")
     async def import_pdn(body: ImportBody, request: Request) -> JSONResponse:
-        files.take(client_key(request), "PDN files")
+        files.take(client_address(request), "PDN files")
         size = len(body.pdn.encode("utf-8", "surrogatepass"))
         if size > limits.max_import_bytes:
             raise LimitExceeded(413, f"the PDN text is too large ({size} bytes; at most "
                                      f"{limits.max_import_bytes})")
-        if slots.locked():
-            raise LimitExceeded(503, "the site is reading other files; try again shortly",
-                                retry_after=2)
-        async with slots:
+        ticket = readers.ticket(client_address(request))
+        try:
+            if not await until_disconnect(request, ticket.acquire()):
+                raise ClientGone("the client went away")
             return JSONResponse(await asyncio.to_thread(read_import, body.pdn))
+        finally:
+            ticket.release()
 
     @router.post("/api/pdn/replay", tags=["pdn"], dependencies=[Depends(_same_origin)],
                  summary="The positions of one game: FEN before the first move and after each")
     async def replay_game(body: ReplayBody, request: Request) -> JSONResponse:
-        replays.take(client_key(request), "replays")
+        replays.take(client_address(request), "replays")
         return JSONResponse(await asyncio.to_thread(replay, body))
 
     @router.get("/api/pdn/my-games", tags=["pdn"], response_class=PlainTextResponse,
                 summary="Every game of this browser as one PDN file")
     async def my_games(request: Request) -> PlainTextResponse:
-        files.take(client_key(request), "PDN files")
+        files.take(client_address(request), "PDN files")
         owner = current_player(request)
         text = await asyncio.to_thread(all_games_pdn, service, owner)
         return PlainTextResponse(

@@ -17,10 +17,16 @@ from damiera.web.store import StoredGame
 _ = i18n.gettext
 
 __all__ = [
+    "ABANDONED_DRAW_REASON",
+    "ABANDONED_REASON",
+    "ABORTED_REASON",
+    "OFF_BOARD_REASONS",
     "TIME_DRAW_REASON",
     "TIME_REASON",
     "color_of",
+    "ended_off_board",
     "localize_result",
+    "off_board_result",
     "result_json",
     "result_sentence",
     "result_text",
@@ -31,6 +37,31 @@ __all__ = [
 TIME_REASON = ResultReason.TIME.value
 #: The stored ``result_reason`` of a game drawn on time: the opponent could not win.
 TIME_DRAW_REASON = ResultReason.TIME_NO_WIN.value
+#: Games between two browsers (:mod:`damiera.web.live.offers`): won, or drawn, by a claim
+#: after the opponent left; aborted before both sides moved (no result: no winner, and the
+#: PDN's result stays ``*``).
+ABANDONED_REASON = "abandoned"
+ABANDONED_DRAW_REASON = "abandoned-draw"
+ABORTED_REASON = "aborted"
+#: Results decided off the board (the server's clock, or the players' page): the rules
+#: core's Game does not know them; the stored row does.
+OFF_BOARD_REASONS = (TIME_REASON, TIME_DRAW_REASON, ABANDONED_REASON, ABANDONED_DRAW_REASON,
+                     ABORTED_REASON)
+
+
+def ended_off_board(stored: StoredGame) -> bool:
+    """Whether ``stored`` ended off the board (:data:`OFF_BOARD_REASONS`)."""
+    return stored.result_reason in OFF_BOARD_REASONS
+
+
+def off_board_result(stored: StoredGame, data: dict[str, Any]) -> dict[str, Any]:
+    """The game JSON ``data`` with the result of a game that ended off the board (no legal
+    moves, nothing to take back); ``data`` itself is not changed."""
+    if not ended_off_board(stored):
+        return data
+    return {**data, "legal_moves": [], "can_undo": False,
+            "result": {"winner": stored.result_winner, "reason": stored.result_reason,
+                       "text": stored_result_text(stored)}}
 
 
 def color_of(word: str) -> Color:
@@ -58,6 +89,9 @@ def result_sentence(winner: str | None, reason: str, n: int) -> str | None:
         ResultReason.AGREEMENT.value: _("Draw by agreement"),
         TIME_REASON: _("{winner} wins: {loser} lost on time"),
         TIME_DRAW_REASON: _("Draw: a flag fell, but the other side cannot win"),
+        ABANDONED_REASON: _("{winner} wins: {loser} left the game"),
+        ABANDONED_DRAW_REASON: _("Draw: a player left the game and the other claimed a draw"),
+        ABORTED_REASON: _("Game aborted: no result"),
     }.get(reason)
     if text is None:
         return None
@@ -101,6 +135,9 @@ def result_json(result: Result | None, v: Variant) -> dict[str, Any] | None:
 def stored_result_text(stored: StoredGame) -> str:
     """The stored result as a sentence in the current language (the reason's own words)."""
     v = VARIANTS.get(stored.variant)
+    if stored.result_reason in OFF_BOARD_REASONS[2:]:
+        sentence = result_sentence(stored.result_winner, stored.result_reason, 0)
+        return sentence if sentence is not None else str(stored.result_reason)
     try:
         reason = ResultReason(stored.result_reason)
     except ValueError:

@@ -3,7 +3,8 @@
 A game's id is public: it is in the game's address, its share link and its PDN, and anyone
 with it may watch. Each side of a game is a **seat**, held by the secret player token of the
 browser that took it (the ``damiera_player`` cookie, HttpOnly; the store keeps only its
-SHA-256, so the database does not hold the secret itself). The browser that creates a game
+SHA-256, for the seats and for the game's creator alike (:func:`owner_key`), so the
+database does not hold the secret itself). The browser that creates a game
 holds its side; in a friend game on one screen it holds both; the computer's side has no
 seat. Only a seat holder may move, undo, resign, agree a draw or ask for the computer's
 reply (:func:`require`); anyone else gets 403 (:class:`Forbidden`) and a read-only board.
@@ -11,12 +12,15 @@ reply (:func:`require`); anyone else gets 403 (:class:`Forbidden`) and a read-on
 Which seat an action needs (:func:`needed`): a move, the side to move (against the computer,
 the human's side); an undo, the side that moved last (against the computer, the human's);
 resigning, the side that resigns; an agreed draw, both sides; the computer's reply, the
-human's side; deleting the game (from My games), every seat it has.
+human's side; deleting the game (from My games), every seat it has. In a game between two
+browsers (opponent ``online``) each holds one side, and every action but a move needs the
+side the caller acts for (its offers, takebacks, claims: :mod:`damiera.web.live.offers`).
 
 :func:`require_same_origin` guards every state-changing POST against cross-site requests
 (CSRF): a request a browser marks as coming from another site (``Sec-Fetch-Site``, else an
-``Origin`` that is not this site) gets 403, and a body that is not JSON gets 415 (an HTML
-form cannot send ``application/json``; a POST without a body may omit the type).
+``Origin`` that is not this site: another scheme, host or port than the request's own, as
+RFC 6454 compares origins) gets 403, and a body that is not JSON gets 415 (an HTML form
+cannot send ``application/json``; a POST without a body may omit the type).
 """
 
 from __future__ import annotations
@@ -58,16 +62,32 @@ def seat_key(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def owner_key(token: str | None) -> str | None:
+    """What the store keeps as a game's ``owner`` (the browser that created it, for "my
+    games") for the player token ``token``: its :func:`seat_key`; None for no token."""
+    return seat_key(token) if token else None
+
+
 def new_game_seats(owner: str | None, opponent: str, side: str) -> tuple[str | None, str | None]:
     """``(white_seat, black_seat)`` of a new game created by the browser with token
     ``owner``: both sides between friends on one screen, the human's side against the
-    computer (the computer's side has no seat)."""
+    computer (the computer's side has no seat) or against a player online (the other
+    seat waits for whoever opens the invitation link:
+    :mod:`damiera.web.live.invitations`)."""
     if owner is None:
         return None, None
     key = seat_key(owner)
-    if opponent != "computer":
+    if opponent == "friend":
         return key, key
     return (key, None) if side == "white" else (None, key)
+
+
+def free_side(stored: Seated) -> str | None:
+    """The side of a game between two browsers that nobody holds yet (None: both taken)."""
+    for side, seat in zip(SIDES, (stored.white_seat, stored.black_seat), strict=True):
+        if seat is None:
+            return side
+    return None
 
 
 def held(stored: Seated, token: str | None) -> list[str]:
@@ -87,6 +107,8 @@ def needed(stored: Seated, action: str, turn: str, side: str | None = None) -> s
     computer = stored.opponent == "computer"
     if computer or action == "reply":
         return {stored.side}
+    if stored.opponent == "online" and action not in ("move", "delete"):
+        return {side} if side in SIDES else set()   # the player's own side, given
     if action == "move":
         return {turn}
     if action == "undo":
@@ -107,6 +129,26 @@ def require(stored: Seated, token: str | None, action: str, turn: str,
         raise Forbidden(f"only the {' and '.join(sorted(missing))} player may do this")
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def same_origin(origin: str, scheme: str, host: str) -> bool:
+    """Whether the ``Origin`` header ``origin`` names the site a request reached as
+    ``scheme`` (``http`` or ``https``, as the server or its trusted proxy saw it) and Host
+    header ``host``: the same scheme, host name (any case) and port (a default port written
+    or not). ``null`` and anything unparsable are another site."""
+    try:
+        mine = urlsplit(f"{scheme}://{host}")
+        theirs = urlsplit(origin)
+        ports = (mine.port or _DEFAULT_PORTS.get(scheme),
+                 theirs.port or _DEFAULT_PORTS.get(theirs.scheme))
+    except ValueError:   # a port that is not a number
+        return False
+    return (theirs.scheme == scheme and theirs.hostname is not None
+            and theirs.hostname == mine.hostname and ports[0] == ports[1]
+            and theirs.path in ("", "/") and not theirs.query)
+
+
 def require_same_origin(request: Request) -> None:
     """Raise :class:`Forbidden` for a request a browser sent from another site, and
     :class:`UnsupportedBody` for a body that is not JSON (see the module docstring)."""
@@ -116,7 +158,8 @@ def require_same_origin(request: Request) -> None:
             raise Forbidden("requests from other sites may not change games")
     else:
         origin = request.headers.get("origin")
-        if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
+        if origin is not None and not same_origin(origin, request.url.scheme,
+                                                  request.headers.get("host", "")):
             raise Forbidden("requests from other sites may not change games")
     ctype = request.headers.get("content-type")
     if ctype is not None:

@@ -3,7 +3,13 @@
 - :class:`SecurityHeaders` (ASGI middleware) adds to every response a Content-Security-Policy
   (scripts, styles, images and connections from the site itself only; no inline script; no
   framing: ``frame-ancestors 'none'``), ``X-Content-Type-Options: nosniff``,
-  ``X-Frame-Options: DENY`` (older browsers), ``Referrer-Policy: same-origin``.
+  ``X-Frame-Options: DENY`` (older browsers), ``Referrer-Policy: same-origin``, and over
+  HTTPS ``Strict-Transport-Security`` (one year: browsers then never ask for the site
+  over plain HTTP).
+- :class:`AllowedHosts` (ASGI middleware) answers 400 to a request whose ``Host`` header
+  names another site (DNS rebinding: a page of another site whose name was pointed at this
+  server's address); :func:`default_allowed_hosts` is what ``damiera serve`` allows when
+  not told (``--allowed-host``).
 - :func:`secure_cookie`: cookies get ``Secure`` when the request came over HTTPS (directly,
   or through a proxy Uvicorn trusts: ``--forwarded-allow-ips``).
 - :func:`safe_local_path`: a ``next=`` target reduced to a path on this site (an open
@@ -17,11 +23,13 @@
 from __future__ import annotations
 
 import importlib.util
+import socket
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from damiera.web.limits import ASGIApp, Message, Receive, Scope, Send
@@ -40,9 +48,14 @@ HEADERS: list[tuple[bytes, bytes]] = [
 ]
 
 
+#: Sent with every answer over HTTPS.
+HSTS = (b"strict-transport-security", b"max-age=31536000")
+
+
 class SecurityHeaders:
-    """ASGI middleware adding :data:`HEADERS` to every HTTP response (a header the app set
-    itself is kept)."""
+    """ASGI middleware adding :data:`HEADERS` to every HTTP response, and :data:`HSTS` to
+    those over HTTPS (``scope["scheme"]``, which Uvicorn sets from a trusted proxy's
+    ``X-Forwarded-Proto``); a header the app set itself is kept."""
 
     def __init__(self, app: ASGIApp):
         self.app = app
@@ -52,15 +65,88 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
+        extra = [*HEADERS, HSTS] if scope.get("scheme") == "https" else HEADERS
+
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 present = {k.lower() for k, _ in headers}
-                headers += [(k, v) for k, v in HEADERS if k not in present]
+                headers += [(k, v) for k, v in extra if k not in present]
                 message = {**message, "headers": headers}
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+#: Names every server answers to on its own machine.
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+#: Addresses that mean "every interface" (``damiera serve --host 0.0.0.0``).
+WILDCARD_ADDRESSES = ("", "0.0.0.0", "::")
+
+
+def default_allowed_hosts(host: str) -> list[str]:
+    """The host names a server listening on ``host`` answers to when not told otherwise:
+    :data:`LOOPBACK_HOSTS` and ``host`` itself, or for a wildcard address this machine's
+    names (``socket.gethostname()``, ``getfqdn()``) and the addresses they resolve to."""
+    names = [*LOOPBACK_HOSTS]
+    if host not in WILDCARD_ADDRESSES:
+        return [*names, host.strip("[]").lower()]
+    for name in {socket.gethostname(), socket.getfqdn()}:
+        names.append(name.lower())
+        try:
+            names += [str(info[4][0]) for info in socket.getaddrinfo(name, None)]
+        except (OSError, UnicodeError):
+            pass
+    return list(dict.fromkeys(names))
+
+
+def _host_name(host: str) -> str | None:
+    """The name in a ``Host`` header (``example.org:8000`` -> ``example.org``, ``[::1]:80``
+    -> ``::1``), lower case; None when it is not a host."""
+    try:
+        parts = urlsplit(f"//{host}")
+        parts.port   # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError:
+        return None
+    return parts.hostname
+
+
+def _host_allowed(name: str, patterns: Sequence[str]) -> bool:
+    for pattern in patterns:
+        if pattern == "*" or name == pattern:
+            return True
+        if pattern.startswith("*.") and name.endswith(pattern[1:]):
+            return True
+    return False
+
+
+class AllowedHosts:
+    """ASGI middleware: a request whose ``Host`` header is not one of ``hosts`` gets 400
+    ``{"error": ...}`` (on every route: the request is not meant for this site, so there is
+    no page of it to show). ``hosts``: names or addresses (any case, IPv6 without brackets),
+    ``*.example.org`` for every name under ``example.org``, ``*`` for any."""
+
+    def __init__(self, app: ASGIApp, hosts: Sequence[str]):
+        self.app = app
+        self.hosts = [h.strip().strip("[]").lower() for h in hosts if h.strip()]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+        name = _host_name(host)
+        if name is not None and _host_allowed(name, self.hosts):
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        response = JSONResponse(
+            {"error": f"this server does not answer to the host name {host[:100]!r} "
+                      "(its operator lists the names it answers to: damiera serve "
+                      "--allowed-host)"}, status_code=400)
+        await response(scope, receive, send)
 
 
 def secure_cookie(request: Request) -> bool:

@@ -150,7 +150,7 @@ def game_json(stored: StoredGame, game: Game, *, can_undo: bool) -> dict[str, An
 
 
 def summary_json(s: StoredGame) -> dict[str, Any]:
-    """One game of "my games" (see :meth:`damiera.web.games.GameService.recent`), read from
+    """One game of "my games" (see :func:`damiera.web.my_games.recent`), read from
     the stored row without replaying it."""
     v = VARIANTS.get(s.variant)
     result: dict[str, Any] | None = None

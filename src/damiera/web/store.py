@@ -4,8 +4,9 @@ A stored game is what it takes to rebuild it exactly: the variant and its house 
 plays (a friend on the same screen, or the computer at a level), the side at the bottom of the
 screen, the start FEN (None for the variant's start position), every move in full notation,
 the result, the Hub engine that plays for the computer (if not Damiera's own), the clock of a
-timed game (:mod:`damiera.web.clocks`), the browser that created it, the seats (the SHA-256
-of the player token that holds each side: :mod:`damiera.web.seats`), the computer's move
+timed game (:mod:`damiera.web.clocks`), the browser that created it and the seats (the
+SHA-256 of the player token that created it and of the one that holds each side, never a
+token itself: :mod:`damiera.web.seats`), the computer's move
 asked for and not yet played (:mod:`damiera.web.thinking`), and timestamps. The position is
 never stored: the web layer rebuilds a :class:`damiera.rules.game.Game` by replaying the moves.
 
@@ -38,8 +39,8 @@ import os
 import re
 import secrets
 import threading
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -51,6 +52,7 @@ from sqlalchemy import (
     DateTime,
     Engine,
     Float,
+    Index,
     Integer,
     String,
     create_engine,
@@ -62,8 +64,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
+
+from damiera.web import db_retry
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -84,13 +88,15 @@ class StorageError(RuntimeError):
         self.move_stored = move_stored
 
 
-def _storage_errors(method: Callable[P, R]) -> Callable[P, R]:
-    """Turn the database's errors (SQLAlchemy's, OSError) into :class:`StorageError`."""
+def storage_errors(method: Callable[P, R]) -> Callable[P, R]:
+    """Wait out a short outage of a server database (:func:`damiera.web.db_retry.call`),
+    then turn the database's errors (SQLAlchemy's, OSError) into :class:`StorageError`."""
 
     @functools.wraps(method)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        server = not getattr(args[0], "url", "sqlite").startswith("sqlite")
         try:
-            return method(*args, **kwargs)
+            return db_retry.call(lambda: method(*args, **kwargs), server)
         except (SQLAlchemyError, OSError) as exc:
             why = str(getattr(exc, "orig", None) or exc).splitlines()[0][:200]
             raise StorageError(f"the database failed: {why}", why=why) from exc
@@ -120,6 +126,10 @@ def safe_url(url: str) -> str:
         return re.sub(r"^([^:/]*://[^:/@]*:)[^@]*@", r"\1***@", url)
 
 
+#: Longest game id the table holds.
+MAX_GAME_ID = 32
+
+
 class _Base(DeclarativeBase):
     pass
 
@@ -133,7 +143,7 @@ class GameRow(_Base):
 
     __tablename__ = "games"
 
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    id: Mapped[str] = mapped_column(String(MAX_GAME_ID), primary_key=True)
     variant: Mapped[str] = mapped_column(String(32))
     optional_capture: Mapped[bool] = mapped_column(default=False)
     #: "computer" or "friend".
@@ -148,8 +158,9 @@ class GameRow(_Base):
     result_winner: Mapped[str | None] = mapped_column(String(8), nullable=True)
     #: A :class:`damiera.rules.game.ResultReason` value, or None while the game goes on.
     result_reason: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    #: Opaque token of the browser that created the game ("my games").
-    owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    #: SHA-256 (hex) of the player token of the browser that created the game ("my games";
+    #: :func:`damiera.web.seats.owner_key`): never the token itself.
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: SHA-256 (hex) of the player token holding each side's seat; None: nobody's (the
     #: computer's side).
     white_seat: Mapped[str | None] = mapped_column(String(64), nullable=True)
@@ -167,8 +178,23 @@ class GameRow(_Base):
     computer_job: Mapped[str | None] = mapped_column(String(40), nullable=True)
     computer_asked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
                                                                nullable=True)
+    #: A game between two browsers (opponent "online"): the SHA-256 of its invitation
+    #: link's secret (:mod:`damiera.web.live.invitations`), each side's display name, and the
+    #: offers standing (``{"draw": side, "takeback": side, "rematch": side, "rematch_game":
+    #: id}``, :mod:`damiera.web.live.offers`).
+    invite: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    white_name: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    black_name: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    offers: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy's own hook
+    #: "My games" of a browser: its games as creator or by either seat, newest first
+    #: (:mod:`damiera.web.my_games`), each read from an index in that order.
+    __table_args__ = (
+        Index("ix_games_owner_updated_at", "owner", "updated_at"),
+        Index("ix_games_white_seat_updated_at", "white_seat", "updated_at"),
+        Index("ix_games_black_seat_updated_at", "black_seat", "updated_at"),
+    )
 
 
 class TaskRow(_Base):
@@ -179,6 +205,48 @@ class TaskRow(_Base):
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChallengeRow(_Base):
+    """An open challenge of the lobby (:mod:`damiera.web.lobby.challenges`): the game it
+    offers, who made it (the SHA-256 of the player token, and the client address it counts
+    against), until when it is open, and the game its acceptance started."""
+
+    __tablename__ = "challenges"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(32))
+    optional_capture: Mapped[bool] = mapped_column(default=False)
+    #: Time control "M+S", or None (no clock).
+    clock: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    #: The creator's side: "white", "black" or "random".
+    side: Mapped[str] = mapped_column(String(8))
+    creator: Mapped[str] = mapped_column(String(64))
+    creator_name: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    client: Mapped[str] = mapped_column(String(64), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    #: "open", "accepted" or "cancelled".
+    status: Mapped[str] = mapped_column(String(12), index=True)
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: When its creator's lobby page was last known open (its lobby event stream:
+    #: :mod:`damiera.web.lobby.presence`); None in challenges made before it was kept.
+    creator_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                             nullable=True)
+
+
+class PresenceRow(_Base):
+    """Whether a player's page of a game is open (:mod:`damiera.web.live.presence`): a row a
+    side, ``online`` since ``since``, last confirmed at ``seen_at`` by the web process that
+    holds its event stream."""
+
+    __tablename__ = "seat_presence"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    side: Mapped[str] = mapped_column(String(8), primary_key=True)
+    online: Mapped[bool] = mapped_column(default=False)
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 class PuzzleRatingRow(_Base):
@@ -248,9 +316,13 @@ class StoredGame:
     engine: str | None = None
     computer_job: str | None = None
     computer_asked_at: datetime | None = None
+    invite: str | None = None
+    white_name: str | None = None
+    black_name: str | None = None
+    offers: dict[str, Any] | None = None
 
     @classmethod
-    def _from_row(cls, row: GameRow) -> StoredGame:
+    def from_row(cls, row: GameRow) -> StoredGame:
         return cls(
             id=row.id,
             variant=row.variant,
@@ -273,6 +345,10 @@ class StoredGame:
             computer_job=row.computer_job,
             computer_asked_at=(_utc(row.computer_asked_at)
                                if row.computer_asked_at is not None else None),
+            invite=row.invite,
+            white_name=row.white_name,
+            black_name=row.black_name,
+            offers=copy.deepcopy(row.offers),
         )
 
 
@@ -280,6 +356,16 @@ def _utc(moment: datetime) -> datetime:
     """``moment`` in UTC: SQLite drops the time zone (every stored time is UTC); PostgreSQL
     gives it in the session's time zone."""
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _known_id(game_id: str) -> str:
+    """``game_id`` if a game could have it, else :class:`NotFoundError` without asking the
+    database: an id of more than :data:`MAX_GAME_ID` characters, or holding a character that
+    is not printable (a NUL, which PostgreSQL refuses in any text, a lone surrogate, a
+    control character), names no game."""
+    if not game_id or len(game_id) > MAX_GAME_ID or not game_id.isprintable():
+        raise NotFoundError(f"no game with id {game_id[:MAX_GAME_ID + 8]!r}")
+    return game_id
 
 
 def new_game_id() -> str:
@@ -312,15 +398,50 @@ class GameStore:
             threading.Lock() if self.url.startswith("sqlite") else nullcontext()
         )
 
+        #: Called as ``listener(game_id, game)`` in the writing thread after every game
+        #: created or saved (``game``: the stored copy) and deleted (``game`` None), once the
+        #: change is committed (the live boards: :mod:`damiera.web.live.hub`). A listener
+        #: must not raise.
+        self.listeners: list[Callable[[str, StoredGame | None], None]] = []
+
     def close(self) -> None:
         """Close the database connections."""
         self.engine.dispose()
 
-    @_storage_errors
-    def create(self, game: StoredGame) -> StoredGame:
-        """Insert a new game; returns it with its version set."""
+    def _changed(self, game: StoredGame) -> None:
+        for listener in self.listeners:
+            listener(game.id, game)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """A session in one transaction (committed at the end, rolled back on an error),
+        this process's writes queued as the store's own are (for the tables of other
+        parts of the site: challenges, presence). The database's errors are the caller's to
+        turn into :class:`StorageError` (:func:`storage_errors`)."""
+        with self._write_lock, self._sessions.begin() as session:
+            yield session
+
+    def reading(self) -> Session:
+        """A session for reads (use it in a ``with`` block)."""
+        return self._sessions()
+
+    @storage_errors
+    def find_by_invite(self, key: str) -> StoredGame | None:
+        """The game whose invitation link's secret hashes to ``key``, or None."""
+        with self._sessions() as session:
+            row = session.scalars(select(GameRow).where(GameRow.invite == key).limit(1)).first()
+            return StoredGame.from_row(row) if row is not None else None
+
+    @storage_errors
+    def create(self, game: StoredGame,
+               check: Callable[[Session], bool] | None = None) -> StoredGame:
+        """Insert a new game; returns it with its version set. ``check``: run in the same
+        transaction first; when it returns False nothing is written and
+        :class:`ConflictError` is raised (a challenge accepted by someone else first)."""
         now = datetime.now(UTC)
         with self._write_lock, self._sessions.begin() as session:
+            if check is not None and not check(session):
+                raise ConflictError("changed by another request")
             row = GameRow(
                 id=game.id,
                 variant=game.variant,
@@ -337,35 +458,44 @@ class GameStore:
                 engine=game.engine,
                 white_seat=game.white_seat,
                 black_seat=game.black_seat,
+                invite=game.invite,
+                white_name=game.white_name,
+                black_name=game.black_name,
+                offers=copy.deepcopy(game.offers),
                 created_at=now,
                 updated_at=now,
             )
             session.add(row)
             session.flush()
-            return StoredGame._from_row(row)
+            created = StoredGame.from_row(row)
+        self._changed(created)
+        return created
 
-    @_storage_errors
+    @storage_errors
     def load(self, game_id: str) -> StoredGame:
         """The game with this id. Raises :class:`NotFoundError`."""
         with self._sessions() as session:
-            row = session.get(GameRow, game_id)
+            row = session.get(GameRow, _known_id(game_id))
             if row is None:
                 raise NotFoundError(f"no game with id {game_id!r}")
-            return StoredGame._from_row(row)
+            return StoredGame.from_row(row)
 
-    @_storage_errors
+    @storage_errors
     def save(self, game: StoredGame) -> StoredGame:
-        """Write the moves, result, clock and pending computer move of ``game`` if nobody changed it since it was loaded.
+        """Write the moves, result, clock, pending computer move, seats, names and offers of
+        ``game`` if nobody changed it since it was loaded.
 
         Returns the saved copy (new version and ``updated_at``). Raises
         :class:`ConflictError` (nothing written) when the stored version differs, and
         :class:`NotFoundError` when the game is gone.
         """
         with self._write_lock, self._sessions() as session:
-            row = session.get(GameRow, game.id)
+            row = session.get(GameRow, _known_id(game.id))
             if row is None:
                 raise NotFoundError(f"no game with id {game.id!r}")
             if row.version != game.version:
+                if db_retry.after_failure() and _written(row, game):
+                    return StoredGame.from_row(row)   # the cut-off try had landed
                 raise ConflictError("the game was changed by another request; reload it")
             row.moves = list(game.moves)
             row.result_winner = game.result_winner
@@ -373,6 +503,11 @@ class GameStore:
             row.clock = copy.deepcopy(game.clock)
             row.computer_job = game.computer_job
             row.computer_asked_at = game.computer_asked_at
+            row.white_seat = game.white_seat
+            row.black_seat = game.black_seat
+            row.white_name = game.white_name
+            row.black_name = game.black_name
+            row.offers = copy.deepcopy(game.offers)
             row.updated_at = datetime.now(UTC)
             try:
                 session.commit()
@@ -381,28 +516,50 @@ class GameStore:
                 raise ConflictError(
                     "the game was changed by another request; reload it"
                 ) from None
-            return StoredGame._from_row(row)
+            saved = StoredGame.from_row(row)
+        self._changed(saved)
+        return saved
 
-    @_storage_errors
+    @storage_errors
+    def renew_pending(self, game_id: str, job: str) -> bool:
+        """Set the pending computer move's ``computer_asked_at`` to now if the game still
+        waits for search ``job`` (:mod:`damiera.web.thinking`'s lease); nothing else changes,
+        not the version. False when the game waits for another search or none, or is gone."""
+        with self._write_lock, self._sessions.begin() as session:
+            result = session.execute(update(GameRow)
+                                     .where(GameRow.id == game_id, GameRow.computer_job == job)
+                                     .values(computer_asked_at=datetime.now(UTC))
+                                     .execution_options(synchronize_session=False))
+            return int(getattr(result, "rowcount", 0) or 0) == 1
+
+    @storage_errors
     def delete(self, game_id: str) -> None:
         """Delete the game (who may is the caller's question: :mod:`damiera.web.seats`).
         Raises :class:`NotFoundError` when there is no such game."""
         with self._write_lock, self._sessions.begin() as session:
-            row = session.get(GameRow, game_id)
+            row = session.get(GameRow, _known_id(game_id))
             if row is None:
+                if db_retry.after_failure():
+                    return                         # the cut-off try had landed
                 raise NotFoundError(f"no game with id {game_id!r}")
             session.delete(row)
+        for listener in self.listeners:
+            listener(game_id, None)
 
-    @_storage_errors
+    @storage_errors
     def delete_untouched(self, before: datetime) -> int:
-        """Delete every game last changed before ``before``; returns how many."""
+        """Delete every game last changed before ``before``; returns how many. Presence rows
+        not confirmed since, and challenges closed or expired a day before now, go too."""
         if before.tzinfo is not None:
             before = before.astimezone(UTC)
+        day_ago = datetime.now(UTC) - timedelta(days=1)
         with self._write_lock, self._sessions.begin() as session:
             result = session.execute(delete(GameRow).where(GameRow.updated_at < before))
+            session.execute(delete(PresenceRow).where(PresenceRow.seen_at < before))
+            session.execute(delete(ChallengeRow).where(ChallengeRow.expires_at < day_ago))
             return int(getattr(result, "rowcount", 0) or 0)
 
-    @_storage_errors
+    @storage_errors
     def claim_task(self, name: str, every: float) -> bool:
         """True for exactly one caller (of all processes on this database) per ``every``
         seconds: the periodic task ``name`` is due and this caller runs it (its next round
@@ -426,7 +583,7 @@ class GameStore:
             return False
         return True
 
-    @_storage_errors
+    @storage_errors
     def check_writable(self) -> None:
         """Raise the database's error (e.g. SQLAlchemy's OperationalError, "attempt to write
         a readonly database") unless it accepts a write; nothing is changed."""
@@ -439,19 +596,16 @@ class GameStore:
             finally:
                 trans.rollback()
 
-    @_storage_errors
-    def recent(self, owner: str | None, limit: int = 50) -> list[StoredGame]:
-        """The ``owner``'s games, most recently changed first (none for a None owner)."""
-        if owner is None:
-            return []
-        with self._sessions() as session:
-            rows = session.scalars(
-                select(GameRow)
-                .where(GameRow.owner == owner)
-                .order_by(GameRow.updated_at.desc())
-                .limit(limit)
-            )
-            return [StoredGame._from_row(r) for r in rows]
+
+def _written(row: GameRow, game: StoredGame) -> bool:
+    """Whether ``row`` is ``game`` as :meth:`GameStore.save` writes it, one version on."""
+    return (row.version == game.version + 1 and list(row.moves) == list(game.moves)
+            and row.result_winner == game.result_winner
+            and row.result_reason == game.result_reason and row.clock == game.clock
+            and row.computer_job == game.computer_job
+            and (row.white_seat, row.black_seat) == (game.white_seat, game.black_seat)
+            and (row.white_name, row.black_name) == (game.white_name, game.black_name)
+            and row.offers == game.offers)
 
 
 def sqlite_file(url: str) -> Path | None:

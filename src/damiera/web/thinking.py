@@ -10,32 +10,39 @@ it again (so is a failed or abandoned search's). Meanwhile any web process answe
 computer is thinking, and a ``POST /reply`` that finds a pending move waits for it instead of
 searching again (:func:`wait_until_played`).
 
-When the asking web process dies, a job queue's answer is still stored by the next request
-that reads the game (:meth:`damiera.web.games.GameService.get`). Otherwise a pending move
-older than ``stale`` seconds (its process died with the search, its job was lost) no longer
-counts: the computer is not thinking, and the next ``POST /reply`` asks afresh; the late
-result of the old search is then dropped, its id no longer being the game's.
+A pending move is a lease: the request that waits for the search renews ``computer_asked_at``
+every :data:`RENEW_EVERY` seconds (:func:`keep_renewed`; a write that changes nothing else,
+not even the version). When the asking web process dies (kill -9, a crash, a restart), a job
+queue's answer is still stored by the next request that reads the game
+(:meth:`damiera.web.games.GameService.get`); otherwise, at most :data:`STALE_AFTER` seconds
+after its last renewal, the pending move no longer counts: the computer is not thinking, and
+the next ``POST /reply`` asks afresh (waiting at most that long); the late result of the old
+search is then dropped, its id no longer being the game's.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 from damiera.web.store import StoredGame
 
-#: Seconds after which a pending move no longer counts (a level-3 search takes seconds; a
-#: busy queue may keep a job waiting a while).
-STALE_AFTER = 180.0
+log = logging.getLogger("damiera.web")
+
+#: Seconds after its last renewal at which a pending move no longer counts (its asker is
+#: gone), and how often the asker renews it.
+STALE_AFTER = 15.0
+RENEW_EVERY = 5.0
 #: Seconds between two looks at the database while waiting for another request's search.
 WAIT_POLL = 0.1
 
 
 def pending(stored: StoredGame, stale: float = STALE_AFTER, now: datetime | None = None) -> bool:
-    """Whether a search for the computer's move was asked for less than ``stale`` seconds
-    ago and has not been stored (or given up) yet."""
+    """Whether a search for the computer's move was asked for (or its lease renewed) less
+    than ``stale`` seconds ago and has not been stored (or given up) yet."""
     if stored.computer_job is None or stored.computer_asked_at is None:
         return False
     age = ((now or datetime.now(UTC)) - stored.computer_asked_at).total_seconds()
@@ -64,3 +71,17 @@ async def wait_until_played(load: Callable[[str], Awaitable[StoredGame]], stored
         await asyncio.sleep(poll)
         stored = await load(stored.id)
     return stored
+
+
+async def keep_renewed(renew: Callable[[], Awaitable[bool]],
+                       every: float = RENEW_EVERY) -> None:
+    """Call ``renew`` every ``every`` seconds until it answers False (the pending move is no
+    longer this one) or the caller cancels this; an exception from ``renew`` (the database
+    failing for a moment) is logged and the next round tries again."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            if not await renew():
+                return
+        except Exception as exc:  # noqa: BLE001 - the lease runs out if this keeps failing
+            log.warning("could not renew a pending computer move: %s", str(exc)[:200])

@@ -15,9 +15,16 @@
   events, one ``data:`` JSON per finished iteration (``{"depth", "nodes", "nps", "turn",
   "lines": [{"rank", "score" (centi-men, White's view), "win_in"/"loss_in" (plies, White's
   view, or null), "pv": [move text]}]}``), then ``event: done``. A newer stream from the
-  same browser ends the older one; so does closing the connection.
+  same browser (address and player cookie) ends the older one; so does closing the
+  connection. Searches are shared fairly among addresses: past ``Limits.analysis_per_client``
+  streams of one address 429, past ``Limits.analysis_waiting`` waiting in all 503, both with
+  ``Retry-After`` (:mod:`damiera.web.fair_share`).
 - ``POST /api/analysis/reviews`` JSON ``{"variant", "optional_capture", "fen", "moves":
-  [text]}`` or ``{"game_id"}`` -> 202 ``{"id"}``; ``GET /api/analysis/reviews/{id}`` ->
+  [text]}`` or ``{"game_id"}`` -> 202 ``{"id"}`` (a same-site JSON request, as every change:
+  :func:`damiera.web.seats.require_same_origin`; a newer review from the same browser
+  cancels its unfinished older one; past ``Limits.reviews_per_client`` of one address 429,
+  and 503 when other addresses' reviews fill the site's store:
+  :mod:`damiera.web.analysis.reviews`); ``GET /api/analysis/reviews/{id}`` ->
   ``{"id", "status": "queued"|"running"|"done"|"failed", "done", "total", "moves", "error"}``;
   ``GET /api/analysis/reviews/{id}/pdn``: the annotated PDN.
 """
@@ -25,13 +32,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-import secrets
-from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
@@ -48,10 +54,16 @@ from damiera.rules.notation import (
 from damiera.rules.position import FenError, Position, parse_fen, start_position, write_fen
 from damiera.rules.variant import VARIANTS, UnknownVariantError, Variant, variant
 from damiera.web import i18n
+from damiera.web.analysis.reviews import Review, ReviewBook
 from damiera.web.analysis.strings import js_strings
 from damiera.web.analysis.workers import Message, WorkerPool
 from damiera.web.api import PLAYER_COOKIE, error_response
+from damiera.web.client_address import client_address
+from damiera.web.fair_share import Ticket
 from damiera.web.games import GameService
+from damiera.web.limits import LimitExceeded
+from damiera.web.pages import script_json
+from damiera.web.seats import require_same_origin
 from damiera.web.serialization import moves_with_paths_json, variant_json
 from damiera.web.store import NotFoundError
 
@@ -60,8 +72,6 @@ MAX_FEN = 600
 #: Longest game reviewed (plies) and longest move text.
 MAX_MOVES = 600
 MAX_MOVE_TEXT = 80
-#: Reviews kept in memory (the oldest finished ones are forgotten first).
-MAX_REVIEWS = 64
 
 
 class _Refused(Exception):
@@ -131,57 +141,49 @@ class ReviewBody(BaseModel):
     moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
 
 
-class _Review:
-    def __init__(self, owner: str, total: int):
-        self.id = secrets.token_urlsafe(9)
-        self.owner = owner
-        self.status = "queued"
-        self.done = 0
-        self.total = total
-        self.moves: list[dict[str, Any]] = []
-        self.pdn = ""
-        self.error: str | None = None
-        self.task: asyncio.Task[None] | None = None
-
-    def json(self) -> dict[str, Any]:
-        return {"id": self.id, "status": self.status, "done": self.done, "total": self.total,
-                "moves": self.moves, "error": self.error}
-
-
 class AnalysisService:
     """The analysis board's state on the server: the worker pool, the running stream of each
-    browser, the reviews."""
+    browser, the reviews. Searches are shared fairly among client addresses
+    (:meth:`WorkerPool.ticket`); a browser (its address and player cookie) has one stream
+    and one unfinished review at a time, a newer one ending its own older one, never
+    another browser's."""
 
-    def __init__(self, games: GameService, pool: WorkerPool):
+    def __init__(self, games: GameService, pool: WorkerPool, book: ReviewBook | None = None):
         self.games = games
         self.pool = pool
-        self._streams: dict[str, asyncio.Event] = {}
-        self.reviews: OrderedDict[str, _Review] = OrderedDict()
+        self._streams: dict[str, tuple[asyncio.Event, Ticket]] = {}
+        self.reviews = book or ReviewBook()
 
     @staticmethod
-    def client(request: Request) -> str:
-        """The browser's key: its player cookie, else its address."""
-        token = request.cookies.get(PLAYER_COOKIE)
-        if token and len(token) <= 64:
-            return "p:" + token
-        return "a:" + (request.client.host if request.client else "?")
+    def browser(request: Request, address: str) -> str:
+        """The browser's key: its address with its player cookie (a cookie alone proves
+        nothing: any client may send any value)."""
+        token = request.cookies.get(PLAYER_COOKIE) or ""
+        return f"{address} {token[:64]}"
 
     async def stream(self, request: Request, v: Variant, pos: Position,
-                     multipv: int) -> AsyncIterator[str]:
-        """Server-sent events of one analysis (see the module docstring)."""
-        key = self.client(request)
-        old = self._streams.get(key)
-        if old is not None:
-            old.set()
+                     multipv: int) -> AsyncGenerator[str, None]:
+        """Server-sent events of one analysis (see the module docstring). The first item
+        (a comment line) comes once the analysis has its place in the queue; before it,
+        :class:`~damiera.web.limits.LimitExceeded` when the address has too many."""
+        address = client_address(request)
+        key = self.browser(request, address)
+        old = self._streams.pop(key, None)
+        if old is not None:          # this browser's older analysis ends (or leaves the queue)
+            old[0].set()
+            if not old[1].running:
+                old[1].release()
+        ticket = self.pool.ticket("analyse", address)
         stop = asyncio.Event()
-        self._streams[key] = stop
+        entry = (stop, ticket)
+        self._streams[key] = entry
         turn = pos.turn.word
         job = {"kind": "analyse", "variant": v.id, "optional_capture": v.optional_capture,
                "fen": write_fen(v, pos), "multipv": multipv,
                "movetime": self.pool.analysis_movetime}
         try:
             yield ": analysis\n\n"
-            async for msg in self.pool.run(job, stop):
+            async for msg in self.pool.run(job, stop, ticket):
                 if msg["kind"] == "lines":
                     yield f"data: {json.dumps(_white_view(msg, turn))}\n\n"
                 elif msg["kind"] == "error":
@@ -189,13 +191,15 @@ class AnalysisService:
                 elif msg["kind"] == "done":
                     yield "event: done\ndata: {}\n\n"
         finally:
-            if self._streams.get(key) is stop:
+            ticket.release()
+            if self._streams.get(key) is entry:
                 del self._streams[key]
 
-    async def start_review(self, owner: str, v: Variant, start: Position, moves: list[str],
-                           tags: dict[str, str], result: str) -> _Review:
+    async def start_review(self, request: Request, v: Variant, start: Position,
+                           moves: list[str], tags: dict[str, str], result: str) -> Review:
         """Check the moves and start a review in the background (one at a time per browser:
-        a newer one replaces an unfinished older one)."""
+        a newer one replaces its unfinished older one). Raises :class:`_Refused` (a move
+        that does not replay) and :class:`~damiera.web.limits.LimitExceeded` (429, 503)."""
         pos = start
         for i, text in enumerate(moves):
             if len(text) > MAX_MOVE_TEXT:
@@ -205,46 +209,73 @@ class AnalysisService:
                 pos = apply_move(pos, parse_move(v, pos, text))
             except NotationError as exc:
                 raise _Refused(f"move {i + 1} ({text[:20]}): {exc}", "bad_move") from None
-        for old in self.reviews.values():
-            if old.owner == owner and old.task is not None and not old.task.done():
+        address = client_address(request)
+        owner = self.browser(request, address)
+        for old in self.reviews.unfinished(owner):
+            if old.task is not None:
                 old.task.cancel()
-        review = _Review(owner, len(moves) + 1)
-        self.reviews[review.id] = review
-        while len(self.reviews) > MAX_REVIEWS:
-            oldest = next(iter(self.reviews.values()))
-            if oldest.task is not None:
-                oldest.task.cancel()
-            del self.reviews[oldest.id]
+            if old.ticket is not None and not old.ticket.running:
+                old.ticket.release()    # a task cancelled before it ran cleans up nothing
+            self.reviews.finish(old)
+            old.status, old.error = "failed", "replaced by a newer review"
+        ticket = self.pool.ticket("review", address)
+        review = Review(owner, address, len(moves) + 1)
+        review.ticket = ticket
+        try:
+            self.reviews.add(review)
+        except LimitExceeded:
+            ticket.release()
+            raise
         job = {"kind": "review", "variant": v.id, "optional_capture": v.optional_capture,
                "fen": write_fen(v, start), "moves": moves,
                "movetime": self.pool.review_movetime, "tags": tags, "result": result}
-        review.task = asyncio.create_task(self._run_review(review, job))
-        return review
+        review.task = asyncio.create_task(self._run_review(review, job, ticket))
+        review.task.add_done_callback(lambda _t: self._ended(review))   # even if cancelled
+        return review                                                  # before it ran
 
-    async def _run_review(self, review: _Review, job: Message) -> None:
-        try:
-            async for msg in self.pool.run(job):
-                review.status = "running"
-                if msg["kind"] == "progress":
-                    review.done, review.total = msg["done"], msg["total"]
-                elif msg["kind"] == "review":
-                    review.moves, review.pdn = msg["moves"], msg["pdn"]
-                elif msg["kind"] == "error":
-                    review.status, review.error = "failed", msg["message"]
-                elif msg["kind"] == "done":
-                    review.status = "done"
-        except asyncio.CancelledError:
+    def _ended(self, review: Review) -> None:
+        """A review's task ended (done, failed or cancelled, even before it ran): its place
+        is given back and its expiry starts."""
+        if review.ticket is not None:
+            review.ticket.release()
+        self.reviews.finish(review)
+        if review.status in ("queued", "running"):
             review.status, review.error = "failed", "cancelled"
-            raise
+
+    async def _run_review(self, review: Review, job: Message, ticket: Ticket) -> None:
+        async for msg in self.pool.run(job, ticket=ticket):
+            review.status = "running"
+            if msg["kind"] == "progress":
+                review.done, review.total = msg["done"], msg["total"]
+            elif msg["kind"] == "review":
+                review.moves, review.pdn = msg["moves"], msg["pdn"]
+            elif msg["kind"] == "error":
+                review.status, review.error = "failed", msg["message"]
+            elif msg["kind"] == "done":
+                review.status = "done"
+
+
+async def _after(first: str, rest: AsyncGenerator[str, None]) -> AsyncIterator[str]:
+    """``first``, then the items of ``rest`` (closed with this iterator)."""
+    async with contextlib.aclosing(rest):
+        yield first
+        async for item in rest:
+            yield item
+
+
+async def _same_origin(request: Request) -> None:
+    require_same_origin(request)
 
 
 def _refused(exc: _Refused) -> JSONResponse:
     return error_response(400, str(exc), code=exc.code)
 
 
-def build_router(games: GameService, pool: WorkerPool, render: Any) -> APIRouter:
-    """The page and API routes; ``render(request, template, context)`` renders a page."""
-    service = AnalysisService(games, pool)
+def build_router(games: GameService, pool: WorkerPool, render: Any,
+                 book: ReviewBook | None = None) -> APIRouter:
+    """The page and API routes; ``render(request, template, context)`` renders a page;
+    ``book``: where reviews are kept (None: :class:`ReviewBook`'s defaults)."""
+    service = AnalysisService(games, pool, book)
     router = APIRouter()
     variants_data = [variant_json(v) for v in VARIANTS.values()]
 
@@ -278,9 +309,9 @@ def build_router(games: GameService, pool: WorkerPool, render: Any) -> APIRouter
         if initial["variant"] not in VARIANTS:
             initial["variant"] = "international"
         data = {"variants": variants_data, "initial": initial, "strings": js_strings()}
-        page_data = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
         return render(request, "analysis.html",  # type: ignore[no-any-return]
-                      {"title": i18n.gettext("Analysis board"), "page_data": page_data})
+                      {"title": i18n.gettext("Analysis board"),
+                       "page_data": script_json(data)})
 
     @router.get("/api/analysis/position", tags=["analysis"],
                 summary="A position's legal moves, or why it is impossible")
@@ -350,12 +381,15 @@ def build_router(games: GameService, pool: WorkerPool, render: Any) -> APIRouter
             pos = _position(v, fen)
         except _Refused as exc:
             return _refused(exc)
+        events = service.stream(request, v, pos, multipv)
+        first = await anext(events)     # LimitExceeded here: 429 or 503, not an event
         return StreamingResponse(
-            service.stream(request, v, pos, multipv), media_type="text/event-stream",
+            _after(first, events), media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     @router.post("/api/analysis/reviews", tags=["analysis"], status_code=202,
-                 summary="Review a game in the background")
+                 summary="Review a game in the background",
+                 dependencies=[Depends(_same_origin)])
     async def new_review(body: ReviewBody, request: Request) -> JSONResponse:
         tags: dict[str, str] = {}
         result = "*"
@@ -378,8 +412,7 @@ def build_router(games: GameService, pool: WorkerPool, render: Any) -> APIRouter
                 moves = body.moves
             if not moves:
                 return error_response(400, "the game has no move to review", code="no_moves")
-            review = await service.start_review(service.client(request), v, start, moves, tags,
-                                                result)
+            review = await service.start_review(request, v, start, moves, tags, result)
         except _Refused as exc:
             return _refused(exc)
         return JSONResponse(review.json(), status_code=202,

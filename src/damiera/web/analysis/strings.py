@@ -31,6 +31,11 @@ def js_strings() -> dict[str, str]:
         "engine_off": _("The engine is off."),
         "engine_thinking": _("The engine is thinking…"),
         "engine_done": _("The engine has finished this position."),
+        "engine_busy_you": _("Too many analyses from your address are running or waiting "
+                             "(other tabs or devices): the engine tries again in {n} s."),
+        "engine_busy_site": _("The site is busy with other analyses: the engine tries again "
+                              "in {n} s."),
+        "engine_lost": _("The connection to the engine was lost: trying again in {n} s."),
         "game_over": _("Game over: {side} has lost."),
         "copied": _("Copied."),
         "stop_engine": _("Stop the engine"),

@@ -6,9 +6,12 @@ reader on the pipe). Ending a job early (the client went away, the position chan
 analysis from the same client) kills its worker: the search stops at once, whatever it was
 doing, and a fresh worker is started for the next job.
 
-Bounds: at most ``analysis_slots`` analyses and ``review_slots`` reviews run at once (later
-jobs wait their turn), each analysis stops after ``analysis_movetime`` seconds, each review
-searches ``review_movetime`` seconds a position.
+Bounds: at most ``analysis_slots`` analyses and ``review_slots`` reviews run at once, shared
+fairly among client addresses (:mod:`damiera.web.fair_share`: a job takes a ticket of its
+kind first, :meth:`WorkerPool.ticket`, refused with 429 past ``analysis_per_client`` or
+``review_per_client`` for one address and with 503 past ``analysis_waiting`` or
+``review_waiting`` waiting in all; later jobs wait their turn), each analysis stops after
+``analysis_movetime`` seconds, each review searches ``review_movetime`` seconds a position.
 
 Jobs (dicts, so that they cross the pipe as plain data): ``{"kind": "analyse", "variant",
 "optional_capture", "fen", "multipv", "movetime"}`` sends ``{"kind": "lines", "depth",
@@ -22,11 +25,14 @@ ends with ``{"kind": "done"}`` or ``{"kind": "error", "message"}``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
+
+from damiera.web.fair_share import FairShare, Ticket
 
 Message = dict[str, Any]
 
@@ -152,19 +158,28 @@ class WorkerPool:
     """Runs analysis and review jobs in worker processes (see the module docstring)."""
 
     def __init__(self, analysis_slots: int = 2, review_slots: int = 1,
-                 analysis_movetime: float = 30.0, review_movetime: float = 0.3):
+                 analysis_movetime: float = 30.0, review_movetime: float = 0.3,
+                 analysis_per_client: int = 2, analysis_waiting: int = 16,
+                 review_per_client: int = 4, review_waiting: int = 64):
         self.analysis_movetime = analysis_movetime
         self.review_movetime = review_movetime
         self._slots = {"analyse": analysis_slots, "review": review_slots}
-        self._sems: dict[str, asyncio.Semaphore] = {}
+        self.shares = {
+            "analyse": FairShare(analysis_slots, analysis_per_client, analysis_waiting,
+                                 "analyses"),
+            "review": FairShare(review_slots, review_per_client, review_waiting, "reviews"),
+        }
         self._idle: list[_Worker] = []
         self._busy: set[_Worker] = set()
         self.started = 0  # worker processes started (for tests: jobs reuse idle workers)
+        self.closed = False
 
-    def _sem(self, kind: str) -> asyncio.Semaphore:
-        if kind not in self._sems:
-            self._sems[kind] = asyncio.Semaphore(self._slots[kind])
-        return self._sems[kind]
+    def ticket(self, kind: str, client: str) -> Ticket:
+        """A place for a job of ``kind`` (``analyse`` or ``review``) of the client at address
+        ``client``, to give to :meth:`run`; raises
+        :class:`~damiera.web.limits.LimitExceeded` (429 or 503) as the module docstring
+        says."""
+        return self.shares[kind].ticket(client)
 
     def _take(self) -> _Worker:
         while self._idle:
@@ -175,49 +190,70 @@ class WorkerPool:
         self.started += 1
         return _Worker()
 
-    async def run(self, job: Message, stop: asyncio.Event | None = None) -> AsyncIterator[Message]:
+    async def run(self, job: Message, stop: asyncio.Event | None = None,
+                  ticket: Ticket | None = None) -> AsyncIterator[Message]:
         """Run ``job`` in a worker and yield its messages up to ``done`` or ``error`` (the
-        last one yielded). Closing the iterator early, or ``stop`` being set, kills the
-        worker."""
-        async with self._sem(job["kind"]):
-            loop = asyncio.get_running_loop()
-            w = self._take()
-            self._busy.add(w)
-            queue: asyncio.Queue[Message] = asyncio.Queue()
-            fd = w.conn.fileno()
-
-            def readable() -> None:
-                try:
-                    while w.conn.poll():
-                        queue.put_nowait(w.conn.recv())
-                except (EOFError, OSError):
-                    loop.remove_reader(fd)
-                    queue.put_nowait({"kind": "error", "message": "the search stopped"})
-
-            finished = False
-            loop.add_reader(fd, readable)
-            stopper = asyncio.ensure_future(stop.wait()) if stop is not None else None
-            if stopper is not None:
-                stopper.add_done_callback(lambda _f: queue.put_nowait({"kind": "stopped"}))
-            try:
-                w.conn.send(job)
-                while True:
-                    msg = await queue.get()
-                    if msg["kind"] == "stopped" or (stop is not None and stop.is_set()):
-                        return  # nothing more once stopped, even messages already queued
+        last one yielded), once ``ticket`` (from :meth:`ticket`; None: one of a local
+        client's) has a slot; the ticket is released at the end. Closing the iterator early,
+        or ``stop`` being set, kills the worker (or leaves the queue: nothing is yielded)."""
+        if ticket is None:
+            ticket = self.ticket(job["kind"], "local")
+        try:
+            if not await ticket.acquire(stop):
+                return
+            if self.closed:   # a job let in after close() would start a worker nobody ends
+                yield {"kind": "error", "message": "the site is shutting down"}
+                return
+            async with contextlib.aclosing(self._run(job, stop)) as messages:
+                async for msg in messages:   # closed early: the worker is killed now
                     yield msg
-                    if msg["kind"] in ("done", "error"):
-                        finished = msg["kind"] == "done"
-                        return
-            finally:
-                if stopper is not None:
-                    stopper.cancel()
+        finally:
+            ticket.release()
+
+    async def _run(self, job: Message,
+                   stop: asyncio.Event | None) -> AsyncGenerator[Message, None]:
+        loop = asyncio.get_running_loop()
+        w = self._take()
+        self._busy.add(w)
+        queue: asyncio.Queue[Message] = asyncio.Queue()
+        fd = w.conn.fileno()
+
+        def readable() -> None:
+            try:
+                while w.conn.poll():
+                    queue.put_nowait(w.conn.recv())
+            except (EOFError, OSError):
                 loop.remove_reader(fd)
-                self._busy.discard(w)
-                if finished and len(self._idle) < sum(self._slots.values()):
-                    self._idle.append(w)
-                else:
-                    w.kill()
+                queue.put_nowait({"kind": "error", "message": "the search stopped"})
+
+        finished = False
+        loop.add_reader(fd, readable)
+        stopper = asyncio.ensure_future(stop.wait()) if stop is not None else None
+        if stopper is not None:
+            stopper.add_done_callback(lambda _f: queue.put_nowait({"kind": "stopped"}))
+        try:
+            w.conn.send(job)
+            while True:
+                msg = await queue.get()
+                if msg["kind"] == "stopped" or (stop is not None and stop.is_set()):
+                    return  # nothing more once stopped, even messages already queued
+                yield msg
+                if msg["kind"] in ("done", "error"):
+                    finished = msg["kind"] == "done"
+                    return
+        finally:
+            if stopper is not None:
+                stopper.cancel()
+            loop.remove_reader(fd)
+            self._busy.discard(w)
+            if finished and len(self._idle) < sum(self._slots.values()):
+                self._idle.append(w)
+            else:
+                w.kill()
+
+    def open(self) -> None:
+        """Take jobs (again, after :meth:`close`): the site's start-up calls it."""
+        self.closed = False
 
     def warm(self) -> None:
         """Start one worker now, so that the first analysis does not wait for the imports."""
@@ -228,7 +264,8 @@ class WorkerPool:
             self._idle.append(w)
 
     def close(self) -> None:
-        """End every worker (jobs under way are abandoned)."""
+        """End every worker (jobs under way are abandoned) and start no more."""
+        self.closed = True
         for w in list(self._idle) + list(self._busy):
             w.kill()
         self._idle.clear()

@@ -8,7 +8,6 @@ page's own SVG board (``/static/board.js``, through ``/static/rules.js``).
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -21,7 +20,7 @@ from damiera.rules.position import parse_fen
 from damiera.rules.variant import VARIANTS
 from damiera.web import i18n
 from damiera.web.pages import render as site_render
-from damiera.web.pages import request_locale
+from damiera.web.pages import request_locale, script_json
 from damiera.web.rules_pages.content import (
     NAMES,
     OPTIONAL_TITLE,
@@ -171,9 +170,7 @@ def build_router() -> APIRouter:
             "ui": _ui(t),
             "rules_lang": code,
             "rules_path": f"/{page_id}",
-            "page_data": json.dumps(
-                {"boards": boards, "diagrams": diagrams}, ensure_ascii=False
-            ),
+            "page_data": script_json({"boards": boards, "diagrams": diagrams}),
             "variant_name": t(VARIANTS[page.variant].name) if page.variant else page.title,
         }
         return render(request, "rules_page.html", context, code)

@@ -1,8 +1,9 @@
-// Damiera analysis board: position editor, variation tree, engine lines (server-sent events),
-// evaluation bar and game review. Every rule comes from the server (/api/analysis/...): the
+// Damiera analysis board: position editor, variation tree, engine lines (server-sent events,
+// tried again when refused: engine_stream.js), evaluation bar and game review. Every rule comes from the server (/api/analysis/...): the
 // script only draws, remembers the tree and asks.
 import { api } from "/static/api.js";
 import { drawBoard } from "/static/board.js";
+import { followAnalysis } from "/static/engine_stream.js";
 import { decide, selectionView } from "/static/entry.js";
 import { parseFen, writeFen } from "/static/fen.js";
 import { fmt, setText } from "/static/text.js";
@@ -282,7 +283,8 @@ function draw() {
 
 // -- the engine -------------------------------------------------------------------------------------
 function stopEngine() {
-  if (state.source) { state.source.close(); state.source = null; }
+  if (state.source) { state.source(); state.source = null; }
+  delete $("engine-status").dataset.waiting;
 }
 
 function restartEngine() {
@@ -295,16 +297,26 @@ function restartEngine() {
   if (state.node.info.over) { $("engine-status").textContent = ""; return; }
   $("engine-status").textContent = S.engine_thinking;
   const node = state.node;
-  const src = new EventSource(`/api/analysis/stream?${query({ fen: node.fen, multipv: state.multipv })}`);
-  state.source = src;
-  src.onmessage = (ev) => { if (state.source === src) showLines(node, JSON.parse(ev.data)); };
-  src.addEventListener("done", () => {
-    if (state.source !== src) return;
-    stopEngine();
-    $("engine-status").textContent += ` · ${S.engine_done}`;
+  const stop = followAnalysis(`/api/analysis/stream?${query({ fen: node.fen, multipv: state.multipv })}`, {
+    lines: (data) => {
+      if (state.source !== stop) return;
+      delete $("engine-status").dataset.waiting;
+      showLines(node, data);
+    },
+    done: () => {
+      if (state.source !== stop) return;
+      stopEngine();
+      $("engine-status").textContent += ` · ${S.engine_done}`;
+    },
+    failed: (error) => { if (state.source === stop) { stopEngine(); message(error); } },
+    waiting: (status, n) => {       // refused (429, 503) or cut (0): why, and when again
+      if (state.source !== stop) return;
+      const why = status === 429 ? S.engine_busy_you : status === 503 ? S.engine_busy_site : S.engine_lost;
+      $("engine-status").textContent = fmt(why, { n });
+      $("engine-status").dataset.waiting = String(status);
+    },
   });
-  src.addEventListener("failed", (ev) => { if (state.source === src) { stopEngine(); message(JSON.parse(ev.data).error); } });
-  src.onerror = () => { if (state.source === src) { stopEngine(); } };
+  state.source = stop;
 }
 
 function pvText(node, pv) {

@@ -1,9 +1,11 @@
-// The site's one client of its JSON API: every page sends its requests through `api`.
+// The site's one client of its JSON API: every page sends its requests through `api`, and
+// reads an event stream it must see refused (its status and Retry-After, which EventSource
+// hides) through `apiStream`.
 //
 // Each request carries the page's language (`?lang=`), so that refusals come back in it; a
 // body is sent as JSON; an answer that is not 2xx throws an ApiError with the server's
-// one-line `error` (and its `status`, `code`, `params`); no connection throws one with the
-// page's own "cannot be reached" sentence (base.html puts it on <body>).
+// one-line `error` (and its `status`, `code`, `params`, `retryAfter`); no connection throws
+// one with the page's own "cannot be reached" sentence (base.html puts it on <body>).
 
 /**
  * @typedef {object} ApiOptions
@@ -24,7 +26,22 @@ export class ApiError extends Error {
     this.status = status;
     this.code = code;
     this.params = params;
+    /** @type {number | null} seconds to wait before asking again (Retry-After), if said */
+    this.retryAfter = null;
   }
+}
+
+function networkError() {
+  return new ApiError(document.body.dataset.networkError || "network error", 0, undefined, undefined);
+}
+
+/** The ApiError of an answer that is not 2xx (its JSON `error`, status and Retry-After). */
+async function refusal(res) {
+  const body = await res.json().catch(() => ({}));
+  const err = new ApiError(body.error || res.statusText, res.status, body.code, body.params);
+  const wait = Number(res.headers.get("Retry-After"));
+  if (Number.isFinite(wait) && wait > 0) err.retryAfter = wait;
+  return err;
 }
 
 /** The page's language (the <html lang> the server wrote). */
@@ -60,9 +77,54 @@ export async function api(path, options = {}) {
       body: hasBody ? JSON.stringify(options.body) : undefined,
     });
   } catch (_) {
-    throw new ApiError(document.body.dataset.networkError || "network error", 0, undefined, undefined);
+    throw networkError();
   }
-  const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw new ApiError(body.error || res.statusText, res.status, body.code, body.params);
-  return body;
+  if (!res.ok) throw await refusal(res);
+  return res.json().catch(() => ({}));
+}
+
+/**
+ * Read the server-sent events of GET `path` until the server ends the stream (resolves) or
+ * `signal` aborts it (rejects with the AbortError): `onEvent(type, data)` for each event
+ * ("message" when it names none; `data` parsed as JSON), comments skipped. A refusal (not
+ * 2xx: 429, 503, ...) throws an ApiError with its `status` and `retryAfter`; a connection
+ * that cannot be made or breaks, one with status 0.
+ * @param {string} path
+ * @param {{signal: AbortSignal, onEvent: (type: string, data: any) => void}} options
+ * @returns {Promise<void>}
+ */
+export async function apiStream(path, { signal, onEvent }) {
+  let res;
+  try {
+    res = await fetch(withLang(path), { headers: { Accept: "text/event-stream" }, signal });
+  } catch (err) {
+    if (signal.aborted) throw err;
+    throw networkError();
+  }
+  if (!res.ok) throw await refusal(res);
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    let chunk;
+    try {
+      chunk = await reader.read();
+    } catch (err) {
+      if (signal.aborted) throw err;
+      throw networkError();
+    }
+    if (chunk.done) return;
+    buffer = (buffer + chunk.value).replace(/\r\n?/g, "\n");
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let type = "message";
+      const data = [];
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event:")) type = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+      }
+      if (data.length) onEvent(type, JSON.parse(data.join("\n")));
+    }
+  }
 }

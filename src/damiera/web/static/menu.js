@@ -47,7 +47,14 @@ function syncOptional() {
   }
   if (opponentSelect.selectedOptions[0] && opponentSelect.selectedOptions[0].disabled) opponentSelect.value = "computer:1";
 }
+// A game online: the creator may give a display name (remembered in this browser).
+const nameRow = document.getElementById("ng-name-row");
+const nameInput = document.getElementById("ng-name");
+try { if (nameInput) nameInput.value = localStorage.getItem("damiera.name") || ""; } catch (_) { /* off */ }
+function syncName() { if (nameRow) nameRow.hidden = opponentSelect.value !== "online"; }
 opponentSelect.addEventListener("change", syncOptional);
+opponentSelect.addEventListener("change", syncName);
+syncName();
 variantSelect.addEventListener("change", () => {
   syncOptional();
   document.dispatchEvent(new CustomEvent("damiera:variant-preview", { detail: variantSelect.value }));
@@ -104,6 +111,10 @@ form.addEventListener("submit", async (e) => {
     optional_capture: optional.checked,
     clock,
   };
+  if (opponent === "online" && nameInput) {
+    body.name = nameInput.value.trim() || null;
+    try { localStorage.setItem("damiera.name", body.name || ""); } catch (_) { /* off */ }
+  }
   const start = document.getElementById("ng-start");
   start.disabled = true;
   try {

@@ -15,10 +15,11 @@ import {
   animateMove, awaitComputer, beforeLast, lastMoveHighlights, tickClocks,
 } from "/static/play_actions.js";
 import "/static/play_input.js";
+import { playerName, renderLive, startLive } from "/static/live.js";
 import { moveNumber, renderMoves } from "/static/play_moves.js";
 import {
-  $, S, computerToMove, currentPieces, humanToMove, isPlayer, pieceName, setRedraw, sideWord,
-  sleep, state, variantOf,
+  $, S, computerToMove, currentPieces, holds, humanToMove, isPlayer, mySide, pieceName, setRedraw,
+  sideWord, sleep, state, variantOf,
 } from "/static/play_state.js";
 import { muteButton } from "/static/sound.js";
 import { fmt, setText } from "/static/text.js";
@@ -68,6 +69,7 @@ function render() {
   if (focusLabel && squares[focusLabel]) squares[focusLabel].focus({ preventScroll: true });
   svg.classList.toggle("busy", state.busy);
   renderPanel();
+  renderLive();
   tickClocks();
 }
 setRedraw(render);
@@ -87,8 +89,9 @@ function playerLabel(color) {
   if (!g) return sideWord(color);
   if (g.opponent === "computer") {
     const them = g.engine ? g.engine : fmt(S.level, { n: g.level });
-    return `${sideWord(color)} · ${color === g.side ? S.you : them}`;
+    return `${sideWord(color)} · ${color !== g.side ? them : isPlayer(g) ? S.you : S.player}`;
   }
+  if (g.opponent === "online") return `${sideWord(color)} · ${playerName(g, color)}`;
   return sideWord(color);
 }
 
@@ -132,10 +135,15 @@ function renderPanel() {
       : fmt(S.showing_move, { n: moveNumber(state.viewPly - 1), move: g.history[state.viewPly - 1] }));
   } else if (g.result) {
     status.textContent = S.game_over;
+  } else if (!isPlayer(g)) {        // a watcher (of any game): never "your move"
+    status.textContent = `${S.watching} · ${g.turn === "white" ? S.white_to_move : S.black_to_move}`;
   } else if (g.opponent === "computer" && g.turn !== g.side) {
     status.textContent = S.thinking;
   } else if (g.opponent === "computer") {
     status.textContent = `${S.your_move} (${sideWord(g.side)})`;
+  } else if (g.opponent === "online") {
+    status.textContent = !g.online.ready ? S.waiting_opponent
+      : holds(g, g.turn) ? `${S.your_move} (${sideWord(g.turn)})` : S.opponent_to_move;
   } else {
     status.textContent = g.turn === "white" ? S.white_to_move : S.black_to_move;
   }
@@ -160,6 +168,9 @@ function setControls(haveGame) {
   const over = !g || !!g.result;
   const looking = state.viewPly !== null;   // looking back: nothing may change the game
   $("btn-undo").hidden = $("btn-resign").hidden = !haveGame || !isPlayer(g);
+  if (g && g.opponent === "online") $("btn-undo").hidden = true;   // a takeback is asked
+  // a rematch is offered to the same opponent; a watcher has nobody to offer it to
+  $("btn-rematch").hidden = !g || (g.opponent === "online" && !isPlayer(g));
   $("btn-flip").hidden = !haveGame;
   $("intro").hidden = haveGame;
   // the server says whether an undo would take something back (not after a resignation or
@@ -192,7 +203,8 @@ document.addEventListener("damiera:variant-preview", (e) => {
 async function start() {
   if (state.game && state.game.clock) state.game.clock.received = performance.now();
   if (state.game) {
-    state.flipped = state.game.side === "black";
+    state.flipped = state.game.opponent === "online" ? mySide(state.game) === "black"
+      : state.game.side === "black";
     const pick = $("ng-variant");   // a new game from here starts in the same variant
     pick.value = state.game.variant;
     pick.dispatchEvent(new Event("change"));
@@ -216,6 +228,7 @@ async function start() {
     openMenu(false);
   }
   render();
+  if (state.game) startLive();
   document.body.dataset.ready = "true";
 }
 start();

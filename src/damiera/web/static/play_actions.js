@@ -221,7 +221,7 @@ setInterval(tickClocks, 200);
 
 // ---------------------------------------------------------------------------------------------
 // buttons
-function confirmBox(text) {
+export function confirmBox(text) {
   return new Promise((resolve) => {
     const box = $("confirm");
     $("confirm-text").textContent = text;
@@ -240,7 +240,7 @@ function confirmBox(text) {
 
 // Undo, resign, draw: sent with the version the page shows, so that a stale page cannot
 // take back (or end) a game it has not seen; a 409 reloads the game.
-async function action(path, body = {}) {
+export async function action(path, body = {}) {
   if (state.busy) return;
   state.busy = true;
   state.sel = null;
@@ -276,6 +276,10 @@ $("btn-draw").addEventListener("click", async () => {
 $("btn-rematch").addEventListener("click", async () => {
   const g = state.game;
   if (!g || state.busy) return;
+  if (g.opponent === "online") {   // offered to the opponent, colours swapped (live.js follows)
+    action(`/api/games/${g.id}/rematch/offer`);
+    return;
+  }
   state.busy = true;
   try {
     const side = g.opponent === "computer" ? (g.side === "white" ? "black" : "white") : g.side;

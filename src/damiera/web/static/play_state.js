@@ -57,7 +57,12 @@ export function isPlayer(g) { return !!g && (g.seats || []).length > 0; }
 export function humanToMove() {
   const g = state.game;
   if (!g || g.result || state.viewPly !== null) return false;
-  return (g.opponent === "friend" || g.turn === g.side) && holds(g, g.turn);
+  if (g.online && !g.online.ready) return false;   // online: both players seated first
+  return (g.opponent !== "computer" || g.turn === g.side) && holds(g, g.turn);
+}
+/** The one side this browser holds in a game online (null: a watcher, or not online). */
+export function mySide(g) {
+  return g && g.opponent === "online" && (g.seats || []).length === 1 ? g.seats[0] : null;
 }
 export function computerToMove(g) {
   return !!g && !g.result && g.opponent === "computer" && g.turn === g.computer_side;

@@ -4,7 +4,7 @@ first attempt at each puzzle): :mod:`damiera.web.puzzles.ratings`. Tables a stor
 has (one made by ``create_all``) are left as they are.
 
 Revision ID: 0008
-Revises: 0004
+Revises: 0007
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0008"
-down_revision: str | None = "0004"
+down_revision: str | None = "0007"
 branch_labels: str | None = None
 depends_on: str | None = None
 

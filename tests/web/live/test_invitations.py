@@ -1,0 +1,99 @@
+"""Games between two browsers by invitation link: the contract of ``POST /api/games`` with
+``"opponent": "online"`` and ``invite_url``, seats, and what a watcher may not do."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import httpx
+
+from damiera.web.live.invitations import SECRET_LENGTH
+from tests.web.live.conftest import ok, online_game
+
+
+def test_the_invite_url_gives_the_free_seat_to_the_first_other_browser_only(
+    browsers: Callable[[], httpx.Client],
+) -> None:
+    alice, bob, carol = browsers(), browsers(), browsers()
+    game = online_game(alice, side="black", clock="1+0")
+    assert game["seats"] == ["black"] and game["invite_url"].startswith("/join/")
+    assert len(game["invite_url"].rsplit("/", 1)[1]) == SECRET_LENGTH   # 144 bits
+    assert game["online"]["seated"] == {"white": False, "black": True}
+    assert game["clock"]["running"] is None        # the clock waits for the opponent
+    r = bob.get(game["invite_url"])
+    assert r.status_code == 200 and r.url.path == f"/game/{game['id']}"
+    assert ok(bob.get(f"/api/games/{game['id']}"))["seats"] == ["white"]
+    carol.get(game["invite_url"])                  # the link opened a second time: a watcher
+    seen = ok(carol.get(f"/api/games/{game['id']}"))
+    assert seen["seats"] == [] and seen.get("invite_url") is None
+    mine = ok(alice.get(f"/api/games/{game['id']}"))
+    assert mine["seats"] == ["black"] and mine["invite_url"] is None   # the seat is taken
+    assert mine["online"]["ready"] and mine["clock"]["running"] == "white"
+    assert ok(bob.post(f"/api/games/{game['id']}/moves", json={"move": "32-28"}))["turn"] == \
+        "black"
+    r = carol.post(f"/api/games/{game['id']}/moves", json={"move": "19-23"})
+    assert r.status_code == 403
+    assert ok(alice.post(f"/api/games/{game['id']}/moves", json={"move": "19-23"}))
+
+
+def test_the_creator_opening_the_link_keeps_its_seat_and_can_show_it_again(
+    browsers: Callable[[], httpx.Client],
+) -> None:
+    alice = browsers()
+    game = online_game(alice, side="random")
+    side = game["seats"][0]
+    alice.get(game["invite_url"])
+    again = ok(alice.get(f"/api/games/{game['id']}"))
+    assert again["seats"] == [side] and again["invite_url"] == game["invite_url"]
+    assert again["online"]["seated"][side] and not again["online"]["ready"]
+    qr = alice.get(f"/api/games/{game['id']}/invite.svg")
+    assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg+xml")
+    assert b"<svg" in qr.content
+
+
+def test_nobody_moves_before_the_second_player_comes(browsers: Callable[[], httpx.Client]) -> None:
+    alice = browsers()
+    game = online_game(alice)
+    r = alice.post(f"/api/games/{game['id']}/moves", json={"move": "32-28"})
+    assert r.status_code == 409 and "opponent" in r.json()["error"]
+
+
+def test_an_unknown_or_malformed_invitation_is_a_404_page(
+    browsers: Callable[[], httpx.Client],
+) -> None:
+    bob = browsers()
+    for secret in ("A" * SECRET_LENGTH, "x", "A" * 5000):
+        r = bob.get(f"/join/{secret}")
+        assert r.status_code in (404, 414), secret[:10]
+    assert "damiera_player" not in bob.cookies
+
+
+def test_a_link_preview_robot_does_not_take_the_seat(
+    browsers: Callable[[], httpx.Client],
+) -> None:
+    alice, robot, bob = browsers(), browsers(), browsers()
+    game = online_game(alice)
+    robot.get(game["invite_url"], headers={"User-Agent": "Slackbot-LinkExpanding 1.0"})
+    robot.get(game["invite_url"], headers={"Sec-Purpose": "prefetch"})
+    assert ok(robot.get(f"/api/games/{game['id']}"))["seats"] == []
+    bob.get(game["invite_url"])
+    assert ok(bob.get(f"/api/games/{game['id']}"))["seats"] == ["black"]
+
+
+def test_display_names_are_bounded_and_free_of_control_characters(
+    browsers: Callable[[], httpx.Client],
+) -> None:
+    alice, bob = browsers(), browsers()
+    game = online_game(alice, name="  Anna   Maria ")
+    assert game["online"]["names"]["white"] == "Anna Maria"
+    for bad in ("x" * 25, "Eve\u202e", "a\nb"):
+        r = bob.post("/api/games", json={"variant": "italian", "opponent": "online",
+                                         "name": bad})
+        assert r.status_code == 400 and "name" in r.json()["error"], bad
+    bob.get(game["invite_url"])
+    named = ok(bob.post(f"/api/games/{game['id']}/name", json={"name": "Bruno"}))
+    assert named["online"]["names"] == {"white": "Anna Maria", "black": "Bruno"}
+    r = bob.post(f"/api/games/{game['id']}/name", json={"name": "\x07"})
+    assert r.status_code == 400
+    pdn = alice.get(f"/api/games/{game['id']}/pdn").text
+    assert '[White "Anna Maria"]' in pdn and '[Black "Bruno"]' in pdn

@@ -249,8 +249,9 @@ def create_app(
     app.state.live = boards
     app.include_router(live_router(service, boards, online, render))
     app.include_router(lobby_router(challenges, boards, live, render))
-    app.include_router(train_router())
-    app.include_router(puzzles_router(store))
+    learning = RateLimiter(limits.learn_rate, limits.learn_burst)   # trainer and puzzles
+    app.include_router(train_router(learning))
+    app.include_router(puzzles_router(store, learning))
     for folder in sorted(HERE.glob("*/static")):   # a feature folder's own files
         app.mount(f"/static/{folder.parent.name}", StaticFiles(directory=str(folder)),
                   name=f"static-{folder.parent.name}")

@@ -4,7 +4,8 @@ Pages: ``GET /puzzles?variant=&optional_capture=`` (the next puzzle near your ra
 ``GET /puzzles/daily?variant=`` (today's puzzle), ``GET /puzzles/{id}`` (one puzzle: its
 share address).
 
-API (errors ``{"error": ...}`` with a 4xx status):
+API (errors ``{"error": ...}`` with a 4xx status; 429 with ``Retry-After`` past the client
+address's share of trainer and puzzle requests, :attr:`damiera.web.limits.Limits.learn_rate`):
 
 - ``GET /api/puzzles/next?variant=&optional_capture=`` -> ``{"puzzle": ... | null,
   "player": {"rating", "deviation", "attempts"}}`` (the puzzle as
@@ -22,10 +23,9 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import json
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, Field
 
@@ -34,10 +34,12 @@ from damiera.puzzles.model import Puzzle
 from damiera.rules.variant import VARIANTS
 from damiera.web import i18n
 from damiera.web.api import current_player, player_token, set_player_cookie
-from damiera.web.errors import BadRequest
-from damiera.web.pages import render
+from damiera.web.limits import RateLimiter, per_client
+from damiera.web.pages import render, request_locale, script_json
 from damiera.web.puzzles.ratings import NEW_PLAYER, RatingStore
 from damiera.web.puzzles.service import (
+    MAX_MOVE_TEXT,
+    MAX_MOVES,
     PuzzleService,
     check_json,
     check_moves,
@@ -47,7 +49,7 @@ from damiera.web.puzzles.service import (
     rule_set,
 )
 from damiera.web.puzzles.strings import js_strings, theme_names
-from damiera.web.seats import require_same_origin, seat_key
+from damiera.web.seats import owner_key, require_same_origin, seat_key
 from damiera.web.serialization import variant_json
 from damiera.web.store import GameStore, NotFoundError
 
@@ -57,25 +59,22 @@ _ = i18n.gettext
 class MovesBody(BaseModel):
     """The solver's moves so far, in the rule set's notation."""
 
-    moves: list[str] = Field(min_length=1, max_length=20)
-
-
-def _locale(request: Request) -> None:
-    i18n.set_locale(i18n.choose_locale(
-        request.query_params.get("lang"), request.cookies.get(i18n.COOKIE),
-        request.headers.get("accept-language")))
+    moves: list[Annotated[str, Field(max_length=MAX_MOVE_TEXT)]] = Field(
+        min_length=1, max_length=MAX_MOVES)
 
 
 def _player(request: Request) -> str | None:
-    token = current_player(request)
-    return seat_key(token) if token else None
+    """The caller's player key as the store keeps it (the hash of its token), or None."""
+    return owner_key(current_player(request))
 
 
-def build_router(store: GameStore) -> APIRouter:
-    """The puzzles' routes on the site's store (ratings are kept there)."""
+def build_router(store: GameStore, requests: RateLimiter) -> APIRouter:
+    """The puzzles' routes on the site's store (ratings are kept there); every API request
+    spends a token of ``requests`` for its client address (429 when none is left)."""
     ratings = RatingStore(store)
     service = PuzzleService(ratings)
     router = APIRouter()
+    limited = [Depends(per_client(requests, "trainer and puzzle requests"))]
 
     def found(puzzle_id: str) -> Puzzle:
         puzzle = library.find(puzzle_id)
@@ -94,11 +93,10 @@ def build_router(store: GameStore) -> APIRouter:
         return out
 
     def page(request: Request, initial: dict[str, Any], title: str) -> HTMLResponse:
-        _locale(request)
+        request_locale(request)
         data = {"variants": [variant_json(v) for v in VARIANTS.values()],
                 "initial": initial, "strings": js_strings()}
-        page_data = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
-        return render(request, "puzzles.html", {"title": title, "page_data": page_data,
+        return render(request, "puzzles.html", {"title": title, "page_data": script_json(data),
                                                 "chosen": initial.get("variant")})
 
     def listing(request: Request, mode: str, variant_id: str, optional_capture: bool,
@@ -113,7 +111,7 @@ def build_router(store: GameStore) -> APIRouter:
                         variant_id: str = Query("international", alias="variant",
                                                 max_length=40),
                         optional_capture: bool = False) -> HTMLResponse:
-        _locale(request)
+        request_locale(request)
         return listing(request, "next", variant_id, optional_capture, _("Puzzles"))
 
     @router.get("/puzzles/daily", response_class=HTMLResponse, include_in_schema=False)
@@ -121,12 +119,12 @@ def build_router(store: GameStore) -> APIRouter:
                          variant_id: str = Query("international", alias="variant",
                                                  max_length=40),
                          optional_capture: bool = False) -> HTMLResponse:
-        _locale(request)
+        request_locale(request)
         return listing(request, "daily", variant_id, optional_capture, _("Puzzle of the day"))
 
     @router.get("/puzzles/{puzzle_id}", response_class=HTMLResponse, include_in_schema=False)
     async def one_page(request: Request, puzzle_id: str) -> HTMLResponse:
-        _locale(request)
+        request_locale(request)
         puzzle = library.find(puzzle_id)
         if puzzle is None:
             return render(request, "error.html",
@@ -137,38 +135,37 @@ def build_router(store: GameStore) -> APIRouter:
                               "optional_capture": v.optional_capture}, _("Puzzles"))
 
     @router.get("/api/puzzles/next", tags=["puzzles"],
-                summary="The next puzzle near your rating")
+                summary="The next puzzle near your rating", dependencies=limited)
     async def next_puzzle(request: Request,
                           variant_id: str = Query(alias="variant", max_length=40),
                           optional_capture: bool = False) -> JSONResponse:
-        _locale(request)
+        request_locale(request)
         v = rule_set(variant_id, optional_capture)
         puzzle = await asyncio.to_thread(service.next_for, _player(request), v)
         return JSONResponse(await asyncio.to_thread(answer, request, puzzle))
 
-    @router.get("/api/puzzles/daily", tags=["puzzles"], summary="Today's puzzle")
+    @router.get("/api/puzzles/daily", tags=["puzzles"], summary="Today's puzzle", dependencies=limited)
     async def daily_puzzle(request: Request,
                            variant_id: str = Query(alias="variant", max_length=40),
                            optional_capture: bool = False) -> JSONResponse:
-        _locale(request)
+        request_locale(request)
         v = rule_set(variant_id, optional_capture)
         puzzle = daily(v, dt.datetime.now(dt.UTC).date())
         return JSONResponse(await asyncio.to_thread(answer, request, puzzle))
 
-    @router.get("/api/puzzles/{puzzle_id}", tags=["puzzles"], summary="One puzzle")
+    @router.get("/api/puzzles/{puzzle_id}", tags=["puzzles"], summary="One puzzle", dependencies=limited)
     async def one_puzzle(request: Request, puzzle_id: str) -> JSONResponse:
-        _locale(request)
+        request_locale(request)
         puzzle = found(puzzle_id)
         return JSONResponse(await asyncio.to_thread(answer, request, puzzle))
 
     @router.post("/api/puzzles/{puzzle_id}/moves", tags=["puzzles"],
-                 summary="Check your moves; the first attempt moves the ratings")
+                 summary="Check your moves; the first attempt moves the ratings",
+                 dependencies=limited)
     async def moves(request: Request, puzzle_id: str, body: MovesBody) -> JSONResponse:
         require_same_origin(request)
-        _locale(request)
+        request_locale(request)
         puzzle = found(puzzle_id)
-        if any(len(m) > 80 for m in body.moves):
-            raise BadRequest("a move is at most 80 characters")
         check = check_moves(puzzle, body.moves)
         out = check_json(puzzle, check)
         token, new = player_token(request)

@@ -29,8 +29,10 @@ from damiera.web.serialization import move_json, moves_with_paths_json, pieces_j
 #: The next puzzle is drawn among the untried puzzles within this many rating points of the
 #: player's rating (wider steps when none is that near).
 WINDOWS = (100, 200, 400, 800, 10_000)
-#: Most moves a solver may send at once.
+#: Most moves a solver may send at once, and the longest text of one (a capture of a 10x10
+#: board's 20 pieces written out in full is under 80 characters).
 MAX_MOVES = 20
+MAX_MOVE_TEXT = 80
 
 
 def rule_set(variant_id: str, optional_capture: bool = False) -> Variant:
@@ -77,8 +79,8 @@ def check_moves(puzzle: Puzzle, moves: list[str]) -> Check:
     reply: Move | None = None
     plies = 0
     for i, text in enumerate(moves):
-        if len(text) > 80:
-            raise BadRequest("a move is at most 80 characters")
+        if len(text) > MAX_MOVE_TEXT:
+            raise BadRequest(f"a move is at most {MAX_MOVE_TEXT} characters")
         try:
             mine = parse_move(v, position, text)
         except NotationError as exc:

@@ -15,16 +15,18 @@
   (its code), "rule" (the rule's sentence), "right": {"moves": [...]} | {"squares": [...]} |
   {"legal": bool} | {"winner": ...}}``.
 
-Errors are ``{"error": ...}`` with 400 (an unknown rule set or exercise, a bad square).
+Errors are ``{"error": ...}`` with 400 (an unknown rule set or exercise, a bad square), 422
+(a field over its bound) or 429 with ``Retry-After`` (past the client address's share of
+trainer and puzzle requests, :attr:`damiera.web.limits.Limits.learn_rate`).
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
 import random
 from typing import Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, Field
 
@@ -38,7 +40,8 @@ from damiera.trainer.pool import find, session
 from damiera.trainer.rules import RULE_PARAMS
 from damiera.web import i18n
 from damiera.web.errors import BadRequest
-from damiera.web.pages import render
+from damiera.web.limits import RateLimiter, per_client
+from damiera.web.pages import render, request_locale, script_json
 from damiera.web.serialization import move_json, pieces_json, variant_json
 from damiera.web.train.strings import js_strings, question, rule_name, rule_sentence
 
@@ -55,12 +58,6 @@ class AnswerBody(BaseModel):
     squares: list[str] | None = Field(default=None, max_length=60)
     legal: bool | None = None
     winner: Literal["white", "black", "none"] | None = None
-
-
-def _locale(request: Request) -> None:
-    i18n.set_locale(i18n.choose_locale(
-        request.query_params.get("lang"), request.cookies.get(i18n.COOKIE),
-        request.headers.get("accept-language")))
 
 
 def _rule_set(variant_id: str, optional_capture: bool) -> Variant:
@@ -167,16 +164,19 @@ def check_answer(e: Exercise, body: AnswerBody) -> dict[str, Any]:
             "right": right}
 
 
-def build_router() -> APIRouter:
-    """The trainer's routes (stateless: an exercise is rebuilt from its id)."""
+def build_router(requests: RateLimiter) -> APIRouter:
+    """The trainer's routes (stateless: an exercise is rebuilt from its id); every API
+    request spends a token of ``requests`` for its client address (429 when none is left).
+    Exercises are built in a thread (a rule set's first session reads its whole pool)."""
     router = APIRouter()
     rng = random.Random()
+    limited = [Depends(per_client(requests, "trainer and puzzle requests"))]
 
     @router.get("/train", response_class=HTMLResponse, include_in_schema=False)
     async def page(request: Request,
                    variant_id: str = Query("italian", alias="variant", max_length=40),
                    optional_capture: bool = False) -> HTMLResponse:
-        _locale(request)
+        request_locale(request)
         if variant_id not in VARIANTS:
             variant_id = "italian"
         if VARIANTS[variant_id].board_size != 8:
@@ -186,28 +186,30 @@ def build_router() -> APIRouter:
                 "initial": {"variant": variant_id, "optional_capture": optional_capture},
                 "rule_names": {p: rule_name(chosen, p) for p in RULE_PARAMS},
                 "strings": js_strings()}
-        page_data = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
         return render(request, "train.html",
-                      {"title": _("Rules trainer"), "page_data": page_data,
+                      {"title": _("Rules trainer"), "page_data": script_json(data),
                        "chosen": variant_id, "optional": optional_capture})
 
     @router.get("/api/train/session", tags=["trainer"],
-                summary="Ten exercises of a rule set, missed rules first")
+                summary="Ten exercises of a rule set, missed rules first", dependencies=limited)
     async def new_session(request: Request,
                           variant_id: str = Query(alias="variant", max_length=40),
                           optional_capture: bool = False,
                           again: str = Query("", max_length=200)) -> JSONResponse:
-        _locale(request)
+        request_locale(request)
         v = _rule_set(variant_id, optional_capture)
         rules = [r for r in again.split(",") if r in RULE_PARAMS]
-        exercises = session(v, rng, rules)
+        exercises = await asyncio.to_thread(   # the thread has the request's language
+            lambda: [exercise_json(e) for e in session(v, rng, rules)])
         return JSONResponse({"variant": v.id, "optional_capture": v.optional_capture,
-                             "exercises": [exercise_json(e) for e in exercises]})
+                             "exercises": exercises})
 
-    @router.post("/api/train/answer", tags=["trainer"], summary="Check an answer")
+    @router.post("/api/train/answer", tags=["trainer"], summary="Check an answer",
+                 dependencies=limited)
     async def answer(request: Request, body: AnswerBody) -> JSONResponse:
-        _locale(request)
+        request_locale(request)
         v = _rule_set(body.variant, body.optional_capture)
-        return JSONResponse(check_answer(_exercise(v, body.exercise), body))
+        return JSONResponse(await asyncio.to_thread(
+            lambda: check_answer(_exercise(v, body.exercise), body)))
 
     return router

@@ -3,8 +3,12 @@ server, Glicko-2 ratings moved by a first attempt only, the daily puzzle, bad in
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from damiera.puzzles import library
 from damiera.puzzles.model import Puzzle
@@ -13,6 +17,7 @@ from damiera.rules.notation import move_text, parse_move
 from damiera.rules.position import parse_fen
 from damiera.rules.variant import variant
 from damiera.web.puzzles.ratings import NEW_PLAYER, Rating, rate
+from damiera.web.store import PlayerRatingRow, PuzzleAttemptRow, PuzzleRatingRow
 
 
 def test_glicko2_matches_glickmans_worked_example() -> None:
@@ -112,3 +117,30 @@ def test_bad_requests_get_an_error(client: TestClient) -> None:
     r = c.post(f"/api/puzzles/{pid}/moves", json={"moves": ["1-5"]},
                headers={"Sec-Fetch-Site": "cross-site"})
     assert r.status_code == 403
+
+
+def test_the_ratings_of_browsers_gone_for_the_games_lifetime_are_deleted(
+        client: TestClient) -> None:
+    """The site's clean-up (:meth:`GameStore.delete_untouched`) deletes a browser's puzzle
+    ratings and attempts once it has tried no puzzle for as long as a game is kept; a
+    puzzle's own rating stays."""
+    c = _client(client)
+    p = library.shipped("italian")[0]
+    answer = c.post(f"/api/puzzles/{p.id}/moves", json={"moves": [_wrong_first_move(p)]}).json()
+    assert answer["rated"] is True
+    store = client.app.state.service.store  # type: ignore[attr-defined]
+    now = datetime.now(UTC)
+    with Session(store.engine) as session:
+        counts = [session.scalar(select(func.count()).select_from(t))
+                  for t in (PlayerRatingRow, PuzzleAttemptRow, PuzzleRatingRow)]
+    assert counts == [1, 1, 1]
+    store.delete_untouched(now - timedelta(hours=1))          # tried since: kept
+    again = c.post(f"/api/puzzles/{p.id}/moves", json={"moves": [_wrong_first_move(p)]}).json()
+    assert again["rated"] is False
+    store.delete_untouched(now + timedelta(seconds=5))        # gone since: forgotten
+    with Session(store.engine) as session:
+        counts = [session.scalar(select(func.count()).select_from(t))
+                  for t in (PlayerRatingRow, PuzzleAttemptRow, PuzzleRatingRow)]
+    assert counts == [0, 0, 1]
+    shown = c.get(f"/api/puzzles/{p.id}").json()
+    assert shown["player"]["rating"] == 1500 and shown["puzzle"]["rating"] > p.rating

@@ -549,7 +549,8 @@ class GameStore:
     @storage_errors
     def delete_untouched(self, before: datetime) -> int:
         """Delete every game last changed before ``before``; returns how many. Presence rows
-        not confirmed since, and challenges closed or expired a day before now, go too."""
+        not confirmed since, challenges closed or expired a day before now, and the puzzle
+        ratings of browsers that have not tried a puzzle since (with their attempts) go too."""
         if before.tzinfo is not None:
             before = before.astimezone(UTC)
         day_ago = datetime.now(UTC) - timedelta(days=1)
@@ -557,6 +558,9 @@ class GameStore:
             result = session.execute(delete(GameRow).where(GameRow.updated_at < before))
             session.execute(delete(PresenceRow).where(PresenceRow.seen_at < before))
             session.execute(delete(ChallengeRow).where(ChallengeRow.expires_at < day_ago))
+            session.execute(delete(PlayerRatingRow).where(PlayerRatingRow.updated_at < before))
+            session.execute(delete(PuzzleAttemptRow).where(
+                PuzzleAttemptRow.player.not_in(select(PlayerRatingRow.player))))
             return int(getattr(result, "rowcount", 0) or 0)
 
     @storage_errors

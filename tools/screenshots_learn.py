@@ -97,22 +97,17 @@ def shoot(base_url: str, out: Path) -> list[Path]:
         page.screenshot(path=str(out / "train-wrong-answer-it.png"))
         done.append(out / "train-wrong-answer-it.png")
 
-        puzzle = next(x for x in library.shipped("russian") if len(x.solution) >= 3
-                      and "shot" in x.themes)
-        page.goto(f"/puzzles/{puzzle.id}")
-        page.wait_for_selector('#puzzle[data-state="solving"]')
-        _play(page, puzzle.id, 1)
-        page.screenshot(path=str(out / "puzzle-russian.png"))
-        done.append(out / "puzzle-russian.png")
-
-        puzzle = next(x for x in library.shipped("international") if len(x.solution) >= 3
-                      and "shot" in x.themes)
-        page.goto(f"/puzzles/{puzzle.id}")
-        page.wait_for_selector('#puzzle[data-state="solving"]')
-        _play(page, puzzle.id, len(puzzle.solution))
-        page.wait_for_selector('#puzzle[data-state="solved"]')
-        page.screenshot(path=str(out / "puzzle-solved-international.png"))
-        done.append(out / "puzzle-solved-international.png")
+        for vid, whole, name in (("russian", False, "puzzle-russian.png"),
+                                 ("international", True, "puzzle-solved-international.png")):
+            puzzle = next(x for x in library.shipped(vid) if len(x.solution) >= 3
+                          and "shot" in x.themes)
+            page.goto(f"/puzzles/{puzzle.id}")
+            page.wait_for_selector('#puzzle[data-state="solving"]')
+            _play(page, puzzle.id, len(puzzle.solution) if whole else 1)
+            if whole:
+                page.wait_for_selector('#puzzle[data-state="solved"]')
+            page.screenshot(path=str(out / name))
+            done.append(out / name)
         context.close()
 
         # a phone's width; tall enough for the whole page in one screen (the top bar sticks)

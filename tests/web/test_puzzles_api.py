@@ -3,6 +3,7 @@ server, Glicko-2 ratings moved by a first attempt only, the daily puzzle, bad in
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -16,8 +17,18 @@ from damiera.rules.movegen import apply_move, legal_moves
 from damiera.rules.notation import move_text, parse_move
 from damiera.rules.position import parse_fen
 from damiera.rules.variant import variant
+from damiera.web.app import create_app
 from damiera.web.puzzles.ratings import NEW_PLAYER, Rating, rate
 from damiera.web.store import PlayerRatingRow, PuzzleAttemptRow, PuzzleRatingRow
+from tests.web.conftest import ROOMY
+
+
+@pytest.fixture(autouse=True)
+def _no_cookie_left(client: TestClient) -> Iterator[None]:
+    """The site's client is shared by the session: no language or player cookie set here
+    reaches another test."""
+    yield
+    client.cookies.clear()
 
 
 def test_glicko2_matches_glickmans_worked_example() -> None:
@@ -119,16 +130,19 @@ def test_bad_requests_get_an_error(client: TestClient) -> None:
     assert r.status_code == 403
 
 
-def test_the_ratings_of_browsers_gone_for_the_games_lifetime_are_deleted(
-        client: TestClient) -> None:
+def test_the_ratings_of_browsers_gone_for_the_games_lifetime_are_deleted(tmp_db: str) -> None:
     """The site's clean-up (:meth:`GameStore.delete_untouched`) deletes a browser's puzzle
     ratings and attempts once it has tried no puzzle for as long as a game is kept; a
     puzzle's own rating stays."""
-    c = _client(client)
+    with TestClient(create_app(tmp_db, computer_workers=1, limits=ROOMY)) as c:
+        _rated_and_forgotten(c)
+
+
+def _rated_and_forgotten(c: TestClient) -> None:
     p = library.shipped("italian")[0]
     answer = c.post(f"/api/puzzles/{p.id}/moves", json={"moves": [_wrong_first_move(p)]}).json()
     assert answer["rated"] is True
-    store = client.app.state.service.store  # type: ignore[attr-defined]
+    store = c.app.state.service.store  # type: ignore[attr-defined]
     now = datetime.now(UTC)
     with Session(store.engine) as session:
         counts = [session.scalar(select(func.count()).select_from(t))

@@ -45,6 +45,7 @@ from damiera.web.analysis.reviews import ReviewBook
 from damiera.web.analysis.routes import build_router as analysis_router
 from damiera.web.analysis.workers import WorkerPool
 from damiera.web.api import PLAYER_COOKIE, build_router, current_player, error_response
+from damiera.web.board_strings import board_strings
 from damiera.web.computer import ComputerPool
 from damiera.web.computer_jobs import ENVIRONMENT as REDIS_ENVIRONMENT
 from damiera.web.computer_queue import QueueFailed
@@ -92,24 +93,15 @@ def js_strings() -> dict[str, str]:
     """Every string the page's JavaScript shows, in the current language. Placeholders in
     braces (``{square}``) are filled in by the script."""
     return {
-        "white": _("White"),
-        "black": _("Black"),
+        **board_strings(),
         "white_to_move": _("White to move"),
         "black_to_move": _("Black to move"),
         "your_move": _("Your move"),
         "thinking": _("The computer is thinking…"),
         "computer": _("Computer"),
         "you": _("You"),
-        "square_empty": _("square {square}, empty"),
-        "square_piece": _("square {square}, {piece}"),
-        "white-man": _("white man"),
-        "white-king": _("white king"),
-        "black-man": _("black man"),
-        "black-king": _("black king"),
         "selected": _("{piece} on {square} selected; choose where it goes"),
-        "capture_goes_on": _("The capture goes on: choose the next landing square"),
         "showing_move": _("Showing move {n} {move}"),
-        "choose_path": _("Several captures end on {square}: click a square of the path you want"),
         "announce_move": _("{side} played {move}"),
         "sound_on": _("Sound on"),
         "sound_off": _("Sound off"),

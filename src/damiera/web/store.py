@@ -249,35 +249,35 @@ class PresenceRow(_Base):
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
-class PuzzleRatingRow(_Base):
-    """A puzzle's Glicko-2 rating once someone has tried it (:mod:`damiera.web.puzzles.
-    ratings`; before that the shipped starting rating stands): ``rating`` and ``deviation``
-    in rating points, ``volatility``, ``attempts``."""
+class _GlickoColumns:
+    """A Glicko-2 rating (:mod:`damiera.web.puzzles.ratings`): ``rating`` and ``deviation``
+    in rating points, ``volatility``, ``attempts`` (rated ones), when it last moved."""
+
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PuzzleRatingRow(_GlickoColumns, _Base):
+    """A puzzle's rating once someone has tried it (before that the shipped starting rating
+    stands)."""
 
     __tablename__ = "puzzle_ratings"
 
     puzzle_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     variant: Mapped[str] = mapped_column(String(48), index=True)
-    rating: Mapped[float] = mapped_column(Float)
-    deviation: Mapped[float] = mapped_column(Float)
-    volatility: Mapped[float] = mapped_column(Float)
-    attempts: Mapped[int] = mapped_column(Integer)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-class PlayerRatingRow(_Base):
-    """A browser's Glicko-2 puzzle rating in one rule set (``player``: the SHA-256 of its
-    player token, as seats keep it)."""
+class PlayerRatingRow(_GlickoColumns, _Base):
+    """A browser's puzzle rating in one rule set (``player``: the SHA-256 of its player
+    token, as seats keep it)."""
 
     __tablename__ = "player_ratings"
 
     player: Mapped[str] = mapped_column(String(64), primary_key=True)
     variant: Mapped[str] = mapped_column(String(48), primary_key=True)
-    rating: Mapped[float] = mapped_column(Float)
-    deviation: Mapped[float] = mapped_column(Float)
-    volatility: Mapped[float] = mapped_column(Float)
-    attempts: Mapped[int] = mapped_column(Integer)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class PuzzleAttemptRow(_Base):

@@ -68,6 +68,16 @@ def _player(request: Request) -> str | None:
     return owner_key(current_player(request))
 
 
+def _page_choice(variant_id: str = Query("international", alias="variant", max_length=40),
+                 optional_capture: bool = False) -> dict[str, Any]:
+    """The rule set a puzzles page's address asks for (an unknown one: International)."""
+    return {"variant": variant_id if variant_id in VARIANTS else "international",
+            "optional_capture": optional_capture}
+
+
+PageChoice = Annotated[dict[str, Any], Depends(_page_choice)]
+
+
 def build_router(store: GameStore, requests: RateLimiter) -> APIRouter:
     """The puzzles' routes on the site's store (ratings are kept there); every API request
     spends a token of ``requests`` for its client address (429 when none is left)."""
@@ -99,28 +109,15 @@ def build_router(store: GameStore, requests: RateLimiter) -> APIRouter:
         return render(request, "puzzles.html", {"title": title, "page_data": script_json(data),
                                                 "chosen": initial.get("variant")})
 
-    def listing(request: Request, mode: str, variant_id: str, optional_capture: bool,
-                title: str) -> HTMLResponse:
-        if variant_id not in VARIANTS:
-            variant_id = "international"
-        return page(request, {"mode": mode, "variant": variant_id,
-                              "optional_capture": optional_capture}, title)
-
     @router.get("/puzzles", response_class=HTMLResponse, include_in_schema=False)
-    async def next_page(request: Request,
-                        variant_id: str = Query("international", alias="variant",
-                                                max_length=40),
-                        optional_capture: bool = False) -> HTMLResponse:
+    async def next_page(request: Request, chosen: PageChoice) -> HTMLResponse:
         request_locale(request)
-        return listing(request, "next", variant_id, optional_capture, _("Puzzles"))
+        return page(request, {"mode": "next", **chosen}, _("Puzzles"))
 
     @router.get("/puzzles/daily", response_class=HTMLResponse, include_in_schema=False)
-    async def daily_page(request: Request,
-                         variant_id: str = Query("international", alias="variant",
-                                                 max_length=40),
-                         optional_capture: bool = False) -> HTMLResponse:
+    async def daily_page(request: Request, chosen: PageChoice) -> HTMLResponse:
         request_locale(request)
-        return listing(request, "daily", variant_id, optional_capture, _("Puzzle of the day"))
+        return page(request, {"mode": "daily", **chosen}, _("Puzzle of the day"))
 
     @router.get("/puzzles/{puzzle_id}", response_class=HTMLResponse, include_in_schema=False)
     async def one_page(request: Request, puzzle_id: str) -> HTMLResponse:

@@ -5,6 +5,7 @@ come from the rules pages' catalog."""
 from __future__ import annotations
 
 from damiera.rules.variant import CaptureChoice, PromotionDuringCapture
+from damiera.web.board_strings import board_strings
 from damiera.web.i18n import gettext as _
 from damiera.web.rules_pages.comparison import CHOICE_SHORT, PROMOTION_SHORT
 
@@ -37,14 +38,7 @@ def js_strings() -> dict[str, str]:
     """The puzzles page's script strings, keyed by name (``{placeholders}`` filled in by
     the script)."""
     return {
-        "white": _("White"),
-        "black": _("Black"),
-        "white-man": _("white man"),
-        "white-king": _("white king"),
-        "black-man": _("black man"),
-        "black-king": _("black king"),
-        "square_empty": _("square {square}, empty"),
-        "square_piece": _("square {square}, {piece}"),
+        **board_strings(),
         "find": _("{side} to play: find the move that wins."),
         "right": _("Right! Keep going: {move} was the reply."),
         "solved": _("Solved!"),
@@ -52,8 +46,6 @@ def js_strings() -> dict[str, str]:
         "solution": _("Solution: {line}"),
         "rating_change": _("Your rating: {rating} ({change})"),
         "not_rated": _("You had tried this puzzle before: your rating stays {rating}."),
-        "capture_goes_on": _("The capture goes on: choose the next landing square"),
-        "choose_path": _("Several captures end on {square}: click a square of the path you want"),
         "copied": _("Copied."),
         "no_puzzles": _("There are no puzzles for this rule set yet."),
     }

@@ -1,15 +1,22 @@
-// Keyboard on a board drawn by board.js, for pages that redraw it after every choice (the
-// trainer, the puzzles): the board is one tab stop, the arrow keys move between its squares
-// (left and right along a row, up and down diagonally), Enter or Space choose the focused
-// one. `focus` is the square to give tabindex 0 when the board is drawn again (drawBoard's
-// `tabStop`), and `refocus()` puts the keyboard's focus back on it after a redraw.
+// Keyboard on a board drawn by board.js (the play page, the trainer, the puzzles): the
+// board is one tab stop, the arrow keys move between its squares (left and right along a
+// row, up and down diagonally), Enter or Space choose the focused one. `focus` is the
+// square to give tabindex 0 when the board is drawn again (drawBoard's `tabStop`; `onFocus`
+// hears of each change), and `refocus()` puts the keyboard's focus back on it after a
+// redraw that removed it (the trainer's and the puzzles' after every choice).
 
-export function boardKeys(svg, choose) {
+/**
+ * @param {SVGElement} svg the board
+ * @param {(label: string) => void} choose called with the square chosen
+ * @param {(label: string) => void} [onFocus] called with each square the focus comes to
+ */
+export function boardKeys(svg, choose, onFocus = () => {}) {
   const keys = { focus: null, active: false };
   svg.addEventListener("focusin", (e) => {
     const sq = e.target.closest && e.target.closest("[data-square]");
     if (!sq) return;
     keys.focus = sq.dataset.square;
+    onFocus(keys.focus);
     for (const other of svg.querySelectorAll("[data-square]")) other.tabIndex = other === sq ? 0 : -1;
   });
   // a redraw removes the focused square (the browser may blur it then): the keyboard stays

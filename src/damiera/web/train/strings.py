@@ -6,6 +6,7 @@ never by rule set), and the script's strings. Translations in
 from __future__ import annotations
 
 from damiera.rules.variant import Variant
+from damiera.web.board_strings import board_strings
 from damiera.web.i18n import gettext as _
 from damiera.web.rules_pages import content as rules
 from damiera.web.rules_pages.comparison import CHOICE_SHORT, NO, PROMOTION_SHORT, YES
@@ -65,16 +66,7 @@ def rule_sentence(variant: Variant, param: str) -> str:
 def js_strings() -> dict[str, str]:
     """The trainer page's script strings, keyed by name."""
     return {
-        "white": _("White"),
-        "black": _("Black"),
-        "white-man": _("white man"),
-        "white-king": _("white king"),
-        "black-man": _("black man"),
-        "black-king": _("black king"),
-        "square_empty": _("square {square}, empty"),
-        "square_piece": _("square {square}, {piece}"),
-        "capture_goes_on": _("The capture goes on: choose the next landing square"),
-        "choose_path": _("Several captures end on {square}: click a square of the path you want"),
+        **board_strings(),
         "stop_here": _("To stop the capture on {square}, click it again."),
         "right": _("Right!"),
         "wrong": _("Not quite."),

@@ -28,16 +28,19 @@ def upgrade() -> None:
         _puzzle_attempts()
 
 
+def _glicko_columns() -> list[sa.Column[object]]:
+    """A Glicko-2 rating's columns, as both rating tables have them."""
+    return [sa.Column(name, kind, nullable=False) for name, kind in (
+        ("rating", sa.Float), ("deviation", sa.Float), ("volatility", sa.Float),
+        ("attempts", sa.Integer), ("updated_at", sa.DateTime(timezone=True)))]
+
+
 def _puzzle_ratings() -> None:
     op.create_table(
         "puzzle_ratings",
         sa.Column("puzzle_id", sa.String(32), primary_key=True),
         sa.Column("variant", sa.String(48), nullable=False),
-        sa.Column("rating", sa.Float, nullable=False),
-        sa.Column("deviation", sa.Float, nullable=False),
-        sa.Column("volatility", sa.Float, nullable=False),
-        sa.Column("attempts", sa.Integer, nullable=False),
-        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        *_glicko_columns(),
     )
     op.create_index("ix_puzzle_ratings_variant", "puzzle_ratings", ["variant"])
 
@@ -47,11 +50,7 @@ def _player_ratings() -> None:
         "player_ratings",
         sa.Column("player", sa.String(64), primary_key=True),
         sa.Column("variant", sa.String(48), primary_key=True),
-        sa.Column("rating", sa.Float, nullable=False),
-        sa.Column("deviation", sa.Float, nullable=False),
-        sa.Column("volatility", sa.Float, nullable=False),
-        sa.Column("attempts", sa.Integer, nullable=False),
-        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        *_glicko_columns(),
     )
 
 

@@ -3,8 +3,10 @@ decides. Every answer comes from the rules core (:mod:`damiera.rules.movegen`).
 
 Kinds of question (:data:`KINDS`):
 
-- ``capture``: "Which capture must you take?" The answer: the legal moves (any of them is
-  right; two paths of one capture, taking the same pieces to the same square, are one move).
+- ``capture``: "Which capture must you take?" The answer: the legal captures (any of them
+  is right; two paths of one capture, taking the same pieces to the same square, are one
+  move). Only captures are compared, so a rule set where capturing is optional gives the
+  same answer: that rule is drilled by the ``legal`` question of a quiet move instead.
 - ``promotion``: "What happens when this man reaches the last row during the capture?"
   Answered like ``capture``, for positions where the promotion rule decides.
 - ``destinations``: "Where can this piece go?" The answer: the set of squares where the
@@ -14,8 +16,10 @@ Kinds of question (:data:`KINDS`):
 - ``outcome``: "Who wins here?" The answer: the side that wins because the side to move has
   no legal move, or nobody yet.
 
-An exercise drills rule ``param`` (:mod:`damiera.trainer.rules`) when its answer differs from
-the answer under the rule set without that rule (:func:`~damiera.trainer.rules.contrasts`):
+An exercise drills rule ``param`` (:mod:`damiera.trainer.rules`) when that rule alone
+decides its answer: the answer differs under the rule set without that rule
+(:func:`~damiera.trainer.rules.contrasts`), and is the same with any *other* drilled rule
+switched instead (so a wrong answer has one rule to blame, the one the page names).
 :func:`exercises_at` keeps only those. An exercise is named by its id
 (``kind:index:param:focus``; ``index`` is the position's place in the board's pool,
 :mod:`damiera.trainer.pool`), so a server can check an answer from the id alone.
@@ -71,7 +75,8 @@ class Exercise:
 
     def answer(self, variant: Variant | None = None) -> object:
         """The right answer under ``variant`` (default: the exercise's own rule set): a
-        frozenset of :data:`MoveKey` (``capture``, ``promotion``), a frozenset of squares
+        frozenset of :data:`MoveKey` of the legal captures (``capture``, ``promotion``), a
+        frozenset of squares
         (``destinations``), a bool (``legal``) or ``"white"``/``"black"``/``"none"``
         (``outcome``)."""
         return answer(self.kind, variant or self.variant, self.position, self.focus)
@@ -93,7 +98,7 @@ def answer(kind: str, variant: Variant, position: Position, focus: tuple[int, ..
     :meth:`Exercise.answer`)."""
     legal = legal_moves(variant, position)
     if kind in ("capture", "promotion"):
-        return frozenset(move_key(m) for m in legal)
+        return frozenset(move_key(m) for m in legal if m.captures)
     if kind == "destinations":
         return frozenset(m.end for m in legal if m.start == focus[0])
     if kind == "legal":
@@ -136,7 +141,17 @@ def exercises_at(variant: Variant, index: int, position: Position) -> Iterator[E
     mover_moves = legal_moves(variant, position)
     for param in RULE_PARAMS:
         for contrast in contrasts(variant, param):
-            yield from _of_rule(variant, contrast, param, index, position, mover_moves)
+            for e in _of_rule(variant, contrast, param, index, position, mover_moves):
+                if _decided_by_its_rule_alone(e):
+                    yield e
+
+
+def _decided_by_its_rule_alone(e: Exercise) -> bool:
+    """No other drilled rule, switched, changes the exercise's answer."""
+    here = e.answer()
+    return all(e.answer(other) == here
+               for param in RULE_PARAMS if param != e.param
+               for other in contrasts(e.variant, param))
 
 
 def _of_rule(variant: Variant, contrast: Variant, param: str, index: int, position: Position,
@@ -149,14 +164,17 @@ def _of_rule(variant: Variant, contrast: Variant, param: str, index: int, positi
         return Exercise(kind, index, param, position, focus, variant, contrast)
 
     captures = [m for m in legal if m.captures]
+    capture_keys = {move_key(m) for m in captures}
+    other_capture_keys = {move_key(m) for m in other if m.captures}
     if mine_keys != other_keys and legal and other:
-        if param == "promotion_during_capture":
+        if capture_keys == other_capture_keys:
+            pass    # the same captures either way: no capture question tells them apart
+        elif param == "promotion_during_capture":
             if _promotion_matters(variant, position):
                 yield make("promotion")
-        elif variant.mandatory_capture and captures and (
-                param == "mandatory_capture"
-                or len({move_key(m) for m in capture_sequences(variant, position)}
-                       | {move_key(m) for m in other if m.captures}) >= 2):
+        elif variant.mandatory_capture and captures and len(
+                {move_key(m) for m in capture_sequences(variant, position)}
+                | other_capture_keys) >= 2:
             yield make("capture")
         ends_here = {(m.start, m.end) for m in legal}
         ends_there = {(m.start, m.end) for m in other}

@@ -82,6 +82,7 @@ def run_session(page: Page, vid: str, lang: str) -> str:
             raise AssertionError(f"{exercise.id} was not answered") from None
         feedback = page.locator("#tr-feedback")
         expect(feedback).to_have_attribute("data-correct", "false" if went_wrong else "true")
+        expect(page.locator("#tr-hint")).to_have_text("")   # no capture prompt left over
         if went_wrong:
             reason = page.locator("#tr-reason").inner_text()
             assert reason.strip()

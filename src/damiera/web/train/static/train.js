@@ -119,6 +119,7 @@ async function answer(payload) {
   }
   if (result.correct) state.score += 1; else state.missed.push(ex.rule);
   root.dataset.state = "answered";
+  setText($("tr-hint"), "");   // the capture's prompts end with it
   const fb = $("tr-feedback");
   fb.dataset.correct = String(result.correct);
   fb.hidden = false;

@@ -11,8 +11,9 @@ the page does: a move that fails is looked at again (``GET``) and, when the comp
 reply is missing, asked for with ``POST /reply``; a new game after 60 plies or the end.
 During the run, at fixed times:
 
-- kill -9 of one engine process of ``damiera worker`` (the time until its replacement says
-  it is ready is measured from the worker's log);
+- kill -9 of one engine process of ``damiera worker``, the one using the most CPU (so it is
+  searching; the time until its replacement says it is ready, and whether the supervisor
+  handed its job back to the queue, are read from the worker's log);
 - kill -9 of one web process (Uvicorn replaces it);
 - a PostgreSQL restart (``pg_ctl restart -m fast``; its length is measured);
 - a Redis restart (down 1 s; back empty).
@@ -25,7 +26,9 @@ Then the clients stop, and after the pending-move lease (15 s) every game is rea
 - failed requests by cause (status and the error's first words, or the connection error),
   and when they happened relative to the faults;
 - the longest wait: the longest single request, and the longest time a client waited from
-  sending a move until the computer's reply was in the game (retries included).
+  sending a move until the computer's reply was in the game (retries included); and, for
+  the moves under way when the engine process was killed, how long after the kill the
+  reply came.
 
 Prints a Markdown report; traffic stays on this machine.
 """
@@ -73,6 +76,8 @@ class Sink:
     longest_request: float = 0.0
     longest_reply: float = 0.0
     replies: list[float] = field(default_factory=list)
+    #: (sent, answered) monotonic times of every move until the computer's reply.
+    spans: list[tuple[float, float]] = field(default_factory=list)
 
     def fail(self, cause: str) -> None:
         self.failures[cause] += 1
@@ -150,6 +155,7 @@ async def _client(base: str, level: int, until: float, sink: Sink, rng: random.R
                     sink.acknowledged.append((gid, ply, move))
                 game = await _settle(c, sink, gid, until)
             waited = time.monotonic() - sent
+            sink.spans.append((sent, sent + waited))
             sink.replies.append(waited)
             sink.longest_reply = max(sink.longest_reply, waited)
 
@@ -181,6 +187,22 @@ def _children(pid: int, marker: str | None = None) -> list[int]:
     return sorted(found)
 
 
+def _cpu_ticks(pid: int) -> int:
+    """User and system clock ticks ``pid`` has used (0 when it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])
+
+
+async def _busiest(pids: list[int], seconds: float = 0.5) -> int:
+    """The one of ``pids`` that used the most CPU over ``seconds``."""
+    before = {pid: _cpu_ticks(pid) for pid in pids}
+    await asyncio.sleep(seconds)
+    return max(pids, key=lambda pid: _cpu_ticks(pid) - before[pid])
+
+
 def _start(args: list[str], first_words: str) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen([sys.executable, "-m", "damiera", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True,
@@ -200,7 +222,7 @@ async def _faults(times: dict[str, float], start: float, worker: subprocess.Pope
         await asyncio.sleep(max(0.0, start + times[name] - time.monotonic()))
 
     await at("worker")
-    victim = _children(worker.pid)[0]
+    victim = await _busiest(_children(worker.pid))
     killed = time.monotonic()
     os.kill(victim, signal.SIGKILL)
     events["worker killed"] = (killed - start, victim)
@@ -219,6 +241,10 @@ async def _faults(times: dict[str, float], start: float, worker: subprocess.Pope
     ready = [w for w, line in worker_log.lines
              if w > killed and "engine process ready" in line and str(victim) not in line]
     events["worker replaced after"] = ready[0] - killed if ready else None
+    events["killed at"] = killed
+    handed = [f"{w - killed:.2f} s after the kill: {line}" for w, line in worker_log.lines
+              if w > killed and "handed back" in line]
+    events["job handed back"] = handed[0] if handed else None
 
 
 async def _run(base: str, seconds: float, worker: subprocess.Popen[str], worker_log: _Log,
@@ -297,7 +323,8 @@ def main() -> int:
     print(f"{CLIENTS} clients (levels 1-3) for {args.seconds:g} s on serve --workers 2 + worker "
           f"--processes 2, PostgreSQL + Redis; load average {load:.1f} at the start\n")
     for name, value in events.items():
-        print(f"- {name}: {value}")
+        if name != "killed at":
+            print(f"- {name}: {value}")
     print(f"\n| measure | value |\n|---|---|\n| requests | {sink.requests} |")
     print(f"| acknowledged moves | {len(sink.acknowledged)} |")
     print(f"| acknowledged moves lost | {lost} |")
@@ -307,6 +334,10 @@ def main() -> int:
     print(f"| move until the computer's reply: median / p95 / longest | "
           f"{_pct(sink.replies, 0.5):.2f} / {_pct(sink.replies, 0.95):.2f} / "
           f"{sink.longest_reply:.1f} s |")
+    killed = events.pop("killed at")
+    spanning = [end - killed for sent, end in sink.spans if sent < killed < end]
+    print(f"| moves under way at the engine process's kill: replied after the kill | "
+          f"{', '.join(f'{t:.1f}' for t in sorted(spanning)) or 'none'} s |")
     replaced = events.get("worker replaced after")
     print(f"| killed engine process replaced (ready) after | "
           f"{'never' if replaced is None else f'{replaced:.1f} s'} |")

@@ -2,25 +2,21 @@
 ``damiera serve --uds``: the audit's flood of half-open connections from one address leaves
 another client served; requests over the per-address limit get 429 in JSON; the client address
 and scheme the application sees are the proxy's (a spoofed X-Forwarded-For is replaced);
-server-sent events pass through as they come. The systemd units' command lines are ones
-``damiera`` accepts."""
+server-sent events pass through as they come."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import shlex
 import socket
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.conftest import WAIT_SECONDS
+from tests.deploy.app import serving
 from tests.security.flood import (
     FLOOD,
     SourceTLSConnection,
@@ -30,7 +26,7 @@ from tests.security.flood import (
     raise_fd_limit,
 )
 from tests.services import unavailable
-from tests.services.nginx import ROOT, Nginx, nginx_program
+from tests.services.nginx import Nginx, nginx_program
 
 
 @pytest.fixture(scope="module")
@@ -41,26 +37,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Nginx, str]
         unavailable("nginx is not installed (make test installs Debian's nginx)")
     raise_fd_limit(3 * FLOOD + 500)          # nginx inherits it
     folder = tmp_path_factory.mktemp("proxied")
-    sock = str(folder / "web.sock")
-    app = subprocess.Popen(
-        [sys.executable, "-m", "damiera", "serve", "--uds", sock, "--database-url",
-         f"sqlite:///{folder / 'games.sqlite3'}", "--create-burst", "2",
-         "--create-per-minute", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    assert app.stdout is not None
-    first = app.stdout.readline()
-    try:
-        assert f"http+unix:{sock}" in first, first
+    with serving(folder, "--create-burst", "2", "--create-per-minute", "0") as sock:
         proxy = Nginx(sock)
         try:
             yield proxy, str(proxy.certificate)
         finally:
             proxy.stop()
-    finally:
-        app.terminate()
-        app.wait(WAIT_SECONDS)
-        app.stdout.close()
 
 
 def test_the_shipped_configuration_passes_nginx_own_check(site: tuple[Nginx, str]) -> None:
@@ -202,19 +184,3 @@ def test_server_sent_events_arrive_while_the_stream_is_open(site: tuple[Nginx, s
     still_open = not response.isclosed()
     conn.close()
     assert still_open
-
-
-@pytest.mark.parametrize("unit", ["damiera-web.service", "damiera-worker.service"])
-def test_the_systemd_units_run_commands_damiera_accepts(unit: str) -> None:
-    """The units' ExecStart lines parse with ``damiera``'s own parser (a renamed option
-    would fail here, not on the server)."""
-    from damiera.cli import build_parser
-
-    text = (ROOT / "deploy" / "systemd" / unit).read_text()
-    found = re.search(r"^ExecStart=(\S+) (.*)$", text, re.MULTILINE)
-    assert found is not None and found.group(1).endswith("/bin/damiera")
-    args = build_parser().parse_args(shlex.split(found.group(2)))
-    assert args.func.__name__ in ("_serve", "_worker")
-    if unit == "damiera-web.service":       # where the shipped nginx site looks for it
-        assert args.uds == "/run/damiera/web.sock"
-        assert f"server unix:{args.uds};" in (ROOT / "deploy/nginx/damiera.conf").read_text()

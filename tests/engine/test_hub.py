@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 import damiera
 from damiera.engine.hub import (
+    MAX_NODES,
     HubSession,
     move_string,
     parse_hub_move,
@@ -13,7 +16,7 @@ from damiera.engine.hub import (
     parse_position,
 )
 from damiera.engine.hub_protocol import position_string
-from damiera.engine.search import Searcher
+from damiera.engine.search import MAX_DEPTH, Searcher
 from damiera.rules.movegen import apply_move, generate
 from damiera.rules.position import parse_fen
 from damiera.rules.variant import variant
@@ -187,6 +190,25 @@ def test_hub_level_nodes_limits_the_search_by_its_node_count() -> None:
     assert int(infos[-1]["depth"]) > 1
     assert all(int(i["nodes"]) < 3000 + 256 for i in infos)
     assert sum(line.startswith("done move=") for line in out) == 1
+
+
+def test_hub_level_says_a_number_too_large_is_too_large_and_gives_the_bound() -> None:
+    out = _session("level nodes=99999999999999999999999", f"level nodes={'9' * 5000}",
+                   "level nodes=1000000000001", "level depth=+0000000000000000000000000000001",
+                   "level depth=1000", f"level depth=-{'9' * 5000}", "level depth=-0", "quit")
+    errors = [line for line in out if line.startswith("error ")]
+    assert len(errors) == 6, out
+    assert all("nodes is too large" in e and f"at most {MAX_NODES}" in e for e in errors[:3])
+    assert all(len(e) < 200 for e in errors)
+    assert "depth is too large" in errors[3] and f"at most {MAX_DEPTH}" in errors[3]
+    assert all(f"depth must be between 1 and {MAX_DEPTH}" in e for e in errors[4:])
+
+
+@pytest.mark.parametrize("value", ["+-5", "-+5", "--5", "5-", "", "٣", "1_000"])
+def test_hub_level_refuses_what_is_not_a_whole_number(value: str) -> None:
+    out = _session(f"level nodes={value}", "level depth=2", "quit")
+    errors = [line for line in out if line.startswith("error ")]
+    assert len(errors) == 1 and "nodes must be a whole number" in errors[0], out
 
 
 def test_hub_level_nodes_gives_the_same_move_whatever_the_machine() -> None:

@@ -95,3 +95,21 @@ def test_replay_prints_each_position_as_fen(tmp_path: Path,
     assert out.splitlines() == ["0 - W:W28:B23", "1 28x19 B:W19:B"]
     status, _, err = run(capsys, "pdn", "replay", str(path), "--game", "9")
     assert status == 2 and "no game 9" in err
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    ("B:W" + "12," * 1666, "FEN of 5001 characters is too long (at most 1000)"),
+    ("W:W" + "9" * 900 + ":B1", "does not exist"),
+])
+def test_check_shows_a_long_bad_fen_once_and_clipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str, reason: str
+) -> None:
+    path = tmp_path / "fen.pdn"
+    path.write_text(f'[GameType "21"]\n[FEN "{body}"]\n1. 22-18 *\n')
+    status, out, _ = run(capsys, "pdn", "check", str(path))
+    assert status == 1
+    error = out.splitlines()[0]
+    assert error.startswith(f"{path}: game 1, line 2, column 2: FEN '{body[:20]}")
+    assert reason in error
+    assert error.count(body[:20]) == 1
+    assert len(error) - len(str(path)) < 200, error

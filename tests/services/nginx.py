@@ -5,10 +5,13 @@ the tests and ``benchmarks/limits_bench.py``.
 private temporary folder, changing only what ties them to a machine: the paths of logs, pid
 file, temporary files and certificates (a throw-away self-signed one, made with ``openssl``),
 the application's Unix socket, and the listening addresses (127.0.0.1 on free ports the
-system chose, never fixed ones; no IPv6). Every limit, timeout and header is the shipped one.
-Each change must match the shipped text exactly once, so a change there that the tests do not
-know fails loudly. Runs the master process as this user (as root, its workers too, so that
-they can open a socket in the private folder).
+system chose, never fixed ones; no IPv6); optionally the site's name (``name``), and a header
+through which a test claims client addresses (``client_header``: loopback has a single IPv6
+address, so a test of how clients are counted by /64 names them with nginx's realip module,
+and reads the key a request is counted by at :data:`CLIENT_KEY_PATH`). Every limit, timeout
+and header is the shipped one. Each change must match the shipped text exactly once, so a
+change there that the tests do not know fails loudly. Runs the master process as this user
+(as root, its workers too, so that they can open a socket in the private folder).
 """
 
 from __future__ import annotations
@@ -26,6 +29,11 @@ from tests.services import remove
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy" / "nginx"
+#: The site's name in the shipped files, which an operator replaces with their own.
+SHIPPED_NAME = "damiera.example.org"
+#: With a ``client_header``: the path at which nginx answers with the key it counts the
+#: request's client by (the shipped ``$damiera_client``).
+CLIENT_KEY_PATH = "/.test/client-key"
 WAIT_SECONDS = float(os.environ.get("DAMIERA_TEST_WAIT", "120"))
 
 
@@ -51,14 +59,21 @@ def _free_port() -> int:
 class Nginx:
     """A running nginx with the shipped configuration in front of the application socket
     ``upstream`` (a path): :attr:`http_port` (redirects to HTTPS) and :attr:`https_port` on
-    127.0.0.1, :attr:`certificate` (PEM, self-signed for ``localhost``)."""
+    127.0.0.1, :attr:`certificate` (PEM, self-signed for ``localhost``). ``name``: the site's
+    name in place of :data:`SHIPPED_NAME`; ``client_header``: a request header whose value
+    nginx takes as the client's address (only from 127.0.0.0/8), for tests of the per-address
+    limits with addresses loopback does not have; nginx then also answers
+    :data:`CLIENT_KEY_PATH` with the key the request is counted by."""
 
-    def __init__(self, upstream: str, program: str | None = None) -> None:
+    def __init__(self, upstream: str, program: str | None = None, name: str = SHIPPED_NAME,
+                 client_header: str | None = None) -> None:
         self.program = program or nginx_program()
         if self.program is None:
             raise RuntimeError("nginx is not installed")
         self.root = Path(tempfile.mkdtemp(prefix="damiera-nginx-"))
         self.upstream = upstream
+        self.name = name
+        self.client_header = client_header
         self.certificate = self.root / "cert.pem"
         self.key = self.root / "key.pem"
         self._certificate()
@@ -110,6 +125,16 @@ class Nginx:
         site = _replace(site, "/etc/letsencrypt/live/damiera.example.org/privkey.pem;",
                         f"{self.key};", "key")
         site = _replace(site, "root /var/www/letsencrypt;", f"root {r}/acme;", "acme")
+        if site.count(f"server_name {SHIPPED_NAME};") != 2:
+            raise AssertionError(f"expected server_name {SHIPPED_NAME} in both servers")
+        site = site.replace(SHIPPED_NAME, self.name)
+        if self.client_header is not None:
+            https = f"    listen 127.0.0.1:{self.https_port} ssl http2;\n"
+            site = _replace(site, https, f"{https}    set_real_ip_from 127.0.0.0/8;\n"
+                            f"    real_ip_header {self.client_header};\n"
+                            f"    location = {CLIENT_KEY_PATH} "
+                            "{ return 200 $damiera_client; }\n",
+                            "claimed addresses")
         (r / "nginx.conf").write_text(main)
         (r / "damiera.conf").write_text(site)
 

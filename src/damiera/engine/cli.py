@@ -70,16 +70,21 @@ def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
     return run
 
 
-def _positive_float(text: str, what: str) -> float:
+def _positive_float(text: str, what: str, most: float = MAX_MOVETIME) -> float:
+    """A positive number of seconds up to ``most``; a usage error if not."""
     try:
         value = float(text)
     except ValueError:
         raise _usage_error(f"{what} must be a number of seconds, not {text!r}") from None
     if not math.isfinite(value) or value <= 0:
         raise _usage_error(f"{what} must be a positive number of seconds, not {text!r}")
-    if value > MAX_MOVETIME:
-        raise _usage_error(f"{what} must be at most {MAX_MOVETIME:g} seconds, not {text!r}")
+    if value > most:
+        raise _usage_error(f"{what} must be at most {most:g} seconds, not {text!r}")
     return value
+
+
+#: Longest ``damiera dxp --idle-timeout``: a day.
+MAX_IDLE_TIMEOUT = 86400.0
 
 
 def _int_in(text: str, what: str, low: int, high: int) -> int:
@@ -344,6 +349,11 @@ def register(sub: Any) -> None:
     p.add_argument("--moves", default="75", help="moves for that time; the game ends after "
                                                  "them (--connect; 0: no limit)")
     p.add_argument("--name", default="Damiera", help="name sent to the opponent")
+    p.add_argument("--idle-timeout", default=None, metavar="SECONDS",
+                   help="seconds the opponent may send nothing while it has nothing to think "
+                   "over (before its first message, between games), after which the "
+                   "connection is closed; while it is to move in a game, the game's time is "
+                   "added (default 60)")
     p.set_defaults(func=_guarded(_cmd_dxp))
 
 
@@ -354,12 +364,14 @@ def _cmd_hub(args: argparse.Namespace) -> int:
 
 
 def _cmd_dxp(args: argparse.Namespace) -> int:
-    from damiera.engine.dxp import GameOutcome, connect, listen
+    from damiera.engine.dxp import IDLE_TIMEOUT, GameOutcome, connect, listen
     from damiera.engine.dxp_protocol import DxpError
     from damiera.rules.variant import Color
 
     lv = _int_in(args.level, "level", 1, 3)
     movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
+    idle = (IDLE_TIMEOUT if args.idle_timeout is None
+            else _positive_float(args.idle_timeout, "idle-timeout", MAX_IDLE_TIMEOUT))
     name = args.name
     if args.once and args.listen is None:
         raise _usage_error("--once goes with --listen")
@@ -374,12 +386,13 @@ def _cmd_dxp(args: argparse.Namespace) -> int:
         if args.listen is not None:
             with _stopped_by_sigterm():
                 listen(args.listen, args.host, sys.stdout, once=args.once, level_number=lv,
-                       movetime=movetime, name=name, on_game=show)
+                       movetime=movetime, name=name, on_game=show, idle_timeout=idle)
         else:
             color = Color.WHITE if args.color == "white" else Color.BLACK
             connect(args.connect, _int_in(args.games, "games", 1, 1000), color,
                     _int_in(args.time, "time", 0, 999), _int_in(args.moves, "moves", 0, 999),
-                    level_number=lv, movetime=movetime, name=name, on_game=show)
+                    level_number=lv, movetime=movetime, name=name, on_game=show,
+                    idle_timeout=idle)
     except KeyboardInterrupt:
         if args.listen is None:
             raise

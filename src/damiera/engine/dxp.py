@@ -26,10 +26,15 @@ the rules' when the game ended by them, else the reason of the GAMEEND.
 BACKREQ is accepted when the move number and colour name a position of the game (BACKACC
 0, and the engine moves if it is then to move), else refused (BACKACC 1). CHAT text goes to
 the log. Every message read is bounded (127 characters) and read once (linear time).
+An opponent silent for longer than it may be (``--idle-timeout``, :data:`IDLE_TIMEOUT` by
+default, while it has nothing to think over; that plus the game's minutes while it is to move)
+is told so in a CHAT and the connection closed (:class:`IdleTimeout`), so that one idle
+connection cannot keep the listener from serving the next.
 """
 
 from __future__ import annotations
 
+import contextlib
 import select
 import socket
 import sys
@@ -67,6 +72,13 @@ DEFAULT_MOVE_SECONDS = 1.0
 CONNECT_TIMEOUT = 30.0
 #: Seconds to wait, after the opponent's move ended the game, for its own GAMEEND.
 END_GRACE = 0.25
+#: Default seconds of silence allowed from an opponent with nothing to think over (``damiera
+#: dxp --idle-timeout``); while it is to move in a game, the game's thinking time is added.
+IDLE_TIMEOUT = 60.0
+
+
+class IdleTimeout(TimeoutError):
+    """The opponent sent no complete message for longer than it was allowed."""
 
 
 @dataclass
@@ -93,12 +105,17 @@ OnGame = Callable[[int, GameOutcome], None]
 class DxpSession:
     """Damiera on one DXP connection (``sock``), at ``level`` (1-3); ``movetime`` seconds a
     move (None: from the game request's time); ``log`` gets one line per event; ``on_game``
-    is called as each game ends, numbered from ``first_game``."""
+    is called as each game ends, numbered from ``first_game``. ``idle_timeout``: seconds the
+    opponent may stay silent (no complete message) while it has nothing to think over: before
+    its first message, between games, while Damiera is to move; while the opponent is to move
+    in a game, that plus the game's minutes (its whole thinking time). Silence is counted from
+    the last complete message either side sent, so a message dribbled a byte at a time does
+    not prolong it; past it, :class:`IdleTimeout`."""
 
     def __init__(self, sock: socket.socket, *, level_number: int = 3,
                  movetime: float | None = None, name: str = "Damiera",
                  log: TextIO | None = None, on_game: OnGame | None = None,
-                 first_game: int = 1):
+                 first_game: int = 1, idle_timeout: float = IDLE_TIMEOUT):
         self.variant: Variant = VARIANTS["international"]
         self.sock = sock
         self.engine = Engine(self.variant, level_number)
@@ -117,19 +134,31 @@ class DxpSession:
         self.first_game = first_game
         self._sent_end = False
         self._pending: list[str | DxpError] = []
+        self.idle_timeout = idle_timeout
+        self._last_message = time.monotonic()
 
     # -- plumbing ----------------------------------------------------------------------------
     def say(self, text: str) -> None:
         print(text, file=self.log, flush=True)
 
     def send(self, msg: Message) -> None:
+        """Send ``msg``; an opponent that reads nothing for ``idle_timeout`` seconds while it
+        is sent raises TimeoutError."""
+        self.sock.settimeout(self.idle_timeout)
         self.sock.sendall(encode(self.variant, msg).encode("ascii") + b"\0")
+        self._last_message = time.monotonic()
+
+    def silence_allowed(self) -> float:
+        """Seconds the opponent may now stay silent (see the class)."""
+        game = self.game
+        if game is None or self._sent_end or game.turn is self.my_color or game.is_over:
+            return self.idle_timeout
+        return self.idle_timeout + 60.0 * self.minutes
 
     def messages(self, timeout: float | None = None) -> Iterator[Message]:
         """Messages from the opponent until it hangs up; a malformed one is answered with a
         CHAT ``error: ...`` (and logged) and skipped. ``timeout``: seconds of silence
-        allowed (TimeoutError after)."""
-        self.sock.settimeout(timeout)
+        allowed (else :meth:`silence_allowed`); :class:`IdleTimeout` after."""
         while True:
             while self._pending:
                 item = self._pending.pop(0)
@@ -139,10 +168,21 @@ class DxpSession:
                     yield decode(self.variant, item)
                 except DxpError as exc:
                     self._complain(str(exc))
-            chunk = self.sock.recv(4096)
+            allowed = timeout if timeout is not None else self.silence_allowed()
+            left = self._last_message + allowed - time.monotonic()
+            if left <= 0:
+                raise IdleTimeout(f"no message from the opponent for {allowed:g} s")
+            self.sock.settimeout(left)
+            try:
+                chunk = self.sock.recv(4096)
+            except TimeoutError:
+                continue             # the deadline has passed: said above
             if not chunk:
                 return
-            self._pending.extend(self.reader.feed(chunk))
+            items = list(self.reader.feed(chunk))
+            if items:
+                self._last_message = time.monotonic()
+            self._pending.extend(items)
 
     def _complain(self, text: str) -> None:
         self.say(f"error: {text}")
@@ -235,7 +275,10 @@ class DxpSession:
             chunk = self.sock.recv(4096)
             if not chunk:
                 return False
-            self._pending.extend(self.reader.feed(chunk))
+            items = list(self.reader.feed(chunk))
+            if items:
+                self._last_message = time.monotonic()
+            self._pending.extend(items)
 
     def _interrupted(self) -> bool:
         """True when a GAMEEND or BACKREQ has arrived (read without waiting), which makes
@@ -402,15 +445,18 @@ def _port(text: str) -> int:
 
 def listen(port_text: str, host: str, out: TextIO, *, once: bool = False,
            level_number: int = 3, movetime: float | None = None, name: str = "Damiera",
-           log: TextIO | None = None, on_game: OnGame | None = None) -> list[GameOutcome]:
+           log: TextIO | None = None, on_game: OnGame | None = None,
+           idle_timeout: float = IDLE_TIMEOUT) -> list[GameOutcome]:
     """``damiera dxp --listen``: bind ``host:port`` (port 0: one the system picks), say
     ``listening on HOST:PORT`` on ``out``, then follow initiators one connection after
     another until interrupted (KeyboardInterrupt, which the CLI raises for SIGINT and
     SIGTERM, goes up to the caller), or only the first with ``once``. ``on_game`` is called
     as each game ends (numbered over every connection). Returns the games played (with
-    ``once``; serving on, it keeps only their count). ValueError for a bad port, OSError when the address cannot be bound; a
-    connection that fails (reset, broken pipe) is logged and the next one served, except
-    with ``once``, where its OSError is raised."""
+    ``once``; serving on, it keeps only their count). ValueError for a bad port, OSError
+    when the address cannot be bound; a connection that fails (reset, broken pipe, an
+    opponent silent past ``idle_timeout``: see :class:`DxpSession`, told so in a CHAT) is
+    logged and closed, and the next one served, except with ``once``, where its OSError is
+    raised."""
     port = _port(port_text)
     count = 0  # games played over every connection
     say = log if log is not None else sys.stderr
@@ -422,11 +468,14 @@ def listen(port_text: str, host: str, out: TextIO, *, once: bool = False,
             with conn:
                 follower = Follower(conn, level_number=level_number, movetime=movetime,
                                     name=name, log=log, on_game=on_game,
-                                    first_game=count + 1)
+                                    first_game=count + 1, idle_timeout=idle_timeout)
                 follower.say(f"connection from {peer[0]}:{peer[1]}")
                 try:
                     follower.run()
                 except OSError as exc:
+                    if isinstance(exc, IdleTimeout):
+                        with contextlib.suppress(OSError):
+                            follower.send(Chat(f"closing the connection: {exc}"))
                     if once:
                         raise
                     print(f"connection from {peer[0]}:{peer[1]} lost: "
@@ -438,13 +487,14 @@ def listen(port_text: str, host: str, out: TextIO, *, once: bool = False,
 
 def connect(address: str, games: int, color: Color, minutes: int, moves: int, *,
             level_number: int = 3, movetime: float | None = None, name: str = "Damiera",
-            log: TextIO | None = None, on_game: OnGame | None = None) -> list[GameOutcome]:
+            log: TextIO | None = None, on_game: OnGame | None = None,
+            idle_timeout: float = IDLE_TIMEOUT) -> list[GameOutcome]:
     """``damiera dxp --connect``: play ``games`` games as the initiator; ``on_game`` is
-    called as each ends. ValueError for a bad address, OSError when the connection fails,
-    DxpError when a game is refused."""
+    called as each ends. ValueError for a bad address, OSError when the connection fails
+    (:class:`IdleTimeout` when the follower stays silent too long, see
+    :class:`DxpSession`), DxpError when a game is refused."""
     host, port = _address(address)
     with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT) as sock:
-        sock.settimeout(None)
         initiator = Initiator(sock, level_number=level_number, movetime=movetime, name=name,
-                              log=log, on_game=on_game)
+                              log=log, on_game=on_game, idle_timeout=idle_timeout)
         return initiator.run(games, color, minutes, moves)

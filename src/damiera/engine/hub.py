@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import gc
 import math
+import re
 import sys
 import threading
 from collections.abc import Iterable
@@ -361,13 +362,23 @@ def _seconds(text: str, what: str, positive: bool) -> float:
 
 
 def _int_arg(text: str, what: str, low: int, high: int) -> int:
-    """A whole number from ``low`` to ``high``; HubError if not."""
-    if not (text.isascii() and text.lstrip("+-").isdigit() and len(text) <= 12):
+    """A whole number from ``low`` to ``high`` (ASCII digits, an optional sign; ``low`` >= 0);
+    HubError if not, saying a number over ``high`` is too large. Linear in ``len(text)``:
+    digits past the bound's are never converted."""
+    found = _WHOLE_NUMBER.fullmatch(text)
+    if found is None:
         raise HubError(f"{what} must be a whole number, not {excerpt(text)!r}")
-    value = int(text)
-    if not low <= value <= high:
-        raise HubError(f"{what} must be between {low} and {high}, not {value}")
-    return value
+    sign, digits = found.group(1), found.group(2).lstrip("0") or "0"
+    if sign == "-" and digits != "0":
+        raise HubError(f"{what} must be between {low} and {high}, not {excerpt(text)}")
+    if len(digits) > len(str(high)) or int(digits) > high:
+        raise HubError(f"{what} is too large: at most {high}, not {excerpt(text)}")
+    if int(digits) < low:
+        raise HubError(f"{what} must be between {low} and {high}, not {excerpt(text)}")
+    return int(digits)
+
+
+_WHOLE_NUMBER = re.compile(r"([+-]?)([0-9]+)")
 
 
 def run(lines: Iterable[str | HubError], out: TextIO) -> None:

@@ -43,7 +43,7 @@ from damiera.pdn.tokens import Source, tokenize
 from damiera.rules import game as _rules
 from damiera.rules.movegen import Move as RawMove
 from damiera.rules.notation import AmbiguousMoveError, NotationError, parse_move
-from damiera.rules.position import FenError, Position, parse_fen
+from damiera.rules.position import FenError, Position, fen_excerpt, parse_fen
 from damiera.rules.variant import VARIANTS, Color, Notation, Variant
 from damiera.rules.variant import variant as _variant
 
@@ -376,7 +376,8 @@ def _replay_as(
         rules_game = _start_game(v, tags.get("FEN"), first)
     except FenError as exc:
         tok = tag_tokens["FEN"]
-        error = error or PdnError(f"FEN {tags['FEN']!r}: {exc}", tok.line, tok.column, "fen")
+        error = error or PdnError(f"FEN {fen_excerpt(tags['FEN'])}: {exc}", tok.line,
+                                  tok.column, "fen")
         rules_game = _rules.Game(v, enforce_draws=False)
     plies: list[Ply] = []
     if error is None or error.rule == "syntax":

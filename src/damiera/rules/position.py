@@ -80,13 +80,13 @@ def _expand_range(geo: Geometry, side: str, token: str) -> list[str]:
     """Labels of a numeric range ``a-b`` (checked before it is expanded)."""
     if geo.notation is not Notation.NUMERIC:
         raise FenError(
-            f"{side}'s list: ranges such as {_cut(token)} are for numbered boards only; "
+            f"{side}'s list: ranges such as {fen_excerpt(token)} are for numbered boards only; "
             "list each square"
         )
     match = _RANGE.match(token)
     squares = len(geo.squares)
     if not match:
-        raise FenError(f"{side}'s list: {_cut(token)} is not a range of square numbers")
+        raise FenError(f"{side}'s list: {fen_excerpt(token)} is not a range of square numbers")
     first, last = int(match.group(1)), int(match.group(2))
     if first > last:
         raise FenError(f"range {token} in {side}'s list runs backwards")
@@ -95,7 +95,9 @@ def _expand_range(geo: Geometry, side: str, token: str) -> list[str]:
     return [str(n) for n in range(first, last + 1)]
 
 
-def _cut(text: str, limit: int = 40) -> str:
+def fen_excerpt(text: str, limit: int = 40) -> str:
+    """``text`` (a FEN or a part of one) quoted for an error message, cut after ``limit``
+    characters: ``'W:W21-32:B1-12'``, ``'W:W1,1,1,...'``."""
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
@@ -149,8 +151,7 @@ def parse_fen(variant: Variant, text: str) -> Position:
     geo = geometry(variant)
     if len(text) > MAX_FEN_TEXT:
         raise FenError(
-            f"FEN of {len(text)} characters is too long (at most {MAX_FEN_TEXT}): {_cut(text)}"
-        )
+            f"FEN of {len(text)} characters is too long (at most {MAX_FEN_TEXT})")
     fen = text.strip().removesuffix(".").strip().strip('"').strip().removesuffix(".").strip()
     if not fen:
         raise FenError("empty FEN")
@@ -158,7 +159,7 @@ def parse_fen(variant: Variant, text: str) -> Position:
     turn_token = parts[0].upper()
     if turn_token not in ("W", "B"):
         raise FenError(
-            f"FEN must start with the side to move, W or B, not {_cut(parts[0])} "
+            f"FEN must start with the side to move, W or B, not {fen_excerpt(parts[0])} "
             "(as in W:W21-32:B1-12)"
         )
     turn = Color(turn_token)
@@ -169,7 +170,7 @@ def parse_fen(variant: Variant, text: str) -> Position:
         letter = part[0].upper()
         if letter not in ("W", "B"):
             raise FenError(
-                f"each FEN field after the side to move starts with W or B, not {_cut(part)}"
+                f"each FEN field after the side to move starts with W or B, not {fen_excerpt(part)}"
             )
         color = Color(letter)
         if color in boards:
@@ -275,7 +276,7 @@ def from_square_letters(variant: Variant, turn: Color, letters: str, black: str 
         elif ch in black_men:
             blacks |= bit
         elif ch != "e":
-            raise FenError(f"square character {_cut(ch)} is not e, w, {black}, W or "
+            raise FenError(f"square character {fen_excerpt(ch)} is not e, w, {black}, W or "
                            f"{black.upper()}")
         if ch.isupper():
             kings |= bit

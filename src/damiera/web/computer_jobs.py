@@ -19,7 +19,9 @@ A worker (``damiera worker``, :func:`run_worker`) runs one search at a time (arq
 processes. It needs only the Redis URL, not the database. A job that is aborted (its web
 process no longer wants the move: the client hung up, or the game changed) is dropped if it
 has not started, and stopped within milliseconds if it runs. Each search started is counted
-in Redis under :data:`SEARCHES_KEY` (the tests and the load benchmark read it).
+in Redis under :data:`SEARCHES_KEY` (the tests and the load benchmark read it). A worker of
+``damiera worker`` records the job it runs for its supervisor, which hands the job back to
+the queue at once if the worker dies during it (:mod:`damiera.web.current_job`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from typing import Any
 from damiera.rules.notation import move_text
 from damiera.rules.position import MAX_FEN_TEXT, parse_fen
 from damiera.rules.variant import variant as get_variant
+from damiera.web.current_job import CurrentJob
 
 #: The arq function name of a computer move.
 FUNCTION = "computer_move"
@@ -45,8 +48,9 @@ SEARCHES_KEY = "damiera:searches"
 #: Most positions a job may carry (a game longer than this is refused).
 MAX_POSITIONS = 2000
 #: Seconds a worker gives one job at most (a search is stopped by its level's time, 2 s at
-#: level 3). Also how long a job whose worker died (SIGKILL, a lost machine) waits, plus
-#: 10 s, before another worker runs it again: arq's in-progress mark lasts that long.
+#: level 3). Also how long a job whose worker died without its supervisor handing the job
+#: back (a lost machine; see :mod:`damiera.web.current_job`) waits, plus 10 s, before
+#: another worker runs it again: arq's in-progress mark lasts that long.
 JOB_TIMEOUT = 30
 #: Runs of one job at most: a second one when the first worker died during the search.
 MAX_TRIES = 2
@@ -167,16 +171,22 @@ def redis_settings(redis_url: str) -> Any:
     return settings
 
 
-def worker_settings(redis_url: str) -> dict[str, Any]:
+def worker_settings(redis_url: str, current: CurrentJob | None = None) -> dict[str, Any]:
     """arq Worker keyword arguments for one engine worker on ``redis_url``: one search at a
     time, JSON jobs, abortable, results kept a minute, a job run again (once) by another
-    worker when its worker died during the search (:data:`JOB_TIMEOUT`); on SIGTERM it takes
+    worker when its worker died during the search (at once when the worker's supervisor
+    hands it back: the job under way is written into ``current`` from when it starts until
+    arq has stored its end; else after :data:`JOB_TIMEOUT` + 10 s); on SIGTERM it takes
     no new job and finishes the one under way (up to 10 s) before it ends; a Redis restart
     of a few seconds is waited out (:func:`redis_settings`), the search under way going on
     and its answer stored once Redis is back. Once connected it
     says ``damiera worker: engine process ready (pid P)`` on standard error."""
     from arq.worker import func
 
+    hooks: dict[str, Any] = {}
+    if current is not None:
+        hooks = {"on_job_start": functools.partial(_job_started, current),
+                 "after_job_end": functools.partial(_job_ended, current)}
     return {
         "functions": [func(computer_move, name=FUNCTION, timeout=JOB_TIMEOUT,
                            max_tries=MAX_TRIES)],
@@ -190,7 +200,18 @@ def worker_settings(redis_url: str) -> dict[str, Any]:
         "handle_signals": True,
         "job_completion_wait": 10,   # SIGTERM: take no new job, finish the search under way
         "on_startup": _ready,
+        **hooks,
     }
+
+
+async def _job_started(current: CurrentJob, ctx: dict[str, Any]) -> None:
+    """arq's hook before a job runs (its in-progress mark is set): record it."""
+    current.start(str(ctx["job_id"]))
+
+
+async def _job_ended(current: CurrentJob, _ctx: dict[str, Any]) -> None:
+    """arq's hook once a job's end is stored (its mark deleted): no job runs now."""
+    current.end()
 
 
 async def _ready(_ctx: dict[str, Any]) -> None:
@@ -199,10 +220,12 @@ async def _ready(_ctx: dict[str, Any]) -> None:
           flush=True)
 
 
-def run_worker(redis_url: str, parent: int | None = None) -> None:
+def run_worker(redis_url: str, parent: int | None = None,
+               current: CurrentJob | None = None) -> None:
     """Run one engine worker in this process until SIGINT/SIGTERM (or, with ``parent``, until
     that process is gone: a worker of :func:`damiera.web.worker_supervisor.supervise` never
-    outlives it). When Redis goes
+    outlives it), writing the job it runs into ``current`` (see :func:`worker_settings`).
+    When Redis goes
     away (a restart, a fail-over) it says so in one line on standard error and connects
     again, every :data:`RECONNECT` seconds (arq's worker itself ends at the first error)."""
     from arq.worker import Worker
@@ -215,7 +238,7 @@ def run_worker(redis_url: str, parent: int | None = None) -> None:
         _watch_parent(parent)
     while True:
         asyncio.set_event_loop(asyncio.new_event_loop())   # arq's Worker takes the current loop
-        worker = Worker(**worker_settings(redis_url))
+        worker = Worker(**worker_settings(redis_url, current))
         try:
             worker.run()
             return                                          # stopped by a signal

@@ -12,6 +12,13 @@ the workers (each finishes the search under way, up to 10 s; killed after :data:
 and ends with status 0. A worker ends on its own when the supervisor is gone, even after a
 SIGKILL.
 
+A process that dies during a search does not leave that computer move waiting: each process
+records the job it runs (:class:`damiera.web.current_job.CurrentJob`), and the supervisor
+hands that job back to the queue as soon as it sees the death (before any back-off), so
+another process runs it at once instead of after arq's in-progress mark runs out (40 s);
+it logs ``job J handed back to the queue``. Likewise for a process it had to kill when
+stopping.
+
 Each worker says ``damiera worker: engine process ready (pid P)`` once it is connected to the
 queue (the chaos benchmark measures the time from a kill to that line).
 """
@@ -27,6 +34,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from types import FrameType
 from typing import Any
+
+from damiera.web.current_job import CurrentJob, hand_back
 
 #: Seconds a process must have run for its death to count as "not quick" (replaced at once).
 STABLE = 10.0
@@ -60,6 +69,8 @@ class _Slot:
     """One of the N places for a worker process."""
 
     number: int
+    #: The job its process runs, written by that process.
+    current: CurrentJob
     process: Any = None
     started: float = 0.0
     #: Quick deaths in a row, and when the next process may start.
@@ -76,11 +87,29 @@ def delay_after(quick_deaths: int) -> float:
     return float(min(MAX_DELAY, FIRST_DELAY * 2 ** (quick_deaths - 1)))
 
 
+def hand_back_job(redis_url: str, slot_number: int, current: CurrentJob) -> None:
+    """If the dead process of slot ``slot_number`` was running a job (``current``), hand it
+    back to the queue on ``redis_url`` and say so; a failure to reach Redis is said too (the
+    job then waits for arq's in-progress mark to run out)."""
+    job = current.take()
+    if job is None:
+        return
+    try:
+        released = hand_back(redis_url, job)
+    except Exception as exc:  # noqa: BLE001 - redis' own errors, in one line
+        why = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+        _say(f"could not hand job {job} of engine process {slot_number} back to the queue "
+             f"({why}); another process runs it when arq's in-progress mark runs out")
+        return
+    if released:
+        _say(f"job {job} of engine process {slot_number} handed back to the queue")
+
+
 def supervise(redis_url: str, processes: int, target: Any = None) -> int:
     """Run ``processes`` engine workers on ``redis_url`` until SIGTERM/SIGINT (status 0) or
     until none can be kept alive (status 1); see the module docstring. ``target``: the
-    function each process runs, called with ``(redis_url, supervisor pid)`` (default
-    :func:`damiera.web.computer_jobs.run_worker`)."""
+    function each process runs, called with ``(redis_url, supervisor pid, CurrentJob)``
+    (default :func:`damiera.web.computer_jobs.run_worker`)."""
     if target is None:
         from damiera.web.computer_jobs import run_worker
 
@@ -93,7 +122,7 @@ def supervise(redis_url: str, processes: int, target: Any = None) -> int:
     import damiera.web.computer  # noqa: F401
 
     context = multiprocessing.get_context("fork")
-    slots = [_Slot(n + 1) for n in range(processes)]
+    slots = [_Slot(n + 1, CurrentJob(context)) for n in range(processes)]
     stopping = False
 
     def stop(_signum: int, _frame: FrameType | None) -> None:
@@ -109,8 +138,9 @@ def supervise(redis_url: str, processes: int, target: Any = None) -> int:
             now = time.monotonic()
             for slot in slots:
                 if slot.process is None and now >= slot.start_at:
+                    slot.current.end()
                     slot.process = context.Process(target=target,
-                                                   args=(redis_url, os.getpid()),
+                                                   args=(redis_url, os.getpid(), slot.current),
                                                    name=f"damiera-worker-{slot.number}")
                     slot.process.start()
                     slot.started = time.monotonic()
@@ -133,6 +163,7 @@ def supervise(redis_url: str, processes: int, target: Any = None) -> int:
                 _say(f"engine process {slot.number} (pid {slot.process.pid}) "
                      f"{how_it_ended(slot.process.exitcode)} after {lived:.1f} s; "
                      f"starting another in {pause:g} s")
+                hand_back_job(redis_url, slot.number, slot.current)
                 slot.process.close()
                 slot.process = None
                 slot.start_at = time.monotonic() + pause
@@ -148,6 +179,8 @@ def supervise(redis_url: str, processes: int, target: Any = None) -> int:
         os.close(wake_read)
         os.close(wake_write)
         _stop_all([s.process for s in slots if s.process is not None])
+        for slot in slots:        # a process killed at the end of STOP_WAIT, during a job
+            hand_back_job(redis_url, slot.number, slot.current)
 
 
 def _stop_all(children: list[Any]) -> None:

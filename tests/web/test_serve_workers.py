@@ -36,6 +36,21 @@ def test_bad_options_exit_2_with_one_line(
     assert not (tmp_path / "games.sqlite3").exists()
 
 
+def test_several_web_processes_on_sqlite_without_redis_are_refused_with_the_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Their live boards would not cross processes (the in-process bus): a move made
+    through one process never reached the pages connected to the others."""
+    monkeypatch.delenv("DAMIERA_REDIS_URL", raising=False)
+    database = tmp_path / "games.sqlite3"
+    assert main(["serve", "--workers", "2", "--port", str(free_port()),
+                 "--database-url", f"sqlite:///{database}"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("damiera: error: --workers 2 needs a bus") and "\n" not in err
+    assert "--redis-url" in err and "PostgreSQL" in err and "one process" in err
+    assert not database.exists()
+
+
 def test_worker_needs_a_redis_url(monkeypatch: pytest.MonkeyPatch,
                                   capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.delenv("DAMIERA_REDIS_URL", raising=False)

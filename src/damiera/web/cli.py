@@ -4,7 +4,11 @@
 With ``--workers N`` the listening socket is bound once here and shared by N Uvicorn worker
 processes, each of which builds the site from the settings this process checked
 (:func:`app_from_environment`, settings as JSON in :data:`SETTINGS_ENVIRONMENT`); the
-database is opened (and its tables made) here first, so the workers find it ready.
+database is opened (and its tables made) here first, so the workers find it ready. Several
+processes need a bus they share for the live boards' events (Redis, or PostgreSQL's
+LISTEN/NOTIFY: :func:`damiera.web.live.bus.make_bus`): ``--workers N`` on SQLite without a
+Redis URL is refused, since the in-process bus would leave each process's pages blind to
+the moves made through the others.
 ``--port 0`` takes any free port; the first line printed names the port taken. ``--uds
 PATH`` listens on a Unix socket instead, for a reverse proxy on the same machine (``deploy/``),
 whose ``X-Forwarded-For``/``-Proto`` are then trusted. The HTTP protocol bounds slow and
@@ -43,7 +47,8 @@ def register(subparsers: Any) -> None:
                    "and -Proto; see deploy/)")
     p.add_argument("--workers", type=int, default=1,
                    help="web processes sharing the port (default %(default)s); give them a "
-                   "database they share (PostgreSQL) and a job queue (--redis-url)")
+                   "database they share (PostgreSQL) and a job queue (--redis-url); more "
+                   "than one needs Redis or PostgreSQL (the live boards' events)")
     p.add_argument("--redis-url", default=None,
                    help="Redis URL of the job queue for the computer's moves, searched by "
                    "`damiera worker` processes (default: $DAMIERA_REDIS_URL; none: searched "
@@ -130,9 +135,15 @@ def _serve_on(args: argparse.Namespace, sock: socket.socket) -> int:
     hosts = allowed_hosts(args.allowed_host, args.host)
     engines = _hub_engines(args)
     try:
-        make_url(url)
+        backend = make_url(url).get_backend_name()
     except (ArgumentError, ValueError):   # ValueError: a port that is not a number
         raise UsageError(f"bad database URL {shown!r}") from None
+    if args.workers > 1 and not redis_url and backend != "postgresql":
+        raise UsageError(
+            f"--workers {args.workers} needs a bus the processes share for the live boards "
+            "(a move made in one process must reach the pages connected to the others): "
+            "give --redis-url (or $DAMIERA_REDIS_URL), or a PostgreSQL --database-url; on "
+            f"{backend} without Redis, serve with one process")
     try:
         app = create_app(url, limits=limits, hub_engines=engines,
                          hub_movetime=args.hub_movetime, redis_url=redis_url,

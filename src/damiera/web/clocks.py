@@ -172,8 +172,9 @@ def charge(stored: StoredGame, movers: list[str], over: bool, at: datetime | Non
     that played each move of the game, in order) and ``over`` (the game has a result).
 
     Each move not yet charged costs its mover the time since ``turn_started`` (only the
-    first: several at once are the computer's opening reply, which costs nothing more) and
-    earns the increment; fewer moves than charged (an undo) go back to the clocks after the
+    first: several at once are the computer's opening reply, which costs nothing more;
+    nothing while the clock is stopped: a game online waiting for its players' first moves)
+    and earns the increment; fewer moves than charged (an undo) go back to the clocks after the
     last move kept. A finished game's clocks stop."""
     if stored.clock is None:
         return
@@ -189,7 +190,8 @@ def charge(stored: StoredGame, movers: list[str], over: bool, at: datetime | Non
         clock["stopped"] = False
         clock["turn_started"] = at.isoformat()
     for i in range(len(done), n):
-        spent = _elapsed_ms(clock, at) if i == len(stored.clock["after"]) else 0
+        waiting = bool(stored.clock.get("stopped"))    # a game online before it began
+        spent = _elapsed_ms(clock, at) if i == len(stored.clock["after"]) and not waiting else 0
         mover = movers[i]
         clock["remaining"][mover] = max(0, int(clock["remaining"][mover]) - spent) + inc
         done.append(dict(clock["remaining"]))

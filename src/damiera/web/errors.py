@@ -11,7 +11,7 @@ stored).
 
 from __future__ import annotations
 
-__all__ = ["BadRequest", "Conflict", "IllegalMove", "clip", "quoted"]
+__all__ = ["BadRequest", "ChangedMeanwhile", "Conflict", "IllegalMove", "clip", "quoted"]
 
 
 def clip(text: str, limit: int = 60) -> str:
@@ -43,3 +43,9 @@ class IllegalMove(ValueError):
 class Conflict(RuntimeError):
     """The request cannot apply to the game as it is now (409); the message is in the
     request's language (raise it with a catalog message, ``_("...")``)."""
+
+
+class ChangedMeanwhile(Conflict):
+    """A :class:`Conflict` of the optimistic save: another request stored the game between
+    this request's read and its write. A request that named no version may read the game
+    again and retry; one that did gets the 409."""

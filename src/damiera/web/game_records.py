@@ -20,7 +20,7 @@ from damiera.rules.game import Game, ResultReason
 from damiera.rules.variant import Variant, variant
 from damiera.web import clocks, i18n, seats
 from damiera.web.computer import ComputerPool
-from damiera.web.errors import Conflict
+from damiera.web.errors import ChangedMeanwhile
 from damiera.web.game_cache import GameCache
 from damiera.web.game_views import movers
 from damiera.web.live import state as online
@@ -39,7 +39,8 @@ _FINAL_REASONS = (ResultReason.RESIGNATION, ResultReason.AGREEMENT)
 
 def record(stored: StoredGame, game: Game) -> None:
     """Copy the moves and result of ``game`` into ``stored``, its clock charged (a result
-    decided off the board, already in ``stored``, is kept)."""
+    decided off the board, already in ``stored``, is kept); a game online's clock waits
+    for both players' first moves (:func:`damiera.web.live.state.hold_clock`)."""
     clocks.charge(stored, movers(game), game.outcome() is not None or ended_off_board(stored))
     stored.moves = game.history()
     if ended_off_board(stored):
@@ -47,6 +48,7 @@ def record(stored: StoredGame, game: Game) -> None:
     result = game.outcome()
     stored.result_winner = result.winner.word if result and result.winner else None
     stored.result_reason = result.reason.value if result else None
+    online.hold_clock(stored, len(stored.moves))
 
 
 def undo_plies(stored: StoredGame, game: Game) -> int | None:
@@ -142,7 +144,7 @@ class GameRecords:
                          and stored.opponent != "online")
         if stored.opponent == "online":
             data["online"] = online.online_json(stored, len(game.moves),
-                                                game.outcome() is not None)
+                                                game.outcome() is not None, game.turn.word)
         return data
 
     # -- store calls in threads ----------------------------------------------------------------
@@ -168,13 +170,15 @@ class GameRecords:
 
     async def save(self, stored: StoredGame, game: Game) -> StoredGame:
         """Store ``stored`` with the moves and result of ``game`` (its clock charged) if
-        nobody changed it since it was loaded; returns the stored copy. Raises Conflict,
-        StorageError (saying the change was not stored), NotFoundError."""
+        nobody changed it since it was loaded; returns the stored copy. Raises
+        ChangedMeanwhile (a Conflict), StorageError (saying the change was not stored),
+        NotFoundError."""
         record(stored, game)
         try:
             saved = await asyncio.to_thread(self.store.save, stored)
         except ConflictError:
-            raise Conflict(_("the game was changed by another request; reload it")) from None
+            raise ChangedMeanwhile(
+                _("the game was changed by another request; reload it")) from None
         except StorageError as exc:
             raise StorageError(f"the database failed ({exc.why}): this change was not stored; "
                                "try again", why=exc.why) from None

@@ -247,16 +247,28 @@ class GameService(ComputerTurns):
 
     async def delete(self, game_id: str, player: str | None) -> None:
         """Delete a game whose seats ``player`` holds (:func:`damiera.web.seats.needed`,
-        ``delete``); a search of the computer's move for it is dropped. Raises NotFoundError, Forbidden (a game of another browser's, said in
-        the request's language), StorageError."""
+        ``delete``), or a game online of which ``player`` holds a seat while
+        :func:`damiera.web.live.state.may_delete` allows (nobody else seated yet, or
+        aborted); a search of the computer's move for it is dropped. Raises NotFoundError,
+        Forbidden (a game of another browser's, or an online game that is the opponent's
+        too: said in the request's language), StorageError."""
         stored = await asyncio.to_thread(self.store.load, game_id)
+        if stored.opponent == "online":
+            if not seats.held(stored, player) or not online.may_delete(stored):
+                raise seats.Forbidden(online.delete_refusal_message(
+                    watching=not seats.held(stored, player)))
+        else:
+            self._require_every_seat(stored, player)
+        await asyncio.to_thread(self.store.delete, game_id)
+        self._cache.drop(game_id)
+        if thinking.pending(stored) and stored.computer_job is not None:
+            await self.computer.forget(stored.computer_job)   # its search is wanted no more
+
+    @staticmethod
+    def _require_every_seat(stored: StoredGame, player: str | None) -> None:
         try:
             seats.require(stored, player, "delete", stored.side)
         except seats.Forbidden:
             raise seats.Forbidden(
                 _("only the browser that created this game may delete it")) from None
-        await asyncio.to_thread(self.store.delete, game_id)
-        self._cache.drop(game_id)
-        if thinking.pending(stored) and stored.computer_job is not None:
-            await self.computer.forget(stored.computer_job)   # its search is wanted no more
 

@@ -18,6 +18,7 @@ from sqlalchemy import Select, select, union
 
 from damiera.web import clocks, seats
 from damiera.web.game_records import GameRecords
+from damiera.web.live import state as online
 from damiera.web.results import ABORTED_REASON
 from damiera.web.serialization import summary_json
 from damiera.web.store import (
@@ -29,13 +30,21 @@ from damiera.web.store import (
     storage_errors,
 )
 
-__all__ = ["games_of", "recent", "recent_statement", "started"]
+__all__ = ["games_of", "listed", "recent", "recent_statement", "started"]
 
 
 def started(stored: StoredGame) -> bool:
-    """Whether ``stored`` has a move or a result: the games "my games" lists and "download
-    all my games" writes (a game opened and left without a move is neither)."""
+    """Whether ``stored`` has a move or a result: the games "download all my games" writes
+    (a game opened and left without a move has nothing to write)."""
     return bool(stored.moves) or stored.result_reason is not None
+
+
+def listed(stored: StoredGame) -> bool:
+    """Whether "my games" lists ``stored``: :func:`started`, or a game online from its
+    start, so that a player finds a game someone else began for it (a challenge accepted
+    while its creator was elsewhere, an invitation still waiting for a friend); a game
+    against the computer or on one screen left without a move is not listed."""
+    return started(stored) or stored.opponent == "online"
 
 
 def recent_statement(key: str, limit: int) -> Select[GameRow]:
@@ -64,8 +73,10 @@ def games_of(store: GameStore, token: str | None, limit: int = 50) -> list[Store
 
 def _yours(stored: StoredGame, token: str | None) -> dict[str, Any]:
     """The fields of a summary that depend on who asks: ``seats`` (the sides ``token``
-    holds), ``can_delete`` (it holds every seat deleting needs), and in a game online the
-    caller's ``side``, ``opponent_name`` (null: none given) and ``outcome``."""
+    holds), ``can_delete`` (it holds every seat deleting needs; in a game online,
+    :func:`damiera.web.live.state.may_delete`), and in a game online the caller's ``side``,
+    ``opponent_name`` (null: none given), ``waiting`` (nobody has taken the other seat yet)
+    and ``outcome``."""
     mine = seats.held(stored, token)
     out: dict[str, Any] = {
         "seats": mine,
@@ -78,6 +89,8 @@ def _yours(stored: StoredGame, token: str | None) -> dict[str, Any]:
         other = "black" if side == "white" else "white"
         out["side"] = side
         out["opponent_name"] = getattr(stored, f"{other}_name")
+        out["waiting"] = getattr(stored, f"{other}_seat") is None
+        out["can_delete"] = online.may_delete(stored)
         if stored.result_reason and stored.result_reason != ABORTED_REASON:
             out["outcome"] = ("draw" if stored.result_winner is None
                               else "won" if stored.result_winner == side else "lost")
@@ -86,7 +99,7 @@ def _yours(stored: StoredGame, token: str | None) -> dict[str, Any]:
 
 def recent(service: GameRecords, token: str | None, limit: int = 50) -> list[dict[str, Any]]:
     """Summaries of the recent games of the browser whose player token is ``token`` (see
-    the module docstring), for "my games", games without a move or a result left out:
+    the module docstring), for "my games" (:func:`listed`):
     :func:`damiera.web.serialization.summary_json` (``id``, ``variant``, ``variant_name``,
     ``optional_capture``, ``opponent``, ``level``, ``plies``, ``moves`` (as numbered in the
     move list, not plies), ``result`` (null or ``{"winner", "reason", "text"}``, the text in
@@ -96,7 +109,7 @@ def recent(service: GameRecords, token: str | None, limit: int = 50) -> list[dic
     Reads the store: call in a thread. Raises StorageError."""
     out = []
     for s in games_of(service.store, token, limit * 4):
-        if not started(s):
+        if not listed(s):
             continue
         if clocks.flag_due(s):      # recorded now (the search runs once per game)
             try:

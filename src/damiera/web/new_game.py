@@ -2,7 +2,9 @@
 :class:`~damiera.web.errors.BadRequest` naming the bad one), then the stored row and the
 rules-core Game it starts from. ``side`` ``"random"`` is drawn here; a game against a
 player online (opponent ``"online"``) gets the creator's seat only, its invitation link's
-key (:mod:`damiera.web.live.invitations`) and a clock that waits for the second player."""
+key (:mod:`damiera.web.live.invitations`), a clock that waits for both players' first moves
+and, continued from a record, how many moves it began with
+(:func:`damiera.web.live.state.start_ply`)."""
 
 from __future__ import annotations
 
@@ -121,7 +123,9 @@ def new_game(options: NewGame, owner: str | None,
         if owner is not None:
             stored.invite = invite_key(owner, stored.id)
         setattr(stored, f"{side}_name", name)
-        if stored.clock is not None:   # it starts when the second player takes a seat
+        if len(game.moves):            # a game continued from a record: not its players'
+            stored.offers = {"start_ply": len(game.moves)}
+        if stored.clock is not None:   # it waits for both players' first moves
             stored.clock["stopped"] = True
     return stored, game
 

@@ -53,7 +53,7 @@ class Events:
     one that does not follow the version the stream has is a ``gaps`` entry; ``sizes`` is
     the length of each event's ``data:`` line (bytes)."""
 
-    def __init__(self, web: httpx.Client, path: str, headers: dict[str, str] | None = None):
+    def __init__(self, web: httpx.Client, path: str, headers: dict[str, str | bytes] | None = None):
         self.items: queue.Queue[tuple[int | None, dict[str, Any]]] = queue.Queue()
         self.events: list[tuple[int | None, dict[str, Any]]] = []
         self.comments = 0
@@ -70,9 +70,11 @@ class Events:
         self._thread.start()
         assert self._opened.wait(WAIT_SECONDS), "the stream did not answer"
 
-    def _read(self, web: httpx.Client, path: str, headers: dict[str, str]) -> None:
+    def _read(self, web: httpx.Client, path: str, headers: dict[str, str | bytes]) -> None:
         try:
-            with web.stream("GET", path, headers=headers,
+            raw = {k.encode(): v if isinstance(v, bytes) else v.encode()
+                   for k, v in headers.items()}
+            with web.stream("GET", path, headers=raw,
                             timeout=httpx.Timeout(WAIT_SECONDS, read=None)) as r:
                 self._response = r
                 self.status = r.status_code

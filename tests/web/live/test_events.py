@@ -36,7 +36,8 @@ def test_moves_offers_and_results_reach_both_players_and_a_watcher(
     for s in streams:
         _, data = s.wait_for(game_event(moved["version"]), "the move")
         assert data["game"]["history"] == ["22-19"] and data["game"]["turn"] == "black"
-        assert "seats" not in data and data["game"]["clock"]["running"] == "black"
+        assert "seats" not in data and data["game"]["clock"]["running"] is None  # waits
+        assert data["game"]["clock"]["white_ms"] == 60_000          # for Black's first move
     offered = ok(black.post(f"/api/games/{gid}/draw/offer"))
     for s in streams:
         s.wait_for(lambda i, d: i == offered["version"]
@@ -77,6 +78,21 @@ def test_a_resumed_stream_gets_what_it_missed_once(browsers: Callable[[], httpx.
     up_to_date.close()
 
 
+@pytest.mark.parametrize("header", [b"\xb2", b"1\xb9", b"\xd9\xa3", b"12345678901234"])
+def test_a_last_event_id_of_other_than_ascii_digits_is_ignored(
+    browsers: Callable[[], httpx.Client], header: bytes,
+) -> None:
+    """Superscript and other Unicode digits (``str.isdigit`` accepts them, ``int`` does
+    not) and overlong numbers: the stream starts with the whole game, as with no header."""
+    web = browsers()
+    game = online_game(web)
+    stream = Events(web, f"/api/games/{game['id']}/events", {"Last-Event-ID": header})
+    assert stream.status == 200
+    _, data = stream.wait_for(lambda i, d: True)
+    assert data["type"] == "game" and data["game"]["id"] == game["id"]
+    stream.close()
+
+
 def test_an_idle_stream_gets_heartbeats(browsers: Callable[[], httpx.Client]) -> None:
     web = browsers()
     game = online_game(web)
@@ -96,8 +112,8 @@ def test_streams_are_bounded_per_client_with_retry_after(
     deadline = time.monotonic() + WAIT_SECONDS
     while hub.open_streams and time.monotonic() < deadline:   # other tests' streams end
         time.sleep(0.05)
-    web = browsers()
-    game = online_game(web)
+    game = online_game(browsers())
+    web = browsers()                                          # a watcher
     streams = [Events(web, f"/api/games/{game['id']}/events")
                for _ in range(TEST_LIVE.streams_per_client)]
     assert all(s.status == 200 for s in streams)
@@ -107,6 +123,39 @@ def test_streams_are_bounded_per_client_with_retry_after(
     for s in streams:
         s.close()
     web.close()
+
+
+def test_a_players_stream_of_its_own_game_is_not_refused_by_the_watchers_cap(
+    browsers: Callable[[], httpx.Client], live_app: Any,
+) -> None:
+    """Players behind one address (a club's or a school's NAT): once that address has
+    filled its watchers' cap, its players still get their own games' streams (and stay
+    present for their opponents); their streams are bounded per seat instead."""
+    hub = live_app.state.live
+    deadline = time.monotonic() + WAIT_SECONDS
+    while hub.open_streams and time.monotonic() < deadline:   # other tests' streams end
+        time.sleep(0.05)
+    host, white, black = browsers(), browsers(), browsers()
+    shown = online_game(host)["id"]
+    watching = [Events(browsers(), f"/api/games/{shown}/events")
+                for _ in range(TEST_LIVE.streams_per_client)]
+    assert all(s.status == 200 for s in watching)
+    assert browsers().get(f"/api/games/{shown}/events").status_code == 429
+    game = online_game(white)
+    black.get(game["invite_url"])
+    gid = game["id"]
+    mine = [Events(web, f"/api/games/{gid}/events") for web in (white, black)]
+    assert [s.status for s in mine] == [200, 200]
+    mine[1].wait_for(lambda i, d: d["live"]["presence"]["white"]["online"]
+                     and d["live"]["presence"]["black"]["online"], "both players here")
+    tabs = [Events(white, f"/api/games/{gid}/events")
+            for _ in range(TEST_LIVE.streams_per_seat - 1)]
+    assert all(s.status == 200 for s in tabs)
+    refused = white.get(f"/api/games/{gid}/events")
+    assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
+    assert "this game" in refused.json()["error"]
+    for s in [*watching, *mine, *tabs]:
+        s.close()
 
 
 def test_unknown_games_have_no_stream(browsers: Callable[[], httpx.Client]) -> None:

@@ -23,6 +23,7 @@ FILES = [
     ("python", WEB / "results.py"),
     ("jinja2", WEB / "live" / "templates" / "live_menu.html"),
     ("jinja2", WEB / "live" / "templates" / "live_panel.html"),
+    ("jinja2", WEB / "live" / "templates" / "join.html"),
     ("jinja2", WEB / "lobby" / "templates" / "lobby.html"),
 ]
 

@@ -53,7 +53,7 @@ def test_three_clients_race_to_accept_one_challenge_and_exactly_one_gets_the_sea
     won = next(r for r in answers if r.status_code == 200).json()
     assert won["seats"] == ["black"] and won["online"]["ready"]
     assert won["online"]["names"] == {"white": "Maker", "black": "Racer"}
-    assert won["clock"]["label"] == "5+3" and won["clock"]["running"] == "white"
+    assert won["clock"]["label"] == "5+3" and won["clock"]["running"] is None  # first moves
     lost = next(r for r in answers if r.status_code == 409).json()["error"]
     assert "no longer open" in lost
     assert ok(maker.get(f"/api/games/{won['id']}"))["seats"] == ["white"]
@@ -111,3 +111,26 @@ def test_the_lobby_stream_tells_of_new_and_taken_challenges(
     stream.close()
     page = maker.get("/lobby")
     assert page.status_code == 200 and 'id="lobby"' in page.text
+
+
+def test_the_creator_away_from_the_lobby_finds_the_game_its_challenge_became(
+    browsers: Callable[[], httpx.Client],
+) -> None:
+    """The creator left the lobby (within the grace period) and missed the one-off
+    ``removed`` event: its games list the game (before any move), its clock waits for the
+    players' first moves, and the lobby's list, opened again, names the game its challenge became."""
+    maker, taker = browsers(), browsers()
+    lobby = _lobby(maker)
+    made = _challenge(maker, side="black", name="Maker")
+    lobby.close()                                   # off to read the rules, say
+    game = ok(taker.post(f"/api/challenges/{made['id']}/accept", json={"name": "Taker"}))
+    mine = {g["id"] for g in maker.get("/api/games").json()}
+    assert game["id"] in mine and game["id"] in maker.get("/games").text
+    seen = ok(maker.get(f"/api/games/{game['id']}"))
+    assert seen["seats"] == ["black"] and seen["clock"]["running"] is None
+    back = _lobby(maker)
+    _, listed = back.wait_for(lambda i, d: d["type"] == "list")
+    assert listed["accepted"] == [{"id": made["id"], "game_id": game["id"]}]
+    _, theirs = _lobby(taker).wait_for(lambda i, d: d["type"] == "list")
+    assert theirs["accepted"] == []                 # the acceptor went there itself
+    back.close()

@@ -86,3 +86,40 @@ def test_my_own_games_keep_their_sides_and_delete_button(
     page = web.get("/games").text
     assert f'class="link delete-game" data-game-id="{friend["id"]}"' in page
     assert web.delete(f"/api/games/{friend['id']}").status_code == 204
+
+
+def test_games_online_are_labelled_with_your_side_and_deleted_only_while_yours_alone(
+    browsers: Callable[[], httpx.Client],
+) -> None:
+    """A game online in My games says your side (not "Both (same screen)") and who you
+    play; it may be deleted while nobody else holds a seat in it (an invitation not taken
+    yet) or once aborted, and otherwise the refusal says why (it is your opponent's game
+    too), never that you did not create it."""
+    alice, bob = browsers(), browsers()
+    waiting = online_game(alice, side="black", variant="italian")
+    row = _mine(alice)[waiting["id"]]
+    assert (row["side"], row["seats"], row["waiting"], row["can_delete"]) == (
+        "black", ["black"], True, True)
+    page = alice.get("/games").text
+    assert "Both (same screen)" not in page and "waiting for a player" in page
+    assert alice.delete(f"/api/games/{waiting['id']}").status_code == 204
+    assert waiting["id"] not in _mine(alice)
+
+    played = online_game(alice, side="black", variant="italian", name="Alice")
+    bob.get(played["invite_url"])
+    ok(bob.post(f"/api/games/{played['id']}/name", json={"name": "Bob"}))
+    ok(bob.post(f"/api/games/{played['id']}/moves", json={"move": "22-19"}))
+    row = _mine(alice)[played["id"]]
+    assert (row["side"], row["opponent_name"], row["waiting"], row["can_delete"]) == (
+        "black", "Bob", False, False)
+    page = alice.get("/games").text
+    assert "Bob (online)" in page and "Both (same screen)" not in page
+    for web in (alice, bob):
+        refused = web.delete(f"/api/games/{played['id']}")
+        assert refused.status_code == 403
+        assert "opponent" in refused.json()["error"]
+        assert "created" not in refused.json()["error"]
+
+    ok(alice.post(f"/api/games/{played['id']}/abort"))
+    assert _mine(bob)[played["id"]]["can_delete"] is True
+    assert bob.delete(f"/api/games/{played['id']}").status_code == 204

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.conftest import WAIT_SECONDS
 from tests.web.live.conftest import TEST_LIVE, ok, online_game
@@ -41,6 +42,34 @@ def test_a_draw_offer_is_accepted_declined_or_withdrawn_and_a_move_declines_it(
     assert g["result"]["reason"] == "agreement" and g["result"]["winner"] is None
 
 
+def test_two_draw_offers_crossing_make_a_draw_instead_of_a_409(
+    browsers: Callable[[], httpx.Client], live_app: Any, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Both players offer a draw at the same moment: Black's offer is stored between
+    White's read of the game and White's write. White's request named no version, so it
+    reads the game again, finds Black's offer, and its offer accepts it."""
+    white, _black, gid = _pair(browsers)
+    ok(white.post(f"/api/games/{gid}/moves", json={"move": "32-28"}))
+    store = live_app.state.service.store
+    save = store.save
+    crossed: list[int] = []
+
+    def save_after_black(stored: Any) -> Any:
+        if stored.id == gid and not crossed:     # Black's offer lands first
+            theirs = store.load(gid)
+            theirs.offers = {"draw": "black"}
+            crossed.append(save(theirs).version)
+        return save(stored)
+
+    monkeypatch.setattr(store, "save", save_after_black)
+    g = ok(white.post(f"/api/games/{gid}/draw/offer"))
+    assert crossed and g["version"] > crossed[0]
+    assert g["result"]["reason"] == "agreement" and g["online"]["draw_offer"] is None
+    monkeypatch.setattr(store, "save", save)
+    stale = white.post(f"/api/games/{gid}/draw/offer", json={"version": crossed[0]})
+    assert stale.status_code == 409          # a version named is still checked
+
+
 def test_a_takeback_needs_the_opponent_and_there_is_no_unilateral_undo(
     browsers: Callable[[], httpx.Client],
 ) -> None:
@@ -48,6 +77,8 @@ def test_a_takeback_needs_the_opponent_and_there_is_no_unilateral_undo(
     ok(white.post(f"/api/games/{gid}/moves", json={"move": "32-28"}))
     assert white.post(f"/api/games/{gid}/undo").status_code == 409
     assert black.post(f"/api/games/{gid}/takeback/request").status_code == 409  # no move yet
+    told = ok(black.get(f"/api/games/{gid}"))["online"]["can_take_back"]
+    assert told == {"white": True, "black": False}         # what the page shows it by
     g = ok(white.post(f"/api/games/{gid}/takeback/request"))
     assert g["online"]["takeback"] == "white" and g["history"] == ["32-28"]
     assert ok(black.post(f"/api/games/{gid}/takeback/decline"))["history"] == ["32-28"]
@@ -85,7 +116,7 @@ def test_a_rematch_swaps_colours_once_both_agree(browsers: Callable[[], httpx.Cl
     assert ok(white.get(f"/api/games/{new}"))["seats"] == ["black"]
     fresh = ok(black.get(f"/api/games/{new}"))
     assert fresh["seats"] == ["white"] and fresh["online"]["names"]["black"] == "Wanda"
-    assert fresh["clock"]["label"] == "3+2" and fresh["clock"]["running"] == "white"
+    assert fresh["clock"]["label"] == "3+2" and fresh["clock"]["running"] is None
     assert white.post(f"/api/games/{gid}/rematch/accept").status_code == 409
 
 
@@ -96,7 +127,8 @@ def test_the_win_is_claimed_only_after_the_opponent_left_on_its_turn(
     stream = Events(black, f"/api/games/{gid}/events")
     stream.wait_for(lambda i, d: d["live"]["presence"].get("black", {}).get("online") is True,
                     "black present")
-    ok(white.post(f"/api/games/{gid}/moves", json={"move": "32-28"}))
+    for web, move in ((white, "32-28"), (black, "17-21"), (white, "37-32")):
+        ok(web.post(f"/api/games/{gid}/moves", json={"move": move}))
     r = white.post(f"/api/games/{gid}/claim", json={"result": "win"})
     assert r.status_code == 409 and "here" in r.json()["error"]       # black's page is open
     stream.close()
@@ -111,6 +143,27 @@ def test_the_win_is_claimed_only_after_the_opponent_left_on_its_turn(
     g = ok(r)
     assert g["result"]["winner"] == "white" and g["result"]["reason"] == "abandoned"
     assert g["result_sentence"] == "White wins: Black left the game"
+
+
+def test_no_claim_before_both_sides_have_moved_but_an_abort(
+    browsers: Callable[[], httpx.Client],
+) -> None:
+    """A player who has not moved yet (the creator of an accepted challenge still on its
+    way, say) is not claimed against: no clock runs for it yet, and the game may be
+    aborted instead."""
+    white, black, gid = _pair(browsers, clock="5+0")
+    ok(white.post(f"/api/games/{gid}/moves", json={"move": "32-28"}))
+    black.close()      # black's page never opened
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:        # black counts as here for a while after it took the seat
+        r = white.post(f"/api/games/{gid}/claim", json={"result": "win"})
+        if "here" not in r.json()["error"] or time.monotonic() > deadline:
+            break
+        time.sleep(TEST_LIVE.claim_after / 4)
+    assert r.status_code == 409 and "abort" in r.json()["error"]
+    g = ok(white.get(f"/api/games/{gid}"))
+    assert g["clock"]["running"] is None and g["clock"]["black_ms"] == 300_000
+    assert ok(white.post(f"/api/games/{gid}/abort"))["result"]["reason"] == "aborted"
 
 
 def test_no_claim_on_your_own_turn(browsers: Callable[[], httpx.Client]) -> None:
@@ -149,3 +202,29 @@ def test_a_player_who_just_took_the_seat_cannot_be_claimed_against_at_once(
     white.get(game["invite_url"])              # White (to move) joins; its page not yet open
     r = black.post(f"/api/games/{game['id']}/claim", json={"result": "win"})
     assert r.status_code == 409 and "here" in r.json()["error"]
+
+
+def test_a_game_continued_from_moves_counts_only_the_players_moves(
+    browsers: Callable[[], httpx.Client],
+) -> None:
+    """Created with ``moves`` (continued from a record): those moves are nobody's, so the
+    game may be aborted until both players have moved in it, a takeback never reaches into
+    them, and the rematch starts where this game started (after them)."""
+    opening = ["32-28", "19-23", "28x19", "14x23"]
+    white, black, gid = _pair(browsers, moves=opening, clock="5+3")
+    g = ok(white.get(f"/api/games/{gid}"))
+    assert g["history"] == opening and g["online"]["can_abort"] is True
+    assert g["online"]["can_take_back"] == {"white": False, "black": False}
+    assert g["clock"]["running"] is None
+    moved = ok(white.post(f"/api/games/{gid}/moves", json={"move": "37-32"}))
+    assert moved["online"]["can_abort"] is True
+    assert moved["online"]["can_take_back"] == {"white": True, "black": False}
+    assert black.post(f"/api/games/{gid}/takeback/request").status_code == 409
+    ok(black.post(f"/api/games/{gid}/resign"))
+    ok(black.post(f"/api/games/{gid}/rematch/offer"))
+    new = ok(white.post(f"/api/games/{gid}/rematch/accept"))["online"]["rematch_game"]
+    fresh = ok(black.get(f"/api/games/{new}"))
+    assert fresh["history"] == opening and fresh["seats"] == ["white"]
+    assert fresh["online"]["can_abort"] is True and fresh["clock"]["running"] is None
+    ok(black.post(f"/api/games/{new}/moves", json={"move": "37-32"}))
+    assert ok(white.post(f"/api/games/{new}/abort"))["result"]["reason"] == "aborted"

@@ -29,8 +29,10 @@ the others for their counts), ``deleted``, ``lobby`` (:mod:`damiera.web.lobby`),
 :data:`LIVE_COALESCE` seconds go out as one ``live`` event. A timed game's flag is recorded
 by the process showing it when its time runs out, so both players see it at once.
 
-Bounds: at most ``streams_per_client`` open streams per client address (429) and
-``streams_total`` in the process (503), both with ``Retry-After``.
+Bounds: at most ``streams_per_client`` open streams per client address (429) for watchers
+and the lobby, ``streams_per_seat`` per player on a game it sits in (429; not counted
+against its address, so players behind one shared address keep their boards) and
+``streams_total`` in the process (503), all with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -64,9 +66,15 @@ LIVE_COALESCE = 0.1
 class LiveSettings:
     """Bounds and delays of the live boards and the lobby. Times in seconds."""
 
-    #: Open event streams (games and lobby) per client address, and in one web process.
+    #: Open event streams (games watched and lobby) per client address, and in one web
+    #: process (all streams).
     streams_per_client: int = 16
     streams_total: int = 4000
+    #: Open streams of one player on a game it sits in (its tabs), counted apart from its
+    #: address's, so that players behind one shared address (a club's NAT) keep their
+    #: boards however many watch from there: a client's players' streams are bounded by
+    #: the games it sits in, each created or joined under the site's other limits.
+    streams_per_seat: int = 4
     #: A comment on an idle stream this often (proxies keep it open; a gone client is seen).
     heartbeat: float = 15.0
     #: A player's presence is confirmed in the database this often; watcher counts too.
@@ -344,26 +352,35 @@ class LiveHub:
         w.timer = loop.call_later(ms / 1000 + 0.05, self._fetch, game_id)
 
     # -- streams ---------------------------------------------------------------------------
-    def admit(self, client: str) -> None:
-        """Count a new stream of ``client``; raises LimitExceeded (429: this client has too
-        many open, 503: the process has) with a Retry-After."""
+    def admit(self, client: str, seat: tuple[str, str] | None = None) -> str:
+        """Count a new stream of ``client`` (a watcher's or the lobby's), or with ``seat``
+        (``(game id, seat key)``) of a player on a game it sits in; returns what to give
+        :meth:`release`. Raises LimitExceeded (429: this client, or this player on this
+        game, has too many open; 503: the process has) with a Retry-After."""
         s = self.settings
-        if self._per_client[client] >= s.streams_per_client:
-            raise LimitExceeded(429, f"too many open event streams from this client (at "
-                                     f"most {s.streams_per_client}); close some pages",
-                                s.heartbeat)
+        if seat is not None:
+            key, most = f"seat {seat[0]} {seat[1]}", s.streams_per_seat
+            why = (f"too many open event streams of yours on this game (at most {most}); "
+                   "close some of its pages")
+        else:
+            key, most = client, s.streams_per_client
+            why = (f"too many open event streams from this client (at most {most}); close "
+                   "some pages")
+        if self._per_client[key] >= most:
+            raise LimitExceeded(429, why, s.heartbeat)
         if self._open >= s.streams_total:
             raise LimitExceeded(503, "the site has too many open event streams; try again "
                                      "later", s.heartbeat)
-        self._per_client[client] += 1
+        self._per_client[key] += 1
         self._open += 1
+        return key
 
-    def release(self, client: str) -> None:
-        """A stream counted by :meth:`admit` ended."""
+    def release(self, key: str) -> None:
+        """A stream counted by :meth:`admit` (which returned ``key``) ended."""
         self._open -= 1
-        self._per_client[client] -= 1
-        if self._per_client[client] <= 0:
-            del self._per_client[client]
+        self._per_client[key] -= 1
+        if self._per_client[key] <= 0:
+            del self._per_client[key]
 
     @property
     def open_streams(self) -> int:

@@ -5,13 +5,16 @@ offer a rematch.
 Every change is one stored version of the game (:meth:`GameService.save`: optimistic, so
 two answers sent at once never both land) and so one live event. Each needs the caller's
 seat (the side it acts for is the one it holds) and, given ``version``, refuses with 409
-when the game changed since. The rules of each (when it may be asked, what it does) are in
+when the game changed since. A request without ``version`` whose write lost the race to
+another request's is read and decided again (up to :data:`RETRIES` times), so two draw
+offers crossing make a draw: the second offer finds the first and accepts it. The rules of each (when it may be asked, what it does) are in
 the methods' docstrings; what stands between two requests is in ``offers``
 (:mod:`damiera.web.live.state`).
 
 Claims: when the opponent's page has been gone (:mod:`damiera.web.live.presence`) for
-``claim_after`` seconds while its clock runs (it is the opponent's turn), the player may
-claim the win (reason ``abandoned``) or a draw (``abandoned-draw``). Aborting (reason
+``claim_after`` seconds while its clock runs (it is the opponent's turn, and both sides have
+moved: before that no clock runs, and the game may be aborted instead), the player may claim
+the win (reason ``abandoned``) or a draw (``abandoned-draw``). Aborting (reason
 ``aborted``, no result) is allowed while either side has not moved yet.
 """
 
@@ -19,17 +22,19 @@ from __future__ import annotations
 
 import asyncio
 import math
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from damiera.rules.game import Game
 from damiera.web import i18n, seats
-from damiera.web.errors import BadRequest, Conflict
+from damiera.web.errors import BadRequest, ChangedMeanwhile, Conflict
+from damiera.web.game_records import record
 from damiera.web.games import GameService
 from damiera.web.live.invitations import SECRET_PATTERN
 from damiera.web.live.names import check_name
 from damiera.web.live.presence import Presence, away_since
-from damiera.web.live.state import can_abort, offers_of, other, ready
+from damiera.web.live.state import can_abort, offers_of, other, ready, start_ply
 from damiera.web.new_game import NewGame, new_game
 from damiera.web.results import (
     ABANDONED_DRAW_REASON,
@@ -42,6 +47,11 @@ from damiera.web.store import NotFoundError, StorageError, StoredGame
 
 _ = i18n.gettext
 
+T = TypeVar("T")
+
+#: Times a request without a version is decided again after losing a race to another.
+RETRIES = 5
+
 ACTIONS = {
     "draw": ("offer", "accept", "decline", "withdraw"),
     "takeback": ("request", "accept", "decline", "withdraw"),
@@ -49,11 +59,25 @@ ACTIONS = {
 }
 
 
-def _plies_back(game: Game, side: str) -> int | None:
+async def _decided_again(version: int | None, attempt: Callable[[], Awaitable[T]]) -> T:
+    """``attempt()`` (one read-decide-write), done again when its write lost the race
+    (:class:`ChangedMeanwhile`) and the caller named no ``version``; a caller that named one
+    gets the 409, as do the other conflicts."""
+    for _try in range(RETRIES - 1):
+        try:
+            return await attempt()
+        except ChangedMeanwhile:
+            if version is not None:
+                raise
+    return await attempt()
+
+
+def _plies_back(game: Game, side: str, first: int) -> int | None:
     """Plies a takeback asked by ``side`` takes back: to before its last move (with the
-    opponent's reply), None when it has not moved."""
+    opponent's reply), None when it has not moved (the game's first ``first`` moves, those
+    it began with, are nobody's)."""
     n = len(game.moves)
-    for i in range(n - 1, -1, -1):
+    for i in range(n - 1, first - 1, -1):
         if game.positions[i].turn.word == side:
             return n - i
     return None
@@ -74,7 +98,8 @@ class OnlineActions:
     # -- the seat ----------------------------------------------------------------------------
     async def join(self, secret: str, player: str, name: str | None = None) -> StoredGame:
         """The game of the invitation ``secret``, its free seat given to ``player`` when
-        it has one and the game goes on (its clock starts then); a player of the game, or
+        it has one and the game goes on (its clock waits for both players' first moves:
+        :func:`~damiera.web.live.state.hold_clock`); a player of the game, or
         anyone once the seat is taken, gets the game unchanged (to watch). Raises
         NotFoundError (no such invitation), BadRequest (a bad name)."""
         if not SECRET_PATTERN.fullmatch(secret):
@@ -96,9 +121,6 @@ class OnlineActions:
             setattr(stored, f"{free}_seat", seats.seat_key(player))
             if name is not None:
                 setattr(stored, f"{free}_name", name)
-            if stored.clock is not None and stored.clock.get("stopped"):
-                stored.clock = {**stored.clock, "stopped": False,
-                                "turn_started": datetime.now(UTC).isoformat()}
             try:
                 saved = await self.games.save(stored, game)
             except Conflict:
@@ -143,7 +165,8 @@ class OnlineActions:
 
     async def _store(self, stored: StoredGame, game: Game, offers: dict[str, Any],
                      player: str | None) -> dict[str, Any]:
-        stored.offers = offers or None
+        kept = start_ply(stored)         # what the game began with outlives any offer
+        stored.offers = {**offers, "start_ply": kept} if kept else offers or None
         saved = await self.games.save(stored, game)
         return self.games.mine(saved, game, player)
 
@@ -155,9 +178,13 @@ class OnlineActions:
             checked = check_name(name)
         except ValueError as exc:
             raise BadRequest(str(exc)) from None
-        stored, game, side = await self._mine(game_id, player, version)
-        setattr(stored, f"{side}_name", checked)
-        return await self._store(stored, game, offers_of(stored), player)
+
+        async def once() -> dict[str, Any]:
+            stored, game, side = await self._mine(game_id, player, version)
+            setattr(stored, f"{side}_name", checked)
+            return await self._store(stored, game, offers_of(stored), player)
+
+        return await _decided_again(version, once)
 
     # -- offers ------------------------------------------------------------------------------
     async def answer(self, game_id: str, kind: str, action: str, *, player: str | None,
@@ -171,43 +198,49 @@ class OnlineActions:
         if action not in ACTIONS.get(kind, ()):
             raise BadRequest(f"unknown {kind} action {action!r}; one of "
                              f"{', '.join(ACTIONS.get(kind, ()))}")
-        stored, game, side = await self._mine(game_id, player, version)
-        offers = offers_of(stored)
-        if kind == "rematch":
-            return await self._rematch(stored, game, side, action, offers, player)
-        self._refuse_if_over(stored, game)
-        if not ready(stored):
-            raise Conflict(_("wait for your opponent to take the other seat"))
-        theirs = offers.get(kind) == other(side)
-        if action in ("offer", "request") and theirs:
-            action = "accept"
-        if action in ("offer", "request"):
-            if offers.get(kind) == side:
-                raise Conflict(_("you have already asked; wait for the answer"))
-            if kind == "takeback" and _plies_back(game, side) is None:
-                raise Conflict(_("there is no move of yours to take back"))
-            offers[kind] = side
-        elif action == "withdraw":
-            if offers.get(kind) != side:
-                raise Conflict(_("you have nothing to withdraw"))
-            offers.pop(kind)
-        else:
-            if not theirs:
-                raise Conflict(_("your opponent has not asked for that"))
-            offers.pop(kind)
-            if action == "accept" and kind == "draw":
-                game.agree_draw()
-            elif action == "accept":
-                plies = _plies_back(game, other(side))
-                if plies is None:
-                    raise Conflict(_("there is no move to take back"))
-                game.undo(plies)
-                offers.pop("draw", None)
-        return await self._store(stored, game, offers, player)
+
+        async def once() -> dict[str, Any]:
+            act = action
+            stored, game, side = await self._mine(game_id, player, version)
+            offers = offers_of(stored)
+            if kind == "rematch":
+                return await self._rematch(stored, game, side, act, offers, player)
+            self._refuse_if_over(stored, game)
+            if not ready(stored):
+                raise Conflict(_("wait for your opponent to take the other seat"))
+            theirs = offers.get(kind) == other(side)
+            if act in ("offer", "request") and theirs:
+                act = "accept"
+            if act in ("offer", "request"):
+                if offers.get(kind) == side:
+                    raise Conflict(_("you have already asked; wait for the answer"))
+                if kind == "takeback" and _plies_back(game, side, start_ply(stored)) is None:
+                    raise Conflict(_("there is no move of yours to take back"))
+                offers[kind] = side
+            elif act == "withdraw":
+                if offers.get(kind) != side:
+                    raise Conflict(_("you have nothing to withdraw"))
+                offers.pop(kind)
+            else:
+                if not theirs:
+                    raise Conflict(_("your opponent has not asked for that"))
+                offers.pop(kind)
+                if act == "accept" and kind == "draw":
+                    game.agree_draw()
+                elif act == "accept":
+                    plies = _plies_back(game, other(side), start_ply(stored))
+                    if plies is None:
+                        raise Conflict(_("there is no move to take back"))
+                    game.undo(plies)
+                    offers.pop("draw", None)
+            return await self._store(stored, game, offers, player)
+
+        return await _decided_again(version, once)
 
     async def _rematch(self, stored: StoredGame, game: Game, side: str, action: str,
                        offers: dict[str, Any], player: str | None) -> dict[str, Any]:
-        """A rematch (colours swapped) once the game is over; its acceptance records the
+        """A rematch (colours swapped) once the game is over, from the position this game
+        began at (its start and the moves it was created with); its acceptance records the
         new game's id in this one (``rematch_game``), which both pages follow."""
         if not ended_off_board(stored) and game.outcome() is None:
             raise Conflict(_("a rematch can be offered once the game is over"))
@@ -224,18 +257,17 @@ class OnlineActions:
         offers.pop("rematch")
         if action == "decline":
             return await self._store(stored, game, offers, player)
-        fresh, _start = new_game(NewGame(
+        fresh, start = new_game(NewGame(
             variant=stored.variant, opponent="online", side="white",
             optional_capture=stored.optional_capture, fen=stored.start_fen,
+            moves=stored.moves[:start_ply(stored)],      # from where this game began
             clock=None if stored.clock is None else
             f"{int(stored.clock['base']) // 60}+{int(stored.clock['increment'])}",
         ), None, self.games.computer.hub)
         fresh.white_seat, fresh.black_seat = stored.black_seat, stored.white_seat
         fresh.white_name, fresh.black_name = stored.black_name, stored.white_name
         fresh.owner = stored.owner
-        if fresh.clock is not None:
-            fresh.clock = {**fresh.clock, "stopped": False,
-                           "turn_started": datetime.now(UTC).isoformat()}
+        record(fresh, start)                       # the moves it begins with
         offers["rematch_game"] = fresh.id
         answer = await self._store(stored, game, offers, player)   # 409 here: none made
         await asyncio.to_thread(self.games.store.create, fresh)
@@ -257,12 +289,15 @@ class OnlineActions:
                     version: int | None = None) -> dict[str, Any]:
         """End the game with no result while either side has not moved yet. Raises
         Conflict (moves played, or over) and as :meth:`_mine`."""
-        stored, game, _side = await self._mine(game_id, player, version)
-        self._refuse_if_over(stored, game)
-        if not can_abort(stored, len(game.moves)):
-            raise Conflict(_("both sides have moved: the game can no longer be aborted"))
-        stored.result_winner, stored.result_reason = None, ABORTED_REASON
-        return await self._store(stored, game, {}, player)
+        async def once() -> dict[str, Any]:
+            stored, game, _side = await self._mine(game_id, player, version)
+            self._refuse_if_over(stored, game)
+            if not can_abort(stored, len(game.moves)):
+                raise Conflict(_("both sides have moved: the game can no longer be aborted"))
+            stored.result_winner, stored.result_reason = None, ABORTED_REASON
+            return await self._store(stored, game, {}, player)
+
+        return await _decided_again(version, once)
 
     async def claim(self, game_id: str, result: str, *, player: str | None,
                     version: int | None = None) -> dict[str, Any]:
@@ -272,23 +307,29 @@ class OnlineActions:
         :meth:`_mine`."""
         if result not in ("win", "draw"):
             raise BadRequest(f"result must be 'win' or 'draw', not {result!r}")
-        stored, game, side = await self._mine(game_id, player, version)
-        self._refuse_if_over(stored, game)
-        if not ready(stored):
-            raise Conflict(_("wait for your opponent to take the other seat"))
-        if game.turn.word == side:
-            raise Conflict(_("it is your move: the game waits for you, not your opponent"))
-        wait = await self.claim_wait(stored, other(side))
-        if wait is None:
-            raise Conflict(_("your opponent is here"))
-        if wait > 0:
-            raise Conflict(_("your opponent left only now: you may claim in {n} s").format(
-                n=math.ceil(wait)))
-        if result == "win":
-            stored.result_winner, stored.result_reason = side, ABANDONED_REASON
-        else:
-            stored.result_winner, stored.result_reason = None, ABANDONED_DRAW_REASON
-        return await self._store(stored, game, {}, player)
+        async def once() -> dict[str, Any]:
+            stored, game, side = await self._mine(game_id, player, version)
+            self._refuse_if_over(stored, game)
+            if not ready(stored):
+                raise Conflict(_("wait for your opponent to take the other seat"))
+            if game.turn.word == side:
+                raise Conflict(_("it is your move: the game waits for you, not your opponent"))
+            wait = await self.claim_wait(stored, other(side))
+            if wait is None:
+                raise Conflict(_("your opponent is here"))
+            if can_abort(stored, len(game.moves)):
+                raise Conflict(_("the game has not begun, since a side has not moved yet: "
+                                 "abort it instead of claiming it"))
+            if wait > 0:
+                raise Conflict(_("your opponent left only now: you may claim in {n} s").format(
+                    n=math.ceil(wait)))
+            if result == "win":
+                stored.result_winner, stored.result_reason = side, ABANDONED_REASON
+            else:
+                stored.result_winner, stored.result_reason = None, ABANDONED_DRAW_REASON
+            return await self._store(stored, game, {}, player)
+
+        return await _decided_again(version, once)
 
     async def claim_wait(self, stored: StoredGame, side: str) -> float | None:
         """Seconds until the player of ``side`` has been gone long enough for a claim (0:

@@ -1,14 +1,30 @@
 """The routes of games between two browsers and of the live boards.
 
 - ``GET /join/{secret}``: the invitation link (:mod:`damiera.web.live.invitations`). The
-  first browser other than the creator's that opens it takes the free seat (its player
+  first client other than the creator's that opens it takes the free seat (its player
   cookie is set if it has none) and is sent on to ``/game/{id}`` (303); anyone else is sent
-  there to watch. Link previews (a ``Purpose``/``Sec-Purpose: prefetch`` request, a ``HEAD``,
-  or a user agent naming itself a bot or a known link unfurler) are sent on without taking the
-  seat, so pasting the link in a chat does not give the seat to the chat's robot. An unknown
-  secret: 404 page.
+  there to watch. Who takes the seat by a GET (:func:`join_kind`), so that pasting the link
+  in a chat does not give the seat to the chat's robot:
+
+  - a browser's navigation to the page: ``Sec-Fetch-Mode: navigate`` and ``Sec-Fetch-Dest:
+    document`` (every current browser sends them; a prefetch, an image, a frame or a script's
+    fetch says otherwise and takes nothing);
+  - a client that does not look like a browser (an HTTP library, as in the API's contract)
+    and is no known robot.
+
+  Link previews (a ``Purpose``/``Sec-Purpose: prefetch`` request, a ``HEAD``, a user agent
+  naming itself a bot or a known link unfurler: :data:`PREVIEW_AGENTS`) are sent on without
+  taking the seat. A client that looks like a browser (``Mozilla/`` ...) but sends no
+  ``Sec-Fetch-*`` header, as in-app previewers (Messenger, Teams, iMessage) and browsers
+  older than 2023 do, is shown the invitation page: the game and a "Take the seat" button,
+  which only a person presses (``POST /join/{secret}``). An unknown secret: 404 page.
+- ``POST /join/{secret}`` ``{"name"}`` (optional; same-origin JSON): take the free seat; the
+  game as ``GET /api/games/{id}`` gives it (``seats`` empty when it was taken meanwhile:
+  watch). 404 for an unknown secret, 400 for a bad name.
 - ``GET /api/games/{id}/events``: the game's server-sent events
-  (:mod:`damiera.web.live.hub`; ``Last-Event-ID`` or ``?last_event_id=`` resumes).
+  (:mod:`damiera.web.live.hub`; ``Last-Event-ID`` or ``?last_event_id=`` resumes). A
+  player's stream of a game it sits in is counted per seat, a watcher's per address
+  (:meth:`LiveHub.admit <damiera.web.live.hub.LiveHub.admit>`).
 - ``GET /api/games/{id}/invite.svg``: the invitation link as a QR code (segno), for the
   game's creator while the other seat is free (404 otherwise).
 - ``POST /api/games/{id}/draw/{offer|accept|decline|withdraw}``,
@@ -28,9 +44,10 @@ from typing import Annotated, Any, Literal
 import segno
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
-from pydantic import Field
+from pydantic import BaseModel, Field
 
-from damiera.web import i18n, seats
+from damiera.rules.variant import VARIANTS
+from damiera.web import clocks, i18n, seats
 from damiera.web.api import (
     ERRORS,
     VersionBody,
@@ -40,20 +57,28 @@ from damiera.web.api import (
     set_player_cookie,
 )
 from damiera.web.client_address import client_address
+from damiera.web.errors import BadRequest
 from damiera.web.games import GameService
 from damiera.web.live.events import Subscriber
 from damiera.web.live.hub import LiveHub
 from damiera.web.live.invitations import invite_url_for
 from damiera.web.live.offers import ACTIONS, OnlineActions
 from damiera.web.pages import request_locale
-from damiera.web.store import NotFoundError
+from damiera.web.store import NotFoundError, StoredGame
 
 _ = i18n.gettext
 
-#: User agents of link previews (chat apps, social sites): they never take a seat.
+#: User agents of link previews (chat apps, social sites, mail and link checkers): they
+#: never take a seat.
 PREVIEW_AGENTS = re.compile(
-    r"bot\b|bot/|crawler|spider|facebookexternalhit|whatsapp|skypeuripreview|embedly|"
-    r"slack-imgproxy|preview", re.IGNORECASE)
+    r"bot\b|bot/|crawler|spider|facebookexternalhit|facebot|whatsapp|skypeuripreview|"
+    r"embedly|slack|preview|viber|telegram|discord|signal|line/|kakaotalk|snapchat|"
+    r"microsoft teams|msteams|teams/|outlook|microsoft office|ms-office|iframely|"
+    r"google-safety|bingpreview|curlie|pinterest|redditbot|vkshare|w3c_validator|"
+    r"mattermost|rocket\.chat|zoom", re.IGNORECASE)
+#: User agents that claim to be a browser (all of them begin so), which a page may ask for
+#: a click when they do not say what they fetch.
+BROWSER_AGENTS = re.compile(r"^mozilla/|applewebkit|gecko|opera", re.IGNORECASE)
 #: The longest ``Last-Event-ID`` read (a version number).
 MAX_EVENT_ID = 12
 
@@ -68,10 +93,32 @@ def is_preview(request: Request) -> bool:
             or bool(PREVIEW_AGENTS.search(agent)))
 
 
+def join_kind(request: Request) -> Literal["seat", "ask", "watch"]:
+    """What a GET of an invitation link does for this client (see the module docstring):
+    ``seat`` takes the free seat, ``ask`` shows the invitation page with its button,
+    ``watch`` sends on to the game without a seat."""
+    if is_preview(request):
+        return "watch"
+    mode = request.headers.get("sec-fetch-mode")
+    if mode is not None:      # a browser that says what it fetches
+        dest = request.headers.get("sec-fetch-dest")
+        return "seat" if mode == "navigate" and dest == "document" else "watch"
+    if BROWSER_AGENTS.search(request.headers.get("user-agent", "")[:512]):
+        return "ask"
+    return "seat"
+
+
+#: A ``Last-Event-ID`` that names a version: ASCII digits only (``str.isdigit`` also
+#: accepts superscripts and other scripts' digits, which ``int`` refuses).
+_EVENT_ID = re.compile(rf"[0-9]{{1,{MAX_EVENT_ID}}}")
+
+
 def last_event_id(request: Request, query: int | None) -> int | None:
-    """The version the client has: ``Last-Event-ID`` (a number), else ``?last_event_id=``."""
+    """The version the client has: ``Last-Event-ID`` when it is 1-:data:`MAX_EVENT_ID`
+    ASCII digits, else ``?last_event_id=``, else None (anything else in the header is
+    ignored: the stream starts with the whole game)."""
     header = request.headers.get("last-event-id", "").strip()
-    if header.isdigit() and len(header) <= MAX_EVENT_ID:
+    if _EVENT_ID.fullmatch(header):
         return int(header)
     return query
 
@@ -103,6 +150,12 @@ class NameBody(VersionBody):
     name: str | None = Field(default=None, max_length=100, examples=["Anna"])
 
 
+class JoinBody(BaseModel):
+    """Taking an invitation's seat: your display name (optional)."""
+
+    name: str | None = Field(default=None, max_length=100, examples=["Anna"])
+
+
 class ClaimBody(VersionBody):
     """What the player claims when the opponent has left."""
 
@@ -126,17 +179,51 @@ def build_router(service: GameService, hub: LiveHub, actions: OnlineActions,
     @router.api_route("/join/{secret}", methods=["GET", "HEAD"], include_in_schema=False)
     async def join(secret: str, request: Request) -> Response:
         token, new = player_token(request)
+        kind = join_kind(request)
         try:
-            if is_preview(request):
-                stored = await actions.join_target(secret)
-            else:
+            if kind == "seat":
                 stored = await actions.join(secret[:64], token)
+            else:
+                stored = await actions.join_target(secret)
         except NotFoundError:
             return render(request, "error.html", {
                 "status": 404,
                 "message": _("This invitation is not valid: the game is over or was deleted, "
                              "or the link is mistyped.")}, status_code=404)
+        free = seats.free_side(stored)
+        if (kind == "ask" and free is not None and not seats.held(stored, token)
+                and not stored.result_reason):
+            return _invitation_page(request, stored, free)
         response = RedirectResponse(f"/game/{stored.id}", status_code=303)
+        if new and seats.held(stored, token):
+            set_player_cookie(request, response, token)
+        return response
+
+    def _invitation_page(request: Request, stored: StoredGame, free: str) -> Response:
+        creator = "black" if free == "white" else "white"
+        variant = VARIANTS[stored.variant]
+        response = render(request, "join.html", {
+            "title": _("You are invited to play"),
+            "variant_name": _(variant.name), "optional_capture": stored.optional_capture,
+            "clock": clocks.label(stored.clock) if stored.clock else None,
+            "side": free, "opponent": getattr(stored, f"{creator}_name"),
+            "game_id": stored.id})
+        response.headers["Cache-Control"] = "private, no-store"
+        return response
+
+    @router.post("/join/{secret}", tags=["live"], responses=ERRORS, dependencies=changes,
+                 summary="Take the free seat of an invitation (its page's button)")
+    async def join_by_button(secret: str, request: Request,
+                             body: Annotated[JoinBody | None, Body()] = None) -> JSONResponse:
+        token, new = player_token(request)
+        try:
+            stored = await actions.join(secret[:64], token, body.name if body else None)
+        except NotFoundError:
+            return error_response(404, _("This invitation is not valid: the game is over or "
+                                         "was deleted, or the link is mistyped."))
+        except ValueError as exc:       # a bad name
+            raise BadRequest(str(exc)) from None
+        response = JSONResponse(service.mine(stored, None, token))
         if new and seats.held(stored, token):
             set_player_cookie(request, response, token)
         return response
@@ -147,15 +234,16 @@ def build_router(service: GameService, hub: LiveHub, actions: OnlineActions,
         game_id: str, request: Request,
         last: int | None = Query(None, alias="last_event_id", ge=0, le=2**31),
     ) -> Response:
-        client = client_address(request)
-        hub.admit(client)
+        stored = await service.load(game_id)
+        player = current_player(request)
+        sides = seats.held(stored, player)
+        counted = hub.admit(client_address(request),     # a player: per seat, not address
+                            (stored.id, seats.seat_key(player)) if sides and player else None)
         try:
-            stored = await service.load(game_id)
-            sub = Subscriber(i18n.current_locale(), seats.held(stored, current_player(request)),
-                             client)
+            sub = Subscriber(i18n.current_locale(), sides, counted)
             stream, on_close = await hub.subscribe(stored, sub, last_event_id(request, last))
         except BaseException:
-            hub.release(client)
+            hub.release(counted)
             raise
         return EventStream(stream, on_close)
 

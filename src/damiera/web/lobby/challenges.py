@@ -6,7 +6,8 @@ for ``challenge_ttl`` seconds (10 minutes by default), until its creator cancels
 its creator has left the lobby for ``challenge_grace`` seconds
 (:mod:`damiera.web.lobby.presence`), or until someone accepts it: the acceptance is one transaction that marks the challenge taken only if
 it is still open and stores the new game with both seats (the creator's and the acceptor's)
-and a running clock, so of several clients accepting at once exactly one gets the game and
+and a clock that waits for both players' first moves (:func:`damiera.web.live.state.
+hold_clock`: the creator may be elsewhere when it is accepted), so of several clients accepting at once exactly one gets the game and
 the others a 409. Each client address may have ``challenges_per_client`` challenges open (429
 with the seconds until its oldest one expires), the site ``challenges_total`` (503).
 
@@ -46,6 +47,8 @@ _ = i18n.gettext
 
 #: Most challenges listed at once (newest first).
 MAX_LISTED = 200
+#: Most of a creator's accepted challenges named to it at once (newest first).
+MAX_ACCEPTED = 5
 
 
 def challenge_json(row: ChallengeRow, now: datetime, token: str | None = None) -> dict[str, Any]:
@@ -117,6 +120,15 @@ class Challenges:
             return [challenge_json(r, now, token) for r in rows]
 
     @storage_errors
+    def _accepted(self, now: datetime, creator: str) -> list[dict[str, Any]]:
+        with self.store.reading() as session:
+            rows = session.execute(select(ChallengeRow.id, ChallengeRow.game_id).where(
+                ChallengeRow.creator == creator, ChallengeRow.status == "accepted",
+                ChallengeRow.expires_at > now, ChallengeRow.game_id.is_not(None))
+                .order_by(ChallengeRow.created_at.desc()).limit(MAX_ACCEPTED))
+            return [{"id": cid, "game_id": gid} for cid, gid in rows]
+
+    @storage_errors
     def _get(self, challenge_id: str) -> ChallengeRow | None:
         with self.store.reading() as session:
             row = session.get(ChallengeRow, challenge_id)
@@ -158,6 +170,16 @@ class Challenges:
     async def open(self, token: str | None) -> list[dict[str, Any]]:
         """The open challenges, newest first (at most :data:`MAX_LISTED`)."""
         return await asyncio.to_thread(self._open, datetime.now(UTC), token)
+
+    async def accepted(self, token: str | None) -> list[dict[str, Any]]:
+        """The challenges of the player token ``token`` that someone accepted while they
+        would still have been open (``challenge_ttl`` from their creation), newest first
+        (at most :data:`MAX_ACCEPTED`): ``[{"id", "game_id"}]``, so that a creator who was
+        elsewhere when it happened is shown its game, whatever events it missed."""
+        if not token:
+            return []
+        return await asyncio.to_thread(self._accepted, datetime.now(UTC),
+                                       seats.seat_key(token))
 
     async def cancel(self, challenge_id: str, token: str | None) -> None:
         """Cancel an open challenge of the caller's. Raises NotFoundError, Forbidden (not
@@ -205,8 +227,6 @@ class Challenges:
         setattr(stored, f"{mine}_seat", me)
         setattr(stored, f"{mine}_name", name)
         stored.owner = seats.owner_key(token)   # the game is in the acceptor's "my games"
-        if stored.clock is not None:
-            stored.clock = {**stored.clock, "stopped": False, "turn_started": now.isoformat()}
 
         def take(session: Session) -> bool:
             result = session.execute(update(ChallengeRow).where(

@@ -11,7 +11,9 @@
   for the challenge's creator).
 - ``DELETE /api/challenges/{id}``: its creator cancels it (204).
 - ``GET /api/challenges/events``: server-sent events of the lobby: first ``{"type": "list",
-  "challenges": [...]}``, then ``{"type": "created", "challenge"}`` and ``{"type":
+  "challenges": [...], "accepted": [{"id", "game_id"}]}`` (``accepted``: this client's
+  challenges that someone accepted in the last 10 minutes, and their games: told from the
+  state, so a creator that was elsewhere, or whose stream dropped, still learns of it), then ``{"type": "created", "challenge"}`` and ``{"type":
   "removed", "id", "game_id"}`` (``game_id`` when it was accepted: its creator's page goes
   there). A page that falls too far behind gets the list again. While a client holds it
   open, its challenges stay open (:mod:`damiera.web.lobby.presence`); the page and the
@@ -102,8 +104,10 @@ class LobbyStreams:
             while True:
                 if first or chunk is None:
                     listed = await self.challenges.open(token)
+                    accepted = await self.challenges.accepted(token)
                     yield (("retry: 2000\n\n" if first else "") + "data: " +
-                           json.dumps({"type": "list", "challenges": listed},
+                           json.dumps({"type": "list", "challenges": listed,
+                                       "accepted": accepted},
                                       separators=(",", ":")) + "\n\n")
                     first = False
                 try:

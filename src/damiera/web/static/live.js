@@ -12,7 +12,7 @@
 import { api } from "/static/api.js";
 import { action, animateMove, confirmBox } from "/static/play_actions.js";
 import {
-  $, S, announceMove, announceResult, holds, isPlayer, message, mySide, redraw, sideWord, state,
+  $, S, announceMove, announceResult, holds, message, mySide, redraw, sideWord, state,
 } from "/static/play_state.js";
 import { sound } from "/static/sound.js";
 import { fmt, setText } from "/static/text.js";
@@ -25,6 +25,12 @@ let retryDelay = 2000;
 let pending = null;        // a newer game that came while the page was busy
 let latest = null;         // the game as the stream has told it (changes apply to it)
 let nameSent = false;
+/** The rematch the game already had when the page opened: the page stays on the old game
+ * (opened on purpose) and links to it. A rematch that begins while the page is open is
+ * followed by every page of both players, whichever way the page heard of it (its own
+ * answer or the stream). */
+const rematchAtLoad = state.game && state.game.online ? state.game.online.rematch_game : null;
+let following = false;
 
 const other = (side) => (side === "white" ? "black" : "white");
 
@@ -131,11 +137,6 @@ async function show(next, seats) {
   if (next.clock) next.clock = { ...next.clock, received: performance.now() };
   const oneMore = next.history.length === g.history.length + 1 && next.last_move
     && g.history.every((m, i) => next.history[i] === m);
-  if (next.online && next.online.rematch_game && !(g.online && g.online.rematch_game)
-      && isPlayer(g)) {
-    window.location.assign(`/game/${next.online.rematch_game}`);
-    return;
-  }
   if (oneMore && state.viewPly === null) {
     state.busy = true;
     state.sel = null;
@@ -172,6 +173,13 @@ export function renderLive() {
   const online = !!g && g.opponent === "online";
   const me = online ? mySide(g) : null;
   const on = !!g && !g.result;
+  const rematch = online ? g.online.rematch_game : null;
+  if (rematch && me && rematch !== rematchAtLoad && !following) {
+    following = true;                 // this page's answer or the stream: both players go
+    window.location.assign(`/game/${rematch}`);
+  }
+  $("rematch-begun").hidden = !rematch;
+  if (rematch) $("rematch-link").href = `/game/${rematch}`;
   // invitation (its creator, until the other seat is taken)
   const invite = online && !!g.invite_url;
   $("invite").hidden = !invite;
@@ -186,7 +194,9 @@ export function renderLive() {
   const ready = online && g.online.ready;
   $("live-controls").hidden = !(me && on && ready) && !(me && on && g.online.can_abort);
   $("btn-offer-draw").hidden = !(ready && on) || !!g.online.draw_offer;
-  $("btn-takeback").hidden = !(ready && on) || !!g.online.takeback || !g.history.length;
+  // asked only by a player with a move of its own to take back (the server says which)
+  $("btn-takeback").hidden = !(ready && on) || !!g.online.takeback
+    || !(me && g.online.can_take_back && g.online.can_take_back[me]);
   $("btn-abort").hidden = !(online && g.online.can_abort);
   for (const id of ["btn-offer-draw", "btn-takeback", "btn-abort"]) $(id).disabled = state.busy;
   $("live-name").hidden = !me || !!g.result;
@@ -264,9 +274,11 @@ function renderLeft() {
   const wait = Math.ceil((live.claim_after_ms - gone) / 1000);
   const theirTurn = g.turn === them;
   let text = S.opponent_left;
-  if (theirTurn) text += ` ${wait > 0 ? fmt(S.claim_in, { n: wait }) : S.claim_now}`;
+  // before both sides have moved no clock runs and nothing is claimed: abort instead
+  const claimable = theirTurn && !g.online.can_abort;
+  if (claimable) text += ` ${wait > 0 ? fmt(S.claim_in, { n: wait }) : S.claim_now}`;
   setText($("live-left-text"), text);
-  $("btn-claim-win").hidden = $("btn-claim-draw").hidden = !theirTurn || wait > 0;
+  $("btn-claim-win").hidden = $("btn-claim-draw").hidden = !claimable || wait > 0;
 }
 
 async function sendName(name, quiet = false) {

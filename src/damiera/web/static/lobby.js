@@ -69,6 +69,14 @@ function add(c) {
   if (c.mine) mine.add(c.id);
 }
 
+/** "Your challenge was accepted: go to the game", from the list the server keeps (not from a
+ * one-off event, which a page opened later, or reconnected, never saw). */
+function showAccepted(accepted) {
+  const box = document.getElementById("lobby-accepted");
+  box.hidden = !accepted.length;
+  if (accepted.length) document.getElementById("lobby-accepted-link").href = `/game/${accepted[0].game_id}`;
+}
+
 let source = null;
 let delay = 2000;
 function connect() {
@@ -79,6 +87,7 @@ function connect() {
     if (msg.type === "list") {
       open.clear();
       msg.challenges.forEach(add);
+      showAccepted(msg.accepted || []);
     } else if (msg.type === "created") {
       add({ ...msg.challenge, mine: mine.has(msg.challenge.id) });
     } else if (msg.type === "removed") {

@@ -170,7 +170,9 @@ function setControls(haveGame) {
   $("btn-undo").hidden = $("btn-resign").hidden = !haveGame || !isPlayer(g);
   if (g && g.opponent === "online") $("btn-undo").hidden = true;   // a takeback is asked
   // a rematch is offered to the same opponent; a watcher has nobody to offer it to
-  $("btn-rematch").hidden = !g || (g.opponent === "online" && !isPlayer(g));
+  // (once begun, the rematch is linked to: live.js)
+  $("btn-rematch").hidden = !g || (g.opponent === "online"
+    && (!isPlayer(g) || !!(g.online && g.online.rematch_game)));
   $("btn-flip").hidden = !haveGame;
   $("intro").hidden = haveGame;
   // the server says whether an undo would take something back (not after a resignation or

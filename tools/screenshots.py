@@ -8,7 +8,9 @@ Writes ``play-international-equal-captures.png`` (the king on 4 in
 drawn), ``play-ar-message.png`` (an Italian game in Arabic with a refusal that lists moves),
 ``play-friend-clocks.png`` (a friend game with 5+3 clocks after two moves),
 ``analysis-equal-captures.png`` (the analysis board in the same position after 4 then 9,
-asking which of the two captures) and ``pdn-import-ar.png`` (the import page in Arabic with
+asking which of the two captures), ``analysis-capture-choices.png`` (American
+``W:WK22:B17,18,19,26,27`` after 22 then 13: 22x13 and 22x15x24x31x22x13 offered under the
+board, the first pointed at) and ``pdn-import-ar.png`` (the import page in Arabic with
 a two-game file read, one game broken, the first replayed to its seventh ply).
 """
 
@@ -72,7 +74,7 @@ def shoot(base_url: str, out: Path) -> list[Path]:
         _wait(page)
         page.click('#board [data-square="4"]')
         page.click('#board [data-square="9"]')
-        page.wait_for_selector("#board polyline.capture-path")
+        page.wait_for_selector("#board polyline.choice-path")
         made.append(out / "play-international-equal-captures.png")
         page.screenshot(path=str(made[-1]))
 
@@ -103,9 +105,21 @@ def shoot(base_url: str, out: Path) -> list[Path]:
         page.wait_for_selector("body[data-ready]")
         page.click('#board [data-square="4"]')
         page.click('#board [data-square="9"]')
-        page.wait_for_selector("#board polyline.capture-path")
+        page.wait_for_selector("#board polyline.choice-path")
         made.append(out / "analysis-equal-captures.png")
         page.screenshot(path=str(made[-1]))
+
+        # 22x13 lies inside 22x15x24x31x22x13: picked from the choices under the board
+        page.goto("/analysis?variant=american&fen=W%3AWK22%3AB17%2C18%2C19%2C26%2C27&lang=en")
+        page.wait_for_selector("body[data-ready]")
+        page.click('#board [data-square="22"]')
+        page.click('#board [data-square="13"]')
+        # pointed at (a hover would scroll)
+        page.dispatch_event('#entry-choice-list button[data-move="22x13"]', "pointerenter")
+        page.wait_for_selector("#board polyline.choice-path.focused")
+        made.append(out / "analysis-capture-choices.png")
+        page.evaluate("scrollTo(0, 0)")        # the whole page from its top (header and all)
+        page.screenshot(path=str(made[-1]), full_page=True)
 
         page.goto("/import?lang=ar")
         sample: FilePayload = {"name": "club.pdn", "mimeType": "text/plain",

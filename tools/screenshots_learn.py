@@ -21,7 +21,7 @@ from screenshots import CHROMIUM, serve_and_shoot
 from damiera.puzzles import library
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import apply_move
-from damiera.rules.notation import parse_move
+from damiera.rules.notation import move_text, parse_move
 from damiera.rules.position import parse_fen
 from damiera.rules.variant import variant
 from damiera.trainer.pool import find
@@ -53,8 +53,9 @@ def _wrong_capture(page: Page, vid: str) -> None:
             move = bad[0] if bad else good[0]
             _click_path(page, [geo.label(s) for s in move.path])
             if any(m.path[:len(move.path)] == move.path and len(m.path) > len(move.path)
-                   for m in e.candidates()):
-                _click_path(page, [geo.label(move.path[-1])])
+                   for m in e.candidates()):     # it could go on: chosen among the offered
+                page.locator(f'#entry-choice-list button[data-move="{move_text(v, move)}"]'
+                             ).click()
             page.wait_for_selector('#train[data-state="answered"]')
             if bad:
                 return

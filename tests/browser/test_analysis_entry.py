@@ -38,7 +38,7 @@ def test_two_captures_ending_on_the_same_square_are_chosen_by_a_square_of_one(
     square(page, "9").click()
     expect(page.locator("#message")).to_contain_text("Several captures end on 9")
     assert tree(page) == []                                 # nothing played yet
-    assert page.locator("#board polyline.capture-path").count() >= 2   # every way of each
+    assert page.locator("#board polyline.choice-path").count() >= 2    # every way of each
     picks = classes(page, "target")
     assert {"38", "27", "42", "31"} <= set(picks) and "15" not in picks   # 15 is on both
     square(page, "42").click()
@@ -101,3 +101,101 @@ def test_both_pages_enter_moves_through_the_one_capture_entry() -> None:
         text = (static / name).read_text(encoding="utf-8")
         assert "decide(" in text and '"/static/entry.js"' in text, name
         assert ".path[" not in text and "reachesEnd" not in text, name
+
+
+# American W:WK22:B17,18,19,26,27: the king on 22 takes 17 and lands on 13 (22x13), or goes
+# round 15, 24, 31, 22 and takes 17 last (22x15x24x31x22x13, by either way round): every
+# square of the first is also on the second, so no square tells it apart.
+AMERICAN = "variant=american&fen=W%3AWK22%3AB17%2C18%2C19%2C26%2C27"
+# Russian W:WKc3:Bb4,d2,f2,g5,e5: c3:a5 takes b4; c3:f6:h4:e1:c3:a5 takes b4 last too.
+RUSSIAN = "variant=russian&fen=W%3AWKc3%3ABb4%2Cd2%2Cf2%2Cg5%2Ce5"
+
+
+def choices(page: Page) -> Any:
+    return page.locator("#entry-choice-list button")
+
+
+def choices_on_screen(page: Page) -> bool:
+    """Whether the whole box of offered captures is inside the window (the board fills the
+    window's height, so the box under it starts below the window's bottom)."""
+    inside: bool = page.eval_on_selector("#entry-choices", """el => {
+        const r = el.getBoundingClientRect();
+        return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight + 1; }""")
+    return inside
+
+
+def test_a_capture_inside_another_with_the_same_end_is_chosen_from_the_offered_ones(
+    page: Page,
+) -> None:
+    open_analysis(page, AMERICAN)
+    expect(page.locator("#entry-choices")).to_be_hidden()
+    square(page, "22").click()
+    square(page, "13").click()
+    expect(page.locator("#message")).to_contain_text("Several captures end on 13")
+    expect(choices(page)).to_have_text(["22x13", "22x15x24x31x22x13"])
+    assert choices_on_screen(page)                # brought into view when they appear
+    # each drawn on the board in a style of its own (the long one by both its ways round)
+    expect(page.locator("#board polyline.choice-path.choice-0")).to_have_count(1)
+    expect(page.locator("#board polyline.choice-path.choice-1")).to_have_count(2)
+    square(page, "17").click()                    # taken by both: nothing is decided
+    assert tree(page) == []
+    expect(choices(page)).to_have_count(2)
+    square(page, "22").click()                    # the start: put back, never played
+    expect(page.locator("#entry-choices")).to_be_hidden()
+    expect(page.locator("#board .sq.start")).to_have_count(0)
+    assert tree(page) == [] and pieces(page)["22"] == "white-king"
+    square(page, "22").click()
+    square(page, "13").click()
+    choices(page).first.hover()                   # pointed at: drawn alone, emphasised
+    expect(page.locator("#board polyline.choice-path")).to_have_count(1)
+    expect(page.locator("#board polyline.choice-path.focused")).to_have_count(1)
+    choices(page).first.click()
+    expect(page.locator("#tree .tree-move")).to_have_text(["22x13"])
+    expect(page.locator("#turn-status")).to_have_text("Black to move")   # the board redrawn
+    assert pieces(page) == {"13": "white-king", "18": "black-man", "19": "black-man",
+                            "26": "black-man", "27": "black-man"}
+    expect(page.locator("#entry-choices")).to_be_hidden()
+    # the long one by a square only it has
+    page.click("#nav-first")
+    square(page, "22").click()
+    square(page, "13").click()
+    square(page, "31").click()
+    expect(page.locator("#tree .tree-move")).to_have_text(["22x13", "22x15x24x31x22x13"])
+
+
+def test_a_short_flying_king_capture_is_chosen_with_the_keyboard(page: Page) -> None:
+    open_analysis(page, RUSSIAN)
+    square(page, "c3").click()
+    square(page, "a5").click()
+    expect(choices(page)).to_have_text(["c3:a5", "c3:f6:h4:e1:c3:a5"])
+    square(page, "b4").click()                    # taken by both
+    expect(choices(page)).to_have_count(2)
+    square(page, "a5").click()                    # the piece where it stands: put back
+    expect(page.locator("#entry-choices")).to_be_hidden()
+    assert tree(page) == []
+    square(page, "c3").click()
+    square(page, "a5").click()
+    choices(page).first.focus()
+    expect(page.locator("#board polyline.choice-path.focused")).to_have_count(1)
+    page.keyboard.press("Enter")
+    expect(page.locator("#tree .tree-move")).to_have_text(["c3:a5"])
+    expect(page.locator("#turn-status")).to_have_text("Black to move")   # the board redrawn
+    assert pieces(page)["a5"] == "white-king" and "b4" not in pieces(page)
+
+
+def test_a_move_typed_on_the_analysis_board_is_read_by_the_rules_core(page: Page) -> None:
+    """The play page's typed move, shared: a move as written is played at once, a short form
+    is read by the server, and a move that is not legal gets the rules' reason."""
+    open_analysis(page, AMERICAN)
+    expect(page.locator("#move-input")).to_have_attribute("placeholder", "e.g. 22x13")
+    page.fill("#move-input", "22x31x24x15x22x13")  # the long capture by its other way round
+    page.press("#move-input", "Enter")
+    expect(page.locator("#tree .tree-move")).to_have_text(["22x15x24x31x22x13"])
+    page.click("#nav-first")
+    page.fill("#move-input", "22x15")              # stops half way
+    page.press("#move-input", "Enter")
+    expect(page.locator("#message")).to_contain_text("must go on")
+    assert tree(page) == ["22x15x24x31x22x13"]
+    page.fill("#move-input", "22-13")              # a capture written as a step: read
+    page.press("#move-input", "Enter")
+    expect(page.locator("#tree .tree-move")).to_have_text(["22x15x24x31x22x13", "22x13"])

@@ -12,8 +12,8 @@ import pytest
 from damiera.puzzles import library
 from damiera.puzzles.model import Puzzle
 from damiera.rules.geometry import geometry
-from damiera.rules.movegen import apply_move, legal_moves
-from damiera.rules.notation import parse_move
+from damiera.rules.movegen import Move, apply_move, legal_moves
+from damiera.rules.notation import move_text, parse_move
 from damiera.rules.position import parse_fen
 from damiera.rules.variant import variant
 from damiera.trainer.exercises import Exercise
@@ -34,6 +34,15 @@ def play_path(page: Page, path: list[str]) -> None:
         click_square(page, label)
 
 
+def enter_move(page: Page, v: Any, move: Move, others: list[Move]) -> None:
+    """Enter ``move`` by its squares; where one of ``others`` goes on past its end, choose
+    it among the captures offered under the board (clicking the end again puts it back)."""
+    play_path(page, [geometry(v).label(s) for s in move.path])
+    if any(m.path[:len(move.path)] == move.path and len(m.path) > len(move.path)
+           for m in others):
+        page.locator(f'#entry-choice-list button[data-move="{move_text(v, move)}"]').click()
+
+
 def _answer(page: Page, v: Any, e: Exercise, wrong: bool) -> bool:
     """Answer exercise ``e`` on the page, rightly or (if ``wrong`` and it can be done with a
     refusal to show) wrongly; returns True when it answered wrongly."""
@@ -45,10 +54,7 @@ def _answer(page: Page, v: Any, e: Exercise, wrong: bool) -> bool:
         bad = [m for m in moves if (m.start, m.end, m.captured) not in keys]  # type: ignore[operator]
         good = [m for m in moves if (m.start, m.end, m.captured) in keys]  # type: ignore[operator]
         move = bad[0] if wrong and bad else good[0]
-        play_path(page, [geo.label(s) for s in move.path])
-        if any(m.path[:len(move.path)] == move.path and len(m.path) > len(move.path)
-               for m in moves):     # a capture could go on: the end clicked again stops it
-            click_square(page, geo.label(move.path[-1]))
+        enter_move(page, v, move, moves)
         return move in bad
     if e.kind == "destinations":
         for s in sorted(truth):  # type: ignore[call-overload]
@@ -114,12 +120,11 @@ def _solve(page: Page, p: Puzzle) -> None:
     from playwright.sync_api import expect
 
     v = variant(p.variant)
-    geo = geometry(v)
     position = parse_fen(v, p.fen)
     for i in range(0, len(p.solution), 2):
         move = parse_move(v, position, p.solution[i])
         with page.expect_response(lambda r: "/moves" in r.url):
-            play_path(page, [geo.label(s) for s in move.path])
+            enter_move(page, v, move, legal_moves(v, position))
         position = apply_move(position, move)
         if i + 1 < len(p.solution):
             position = apply_move(position, parse_move(v, position, p.solution[i + 1]))
@@ -130,13 +135,12 @@ def _fail(page: Page, p: Puzzle) -> None:
     from playwright.sync_api import expect
 
     v = variant(p.variant)
-    geo = geometry(v)
     position = parse_fen(v, p.fen)
     right = parse_move(v, position, p.solution[0])
     wrong = next(m for m in legal_moves(v, position)
                  if (m.start, m.end, m.captured) != (right.start, right.end, right.captured)
                  and legal_moves(v, apply_move(position, m)))
-    play_path(page, [geo.label(s) for s in wrong.path])
+    enter_move(page, v, wrong, legal_moves(v, position))
     expect(page.locator("#puzzle")).to_have_attribute("data-state", "failed")
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.browser.test_analysis_entry import choices_on_screen
 from tests.browser.test_play_page import api_game, board_pieces, moves_listed, open_game, square
 
 Page = Any
@@ -78,7 +79,7 @@ def test_two_captures_with_the_same_end_are_chosen_on_the_board(page: Page) -> N
     expect(page.locator("#message")).to_contain_text("Several captures end on 9")
     assert page.locator("#message").get_attribute("class") == "message info"
     assert history(page, game["id"]) == []
-    assert page.locator("#board polyline.capture-path").count() >= 2
+    assert page.locator("#board polyline.choice-path").count() >= 2
     picks = classes(page, "target")
     assert {"38", "27", "42", "31"} <= set(picks) and "15" not in picks   # 15 is on both
     square(page, "42").click()
@@ -370,3 +371,58 @@ def test_rules_diagram_square_numbers_are_readable(page: Page) -> None:
     label.wait_for()
     box = label.bounding_box()
     assert box and box["height"] >= 11
+
+
+def choices(page: Page) -> Any:
+    return page.locator("#entry-choice-list button")
+
+
+def test_a_capture_inside_another_with_the_same_end_is_chosen_from_the_offered_ones(
+    page: Page,
+) -> None:
+    """American ``W:WK22:B17,18,19,26,27``: 22x13 takes 17; 22x15x24x31x22x13 takes 17 last,
+    so every square of the first is on the second. After 22 and 13 both are offered under
+    the board; a click on the start square puts the king back and plays nothing."""
+    game = api_game(page, variant="american", fen="W:WK22:B17,18,19,26,27")
+    open_game(page, game["id"])
+    square(page, "22").click()
+    square(page, "13").click()
+    expect(choices(page)).to_have_text(["22x13", "22x15x24x31x22x13"])
+    assert choices_on_screen(page)                  # under the board, brought into view
+    expect(page.locator("#board polyline.choice-path.choice-0")).to_have_count(1)
+    square(page, "17").click()                      # taken by both: nothing decided
+    square(page, "22").click()                      # the start: put back, nothing played
+    expect(page.locator("#entry-choices")).to_be_hidden()
+    expect(page.locator("#board .sq.start")).to_have_count(0)
+    assert history(page, game["id"]) == []
+    square(page, "22").click()
+    square(page, "13").click()
+    with page.expect_request("**/moves*") as sent:
+        choices(page).first.click()
+    assert sent.value.post_data_json["move"] == "22x13"
+    expect(page.locator("#move-list button.move")).to_have_count(1)
+    page.wait_for_selector("#board:not(.busy)")
+    assert history(page, game["id"]) == ["22x13"]
+    assert board_pieces(page)["13"] == "white-king" and "17" not in board_pieces(page)
+    expect(page.locator("#entry-choices")).to_be_hidden()
+
+
+def test_a_short_flying_king_capture_inside_a_long_one_is_chosen(page: Page) -> None:
+    """Russian ``W:WKc3:Bb4,d2,f2,g5,e5``: c3:a5 takes b4, which c3:f6:h4:e1:c3:a5 also takes
+    last; c3, a5 offers both, a5 again puts the king back, the offered c3:a5 plays it."""
+    game = api_game(page, variant="russian", fen="W:WKc3:Bb4,d2,f2,g5,e5")
+    open_game(page, game["id"])
+    square(page, "c3").click()
+    square(page, "a5").click()
+    expect(choices(page)).to_have_text(["c3:a5", "c3:f6:h4:e1:c3:a5"])
+    square(page, "b4").click()
+    expect(choices(page)).to_have_count(2)
+    square(page, "a5").click()                      # the king where it stands: put back
+    expect(page.locator("#entry-choices")).to_be_hidden()
+    assert history(page, game["id"]) == []
+    square(page, "c3").click()
+    square(page, "a5").click()
+    page.locator('#entry-choice-list button[data-move="c3:a5"]').click()
+    expect(page.locator("#move-list button.move")).to_have_count(1)
+    page.wait_for_selector("#board:not(.busy)")
+    assert history(page, game["id"]) == ["c3:a5"]

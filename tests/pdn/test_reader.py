@@ -230,3 +230,28 @@ def test_max_moves_bounds_the_work_over_the_whole_input_and_stops_reading() -> N
     with pytest.raises(PdnError, match="more moves than this reading may try"):
         list(pdn.read_games(one * 10, max_moves=10))
     assert len(list(pdn.read_games(one * 10, max_moves=40))) == 10
+
+
+def test_a_refused_move_carries_its_number_text_and_the_rules_reason() -> None:
+    """The parts of "move 2. 28x17: ..." for a reader in another language to word them."""
+    text = '[GameType "20"]\n1. 32-28 19-23 2. 28x17 *\n'
+    game = next(pdn.read_games(io.StringIO(text), errors="collect"))
+    error = game.error
+    assert error is not None and error.rule == "illegal-move"
+    assert (error.number, error.move) == ("2.", "28x17")
+    assert error.reason is not None and error.reason.code == "not_legal_from_square"
+    assert error.message == f"move 2. 28x17: {error.reason}"
+    assert error.variation == 0
+    # in a variation, and in one inside another: the same parts, and how deep it lies
+    for text, depth in [("1. 32-28 19-23 (19-24 2. 28x17) 2. 28x19 *", 1),
+                        ("1. 32-28 19-23 (19-24 2. 33-29 (2. 28x17) 24-30) 2. 28x19 *", 2)]:
+        error = next(pdn.read_games(io.StringIO(f'[GameType "20"]\n{text}\n'),
+                                    errors="collect")).error
+        assert error is not None and error.variation == depth
+        assert (error.number, error.move) == ("2.", "28x17")
+        assert error.reason is not None and error.reason.code == "not_legal_from_square"
+        assert error.message == "in a variation: " * depth + f"move 2. 28x17: {error.reason}"
+    # other errors have no parts
+    error = next(pdn.read_games(io.StringIO("1. 32-28 [19-23 *"), errors="collect")).error
+    assert error is not None and error.rule == "syntax"
+    assert error.number is None and error.move is None and error.reason is None

@@ -105,6 +105,28 @@ def test_explain_names_the_rule_that_refuses_a_piece_or_a_move(client: TestClien
     assert r.json()["reason"] is None and r.json()["moves"] == ["22x15"]
 
 
+def test_a_typed_move_is_read_in_the_position_or_refused_in_the_rules_terms(
+    client: TestClient,
+) -> None:
+    fen = "W:WK22:B17,18,19,26,27"
+    read = {"variant": "american", "fen": fen}
+    for text, full in [("22x13", "22x13"), ("22-13", "22x13"),
+                       ("22x31x24x15x22x13", "22x15x24x31x22x13")]:
+        r = client.get("/api/analysis/move", params={**read, "move": text})
+        assert (r.status_code, r.json()) == (200, {"move": full}), text
+    r = client.get("/api/analysis/move", params={**read, "move": "22x15"})
+    assert r.status_code == 400 and r.json()["code"] == "capture_incomplete"
+    r = client.get("/api/analysis/move", params={**read, "move": "22x15", "lang": "ru"})
+    assert r.json()["code"] == "capture_incomplete" and "15" in r.json()["error"]
+    assert r.json()["error"] != client.get("/api/analysis/move",
+                                           params={**read, "move": "22x15"}).json()["error"]
+    r = client.get("/api/analysis/move", params={**read, "move": "x" * 201})
+    assert r.status_code == 422 and "at most 200 characters" in r.json()["error"]
+    r = client.get("/api/analysis/move", params={"variant": "american", "fen": "W:W1:B3",
+                                                 "move": "1-5"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_fen"
+
+
 def test_stream_sends_lines_with_white_view_scores_then_done(client: TestClient) -> None:
     # Black to move and a man up: White's view is negative.
     fen = "B:W32:B1,2"

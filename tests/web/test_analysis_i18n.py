@@ -18,6 +18,8 @@ FILES = [
     ("python", WEB / "analysis" / "strings.py"),
     ("python", WEB / "analysis" / "routes.py"),
     ("jinja2", WEB / "templates" / "analysis.html"),
+    ("jinja2", WEB / "templates" / "entry_choices.html"),   # shared with the play page
+    ("jinja2", WEB / "templates" / "type_move.html"),
 ]
 
 

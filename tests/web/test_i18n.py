@@ -22,6 +22,8 @@ SITE_FILES = [
     ("python", WEB / "computer_turn.py"),
     ("jinja2", WEB / "templates" / "base.html"),
     ("jinja2", WEB / "templates" / "play.html"),
+    ("jinja2", WEB / "templates" / "entry_choices.html"),
+    ("jinja2", WEB / "templates" / "type_move.html"),
     ("jinja2", WEB / "templates" / "games.html"),
     ("jinja2", WEB / "templates" / "error.html"),
 ]

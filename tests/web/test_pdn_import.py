@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from damiera import pdn
-from damiera.web import pdn_import
+from damiera.web import i18n, pdn_import
 from damiera.web.app import create_app
 from damiera.web.limits import Limits
 
@@ -239,3 +239,39 @@ def test_every_import_page_string_is_translated_with_the_same_fields(code: str) 
     fields = re.compile(r"\{(\w+)\}")
     for msgid in ids:
         assert set(fields.findall(catalog[msgid])) == set(fields.findall(msgid)), msgid
+
+
+def test_a_refused_move_is_worded_in_the_request_language_with_its_parts_apart(
+    alice: TestClient,
+) -> None:
+    """The rules core's reason and the sentence around it come from the catalogs; the move
+    number and the move stay as the file writes them, each given apart for the page to set
+    left to right. Other errors keep the reader's English message and give no parts."""
+    text = ('[GameType "20"]\n1. 32-28 19-23 2. 28x17 *\n\n'
+            '[GameType "20"]\n1. 32-28 [19-23 *\n')
+    english = alice.post("/api/pdn/import", json={"pdn": text}).json()["games"]
+    arabic = alice.post("/api/pdn/import?lang=ar", json={"pdn": text}).json()["games"]
+    error, translated = english[0]["error"], arabic[0]["error"]
+    assert error["message"] == "move 2. 28x17: " + error["move"]["reason"]
+    assert error["move"]["number"] == "2." and error["move"]["text"] == "28x17"
+    assert "28x17" in error["move"]["reason"] and "not" in error["move"]["reason"]
+    assert (translated["line"], translated["column"]) == (error["line"], error["column"])
+    assert translated["move"]["number"] == "2." and translated["move"]["text"] == "28x17"
+    reason = translated["move"]["reason"]
+    assert reason != error["move"]["reason"] and "28x17" in reason
+    assert not any("a" <= c <= "z" for c in reason.replace("28x17", "").replace("28x19", ""))
+    frame = i18n.translations("ar").ugettext("move {number} {move}: {reason}")
+    assert frame != "move {number} {move}: {reason}"            # so the test can fail
+    assert translated["message"] == frame.format(number="2.", move="28x17", reason=reason)
+    # a syntax error: the reader's own words, in both languages, no parts
+    assert english[1]["error"]["rule"] == "syntax" and english[1]["error"]["move"] is None
+    assert arabic[1]["error"] == english[1]["error"]
+    # in a variation inside a variation: the same parts, the framing once for each
+    text = '[GameType "20"]\n1. 32-28 19-23 (19-24 2. 33-29 (2. 28x17) 24-30) 2. 28x19 *\n'
+    error = alice.post("/api/pdn/import?lang=ar", json={"pdn": text}).json()["games"][0]["error"]
+    move = error["move"]
+    assert (move["number"], move["text"], move["variation"]) == ("2.", "28x17", 2)
+    around = i18n.translations("ar").ugettext("in a variation: {message}")
+    assert around != "in a variation: {message}"
+    assert error["message"] == around.format(message=around.format(
+        message=frame.format(number="2.", move="28x17", reason=move["reason"])))

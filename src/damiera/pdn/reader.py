@@ -230,24 +230,29 @@ class _Replayer:
             except AmbiguousMoveError as amb:
                 return self._resolve(game, plies, i, amb, keep, out)
             except NotationError as exc:
+                number = self._number(game, raw)
                 return game, PdnError(
-                    f"{self._where(game, raw)} {tok.text}: {exc}", tok.line, tok.column,
-                    "illegal-move")
+                    f"move {number} {tok.text}: {exc}", tok.line, tok.column,
+                    "illegal-move", number=number, move=tok.text, reason=exc)
             error = self._play(game, raw, move, keep, out)
             if error is not None:
                 return game, error
         return game, None
 
-    def _where(self, game: _rules.Game, raw: RawPly) -> str:
-        """``move N.`` or ``move N...``: the number the file writes for ``raw``, else the
-        number of the move ``game`` is at, counted from 1."""
+    def _number(self, game: _rules.Game, raw: RawPly) -> str:
+        """``N.`` or ``N...``: the number the file writes for ``raw``, else the number of
+        the move ``game`` is at, counted from 1."""
         if raw.label:
-            return f"move {raw.label}"
+            return raw.label
         ply = len(game.moves)
         first = game.start.turn is self.variant.first_to_move
         number = (ply + (0 if first else 1)) // 2 + 1
         dots = "." if game.turn is self.variant.first_to_move else "..."
-        return f"move {number}{dots}"
+        return f"{number}{dots}"
+
+    def _where(self, game: _rules.Game, raw: RawPly) -> str:
+        """``move N.`` or ``move N...`` (:meth:`_number`)."""
+        return f"move {self._number(game, raw)}"
 
     def _play(
         self, game: _rules.Game, raw: RawPly, move: RawMove, keep: bool,
@@ -261,6 +266,7 @@ class _Replayer:
             _, err = self.line(branch, var, 0, keep, kept)
             if err is not None:
                 err.message = f"in a variation: {err.message}"
+                err.variation += 1
                 return err
             if kept is not None:
                 variations.append(kept)

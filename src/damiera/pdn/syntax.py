@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from damiera.pdn.tokens import Kind, Token
+from damiera.rules.notation import NotationError
 
 #: Deepest nesting of variations read.
 MAX_DEPTH = 32
@@ -34,14 +35,28 @@ class PdnError(ValueError):
     number in the input (1-based); ``rule`` a stable code (``syntax``, ``gametype``, ``fen``,
     ``illegal-move``, ``ambiguous-move``, ``limit``); ``message`` the English reason.
     ``str(error)`` is ``"game G, line L, column C: message"``.
+
+    A move that the rules refuse (rule ``illegal-move``) also carries its parts, so that a
+    reader in another language can word them: ``number`` (the move number as the file
+    writes it, ``"7."`` or ``"7..."``), ``move`` (the move as written) and ``reason`` (the
+    rules core's :class:`~damiera.rules.notation.NotationError`, with its ``code`` and
+    ``params``); ``message`` is then ``"move {number} {move}: {reason}"``, after
+    ``"in a variation: "`` once for each of the ``variation`` variations (0: the main line)
+    the move is nested in. The parts are None for every other error.
     """
 
-    def __init__(self, message: str, line: int, column: int, rule: str, game: int = 0):
+    def __init__(self, message: str, line: int, column: int, rule: str, game: int = 0, *,
+                 number: str | None = None, move: str | None = None,
+                 reason: NotationError | None = None):
         self.message = message
         self.line = line
         self.column = column
         self.rule = rule
         self.game = game
+        self.number = number
+        self.move = move
+        self.reason = reason
+        self.variation = 0
         super().__init__(message)
 
     def __str__(self) -> str:

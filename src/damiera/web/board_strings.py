@@ -10,7 +10,8 @@ from damiera.web.i18n import gettext as _
 
 def board_strings() -> dict[str, str]:
     """The board's strings by key: the sides' and pieces' names, what a screen reader says
-    of a square, and the prompts of a capture entered landing by landing."""
+    of a square, and the prompts of a capture entered landing by landing (the moves its
+    clicks name offered below the board: ``static/entry_choices.js``)."""
     return {
         "white": _("White"),
         "black": _("Black"),
@@ -21,5 +22,8 @@ def board_strings() -> dict[str, str]:
         "square_empty": _("square {square}, empty"),
         "square_piece": _("square {square}, {piece}"),
         "capture_goes_on": _("The capture goes on: choose the next landing square"),
-        "choose_path": _("Several captures end on {square}: click a square of the path you want"),
+        "choose_path": _("Several captures end on {square}: click a square of the one you "
+                         "want, or choose it below"),
+        "capture_can_end": _("A capture ends on {square}: choose it below, or click the next "
+                             "landing square"),
     }

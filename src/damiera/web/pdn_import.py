@@ -8,8 +8,13 @@
   imported record itself is never stored).
 - ``POST /api/pdn/import`` ``{"pdn": text}`` -> ``{"games": [{"number", "line", "variant",
   "variant_name" (in the request's language), "guessed", "tags", "result", "plies", "moves" (full notation),
-  "start_fen", "error": null | {"message", "line", "column", "rule"}, "noted_draw": null |
-  {"ply", "reason"}}], "truncated": bool}``. The text is at most ``Limits.max_import_bytes``
+  "start_fen", "error": null | {"message", "line", "column", "rule", "move"}, "noted_draw":
+  null | {"ply", "reason"}}], "truncated": bool}``. An error's ``message`` is in the request's
+  language where the catalogs have its words (a move the rules refuse: :func:`error_json`),
+  else the reader's English; ``move`` is null, or the refused move's parts for a page to set
+  each apart: ``{"number": "2.", "text": "28x17", "reason", "variation": 0}`` (``reason`` in
+  the request's language where the catalogs allow; ``variation``: how many variations the
+  move lies in, each adding "in a variation: " before the sentence). The text is at most ``Limits.max_import_bytes``
   (UTF-8; else 413), read by :func:`damiera.pdn.read_games` (``errors="collect"``, the
   variant guessed for games without ``GameType``) with at most :data:`MAX_MOVES` moves tried
   and :data:`MAX_GAMES` games listed, so it is read in time linear in its size; at most
@@ -45,7 +50,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
-from damiera.pdn import PdnGame, read_games
+from damiera.pdn import PdnError, PdnGame, read_games
 from damiera.rules.game import Game
 from damiera.rules.notation import NotationError, move_labels, move_text
 from damiera.rules.position import FenError, parse_fen, write_fen
@@ -99,10 +104,7 @@ def game_json(game: PdnGame) -> dict[str, Any]:
     """One listed game of an import (see the module docstring)."""
     v = game.variant
     rules_game = game.game.rules_game
-    error = None
-    if game.error is not None:
-        error = {"message": clip(game.error.message, 300), "line": game.error.line,
-                 "column": game.error.column, "rule": game.error.rule}
+    error = None if game.error is None else error_json(game.error)
     noted = None
     if game.noted_draw is not None:
         ply, outcome = game.noted_draw
@@ -121,6 +123,28 @@ def game_json(game: PdnGame) -> dict[str, Any]:
         "error": error,
         "noted_draw": noted,
     }
+
+
+def error_json(error: PdnError) -> dict[str, Any]:
+    """A game's error for the import page (see the module docstring): a move the rules
+    refuse is worded in the current language, "move {number} {move}: {reason}" with the
+    rules core's reason from the catalogs (:func:`damiera.web.i18n.error_message`), after
+    "in a variation: " for each variation it lies in; other errors keep the reader's
+    English message."""
+    out: dict[str, Any] = {"message": clip(error.message, 300), "line": error.line,
+                           "column": error.column, "rule": error.rule, "move": None}
+    if error.reason is not None and error.number is not None and error.move is not None:
+        reason = clip(i18n.error_message(error.reason.code, error.reason.params,
+                                         str(error.reason)), 250)
+        number, text = clip(error.number, 12), clip(error.move, 40)
+        out["move"] = {"number": number, "text": text, "reason": reason,
+                       "variation": error.variation}
+        message = _("move {number} {move}: {reason}").format(
+            number=number, move=text, reason=reason)
+        for _depth in range(error.variation):
+            message = _("in a variation: {message}").format(message=message)
+        out["message"] = clip(message, 300)
+    return out
 
 
 def read_import(text: str) -> dict[str, Any]:
@@ -257,6 +281,9 @@ def page_strings() -> dict[str, str]:
         "empty": _("Paste PDN text or choose a file first."),
         "no_games": _("No game was found in this text."),
         "error_at": _("Line {line}, column {column}: {message}"),
+        "move_error": _("move {number} {move}: {reason}"),
+        "in_variation": _("in a variation: {message}"),
+        "game_title": _("Game {number}: {white} – {black}, {result}"),
         "start_position": _("Start position"),
         "after_ply": _("After ply {n} ({move})"),
         "to_move": _("{side} to move"),

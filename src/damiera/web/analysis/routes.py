@@ -11,6 +11,11 @@
 - ``GET /api/analysis/explain?variant=&optional_capture=&fen=&square=[&to=]``: why the piece
   on ``square`` cannot move (or cannot go to ``to``) in the rule's own terms -> ``{"square",
   "moves", "reason", "code"}`` (``reason`` null when it can).
+- ``GET /api/analysis/move?variant=&optional_capture=&fen=&move=``: a typed move (full or
+  short notation, at most :data:`damiera.rules.notation.MAX_MOVE_TEXT` characters) read in
+  the position -> ``{"move": its full notation, as in the position's ``moves``}``; a text that
+  names no legal move, or several -> 400 ``{"error": the rules core's reason in the page's
+  language, "code"}``.
 - ``GET /api/analysis/stream?variant=&optional_capture=&fen=&multipv=1-3``: server-sent
   events, one ``data:`` JSON per finished iteration (``{"depth", "nodes", "nps", "turn",
   "lines": [{"rank", "score" (centi-men, White's view), "win_in"/"loss_in" (plies, White's
@@ -44,6 +49,9 @@ from pydantic import BaseModel, Field
 from damiera.rules.game import Game
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import apply_move, legal_moves
+from damiera.rules.notation import (
+    MAX_MOVE_TEXT as MAX_TYPED_MOVE,
+)
 from damiera.rules.notation import (
     NotationError,
     explain_illegal,
@@ -366,6 +374,28 @@ def build_router(games: GameService, pool: WorkerPool, render: Any,
             "reason": i18n.error_message(refusal.code, refusal.params, str(refusal)),
             "code": refusal.code,
         })
+
+    @router.get("/api/analysis/move", tags=["analysis"],
+                summary="A typed move read in a position: its full notation, or why not")
+    async def read_move(
+        request: Request,
+        move: str = Query(max_length=MAX_TYPED_MOVE),
+        variant_id: str = Query(alias="variant", max_length=40),
+        optional_capture: bool = False,
+        fen: str | None = Query(None, max_length=MAX_FEN),
+    ) -> JSONResponse:
+        locale(request)
+        try:
+            v = _variant(variant_id, optional_capture)
+            pos = _position(v, fen)
+        except _Refused as exc:
+            return _refused(exc)
+        try:
+            found = parse_move(v, pos, move)
+        except NotationError as exc:
+            return error_response(400, i18n.error_message(exc.code, exc.params, str(exc)),
+                                  code=exc.code)
+        return JSONResponse({"move": move_labels(v, found)["move"]})
 
     @router.get("/api/analysis/stream", tags=["analysis"],
                 summary="The engine's lines as it thinks (server-sent events)")

@@ -43,6 +43,7 @@ def js_strings() -> dict[str, str]:
         "edit_help": _("Choose a piece, then click squares to place it; click a piece of the "
                        "same kind to remove it."),
         "selected": _("{piece} on {square} selected; choose where it goes"),
+        "example": _("e.g. {move}"),
         "play_help": _("Click a piece, then where it goes; a move from an earlier position "
                        "starts a variation."),
     }

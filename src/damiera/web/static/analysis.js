@@ -4,7 +4,8 @@
 import { api } from "/static/api.js";
 import { drawBoard } from "/static/board.js";
 import { followAnalysis } from "/static/engine_stream.js";
-import { decide, selectionView } from "/static/entry.js";
+import { decide, moveNamed, pick, selectionView } from "/static/entry.js";
+import { showChoices } from "/static/entry_choices.js";
 import { parseFen, writeFen } from "/static/fen.js";
 import { fmt, setText } from "/static/text.js";
 
@@ -217,7 +218,8 @@ async function explain(square, to) {
 }
 
 // Moves are entered as on the play page, by the shared capture entry (entry.js): a piece,
-// then landings up to the end; captures that end on the same square are chosen on the board.
+// then landings up to the end; captures that end on the same square are chosen on the board
+// or from the choices offered under it (entry_choices.js); a move may be typed too.
 async function boardClick(label) {
   if (state.mode === "edit") { editClick(label); return; }
   const info = state.node.info;
@@ -246,6 +248,34 @@ async function boardClick(label) {
   }
 }
 
+const choiceEvents = {
+  pick: (i) => {
+    const step = state.selection ? pick(state.selection, i) : null;
+    if (step) play(step.play.move);
+  },
+  point: (i) => {
+    if (!state.selection || state.selection.focus === i) return;
+    state.selection = { ...state.selection, focus: i };
+    draw();
+  },
+};
+
+// A typed move: one of the position's moves as written, else the server reads it (short
+// forms) or says why it is not a move.
+async function typedMove(text) {
+  const info = state.node && state.node.info;
+  if (!text || !info || state.mode !== "analyse") return;
+  state.selection = null;
+  let move = moveNamed(info.moves, text);
+  if (!move) {
+    try {
+      const read = await api(`/api/analysis/move?${query({ fen: state.node.fen, move: text })}`);
+      move = moveNamed(info.moves, read.move);
+    } catch (e) { message(e.message); draw(); return; }
+  }
+  if (move) await play(move);
+}
+
 function putBack() {
   state.selection = null;
   message(S.play_help);
@@ -264,6 +294,7 @@ function draw() {
   if (state.mode === "edit") {
     drawBoard(svg, { board: state.variant.board, pieces: state.edit.pieces, notation: state.variant.notation,
       flipped: state.flipped, describe, interactive: true });
+    showChoices(null, choiceEvents);
     return;
   }
   const node = state.node;
@@ -279,6 +310,10 @@ function draw() {
   }
   drawBoard(svg, { board: state.variant.board, pieces, notation: state.variant.notation,
     flipped: state.flipped, highlights, describe, interactive: true });
+  showChoices(state.selection, choiceEvents);
+  if (node.info && node.info.moves.length) {
+    $("move-input").placeholder = fmt(S.example, { move: node.info.moves[0].move });
+  }
 }
 
 // -- the engine -------------------------------------------------------------------------------------
@@ -571,6 +606,12 @@ function wire() {
     if (ev.key === "Escape" && state.selection) { putBack(); return; }
     if (ev.key === "ArrowLeft" && state.node.parent) goTo(state.node.parent);
     if (ev.key === "ArrowRight" && state.node.children.length) goTo(state.node.children[0]);
+  });
+  $("type-move").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = $("move-input").value.trim();
+    $("move-input").value = "";
+    typedMove(text);
   });
   $("engine-toggle").addEventListener("click", toggleEngine);
   $("engine-lines").addEventListener("change", () => { state.multipv = Number($("engine-lines").value); restartEngine(); });

@@ -15,6 +15,8 @@
 //       crowned: ["4"], last: ["23", "19"], movable: ["21", "22"],
 //       via: ["15"], ends: ["6"],           // later landings of a capture, and where it ends
 //       paths: [["22", "15", "6"]],         // capture paths drawn as lines
+//       choices: [{ path: ["22", "13"], n: 0, focused: false }],   // moves to choose from,
+//                                          // each a line of its own style (choice-n), apart
 //       lastPath: ["23", "19"], lastCaptured: ["14"],   // the last move's path and takings
 //     },
 //     describe: (label, piece, flags) => "square 22, white man",   // aria-label of a square;
@@ -151,6 +153,20 @@ export function drawBoard(svg, options) {
   if (highlights.lastPath) line(highlights.lastPath, "last-path");
   for (const path of highlights.paths || []) line(path, "capture-path-under");
   for (const path of highlights.paths || []) line(path, "capture-path");
+  // Moves to choose from: each in its own colour and dash (entry_choices.js shows the same
+  // beside its notation), set a little apart sideways so that shared stretches show both.
+  const choices = highlights.choices || [];
+  const count = new Set(choices.map((c) => c.n)).size;
+  for (const under of [true, false]) {
+    for (const c of choices) {
+      const dx = count > 1 ? (c.n % 4 - (Math.min(count, 4) - 1) / 2) * 10 : 0;
+      const pts = c.path.filter((l) => centre[l]).map((l) => `${centre[l][0] + dx},${centre[l][1]}`);
+      if (pts.length < 2) continue;
+      const cls = under ? "choice-path-under" : `choice-path choice-${c.n % 4}${c.focused ? " focused" : ""}`;
+      el("polyline", { points: pts.join(" "), class: cls, "data-choice": under ? null : c.n,
+        "pointer-events": "none" }, svg);
+    }
+  }
   if (notation === "algebraic") {
     for (let i = 0; i < size; i++) {
       const file = flipped ? size - 1 - i : i;

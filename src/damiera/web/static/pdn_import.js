@@ -4,7 +4,7 @@
 // that position).
 import { api } from "/static/api.js";
 import { drawBoard } from "/static/board.js";
-import { fmt, setText } from "/static/text.js";
+import { fmt, isolated, setParts, setText } from "/static/text.js";
 
 const DATA = JSON.parse(document.getElementById("page-data").textContent);
 const S = DATA.strings;
@@ -56,17 +56,35 @@ async function readText(text) {
   }
 }
 
-// A number, result or move as one left-to-right unit ("1/2-1/2", "12.").
-function ltr(text) {
-  const b = document.createElement("bdi");
-  b.dir = "ltr";
-  b.textContent = text;
-  return b;
+// A game's error, "Line L, column C: ..." in the page's language: a move the rules refuse
+// in its parts (its number and its move each one left-to-right unit, the reason as the
+// server words it), any other message (the reader's English) one isolated unit, so that a
+// right-to-left page reorders none of it.
+function showGameError(node, error) {
+  const message = document.createElement("bdi");
+  message.dir = "auto";                 // the words' own direction: English stays left to right
+  message.className = "pdn-error-message";
+  if (error.move) {
+    let sentence = isolated("", "auto");
+    sentence.className = "pdn-refused-move";
+    setParts(sentence, S.move_error, { number: isolated(error.move.number),
+      move: isolated(error.move.text), reason: isolated(error.move.reason, "auto") });
+    for (let depth = 0; depth < error.move.variation; depth++) {   // "in a variation: ..."
+      const outer = isolated("", "auto");
+      setParts(outer, S.in_variation, { message: sentence });
+      sentence = outer;
+    }
+    message.append(sentence);
+  } else {
+    setText(message, error.message);
+  }
+  setParts(node, S.error_at, { line: isolated(String(error.line)),
+    column: isolated(String(error.column)), message });
 }
 
 function cell(row, text, cls, asUnit = false) {
   const td = document.createElement("td");
-  if (asUnit) td.append(ltr(text));
+  if (asUnit) td.append(isolated(text));
   else setText(td, text);
   if (cls) td.className = cls;
   row.appendChild(td);
@@ -88,8 +106,8 @@ function listGames() {
     cell(tr, g.variant_name + (g.guessed ? ` (${S.guessed})` : ""));
     cell(tr, g.result, "", true);
     cell(tr, String(g.plies)).dataset.label = S.plies;    // shown on a phone, without the heading
-    const err = g.error ? fmt(S.error_at, g.error) : "";
-    cell(tr, err, g.error ? "bad wide" : "");
+    const err = cell(tr, "", g.error ? "bad wide" : "");
+    if (g.error) showGameError(err, g.error);
     const td = cell(tr, "", "row-actions");
     const b = document.createElement("button");
     b.type = "button";
@@ -127,9 +145,14 @@ async function openGame(i) {
     tr.classList.toggle("selected", tr.dataset.index === String(i));
   }
   const t = g.tags;
-  $("imp-title").replaceChildren(ltr(`${g.number}.`), ` ${t.White || "?"} – ${t.Black || "?"} `,
-    ltr(g.result));
-  showError("imp-game-error", g.error ? fmt(S.error_at, g.error) : "");
+  // "Game 1: Anna – Boris, 2-0": the names in their own direction, number and result left
+  // to right, the sentence in the page's
+  setParts($("imp-title"), S.game_title, { number: isolated(String(g.number)),
+    white: isolated(t.White || "?", "auto"), black: isolated(t.Black || "?", "auto"),
+    result: isolated(g.result) });
+  $("imp-game-error").hidden = !g.error;
+  if (g.error) showGameError($("imp-game-error"), g.error);
+  else $("imp-game-error").replaceChildren();
   listMoves();
   $("imp-viewer").hidden = false;
   show(0);

@@ -14,7 +14,7 @@ import { openMenu } from "/static/menu.js";
 import {
   animateMove, awaitComputer, beforeLast, lastMoveHighlights, tickClocks,
 } from "/static/play_actions.js";
-import "/static/play_input.js";
+import { renderChoices } from "/static/play_input.js";
 import { playerName, renderLive, startLive } from "/static/live.js";
 import { moveNumber, renderMoves } from "/static/play_moves.js";
 import {
@@ -68,6 +68,7 @@ function render() {
   });
   if (focusLabel && squares[focusLabel]) squares[focusLabel].focus({ preventScroll: true });
   svg.classList.toggle("busy", state.busy);
+  renderChoices();
   renderPanel();
   renderLive();
   tickClocks();

@@ -3,7 +3,7 @@
 // running one down between answers).
 
 import { api } from "/static/api.js";
-import { piecesAlong } from "/static/entry.js";
+import { moveNamed, piecesAlong } from "/static/entry.js";
 import { openMenu } from "/static/menu.js";
 import {
   $, S, announceMove, announceResult, computerToMove, holds, message, piecesAt, redraw, sleep,
@@ -127,8 +127,7 @@ export async function submitMove(move, sent = { move: move.move }, attempt = fal
 
 /** A move in text (typed): the legal move it names is drawn at once, else the server reads it. */
 export function tryText(text) {
-  const match = state.game.legal_moves.find((m) => m.move === text);
-  return submitMove(match || null, { move: text });
+  return submitMove(moveNamed(state.game.legal_moves, text), { move: text });
 }
 
 /** Squares the legal moves do not contain: the server writes them as a move and says why not. */

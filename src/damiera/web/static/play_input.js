@@ -1,11 +1,12 @@
 // The play page's move input: one entry point (`choose`) for click, tap, drag and keyboard,
-// matched square by square against the legal moves the server sent (entry.js), and the
-// typed move. A capture is entered landing by landing; what the legal moves do not contain
+// matched square by square against the legal moves the server sent (entry.js), the choices
+// offered when the squares name several moves (entry_choices.js), and the typed move. A capture is entered landing by landing; what the legal moves do not contain
 // goes to the server as the squares entered, and its refusal is shown as it is.
 
 import { ghostPiece, squareAtPoint } from "/static/board.js";
 import { boardKeys } from "/static/board_keys.js";
-import { decide, selectionView } from "/static/entry.js";
+import { decide, pick, selectionView } from "/static/entry.js";
+import { showChoices } from "/static/entry_choices.js";
 import { explain, submitMove, tryPath, tryText } from "/static/play_actions.js";
 import { showPly } from "/static/play_moves.js";
 import {
@@ -41,7 +42,7 @@ export function choose(label) {
     message(fmt(S.selected, { piece: pieceName(g.pieces[label]), square: label }), "info");
     redraw();
   } else if (step.play) {
-    submitMove(step.play.move, { move: step.play.move.move }, false, step.play);
+    playWay(step.play);
   } else if (step.putBack) {
     putBack();
   } else if (step.sel) {
@@ -59,6 +60,27 @@ export function choose(label) {
     redraw();
     tryPath(step.attempt);
   }
+}
+
+function playWay(way) {
+  submitMove(way.move, { move: way.move.move }, false, way);
+}
+
+// The choices the entry offers (entry_choices.js): drawn with the board, one played when
+// clicked.
+export function renderChoices() {
+  const live = state.sel && !state.busy && !state.shown && humanToMove();
+  showChoices(live ? state.sel : null, {
+    pick: (i) => {
+      const step = state.sel && !state.busy ? pick(state.sel, i) : null;
+      if (step) playWay(step.play);
+    },
+    point: (i) => {
+      if (!state.sel || state.sel.focus === i) return;
+      state.sel = { ...state.sel, focus: i };
+      redraw();
+    },
+  });
 }
 
 svg.addEventListener("click", (e) => {
@@ -131,7 +153,8 @@ document.addEventListener("keydown", (e) => {
   putBack();
 });
 
-// A typed move takes the same path as a clicked one.
+// A typed move takes the same path as a clicked one (the markup: templates/type_move.html,
+// shared with the analysis board).
 $("type-move").addEventListener("submit", (e) => {
   e.preventDefault();
   const input = $("move-input");

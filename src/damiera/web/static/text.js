@@ -10,6 +10,10 @@ export const fmt = (text, params = {}) =>
 export const LTR_TOKEN = /([WB]:[WBK0-9a-z,:.-]*|[a-z]?\d+(?:\s*[-x×:]\s*[a-z]?\d+)+|\b[a-l]\d{1,2}\b|\d+)/;
 export function setText(el, text) {
   el.replaceChildren();
+  appendText(el, text);
+}
+// `text` added at the end of `el`, its moves, squares and numbers isolated as setText does.
+export function appendText(el, text) {
   String(text || "").split(LTR_TOKEN).forEach((part, i) => {
     if (!part) return;
     if (i % 2) {
@@ -20,6 +24,31 @@ export function setText(el, text) {
     } else {
       el.append(part);
     }
+  });
+}
+
+// An isolated run (<bdi>) holding `text`: `dir` "ltr" for notation, numbers and results;
+// "auto" for a name or a message whose language is not known (its first letter decides, so
+// an English sentence on an Arabic page stays in one piece, left to right), its moves and
+// numbers isolated as setText does.
+export function isolated(text, dir = "ltr") {
+  const b = document.createElement("bdi");
+  b.dir = dir;
+  if (dir === "ltr") b.textContent = text;
+  else appendText(b, text);
+  return b;
+}
+
+// `el` filled with the sentence `template` ("Line {line}, column {column}: {message}"), each
+// {field} replaced by `parts[field]`: a node (e.g. `isolated(...)`) as it is, a text as
+// setText writes it; the sentence's own words in between as setText writes them.
+export function setParts(el, template, parts) {
+  el.replaceChildren();
+  String(template).split(/\{(\w+)\}/).forEach((piece, i) => {
+    if (!(i % 2)) { appendText(el, piece); return; }
+    const part = piece in parts ? parts[piece] : `{${piece}}`;
+    if (part instanceof Node) el.append(part);
+    else appendText(el, part);
   });
 }
 

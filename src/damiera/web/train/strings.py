@@ -67,7 +67,6 @@ def js_strings() -> dict[str, str]:
     """The trainer page's script strings, keyed by name."""
     return {
         **board_strings(),
-        "stop_here": _("To stop the capture on {square}, click it again."),
         "right": _("Right!"),
         "wrong": _("Not quite."),
         "the_rule": _("The rule: {rule}"),

@@ -5,7 +5,8 @@
 import { api } from "/static/api.js";
 import { drawBoard } from "/static/board.js";
 import { boardKeys } from "/static/board_keys.js";
-import { decide, selectionView } from "/static/entry.js";
+import { decide, pick, selectionView } from "/static/entry.js";
+import { showChoices } from "/static/entry_choices.js";
 import { fmt, setText } from "/static/text.js";
 
 const DATA = JSON.parse(document.getElementById("page-data").textContent);
@@ -33,6 +34,17 @@ function draw() {
     highlights, describe, interactive: true, tabStop: keys.focus,
     flipped: state.puzzle ? state.puzzle.turn === "black" : false });
   keys.refocus();
+  showChoices(state.over ? null : state.sel, {
+    pick: (i) => {
+      const step = state.sel && !state.over ? pick(state.sel, i) : null;
+      if (step) { state.sel = null; draw(); send(step.play.move); }
+    },
+    point: (i) => {
+      if (!state.sel || state.sel.focus === i) return;
+      state.sel = { ...state.sel, focus: i };
+      draw();
+    },
+  });
 }
 
 function showPlayer(player) {

@@ -5,7 +5,8 @@
 import { api } from "/static/api.js";
 import { drawBoard } from "/static/board.js";
 import { boardKeys } from "/static/board_keys.js";
-import { decide, selectionView } from "/static/entry.js";
+import { decide, pick, selectionView } from "/static/entry.js";
+import { showChoices } from "/static/entry_choices.js";
 import { fmt, setText } from "/static/text.js";
 
 const DATA = JSON.parse(document.getElementById("page-data").textContent);
@@ -58,6 +59,17 @@ function draw() {
     describe, interactive: true, tabStop: keys.focus,
   });
   keys.refocus();
+  showChoices(!state.answered && state.sel ? state.sel : null, {
+    pick: (i) => {
+      const step = state.sel && !state.answered ? pick(state.sel, i) : null;
+      if (step) { state.sel = null; answer({ path: step.play.path }); }
+    },
+    point: (i) => {
+      if (!state.sel || state.sel.focus === i) return;
+      state.sel = { ...state.sel, focus: i };
+      draw();
+    },
+  });
 }
 
 function button(id, text, onClick, primary = false) {
@@ -212,15 +224,9 @@ function boardClick(label) {
   else if (step.putBack) state.sel = null;
   else if (step.explain) state.sel = { start: label, clicks: [], ways: [], choosing: false };
   else if (step.sel) state.sel = step.sel;
-  if (step.info === "capture_goes_on") {
-    const last = state.sel.clicks[state.sel.clicks.length - 1];
-    const canStop = state.sel.ways.some((w) => w.path[w.path.length - 1] === last);
-    setText($("tr-hint"), S.capture_goes_on + (canStop ? ` ${fmt(S.stop_here, { square: last })}` : ""));
-  } else if (step.info === "choose_path") {
-    setText($("tr-hint"), fmt(S.choose_path, { square: step.square }));
-  } else {
-    setText($("tr-hint"), "");
-  }
+  // the capture's prompts: it goes on; it may end here (the moves offered below the board);
+  // several end here
+  setText($("tr-hint"), step.info ? fmt(S[step.info], { square: step.square }) : "");
   draw();
 }
 

@@ -211,3 +211,39 @@ def test_a_puzzle_is_played_from_the_keyboard(page: Page) -> None:
             page.locator(f'#board [data-square="{geo.label(square)}"]').focus()
             page.keyboard.press("Enter")
     expect(root).not_to_have_attribute("data-state", "failed")
+
+
+def test_a_capture_that_could_go_on_is_chosen_among_the_offered_ones(page: Page) -> None:
+    """Where a capture could go on past the square clicked (a man crowned there, under the
+    rule that stops it or the one that goes on), the page offers the captures that fit under
+    the board, and choosing the shorter one answers with it."""
+    from playwright.sync_api import expect
+
+    from damiera.trainer.pool import catalogue
+    from damiera.web.train.routes import exercise_json
+
+    v = variant("czech")
+
+    def prefix(e: Exercise) -> Move | None:
+        moves = e.candidates()
+        return next((m for m in moves if m.captures and any(
+            o.path[:len(m.path)] == m.path and len(o.path) > len(m.path) for o in moves)),
+            None)
+
+    e = next(x for x in catalogue(v) if x.kind in ("capture", "promotion") and prefix(x))
+    move = prefix(e)
+    assert move is not None
+    session = {"variant": "czech", "optional_capture": False, "exercises": [exercise_json(e)]}
+    page.route("**/api/train/session*", lambda route: route.fulfill(json=session))
+    page.goto("/train?variant=czech")
+    root = page.locator("#train")
+    expect(root).to_have_attribute("data-state", "question")
+    geo = geometry(v)
+    play_path(page, [geo.label(s) for s in move.path])
+    expect(page.locator("#entry-choices")).to_be_visible()
+    assert root.get_attribute("data-state") == "question"      # nothing answered yet
+    page.locator(f'#entry-choice-list button[data-move="{move_text(v, move)}"]').click()
+    expect(root).to_have_attribute("data-state", "answered")
+    right = (move.start, move.end, move.captured) in e.answer()  # type: ignore[operator]
+    expect(page.locator("#tr-feedback")).to_have_attribute("data-correct", str(right).lower())
+    expect(page.locator("#entry-choices")).to_be_hidden()

@@ -168,26 +168,28 @@ def test_last_move_and_highlights_have_enough_contrast(page: Page) -> None:
     game = api_game(page, variant="international", fen="W:W32:B28")
     page.request.post(f"/api/games/{game['id']}/moves", data={"move": "32x23"})
     open_game(page, game["id"])
-    style = "(el, prop) => getComputedStyle(el)[prop]"
-    last = page.locator('#board [data-square="23"]')
-    square_fill = last.locator(".dark").evaluate(style, "fill")
-    frame = last.locator(".last-frame").evaluate(style, "stroke")
-    label = last.locator(".sq-label").evaluate(style, "fill")
+    expect(page.locator('#board [data-square="28"] .taken-cross')).to_have_count(1)
+    # One script reads every style at once: the live stream may redraw the board between two
+    # reads, and a style read from a square already replaced is empty.
+    read = """selectors => selectors.map(([sel, prop]) =>
+        getComputedStyle(document.querySelector('#board ' + sel))[prop])"""
+    square_fill, frame, label, plain, cross = page.evaluate(read, [
+        ['[data-square="23"] .dark', "fill"], ['[data-square="23"] .last-frame', "stroke"],
+        ['[data-square="23"] .sq-label', "fill"], ['[data-square="28"] .dark', "fill"],
+        ['[data-square="28"] .taken-cross', "stroke"]])
     assert _contrast(frame, square_fill) >= 3
     assert _contrast(label, square_fill) >= 4.5
-    taken = page.locator('#board [data-square="28"] .taken-cross')
-    expect(taken).to_have_count(1)
-    plain = page.locator('#board [data-square="28"] .dark').evaluate(style, "fill")
-    assert _contrast(taken.evaluate(style, "stroke"), plain) >= 3
+    assert _contrast(cross, plain) >= 3
     assert _contrast(label, plain) >= 4.5
     # a selected piece, its targets: numbers still readable
     game = api_game(page, variant="international", fen=KING4)
     open_game(page, game["id"])
     square(page, "4").click()
     for cls in ["start", "target", "via", "end"]:
-        sq = page.locator(f"#board .sq.{cls}").first
-        fill = sq.locator(".dark").evaluate(style, "fill")
-        assert _contrast(sq.locator(".sq-label").evaluate(style, "fill"), fill) >= 4.5, cls
+        page.locator(f"#board .sq.{cls}").first.wait_for()
+        fill, number = page.evaluate(read, [[f".sq.{cls} .dark", "fill"],
+                                            [f".sq.{cls} .sq-label", "fill"]])
+        assert _contrast(number, fill) >= 4.5, cls
 
 
 def test_arabic_page_isolates_moves_in_messages(page: Page) -> None:

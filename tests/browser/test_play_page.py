@@ -37,9 +37,14 @@ def api_game(page: Page, **body: Any) -> dict[str, Any]:
     return game
 
 
-def open_game(page: Page, game_id: str) -> None:
+def open_game(page: Page, game_id: str, live: bool = True) -> None:
+    """Open the game's page and, with ``live``, wait until its event stream has drawn the game
+    it sends first (``data-live="up"``), so no redraw from it falls between a test's clicks or
+    drags. ``live=False`` for a page whose stream a test has cut."""
     page.goto(f"/game/{game_id}")
     page.wait_for_selector("body[data-ready]")
+    if live:
+        page.wait_for_selector('body[data-live="up"]')
 
 
 def wait_idle(page: Page) -> None:
@@ -352,7 +357,7 @@ def test_a_stale_page_cannot_undo_a_move_it_never_saw(page: Page) -> None:
     game = api_game(page, variant="italian")
     assert page.request.post(f"/api/games/{game['id']}/moves", data={"move": "22-19"}).ok
     _miss_live_events(page)
-    open_game(page, game["id"])
+    open_game(page, game["id"], live=False)
     # another window plays a move this page has not seen (its event stream is cut)
     assert page.request.post(f"/api/games/{game['id']}/moves", data={"move": "11-15"}).ok
     page.click("#btn-undo")
@@ -459,7 +464,7 @@ def test_a_second_window_on_a_changed_game_is_refused_and_refreshed(page: Page) 
     other = page.context.new_page()
     _miss_live_events(other)      # a window whose event stream dropped: it never saw the move
     open_game(page, game["id"])
-    open_game(other, game["id"])
+    open_game(other, game["id"], live=False)
     square(page, "22").click()
     square(page, "19").click()
     expect(page.locator("#move-list button.move")).to_have_count(1)

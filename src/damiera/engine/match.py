@@ -376,8 +376,11 @@ def run_match(
     if jobs > 1:
         done: dict[int, GameRecord] = {}
         # Leaving the block terminates the workers: on Ctrl-C or a failed game or callback the
-        # games under way end at once and the queued ones are never started.
-        with multiprocessing.Pool(jobs, initializer=_worker_ignores_ctrl_c) as pool:
+        # games under way end at once and the queued ones are never started. The workers are
+        # spawned, not forked: a fork copies whatever lock another thread of this process held
+        # at that instant, and a worker then waits on it for ever.
+        spawn = multiprocessing.get_context("spawn")
+        with spawn.Pool(jobs, initializer=_worker_ignores_ctrl_c) as pool:
 
             def finished() -> Iterator[GameRecord]:
                 for i, record in pool.imap_unordered(_indexed_game_job, enumerate(tasks)):

@@ -183,7 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_perft)
 
     for module in ("damiera.engine.cli", "damiera.pdn.cli", "damiera.web.cli",
-                   "damiera.web.db_cli"):
+                   "damiera.web.db_cli", "damiera.puzzles.cli"):
         try:
             register: Callable[..., None] = importlib.import_module(module).register
         except ModuleNotFoundError as exc:

@@ -22,16 +22,18 @@ PUBLIC = "draughts.example.net"
 
 
 @pytest.fixture(scope="module")
-def deployed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Nginx]:
-    """The shipped web unit's command and environment file (SQLite in place of PostgreSQL, no
-    job queue) behind nginx, named :data:`PUBLIC`."""
+def deployed(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator[Nginx]:
+    """The shipped web unit's command and environment file (SQLite in place of PostgreSQL,
+    the test session's Redis in place of the machine's: the unit's several web processes
+    need a bus they share, and ``damiera serve`` refuses them without one) behind nginx,
+    named :data:`PUBLIC`."""
     if nginx_program() is None:
         unavailable("nginx is not installed (make test installs Debian's nginx)")
     folder = tmp_path_factory.mktemp("deployed")
     settings = environment_file(PUBLIC)
-    assert "DAMIERA_DATABASE_URL" in settings
+    assert "DAMIERA_DATABASE_URL" in settings and "DAMIERA_REDIS_URL" in settings
     settings["DAMIERA_DATABASE_URL"] = f"sqlite:///{folder / 'games.sqlite3'}"
-    settings.pop("DAMIERA_REDIS_URL", None)
+    settings["DAMIERA_REDIS_URL"] = redis_url
     inherited = {k: v for k, v in os.environ.items() if not k.startswith("DAMIERA_")}
     with serving(folder, command=serve_command(str(folder / "web.sock")),
                  env={**inherited, **settings}) as sock:

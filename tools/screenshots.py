@@ -20,6 +20,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import uvicorn
@@ -134,6 +135,12 @@ def shoot(base_url: str, out: Path) -> list[Path]:
 
 
 def main(argv: list[str]) -> int:
+    return serve_and_shoot(shoot, argv)
+
+
+def serve_and_shoot(shoot: Callable[[str, Path], list[Path]], argv: list[str]) -> int:
+    """Serve a fresh site (SQLite in a temporary folder) on a free port and run
+    ``shoot(base_url, out_dir)`` against it; ``argv``: the output folder, if any."""
     out = Path(argv[0]) if argv else ROOT / "docs" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:

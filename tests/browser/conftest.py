@@ -41,7 +41,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Any:
     db = tmp_path_factory.mktemp("browser") / "games.sqlite3"
     return create_app(f"sqlite:///{db}", computer_workers=1, computer_movetime=0.05,
                       limits=Limits(create_rate=1000.0, create_burst=1000,
-                                    computer_per_client=100))
+                                    computer_per_client=100, learn_rate=1000.0,
+                                    learn_burst=100_000))
 
 
 @pytest.fixture(scope="session")

@@ -19,7 +19,8 @@ from damiera.cli.web import server_settings
 from damiera.web.app import create_app
 from damiera.web.limits import Limits
 
-ROOMY = Limits(create_rate=1000.0, create_burst=1000, computer_per_client=100)
+ROOMY = Limits(create_rate=1000.0, create_burst=1000, computer_per_client=100,
+               learn_rate=1000.0, learn_burst=100_000)
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ QUICK = settings(max_examples=40, deadline=None,
 #: Room for the examples' requests (the limits themselves are tested elsewhere).
 ROOMY = Limits(create_rate=1000.0, create_burst=100_000, computer_per_client=100,
                import_rate=1000.0, import_burst=100_000, replay_rate=1000.0,
-               replay_burst=100_000)
+               replay_burst=100_000, learn_rate=1000.0, learn_burst=100_000)
 
 
 @pytest.fixture(scope="module")
@@ -53,10 +53,13 @@ def _check(r: Any) -> None:
 
 
 VALUES = ["international", "italian", "russian", "W:W31-50:B1-20", "W:Wc3:Bd4,f6", "22",
-          "c3", "1", "0", "true", "it", "ar", "/games", "//evil.example", "<!--<script>"]
+          "c3", "1", "0", "true", "it", "ar", "/games", "//evil.example", "<!--<script>",
+          # a shipped Italian puzzle and its first move, a Czech trainer exercise
+          "001780eaaf", "28-31", "capture:0:mandatory_capture:", "legal:1:flying_kings:1-5"]
 
 
-@pytest.mark.parametrize("route", ["position", "explain", "page", "lang", "game", "rules"])
+@pytest.mark.parametrize("route", ["position", "explain", "page", "lang", "game", "rules",
+                                   "train", "session", "puzzles", "next", "daily"])
 @QUICK
 @given(values=st.lists(st.one_of(text_with(VALUES, 4), any_text(30)), min_size=4, max_size=4))
 def test_query_strings_and_path_segments_of_any_text(site: tuple[TestClient, str],
@@ -70,15 +73,22 @@ def test_query_strings_and_path_segments_of_any_text(site: tuple[TestClient, str
         "lang": f"/lang/{a}?next={b}",
         "game": f"/api/games/{gid}/explain?square={a}&lang={b}",
         "rules": f"/rules/{a}?lang={b}",
+        "train": f"/train?variant={a}&optional_capture={b}&lang={c}",
+        "session": f"/api/train/session?variant={a}&optional_capture={b}&again={c}&lang={d}",
+        "puzzles": f"/puzzles?variant={a}&optional_capture={b}&lang={c}",
+        "next": f"/api/puzzles/next?variant={a}&optional_capture={b}&lang={c}",
+        "daily": f"/api/puzzles/daily?variant={a}&optional_capture={b}",
     }[route]
     r = client.get(url, follow_redirects=False)
     _check(r)
     for path in (f"/api/games/{a}", f"/game/{a}", f"/api/games/{a}/pdn",
-                 f"/api/analysis/reviews/{a}", f"/{a}/rules"):
+                 f"/api/analysis/reviews/{a}", f"/{a}/rules", f"/api/puzzles/{a}",
+                 f"/puzzles/{a}", f"/puzzles/daily?variant={a}"):
         _check(client.get(path, follow_redirects=False))
 
 
-@pytest.mark.parametrize("route", ["new", "move", "path", "import", "replay", "review"])
+@pytest.mark.parametrize("route", ["new", "move", "path", "import", "replay", "review",
+                                   "answer", "squares", "puzzle"])
 @QUICK
 @given(values=st.lists(st.one_of(text_with(VALUES, 4), any_text(30)), min_size=3, max_size=3),
        raw_bytes=st.booleans())
@@ -93,6 +103,9 @@ def test_json_bodies_of_any_text(site: tuple[TestClient, str], values: list[str]
         "import": ("/api/pdn/import", {"pdn": f'[Event "{a}"]\n1. {b} {c} *'}),
         "replay": ("/api/pdn/replay", {"variant": a, "fen": b, "moves": [c]}),
         "review": ("/api/analysis/reviews", {"variant": "italian", "fen": a, "moves": [b, c]}),
+        "answer": ("/api/train/answer", {"variant": a, "exercise": b, "path": [c, a]}),
+        "squares": ("/api/train/answer", {"variant": "czech", "exercise": a, "squares": [b, c]}),
+        "puzzle": (f"/api/puzzles/{_q(a)}/moves", {"moves": [b, c]}),
     }[route]
     if raw_bytes:   # the characters themselves in the body (a lone surrogate: not UTF-8)
         content = json.dumps(body, ensure_ascii=False).encode("utf-8", "surrogatepass")

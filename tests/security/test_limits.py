@@ -89,6 +89,33 @@ def test_creation_is_rate_limited_per_client(db: str) -> None:
         assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
 
 
+def test_trainer_and_puzzle_requests_are_rate_limited_per_client_address(db: str) -> None:
+    """Sessions, answers, puzzles and checked moves share one bucket per client address (a
+    puzzle's first attempt writes ratings; a browser without a cookie is a new player each
+    time); another address keeps its own."""
+    app = create_app(db, computer_workers=1, limits=Limits(learn_rate=0.001, learn_burst=4))
+    with TestClient(app, client=("203.0.113.5", 1000)) as c, \
+            TestClient(app, client=("198.51.100.7", 1000)) as other:
+        session = c.get("/api/train/session", params={"variant": "italian"})
+        assert session.status_code == 200
+        exercise = session.json()["exercises"][0]["id"]
+        puzzle = c.get("/api/puzzles/next", params={"variant": "russian"})
+        assert puzzle.status_code == 200
+        assert c.get(f"/api/puzzles/{puzzle.json()['puzzle']['id']}").status_code == 200
+        r = c.post("/api/train/answer", json={"variant": "italian", "exercise": exercise,
+                                               "legal": True, "winner": "none"})
+        assert r.status_code in (200, 400)
+        for refused in (c.get("/api/puzzles/daily", params={"variant": "russian"}),
+                        c.post("/api/puzzles/0/moves", json={"moves": ["1-5"]}),
+                        c.post("/api/train/answer", json={"variant": "italian",
+                                                          "exercise": exercise})):
+            assert refused.status_code == 429, refused.text
+            assert "too many" in refused.json()["error"]
+            assert int(refused.headers["retry-after"]) >= 1
+        assert other.get("/api/puzzles/daily", params={"variant": "russian"}).status_code == 200
+        assert c.get("/puzzles?variant=russian").status_code == 200   # pages are not counted
+
+
 def test_rate_limiter_forgets_the_oldest_clients() -> None:
     now = [0.0]
     limiter = RateLimiter(rate=1.0, burst=1, max_clients=100, clock=lambda: now[0])

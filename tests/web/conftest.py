@@ -14,7 +14,8 @@ from damiera.web.limits import Limits
 
 #: The site's limits for tests that make many games from one client quickly (the limits
 #: themselves are tested in tests/security).
-ROOMY = Limits(create_rate=1000.0, create_burst=1000, computer_per_client=100)
+ROOMY = Limits(create_rate=1000.0, create_burst=1000, computer_per_client=100,
+               learn_rate=1000.0, learn_burst=100_000)
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,9 @@ STATIC = Path(damiera.web.__file__).parent / "static"
 
 
 def _scripts() -> dict[str, str]:
-    return {p.name: p.read_text(encoding="utf-8") for p in sorted(STATIC.glob("*.js"))}
+    """Every page script: the shared ones and the feature folders' (web/<feature>/static)."""
+    paths = sorted(STATIC.glob("*.js")) + sorted(STATIC.parent.glob("*/static/*.js"))
+    return {p.name: p.read_text(encoding="utf-8") for p in paths}
 
 
 def test_only_the_api_client_calls_fetch() -> None:

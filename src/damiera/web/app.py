@@ -45,6 +45,7 @@ from damiera.web.analysis.reviews import ReviewBook
 from damiera.web.analysis.routes import build_router as analysis_router
 from damiera.web.analysis.workers import WorkerPool
 from damiera.web.api import PLAYER_COOKIE, build_router, current_player, error_response
+from damiera.web.board_strings import board_strings
 from damiera.web.computer import ComputerPool
 from damiera.web.computer_jobs import ENVIRONMENT as REDIS_ENVIRONMENT
 from damiera.web.computer_queue import QueueFailed
@@ -69,6 +70,7 @@ from damiera.web.lobby.routes import build_router as lobby_router
 from damiera.web.my_games import recent as my_games_of
 from damiera.web.pages import render, request_locale, script_json
 from damiera.web.pdn_import import build_router as pdn_import_router
+from damiera.web.puzzles.routes import build_router as puzzles_router
 from damiera.web.rules_pages.routes import build_router as rules_pages_router
 from damiera.web.rules_pages.routes import localise_path
 from damiera.web.seats import Forbidden, UnsupportedBody
@@ -81,6 +83,7 @@ from damiera.web.security_headers import (
 )
 from damiera.web.serialization import variant_json
 from damiera.web.store import GameStore, NotFoundError, StorageError
+from damiera.web.train.routes import build_router as train_router
 
 HERE = Path(__file__).parent
 _ = i18n.gettext
@@ -90,27 +93,15 @@ def js_strings() -> dict[str, str]:
     """Every string the page's JavaScript shows, in the current language. Placeholders in
     braces (``{square}``) are filled in by the script."""
     return {
-        "white": _("White"),
-        "black": _("Black"),
+        **board_strings(),
         "white_to_move": _("White to move"),
         "black_to_move": _("Black to move"),
         "your_move": _("Your move"),
         "thinking": _("The computer is thinking…"),
         "computer": _("Computer"),
         "you": _("You"),
-        "square_empty": _("square {square}, empty"),
-        "square_piece": _("square {square}, {piece}"),
-        "white-man": _("white man"),
-        "white-king": _("white king"),
-        "black-man": _("black man"),
-        "black-king": _("black king"),
         "selected": _("{piece} on {square} selected; choose where it goes"),
-        "capture_goes_on": _("The capture goes on: choose the next landing square"),
         "showing_move": _("Showing move {n} {move}"),
-        "choose_path": _("Several captures end on {square}: click a square of the one you "
-                         "want, or choose it below"),
-        "capture_can_end": _("A capture ends on {square}: choose it below, or click the next "
-                             "landing square"),
         "announce_move": _("{side} played {move}"),
         "sound_on": _("Sound on"),
         "sound_off": _("Sound off"),
@@ -250,6 +241,12 @@ def create_app(
     app.state.live = boards
     app.include_router(live_router(service, boards, online, render))
     app.include_router(lobby_router(challenges, boards, live, render))
+    learning = RateLimiter(limits.learn_rate, limits.learn_burst)   # trainer and puzzles
+    app.include_router(train_router(learning))
+    app.include_router(puzzles_router(store, learning))
+    for folder in sorted(HERE.glob("*/static")):   # a feature folder's own files
+        app.mount(f"/static/{folder.parent.name}", StaticFiles(directory=str(folder)),
+                  name=f"static-{folder.parent.name}")
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     @app.exception_handler(NotFoundError)

@@ -13,6 +13,7 @@
   echo back as UTF-8), gets 400 (:func:`not_text`).
 - :class:`RateLimiter`: a token bucket per client (``rate`` per second, ``burst`` at once);
   it forgets the oldest clients past ``max_clients``, so its memory is bounded.
+  :func:`per_client` makes one a route dependency, counted by client address.
 - :func:`until_disconnect`: runs a route's work and cancels it when the client hangs up.
 """
 
@@ -29,6 +30,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from starlette.requests import Request
+
+from damiera.web.client_address import client_address
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -82,6 +85,11 @@ class Limits:
     #: Imported games replayed for the board (``POST /api/pdn/replay``, one per game opened).
     replay_rate: float = 5.0
     replay_burst: int = 100
+    #: Requests of the rules trainer's and the puzzles' API per client (sessions, answers,
+    #: puzzles, checked moves: a session of ten is eleven): ``learn_rate`` a second on
+    #: average, ``learn_burst`` at once.
+    learn_rate: float = 2.0
+    learn_burst: int = 60
     #: Games not changed for this many seconds are deleted (None: kept for ever), checked
     #: every ``cleanup_interval`` seconds.
     game_ttl: float | None = 180 * 24 * 3600.0
@@ -129,6 +137,18 @@ class RateLimiter:
         self._buckets[key] = (tokens - 1.0, now)
         while len(self._buckets) > self.max_clients:
             self._buckets.popitem(last=False)
+
+
+def per_client(limiter: RateLimiter, what: str) -> Callable[[Request], Awaitable[None]]:
+    """A route dependency (``Depends(per_client(...))``) that spends one of ``limiter``'s
+    tokens for the request's client address
+    (:func:`damiera.web.client_address.client_address`): :class:`LimitExceeded` (429) with
+    ``what`` named ("trainer and puzzle requests") when its bucket is empty."""
+
+    async def take(request: Request) -> None:
+        limiter.take(client_address(request), what)
+
+    return take
 
 
 def _refusal(status: int, message: str) -> tuple[Message, Message]:

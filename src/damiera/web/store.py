@@ -48,8 +48,10 @@ from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     Engine,
+    Float,
     Index,
     Integer,
     String,
@@ -245,6 +247,49 @@ class PresenceRow(_Base):
     online: Mapped[bool] = mapped_column(default=False)
     since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class _GlickoColumns:
+    """A Glicko-2 rating (:mod:`damiera.web.puzzles.ratings`): ``rating`` and ``deviation``
+    in rating points, ``volatility``, ``attempts`` (rated ones), when it last moved."""
+
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PuzzleRatingRow(_GlickoColumns, _Base):
+    """A puzzle's rating once someone has tried it (before that the shipped starting rating
+    stands)."""
+
+    __tablename__ = "puzzle_ratings"
+
+    puzzle_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(48), index=True)
+
+
+class PlayerRatingRow(_GlickoColumns, _Base):
+    """A browser's puzzle rating in one rule set (``player``: the SHA-256 of its player
+    token, as seats keep it)."""
+
+    __tablename__ = "player_ratings"
+
+    player: Mapped[str] = mapped_column(String(64), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(48), primary_key=True)
+
+
+class PuzzleAttemptRow(_Base):
+    """A browser's first attempt at a puzzle (the one that moved the ratings): ``solved``."""
+
+    __tablename__ = "puzzle_attempts"
+
+    player: Mapped[str] = mapped_column(String(64), primary_key=True)
+    puzzle_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(48))
+    solved: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 @dataclass
@@ -504,7 +549,8 @@ class GameStore:
     @storage_errors
     def delete_untouched(self, before: datetime) -> int:
         """Delete every game last changed before ``before``; returns how many. Presence rows
-        not confirmed since, and challenges closed or expired a day before now, go too."""
+        not confirmed since, challenges closed or expired a day before now, and the puzzle
+        ratings of browsers that have not tried a puzzle since (with their attempts) go too."""
         if before.tzinfo is not None:
             before = before.astimezone(UTC)
         day_ago = datetime.now(UTC) - timedelta(days=1)
@@ -512,6 +558,9 @@ class GameStore:
             result = session.execute(delete(GameRow).where(GameRow.updated_at < before))
             session.execute(delete(PresenceRow).where(PresenceRow.seen_at < before))
             session.execute(delete(ChallengeRow).where(ChallengeRow.expires_at < day_ago))
+            session.execute(delete(PlayerRatingRow).where(PlayerRatingRow.updated_at < before))
+            session.execute(delete(PuzzleAttemptRow).where(
+                PuzzleAttemptRow.player.not_in(select(PlayerRatingRow.player))))
             return int(getattr(result, "rowcount", 0) or 0)
 
     @storage_errors

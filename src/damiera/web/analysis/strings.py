@@ -7,23 +7,17 @@ its catalog).
 
 from __future__ import annotations
 
+from damiera.web.board_strings import board_strings
 from damiera.web.i18n import gettext as _
 
 
 def js_strings() -> dict[str, str]:
     """The analysis page's script strings, keyed by name."""
     return {
-        "white": _("White"),
-        "black": _("Black"),
+        **board_strings(),
         "white_to_move": _("White to move"),
         "black_to_move": _("Black to move"),
         "start_position": _("Start position"),
-        "white-man": _("white man"),
-        "white-king": _("white king"),
-        "black-man": _("black man"),
-        "black-king": _("black king"),
-        "square_empty": _("square {square}, empty"),
-        "square_piece": _("square {square}, {piece}"),
         "refused": _("This position is refused: {reason}"),
         "depth": _("depth {n}"),
         "nps": _("{n} nodes/s"),
@@ -49,11 +43,6 @@ def js_strings() -> dict[str, str]:
         "edit_help": _("Choose a piece, then click squares to place it; click a piece of the "
                        "same kind to remove it."),
         "selected": _("{piece} on {square} selected; choose where it goes"),
-        "capture_goes_on": _("The capture goes on: choose the next landing square"),
-        "choose_path": _("Several captures end on {square}: click a square of the one you "
-                         "want, or choose it below"),
-        "capture_can_end": _("A capture ends on {square}: choose it below, or click the next "
-                             "landing square"),
         "example": _("e.g. {move}"),
         "play_help": _("Click a piece, then where it goes; a move from an earlier position "
                        "starts a variation."),

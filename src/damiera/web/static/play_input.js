@@ -4,6 +4,7 @@
 // goes to the server as the squares entered, and its refusal is shown as it is.
 
 import { ghostPiece, squareAtPoint } from "/static/board.js";
+import { boardKeys } from "/static/board_keys.js";
 import { decide, pick, selectionView } from "/static/entry.js";
 import { showChoices } from "/static/entry_choices.js";
 import { explain, submitMove, tryPath, tryText } from "/static/play_actions.js";
@@ -144,31 +145,8 @@ svg.addEventListener("pointerup", endDrag);
 svg.addEventListener("pointercancel", endDrag);
 
 // Keyboard: the board is one tab stop; arrows move between its squares, Enter/Space choose
-// the focused one, Escape puts a chosen piece back.
-svg.addEventListener("focusin", (e) => {
-  const sq = e.target.closest && e.target.closest("[data-square]");
-  if (!sq) return;
-  state.focus = sq.dataset.square;
-  for (const other of svg.querySelectorAll("[data-square]")) other.tabIndex = other === sq ? 0 : -1;
-});
-svg.addEventListener("keydown", (e) => {
-  const sq = e.target.closest && e.target.closest("[data-square]");
-  if (!sq) return;
-  if (e.key === "Enter" || e.key === " ") {
-    e.preventDefault();
-    choose(sq.dataset.square);
-    return;
-  }
-  const steps = { ArrowLeft: [-2, 0], ArrowRight: [2, 0], ArrowUp: [-1, -1], ArrowDown: [-1, 1] };
-  if (!(e.key in steps)) return;
-  e.preventDefault();
-  const [dx, dy] = steps[e.key];
-  const x = Number(sq.dataset.x), y = Number(sq.dataset.y);
-  const all = [...svg.querySelectorAll("[data-square]")];
-  const at = (ax, ay) => all.find((s) => Number(s.dataset.x) === ax && Number(s.dataset.y) === ay);
-  const target = dy === 0 ? at(x + dx, y) : (at(x - 1, y + dy) || at(x + 1, y + dy));
-  if (target) target.focus();
-});
+// the focused one (board_keys.js), Escape puts a chosen piece back.
+boardKeys(svg, choose, (label) => { state.focus = label; });
 document.addEventListener("keydown", (e) => {
   if (e.key !== "Escape" || !state.sel || !$("confirm").hidden || !$("menu").hidden) return;
   e.stopPropagation();

@@ -79,7 +79,8 @@ def store_games(v: Variant, url: str) -> Iterator[list[Position]]:
     from sqlalchemy import select
 
     from damiera.rules.game import Game as RulesGame
-    from damiera.web.store import GameRow, GameStore
+    from damiera.web.store import GameStore
+    from damiera.web.store_tables import GameRow
 
     store = GameStore(url)
     try:

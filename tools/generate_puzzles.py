@@ -78,7 +78,8 @@ def store_games(v: Variant, url: str) -> Iterator[list[Position]]:
     """The positions of every game of ``v`` in a Damiera store (the site's database)."""
     from sqlalchemy import select
 
-    from damiera.web.store import GameRow, GameStore
+    from damiera.web.store import GameStore
+    from damiera.web.store_tables import GameRow
 
     store = GameStore(url)
     try:

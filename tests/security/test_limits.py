@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from damiera.web.app import create_app
 from damiera.web.limits import Limits, RateLimiter
-from damiera.web.store import GameRow
+from damiera.web.store_tables import GameRow
 from tests.security.conftest import ROOMY, new_game, served
 
 MB = 1024 * 1024

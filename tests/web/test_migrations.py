@@ -19,7 +19,8 @@ from fastapi.testclient import TestClient
 from damiera.cli import main
 from damiera.web import migrate
 from damiera.web.seats import new_game_seats
-from damiera.web.store import METADATA, GameStore, StoredGame, make_engine
+from damiera.web.store import GameStore, StoredGame, make_engine
+from damiera.web.store_tables import METADATA
 from tests.conftest import WAIT_SECONDS, free_port
 from tests.web.conftest import new_game, play
 

@@ -19,7 +19,7 @@ from damiera.rules.position import parse_fen
 from damiera.rules.variant import variant
 from damiera.web.app import create_app
 from damiera.web.puzzles.ratings import NEW_PLAYER, Rating, rate
-from damiera.web.store import PlayerRatingRow, PuzzleAttemptRow, PuzzleRatingRow
+from damiera.web.store_tables import PlayerRatingRow, PuzzleAttemptRow, PuzzleRatingRow
 from tests.web.conftest import ROOMY
 
 

@@ -59,7 +59,7 @@ def test_a_periodic_task_is_claimed_by_one_of_several_processes_per_round(tmp_db
 
     from sqlalchemy import update
 
-    from damiera.web.store import TaskRow
+    from damiera.web.store_tables import TaskRow
 
     one, two = GameStore(tmp_db), GameStore(tmp_db)
     try:

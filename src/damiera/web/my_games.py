@@ -21,14 +21,8 @@ from damiera.web.game_records import GameRecords
 from damiera.web.live import state as online
 from damiera.web.results import ABORTED_REASON
 from damiera.web.serialization import summary_json
-from damiera.web.store import (
-    ConflictError,
-    GameRow,
-    GameStore,
-    StorageError,
-    StoredGame,
-    storage_errors,
-)
+from damiera.web.store import ConflictError, GameStore, StorageError, StoredGame, storage_errors
+from damiera.web.store_tables import GameRow
 
 __all__ = ["games_of", "listed", "recent", "recent_statement", "started"]
 

@@ -2,7 +2,7 @@
 
 A player is present while one of its pages holds the game's event stream open (in any web
 process). The process holding it writes the ``seat_presence`` row of that side
-(:class:`~damiera.web.store.PresenceRow`): ``online`` and ``since`` when the first of its
+(:class:`~damiera.web.store_tables.PresenceRow`): ``online`` and ``since`` when the first of its
 streams opens or the last one closes, and ``seen_at`` again every few seconds while one is
 open (:meth:`Presence.confirm`). A row still ``online`` but not confirmed for
 ``stale_after`` seconds belongs to a process that died: the player counts as gone since it
@@ -18,7 +18,8 @@ from typing import Any
 
 from sqlalchemy import select, update
 
-from damiera.web.store import GameStore, PresenceRow, storage_errors
+from damiera.web.store import GameStore, storage_errors
+from damiera.web.store_tables import PresenceRow
 
 #: A side's presence: ``{"online": bool, "since": datetime, "seen_at": datetime}``.
 Seat = dict[str, Any]

@@ -1,6 +1,6 @@
 """Open challenges: a game offered to anyone, the first to accept it plays it.
 
-A challenge (:class:`~damiera.web.store.ChallengeRow`) names a variant (with or without the
+A challenge (:class:`~damiera.web.store_tables.ChallengeRow`) names a variant (with or without the
 house rule), a clock (or none) and its creator's side (white, black or random). It is open
 for ``challenge_ttl`` seconds (10 minutes by default), until its creator cancels it, until
 its creator has left the lobby for ``challenge_grace`` seconds
@@ -35,13 +35,8 @@ from damiera.web.live.hub import LiveHub, LiveSettings
 from damiera.web.live.names import check_name
 from damiera.web.lobby.presence import CreatorPresence, still_here
 from damiera.web.new_game import NewGame, new_game
-from damiera.web.store import (
-    ChallengeRow,
-    ConflictError,
-    NotFoundError,
-    StorageError,
-    storage_errors,
-)
+from damiera.web.store import ConflictError, NotFoundError, StorageError, storage_errors
+from damiera.web.store_tables import ChallengeRow
 
 _ = i18n.gettext
 

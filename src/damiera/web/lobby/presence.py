@@ -2,7 +2,7 @@
 
 Its creator is in the lobby while one of its lobby pages holds the lobby's event stream open
 (``GET /api/challenges/events`` with the creator's player cookie), in any web process. The
-process holding it writes ``creator_seen_at`` (:class:`~damiera.web.store.ChallengeRow`) of
+process holding it writes ``creator_seen_at`` (:class:`~damiera.web.store_tables.ChallengeRow`) of
 the creator's open challenges: when its first stream there opens, again every
 ``presence_every`` seconds while one is open, and when its last one there closes (the moment
 it left). A challenge whose creator was last seen more than ``challenge_grace`` seconds ago
@@ -27,7 +27,8 @@ from typing import Any
 from sqlalchemy import ColumnElement, func, or_, select, update
 
 from damiera.web.live.hub import LiveHub, LiveSettings
-from damiera.web.store import ChallengeRow, GameStore, StorageError, storage_errors
+from damiera.web.store import GameStore, StorageError, storage_errors
+from damiera.web.store_tables import ChallengeRow
 
 log = logging.getLogger("damiera.web.live")
 

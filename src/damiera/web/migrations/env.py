@@ -7,7 +7,8 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from damiera.web.store import METADATA, default_database_url, make_engine
+from damiera.web.store import default_database_url, make_engine
+from damiera.web.store_tables import METADATA
 
 
 def _run(connection: Connection) -> None:

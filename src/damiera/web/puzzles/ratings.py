@@ -7,8 +7,8 @@ as puzzle sites do). A player starts at 1500 ± 350 (volatility 0.06); a puzzle 
 shipped starting rating ± :data:`PUZZLE_DEVIATION`. Later attempts at a puzzle already tried
 are not rated (a solution seen once is known).
 
-The tables are the store's (:class:`~damiera.web.store.PuzzleRatingRow`,
-:class:`~damiera.web.store.PlayerRatingRow`, :class:`~damiera.web.store.PuzzleAttemptRow`);
+The tables are the store's (:class:`~damiera.web.store_tables.PuzzleRatingRow`,
+:class:`~damiera.web.store_tables.PlayerRatingRow`, :class:`~damiera.web.store_tables.PuzzleAttemptRow`);
 an attempt is written in one transaction (the attempt row's primary key makes a second one
 for the same browser and puzzle fail, so two requests at once rate it once).
 """
@@ -25,13 +25,8 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from damiera.web.store import (
-    GameStore,
-    PlayerRatingRow,
-    PuzzleAttemptRow,
-    PuzzleRatingRow,
-    StorageError,
-)
+from damiera.web.store import GameStore, StorageError
+from damiera.web.store_tables import PlayerRatingRow, PuzzleAttemptRow, PuzzleRatingRow
 
 START_RATING = 1500.0
 START_DEVIATION = 350.0

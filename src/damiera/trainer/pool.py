@@ -21,7 +21,6 @@ from pathlib import Path
 from damiera.rules.position import Position
 from damiera.rules.variant import Color, Variant
 from damiera.trainer.exercises import Exercise, ExerciseError, exercises_at, parse_id
-from damiera.trainer.rules import contrasts
 
 DATA = Path(__file__).resolve().parent / "data"
 #: Exercises in a session.
@@ -139,10 +138,4 @@ def session(variant: Variant, rng: random.Random, again: Sequence[str] = (),
     rng.shuffle(chosen)
     return chosen
 
-
-def check_contrast(exercise: Exercise) -> bool:
-    """True when the exercise's answer differs under its contrast (the rule set without its
-    rule): what every exercise must satisfy."""
-    return any(exercise.answer() != exercise.answer(c)
-               for c in contrasts(exercise.variant, exercise.param))
 

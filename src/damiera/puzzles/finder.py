@@ -356,10 +356,7 @@ def find_in_game(finder: Finder, positions: list[Position],
             if child in finder.seen:
                 continue
             finder.remember(child)
-            score = finder.screen_score(child)
-            if score is None or not finder.screen(child, score, before):
-                continue
-            puzzle = finder.verify(child)
+            puzzle = finder.puzzle_at(child, before)
             if puzzle is not None:
                 found.append(puzzle)
                 if on_puzzle is not None:

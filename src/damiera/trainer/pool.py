@@ -77,8 +77,7 @@ def pool(board_size: int) -> tuple[Position, ...]:
 def catalogue(variant: Variant) -> tuple[Exercise, ...]:
     """Every exercise of ``variant`` in its board's pool, in pool order."""
     positions = pool(variant.board_size)
-    return tuple(e for i, p in enumerate(positions) for e in exercises_at(variant, i, p)
-                 if p.white and p.black)
+    return tuple(e for i, p in enumerate(positions) for e in exercises_at(variant, i, p))
 
 
 def find(variant: Variant, exercise_id: str) -> Exercise:

@@ -5,8 +5,9 @@
  *   Values(Move, Position, WHITE, BLACK): the tuple types and colours read and returned;
  *         apply(position, move), is_progress(move).
  *   Rules(size, flying, men_back, men_take_kings, choice, promotion, mandatory, label_order,
- *         man_rows, draw_plies, values): one rule set (position.h has the enum values);
- *         moves, raw_captures, quiet_moves, has_capture, perft, hash.
+ *         man_rows, draw_plies, values, *, losing=False, breakthrough=False): one rule set
+ *         (position.h has the enum values); moves, raw_captures, quiet_moves, has_capture,
+ *         perft, hash, end.
  *   Evaluation(rules, weights=path | None, tables=(rows, phases, int16 bytes) | None)
  *   Engine(rules, evaluation, tt_entries): search(position, history, ...) with the GIL released
  *         for the whole search; stop() from any thread.
@@ -20,6 +21,7 @@
 
 #include "egdb.h"
 #include "eval.h"
+#include "goal.h"
 #include "hash.h"
 #include "movegen.h"
 #include "perft.h"
@@ -290,18 +292,20 @@ static PyMethodDef Values_methods[] = {
 static int Rules_init(RulesObject *self, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"size", "flying", "men_back", "men_take_kings", "choice", "promotion",
-                            "mandatory", "label_order", "man_rows", "draw_plies", "values", NULL};
+                            "mandatory", "label_order", "man_rows", "draw_plies", "values",
+                            "losing", "breakthrough", NULL};
     Rules *r = &self->rules;
     PyObject *order, *values;
     memset(r, 0, sizeof *r);
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "ipppiipOiiO!", names, &r->size, &r->flying,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ipppiipOiiO!|$pp", names, &r->size, &r->flying,
                                      &r->men_back, &r->men_take_kings, &r->choice, &r->promotion,
                                      &r->mandatory, &order, &r->man_rows, &r->draw_plies,
-                                     &ValuesType, &values) ||
+                                     &ValuesType, &values, &r->losing, &r->breakthrough) ||
         !values_ready((ValuesObject *)values))
         return -1;
     if (rules_init(r) < 0) {
-        PyErr_SetString(PyExc_ValueError, "the board must be 8x8 or 10x10, with known rules");
+        PyErr_SetString(PyExc_ValueError, "the board must be 8x8 or 10x10, with known rules "
+                                          "(and not both the losing rule and breakthrough)");
         return -1;
     }
     PyObject *seq = PySequence_Fast(order, "label_order must be a sequence of squares");
@@ -393,6 +397,19 @@ static PyObject *Rules_hash(RulesObject *self, PyObject *pos)
     return PyLong_FromUnsignedLongLong(hash_node(&self->keys, &n));
 }
 
+static PyObject *Rules_end(RulesObject *self, PyObject *pos)
+{
+    static const char *reasons[] = {"", "no-pieces", "no-moves", "king"};
+    Node n;
+    if (node_of(self, pos, &n) < 0)
+        return NULL;
+    int winner = 0, reason = goal_end(&self->rules, &n, &winner);
+    if (reason == GOAL_NONE)
+        Py_RETURN_NONE;
+    PyObject *color = winner == 0 ? self->values->white : self->values->black;
+    return Py_BuildValue("(Os)", color, reasons[reason]);
+}
+
 static PyMethodDef Rules_methods[] = {
     {"moves", (PyCFunction)Rules_moves, METH_O,
      "moves(position) -> list[Move]: the legal moves, sorted by path in notation order"},
@@ -406,6 +423,9 @@ static PyMethodDef Rules_methods[] = {
     {"perft", (PyCFunction)Rules_perft, METH_VARARGS,
      "perft(position, depth) -> int: leaf nodes (bulk counting); KeyboardInterrupt stops it"},
     {"hash", (PyCFunction)Rules_hash, METH_O, "hash(position) -> int: 64-bit Zobrist key"},
+    {"end", (PyCFunction)Rules_end, METH_O,
+     "end(position) -> None while the game goes on, else (winner colour, reason): 'no-pieces', "
+     "'no-moves' or 'king' (breakthrough), by the rules' goal (goal.h); no draw rule"},
     {NULL, NULL, 0, NULL}};
 
 /* ---------------------------------------------------------------------------------------- */

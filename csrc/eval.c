@@ -95,8 +95,26 @@ static int patterns(const Eval *e, uint64_t wm, uint64_t bm, int pieces)
     return total;
 }
 
+/* The losing rule (goal.h): the side with fewer pieces (a king, harder to give away, counts
+ * as its usual worth) and fewer quiet moves (closer to having none) is ahead. */
+static int evaluate_losing(const Eval *e, uint64_t white, uint64_t black, uint64_t kings,
+                           int side)
+{
+    int kv = e->king_value;
+    int wpieces = popc(white & ~kings) * EVAL_MAN + popc(white & kings) * kv;
+    int bpieces = popc(black & ~kings) * EVAL_MAN + popc(black & kings) * kv;
+    int wmob = count_quiet(e->r, white, black, kings, 0);
+    int bmob = count_quiet(e->r, black, white, kings, 1);
+    if ((side == 0 ? wmob : bmob) == 0)
+        return NO_MOVES;
+    int score = (bpieces - wpieces) - EVAL_MOBILITY * (wmob - bmob);
+    return side == 0 ? score + EVAL_TEMPO : EVAL_TEMPO - score;
+}
+
 int evaluate(const Eval *e, uint64_t white, uint64_t black, uint64_t kings, int side)
 {
+    if (e->r->losing)
+        return evaluate_losing(e, white, black, kings, side);
     uint64_t wk = white & kings, bk = black & kings, wm = white ^ wk, bm = black ^ bk;
     int nwm = popc(wm), nbm = popc(bm), nwk = popc(wk), nbk = popc(bk);
     int kv = e->king_value;
@@ -164,7 +182,8 @@ void eval_init(Eval *e, const Rules *r)
                     : r->men_take_kings ? EVAL_KING_SHORT
                                         : EVAL_KING_SHORT_SAFE;
     e->start_pieces = r->man_rows * n;
-    e->runaway_bonus = (e->king_value - EVAL_MAN) / 2;
+    e->runaway_bonus = r->breakthrough ? EVAL_BT_RUNAWAY : (e->king_value - EVAL_MAN) / 2;
+    int advance = r->breakthrough ? EVAL_BT_ADVANCE : 1;
     e->white_home = r->promo[1];
     e->black_home = r->promo[0];
     for (int s = 0; s < MAX_BITS; s++) {
@@ -173,8 +192,8 @@ void eval_init(Eval *e, const Rules *r)
         uint64_t bit = (uint64_t)1 << s;
         int row = r->row[s], c = r->col[s];
         if (row >= 1 && row <= n - 2) {
-            e->white_sq[s] += advancement(n - 1 - row, n);
-            e->black_sq[s] += advancement(row, n);
+            e->white_sq[s] += advance * advancement(n - 1 - row, n);
+            e->black_sq[s] += advance * advancement(row, n);
         }
         if (n / 2 - 2 <= row && row <= n / 2 + 1 && 2 <= c && c <= n - 3) {
             e->white_sq[s] += EVAL_CENTRE;

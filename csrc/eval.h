@@ -28,6 +28,11 @@
 #define EVAL_CHASE 4
 #define EVAL_RUNAWAY_ROWS 3
 #define EVAL_RUNAWAY_STEP 10
+/* Breakthrough (goal.h): a man's advancement weighs EVAL_BT_ADVANCE times more, and a man
+ * that runs away to the far row is worth EVAL_BT_RUNAWAY less EVAL_RUNAWAY_STEP a row to go
+ * (its promotion wins the game). */
+#define EVAL_BT_ADVANCE 3
+#define EVAL_BT_RUNAWAY 600
 /* Bits of one packed pattern field: a window's pattern is below 3^8 = 6561 < 2^13. */
 #define EVAL_FIELD_BITS 13
 

@@ -13,6 +13,8 @@ int rules_init(Rules *r)
         r->promotion < PROMO_STOP || r->promotion > PROMO_PASS_THROUGH || r->man_rows < 1 ||
         2 * r->man_rows >= n || r->draw_plies < 1)
         return -1;
+    if (r->losing && r->breakthrough) /* two goals at once (goal.h) */
+        return -1;
     r->half = h;
     r->mask = 0;
     r->nbits = 0;

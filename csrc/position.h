@@ -49,6 +49,8 @@ typedef struct {
     int choice;         /* CHOICE_* */
     int promotion;      /* PROMO_*: a man reaching the far row during a capture */
     int mandatory;      /* 0 under the optional-capture house rule */
+    int losing;         /* the losing rule: no piece or no move on one's turn wins (goal.h) */
+    int breakthrough;   /* breakthrough: the first promotion wins (goal.h) */
     int man_rows;       /* rows of men each side starts with */
     int draw_plies;     /* plies without capture or promotion that draw (2 x 40 moves) */
     /* Board tables (rules_init). */

@@ -367,7 +367,7 @@ int search_run(Search *S, const Node *pos, const Node *history, int nhistory,
         return -1;
     int count = S->root_moves.n;
     if (count == 0) {
-        out->score = -MATE;
+        out->score = stuck_score(S, 0);
         out->seconds = search_clock() - rp.start;
         return 0;
     }

@@ -72,23 +72,29 @@ static int quiesce(Search *S, const Node *n, int alpha, int beta, int ply, int t
     if (count_node(S))
         return 0;
     const Rules *r = S->r;
+    if (goal_opponent_crowned(r, n))
+        return -MATE + ply;
     if (!has_capture(r, n->own, n->opp, n->kings, n->side) || ply >= MAX_PLY) {
+        if (r->breakthrough && goal_quiet_promotion(r, n))
+            return MATE - ply - 1;
         if (threat && ply < MAX_PLY && has_capture(r, n->opp, n->own, n->kings, 1 - n->side)) {
             int count = gen(S, n, ply);
             if (count < 0)
                 return 0;
             if (count == 0)
-                return -MATE + ply;
+                return stuck_score(S, ply);
             return quiesce_moves(S, n, S->lists[ply].m, count, -INF, alpha, beta, ply);
         }
         int score = static_score(S, n);
-        return score == NO_MOVES ? -MATE + ply : score;
+        return score == NO_MOVES ? stuck_score(S, ply) : score;
     }
     int count = gen(S, n, ply);
     if (count < 0)
         return 0;
     CMove *moves = S->lists[ply].m;
     if (!r->mandatory) {
+        if (r->breakthrough && goal_quiet_promotion(r, n))
+            return MATE - ply - 1;
         int stand = static_score(S, n);
         if (stand == NO_MOVES)
             stand = -INF;
@@ -303,12 +309,15 @@ int search_node(Search *S, const Node *n, uint64_t h, int depth, int alpha, int 
         S->pv_len[ply] = 0;
     if (count_node(S))
         return 0;
+    if (goal_opponent_crowned(S->r, n))
+        return -MATE + ply;
     if (quiet >= S->r->draw_plies)
         return 0;
     for (int i = S->nhashes - 3; i >= rep_start; i -= 2)
         if (S->hashes[i] == h)
             return 0;
-    if (S->egdb && popc(n->own | n->opp) <= S->egdb->pieces) {
+    if (S->egdb && !S->r->losing && !S->r->breakthrough &&
+        popc(n->own | n->opp) <= S->egdb->pieces) {
         /* Endgame database (egdb.h): exact, a win or loss only if the no-progress rule
          * cannot cut it before the end (quiet + plies below its limit). */
         int plies, res = egdb_probe(S->egdb, n->own, n->opp, n->kings, n->side, &plies);
@@ -361,7 +370,7 @@ int search_node(Search *S, const Node *n, uint64_t h, int depth, int alpha, int 
     if (count < 0)
         return 0;
     if (count == 0)
-        return -MATE + ply;
+        return stuck_score(S, ply);
     CMove *moves = S->lists[ply].m;
     uint8_t order[MAX_NODE_MOVES];
     if (count > MAX_NODE_MOVES)

@@ -80,7 +80,8 @@ typedef struct {
 typedef int (*report_fn)(void *ctx, const Report *report);
 
 typedef struct {
-    int has_move;   /* 0: the side to move has no legal move (score -MATE) */
+    int has_move;   /* 0: the side to move has no legal move (score -MATE, or MATE under the
+                       losing rule) */
     int depth;      /* last finished iteration (see Report) */
     int score;
     long long nodes;

@@ -9,6 +9,7 @@
 #endif
 #include <time.h>
 
+#include "goal.h"
 #include "search.h"
 
 struct Search {
@@ -64,6 +65,12 @@ static inline double search_clock(void)
  * search was cut (the score is then meaningless). */
 int search_node(Search *S, const Node *n, uint64_t h, int depth, int alpha, int beta, int ply,
                 int rep_start, int quiet);
+/* The score of a side to move with no legal move at ply: a loss, or a win under the losing
+ * rule (goal.h). */
+static inline int stuck_score(const Search *S, int ply)
+{
+    return goal_stuck_sign(S->r) * (MATE - ply);
+}
 /* The static score of n for its side to move. */
 static inline int static_score(const Search *S, const Node *n)
 {

@@ -36,8 +36,9 @@ DEFAULT_PIECES: Final = 3
 
 
 def pieces_for(variant: Variant, pieces: int = DEFAULT_PIECES) -> int:
-    """``pieces`` when ``variant``'s board has endgame databases (8x8), else 0 (none)."""
-    return pieces if variant.board_size == 8 else 0
+    """``pieces`` when ``variant``'s board has endgame databases (8x8, played for the usual
+    goal: not under the losing rule nor breakthrough), else 0 (none)."""
+    return pieces if variant.board_size == 8 and not (variant.losing or variant.breakthrough) else 0
 
 
 class Result(Enum):
@@ -67,6 +68,9 @@ def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES) -> _core.Eg
     process. Raises ValueError for a board other than 8x8 or ``pieces`` outside 2..4."""
     if variant.board_size != 8:
         raise ValueError("endgame databases exist for 8x8 boards only")
+    if variant.losing or variant.breakthrough:
+        raise ValueError("endgame databases are solved for the usual goal, not under the "
+                         "losing rule or breakthrough")
     if not 2 <= pieces <= MAX_PIECES:
         raise ValueError(f"pieces must be from 2 to {MAX_PIECES}, not {pieces}")
     key = (variant, pieces)

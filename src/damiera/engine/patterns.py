@@ -65,7 +65,7 @@ UNKEYED_FIELDS = frozenset({
 def rules_key(variant: Variant) -> str:
     """A name for the rule parameters that the position's value depends on, e.g.
     ``10x10-4rows-back-flying-menkings-majority-pass_through-mandatory`` (every field of the
-    variant except :data:`UNKEYED_FIELDS`)."""
+    variant except :data:`UNKEYED_FIELDS`; ``-losing`` / ``-breakthrough`` added when on)."""
     parts = [
         f"{variant.board_size}x{variant.board_size}",
         f"{variant.man_rows}rows",
@@ -76,6 +76,9 @@ def rules_key(variant: Variant) -> str:
         variant.promotion_during_capture.value,
         "mandatory" if variant.mandatory_capture else "optional",
     ]
+    # The goal options, named only when on (the shipped files' names stay as they were).
+    parts += [name for name, on in (("losing", variant.losing),
+                                    ("breakthrough", variant.breakthrough)) if on]
     return "-".join(part.replace("-", "_") for part in parts)
 
 

@@ -1,7 +1,10 @@
 """A game: the start position, the moves played, undo, the result and its reason.
 
 Source: RULES.md section 1 (end of game: no pieces or no legal move loses; draws by 40 moves
-each without capture or promotion, threefold repetition, agreement; resignation) and
+each without capture or promotion, threefold repetition, agreement; resignation), the goal
+options of :class:`~damiera.rules.variant.Variant` (the losing rule: no pieces or no legal
+move wins; breakthrough: the first king wins; decided by the rules core,
+:func:`~damiera.rules.movegen.game_end`) and
 section 4 (PDN: a game is written by :func:`damiera.pdn.write_game`, outside the rules
 core). A flag fall (time used up, after FIDE Laws of Chess article 6.9) loses, unless the
 opponent cannot win by any legal series of moves (:func:`flag_result`, proved by
@@ -29,7 +32,7 @@ from enum import Enum
 
 from damiera.rules.helpmate import DEFAULT_NODE_BUDGET, WinStatus, can_win
 from damiera.rules.move import LegalMoves, Move
-from damiera.rules.movegen import CoreMove, apply_move, is_progress, legal_moves
+from damiera.rules.movegen import CoreMove, apply_move, game_end, is_progress, legal_moves
 from damiera.rules.notation import IllegalMoveError, move_text, parse_move
 from damiera.rules.position import (
     Position,
@@ -48,6 +51,12 @@ class ResultReason(Enum):
 
     NO_PIECES = "no-pieces"
     NO_MOVES = "no-legal-move"
+    #: The losing rule: the winner has no piece left.
+    LOSING_NO_PIECES = "losing-no-pieces"
+    #: The losing rule: the winner has no legal move on its turn.
+    LOSING_NO_MOVES = "losing-no-legal-move"
+    #: Breakthrough: the winner made the first king.
+    BREAKTHROUGH = "breakthrough"
     NO_PROGRESS = "forty-moves"
     REPETITION = "threefold-repetition"
     RESIGNATION = "resignation"
@@ -101,10 +110,30 @@ class Result:
         because = {
             ResultReason.NO_PIECES: f"{loser} has no pieces left",
             ResultReason.NO_MOVES: f"{loser} has no legal move",
+            ResultReason.LOSING_NO_PIECES: f"{winner} has no pieces left (losing rule)",
+            ResultReason.LOSING_NO_MOVES: f"{winner} has no legal move (losing rule)",
+            ResultReason.BREAKTHROUGH: f"{winner} made the first king (breakthrough)",
             ResultReason.RESIGNATION: f"{loser} resigned",
             ResultReason.TIME: f"{loser} lost on time",
         }.get(self.reason, self.reason.value)
         return f"{winner} wins: {because}"
+
+
+def position_result(variant: Variant, position: Position) -> Result | None:
+    """How ``position`` ends by the rules' goal alone (no draw rule), as a :class:`Result`:
+    the rules core's :func:`~damiera.rules.movegen.game_end` with the reason named for the
+    goal (``LOSING_*`` under the losing rule, ``BREAKTHROUGH``); None while play goes on."""
+    ended = game_end(variant, position)
+    if ended is None:
+        return None
+    winner, reason = ended
+    if reason == "king":
+        return Result(winner, ResultReason.BREAKTHROUGH)
+    if variant.losing:
+        return Result(winner, ResultReason.LOSING_NO_PIECES if reason == "no-pieces"
+                      else ResultReason.LOSING_NO_MOVES)
+    return Result(winner, ResultReason.NO_PIECES if reason == "no-pieces"
+                  else ResultReason.NO_MOVES)
 
 
 def flag_result(
@@ -249,7 +278,9 @@ class Game:
     def outcome(self) -> Result | None:
         """How the game ended, or None while it goes on: the one place that decides.
 
-        A side without pieces, or without a legal move on its turn, loses; a resignation,
+        A side without pieces, or without a legal move on its turn, loses (under the losing
+        rule it wins; under breakthrough the first side to make a king wins: the rules
+        core's :func:`~damiera.rules.movegen.game_end`); a resignation,
         agreed draw or flag fall ends it; with ``enforce_draws``, so do 40 moves each (the
         variant's ``draw_moves_without_progress``) without capture or promotion, and a
         position seen for the third time with the same side to move (RULES.md section 1).
@@ -429,15 +460,9 @@ class Game:
         return result
 
     def _positional_result(self) -> Result | None:
-        position = self.position
-        mover = position.turn
-        if not position.pieces(mover):
-            return Result(mover.opponent, ResultReason.NO_PIECES)
-        if not position.pieces(mover.opponent):
-            # Only a game set up from a FEN starts like this: the opponent has already lost.
-            return Result(mover, ResultReason.NO_PIECES)
-        if not legal_moves(self.variant, position):
-            return Result(mover.opponent, ResultReason.NO_MOVES)
+        ended = position_result(self.variant, self.position)
+        if ended is not None:
+            return ended
         return self.draw_by_rule() if self.enforce_draws else None
 
 

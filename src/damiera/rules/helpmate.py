@@ -2,7 +2,9 @@
 legal moves, for the draw rule of a flag fall (after the chess rule,
 FIDE Laws of Chess article 6.9): when a player's time runs out the opponent wins, unless
 the opponent could not win by any legal series of moves, the losing side helping; then the
-game is drawn. RULES.md section 1 defines a win: no piece, or no legal move, on one's turn.
+game is drawn. RULES.md section 1 defines a win: no piece, or no legal move, on one's turn;
+the goal options change it (the losing rule: having none wins; breakthrough: the first king
+wins), and the rules core decides it (:func:`damiera.rules.movegen.game_end`).
 
 :func:`can_win` answers with a :class:`WinProof`:
 
@@ -46,7 +48,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from damiera.rules.movegen import Move, apply_move, count_moves, has_capture, legal_moves
+from damiera.rules.movegen import Move, apply_move, game_end, has_capture, legal_moves
 from damiera.rules.position import Position
 from damiera.rules.variant import Color, Variant
 
@@ -77,10 +79,9 @@ class WinProof:
 
 
 def _won_by(variant: Variant, position: Position, side: Color) -> bool:
-    """The side to move is ``side``'s opponent and has no piece or no legal move."""
-    loser = side.opponent
-    return position.turn is loser and (
-        not position.pieces(loser) or count_moves(variant, position) == 0)
+    """The game has ended in ``position`` by the rules' goal, won by ``side``."""
+    ended = game_end(variant, position)
+    return ended is not None and ended[0] is side
 
 
 def _order_key(variant: Variant, position: Position, side: Color) -> tuple[int, int, int, int]:
@@ -112,7 +113,7 @@ def can_win(
         raise ValueError(f"node budget must be at least 1, not {node_budget}")
     if _won_by(variant, position, side):
         return WinProof(WinStatus.WIN_POSSIBLE, (), 1)
-    if not position.pieces(side):
+    if game_end(variant, position) is not None:
         return WinProof(WinStatus.NO_WIN, (), 1)
     # parent[p] = (the position p was first reached from, the move): the search tree and
     # the transposition set; the budget bounds its size (memory) and the work.
@@ -128,8 +129,11 @@ def can_win(
             if len(parent) >= node_budget:
                 return WinProof(WinStatus.UNKNOWN, (), len(parent))
             parent[child] = (here, move)
-            if _won_by(variant, child, side):
-                return WinProof(WinStatus.WIN_POSSIBLE, _line(parent, child), len(parent))
+            ended = game_end(variant, child)
+            if ended is not None:
+                if ended[0] is side:
+                    return WinProof(WinStatus.WIN_POSSIBLE, _line(parent, child), len(parent))
+                continue  # a game over, lost by side: not followed
             children.append(child)
         # the most promising child last: it is searched first (depth first)
         children.sort(key=lambda p: _order_key(variant, p, side), reverse=True)

@@ -112,6 +112,8 @@ def _by_value(variant: Variant) -> _core.Rules:
             variant.man_rows,
             2 * variant.draw_moves_without_progress,
             VALUES,
+            losing=variant.losing,
+            breakthrough=variant.breakthrough,
         )
     return rules
 
@@ -152,6 +154,23 @@ def has_capture(variant: Variant, position: Position, color: Color | None = None
     it threatens a capture."""
     white = (position.turn if color is None else color) is Color.WHITE
     found: bool = native_rules(variant).has_capture(position, white)
+    return found
+
+
+#: The native core's words for how a position ends (csrc/goal.h).
+END_REASONS: Final = ("no-pieces", "no-moves", "king")
+
+
+def game_end(variant: Variant, position: Position) -> tuple[Color, str] | None:
+    """How ``position`` ends by the rules' goal, decided by the native core (``csrc/goal.h``,
+    where the search asks the same): None while the game goes on, else ``(winner, reason)``
+    with ``reason`` one of :data:`END_REASONS`.
+
+    A side without pieces, or without a legal move on its turn, loses (``no-pieces`` /
+    ``no-moves``), or wins under the losing rule; under breakthrough a side with a king has
+    won (``king``). The draw rules belong to the game's history (:class:`damiera.Game`).
+    """
+    found: tuple[Color, str] | None = native_rules(variant).end(position)
     return found
 
 

@@ -193,7 +193,8 @@ def check_position(variant: Variant, position: Position) -> None:
 
     Checks: pieces only on playing squares, no square held by both sides, no man on its own
     promotion row (White men on the top row, Black men on the bottom row), no side with more
-    pieces than it starts with, not an empty board (one side may have no pieces: it has lost).
+    pieces than it starts with, not an empty board (one side may have no pieces: it has lost),
+    and under breakthrough not a king on each side (the first one ended the game).
     """
     geo = geometry(variant)
     off = (position.white | position.black | position.kings) & ~geo.mask
@@ -221,6 +222,9 @@ def check_position(variant: Variant, position: Position) -> None:
                 f"impossible position: {color.word} has {n} pieces, more than the {limit} "
                 f"a side starts with in {variant.name}"
             )
+    if variant.breakthrough and position.kings & position.white and position.kings & position.black:
+        raise FenError("impossible position under breakthrough: both sides have a king, but "
+                       "the first king ends the game")
 
 
 def _side(geo: Geometry, letter: str, pieces: int, kings: int) -> str:

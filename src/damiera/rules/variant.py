@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from enum import Enum
+from typing import Final
 
 
 class Color(Enum):
@@ -48,6 +49,27 @@ class PromotionDuringCapture(Enum):
     PASS_THROUGH = "pass-through"
 
 
+class RuleOption(Enum):
+    """A rule option that any rule set may be played with; ``value`` is its word in the
+    canonical variant id (``international+losing``) and, with ``--``, its CLI flag.
+
+    Members are in canonical order: a variant's id lists its options in this order.
+    """
+
+    #: Captures are not compulsory (RULES.md section 1: a house rule of 8x8 boards).
+    OPTIONAL_CAPTURE = "optional-capture"
+    #: Antidraughts: a side with no piece left, or no legal move on its turn, wins.
+    LOSING = "losing"
+    #: Breakthrough: the first side to crown a man wins at once.
+    BREAKTHROUGH = "breakthrough"
+
+    @property
+    def field(self) -> str:
+        """The JSON and keyword name of the option: ``optional_capture``, ``losing``,
+        ``breakthrough``."""
+        return self.value.replace("-", "_")
+
+
 class Notation(Enum):
     """How squares are labelled at every edge (notation, FEN, API, board labels)."""
 
@@ -71,8 +93,10 @@ class Variant:
     """The rule parameters of one rule set.
 
     Every field is a rule of RULES.md, so two variants differ exactly where their fields do.
-    Construct named variants with :func:`variant`; build a house-rule version with
-    :func:`dataclasses.replace` or ``variant(id, optional_capture=True)``.
+    Construct named variants with :func:`variant`, a rule set with options with
+    ``variant("international+losing")`` or ``variant("american", optional_capture=True)``
+    (:func:`with_options` checks the combination). ``id`` names the rule set without its
+    options; :attr:`full_id` names both, and is what to store or send.
     """
 
     id: str
@@ -96,6 +120,10 @@ class Variant:
     promotion_during_capture: PromotionDuringCapture
     #: False only under the optional-capture house rule.
     mandatory_capture: bool = True
+    #: The losing rule (Antidraughts): no piece left, or no legal move on one's turn, wins.
+    losing: bool = False
+    #: Breakthrough: the first side to crown a man wins (the promotion ends the game).
+    breakthrough: bool = False
     #: Moves by each side without capture or promotion that make a draw (RULES.md section 1).
     draw_moves_without_progress: int = 40
     #: PDN 3.0 ``GameType`` tag value, e.g. ``"20,W,10,10,N2,0"``.
@@ -118,9 +146,28 @@ class Variant:
         return self.man_rows * self.board_size // 2
 
     @property
+    def options(self) -> tuple[RuleOption, ...]:
+        """The rule options that are on, in canonical order (empty for a plain rule set)."""
+        on = {
+            RuleOption.OPTIONAL_CAPTURE: not self.mandatory_capture,
+            RuleOption.LOSING: self.losing,
+            RuleOption.BREAKTHROUGH: self.breakthrough,
+        }
+        return tuple(option for option in RuleOption if on[option])
+
+    @property
+    def full_id(self) -> str:
+        """The canonical text id of the rule set with its options: ``id``, then ``+`` and
+        each option on, in :class:`RuleOption` order (``international+losing``,
+        ``american+optional-capture``); :func:`variant` reads it back."""
+        return "+".join((self.id, *(option.value for option in self.options)))
+
+    @property
     def display_name(self) -> str:
-        """Name including the house rule when it is on."""
-        return f"{self.name} (captures optional)" if self.optional_capture else self.name
+        """Name including the options that are on, e.g. ``International draughts (losing)``."""
+        if not self.options:
+            return self.name
+        return f"{self.name} ({', '.join(_OPTION_WORDS[o] for o in self.options)})"
 
     def rule_parameters(self) -> dict[str, object]:
         """The rule parameters as JSON-ready values (enums as their string values)."""
@@ -129,6 +176,7 @@ class Variant:
             value = getattr(self, field.name)
             out[field.name] = value.value if isinstance(value, Enum) else value
         out["optional_capture"] = self.optional_capture
+        out["full_id"] = self.full_id
         return out
 
     def __reduce__(self) -> tuple[type[Variant], tuple[object, ...]]:
@@ -282,21 +330,52 @@ GAME_TYPE_NUMBERS: dict[str, str] = {
 }
 
 
-def variant(variant_id: str, *, optional_capture: bool = False) -> Variant:
-    """Return the named variant, with the optional-capture house rule if asked.
+#: English words for the options in display names.
+_OPTION_WORDS: Final = {
+    RuleOption.OPTIONAL_CAPTURE: "captures optional",
+    RuleOption.LOSING: "losing",
+    RuleOption.BREAKTHROUGH: "breakthrough",
+}
 
-    ``variant_id``: an id of :data:`VARIANTS` (``"international"``, ``"italian"``, ...), an
-    alias (:data:`ALIASES`: ``"english"``, ``"checkers"``, ``"standard"``) or a PDN
-    ``GameType`` number or full form (``"20"``, ``"21,B,8,8,N1,0"``); case and surrounding
-    blanks are ignored. Raises TypeError for a value that is not a str,
-    :class:`UnknownVariantError` for an unknown name, and :class:`ValueError` when the house
-    rule is asked for on a board other than 8x8 (RULES.md section 1: "any 8x8 variant").
+#: Longest variant text :func:`variant` reads (the longest canonical id is 50 characters).
+MAX_VARIANT_TEXT: Final = 120
+
+
+class VariantOptionError(ValueError):
+    """An option that does not exist, or a combination of options that cannot be played;
+    the message gives the reason."""
+
+
+def with_options(base: Variant, options: frozenset[RuleOption] | set[RuleOption]) -> Variant:
+    """``base`` with exactly ``options`` on (any options ``base`` had are replaced).
+
+    Raises :class:`VariantOptionError` for an impossible combination, saying why: optional
+    capture is a house rule of 8x8 boards (RULES.md section 1); the losing rule and
+    breakthrough are two different goals and cannot both be the aim of one game.
     """
-    if not isinstance(variant_id, str):
-        raise TypeError(
-            f"a variant is named by a str such as 'international', not {type(variant_id).__name__}"
+    if RuleOption.OPTIONAL_CAPTURE in options and base.board_size != 8:
+        raise VariantOptionError(
+            f"the optional-capture house rule applies to 8x8 variants only, not to {base.name}"
         )
-    key = variant_id.strip().lower()
+    if RuleOption.LOSING in options and RuleOption.BREAKTHROUGH in options:
+        raise VariantOptionError(
+            "the losing rule and breakthrough are two different goals (lose every piece, or "
+            "crown the first king); a game plays one of them"
+        )
+    plain = dataclasses.replace(base, mandatory_capture=True, losing=False, breakthrough=False)
+    if not options:
+        named = VARIANTS.get(plain.id)
+        return named if named == plain else plain
+    return dataclasses.replace(
+        plain,
+        mandatory_capture=RuleOption.OPTIONAL_CAPTURE not in options,
+        losing=RuleOption.LOSING in options,
+        breakthrough=RuleOption.BREAKTHROUGH in options,
+    )
+
+
+def _base_variant(variant_id: str, text: str) -> Variant:
+    key = text.strip().lower()
     key = ALIASES.get(key, key)
     if key in GAME_TYPE_NUMBERS:
         key = GAME_TYPE_NUMBERS[key]
@@ -304,7 +383,7 @@ def variant(variant_id: str, *, optional_capture: bool = False) -> Variant:
         key = next((v.id for v in VARIANTS.values()
                     if v.pdn_gametype.lower() == key.replace(" ", "")), key)
     try:
-        base = VARIANTS[key]
+        return VARIANTS[key]
     except KeyError:
         known = ", ".join(VARIANTS)
         aliases = ", ".join(ALIASES)
@@ -312,10 +391,64 @@ def variant(variant_id: str, *, optional_capture: bool = False) -> Variant:
             f"unknown variant {variant_id[:40]!r}; known variants: {known} (also {aliases}, "
             "or a PDN GameType number such as 20)"
         ) from None
-    if not optional_capture:
-        return base
-    if base.board_size != 8:
-        raise ValueError(
-            f"the optional-capture house rule applies to 8x8 variants only, not to {base.name}"
+
+
+def parse_options(words: list[str]) -> set[RuleOption]:
+    """The options named by ``words`` (``optional-capture``, ``losing``, ``breakthrough``;
+    case and blanks ignored, ``_`` read as ``-``). Raises :class:`VariantOptionError` for an
+    unknown word or one given twice."""
+    known = {option.value: option for option in RuleOption}
+    options: set[RuleOption] = set()
+    for word in words:
+        key = word.strip().lower().replace("_", "-")
+        option = known.get(key)
+        if option is None:
+            raise VariantOptionError(
+                f"unknown rule option {word[:40]!r}; the options are {', '.join(known)}"
+            )
+        if option in options:
+            raise VariantOptionError(f"the rule option {option.value!r} is given twice")
+        options.add(option)
+    return options
+
+
+def variant(
+    variant_id: str,
+    *,
+    optional_capture: bool = False,
+    losing: bool = False,
+    breakthrough: bool = False,
+) -> Variant:
+    """Return the named variant with the options of its id and of the keywords.
+
+    ``variant_id``: an id of :data:`VARIANTS` (``"international"``, ``"italian"``, ...), an
+    alias (:data:`ALIASES`: ``"english"``, ``"checkers"``, ``"standard"``) or a PDN
+    ``GameType`` number or full form (``"20"``, ``"21,B,8,8,N1,0"``), followed by any rule
+    options joined with ``+`` (the canonical id :attr:`Variant.full_id`:
+    ``"international+losing"``, ``"american+optional-capture"``, in any order); case and
+    surrounding blanks are ignored. The keywords turn options on as well (an option both in
+    the id and a keyword is on once: ``variant("american+optional-capture",
+    optional_capture=True)`` is how stored games with the old flag read back).
+
+    Raises TypeError for a value that is not a str, :class:`UnknownVariantError` for an
+    unknown name, and :class:`VariantOptionError` (a ValueError) for an unknown option, an
+    option named twice in the id, a text longer than :data:`MAX_VARIANT_TEXT`, or an
+    impossible combination (:func:`with_options`).
+    """
+    if not isinstance(variant_id, str):
+        raise TypeError(
+            f"a variant is named by a str such as 'international', not {type(variant_id).__name__}"
         )
-    return dataclasses.replace(base, mandatory_capture=False)
+    if len(variant_id) > MAX_VARIANT_TEXT:
+        raise VariantOptionError(
+            f"a variant id has at most {MAX_VARIANT_TEXT} characters, not {len(variant_id)}"
+        )
+    name, *words = variant_id.split("+")
+    base = _base_variant(variant_id, name)
+    options = parse_options(words)
+    flags = {RuleOption.OPTIONAL_CAPTURE: optional_capture, RuleOption.LOSING: losing,
+             RuleOption.BREAKTHROUGH: breakthrough}
+    options |= {option for option, on in flags.items() if on}
+    if not options:
+        return base
+    return with_options(base, options)

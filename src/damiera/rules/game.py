@@ -322,7 +322,7 @@ class Game:
         return diagram(self.variant, self.position)
 
     def __repr__(self) -> str:
-        return f"Game({self.variant.id!r}, fen={self.fen!r})"
+        return f"Game({self.variant.full_id!r}, fen={self.fen!r})"
 
     def draw_by_rule(self) -> Result | None:
         """The draw rule that applies to the current position (move limit first, then

@@ -1,13 +1,13 @@
 """What every ``damiera`` command shares: :class:`UsageError` (bad input: one line on
-stderr, exit status 2), the parser that exits so, and the readers of a variant name and a
-``--fen``."""
+stderr, exit status 2), the parser that exits so, the rule options' flags, and the readers of
+a variant name and a ``--fen``."""
 
 from __future__ import annotations
 
 import argparse
 
 from damiera.rules.position import FenError, Position, parse_fen, start_position
-from damiera.rules.variant import UnknownVariantError, Variant, variant
+from damiera.rules.variant import RuleOption, UnknownVariantError, Variant, variant
 
 
 class UsageError(Exception):
@@ -21,13 +21,37 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def load_variant(name: str, optional_capture: bool = False) -> Variant:
-    """Variant from a command-line name (an id, an alias or a GameType number), raising
-    :class:`UsageError` with the reason."""
+#: Help of each rule option's flag (``--optional-capture``, ``--losing``, ``--breakthrough``).
+OPTION_HELP = {
+    RuleOption.OPTIONAL_CAPTURE: "captures are optional (8x8 rule sets)",
+    RuleOption.LOSING: "the losing rule (Antidraughts): no piece or no move left wins",
+    RuleOption.BREAKTHROUGH: "breakthrough: the first side to make a king wins",
+}
+
+
+def add_rule_options(parser: argparse.ArgumentParser) -> None:
+    """Add a flag for every rule option to a command that takes a rule set: ``--`` and the
+    option's word (:class:`~damiera.rules.variant.RuleOption`)."""
+    for option in RuleOption:
+        parser.add_argument(f"--{option.value}", action="store_true", help=OPTION_HELP[option])
+
+
+def load_variant(name: str, optional_capture: bool = False, *, losing: bool = False,
+                 breakthrough: bool = False) -> Variant:
+    """Variant from a command-line name (an id, an alias or a GameType number, with any
+    ``+option``) and the options' flags, raising :class:`UsageError` with the reason."""
     try:
-        return variant(name, optional_capture=optional_capture)
+        return variant(name, optional_capture=optional_capture, losing=losing,
+                       breakthrough=breakthrough)
     except (UnknownVariantError, ValueError) as exc:
         raise UsageError(str(exc)) from None
+
+
+def variant_of(args: argparse.Namespace) -> Variant:
+    """The variant of a command's ``variant`` argument and its rule options' flags
+    (:func:`add_rule_options`)."""
+    return load_variant(args.variant, args.optional_capture, losing=args.losing,
+                        breakthrough=args.breakthrough)
 
 
 def load_position(v: Variant, fen: str | None) -> Position:

@@ -42,7 +42,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-from damiera.cli.common import UsageError
+from damiera.cli.common import UsageError, add_rule_options
 from damiera.engine.analysis import score_text
 from damiera.engine.front import Info
 from damiera.engine.search import MAX_DEPTH, MAX_MOVETIME
@@ -88,17 +88,19 @@ def _game_over(v: Variant, pos: Position) -> bool:
     if outcome.reason is ResultReason.NO_PIECES and outcome.winner is not None:
         loser = outcome.winner.opponent.word
         print(f"game over: {loser} has no pieces and has lost", file=sys.stderr)
+    elif outcome.reason is not ResultReason.NO_MOVES:  # a goal option's end
+        print(f"game over: {outcome.describe(v)}", file=sys.stderr)
     else:
         print(f"no legal move: {pos.turn.word} to move has lost", file=sys.stderr)
     return True
 
 
 def _cmd_bestmove(args: argparse.Namespace) -> int:
-    from damiera.cli.common import load_position, load_variant
+    from damiera.cli.common import load_position, variant_of
     from damiera.engine.front import Engine, Limit
     from damiera.rules.game import Game
 
-    v = load_variant(args.variant, args.optional_capture)
+    v = variant_of(args)
     pos = load_position(v, args.fen)
     lv = _int_in(args.level, "level", 1, 3)
     movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
@@ -128,10 +130,10 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
 
 
 def _cmd_analyse(args: argparse.Namespace) -> int:
-    from damiera.cli.common import load_position, load_variant
+    from damiera.cli.common import load_position, variant_of
     from damiera.engine.analysis import MAX_MULTIPV, Line, analyse, line_text
 
-    v = load_variant(args.variant, args.optional_capture)
+    v = variant_of(args)
     pos = load_position(v, args.fen)
     multipv = _int_in(args.multipv, "multipv", 1, MAX_MULTIPV)
     movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
@@ -170,11 +172,11 @@ def _same_file(a: str, b: str) -> bool:
 
 
 def _cmd_match(args: argparse.Namespace) -> int:
-    from damiera.cli.common import load_variant
+    from damiera.cli.common import variant_of
     from damiera.engine.hub_client import HubClientError
     from damiera.engine.match import GameRecord, check_player, read_openings, run_match
 
-    v = load_variant(args.variant, args.optional_capture)
+    v = variant_of(args)
     players: list[str] = []
     cannot_start: HubClientError | None = None  # reported once the input is known good
     for name in (args.first, args.second):
@@ -271,7 +273,7 @@ def register(sub: Any) -> None:
                    help="seconds for the search, at most 3600 (default: the level's)")
     p.add_argument("--depth", help="fixed depth in plies, 1-30 (alone: searched in full, "
                                    "stopped after 3600 s at most)")
-    p.add_argument("--optional-capture", action="store_true", help="captures are optional")
+    add_rule_options(p)
     p.set_defaults(func=_cmd_bestmove)
 
     p = sub.add_parser("analyse", help="the engine's best lines in a position, as it thinks")
@@ -281,7 +283,7 @@ def register(sub: Any) -> None:
     p.add_argument("--movetime", help="seconds for the search, at most 3600 (default 2, "
                                       "or none with --depth)")
     p.add_argument("--depth", help="fixed depth in plies, 1-30")
-    p.add_argument("--optional-capture", action="store_true", help="captures are optional")
+    add_rule_options(p)
     p.set_defaults(func=_cmd_analyse)
 
     p = sub.add_parser("match", help="play games between levels and measure Elo")
@@ -294,7 +296,7 @@ def register(sub: Any) -> None:
     p.add_argument("--openings", metavar="FILE", help="FENs, one per line (default: random)")
     p.add_argument("--jobs", default="1", help="games played in parallel (processes)")
     p.add_argument("--seed", type=int, default=1, help="seed for openings and weaker moves")
-    p.add_argument("--optional-capture", action="store_true", help="captures are optional")
+    add_rule_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="last line: one JSON object")
     p.add_argument("--pdn", metavar="FILE",

@@ -12,12 +12,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from damiera.cli.common import load_variant
+from damiera.cli.common import add_rule_options, variant_of
 from damiera.puzzles.library import shipped, variant_key
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    v = load_variant(args.variant, args.optional_capture)
+    v = variant_of(args)
     puzzles = shipped(variant_key(v))
     if not puzzles:
         print(f"damiera: no puzzles ship for {v.display_name}", file=sys.stderr)
@@ -39,6 +39,5 @@ def register(sub: Any) -> None:
     c = puzzles_sub.add_parser("export", help="a rule set's puzzles as JSON lines")
     c.add_argument("variant", metavar="RULE_SET")
     c.add_argument("--out", metavar="FILE", help="write to FILE (default: standard output)")
-    c.add_argument("--optional-capture", action="store_true",
-                   help="the rule set with the optional-capture house rule")
+    add_rule_options(c)
     c.set_defaults(func=_cmd_export)

@@ -13,16 +13,24 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from damiera.cli.common import UsageError, load_position, load_variant, shown
+from damiera.cli.common import UsageError, add_rule_options, load_position, shown, variant_of
 from damiera.rules.movegen import apply_move, legal_moves, perft
 from damiera.rules.notation import move_labels, move_text
 from damiera.rules.position import FenError, Position, parse_fen
-from damiera.rules.variant import VARIANTS, Variant
+from damiera.rules.variant import VARIANTS, RuleOption, Variant
+
+
+def _options_of(v: Variant) -> list[RuleOption]:
+    """The rule options ``v`` may be played with (optional capture: 8x8 boards only)."""
+    return [option for option in RuleOption
+            if option is not RuleOption.OPTIONAL_CAPTURE or v.board_size == 8]
 
 
 def _cmd_variants(args: argparse.Namespace) -> int:
     if args.json:
-        print(json.dumps([v.rule_parameters() for v in VARIANTS.values()]))
+        print(json.dumps([{**v.rule_parameters(),
+                           "options_available": [o.value for o in _options_of(v)]}
+                          for v in VARIANTS.values()]))
         return 0
     for v in VARIANTS.values():
         print(f"{v.id}: {v.name}")
@@ -44,8 +52,8 @@ def _cmd_variants(args: argparse.Namespace) -> int:
             f"  draw: {v.draw_moves_without_progress} moves each without capture or promotion,"
             f" or threefold repetition; PDN GameType {v.pdn_gametype}"
         )
-        if v.board_size == 8:
-            print("  house rule available: --optional-capture")
+        flags = ", ".join(f"--{o.value}" for o in _options_of(v))
+        print(f"  options: {flags} (or {v.id}+{RuleOption.LOSING.value} and the like)")
     return 0
 
 
@@ -57,7 +65,7 @@ def _moves_line(v: Variant, position: Position, as_json: bool) -> str:
 
 
 def _cmd_moves(args: argparse.Namespace) -> int:
-    v = load_variant(args.variant, args.optional_capture)
+    v = variant_of(args)
     if args.fens is not None:
         if args.fen is not None:
             raise UsageError("give --fen or --fens, not both")
@@ -99,7 +107,7 @@ def _answer_fens(v: Variant, lines: Iterable[str], as_json: bool) -> None:
 
 
 def _cmd_perft(args: argparse.Namespace) -> int:
-    v = load_variant(args.variant, args.optional_capture)
+    v = variant_of(args)
     text = args.depth.strip()
     if not (text.isascii() and text.isdigit()) or int(text[:3]) > 30 or len(text) > 3:
         raise UsageError(f"depth must be a whole number from 0 to 30, not {shown(args.depth)}")
@@ -132,7 +140,7 @@ def register(sub: Any) -> None:
     p.add_argument("variant")
     p.add_argument("--fen", help="position in FEN (default: the start position)")
     p.add_argument("--fens", metavar="FILE", help="one FEN per line ('-' for standard input)")
-    p.add_argument("--optional-capture", action="store_true", help="captures are optional")
+    add_rule_options(p)
     p.add_argument("--json", action="store_true", help="JSON objects instead of notation")
     p.set_defaults(func=_cmd_moves)
 
@@ -140,6 +148,6 @@ def register(sub: Any) -> None:
     p.add_argument("variant")
     p.add_argument("depth")
     p.add_argument("--fen", help="position in FEN (default: the start position)")
-    p.add_argument("--optional-capture", action="store_true", help="captures are optional")
+    add_rule_options(p)
     p.add_argument("--divide", action="store_true", help="count per first move")
     p.set_defaults(func=_cmd_perft)

@@ -320,11 +320,11 @@ def elo_stats(wins: int, draws: int, losses: int) -> tuple[float, float, float, 
     return score, _elo(mid), _elo(lo_s), _elo(hi_s)
 
 
-def _game_job(args: tuple[str, bool, str, str, str, float | None, int, int]) -> GameRecord:
+def _game_job(args: tuple[str, str, str, str, float | None, int, int]) -> GameRecord:
     from damiera.rules.variant import variant as get_variant
 
-    vid, optional, fen, white, black, movetime, seed, number = args
-    v = get_variant(vid, optional_capture=optional)
+    vid, fen, white, black, movetime, seed, number = args
+    v = get_variant(vid)  # the canonical id: the rule set and its options
     return play_game(v, parse_fen(v, fen), white, black, movetime, seed, number)
 
 
@@ -334,7 +334,7 @@ def _worker_ignores_ctrl_c() -> None:
 
 
 def _indexed_game_job(
-    item: tuple[int, tuple[str, bool, str, str, str, float | None, int, int]],
+    item: tuple[int, tuple[str, str, str, str, float | None, int, int]],
 ) -> tuple[int, GameRecord]:
     return item[0], _game_job(item[1])
 
@@ -370,8 +370,7 @@ def run_match(
     for i in range(games):
         fen = write_fen(variant, openings[(i // 2) % len(openings)])
         white, black = (first, second) if i % 2 == 0 else (second, first)
-        tasks.append((variant.id, variant.optional_capture, fen, white, black, movetime,
-                      seed * 100_003 + i, i + 1))
+        tasks.append((variant.full_id, fen, white, black, movetime, seed * 100_003 + i, i + 1))
     records: list[GameRecord] = []
     if jobs > 1:
         done: dict[int, GameRecord] = {}
@@ -419,7 +418,8 @@ def run_match(
             draws += 1
     score, elo, lo, hi = elo_stats(wins, draws, losses)
     result = MatchResult(
-        variant.id, first, second, games, wins, draws, losses, round(score, 4), round(elo, 1),
+        variant.full_id, first, second, games, wins, draws, losses, round(score, 4),
+        round(elo, 1),
         round(lo, 1), round(hi, 1), round((hi - lo) / 2, 1), movetime,
     )
     return result, records

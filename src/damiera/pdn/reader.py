@@ -45,7 +45,15 @@ from damiera.rules.move import Move
 from damiera.rules.movegen import CoreMove as RawMove
 from damiera.rules.notation import AmbiguousMoveError, NotationError, parse_move
 from damiera.rules.position import FenError, Position, fen_excerpt, parse_fen
-from damiera.rules.variant import VARIANTS, Color, Notation, Variant
+from damiera.rules.variant import (
+    GOAL_VARIANT_TAGS,
+    VARIANTS,
+    Color,
+    Notation,
+    RuleOption,
+    Variant,
+    with_options,
+)
 from damiera.rules.variant import variant as _variant
 
 #: Most moves tried while resolving short captures by the moves that follow, per game.
@@ -123,7 +131,9 @@ def _move_text(text: str) -> str:
 def variant_of(tags: dict[str, str], default: Variant) -> Variant:
     """The variant a game's ``GameType`` tag names (its first number), else ``default``;
     with the optional-capture house rule when the game carries ``[CaptureRule "optional"]``
-    (what the writer adds for such a game).
+    (what the writer adds for such a game), and the losing rule or breakthrough when its
+    ``Variant`` tag says ``Antidraughts`` or ``Breakthrough`` (lidraughts' words; any other
+    ``Variant`` value, such as ``Standard``, changes nothing).
 
     Raises ValueError for a GameType that is not a number Damiera plays, or the house rule
     on a board it does not apply to."""
@@ -136,9 +146,15 @@ def variant_of(tags: dict[str, str], default: Variant) -> Variant:
             known = ", ".join(f"{n} ({v.name})" for n, v in sorted(GAME_TYPES.items()))
             raise ValueError(f"GameType {value!r} is not a game Damiera plays; known: {known}")
         base = GAME_TYPES[int(head)]
-    if tags.get("CaptureRule", "").strip().lower() == "optional" and not base.optional_capture:
-        return _variant(base.id, optional_capture=True)
-    return base
+    options = set(base.options)
+    if tags.get("CaptureRule", "").strip().lower() == "optional":
+        options.add(RuleOption.OPTIONAL_CAPTURE)
+    goal = GOAL_VARIANT_TAGS.get(tags.get("Variant", "").strip().lower())
+    if goal is not None:
+        options.add(goal)
+    if options == set(base.options):
+        return base
+    return with_options(base, options)
 
 
 def _numeric_twin(v: Variant) -> Variant:

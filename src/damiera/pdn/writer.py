@@ -4,7 +4,9 @@
   GameType (the variant's full form), ``CaptureRule "optional"`` for a game under the
   optional-capture house rule (no GameType value says that captures were optional, so
   without it the movetext would be illegal under the GameType it declares; README, "PDN files"),
-  FEN (only for a set-up, written canonically), then the others in their order. Missing
+  ``Variant "Antidraughts"`` or ``Variant "Breakthrough"`` for a game under a goal option (the
+  tag and words lidraughts writes beside its GameType: the moves are the rule set's, the
+  result follows the option's goal), FEN (only for a set-up, written canonically), then the others in their order. Missing
   seven-tag-roster values are ``?``.
 - Results in the variant's convention (:mod:`damiera.pdn.results`): on the 10x10 board
   the FMJD's points ``2-0``, ``1-1``, ``0-2``; on 8x8 ``1-0``, ``1/2-1/2``, ``0-1``;
@@ -27,7 +29,7 @@ from damiera.pdn.results import canonical_result, result_token
 from damiera.rules.game import Game, Outcome, ResultReason
 from damiera.rules.notation import move_text
 from damiera.rules.position import start_position, write_fen
-from damiera.rules.variant import Color, Variant
+from damiera.rules.variant import GOAL_VARIANT_TAGS, Color, Variant
 
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 WIDTH = 79
@@ -138,6 +140,12 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
     all_tags.pop("CaptureRule", None)
     if v.optional_capture:
         all_tags["CaptureRule"] = "optional"
+    if all_tags.get("Variant", "").strip().lower() in GOAL_VARIANT_TAGS:
+        del all_tags["Variant"]  # the game's own options decide it, below
+    goal = next((word for word, option in GOAL_VARIANT_TAGS.items() if option in v.options),
+                None)
+    if goal is not None:
+        all_tags["Variant"] = goal.capitalize()
     all_tags.pop("FEN", None)
     all_tags.pop("SetUp", None)
     all_tags.pop("Setup", None)
@@ -145,7 +153,7 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
         all_tags["FEN"] = write_fen(v, start)
     ordered = {k: all_tags.get(k) or "?" for k in ROSTER}
     ordered["Result"] = token
-    for key in ("GameType", "CaptureRule", "FEN"):
+    for key in ("GameType", "Variant", "CaptureRule", "FEN"):
         if key in all_tags:
             ordered[key] = all_tags[key]
     for key, value in all_tags.items():

@@ -337,6 +337,13 @@ _OPTION_WORDS: Final = {
     RuleOption.BREAKTHROUGH: "breakthrough",
 }
 
+#: PDN ``Variant`` tag values (lower case) that name a goal option, as lidraughts writes
+#: them beside the rule set's ``GameType``.
+GOAL_VARIANT_TAGS: Final = {
+    "antidraughts": RuleOption.LOSING,
+    "breakthrough": RuleOption.BREAKTHROUGH,
+}
+
 #: Longest variant text :func:`variant` reads (the longest canonical id is 50 characters).
 MAX_VARIANT_TEXT: Final = 120
 

@@ -163,11 +163,33 @@ def test_scan_variant_names_accepted_or_refused_by_name() -> None:
     param = next(line for line in lines if line.startswith("param name=variant"))
     values = parse_line(param)[1]["values"].split()
     assert "normal" in values and "russian" in values and "killer" not in values
+    assert "bt" in values and "losing" in values
     errors = [line for line in lines if line.startswith("error ")]
-    assert len(errors) == 4  # killer, frisian, bt, losing; normal and the position are taken
-    for name, words in (("killer", "Killer draughts"), ("frisian", "Frisian draughts"),
-                        ("bt", "Breakthrough"), ("losing", "losing draughts")):
+    assert len(errors) == 2  # killer, frisian; normal, bt, losing and the position are taken
+    for name, words in (("killer", "Killer draughts"), ("frisian", "Frisian draughts")):
         assert any(f"variant {name} ({words}" in e and "not supported" in e for e in errors)
+
+
+@pytest.mark.parametrize(("name", "fen", "best"), [
+    ("bt", "W:W6:B45", "6-1"),                  # the first king wins at once
+    ("losing", "W:W28,33:B19,10", "28-23"),     # gives its men away
+    ("russian+losing", "W:Wc3,g3:Bd6", None),   # any Damiera id with its options
+])
+def test_scan_bt_and_losing_play_international_with_that_goal(
+        name: str, fen: str, best: str | None) -> None:
+    from damiera.engine.hub_protocol import SCAN_VARIANTS, position_string
+    from damiera.rules.position import parse_fen
+    from damiera.rules.variant import variant
+
+    v = variant(SCAN_VARIANTS.get(name) or name)
+    out = io.StringIO()
+    run([f"set-param name=variant value={name}", f"pos pos={position_string(v, parse_fen(v, fen))}",
+         "level depth=4", "go think", "quit"], out)
+    lines = out.getvalue().splitlines()
+    assert not [line for line in lines if line.startswith("error ")]
+    done = next(line for line in lines if line.startswith("done "))
+    if best is not None:
+        assert parse_line(done)[1]["move"] == best
 
 
 def test_end_of_input_in_process_stops_an_infinite_search_with_one_done() -> None:

@@ -4,8 +4,10 @@ Run as ``damiera hub``; a GUI talks to it on standard input and output, one comm
 (the text forms are in :mod:`damiera.engine.hub_protocol`).
 
 Commands: ``hub`` (answers ``id``, ``param`` lines and ``wait``); ``set-param`` (``variant``:
-Scan's ``normal`` or ``international`` for International rules, or any other Damiera variant
-id; Scan's ``killer``, ``bt``, ``frisian`` and ``losing`` are refused with an error saying so;
+Scan's ``normal`` or ``international`` for International rules, Scan's ``bt`` and ``losing``
+for International rules with breakthrough or the losing rule, or any other Damiera variant
+id, rule options included (``russian+losing``); Scan's ``killer`` and ``frisian`` are
+refused with an error saying so;
 ``level``: 1-3, default 3); ``init`` (``ready``); ``new-game`` (clears the search tables and
 the position); ``pos pos=... [moves="..."]``; ``level depth=N | move-time=S | [moves=M]
 time=T [inc=I] | nodes=N | infinite`` (a bad value, e.g. ``depth=0``, ``move-time=nan`` or
@@ -154,7 +156,8 @@ class HubSession:
             raise HubError(f"{excerpt(cmd)} during a search: send stop first")
         elif cmd == "hub":
             self.send('id name=Damiera version=0.1 author="Damiera engine" country=none')
-            ids = " ".join(hub_variant_name(k) for k in VARIANTS)
+            ids = " ".join([hub_variant_name(k) for k in VARIANTS] +
+                           [name for name, vid in SCAN_VARIANTS.items() if vid and "+" in vid])
             self.send(f'param name=variant value={self.variant_name} type=enum values="{ids}"')
             self.send(f"param name=level value={self.level} type=int min=1 max=3")
             self.send("wait")
@@ -187,7 +190,7 @@ class HubSession:
                 self.variant = variant(SCAN_VARIANTS.get(key) or key)
             except ValueError as exc:
                 raise HubError(str(exc)) from None
-            self.variant_name = hub_variant_name(self.variant.id)
+            self.variant_name = hub_variant_name(self.variant.full_id)
             self.engine = None
             self.game = None  # a position of another variant means nothing here
         elif name == "level":

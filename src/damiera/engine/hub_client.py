@@ -244,7 +244,7 @@ class HubClient:
 
     def _variant_name(self) -> str:
         """The engine's name for our variant; HubClientError if it declares none."""
-        name = self._engine_name(self.variant.id)
+        name = self._engine_name(self.variant.full_id)
         if name is not None:
             return name
         names = (self.params.get("variant") or {}).get("values", "").split()

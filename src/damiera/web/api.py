@@ -77,7 +77,8 @@ PLAYER_COOKIE = "damiera_player"
 class NewGameBody(BaseModel):
     """Options of a new game; everything but ``variant`` is optional."""
 
-    variant: str = Field(examples=["italian"], max_length=32)
+    variant: str = Field(examples=["italian", "international+losing"], max_length=64,
+                         description="a rule set's id, or its canonical id with options")
     opponent: Literal["computer", "friend", "online"] = Field(
         default="computer",
         description="'online': a player elsewhere takes the other side through the "
@@ -92,6 +93,8 @@ class NewGameBody(BaseModel):
         description="against a player online: your display name (at most 24 characters)",
     )
     optional_capture: bool = Field(default=False, description="house rule, 8x8 only")
+    losing: bool = Field(default=False, description="the losing rule (Antidraughts)")
+    breakthrough: bool = Field(default=False, description="breakthrough: the first king wins")
     fen: str | None = Field(default=None, description="start position (PDN FEN)",
                             max_length=MAX_FEN_TEXT)
     clock: str | None = Field(

@@ -334,8 +334,12 @@ def create_app(
         title = _("Play draughts")
         if game is not None:
             title = _(VARIANTS[game["variant"]].name)
-            if game["optional_capture"]:
-                title = f"{title} ({_('captures optional')})"
+            options = [word for key, word in (("optional_capture", _("captures optional")),
+                                              ("losing", _("losing rule")),
+                                              ("breakthrough", _("breakthrough")))
+                       if game.get(key)]
+            if options:
+                title = f"{title} ({', '.join(options)})"
         return render(
             request,
             "play.html",

@@ -98,7 +98,8 @@ def turn_of(stored: StoredGame) -> str:
     if stored.start_fen:
         first = "black" if stored.start_fen.strip()[:1].upper() == "B" else "white"
     else:
-        first = VARIANTS[stored.variant].first_to_move.word
+        # the column is a canonical id (options after '+'); the rule set decides who starts
+        first = VARIANTS[stored.variant.split("+", 1)[0]].first_to_move.word
     if len(stored.moves) % 2 == 0:
         return first
     return "black" if first == "white" else "white"

@@ -127,7 +127,8 @@ def read_job(job: Any) -> tuple[str, bool, list[Any], int, float | None]:
             positions.append(parse_fen(v, fen))
         except ValueError as exc:
             raise BadJob(f"bad FEN: {str(exc)[:200]}") from None
-    return v.id, optional, positions, int(level), None if movetime is None else float(movetime)
+    return (v.full_id, optional, positions, int(level),
+            None if movetime is None else float(movetime))
 
 
 async def computer_move(ctx: dict[str, Any], job: Any) -> dict[str, Any]:

@@ -133,7 +133,7 @@ class QueueComputer(ComputerPool):
         if forced is not None:      # nothing to search: no job
             return forced
         job = computer_jobs.make_job(
-            ask.game if ask else "", ask.version if ask else 0, v.id, v.optional_capture,
+            ask.game if ask else "", ask.version if ask else 0, v.full_id, v.optional_capture,
             level, self.movetime, [write_fen(v, p) for p in positions])
         queued = await self._enqueue(job, level, ask)
         loop = asyncio.get_running_loop()

@@ -39,6 +39,9 @@ class NewGame:
     level: int = 1
     side: str | None = None
     optional_capture: bool = False
+    #: The goal options (any rule set); ``variant`` may name them too (``italian+losing``).
+    losing: bool = False
+    breakthrough: bool = False
     fen: str | None = None
     clock: str | None = None
     #: Against the computer: a configured Hub engine's name (None: Damiera's own engine).
@@ -58,7 +61,8 @@ def new_game(options: NewGame, owner: str | None,
     move that is not legal where it stands, or after the game has ended by rule, names its
     number)."""
     try:
-        v = variant(options.variant, optional_capture=options.optional_capture)
+        v = variant(options.variant, optional_capture=options.optional_capture,
+                    losing=options.losing, breakthrough=options.breakthrough)
     except UnknownVariantError:
         raise BadRequest(
             f"unknown variant {quoted(str(options.variant))}; known variants: "
@@ -74,7 +78,7 @@ def new_game(options: NewGame, owner: str | None,
         if options.opponent != "computer":
             raise BadRequest("an engine plays only as the computer (opponent 'computer')")
         try:
-            hub.check(options.engine, v.id, v.optional_capture)
+            hub.check(options.engine, v.full_id, v.optional_capture)
         except ValueError as exc:
             raise BadRequest(str(exc)) from None
     if options.level not in (1, 2, 3):
@@ -106,7 +110,7 @@ def new_game(options: NewGame, owner: str | None,
         side = secrets.choice(("white", "black"))
     stored = StoredGame(
         id=new_game_id(),
-        variant=v.id,
+        variant=v.full_id,
         optional_capture=v.optional_capture,
         opponent=options.opponent,
         level=(options.level if options.opponent == "computer" and options.engine is None

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from damiera.rules.game import Result, ResultReason
-from damiera.rules.variant import VARIANTS, Color, Variant
+from damiera.rules.variant import Color, Variant, variant
 from damiera.web import i18n
 from damiera.web.store import StoredGame
 
@@ -82,6 +82,11 @@ def result_sentence(winner: str | None, reason: str, n: int) -> str | None:
     text = {
         ResultReason.NO_PIECES.value: _("{winner} wins: {loser} has no pieces left"),
         ResultReason.NO_MOVES.value: _("{winner} wins: {loser} has no legal move"),
+        ResultReason.LOSING_NO_PIECES.value:
+            _("{winner} wins: it has no pieces left (losing rule)"),
+        ResultReason.LOSING_NO_MOVES.value:
+            _("{winner} wins: it has no legal move (losing rule)"),
+        ResultReason.BREAKTHROUGH.value: _("{winner} wins: it made the first king (breakthrough)"),
         ResultReason.RESIGNATION.value: _("{winner} wins: {loser} resigned"),
         ResultReason.NO_PROGRESS.value:
             _("Draw: {n} moves each without a capture or a promotion"),
@@ -98,6 +103,16 @@ def result_sentence(winner: str | None, reason: str, n: int) -> str | None:
     try:
         return text.format(**fields)
     except (KeyError, IndexError, ValueError):
+        return None
+
+
+def stored_variant(stored: StoredGame) -> Variant | None:
+    """The Variant of a stored row (its ``variant`` column is a canonical id, options
+    included; rows stored before keep the rule set's id and the ``optional_capture`` flag),
+    or None for a column no rule set reads."""
+    try:
+        return variant(stored.variant, optional_capture=stored.optional_capture)
+    except ValueError:
         return None
 
 
@@ -134,7 +149,7 @@ def result_json(result: Result | None, v: Variant) -> dict[str, Any] | None:
 
 def stored_result_text(stored: StoredGame) -> str:
     """The stored result as a sentence in the current language (the reason's own words)."""
-    v = VARIANTS.get(stored.variant)
+    v = stored_variant(stored)
     if stored.result_reason in OFF_BOARD_REASONS[2:]:
         sentence = result_sentence(stored.result_winner, stored.result_reason, 0)
         return sentence if sentence is not None else str(stored.result_reason)

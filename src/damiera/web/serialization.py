@@ -13,9 +13,9 @@ from damiera.rules.geometry import geometry
 from damiera.rules.movegen import Move
 from damiera.rules.notation import capture_paths, crowned_at, move_labels
 from damiera.rules.position import Position, start_position, write_fen
-from damiera.rules.variant import VARIANTS, Color, Variant
+from damiera.rules.variant import Color, Variant
 from damiera.web.game_cache import fen_of
-from damiera.web.results import color_of, result_json, stored_result_text
+from damiera.web.results import color_of, result_json, stored_result_text, stored_variant
 from damiera.web.store import StoredGame
 
 __all__ = [
@@ -25,10 +25,19 @@ __all__ = [
     "move_json",
     "move_numbers",
     "moves_with_paths_json",
+    "options_json",
     "pieces_json",
     "summary_json",
     "variant_json",
 ]
+
+
+def options_json(v: Variant) -> dict[str, Any]:
+    """A game's or challenge's rule set and options: ``variant`` (the rule set's id, as
+    before the options), ``full_id`` (the canonical id with its options, what to send back
+    to create the same game), ``optional_capture``, ``losing`` and ``breakthrough``."""
+    return {"variant": v.id, "full_id": v.full_id, "optional_capture": v.optional_capture,
+            "losing": v.losing, "breakthrough": v.breakthrough}
 
 
 def variant_json(v: Variant) -> dict[str, Any]:
@@ -134,9 +143,8 @@ def game_json(stored: StoredGame, game: Game, *, can_undo: bool) -> dict[str, An
     numbers = move_numbers(game)
     return {
         "id": stored.id,
-        "variant": v.id,
+        **options_json(v),
         "variant_name": v.display_name,
-        "optional_capture": v.optional_capture,
         "opponent": stored.opponent,
         "level": stored.level,
         "engine": stored.engine,
@@ -169,7 +177,7 @@ def game_json(stored: StoredGame, game: Game, *, can_undo: bool) -> dict[str, An
 def summary_json(s: StoredGame) -> dict[str, Any]:
     """One game of "my games" (see :func:`damiera.web.my_games.recent`), read from
     the stored row without replaying it."""
-    v = VARIANTS.get(s.variant)
+    v = stored_variant(s)
     result: dict[str, Any] | None = None
     outcome = None
     if s.result_reason:
@@ -183,9 +191,10 @@ def summary_json(s: StoredGame) -> dict[str, Any]:
     offset = 0 if starts == first[0].upper() else 1
     return {
         "id": s.id,
-        "variant": s.variant,
+        **(options_json(v) if v else {"variant": s.variant, "full_id": s.variant,
+                                      "optional_capture": s.optional_capture,
+                                      "losing": False, "breakthrough": False}),
         "variant_name": v.name if v else s.variant,
-        "optional_capture": s.optional_capture,
         "opponent": s.opponent,
         "level": s.level,
         "engine": s.engine,

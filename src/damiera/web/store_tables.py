@@ -24,6 +24,10 @@ class _Base(DeclarativeBase):
     pass
 
 
+#: Longest ``variant`` column value: a rule set's canonical id with its options
+#: (:attr:`damiera.rules.variant.Variant.full_id`; revision 0009).
+MAX_VARIANT_ID = 64
+
 #: The store's tables, as the newest schema revision makes them (damiera/web/migrations/).
 METADATA = _Base.metadata
 
@@ -34,7 +38,7 @@ class GameRow(_Base):
     __tablename__ = "games"
 
     id: Mapped[str] = mapped_column(String(MAX_GAME_ID), primary_key=True)
-    variant: Mapped[str] = mapped_column(String(32))
+    variant: Mapped[str] = mapped_column(String(MAX_VARIANT_ID))
     optional_capture: Mapped[bool] = mapped_column(default=False)
     #: "computer" or "friend".
     opponent: Mapped[str] = mapped_column(String(16))
@@ -105,7 +109,7 @@ class ChallengeRow(_Base):
     __tablename__ = "challenges"
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
-    variant: Mapped[str] = mapped_column(String(32))
+    variant: Mapped[str] = mapped_column(String(MAX_VARIANT_ID))
     optional_capture: Mapped[bool] = mapped_column(default=False)
     #: Time control "M+S", or None (no clock).
     clock: Mapped[str | None] = mapped_column(String(20), nullable=True)

@@ -134,3 +134,20 @@ def test_the_creator_away_from_the_lobby_finds_the_game_its_challenge_became(
     _, theirs = _lobby(taker).wait_for(lambda i, d: d["type"] == "list")
     assert theirs["accepted"] == []                 # the acceptor went there itself
     back.close()
+
+
+def test_a_challenge_carries_its_goal_option_into_the_game_it_becomes(
+    browsers: Callable[[], httpx.Client],
+) -> None:
+    maker, taker = browsers(), browsers()
+    lobby = _lobby(maker)
+    made = _challenge(maker, variant="russian", losing=True)
+    assert (made["variant"], made["full_id"], made["losing"]) == ("russian", "russian+losing",
+                                                                   True)
+    listed = {c["id"]: c for c in taker.get("/api/challenges").json()}
+    assert listed[made["id"]]["full_id"] == "russian+losing"
+    game = ok(taker.post(f"/api/challenges/{made['id']}/accept", json={}))
+    assert (game["full_id"], game["losing"]) == ("russian+losing", True)
+    assert maker.post("/api/challenges", json={"variant": "russian", "losing": True,
+                                               "breakthrough": True}).status_code == 400
+    lobby.close()

@@ -187,7 +187,7 @@ class AnalysisService:
         entry = (stop, ticket)
         self._streams[key] = entry
         turn = pos.turn.word
-        job = {"kind": "analyse", "variant": v.id, "optional_capture": v.optional_capture,
+        job = {"kind": "analyse", "variant": v.full_id, "optional_capture": v.optional_capture,
                "fen": write_fen(v, pos), "multipv": multipv,
                "movetime": self.pool.analysis_movetime}
         try:
@@ -235,7 +235,7 @@ class AnalysisService:
         except LimitExceeded:
             ticket.release()
             raise
-        job = {"kind": "review", "variant": v.id, "optional_capture": v.optional_capture,
+        job = {"kind": "review", "variant": v.full_id, "optional_capture": v.optional_capture,
                "fen": write_fen(v, start), "moves": moves,
                "movetime": self.pool.review_movetime, "tags": tags, "result": result}
         review.task = asyncio.create_task(self._run_review(review, job, ticket))
@@ -312,7 +312,7 @@ def build_router(games: GameService, pool: WorkerPool, render: Any,
             if stored is not None:
                 g: Game = games.rebuild(stored)
                 initial.update(
-                    variant=g.variant.id, optional_capture=g.variant.optional_capture,
+                    variant=g.variant.full_id, optional_capture=g.variant.optional_capture,
                     fen=write_fen(g.variant, g.start), moves=g.history(), game_id=stored.id,
                     result=g.result.pdn if g.result else None)
         if initial["variant"] not in VARIANTS:

@@ -46,7 +46,7 @@ from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 
-from damiera.rules.variant import VARIANTS
+from damiera.rules.variant import variant as get_variant
 from damiera.web import clocks, i18n, seats
 from damiera.web.api import (
     ERRORS,
@@ -201,10 +201,11 @@ def build_router(service: GameService, hub: LiveHub, actions: OnlineActions,
 
     def _invitation_page(request: Request, stored: StoredGame, free: str) -> Response:
         creator = "black" if free == "white" else "white"
-        variant = VARIANTS[stored.variant]
+        variant = get_variant(stored.variant, optional_capture=stored.optional_capture)
         response = render(request, "join.html", {
             "title": _("You are invited to play"),
-            "variant_name": _(variant.name), "optional_capture": stored.optional_capture,
+            "variant_name": _(variant.name), "optional_capture": variant.optional_capture,
+            "losing": variant.losing, "breakthrough": variant.breakthrough,
             "clock": clocks.label(stored.clock) if stored.clock else None,
             "side": free, "opponent": getattr(stored, f"{creator}_name"),
             "game_id": stored.id})

@@ -51,4 +51,6 @@ def live_strings() -> dict[str, str]:
         "your_challenge": _("Your challenge: waiting for someone to accept it…"),
         "no_challenges": _("No open challenges. Open one, or invite a friend by link."),
         "captures_optional": _("captures optional"),
+        "losing": _("losing rule"),
+        "breakthrough": _("breakthrough"),
     }

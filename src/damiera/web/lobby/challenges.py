@@ -27,6 +27,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, func, select, update
 from sqlalchemy.orm import Session
 
+from damiera.rules.variant import variant
 from damiera.web import i18n, seats
 from damiera.web.errors import BadRequest, Conflict
 from damiera.web.games import GameService
@@ -35,6 +36,7 @@ from damiera.web.live.hub import LiveHub, LiveSettings
 from damiera.web.live.names import check_name
 from damiera.web.lobby.presence import CreatorPresence, still_here
 from damiera.web.new_game import NewGame, new_game
+from damiera.web.serialization import options_json
 from damiera.web.store import ConflictError, NotFoundError, StorageError, storage_errors
 from damiera.web.store_tables import ChallengeRow
 
@@ -46,15 +48,26 @@ MAX_LISTED = 200
 MAX_ACCEPTED = 5
 
 
+def _options(row: ChallengeRow) -> dict[str, Any]:
+    """The challenge's rule set and options (its ``variant`` column is the canonical id; a
+    row stored before keeps the plain id and the ``optional_capture`` flag)."""
+    try:
+        return options_json(variant(row.variant, optional_capture=row.optional_capture))
+    except ValueError:
+        return {"variant": row.variant, "full_id": row.variant,
+                "optional_capture": row.optional_capture, "losing": False,
+                "breakthrough": False}
+
+
 def challenge_json(row: ChallengeRow, now: datetime, token: str | None = None) -> dict[str, Any]:
-    """A challenge for the API and the lobby: ``{"id", "variant", "optional_capture",
-    "clock" ("5+3" or null), "side" (the creator's: "white", "black", "random"), "name" (the
+    """A challenge for the API and the lobby: ``{"id", "variant", "full_id",
+    "optional_capture", "losing", "breakthrough"`` (:func:`~damiera.web.serialization.
+    options_json`), ``"clock" ("5+3" or null), "side" (the creator's: "white", "black", "random"), "name" (the
     creator's, or null), "age_s", "expires_in_s", "mine"}`` (``mine``: ``token`` made it)."""
     created, expires = _utc(row.created_at), _utc(row.expires_at)
     return {
         "id": row.id,
-        "variant": row.variant,
-        "optional_capture": row.optional_capture,
+        **_options(row),
         "clock": row.clock,
         "side": row.side,
         "name": row.creator_name,
@@ -142,12 +155,14 @@ class Challenges:
 
     # -- the service -----------------------------------------------------------------------
     async def create(self, *, variant: str, optional_capture: bool, clock: str | None,
-                     side: str, name: str | None, token: str, client: str) -> dict[str, Any]:
+                     side: str, name: str | None, token: str, client: str,
+                     losing: bool = False, breakthrough: bool = False) -> dict[str, Any]:
         """Open a challenge; returns it (:func:`challenge_json`). Raises BadRequest (bad
         options or name), LimitExceeded (429: this client's open challenges; 503: the
         lobby's)."""
         options = NewGame(variant=variant, opponent="online", side=side,
-                          optional_capture=optional_capture, clock=clock, name=name)
+                          optional_capture=optional_capture, losing=losing,
+                          breakthrough=breakthrough, clock=clock, name=name)
         stored, _game = new_game(options, None, self.games.computer.hub)  # checks them all
         now = datetime.now(UTC)
         row = ChallengeRow(

@@ -51,10 +51,12 @@ QUEUE = 64
 class ChallengeBody(BaseModel):
     """A challenge to open."""
 
-    variant: str = Field(examples=["international"], max_length=32)
+    variant: str = Field(examples=["international", "russian+losing"], max_length=64)
     clock: str | None = Field(default=None, max_length=20, examples=["5+3"])
     side: Literal["white", "black", "random"] = "random"
     optional_capture: bool = False
+    losing: bool = False
+    breakthrough: bool = False
     name: str | None = Field(default=None, max_length=100)
 
 
@@ -169,7 +171,8 @@ def build_router(challenges: Challenges, hub: LiveHub, settings: LiveSettings,
         creations.take(client, "new challenges")
         token, new = player_token(request)
         data = await challenges.create(
-            variant=body.variant, optional_capture=body.optional_capture, clock=body.clock,
+            variant=body.variant, optional_capture=body.optional_capture, losing=body.losing,
+            breakthrough=body.breakthrough, clock=body.clock,
             side=body.side, name=body.name, token=token, client=client)
         response = JSONResponse(data, status_code=201,
                                 headers={"Location": f"/api/challenges/{data['id']}"})

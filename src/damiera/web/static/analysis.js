@@ -27,7 +27,7 @@ function message(text) { setText($("message"), text || ""); }
 
 
 function query(extra) {
-  const p = new URLSearchParams({ variant: state.variant.id, ...extra });
+  const p = new URLSearchParams({ variant: rulesId(), ...extra });
   if (state.optional) p.set("optional_capture", "true");
   return p.toString();
 }
@@ -439,7 +439,7 @@ async function startReview() {
   const onGame = state.gameId && state.initialMoves && line.length === state.initialMoves.length
     && line.every((n, i) => n.move.move === state.initialMoves[i]);
   const body = onGame ? { game_id: state.gameId } : {
-    variant: state.variant.id, optional_capture: state.optional, fen: state.root.fen,
+    variant: rulesId(), optional_capture: state.optional, fen: state.root.fen,
     moves: line.map((n) => n.move.move),
   };
   let r;
@@ -547,9 +547,18 @@ function nextMistake() {
 }
 
 // -- wiring ------------------------------------------------------------------------------------------
+// A game's canonical id may carry goal options ("international+losing"): the board is the
+// rule set's, and the options go back to the server unchanged with every question.
 function setVariant(id, optional) {
-  state.variant = VARIANTS[id] || VARIANTS.international;
-  state.optional = !!optional && state.variant.board_size === 8;
+  const [base, ...options] = String(id).split("+");
+  state.variant = VARIANTS[base] || VARIANTS.international;
+  state.goals = VARIANTS[base] ? options.filter((o) => o !== "optional-capture") : [];
+  state.optional = (!!optional || options.includes("optional-capture"))
+    && state.variant.board_size === 8;
+}
+
+function rulesId() {
+  return [state.variant.id, ...(state.goals || [])].join("+");
 }
 
 function wire() {

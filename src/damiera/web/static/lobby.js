@@ -36,7 +36,9 @@ function render() {
   for (const c of list) {
     const tr = document.createElement("tr");
     tr.dataset.challengeId = c.id;
-    const variant = data.variants[c.variant] + (c.optional_capture ? ` (${S.captures_optional})` : "");
+    const options = [c.optional_capture && S.captures_optional, c.losing && S.losing,
+      c.breakthrough && S.breakthrough].filter(Boolean);
+    const variant = data.variants[c.variant] + (options.length ? ` (${options.join(", ")})` : "");
     const cells = [variant, c.clock || S.no_clock, sideText(c.side), c.name || S.player, age(c)];
     for (const text of cells) {
       const td = document.createElement("td");
@@ -153,6 +155,8 @@ document.getElementById("challenge-form").addEventListener("submit", async (e) =
       variant: variantSelect.value, clock: clock === "none" ? null : clock,
       side: document.getElementById("ch-side").value, name: name || null,
       optional_capture: document.getElementById("ch-optional").checked,
+      losing: document.getElementById("ch-goal").value === "losing",
+      breakthrough: document.getElementById("ch-goal").value === "breakthrough",
     } });
     mine.add(c.id);
     add(c);

@@ -30,6 +30,20 @@ const form = document.getElementById("new-game");
 const variantSelect = document.getElementById("ng-variant");
 const optionalRow = document.getElementById("ng-optional-row");
 const optional = document.getElementById("ng-optional");
+// The two goal options exclude each other (the server refuses both): ticking one clears the
+// other.
+const goalBoxes = {
+  losing: document.getElementById("ng-losing"),
+  breakthrough: document.getElementById("ng-breakthrough"),
+};
+for (const [name, box] of Object.entries(goalBoxes)) {
+  box.addEventListener("change", () => {
+    if (!box.checked) return;
+    for (const [other, otherBox] of Object.entries(goalBoxes)) {
+      if (other !== name) otherBox.checked = false;
+    }
+  });
+}
 const errorBox = document.getElementById("ng-error");
 
 // Hub engines (value "hub:NAME") are offered only for the variants they play, without the
@@ -109,6 +123,8 @@ form.addEventListener("submit", async (e) => {
     engine: hub ? choice.slice(4) : null,
     side,
     optional_capture: optional.checked,
+    losing: goalBoxes.losing.checked,
+    breakthrough: goalBoxes.breakthrough.checked,
     clock,
   };
   if (opponent === "online" && nameInput) {

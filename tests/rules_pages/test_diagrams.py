@@ -12,6 +12,7 @@ import dataclasses
 
 import pytest
 
+from damiera.rules.game import Game
 from damiera.rules.movegen import legal_moves
 from damiera.rules.notation import NotationError, move_labels, parse_move
 from damiera.rules.position import parse_fen
@@ -34,6 +35,16 @@ def check_diagram(d: Diagram) -> list[str]:
             missing = [m for m in claim.moves if m not in by_text]
             if missing:
                 problems.append(f"{missing} not legal; legal: {sorted(by_text)}")
+        elif claim.kind == "ends":
+            game = Game(v, pos)
+            if claim.move:
+                game.play(claim.move)
+            outcome = game.outcome()
+            found = None if outcome is None else (
+                outcome.winner.word if outcome.winner else None, outcome.reason.value)
+            if found != (claim.winner, claim.reason_code):
+                problems.append(f"after {claim.move or 'nothing'} the game ends {found}, not "
+                                f"{(claim.winner, claim.reason_code)}")
         elif claim.kind == "illegal":
             try:
                 parse_move(v, pos, claim.move)
@@ -99,3 +110,12 @@ def test_wrong_shown_captures_or_promotion_is_detected() -> None:
     assert check_diagram(dataclasses.replace(d, shown=Shown("b6:d8:f6", ("c7", "e7"), False)))
     assert check_diagram(dataclasses.replace(d, shown=Shown("b6:d8:f6", ("e7", "c7"), True)))
     assert check_diagram(dataclasses.replace(d, shown=Shown("b6:d8", ("c7",), True)))
+
+
+def test_wrong_game_end_of_a_goal_diagram_is_detected() -> None:
+    d = _one("losing-last-piece")
+    assert check_diagram(d) == []
+    wrong_winner = Claim("ends", move="32x23", winner="white", reason_code="losing-no-pieces")
+    assert check_diagram(dataclasses.replace(d, claims=(wrong_winner,)))
+    # the same position without the losing rule ends the other way
+    assert check_diagram(dataclasses.replace(d, variant="international"))

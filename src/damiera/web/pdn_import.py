@@ -66,7 +66,7 @@ from damiera.web.limits import ClientGone, LimitExceeded, Limits, RateLimiter, u
 from damiera.web.my_games import games_of, started
 from damiera.web.pages import request_locale, script_json
 from damiera.web.seats import require_same_origin
-from damiera.web.serialization import move_numbers, pieces_json, variant_json
+from damiera.web.serialization import move_numbers, options_json, pieces_json, variant_json
 
 _ = i18n.gettext
 
@@ -95,7 +95,7 @@ class ImportBody(BaseModel):
 class ReplayBody(BaseModel):
     """One game of an import: its variant, start FEN and moves."""
 
-    variant: str = Field(max_length=32, examples=["international"])
+    variant: str = Field(max_length=64, examples=["international", "international+losing"])
     fen: str | None = Field(default=None, max_length=600)
     moves: list[str] = Field(default_factory=list, max_length=MAX_REPLAY_PLIES)
 
@@ -111,7 +111,7 @@ def game_json(game: PdnGame) -> dict[str, Any]:
     return {
         "number": game.number,
         "line": game.line,
-        "variant": v.id,
+        **options_json(v),
         "variant_name": _(v.name),
         "guessed": game.guessed,
         "tags": {clip(k, 40): clip(val, 200) for k, val in list(game.tags.items())[:40]},

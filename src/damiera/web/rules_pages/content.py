@@ -27,8 +27,9 @@ from damiera.rules.variant import (
 )
 from damiera.rules.variant import variant as get_variant
 from damiera.web.rules_pages.comparison import Row, comparison, summary
-from damiera.web.rules_pages.diagrams import DIAGRAMS, OPTIONAL_CAPTURE_PAGE, Diagram
+from damiera.web.rules_pages.diagrams import DIAGRAMS, Diagram
 from damiera.web.rules_pages.messages import N_, Translate
+from damiera.web.rules_pages.options import OPTION_PAGES, OPTIONAL, OptionPage
 from damiera.web.serialization import pieces_json
 
 # --------------------------------------------------------------------------------------------
@@ -87,10 +88,6 @@ KING_FLYING = N_(
 MANDATORY = N_(
     "Capturing is compulsory: when you can capture, you must, and no quiet move is allowed. "
     "This applies to the whole position, not only to one piece."
-)
-OPTIONAL = N_(
-    "Under this house rule capturing is optional: you may make a quiet move even when a "
-    "capture is available. A capture you miss is not punished."
 )
 JUMP = N_(
     "A piece captures by jumping diagonally over an enemy piece onto the empty square right "
@@ -249,11 +246,6 @@ INTRO: dict[str, str] = {
         "board with 20 men each. Men capture backwards, kings fly, and the capture that takes "
         "the most pieces is compulsory."
     ),
-    OPTIONAL_CAPTURE_PAGE: N_(
-        "Many people learn draughts at home without the rule that captures are compulsory. "
-        "This site offers it as a house rule for every 8×8 variant: choose \"captures optional\" "
-        "when you start a new game."
-    ),
 }
 
 TIPS: dict[str, tuple[str, ...]] = {
@@ -307,34 +299,7 @@ TIPS: dict[str, tuple[str, ...]] = {
            "the opponent into a capture you have prepared."),
         N_("Keep your pieces connected; loose men on the wings are easy targets."),
     ),
-    OPTIONAL_CAPTURE_PAGE: (
-        N_("Without compulsory captures you cannot force your opponent to take a piece, so "
-           "sacrifices that work in the normal game may fail."),
-        N_("Check every capture available to both sides before you move: your opponent may "
-           "ignore the bait and take something else."),
-    ),
 }
-
-#: Page titles of the index and the house-rule page (variant pages use the variant's name).
-OPTIONAL_TITLE = N_("Captures optional (house rule)")
-OPTIONAL_RULE_PARAGRAPHS = (
-    OPTIONAL,
-    N_(
-        "Everything else stays as in the chosen variant. If you do capture, you must complete "
-        "the capture and follow the variant's rule for which capture to choose."
-    ),
-    N_(
-        "The house rule exists for the 8×8 variants only; international draughts is always "
-        "played with compulsory captures."
-    ),
-)
-OPTIONAL_FAQ = (
-    (
-        N_("If I miss a capture, is my piece taken away?"),
-        N_("No. There is no huffing on this site: a missed capture is simply a move you chose "
-           "not to make."),
-    ),
-)
 
 #: Variant names and page chrome used by the templates.
 NAMES = (
@@ -422,13 +387,13 @@ class RulesPage:
 
 
 def page_ids() -> list[str]:
-    """Every rules page id: the variants in menu order, then the house-rule page."""
-    return [*VARIANTS, OPTIONAL_CAPTURE_PAGE]
+    """Every rules page id: the variants in menu order, then the rule options' pages."""
+    return [*VARIANTS, *OPTION_PAGES]
 
 
 def render_diagram(d: Diagram, gettext: Translate) -> RenderedDiagram:
     """The template data of one diagram, with its caption translated and filled."""
-    v = get_variant(d.variant, optional_capture=d.optional_capture)
+    v = get_variant(d.variant, optional_capture=d.optional_capture)  # a canonical id
     pos = parse_fen(v, d.fen)
     pairs = [(m, move_labels(v, m)) for m in legal_moves(v, pos)]
     moves = [labels for _, labels in pairs]
@@ -516,40 +481,39 @@ def _faq(v: Variant, sections: dict[str, Section], gettext: Translate) -> list[t
 
 def _others(page_id: str, gettext: Translate) -> list[tuple[str, str]]:
     out = [(pid, gettext(VARIANTS[pid].name)) for pid in VARIANTS if pid != page_id]
-    if page_id != OPTIONAL_CAPTURE_PAGE:
-        out.append((OPTIONAL_CAPTURE_PAGE, gettext(OPTIONAL_TITLE)))
+    out += [(pid, gettext(o.title)) for pid, o in OPTION_PAGES.items() if pid != page_id]
     return out
 
 
+def _option_page(page_id: str, option: OptionPage, diagrams: list[RenderedDiagram],
+                 gettext: Translate) -> RulesPage:
+    """The page of a rule option: its rule in one section with its diagrams, and the rows
+    where its variant differs from American checkers (none for a goal option)."""
+    section = Section("captures" if option.compare else "end",
+                      gettext(SECTION_TITLES["captures" if option.compare else "end"]),
+                      [gettext(p) for p in option.paragraphs], diagrams=diagrams)
+    table = ([r for r in comparison(get_variant(option.compare), gettext) if r.differs]
+             if option.compare else [])
+    return RulesPage(
+        id=page_id, title=gettext(option.title), intro=gettext(option.intro),
+        sections=[section], table=table, table_note=gettext(DIFFERENCES_NOTE),
+        is_reference=False, tips=[gettext(x) for x in option.tips],
+        faq=[(gettext(q), gettext(a)) for q, a in option.faq], variant=None,
+        others=_others(page_id, gettext),
+    )
+
+
 def build_page(page_id: str, gettext: Translate) -> RulesPage:
-    """The translated rules page ``page_id`` (a variant id or ``"optional-capture"``).
+    """The translated rules page ``page_id`` (a variant id or a rule option's page id:
+    ``"optional-capture"``, ``"losing"``, ``"breakthrough"``).
 
     Raises :class:`KeyError` for an unknown page id.
     """
     if page_id not in page_ids():
         raise KeyError(page_id)
     diagrams = [render_diagram(d, gettext) for d in DIAGRAMS.get(page_id, ())]
-    if page_id == OPTIONAL_CAPTURE_PAGE:
-        section = Section(
-            "captures",
-            gettext(SECTION_TITLES["captures"]),
-            [gettext(p) for p in OPTIONAL_RULE_PARAGRAPHS],
-            diagrams=diagrams,
-        )
-        base = get_variant("american", optional_capture=True)
-        return RulesPage(
-            id=page_id,
-            title=gettext(OPTIONAL_TITLE),
-            intro=gettext(INTRO[page_id]),
-            sections=[section],
-            table=[r for r in comparison(base, gettext) if r.differs],
-            table_note=gettext(DIFFERENCES_NOTE),
-            is_reference=False,
-            tips=[gettext(x) for x in TIPS[page_id]],
-            faq=[(gettext(q), gettext(a)) for q, a in OPTIONAL_FAQ],
-            variant=None,
-            others=_others(page_id, gettext),
-        )
+    if page_id in OPTION_PAGES:
+        return _option_page(page_id, OPTION_PAGES[page_id], diagrams, gettext)
     v = VARIANTS[page_id]
     sections = _rule_sections(v, gettext)
     for d in diagrams:
@@ -583,11 +547,6 @@ class IndexEntry:
 def build_index(gettext: Translate) -> list[IndexEntry]:
     """The rules index: every page with a few facts drawn from its rule parameters."""
     entries = [IndexEntry(v.id, gettext(v.name), summary(v, gettext)) for v in VARIANTS.values()]
-    entries.append(
-        IndexEntry(
-            OPTIONAL_CAPTURE_PAGE,
-            gettext(OPTIONAL_TITLE),
-            [gettext(N_("any 8×8 variant")), gettext(N_("you may skip a capture"))],
-        )
-    )
+    entries += [IndexEntry(pid, gettext(o.title), [gettext(f) for f in o.facts])
+                for pid, o in OPTION_PAGES.items()]
     return entries

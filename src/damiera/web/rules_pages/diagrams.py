@@ -7,7 +7,13 @@ claims its caption makes about the position, as structured data:
 - ``only_legal_moves``: the legal moves are exactly ``moves`` (full-path notation);
 - ``legal``: every move of ``moves`` is legal (others may be too);
 - ``illegal``: ``move`` is refused by the rules core with the reason ``reason_code``
-  (:attr:`damiera.rules.notation.NotationError.code`).
+  (:attr:`damiera.rules.notation.NotationError.code`);
+- ``ends``: after ``move`` (or in the position itself, when ``move`` is empty) the game is
+  over, won by ``winner`` for the reason ``reason_code`` (a
+  :class:`damiera.rules.game.ResultReason` value): the goal options' diagrams.
+
+A diagram's ``variant`` is a canonical id, so a goal option's diagram names it
+(``international+losing``).
 
 ``tests/rules_pages/test_diagrams.py`` checks every claim and every shown move against the
 rules core, so a diagram that disagrees with the game fails the build. Captions are English
@@ -23,11 +29,13 @@ from dataclasses import dataclass
 
 from damiera.web.rules_pages.messages import N_
 
-#: Page id of the optional-capture house-rule page (the other pages are variant ids).
+#: Page ids of the rule options' pages (the other pages are variant ids).
 OPTIONAL_CAPTURE_PAGE = "optional-capture"
+LOSING_PAGE = "losing"
+BREAKTHROUGH_PAGE = "breakthrough"
 
 #: Page sections a diagram can sit in, in page order.
-SECTIONS = ("setup", "moves", "captures", "choice", "promotion")
+SECTIONS = ("setup", "moves", "captures", "choice", "promotion", "end")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +56,7 @@ class Claim:
     moves: tuple[str, ...] = ()
     move: str = ""
     reason_code: str = ""
+    winner: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +96,12 @@ def only(*moves: str) -> Claim:
 def legal(*moves: str) -> Claim:
     """Claim: each of ``moves`` is legal."""
     return Claim("legal", moves=tuple(moves))
+
+
+def ends(move: str, winner: str, reason: str) -> Claim:
+    """Claim: after ``move`` ("" for the position itself) ``winner`` ("white"/"black") has
+    won for ``reason`` (a :class:`~damiera.rules.game.ResultReason` value)."""
+    return Claim("ends", move=move, winner=winner, reason_code=reason)
 
 
 def illegal(move: str, reason_code: str) -> Claim:
@@ -434,6 +449,36 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
             (only("21x14x5", "21-17"), illegal("24x15", "most_pieces")),
             Shown("21x14x5", ("18", "10")),
             optional_capture=True,
+        ),
+    ),
+    LOSING_PAGE: (
+        Diagram(
+            "losing-last-piece", "end", "international+losing", "W:W32:B28",
+            N_("White must take with %(move)s; Black, left without pieces, wins."),
+            (only("32x23"), ends("32x23", "black", "losing-no-pieces")),
+            Shown("32x23", ("28",)),
+        ),
+        Diagram(
+            "losing-blocked", "end", "international+losing", "B:W46:B41,32",
+            N_("After %(move)s White's man on 46 cannot move, and White wins: Black, who "
+               "wants to lose, must not play it."),
+            (only("32-37", "32-38", "41-47"), ends("32-37", "white", "losing-no-legal-move")),
+            Shown("32-37"),
+        ),
+    ),
+    BREAKTHROUGH_PAGE: (
+        Diagram(
+            "breakthrough-quiet", "end", "international+breakthrough", "W:W6:B45",
+            N_("%(move)s makes the first king, and White wins at once."),
+            (only("6-1"), ends("6-1", "white", "breakthrough")),
+            Shown("6-1", promotes=True),
+        ),
+        Diagram(
+            "breakthrough-russian", "end", "russian+breakthrough", "W:Wb6:Bc7,e7,a5",
+            N_("In Russian draughts the man crowned on d8 finishes its capture as a king, "
+               "%(move)s, and then White has won."),
+            (legal("b6:d8:f6"), ends("b6:d8:f6", "white", "breakthrough")),
+            Shown("b6:d8:f6", ("c7", "e7"), promotes=True),
         ),
     ),
 }

@@ -18,12 +18,12 @@ from markupsafe import Markup, escape
 from damiera.rules.geometry import geometry
 from damiera.rules.position import parse_fen
 from damiera.rules.variant import VARIANTS
+from damiera.rules.variant import variant as get_variant
 from damiera.web import i18n
 from damiera.web.pages import render as site_render
 from damiera.web.pages import request_locale, script_json
 from damiera.web.rules_pages.content import (
     NAMES,
-    OPTIONAL_TITLE,
     SECTION_TITLES,
     UI,
     build_index,
@@ -31,6 +31,7 @@ from damiera.web.rules_pages.content import (
     page_ids,
 )
 from damiera.web.rules_pages.diagrams import DIAGRAMS
+from damiera.web.rules_pages.options import OPTIONAL_TITLE
 from damiera.web.serialization import pieces_json
 
 _RULES_PATH = re.compile(r"^/([A-Za-z]{2,3}(?:[-_][A-Za-z]{2,4})?)/rules(/[^?#]*)?$")
@@ -56,7 +57,7 @@ def localise_path(path: str, code: str) -> str:
 
 def _board(variant_id: str) -> dict[str, Any]:
     """The board description that ``board.js`` draws (same shape as ``GET /api/variants``)."""
-    v = VARIANTS[variant_id]
+    v = get_variant(variant_id)  # a canonical id: a goal option's diagrams name it
     geo = geometry(v)
     return {
         "size": v.board_size,
@@ -152,12 +153,13 @@ def build_router() -> APIRouter:
                 boards.setdefault(d.variant, _board(d.variant))
                 shown = d.shown
                 d.caption = _caption(d.id, page_id, t)
-                position = parse_fen(VARIANTS[d.variant], d.fen)
+                v = get_variant(d.variant, optional_capture=d.optional_capture)
+                position = parse_fen(v, d.fen)
                 diagrams[d.id] = {
                     "variant": d.variant,
                     "optional_capture": d.optional_capture,
                     "fen": d.fen,
-                    "pieces": pieces_json(VARIANTS[d.variant], position),
+                    "pieces": pieces_json(v, position),
                     "turn": position.turn.word,
                     "shown": shown,
                     "crowned_piece": d.crowned_piece,

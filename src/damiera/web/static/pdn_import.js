@@ -128,7 +128,7 @@ async function openGame(i) {
   showError("imp-continue-error", "");
   const asked = ++state.opening;   // only the game asked last is shown
   try {
-    const data = await postJson("/api/pdn/replay", { variant: g.variant, fen: g.start_fen, moves: g.moves });
+    const data = await postJson("/api/pdn/replay", { variant: g.full_id || g.variant, fen: g.start_fen, moves: g.moves });
     if (asked !== state.opening) return;
     state.game = g;
     state.positions = data.positions;
@@ -205,7 +205,7 @@ async function continueGame(event) {
   showError("imp-continue-error", "");
   const [opponent, level] = $("imp-opponent").value.split(":");
   // the record's start and its moves up to here: the new game lists them and marks the last
-  const body = { variant: state.game.variant, fen: state.game.start_fen,
+  const body = { variant: state.game.full_id || state.game.variant, fen: state.game.start_fen,
     moves: state.game.moves.slice(0, state.ply), opponent };
   if (level) body.level = Number(level);
   if ($("imp-side").value) body.side = $("imp-side").value;

@@ -282,7 +282,7 @@ $("btn-rematch").addEventListener("click", async () => {
   state.busy = true;
   try {
     const side = g.opponent === "computer" ? (g.side === "white" ? "black" : "white") : g.side;
-    const body = { variant: g.variant, opponent: g.opponent, level: g.level || 1, engine: g.engine || null, side,
+    const body = { variant: g.full_id || g.variant, opponent: g.opponent, level: g.level || 1, engine: g.engine || null, side,
       optional_capture: g.optional_capture, fen: g.start_fen, clock: g.clock ? g.clock.label : null };
     const next = await api("/api/games", { method: "POST", body });
     try { if (next.history.length) sessionStorage.setItem("damiera.animate", next.id); } catch (_) { /* off */ }

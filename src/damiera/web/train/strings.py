@@ -10,6 +10,7 @@ from damiera.web.board_strings import board_strings
 from damiera.web.i18n import gettext as _
 from damiera.web.rules_pages import content as rules
 from damiera.web.rules_pages.comparison import CHOICE_SHORT, NO, PROMOTION_SHORT, YES
+from damiera.web.rules_pages.options import OPTIONAL
 
 
 def question(kind: str) -> str:
@@ -60,7 +61,7 @@ def rule_sentence(variant: Variant, param: str) -> str:
         return _(rules.MEN_BACKWARD if variant.men_capture_backward else rules.MEN_FORWARD_ONLY)
     if param == "flying_kings":
         return _(rules.KING_FLYING if variant.flying_kings else rules.KING_SHORT)
-    return _(rules.MANDATORY if variant.mandatory_capture else rules.OPTIONAL)
+    return _(rules.MANDATORY if variant.mandatory_capture else OPTIONAL)
 
 
 def js_strings() -> dict[str, str]:

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "eval.h"
+#include "goal.h"
 #include "hash.h"
 #include "movegen.h"
 #include "perft.h"
@@ -389,6 +390,46 @@ static void test_search(void)
     }
 }
 
+/* The game's end under each goal (goal.h), from named positions: the usual goal, the losing
+ * rule, breakthrough; rules_init refuses both goals at once. */
+static void test_goals(void)
+{
+    enum { RUS = 3, INTL = 6 }; /* rows of VARIANTS */
+    static const struct {
+        int v;
+        int losing, breakthrough;
+        const char *fen;
+        int reason, winner; /* winner: 0 White, 1 Black */
+    } cases[] = {
+        {INTL, 0, 0, "B:W23:B", GOAL_NO_PIECES, 0},   /* Black has no piece: loses */
+        {INTL, 1, 0, "B:W23:B", GOAL_NO_PIECES, 1},   /* ... and wins under the losing rule */
+        {INTL, 0, 0, "W:W46:B41,37", GOAL_NO_MOVES, 1}, /* White shut in: loses */
+        {INTL, 1, 0, "W:W46:B41,37", GOAL_NO_MOVES, 0}, /* ... and wins */
+        {INTL, 0, 1, "W:W46:B41,37", GOAL_NO_MOVES, 1}, /* no king yet: as usual */
+        {INTL, 0, 1, "B:WK1:B45", GOAL_KING, 0},      /* White made a king */
+        {INTL, 0, 0, "B:WK1:B45", GOAL_NONE, 0},
+        {RUS, 0, 1, "B:WKf6:Ba5", GOAL_KING, 0},
+        {INTL, 1, 0, "W:W32:B28", GOAL_NONE, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const VariantRow *v = &VARIANTS[cases[i].v];
+        Rules r;
+        rules_of(v, &r);
+        r.losing = cases[i].losing;
+        r.breakthrough = cases[i].breakthrough;
+        Node n;
+        CHECK(parse_fen(v, &r, cases[i].fen, &n) == 0, "goals: cannot read %s", cases[i].fen);
+        int winner = -1, reason = goal_end(&r, &n, &winner);
+        CHECK(reason == cases[i].reason && (reason == GOAL_NONE || winner == cases[i].winner),
+              "goals %s losing=%d breakthrough=%d %s: reason %d winner %d", v->id,
+              cases[i].losing, cases[i].breakthrough, cases[i].fen, reason, winner);
+    }
+    Rules both;
+    rules_of(&VARIANTS[INTL], &both);
+    both.losing = both.breakthrough = 1;
+    CHECK(rules_init(&both) < 0, "goals: rules_init takes both goals at once");
+}
+
 int main(int argc, char **argv)
 {
     const char *tables = argc > 1 ? argv[1] : "../shared/reference/perft.json";
@@ -399,6 +440,7 @@ int main(int argc, char **argv)
     test_perft(tables, max_nodes);
     test_games(20);
     test_search();
+    test_goals();
     if (failures) {
         printf("%d check(s) failed\n", failures);
         return 1;

@@ -63,6 +63,7 @@ from damiera.web.live.events import Subscriber
 from damiera.web.live.hub import LiveHub
 from damiera.web.live.invitations import invite_url_for
 from damiera.web.live.offers import ACTIONS, OnlineActions
+from damiera.web.live.state import other
 from damiera.web.pages import request_locale
 from damiera.web.store import NotFoundError, StoredGame
 
@@ -200,7 +201,7 @@ def build_router(service: GameService, hub: LiveHub, actions: OnlineActions,
         return response
 
     def _invitation_page(request: Request, stored: StoredGame, free: str) -> Response:
-        creator = "black" if free == "white" else "white"
+        creator = other(free)
         variant = VARIANTS[stored.variant]
         response = render(request, "join.html", {
             "title": _("You are invited to play"),

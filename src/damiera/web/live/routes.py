@@ -57,7 +57,6 @@ from damiera.web.api import (
     set_player_cookie,
 )
 from damiera.web.client_address import client_address
-from damiera.web.errors import BadRequest
 from damiera.web.games import GameService
 from damiera.web.live.events import Subscriber
 from damiera.web.live.hub import LiveHub
@@ -222,8 +221,6 @@ def build_router(service: GameService, hub: LiveHub, actions: OnlineActions,
         except NotFoundError:
             return error_response(404, _("This invitation is not valid: the game is over or "
                                          "was deleted, or the link is mistyped."))
-        except ValueError as exc:       # a bad name
-            raise BadRequest(str(exc)) from None
         response = JSONResponse(service.mine(stored, None, token))
         if new and seats.held(stored, token):
             set_player_cookie(request, response, token)

@@ -634,15 +634,16 @@ async function init() {
   state.gameId = initial.game_id;
   state.initialMoves = initial.moves;
   loadEdit(null);
-  if (initial.fen) {
-    try { loadEdit(await api(`/api/analysis/position?${query({ fen: initial.fen })}`)); } catch (e) { /* said below */ }
-  }
   wire();
   syncEditor();
   if (!(initial.fen || initial.moves.length)
       || !(await analyseFen(initial.fen || state.variant.start_fen, initial.moves))) {
-    setMode("edit");
+    setMode("edit");     // a refused FEN: the editor keeps the variant's start, analyseFen said why
     draw();
+  } else if (initial.fen) {
+    // the editor holds the position given, from the answer analyseFen already has
+    loadEdit(state.root.info);
+    syncEditor();
   }
   document.body.dataset.ready = "1";
 }

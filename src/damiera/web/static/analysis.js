@@ -4,7 +4,7 @@
 import { api } from "/static/api.js";
 import { drawBoard } from "/static/board.js";
 import { followAnalysis } from "/static/engine_stream.js";
-import { decide, moveNamed, pick, selectionView } from "/static/entry.js";
+import { decide, moveNamed, pick, pointAt, selectionView } from "/static/entry.js";
 import { showChoices } from "/static/entry_choices.js";
 import { fmt, setText } from "/static/text.js";
 
@@ -260,9 +260,8 @@ const choiceEvents = {
     if (step) play(step.play.move);
   },
   point: (i) => {
-    if (!state.selection || state.selection.focus === i) return;
-    state.selection = { ...state.selection, focus: i };
-    draw();
+    const sel = pointAt(state.selection, i);
+    if (sel) { state.selection = sel; draw(); }
   },
 };
 

@@ -5,7 +5,7 @@
 import { api } from "/static/api.js";
 import { drawBoard } from "/static/board.js";
 import { boardKeys } from "/static/board_keys.js";
-import { decide, pick, selectionView } from "/static/entry.js";
+import { decide, pick, pointAt, selectionView } from "/static/entry.js";
 import { showChoices } from "/static/entry_choices.js";
 import { fmt, setText } from "/static/text.js";
 
@@ -40,9 +40,8 @@ function draw() {
       if (step) { state.sel = null; draw(); send(step.play.move); }
     },
     point: (i) => {
-      if (!state.sel || state.sel.focus === i) return;
-      state.sel = { ...state.sel, focus: i };
-      draw();
+      const sel = pointAt(state.sel, i);
+      if (sel) { state.sel = sel; draw(); }
     },
   });
 }

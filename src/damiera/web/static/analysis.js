@@ -2,7 +2,7 @@
 // tried again when refused: engine_stream.js), evaluation bar and game review. Every rule comes from the server (/api/analysis/...): the
 // script only draws, remembers the tree and asks.
 import { api } from "/static/api.js";
-import { drawBoard } from "/static/board.js";
+import { describer, drawBoard } from "/static/board.js";
 import { followAnalysis } from "/static/engine_stream.js";
 import { decide, moveNamed, pick, pointAt, selectionView } from "/static/entry.js";
 import { showChoices } from "/static/entry_choices.js";
@@ -32,10 +32,7 @@ function query(extra) {
   return p.toString();
 }
 
-function describe(label, piece) {
-  return piece ? fmt(S.square_piece, { square: label, piece: S[piece] })
-    : fmt(S.square_empty, { square: label });
-}
+const describe = describer(S);
 
 function menText(score) { return score === 0 ? "0.00" : (score > 0 ? "+" : "−") + (Math.abs(score) / 100).toFixed(2); }
 

@@ -103,7 +103,7 @@ def build_router(store: GameStore, requests: RateLimiter) -> APIRouter:
         return out
 
     def page(request: Request, initial: dict[str, Any], title: str) -> HTMLResponse:
-        request_locale(request)
+        # the caller made the request's language current: its ``title`` is translated first
         data = {"variants": [variant_json(v) for v in VARIANTS.values()],
                 "initial": initial, "strings": js_strings()}
         return render(request, "puzzles.html", {"title": title, "page_data": script_json(data),

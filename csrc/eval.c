@@ -77,11 +77,11 @@ static int patterns(const Eval *e, uint64_t wm, uint64_t bm, int pieces)
         for (int p = 0; p < e->pattern_rows; p++)
             fields += digits[r0 + p] * POW9[p];
         for (int k = 0; k < h - 1; k++) {
-            int at = offset + (int)(fields & 8191);
+            int at = offset + (int)(fields & ((UINT64_C(1) << EVAL_FIELD_BITS) - 1));
             total += e->weights[at];
             if (e->phases == 2)
                 endgame += late[at];
-            fields >>= 13;
+            fields >>= EVAL_FIELD_BITS;
             offset += e->pattern_size;
         }
     }

@@ -197,32 +197,23 @@ static RootOut aspirate(Search *S, const int *order, int count, int *scores, int
 /* ---------------------------------------------------------------------------------------- */
 /* Lines */
 
-/* The position after the root move and the first `upto` moves of line (key *h); -1 when the
- * line does not replay (then *n is where it stopped). */
-static int replay(const Search *S, const Line *line, int upto, MoveList *scratch, Node *n,
-                  uint64_t *h, CMove *out, int cap)
+/* The root move and the first `upto` - 1 moves that follow it in line, into out[0..upto);
+ * -1 when the line does not replay. */
+static int replay(const Search *S, const Line *line, int upto, MoveList *scratch, CMove *out)
 {
     Node at = S->root, c;
-    uint64_t key = hash_node(&S->keys, &at);
     const CMove *m = &S->root_moves.m[line->move];
     for (int i = 0;; i++) {
-        if (out && i < cap)
-            out[i] = *m;
-        key = hash_child(&S->keys, key, m, at.side);
-        child_of(&at, m, &c);
-        at = c;
+        out[i] = *m;
         if (i + 1 >= upto)
             break;
+        child_of(&at, m, &c);
+        at = c;
         if (gen_legal(S->r, at.own, at.opp, at.kings, at.side, scratch) < 0 ||
-            line->next[i] >= scratch->n) {
-            *n = at;
-            *h = key;
+            line->next[i] >= scratch->n)
             return -1;
-        }
         m = &scratch->m[line->next[i]];
     }
-    *n = at;
-    *h = key;
     return 0;
 }
 
@@ -270,10 +261,8 @@ static void finish_line(Search *S, Line *line, int depth)
 int search_line_moves(const Search *S, const Line *line, CMove *out, int cap)
 {
     MoveList scratch = {0};
-    Node n;
-    uint64_t h;
     int len = line->len < cap ? line->len : cap;
-    if (len > 0 && replay(S, line, len, &scratch, &n, &h, out, cap) < 0)
+    if (len > 0 && replay(S, line, len, &scratch, out) < 0)
         len = 0;
     movelist_free(&scratch);
     return len;

@@ -215,7 +215,7 @@ static int prune_move(Search *S, const Node *n, const CMove *m, int k, int depth
 /* Search one child (the PVS and reduction logic of an interior node). */
 static int search_child(Search *S, const Node *n, const CMove *m, uint64_t h, int k,
                         int depth, int alpha, int beta, int ply, int rep_start, int quiet,
-                        int pv_node, int may_reduce)
+                        int pv_node)
 {
     Node c;
     child_of(n, m, &c);
@@ -229,7 +229,7 @@ static int search_child(Search *S, const Node *n, const CMove *m, uint64_t h, in
         score = -search_node(S, &c, ch, depth - 1, -beta, -alpha, ply + 1, child_rep, child_quiet);
     } else {
         int reduction = 0;
-        if (may_reduce && depth >= 3 && k >= 3 && !progress && quiet_key(m) != S->killers[ply][0] &&
+        if (depth >= 3 && k >= 3 && !progress && quiet_key(m) != S->killers[ply][0] &&
             quiet_key(m) != S->killers[ply][1] &&
             (S->opt.reduce_sacrifices || !has_capture(S->r, c.own, c.opp, c.kings, c.side)))
             reduction = lmr_reduction(depth, k, pv_node);
@@ -381,8 +381,7 @@ int search_node(Search *S, const Node *n, uint64_t h, int depth, int alpha, int 
         const CMove *m = &moves[order[k]];
         if (prune && prune_move(S, n, m, k, depth, alpha, stand, ply))
             continue;
-        int score = search_child(S, n, m, h, k, depth, alpha, beta, ply, rep_start, quiet, pv_node,
-                                 1);
+        int score = search_child(S, n, m, h, k, depth, alpha, beta, ply, rep_start, quiet, pv_node);
         if (S->aborted)
             return 0;
         moves = S->lists[ply].m; /* (the list is not reallocated below this ply, but be safe) */

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -89,3 +90,21 @@ def page(browser: Any, base_url: str) -> Iterator[Any]:
     yield pg
     context.close()
     assert not errors, errors
+
+
+@contextmanager
+def browser_pages(browser: Any, bases: list[str]) -> Iterator[tuple[list[Any], list[str]]]:
+    """A fresh context (own cookies) on each base URL; JavaScript errors collected."""
+    contexts, pages, errors = [], [], []
+    for base in bases:
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=base)
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.set_default_timeout(WAIT_MS)
+        contexts.append(context)
+        pages.append(page)
+    try:
+        yield pages, errors
+    finally:
+        for context in contexts:
+            context.close()

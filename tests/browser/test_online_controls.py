@@ -7,13 +7,13 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.browser.test_online_play import _pages
+from tests.browser.conftest import browser_pages
 
 
 def test_ask_to_take_back_is_offered_only_to_a_player_with_a_move_to_take_back(
     browser: Any, base_url: str,
 ) -> None:
-    with _pages(browser, [base_url] * 2) as (pages, errors):
+    with browser_pages(browser, [base_url] * 2) as (pages, errors):
         white, black = pages
         white.goto("/")
         made = white.request.post("/api/games", data={

@@ -8,7 +8,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.browser.test_online_play import _pages
+from tests.browser.conftest import browser_pages
 
 OLD_SAFARI = ("Mozilla/5.0 (iPhone; CPU iPhone OS 15_7 like Mac OS X) AppleWebKit/605.1.15 "
               "(KHTML, like Gecko) Version/15.6 Mobile/15E148 Safari/604.1")
@@ -17,7 +17,7 @@ OLD_SAFARI = ("Mozilla/5.0 (iPhone; CPU iPhone OS 15_7 like Mac OS X) AppleWebKi
 def test_the_take_the_seat_button_gives_the_seat_a_plain_get_did_not(
     browser: Any, base_url: str,
 ) -> None:
-    with _pages(browser, [base_url] * 2) as (pages, errors):
+    with browser_pages(browser, [base_url] * 2) as (pages, errors):
         host, guest = pages
         host.goto("/")
         made = host.request.post("/api/games", data={

@@ -8,13 +8,13 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.browser.test_online_play import _pages
+from tests.browser.conftest import browser_pages
 
 
 def test_a_creator_back_from_another_page_is_sent_to_the_game_its_challenge_became(
     browser: Any, base_url: str,
 ) -> None:
-    with _pages(browser, [base_url] * 2) as (pages, errors):
+    with browser_pages(browser, [base_url] * 2) as (pages, errors):
         maker, taker = pages
         maker.goto("/lobby")
         maker.wait_for_selector("body[data-ready]")

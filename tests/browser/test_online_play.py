@@ -7,34 +7,14 @@ Redis, and a challenge accepted from the lobby."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import WAIT_MS
+from tests.browser.conftest import WAIT_MS, browser_pages
 
 Page = Any
-
-
-@contextmanager
-def _pages(browser: Any, bases: list[str]) -> Iterator[tuple[list[Page], list[str]]]:
-    """A fresh context (own cookies) on each base URL; JavaScript errors collected."""
-    contexts, pages, errors = [], [], []
-    for base in bases:
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=base)
-        page = context.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.set_default_timeout(WAIT_MS)
-        contexts.append(context)
-        pages.append(page)
-    try:
-        yield pages, errors
-    finally:
-        for context in contexts:
-            context.close()
 
 
 def _new_online_game(page: Page, variant: str, name: str) -> str:
@@ -75,7 +55,7 @@ def _moves_shown(pages: list[Page], n: int) -> None:
 def test_two_players_and_a_watcher_play_a_game_by_invitation_link(
     browser: Any, base_url: str, variant: str,
 ) -> None:
-    with _pages(browser, [base_url] * 4) as (pages, errors):
+    with browser_pages(browser, [base_url] * 4) as (pages, errors):
         white, black, watcher, late = pages
         link = _new_online_game(white, variant, "Wanda")
         gid = white.url.rsplit("/", 1)[1]
@@ -136,7 +116,7 @@ def test_the_two_players_on_two_web_processes_on_postgresql_and_redis(
     servers = [start_server(postgres_url, redis_url) for _ in range(2)]
     try:
         bases = [base for _proc, base in servers]
-        with _pages(browser, [bases[0], bases[1], bases[1]]) as (pages, errors):
+        with browser_pages(browser, [bases[0], bases[1], bases[1]]) as (pages, errors):
             white, black, watcher = pages
             link = _new_online_game(white, "international", "Wanda")
             gid = white.url.rsplit("/", 1)[1]
@@ -163,7 +143,7 @@ def test_the_two_players_on_two_web_processes_on_postgresql_and_redis(
 def test_a_challenge_opened_in_the_lobby_and_accepted_brings_both_to_the_game(
     browser: Any, base_url: str,
 ) -> None:
-    with _pages(browser, [base_url] * 2) as (pages, errors):
+    with browser_pages(browser, [base_url] * 2) as (pages, errors):
         maker, taker = pages
         maker.goto("/lobby")
         maker.wait_for_selector("body[data-ready]")
@@ -192,7 +172,7 @@ def test_a_second_browser_on_a_game_against_the_computer_watches_it_live(
     """The defect this feature began with: a second browser on a game's address was told
     "Your move" and "White · You" on a game it could not touch, and its move list stayed
     empty after both sides moved."""
-    with _pages(browser, [base_url] * 2) as (pages, errors):
+    with browser_pages(browser, [base_url] * 2) as (pages, errors):
         player, guest = pages
         r = player.request.post("/api/games", data={"variant": "italian",
                                                     "opponent": "computer", "side": "white"})

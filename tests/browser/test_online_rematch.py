@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_online_play import _pages
+from tests.browser.conftest import browser_pages
 
 Page = Any
 
@@ -41,7 +41,7 @@ def test_both_players_and_their_other_tabs_go_to_the_rematch(
     """White offers; Black accepts, with the offer's Accept or its own Rematch button (two
     offers crossing: Black's accepts White's). Black's own answer already names the new
     game: its page must go there too, not only White's."""
-    with _pages(browser, [base_url] * 2) as (pages, errors):
+    with browser_pages(browser, [base_url] * 2) as (pages, errors):
         white, black = pages
         white_tab = white.context.new_page()
         gid = _over_online_game([white, black, white_tab])

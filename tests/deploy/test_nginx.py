@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.deploy.app import serving
+from tests.deploy.app import held_post, keep_trickling, serving
 from tests.security.flood import (
     FLOOD,
     SourceTLSConnection,
@@ -72,28 +72,6 @@ def test_a_flood_of_half_open_connections_from_one_address_leaves_another_client
     assert all(answer.startswith(b"HTTP/1.1 200") for answer in held), held
 
 
-def _held_post(port: int, certificate: str, source: str) -> Any:
-    """A POST whose head announces a body of 10,000 bytes that has not come yet; the TLS
-    socket (:func:`_trickle` keeps the body coming, a byte at a time)."""
-    raw = socket.create_connection(("127.0.0.1", port), timeout=60,
-                                   source_address=(source, 0))
-    s = client_tls(certificate).wrap_socket(raw, server_hostname="localhost")
-    s.sendall(b"POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: "
-              b"application/json\r\nContent-Length: 10000\r\n\r\n")
-    return s
-
-
-def _trickle(held: list[Any], done: threading.Event) -> None:
-    """A byte of body on each held request every second (nginx waits 10 s between two),
-    so that they stay under way however long the test takes."""
-    while not done.wait(1.0):
-        for s in list(held):
-            try:
-                s.sendall(b" ")
-            except OSError:
-                pass
-
-
 def test_requests_past_the_per_address_limit_get_429_in_json(
         site: tuple[Nginx, str]) -> None:
     """32 requests under way at once per address: the 33rd and later are refused at once
@@ -102,11 +80,11 @@ def test_requests_past_the_per_address_limit_get_429_in_json(
     proxy, certificate = site
     held: list[Any] = []
     done = threading.Event()
-    trickle = threading.Thread(target=_trickle, args=(held, done), daemon=True)
+    trickle = threading.Thread(target=keep_trickling, args=(held, done), daemon=True)
     trickle.start()
     try:
         for _ in range(32):
-            held.append(_held_post(proxy.https_port, certificate, "127.0.0.5"))
+            held.append(held_post(proxy.https_port, certificate, "127.0.0.5"))
         conn = SourceTLSConnection("127.0.0.1", proxy.https_port, certificate,
                                    source="127.0.0.5")
         conn.request("GET", "/api/variants")

@@ -8,15 +8,14 @@ from __future__ import annotations
 
 import ipaddress
 import random
-import socket
 import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.deploy.app import serving
-from tests.security.flood import SourceTLSConnection, client_tls, get, wait_until
+from tests.deploy.app import held_post, keep_trickling, serving
+from tests.security.flood import SourceTLSConnection, get, wait_until
 from tests.services import unavailable
 from tests.services.nginx import CLIENT_KEY_PATH, Nginx, nginx_program
 
@@ -94,37 +93,18 @@ def test_each_ipv6_64_and_each_ipv4_address_is_one_key(proxy: Nginx) -> None:
     assert len({next(iter(k)) for k in by_client.values()}) == len(by_client), by_client
 
 
-def _held_post(port: int, certificate: str, address: str) -> Any:
-    """A POST from ``address`` whose body is still awaited (kept coming by :func:`_trickle`)."""
-    raw = socket.create_connection(("127.0.0.1", port), timeout=60,
-                                   source_address=("127.0.0.32", 0))
-    s = client_tls(certificate).wrap_socket(raw, server_hostname="localhost")
-    s.sendall(f"POST /api/games HTTP/1.1\r\nHost: localhost\r\n{CLAIM}: {address}\r\n"
-              "Content-Type: application/json\r\nContent-Length: 10000\r\n\r\n".encode())
-    return s
-
-
-def _trickle(held: list[Any], done: threading.Event) -> None:
-    while not done.wait(1.0):
-        for s in list(held):
-            try:
-                s.sendall(b" ")
-            except OSError:
-                pass
-
-
 def test_a_client_rotating_through_its_ipv6_64_is_held_to_one_clients_limit(
         proxy: Nginx) -> None:
     """32 requests under way from 32 addresses of one /64: a request from yet another
     address of it gets 429; an address of the next /64 is served."""
     held: list[Any] = []
     done = threading.Event()
-    trickle = threading.Thread(target=_trickle, args=(held, done), daemon=True)
+    trickle = threading.Thread(target=keep_trickling, args=(held, done), daemon=True)
     trickle.start()
     try:
         for n in range(1, 33):
-            held.append(_held_post(proxy.https_port, str(proxy.certificate),
-                                   f"2001:db8:7:7:{n:x}::{n:x}"))
+            held.append(held_post(proxy.https_port, str(proxy.certificate), "127.0.0.32",
+                                  {CLAIM: f"2001:db8:7:7:{n:x}::{n:x}"}))
         probes = iter(range(1, 1 << 16))
 
         def status(address: str) -> int:

@@ -33,6 +33,14 @@ def client(db_url: str) -> Iterator[TestClient]:
         yield c
 
 
+@pytest.fixture
+def no_cookie_left(client: TestClient) -> Iterator[None]:
+    """The site's client is shared by the session: no language or player cookie set by a
+    test reaches another (for a module: ``pytestmark = pytest.mark.usefixtures(...)``)."""
+    yield
+    client.cookies.clear()
+
+
 def new_game(client: TestClient, **options: Any) -> dict[str, Any]:
     """POST /api/games (friend game by default) and return the game; asserts 201."""
     body = {"opponent": "friend", **options}

@@ -3,7 +3,6 @@ server, Glicko-2 ratings moved by a first attempt only, the daily puzzle, bad in
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -22,13 +21,7 @@ from damiera.web.puzzles.ratings import NEW_PLAYER, Rating, rate
 from damiera.web.store_tables import PlayerRatingRow, PuzzleAttemptRow, PuzzleRatingRow
 from tests.web.conftest import ROOMY
 
-
-@pytest.fixture(autouse=True)
-def _no_cookie_left(client: TestClient) -> Iterator[None]:
-    """The site's client is shared by the session: no language or player cookie set here
-    reaches another test."""
-    yield
-    client.cookies.clear()
+pytestmark = pytest.mark.usefixtures("no_cookie_left")
 
 
 def test_glicko2_matches_glickmans_worked_example() -> None:

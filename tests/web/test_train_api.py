@@ -3,7 +3,6 @@ rules core's reason in the request's language, bad input refused with 400."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,13 +12,7 @@ from damiera.rules.geometry import geometry
 from damiera.rules.variant import variant
 from damiera.trainer.pool import find
 
-
-@pytest.fixture(autouse=True)
-def _no_cookie_left(client: TestClient) -> Iterator[None]:
-    """The site's client is shared by the session: no language or player cookie set here
-    reaches another test."""
-    yield
-    client.cookies.clear()
+pytestmark = pytest.mark.usefixtures("no_cookie_left")
 
 
 def _session(client: TestClient, vid: str, **extra: str) -> list[dict[str, Any]]:

@@ -39,9 +39,10 @@ import math
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
+from damiera.cli.common import UsageError
 from damiera.engine.analysis import score_text
 from damiera.engine.front import Info
 from damiera.engine.search import MAX_DEPTH, MAX_MOVETIME
@@ -49,40 +50,16 @@ from damiera.rules.position import Position
 from damiera.rules.variant import Variant
 
 
-class EngineUsageError(ValueError):
-    """Bad input to an engine command: one line on stderr, exit status 2."""
-
-
-def _usage_error(message: str) -> Exception:
-    return EngineUsageError(message)
-
-
-def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """Run a command, turning bad input into one stderr line and exit status 2 (the CLI's own
-    ``UsageError`` is turned the same way, whichever module object it comes from)."""
-
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return func(args)
-        except Exception as exc:
-            if isinstance(exc, EngineUsageError) or type(exc).__name__ == "UsageError":
-                print(f"damiera: error: {exc}", file=sys.stderr)
-                return 2
-            raise
-
-    return run
-
-
 def _positive_float(text: str, what: str, most: float = MAX_MOVETIME) -> float:
     """A positive number of seconds up to ``most``; a usage error if not."""
     try:
         value = float(text)
     except ValueError:
-        raise _usage_error(f"{what} must be a number of seconds, not {text!r}") from None
+        raise UsageError(f"{what} must be a number of seconds, not {text!r}") from None
     if not math.isfinite(value) or value <= 0:
-        raise _usage_error(f"{what} must be a positive number of seconds, not {text!r}")
+        raise UsageError(f"{what} must be a positive number of seconds, not {text!r}")
     if value > most:
-        raise _usage_error(f"{what} must be at most {most:g} seconds, not {text!r}")
+        raise UsageError(f"{what} must be at most {most:g} seconds, not {text!r}")
     return value
 
 
@@ -94,9 +71,9 @@ def _int_in(text: str, what: str, low: int, high: int) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise _usage_error(f"{what} must be a whole number, not {text!r}") from None
+        raise UsageError(f"{what} must be a whole number, not {text!r}") from None
     if not low <= value <= high:
-        raise _usage_error(f"{what} must be between {low} and {high}, not {value}")
+        raise UsageError(f"{what} must be between {low} and {high}, not {value}")
     return value
 
 
@@ -204,7 +181,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
         try:
             players.append(check_player(name))
         except ValueError as exc:
-            raise _usage_error(str(exc)) from None
+            raise UsageError(str(exc)) from None
         except HubClientError as exc:
             cannot_start = cannot_start or exc
             players.append(name)
@@ -216,9 +193,9 @@ def _cmd_match(args: argparse.Namespace) -> int:
         try:
             openings = read_openings(v, args.openings)
         except OSError as exc:
-            raise _usage_error(f"cannot read {args.openings}: {exc.strerror}") from None
+            raise UsageError(f"cannot read {args.openings}: {exc.strerror}") from None
         except ValueError as exc:
-            raise _usage_error(str(exc)) from None
+            raise UsageError(str(exc)) from None
     if cannot_start is not None:  # an engine that cannot start fails the match (status 1)
         print(f"damiera: error: {cannot_start}", file=sys.stderr)
         return 1
@@ -233,12 +210,12 @@ def _cmd_match(args: argparse.Namespace) -> int:
     pdn_file = None
     if args.pdn is not None:
         if args.openings is not None and _same_file(args.pdn, args.openings):
-            raise _usage_error(f"--pdn {args.pdn} is the openings file: writing the games "
-                               "there would destroy it")
+            raise UsageError(f"--pdn {args.pdn} is the openings file: writing the games "
+                             "there would destroy it")
         try:
             pdn_file = open(args.pdn, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
         except OSError as exc:
-            raise _usage_error(f"cannot write {args.pdn}: {exc.strerror}") from None
+            raise UsageError(f"cannot write {args.pdn}: {exc.strerror}") from None
     written = 0
 
     def save(i: int, record: GameRecord) -> None:
@@ -295,7 +272,7 @@ def register(sub: Any) -> None:
     p.add_argument("--depth", help="fixed depth in plies, 1-30 (alone: searched in full, "
                                    "stopped after 3600 s at most)")
     p.add_argument("--optional-capture", action="store_true", help="captures are optional")
-    p.set_defaults(func=_guarded(_cmd_bestmove))
+    p.set_defaults(func=_cmd_bestmove)
 
     p = sub.add_parser("analyse", help="the engine's best lines in a position, as it thinks")
     p.add_argument("variant")
@@ -305,7 +282,7 @@ def register(sub: Any) -> None:
                                       "or none with --depth)")
     p.add_argument("--depth", help="fixed depth in plies, 1-30")
     p.add_argument("--optional-capture", action="store_true", help="captures are optional")
-    p.set_defaults(func=_guarded(_cmd_analyse))
+    p.set_defaults(func=_cmd_analyse)
 
     p = sub.add_parser("match", help="play games between levels and measure Elo")
     p.add_argument("variant")
@@ -322,10 +299,10 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="last line: one JSON object")
     p.add_argument("--pdn", metavar="FILE",
                    help="write every game to FILE as PDN, each as it ends")
-    p.set_defaults(func=_guarded(_cmd_match))
+    p.set_defaults(func=_cmd_match)
 
     p = sub.add_parser("hub", help="serve the Hub protocol (version 2) on stdin/stdout")
-    p.set_defaults(func=_guarded(_cmd_hub))
+    p.set_defaults(func=_cmd_hub)
 
     p = sub.add_parser("dxp", help="play International draughts over DXP (DamExchange)")
     where = p.add_mutually_exclusive_group(required=True)
@@ -350,7 +327,7 @@ def register(sub: Any) -> None:
                    "over (before its first message, between games), after which the "
                    "connection is closed; while it is to move in a game, the game's time is "
                    "added (default 60)")
-    p.set_defaults(func=_guarded(_cmd_dxp))
+    p.set_defaults(func=_cmd_dxp)
 
 
 def _cmd_hub(args: argparse.Namespace) -> int:
@@ -370,7 +347,7 @@ def _cmd_dxp(args: argparse.Namespace) -> int:
             else _positive_float(args.idle_timeout, "idle-timeout", MAX_IDLE_TIMEOUT))
     name = args.name
     if args.once and args.listen is None:
-        raise _usage_error("--once goes with --listen")
+        raise UsageError("--once goes with --listen")
     played = 0
 
     def show(number: int, outcome: GameOutcome) -> None:
@@ -399,7 +376,7 @@ def _cmd_dxp(args: argparse.Namespace) -> int:
         if isinstance(exc, DxpError):
             print(f"damiera: error: {exc}", file=sys.stderr)
             return 1
-        raise _usage_error(str(exc)) from None
+        raise UsageError(str(exc)) from None
     except OSError as exc:
         print(f"damiera: error: {exc.strerror or exc}", file=sys.stderr)
         return 1

@@ -24,10 +24,11 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+from damiera.cli.common import load_variant
 from damiera.pdn.reader import PdnGame, read_games
 from damiera.pdn.writer import write_game
 from damiera.rules.position import write_fen
-from damiera.rules.variant import UnknownVariantError, Variant, variant
+from damiera.rules.variant import Variant
 
 
 class _Unreadable(Exception):
@@ -36,14 +37,7 @@ class _Unreadable(Exception):
 
 def _variant(name: str) -> Variant | None:
     """The variant named on the command line; None for ``guess``."""
-    from damiera.cli.common import UsageError
-
-    if name.strip().lower() == "guess":
-        return None
-    try:
-        return variant(name)
-    except UnknownVariantError as exc:
-        raise UsageError(str(exc)) from None
+    return None if name.strip().lower() == "guess" else load_variant(name)
 
 
 def _games(path: str, v: Variant | None) -> Iterator[PdnGame]:

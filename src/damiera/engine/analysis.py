@@ -25,20 +25,13 @@ from collections.abc import Callable, Sequence
 from damiera.engine.front import MAX_MULTIPV, Analysis, Engine, Limit
 from damiera.engine.search import MATE, MATE_BOUND, MAX_DEPTH, MAX_MOVETIME
 from damiera.rules.position import Position
-from damiera.rules.variant import Color, Variant
+from damiera.rules.variant import Variant
 
-__all__ = ["MAX_MULTIPV", "Line", "Stopped", "analyse", "line_text", "score_men", "score_text",
-           "white_score"]
+__all__ = ["MAX_MULTIPV", "Line", "Stopped", "analyse", "line_text", "score_men", "score_text"]
 
 #: A line of analysis: an :class:`~damiera.engine.front.Analysis` (``rank``, ``depth``,
 #: ``score``, ``nodes``, ``seconds``, ``pv`` as :class:`~damiera.rules.move.Move` values).
 Line = Analysis
-
-
-def white_score(line: Analysis, turn: Color) -> int:
-    """A line's score from White's view (``turn``: the side to move in the analysed
-    position)."""
-    return line.score if turn is Color.WHITE else -line.score
 
 
 class Stopped(Exception):

@@ -178,10 +178,15 @@ class DxpSession:
                 continue             # the deadline has passed: said above
             if not chunk:
                 return
-            items = list(self.reader.feed(chunk))
-            if items:
-                self._last_message = time.monotonic()
-            self._pending.extend(items)
+            self._take_in(chunk)
+
+    def _take_in(self, chunk: bytes) -> None:
+        """Feed bytes read from the socket to the reader and queue the messages (or errors)
+        they complete; a completed message counts as the opponent's latest."""
+        items = list(self.reader.feed(chunk))
+        if items:
+            self._last_message = time.monotonic()
+        self._pending.extend(items)
 
     def _complain(self, text: str) -> None:
         self.say(f"error: {text}")
@@ -274,10 +279,7 @@ class DxpSession:
             chunk = self.sock.recv(4096)
             if not chunk:
                 return False
-            items = list(self.reader.feed(chunk))
-            if items:
-                self._last_message = time.monotonic()
-            self._pending.extend(items)
+            self._take_in(chunk)
 
     def _interrupted(self) -> bool:
         """True when a GAMEEND or BACKREQ has arrived (read without waiting), which makes

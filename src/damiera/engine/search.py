@@ -85,7 +85,7 @@ from typing import Final
 from damiera import _core
 from damiera.engine.egdb import endgame_database
 from damiera.engine.evaluate import Evaluator
-from damiera.rules.movegen import Move, native_rules
+from damiera.rules.movegen import CoreMove, native_rules
 from damiera.rules.position import Position
 from damiera.rules.variant import Variant
 
@@ -119,8 +119,8 @@ class Info:
     score: int
     nodes: int
     seconds: float
-    pv: list[Move]
-    lines: list[tuple[int, list[Move]]] = field(default_factory=list)
+    pv: list[CoreMove]
+    lines: list[tuple[int, list[CoreMove]]] = field(default_factory=list)
 
     @property
     def nps(self) -> int:
@@ -139,13 +139,13 @@ class SearchResult:
     from that iteration, scored with a full window.
     """
 
-    move: Move | None
+    move: CoreMove | None
     score: int
     depth: int
     nodes: int
     seconds: float
-    pv: list[Move] = field(default_factory=list)
-    root_scores: list[tuple[Move, int]] = field(default_factory=list)
+    pv: list[CoreMove] = field(default_factory=list)
+    root_scores: list[tuple[CoreMove, int]] = field(default_factory=list)
 
 
 class Searcher:
@@ -246,8 +246,8 @@ class Searcher:
         if on_info is not None:
             tell = on_info
 
-            def report(d: int, score: int, count: int, seconds: float, pv: list[Move],
-                       lines: list[tuple[int, list[Move]]]) -> None:
+            def report(d: int, score: int, count: int, seconds: float, pv: list[CoreMove],
+                       lines: list[tuple[int, list[CoreMove]]]) -> None:
                 tell(Info(d, score, count, seconds, pv, lines))
 
         move, score, done, count, seconds, pv, scores = self.engine.search(

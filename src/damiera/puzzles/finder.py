@@ -100,7 +100,6 @@ class Verdict:
     best: int
     second: int
     found_depth: int
-    per_depth: list[tuple[int, int, int]] = field(default_factory=list)
     pv: list[Move] = field(default_factory=list)
 
 
@@ -129,20 +128,18 @@ def judge(variant: Variant, position: Position, depth: int, settings: Settings,
         return Verdict(False, lines[0].pv[0].raw if lines and lines[0].pv else None,
                        lines[0].score if lines else 0, 0, depth)
     final_move = lines[0].pv[0].raw
-    per_depth: list[tuple[int, int, int]] = []
     found = depth + 1
     for it in history:
         if len(it) < 2 or not it[0].pv:
             continue
         ok = it[0].pv[0].raw == final_move and wins_alone(it[0].score, it[1].score, base, settings)
-        per_depth.append((it[0].depth, it[0].score, it[1].score))
         if ok:
             found = min(found, it[0].depth)
         else:
             found = depth + 1
     best, second = lines[0].score, lines[1].score
     return Verdict(wins_alone(best, second, base, settings), final_move, best, second,
-                   min(found, depth), per_depth, [m.raw for m in lines[0].pv])
+                   min(found, depth), [m.raw for m in lines[0].pv])
 
 
 def wins_alone(best: int, second: int, base: int, settings: Settings) -> bool:
@@ -250,8 +247,8 @@ class Finder:
             return None                              # a man one step from the crown
         self.puzzles += 1
         return Puzzle(puzzle_id(self.variant_key, fen), self.variant_key, fen,
-                      tuple(move_text(self.variant, m) for m in _positions_moves(moves)),
-                      starting_rating(verdict, moves, forced_choices, position), themes)
+                      tuple(move_text(self.variant, m) for _, m in moves),
+                      starting_rating(verdict, moves, forced_choices), themes)
 
 
 def _combination_ahead(variant: Variant, position: Position, pv: list[Move]) -> bool:
@@ -276,10 +273,6 @@ def themes_say_only_crowning(themes: tuple[str, ...], first: Move) -> bool:
     """True when the line's only combination is that its first move crowns a man (no
     puzzle: there is nothing to see)."""
     return COMBINATION.intersection(themes) == {"breakthrough"} and first.promotes
-
-
-def _positions_moves(moves: list[tuple[Position, Move]]) -> list[Move]:
-    return [m for _, m in moves]
 
 
 def solution_line(variant: Variant, position: Position, first: Move, settings: Settings,
@@ -333,8 +326,7 @@ def _best(variant: Variant, position: Position, depth: int,
     return lines[0].pv[0].raw
 
 
-def starting_rating(verdict: Verdict, line: list[tuple[Position, Move]], choices: int,
-                    position: Position) -> int:
+def starting_rating(verdict: Verdict, line: list[tuple[Position, Move]], choices: int) -> int:
     """A puzzle's rating before anyone tried it: 900, plus 90 for every ply of search it
     took to see the move (the verdict's ``found_depth``), 120 for each later move of the
     solver that is a choice, 60 when the first move is not a capture (a quiet sacrifice is
@@ -364,10 +356,7 @@ def find_in_game(finder: Finder, positions: list[Position],
             if child in finder.seen:
                 continue
             finder.remember(child)
-            score = finder.screen_score(child)
-            if score is None or not finder.screen(child, score, before):
-                continue
-            puzzle = finder.verify(child)
+            puzzle = finder.puzzle_at(child, before)
             if puzzle is not None:
                 found.append(puzzle)
                 if on_puzzle is not None:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from damiera.rules.movegen import Move, capture_sequences, legal_moves, quiet_moves
 from damiera.rules.position import Position
-from damiera.rules.variant import Variant
+from damiera.rules.variant import Color, Variant
 from damiera.trainer.rules import RULE_PARAMS, contrasts
 
 KINDS: tuple[str, ...] = ("capture", "promotion", "destinations", "legal", "outcome")
@@ -125,7 +125,7 @@ def _promotion_matters(variant: Variant, position: Position) -> bool:
     from damiera.rules.geometry import geometry
 
     geo = geometry(variant)
-    row = geo.top_row if position.turn.word == "white" else geo.bottom_row
+    row = geo.top_row if position.turn is Color.WHITE else geo.bottom_row
     for v in (variant, *contrasts(variant, "promotion_during_capture")):
         for m in capture_sequences(v, position):
             if m.promotes or (not m.by_king and any(row >> s & 1 for s in m.path[1:-1])):

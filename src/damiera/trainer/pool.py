@@ -21,7 +21,6 @@ from pathlib import Path
 from damiera.rules.position import Position
 from damiera.rules.variant import Color, Variant
 from damiera.trainer.exercises import Exercise, ExerciseError, exercises_at, parse_id
-from damiera.trainer.rules import contrasts
 
 DATA = Path(__file__).resolve().parent / "data"
 #: Exercises in a session.
@@ -78,8 +77,7 @@ def pool(board_size: int) -> tuple[Position, ...]:
 def catalogue(variant: Variant) -> tuple[Exercise, ...]:
     """Every exercise of ``variant`` in its board's pool, in pool order."""
     positions = pool(variant.board_size)
-    return tuple(e for i, p in enumerate(positions) for e in exercises_at(variant, i, p)
-                 if p.white and p.black)
+    return tuple(e for i, p in enumerate(positions) for e in exercises_at(variant, i, p))
 
 
 def find(variant: Variant, exercise_id: str) -> Exercise:
@@ -139,10 +137,4 @@ def session(variant: Variant, rng: random.Random, again: Sequence[str] = (),
     rng.shuffle(chosen)
     return chosen
 
-
-def check_contrast(exercise: Exercise) -> bool:
-    """True when the exercise's answer differs under its contrast (the rule set without its
-    rule): what every exercise must satisfy."""
-    return any(exercise.answer() != exercise.answer(c)
-               for c in contrasts(exercise.variant, exercise.param))
 

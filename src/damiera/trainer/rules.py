@@ -48,12 +48,3 @@ def contrasts(variant: Variant, param: str) -> list[Variant]:
     promotion = PromotionDuringCapture.PROMOTE_AND_CONTINUE if value is stop else stop
     return [dataclasses.replace(variant, promotion_during_capture=promotion)]
 
-
-def rule_value(variant: Variant, param: str) -> str:
-    """The value of rule ``param`` in ``variant`` as text (``"true"``, ``"false"``, or the
-    enum's value such as ``"italian-priorities"``): with the parameter's name, the key of the
-    rule's sentence on the pages."""
-    value = getattr(variant, param)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value.value)

@@ -15,17 +15,15 @@ for the same browser and puzzle fail, so two requests at once rate it once).
 
 from __future__ import annotations
 
-import threading
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from glicko2 import Player  # type: ignore[import-untyped]
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
-from damiera.web.store import GameStore, StorageError
+from damiera.web.store import GameStore, storage_errors
 from damiera.web.store_tables import PlayerRatingRow, PuzzleAttemptRow, PuzzleRatingRow
 
 START_RATING = 1500.0
@@ -79,69 +77,51 @@ class Attempt:
 
 
 class RatingStore:
-    """Ratings in the site's store (same database and engine as its games)."""
+    """Ratings in the site's store (its sessions; writes queued with the store's own)."""
 
     def __init__(self, store: GameStore):
-        self._sessions = sessionmaker(store.engine, expire_on_commit=False)
-        self._lock: AbstractContextManager[object] = (
-            threading.Lock() if store.url.startswith("sqlite") else nullcontext())
+        self.store = store
 
+    @storage_errors
     def player(self, player: str, variant: str) -> Rating:
         """The player's rating in a rule set (a new player's when it has none)."""
-        try:
-            with self._sessions() as session:
-                row = session.get(PlayerRatingRow, (player, variant))
-        except SQLAlchemyError as exc:
-            raise StorageError(f"the database failed: {_why(exc)}") from exc
-        if row is None:
-            return NEW_PLAYER
-        return Rating(row.rating, row.deviation, row.volatility, row.attempts)
+        with self.store.reading() as session:
+            return _player_rating(session, player, variant)
 
+    @storage_errors
     def puzzles(self, variant: str) -> dict[str, Rating]:
         """The ratings of the rule set's puzzles that someone has tried."""
-        try:
-            with self._sessions() as session:
-                rows = session.scalars(select(PuzzleRatingRow)
-                                       .where(PuzzleRatingRow.variant == variant))
-                return {r.puzzle_id: Rating(r.rating, r.deviation, r.volatility, r.attempts)
-                        for r in rows}
-        except SQLAlchemyError as exc:
-            raise StorageError(f"the database failed: {_why(exc)}") from exc
+        with self.store.reading() as session:
+            rows = session.scalars(select(PuzzleRatingRow)
+                                   .where(PuzzleRatingRow.variant == variant))
+            return {r.puzzle_id: _rating(r) for r in rows}
 
+    @storage_errors
     def puzzle(self, puzzle_id: str, shipped: int) -> Rating:
         """One puzzle's rating (``shipped``: its starting rating, while nobody tried it)."""
-        try:
-            with self._sessions() as session:
-                row = session.get(PuzzleRatingRow, puzzle_id)
-        except SQLAlchemyError as exc:
-            raise StorageError(f"the database failed: {_why(exc)}") from exc
-        if row is None:
-            return Rating(float(shipped), PUZZLE_DEVIATION)
-        return Rating(row.rating, row.deviation, row.volatility, row.attempts)
+        with self.store.reading() as session:
+            return _puzzle_rating(session, puzzle_id, shipped)
 
+    @storage_errors
     def tried(self, player: str, variant: str) -> set[str]:
         """The ids of the puzzles this player has tried in a rule set."""
-        try:
-            with self._sessions() as session:
-                return set(session.scalars(
-                    select(PuzzleAttemptRow.puzzle_id).where(
-                        PuzzleAttemptRow.player == player, PuzzleAttemptRow.variant == variant)))
-        except SQLAlchemyError as exc:
-            raise StorageError(f"the database failed: {_why(exc)}") from exc
+        with self.store.reading() as session:
+            return set(session.scalars(
+                select(PuzzleAttemptRow.puzzle_id).where(
+                    PuzzleAttemptRow.player == player, PuzzleAttemptRow.variant == variant)))
 
+    @storage_errors
     def record(self, player: str, variant: str, puzzle_id: str, shipped: int,
                solved: bool) -> Attempt:
         """Rate the player's attempt at a puzzle (only its first: a later one changes
         nothing and says ``rated`` False). One transaction."""
         now = datetime.now(UTC)
         try:
-            with self._lock, self._sessions.begin() as session:
+            with self.store.transaction() as session:
+                me = _player_rating(session, player, variant)
+                it = _puzzle_rating(session, puzzle_id, shipped)
                 if session.get(PuzzleAttemptRow, (player, puzzle_id)) is not None:
-                    me = self._player_row(session, player, variant)
-                    it = self._puzzle_row(session, puzzle_id, variant, shipped)
                     return Attempt(False, me, me, it, it)
-                me = self._player_row(session, player, variant)
-                it = self._puzzle_row(session, puzzle_id, variant, shipped)
                 me_after, it_after = rate(me, it, solved)
                 session.add(PuzzleAttemptRow(player=player, puzzle_id=puzzle_id,
                                              variant=variant, solved=solved, created_at=now))
@@ -158,23 +138,17 @@ class RatingStore:
             me = self.player(player, variant)
             it = self.puzzle(puzzle_id, shipped)
             return Attempt(False, me, me, it, it)
-        except SQLAlchemyError as exc:
-            raise StorageError(f"the database failed: {_why(exc)}") from exc
-
-    @staticmethod
-    def _player_row(session: Session, player: str, variant: str) -> Rating:
-        row = session.get(PlayerRatingRow, (player, variant))
-        if row is None:
-            return NEW_PLAYER
-        return Rating(row.rating, row.deviation, row.volatility, row.attempts)
-
-    @staticmethod
-    def _puzzle_row(session: Session, puzzle_id: str, variant: str, shipped: int) -> Rating:
-        row = session.get(PuzzleRatingRow, puzzle_id)
-        if row is None:
-            return Rating(float(shipped), PUZZLE_DEVIATION)
-        return Rating(row.rating, row.deviation, row.volatility, row.attempts)
 
 
-def _why(exc: BaseException) -> str:
-    return str(getattr(exc, "orig", None) or exc).splitlines()[0][:200]
+def _rating(row: PlayerRatingRow | PuzzleRatingRow) -> Rating:
+    return Rating(row.rating, row.deviation, row.volatility, row.attempts)
+
+
+def _player_rating(session: Session, player: str, variant: str) -> Rating:
+    row = session.get(PlayerRatingRow, (player, variant))
+    return NEW_PLAYER if row is None else _rating(row)
+
+
+def _puzzle_rating(session: Session, puzzle_id: str, shipped: int) -> Rating:
+    row = session.get(PuzzleRatingRow, puzzle_id)
+    return Rating(float(shipped), PUZZLE_DEVIATION) if row is None else _rating(row)

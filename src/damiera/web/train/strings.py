@@ -5,7 +5,7 @@ never by rule set), and the script's strings. Translations in
 
 from __future__ import annotations
 
-from damiera.rules.variant import Variant
+from damiera.rules.variant import CaptureChoice, Variant
 from damiera.web.board_strings import board_strings
 from damiera.web.i18n import gettext as _
 from damiera.web.rules_pages import content as rules
@@ -49,7 +49,7 @@ def rule_sentence(variant: Variant, param: str) -> str:
     """What rule ``param`` says in ``variant``, in the rules pages' words."""
     if param == "capture_choice":
         text = " ".join(_(t) for t in rules.CHOICE_TEXT[variant.capture_choice])
-        if variant.capture_choice.value == "italian-priorities":
+        if variant.capture_choice is CaptureChoice.ITALIAN_PRIORITIES:
             text += " " + " ".join(_(t) for t in rules.ITALIAN_PRIORITY_LIST)
         return text
     if param == "men_capture_kings":

@@ -38,7 +38,10 @@ def test_a_losing_game_ends_with_the_goals_result_sentence(client: TestClient) -
     assert done["result"] == {"winner": "black", "reason": "losing-no-pieces",
                               "text": "Black wins: Black has no pieces left (losing rule)"}
     assert done["result_sentence"] == "Black wins: it has no pieces left (losing rule)"
-    italian = client.get(f"/api/games/{game['id']}", headers={"Accept-Language": "it"}).json()
+    try:
+        italian = client.get(f"/api/games/{game['id']}", params={"lang": "it"}).json()
+    finally:
+        client.cookies.delete("damiera_lang")  # the session's client goes on in English
     assert italian["result_sentence"] == "Nero vince: non ha più pezzi (regola perdente)"
 
 

@@ -66,8 +66,14 @@ fixed node budget (``benchmarks/eval_results.md``), so it is used by default; so
 of the six 8x8 variants (3-row windows fitted the same way to self-play games of each), each
 after its own SPRTs.
 The ``DAMIERA_EVAL`` environment variable switches them (``hand``: the hand-made terms
-only). A variant without a file (the optional-capture house rule) plays with the hand-made
-terms and values above. Earlier fits, all to game results, played worse or no better
+only). A variant without a file (the optional-capture house rule, the goal options) plays
+with the hand-made terms and values above. Under the losing rule the terms are replaced by
+two: material counts against its owner (a man 100, a king its value above: it is the hardest
+piece to give away) and each quiet move against its side (2: a side with few moves is close
+to having none), plus the tempo; under breakthrough advancement weighs three times
+(``EVAL_BT_ADVANCE``) and a runaway man is worth 600 less 10 a row to go
+(``EVAL_BT_RUNAWAY``), since crowning wins. Earlier fits, all to game results, played worse
+or no better
 (``search_results.md``): 1,400 self-play games at depth 5 (63.7% against py-draughts' 82%),
 10,000 depth-3 games (lost 14 of 23), the hand-made weights fitted to 713 games against
 py-draughts; so did the fit to the results of this session's games (``eval_results.md``).

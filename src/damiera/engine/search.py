@@ -54,6 +54,11 @@ What it does:
 - **Quiescence**: at depth 0 a position where the side to move can capture is not evaluated;
   the captures are searched until a quiet position is reached, so no position is scored in the
   middle of an exchange. Under the optional-capture house rule the side may also stand pat.
+- **The goal options** (``csrc/goal.h``): a side to move without a legal move scores a loss,
+  or under the losing rule a win, ``MATE`` less the plies to it; under breakthrough a node
+  whose opponent has a king (it crowned with its last move, a crowning capture included) is
+  lost, and at the horizon a side with a quiet crowning move wins in one. The endgame
+  database is not probed under either goal (it is solved for the usual one).
 - **Draws inside the search**: a position that repeats one already on the path (or in the game
   history) since the last irreversible move is scored 0 (one repetition is enough: the player
   could repeat again), and so is a position reached after ``2 x draw_moves_without_progress``

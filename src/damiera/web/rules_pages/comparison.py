@@ -58,6 +58,15 @@ def _yes_no(value: bool) -> Cell:
     return Cell(YES if value else NO)
 
 
+def _goal(v: Variant) -> Cell:
+    """How the game is won: the usual goal, the losing rule's, or breakthrough's."""
+    if v.losing:
+        return Cell(N_("No piece or no move left wins"))
+    if v.breakthrough:
+        return Cell(N_("The first king wins"))
+    return Cell(N_("No piece or no move left loses"))
+
+
 def _notation(v: Variant) -> Cell:
     if v.notation is Notation.ALGEBRAIC:
         return Cell(N_("Letters and digits (a1–h8)"))
@@ -69,6 +78,7 @@ ROWS: tuple[tuple[str, Callable[[Variant], Cell]], ...] = (
     (N_("Board"), lambda v: Cell("%(n)s×%(n)s", (("n", str(v.board_size)),))),
     (N_("Men per side"), lambda v: Cell("%(n)s", (("n", str(v.men_per_side)),))),
     (N_("First to move"), lambda v: Cell(WHITE if v.first_to_move is Color.WHITE else BLACK)),
+    (N_("How the game is won"), _goal),
     (N_("Capturing is compulsory"), lambda v: _yes_no(v.mandatory_capture)),
     (N_("Men capture backwards"), lambda v: _yes_no(v.men_capture_backward)),
     (N_("Flying kings"), lambda v: _yes_no(v.flying_kings)),

@@ -488,12 +488,10 @@ def _others(page_id: str, gettext: Translate) -> list[tuple[str, str]]:
 def _option_page(page_id: str, option: OptionPage, diagrams: list[RenderedDiagram],
                  gettext: Translate) -> RulesPage:
     """The page of a rule option: its rule in one section with its diagrams, and the rows
-    where its variant differs from American checkers (none for a goal option)."""
-    section = Section("captures" if option.compare else "end",
-                      gettext(SECTION_TITLES["captures" if option.compare else "end"]),
+    where American checkers with the option differs from American checkers."""
+    section = Section(option.section, gettext(SECTION_TITLES[option.section]),
                       [gettext(p) for p in option.paragraphs], diagrams=diagrams)
-    table = ([r for r in comparison(get_variant(option.compare), gettext) if r.differs]
-             if option.compare else [])
+    table = [r for r in comparison(get_variant(option.compare), gettext) if r.differs]
     return RulesPage(
         id=page_id, title=gettext(option.title), intro=gettext(option.intro),
         sections=[section], table=table, table_note=gettext(DIFFERENCES_NOTE),

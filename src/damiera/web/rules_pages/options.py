@@ -29,9 +29,10 @@ OPTIONAL = N_(
 @dataclass(frozen=True, slots=True)
 class OptionPage:
     """One option's page: ``title``, ``intro``, the rule's ``paragraphs``, ``tips``, ``faq``
-    (question, answer) pairs, the rules index's ``facts``, and ``compare``: the canonical id
-    of the variant whose differences from American checkers the page's table shows (empty:
-    no table, the option changes no rule the table lists)."""
+    (question, answer) pairs, the rules index's ``facts``, ``compare``: the canonical id of
+    the variant whose differences from American checkers the page's table shows (American
+    checkers with the option: the table shows the rows the option changes), and the page
+    ``section`` the rule belongs to (``captures``, or ``end`` for a goal)."""
 
     title: str
     intro: str
@@ -39,7 +40,8 @@ class OptionPage:
     tips: tuple[str, ...]
     faq: tuple[tuple[str, str], ...]
     facts: tuple[str, ...]
-    compare: str = ""
+    compare: str
+    section: str = "end"
 
 
 #: Page titles of the options (the optional-capture one is also the index's).
@@ -79,6 +81,7 @@ OPTION_PAGES: dict[str, OptionPage] = {
         ),),
         facts=(N_("any 8×8 variant"), N_("you may skip a capture")),
         compare="american+optional-capture",
+        section="captures",
     ),
     LOSING_PAGE: OptionPage(
         title=LOSING_TITLE,
@@ -108,6 +111,7 @@ OPTION_PAGES: dict[str, OptionPage] = {
                "tries to force the other to take."),
         ),),
         facts=(N_("any rule set"), N_("lose all your pieces to win")),
+        compare="american+losing",
     ),
     BREAKTHROUGH_PAGE: OptionPage(
         title=BREAKTHROUGH_TITLE,
@@ -139,5 +143,6 @@ OPTION_PAGES: dict[str, OptionPage] = {
                "it stays a man while it passes, so it does not."),
         ),),
         facts=(N_("any rule set"), N_("the first king wins")),
+        compare="american+breakthrough",
     ),
 }

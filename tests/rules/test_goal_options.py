@@ -219,3 +219,17 @@ def test_library_names_options_like_rule_sets() -> None:
     game = damiera.Game("italian+losing")
     assert game.variant.full_id == "italian+losing"
     assert repr(game).startswith("Game('italian+losing'")
+
+
+# --- A flag fall: can the other side still win? ------------------------------------------
+
+
+def test_losing_rule_a_flag_fall_loses_when_the_opponent_can_still_give_everything_away() -> None:
+    # White's flag falls; its only move 32x23 would leave Black without pieces: under the
+    # losing rule Black can still win, so the flag loses; under the usual goal Black could
+    # never win, so it is a draw.
+    losing = Game("international+losing", fen="W:W32:B28").flag_fall()
+    assert (losing.winner, losing.reason) == (Color.BLACK, ResultReason.TIME)
+    usual = Game("international", fen="W:W32:B28").flag_fall()
+    assert (usual.winner, usual.reason) == (None, ResultReason.TIME_NO_WIN)
+

@@ -5,7 +5,8 @@
  *   Values(Move, Position, WHITE, BLACK): the tuple types and colours read and returned;
  *         apply(position, move), is_progress(move).
  *   Rules(size, flying, men_back, men_take_kings, choice, promotion, mandatory, label_order,
- *         man_rows, draw_plies, values): one rule set (position.h has the enum values);
+ *         man_rows, draw_plies, values, *, land_behind=False, remove_at_once=False): one rule
+ *         set (position.h has the enum values);
  *         moves, raw_captures, quiet_moves, has_capture, perft, hash.
  *   Evaluation(rules, weights=path | None, tables=(rows, phases, int16 bytes) | None)
  *   Engine(rules, evaluation, tt_entries): search(position, history, ...) with the GIL released
@@ -290,14 +291,16 @@ static PyMethodDef Values_methods[] = {
 static int Rules_init(RulesObject *self, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"size", "flying", "men_back", "men_take_kings", "choice", "promotion",
-                            "mandatory", "label_order", "man_rows", "draw_plies", "values", NULL};
+                            "mandatory", "label_order", "man_rows", "draw_plies", "values",
+                            "land_behind", "remove_at_once", NULL};
     Rules *r = &self->rules;
     PyObject *order, *values;
     memset(r, 0, sizeof *r);
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "ipppiipOiiO!", names, &r->size, &r->flying,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ipppiipOiiO!|$pp", names, &r->size, &r->flying,
                                      &r->men_back, &r->men_take_kings, &r->choice, &r->promotion,
                                      &r->mandatory, &order, &r->man_rows, &r->draw_plies,
-                                     &ValuesType, &values) ||
+                                     &ValuesType, &values, &r->land_behind,
+                                     &r->remove_at_once) ||
         !values_ready((ValuesObject *)values))
         return -1;
     if (rules_init(r) < 0) {

@@ -10,7 +10,8 @@ pieces stay on the board until the move ends: they block and cannot be jumped tw
 empty squares, the mover's start square included, may be crossed again); flying-king landing
 with continuation; men that may not take kings; promotion during a capture (stop, continue as
 a king, or pass through); the capture-choice rules; mandatory capture or the optional-capture
-house rule; equal captures listed once.
+house rule; equal captures listed once; and the two capture rules of docs/rules.md (a flying
+king landing right behind the captured piece, captured pieces removed as they are jumped).
 
 Squares are bit indices of :mod:`damiera.rules.geometry`; labels only appear at the edges
 (:mod:`damiera.rules.notation`, FEN).
@@ -56,6 +57,8 @@ class _Tables:
         self.offsets = geo.offsets
         self.row = [geo.coords[s][0] if s in geo.coords else -1 for s in range(geo.nbits)]
         self.flying = variant.flying_kings
+        self.land_behind = variant.king_lands_behind
+        self.remove_at_once = variant.remove_captured_at_once
         self.men_take_kings = variant.men_capture_kings
         self.promotion = variant.promotion_during_capture
         self.choice = variant.capture_choice
@@ -150,6 +153,8 @@ def _man_captures(
     """
     promo_row = t.promotion_row[side]
     found = False
+    if t.remove_at_once:  # the pieces taken so far have left the board
+        empty |= captured
     for d, mb, mid, lb, land in t.man_jumps[side][sq]:
         if not targets & mb or captured & mb or not empty & lb:
             continue
@@ -209,7 +214,9 @@ def _king_captures(
     Returns True when the sequence went on from ``sq``.
     """
     found = False
-    back = OPPOSITE[came_from] if came_from >= 0 else -1
+    back = OPPOSITE[came_from] if came_from >= 0 and not t.remove_at_once else -1
+    if t.remove_at_once:  # the pieces taken so far have left the board
+        empty |= captured
     if not t.flying:
         for d, mb, mid, lb, land in t.king_jumps[sq]:
             if d == back or not opp & mb or captured & mb or not empty & lb:
@@ -259,7 +266,7 @@ def _king_captures(
                 went_on = True
             elif not went_on:
                 stops.append(land)
-            j += 1
+            j = n if t.land_behind else j + 1
         if not went_on:
             ck = new_captured & kings
             for land in stops:

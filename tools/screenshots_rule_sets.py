@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
-
 from screenshots import CHROMIUM, _game, _wait, serve_and_shoot
 
 

@@ -209,8 +209,10 @@ def _king_captures(
     """Extend a king's capture from ``sq`` (flying or short per the variant).
 
     ``came_from`` is the direction of the previous jump (-1 at the start): going straight
-    back is impossible because the piece just jumped still blocks. Flying kings must land
-    where the capture can go on when such landing squares exist (RULES.md section 1).
+    back is impossible because the piece just jumped still blocks, unless captured pieces
+    leave the board at once. Flying kings must land where the capture can go on when such
+    landing squares exist (RULES.md section 1), or right behind the piece where the rules
+    say so (docs/rules.md).
     Returns True when the sequence went on from ``sq``.
     """
     found = False

@@ -1,12 +1,11 @@
-/* damiera._core: the one file that knows Python. It turns Python values into the C units'
- * structs, checking every size, square and piece count first, and back; the units themselves
- * hold no Python object.
+/* damiera._core: the one file that knows Python. It reads Python values into numbers, hands
+ * them to the checks of boundary.h (sizes, squares, piece counts, limits) that turn them into
+ * the C units' structs, and turns the units' results back into Python values; the units
+ * themselves hold no Python object.
  *
- *   Values(Move, Position, WHITE, BLACK): the tuple types and colours read and returned;
- *         apply(position, move), is_progress(move).
+ *   Values(Move, Position, WHITE, BLACK): the types read and returned; apply, is_progress.
  *   Rules(size, flying, men_back, men_take_kings, choice, promotion, mandatory, label_order,
- *         man_rows, draw_plies, values, *, land_behind=False, remove_at_once=False): one rule
- *         set (position.h has the enum values);
+ *         man_rows, draw_plies, values, *, land_behind, remove_at_once) (position.h's Rules):
  *         moves, raw_captures, quiet_moves, has_capture, perft, hash.
  *   Evaluation(rules, weights=path | None, tables=(rows, phases, int16 bytes) | None)
  *   Engine(rules, evaluation, tt_entries): search(position, history, ...) with the GIL released
@@ -19,12 +18,8 @@
 
 #include <errno.h>
 
-#include "egdb.h"
-#include "eval.h"
-#include "hash.h"
-#include "movegen.h"
+#include "boundary.h"
 #include "perft.h"
-#include "search.h"
 #include "weights.h"
 
 typedef struct {
@@ -93,15 +88,11 @@ static int position_of(const ValuesObject *V, const Rules *r, PyObject *pos, Nod
         PyErr_SetString(PyExc_TypeError, "a Position's turn must be a Color");
         return -1;
     }
-    const char *why = position_check(r, w, b, k, moves);
+    const char *why = node_from_colours(r, w, b, k, turn == V->black, moves, n);
     if (why) {
         PyErr_Format(PyExc_ValueError, "not a position of this board: %s", why);
         return -1;
     }
-    n->side = turn == V->black;
-    n->own = n->side ? b : w;
-    n->opp = n->side ? w : b;
-    n->kings = k;
     return 0;
 }
 
@@ -164,23 +155,21 @@ static int move_of(PyObject *o, CMove *m)
     long start = PyLong_AsLong(PyTuple_GET_ITEM(o, 0)), end = PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
     if (PyErr_Occurred())
         return -1;
-    if (word_of(PyTuple_GET_ITEM(o, 4), &m->captured, "captured") < 0 ||
-        word_of(PyTuple_GET_ITEM(o, 5), &m->captured_kings, "captured_kings") < 0)
+    uint64_t captured, captured_kings;
+    if (word_of(PyTuple_GET_ITEM(o, 4), &captured, "captured") < 0 ||
+        word_of(PyTuple_GET_ITEM(o, 5), &captured_kings, "captured_kings") < 0)
         return -1;
-    if (start < 0 || start >= MAX_BITS || end < 0 || end >= MAX_BITS ||
-        (m->captured_kings & ~m->captured) || popcount64(m->captured) > MAX_CAPS) {
-        PyErr_SetString(PyExc_ValueError, "a Move's squares are off the board");
+    const char *why = move_from_fields(start, end, captured, captured_kings, m);
+    if (why) {
+        PyErr_SetString(PyExc_ValueError, why);
         return -1;
     }
     int promotes = PyObject_IsTrue(PyTuple_GET_ITEM(o, 6));
     int king = PyObject_IsTrue(PyTuple_GET_ITEM(o, 7));
     if (promotes < 0 || king < 0)
         return -1;
-    m->start = (uint8_t)start;
-    m->end = (uint8_t)end;
     m->promotes = (uint8_t)promotes;
     m->by_king = (uint8_t)king;
-    m->ncap = (uint8_t)popcount64(m->captured);
     return 0;
 }
 
@@ -291,16 +280,15 @@ static PyMethodDef Values_methods[] = {
 static int Rules_init(RulesObject *self, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"size", "flying", "men_back", "men_take_kings", "choice", "promotion",
-                            "mandatory", "label_order", "man_rows", "draw_plies", "values",
-                            "land_behind", "remove_at_once", NULL};
+        "mandatory", "label_order", "man_rows", "draw_plies", "values", "land_behind",
+        "remove_at_once", NULL};
     Rules *r = &self->rules;
     PyObject *order, *values;
     memset(r, 0, sizeof *r);
     if (!PyArg_ParseTupleAndKeywords(args, kw, "ipppiipOiiO!|$pp", names, &r->size, &r->flying,
-                                     &r->men_back, &r->men_take_kings, &r->choice, &r->promotion,
-                                     &r->mandatory, &order, &r->man_rows, &r->draw_plies,
-                                     &ValuesType, &values, &r->land_behind,
-                                     &r->remove_at_once) ||
+            &r->men_back, &r->men_take_kings, &r->choice, &r->promotion, &r->mandatory, &order,
+            &r->man_rows, &r->draw_plies, &ValuesType, &values, &r->land_behind,
+            &r->remove_at_once) ||
         !values_ready((ValuesObject *)values))
         return -1;
     if (rules_init(r) < 0) {
@@ -439,27 +427,19 @@ static int Evaluation_init(EvaluationObject *self, PyObject *args, PyObject *kw)
         PyObject *bytes;
         if (!PyUnicode_FSConverter(path, &bytes))
             return -1;
-        Weights w;
-        int rc = weights_read(&R->rules, PyBytes_AS_STRING(bytes), &w, err, sizeof err);
-        if (rc != WEIGHTS_OK) {
+        int rc = eval_load_weights(&self->eval, PyBytes_AS_STRING(bytes), err, sizeof err);
+        if (rc != WEIGHTS_OK)
             weights_error(PyBytes_AS_STRING(bytes), rc, err);
-            Py_DECREF(bytes);
-            return -1;
-        }
         Py_DECREF(bytes);
-        rc = eval_set_patterns(&self->eval, w.rows, w.phases, w.tables, w.count, err, sizeof err);
-        free(w.tables);
-        if (rc < 0)
-            return PyErr_SetString(PyExc_ValueError, err), -1;
+        if (rc != WEIGHTS_OK)
+            return -1;
     } else if (tables != Py_None) {
         int rows, phases;
         Py_buffer view;
         if (!PyArg_ParseTuple(tables, "iiy*", &rows, &phases, &view))
             return -1;
-        int rc = eval_set_patterns(&self->eval, rows, phases, view.buf, (size_t)view.len / 2, err,
-                                   sizeof err);
-        if (view.len % 2 && rc == 0)
-            rc = -1, snprintf(err, sizeof err, "tables must be 16-bit weights");
+        int rc = eval_patterns_from_bytes(&self->eval, rows, phases, view.buf, (size_t)view.len,
+                                          err, sizeof err);
         PyBuffer_Release(&view);
         if (rc < 0)
             return PyErr_SetString(PyExc_ValueError, err), -1;
@@ -555,8 +535,9 @@ static int Engine_init(EngineObject *self, PyObject *args, PyObject *kw)
                                      : "the evaluation is for other rules");
         return -1;
     }
-    if (entries < 1 || entries > ((long long)1 << 32)) {
-        PyErr_SetString(PyExc_ValueError, "tt_entries must be from 1 to 2**32");
+    const char *why = tt_entries_check(entries);
+    if (why) {
+        PyErr_SetString(PyExc_ValueError, why);
         return -1;
     }
     self->search = search_new(&R->rules, &E->eval, (uint64_t)entries);
@@ -643,9 +624,9 @@ static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
                                      &opt.prune_late_moves, &opt.probcut, &on_info) ||
         !engine_ready(self))
         return NULL;
-    if (lim.depth < 0 || lim.depth > MAX_PLY - 10 || !(lim.movetime >= 0) || lim.nodes < 0) {
-        PyErr_Format(PyExc_ValueError, "limits: depth 0-%d plies, movetime and nodes >= 0",
-                     MAX_PLY - 10);
+    char err[128];
+    if (limits_check(&lim, err, sizeof err) < 0) {
+        PyErr_SetString(PyExc_ValueError, err);
         return NULL;
     }
     if (on_info != Py_None && !PyCallable_Check(on_info)) {
@@ -655,13 +636,11 @@ static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
     Node root;
     if (node_of(self->rules, pos, &root) < 0)
         return NULL;
-    /* Only the last draw_plies + 1 positions can matter (repetitions and the draw rule look
-     * back no further), so a long game costs no more than that. */
     PyObject *seq = PySequence_Fast(history, "history must be a sequence of Positions");
     if (!seq)
         return NULL;
-    Py_ssize_t total = PySequence_Fast_GET_SIZE(seq), keep = self->rules->rules.draw_plies + 1;
-    Py_ssize_t first = total > keep ? total - keep : 0;
+    Py_ssize_t total = PySequence_Fast_GET_SIZE(seq);
+    Py_ssize_t first = (Py_ssize_t)history_first(total, self->rules->rules.draw_plies);
     Node *past = PyMem_Malloc(sizeof(Node) * (size_t)(total - first + 1));
     for (Py_ssize_t i = first; past && i < total; i++)
         if (node_of(self->rules, PySequence_Fast_GET_ITEM(seq, i), &past[i - first]) < 0) {
@@ -794,11 +773,9 @@ static int Egdb_init(EgdbObject *self, PyObject *args, PyObject *kw)
     RulesObject *R = rules_arg(rules);
     if (!R)
         return -1;
-    if (R->rules.size != 8 || pieces < 2 || pieces > EGDB_MAX_PIECES || self->db) {
-        PyErr_Format(self->db ? PyExc_RuntimeError : PyExc_ValueError, "%s",
-                     self->db ? "Egdb is already built"
-                     : R->rules.size != 8 ? "endgame databases exist for 8x8 boards only"
-                                          : "pieces must be from 2 to 4");
+    const char *why = self->db ? "Egdb is already built" : egdb_request_check(&R->rules, pieces);
+    if (why) {
+        PyErr_SetString(self->db ? PyExc_RuntimeError : PyExc_ValueError, why);
         return -1;
     }
     Py_INCREF(R);
@@ -889,20 +866,6 @@ static struct PyModuleDef core_module = {
 
 PyMODINIT_FUNC PyInit__core(void)
 {
-    static const struct {
-        const char *name;
-        long value;
-    } constants[] = {
-        {"MATE", MATE}, {"MATE_BOUND", MATE_BOUND}, {"INF", INF}, {"MAX_PLY", MAX_PLY},
-        {"PV_MAX", PV_MAX}, {"ASPIRATION_WINDOW", ASPIRATION_WINDOW},
-        {"ASPIRATION_DEPTH", ASPIRATION_DEPTH}, {"MAX_CAPS", MAX_CAPS}, {"NO_MOVES", NO_MOVES},
-        {"MAN", EVAL_MAN}, {"KING_FLYING", EVAL_KING_FLYING}, {"KING_SHORT", EVAL_KING_SHORT},
-        {"KING_SHORT_SAFE", EVAL_KING_SHORT_SAFE}, {"BACK_GUARD", EVAL_BACK_GUARD},
-        {"BACK_GUARD_VS_KINGS", EVAL_BACK_GUARD_VS_KINGS}, {"CENTRE", EVAL_CENTRE},
-        {"MOBILITY", EVAL_MOBILITY}, {"BALANCE", EVAL_BALANCE}, {"TEMPO", EVAL_TEMPO},
-        {"MAIN_DIAGONAL", EVAL_MAIN_DIAGONAL}, {"DOUBLE_CORNER", EVAL_DOUBLE_CORNER},
-        {"CHASE", EVAL_CHASE}, {"RUNAWAY_ROWS", EVAL_RUNAWAY_ROWS},
-        {"RUNAWAY_STEP", EVAL_RUNAWAY_STEP}, {"EGDB_MAX_PIECES", EGDB_MAX_PIECES}};
     PyTypeObject *types[] = {&ValuesType, &RulesType, &EvaluationType, &EngineType, &EgdbType};
     PyObject *m = PyModule_Create(&core_module);
     if (!m)
@@ -911,8 +874,8 @@ PyMODINIT_FUNC PyInit__core(void)
         if (PyType_Ready(types[i]) < 0 ||
             PyModule_AddObjectRef(m, strrchr(types[i]->tp_name, '.') + 1, (PyObject *)types[i]) < 0)
             goto fail;
-    for (size_t i = 0; i < sizeof constants / sizeof *constants; i++)
-        if (PyModule_AddIntConstant(m, constants[i].name, constants[i].value) < 0)
+    for (size_t i = 0; i < CORE_CONSTANT_COUNT; i++)
+        if (PyModule_AddIntConstant(m, CORE_CONSTANTS[i].name, CORE_CONSTANTS[i].value) < 0)
             goto fail;
     if (PyModule_AddObject(m, "DEADLINE_SHARE", PyFloat_FromDouble(DEADLINE_SHARE)) < 0)
         goto fail;

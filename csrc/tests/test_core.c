@@ -10,7 +10,9 @@
  *   the key of the position computed afresh, the progress and irreversibility of the move
  *   against the same rules read off the two positions, and the bulk count of quiet moves
  *   against the quiet moves generated;
- * - a fixed-depth search from every start: a legal move, a line of that many legal moves.
+ * - a fixed-depth search from every start: a legal move, a line of that many legal moves;
+ * - the checks at the boundary (boundary.h): positions, moves, limits, table sizes, endgame
+ *   requests, weights files and bytes, each refused with its message and its output untouched.
  *
  * The variants' rule parameters are written out here as test data (RULES.md section 2); the
  * Python package builds the same Rules from its Variant values.
@@ -20,11 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boundary.h"
 #include "eval.h"
 #include "hash.h"
 #include "movegen.h"
 #include "perft.h"
 #include "search.h"
+#include "weights.h"
 
 typedef struct {
     const char *id;
@@ -47,6 +51,16 @@ static const VariantRow VARIANTS[] = {
 #define NVARIANTS ((int)(sizeof VARIANTS / sizeof *VARIANTS))
 
 static int failures = 0;
+
+/* The row of the rule set id (the rows are in menu order, which later rule sets extend). */
+static const VariantRow *variant_row(const char *id)
+{
+    for (int i = 0; i < NVARIANTS; i++)
+        if (strcmp(VARIANTS[i].id, id) == 0)
+            return &VARIANTS[i];
+    printf("FAIL: no rule set %s among the test's rows\n", id);
+    exit(1);
+}
 
 #define CHECK(cond, ...)                                                                      \
     do {                                                                                      \
@@ -401,6 +415,104 @@ static void test_search(void)
     }
 }
 
+#define INTERNATIONAL_WEIGHTS                                                                  \
+    "src/damiera/engine/patterns/10x10-4rows-back-flying-menkings-majority-pass_through-"    \
+    "mandatory.bin"
+
+static void test_boundary(void)
+{
+    Rules r8, r10;
+    rules_of(variant_row("american"), &r8);
+    rules_of(variant_row("international"), &r10);
+    Node start, n;
+    start_of(&r8, &start);
+    uint64_t white = start.own, black = start.opp;
+    CHECK(!node_from_colours(&r8, white, black, 0, 1, 1, &n) && n.side == 1 && n.own == black &&
+              n.opp == white && n.kings == 0,
+          "boundary: the start with Black to move is not Black's node");
+    Node untouched = {1, 2, 3, 0};
+    n = untouched;
+    const uint64_t ghost = (uint64_t)1 << 8; /* 8x8: the bit after the first two rows */
+    const uint64_t empty = r8.mask & ~(white | black);
+    CHECK(node_from_colours(&r8, white | ghost, black, 0, 0, 1, &n) &&
+              node_from_colours(&r8, white, black | (white & -white), 0, 0, 1, &n) &&
+              node_from_colours(&r8, white, black, empty & -empty, 0, 1, &n) &&
+              memcmp(&n, &untouched, sizeof n) == 0,
+          "boundary: an off-board piece, a doubled square or a lone king passed, or n changed");
+    uint64_t many = 0; /* 10x10's first 30 playing squares: 30 men */
+    for (int s = 0, count = 0; s < MAX_BITS && count < 30; s++)
+        if (r10.mask >> s & 1)
+            many |= (uint64_t)1 << s, count++;
+    CHECK(popcount64(many) == 30 && node_from_colours(&r10, many, 0, 0, 0, 1, &n) &&
+              !node_from_colours(&r10, many, 0, 0, 0, 0, &n) &&
+              !node_from_colours(NULL, white | ghost, black, 0, 0, 0, &n),
+          "boundary: 30 men a side refused or not as the moves flag says, or NULL rules checked");
+
+    CMove m;
+    memset(&m, 0, sizeof m);
+    CHECK(!move_from_fields(12, 21, (uint64_t)3 << 16, (uint64_t)1 << 16, &m) && m.start == 12 &&
+              m.end == 21 && m.ncap == 2 && m.captured_kings == (uint64_t)1 << 16,
+          "boundary: a two-piece capture's fields were not taken");
+    CMove before = m;
+    CHECK(move_from_fields(-1, 5, 0, 0, &m) && move_from_fields(3, MAX_BITS, 0, 0, &m) &&
+              move_from_fields(3, 5, 1, 2, &m) &&
+              move_from_fields(3, 5, ((uint64_t)1 << (MAX_CAPS + 1)) - 1, 0, &m) &&
+              memcmp(&m, &before, sizeof m) == 0,
+          "boundary: a square off the board, a king not captured or %d captures passed",
+          MAX_CAPS + 1);
+
+    char err[128] = "";
+    Limits ok = {MAX_PLY - 10, 0.5, 1000, 0}, deep = {MAX_PLY - 9, 0, 0, 0};
+    Limits nan = {1, 0.0 / 0.0, 0, 0}, minus = {1, 0, -1, 0};
+    CHECK(limits_check(&ok, err, sizeof err) == 0 && limits_check(&deep, err, sizeof err) < 0 &&
+              strstr(err, "depth 0-190") && limits_check(&nan, err, sizeof err) < 0 &&
+              limits_check(&minus, err, sizeof err) < 0,
+          "boundary: the limits' checks (last message: %s)", err);
+    CHECK(tt_entries_check(0) && !tt_entries_check(1) && !tt_entries_check((long long)1 << 32) &&
+              tt_entries_check(((long long)1 << 32) + 1),
+          "boundary: the table sizes 1 to 2**32 are not the accepted ones");
+    CHECK(egdb_request_check(&r10, 2) && egdb_request_check(&r8, 1) &&
+              egdb_request_check(&r8, EGDB_MAX_PIECES + 1) && !egdb_request_check(&r8, 2) &&
+              !egdb_request_check(&r8, EGDB_MAX_PIECES),
+          "boundary: the endgame requests accepted are not 8x8 with 2 to %d pieces",
+          EGDB_MAX_PIECES);
+    CHECK(history_first(200, 80) == 119 && history_first(81, 80) == 0 &&
+              history_first(0, 80) == 0,
+          "boundary: a search does not keep the last draw_plies + 1 positions");
+
+    Eval ev;
+    eval_init(&ev, &r10);
+    size_t weights = (size_t)windows_count(&r10, 1) * (size_t)pattern_count(1);
+    int16_t *tables = calloc(weights + 1, sizeof *tables);
+    CHECK(tables && eval_patterns_from_bytes(&ev, 1, 1, tables, 2 * weights + 1, err,
+                                             sizeof err) < 0 && strstr(err, "16-bit"),
+          "boundary: one byte more than the tables passed (%s)", err);
+    Eval plain;
+    eval_init(&plain, &r10);
+    CHECK(tables && eval_patterns_from_bytes(&plain, 1, 1, tables, 2 * weights, err,
+                                             sizeof err) == 0 && plain.pattern_rows == 1,
+          "boundary: the tables' exact bytes were refused (%s)", err);
+    eval_free(&plain);
+    free(tables);
+    CHECK(eval_load_weights(&ev, "no/such/weights.bin", err, sizeof err) == WEIGHTS_UNREADABLE &&
+              eval_load_weights(&ev, __FILE__, err, sizeof err) == WEIGHTS_BAD &&
+              ev.pattern_rows == 0,
+          "boundary: a missing file or this source file read as weights (%s)", err);
+    int rc = eval_load_weights(&ev, INTERNATIONAL_WEIGHTS, err, sizeof err);
+    if (rc == WEIGHTS_UNREADABLE)
+        printf("boundary: skipped the shipped weights (%s not found from here)\n",
+               INTERNATIONAL_WEIGHTS);
+    else
+        CHECK(rc == WEIGHTS_OK && ev.pattern_rows == 4, "boundary: the shipped weights: %s", err);
+    eval_free(&ev);
+
+    for (size_t i = 0; i < CORE_CONSTANT_COUNT; i++)
+        for (size_t j = 0; j < i; j++)
+            CHECK(strcmp(CORE_CONSTANTS[i].name, CORE_CONSTANTS[j].name) != 0,
+                  "boundary: the constant %s is published twice", CORE_CONSTANTS[i].name);
+    printf("boundary: positions, moves, limits, sizes, weights and constants checked\n");
+}
+
 int main(int argc, char **argv)
 {
     const char *tables = argc > 1 ? argv[1] : "../shared/reference/perft.json";
@@ -415,6 +527,7 @@ int main(int argc, char **argv)
     test_perft(tables, project, max_nodes);
     test_games(20);
     test_search();
+    test_boundary();
     if (failures) {
         printf("%d check(s) failed\n", failures);
         return 1;

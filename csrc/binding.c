@@ -3,10 +3,9 @@
  * the C units' structs, and turns the units' results back into Python values; the units
  * themselves hold no Python object.
  *
- *   Values(Move, Position, WHITE, BLACK): the tuple types and colours read and returned;
- *         apply(position, move), is_progress(move).
+ *   Values(Move, Position, WHITE, BLACK): the types read and returned; apply, is_progress.
  *   Rules(size, flying, men_back, men_take_kings, choice, promotion, mandatory, label_order,
- *         man_rows, draw_plies, values): one rule set (position.h has the enum values);
+ *         man_rows, draw_plies, values, *, land_behind, remove_at_once) (position.h's Rules):
  *         moves, raw_captures, quiet_moves, has_capture, perft, hash.
  *   Evaluation(rules, weights=path | None, tables=(rows, phases, int16 bytes) | None)
  *   Engine(rules, evaluation, tt_entries): search(position, history, ...) with the GIL released
@@ -281,14 +280,15 @@ static PyMethodDef Values_methods[] = {
 static int Rules_init(RulesObject *self, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"size", "flying", "men_back", "men_take_kings", "choice", "promotion",
-                            "mandatory", "label_order", "man_rows", "draw_plies", "values", NULL};
+        "mandatory", "label_order", "man_rows", "draw_plies", "values", "land_behind",
+        "remove_at_once", NULL};
     Rules *r = &self->rules;
     PyObject *order, *values;
     memset(r, 0, sizeof *r);
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "ipppiipOiiO!", names, &r->size, &r->flying,
-                                     &r->men_back, &r->men_take_kings, &r->choice, &r->promotion,
-                                     &r->mandatory, &order, &r->man_rows, &r->draw_plies,
-                                     &ValuesType, &values) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ipppiipOiiO!|$pp", names, &r->size, &r->flying,
+            &r->men_back, &r->men_take_kings, &r->choice, &r->promotion, &r->mandatory, &order,
+            &r->man_rows, &r->draw_plies, &ValuesType, &values, &r->land_behind,
+            &r->remove_at_once) ||
         !values_ready((ValuesObject *)values))
         return -1;
     if (rules_init(r) < 0) {

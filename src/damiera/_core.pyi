@@ -51,6 +51,9 @@ class Rules:
         man_rows: int,
         draw_plies: int,
         values: Values,
+        *,
+        land_behind: bool = False,
+        remove_at_once: bool = False,
     ) -> None: ...
     def moves(self, position: Any) -> list[Any]: ...
     def raw_captures(self, position: Any) -> list[Any]: ...

@@ -1,4 +1,4 @@
-"""Types of the native core (csrc/binding.c); see damiera.rules.movegen for the values."""
+"""Types of the native core (csrc/binding*.c); see damiera.rules.movegen for the values."""
 
 from collections.abc import Callable, Sequence
 from typing import Any

@@ -27,10 +27,10 @@ $(STAMP): pyproject.toml setup.py $(NATIVE_SOURCES) | toolchain
 install: $(STAMP)
 
 # The C core's own test program (csrc/tests/test_core.c), built from the C units without
-# Python (every unit but the binding) into build/: perft against the shared tables (../shared/
+# Python (every unit but the binding, csrc/binding*.c) into build/: perft against the shared tables (../shared/
 # beside the checkout; skipped with a message when missing), incremental against full hashing,
 # a search. `make test` runs it first.
-CORE_UNITS := $(filter-out csrc/binding.c,$(wildcard csrc/*.c))
+CORE_UNITS := $(filter-out csrc/binding%.c,$(wildcard csrc/*.c))
 CORE_TEST := build/core_test
 CFLAGS_CORE := -O2 -std=c11 -Wall -Wextra -Werror -Wno-missing-field-initializers
 

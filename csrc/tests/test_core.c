@@ -2,13 +2,17 @@
  * `make test`):
  *
  * - perft from every named variant's start, read with its FEN from the shared tables
- *   (argv[1], ../shared/reference/perft.json; skipped with a message when missing), to the
- *   deepest depth whose count is at most --max-nodes (default 2,000,000);
+ *   (argv[1], ../shared/reference/perft.json; skipped with a message when missing) or, for
+ *   the rule sets of docs/rules.md, the project's (--project-tables, by default
+ *   docs/reference/perft.json), to the deepest depth whose count is at most --max-nodes
+ *   (default 2,000,000);
  * - along random games of every variant, for every legal move: the incremental key against
  *   the key of the position computed afresh, the progress and irreversibility of the move
  *   against the same rules read off the two positions, and the bulk count of quiet moves
  *   against the quiet moves generated;
- * - a fixed-depth search from every start: a legal move, a line of that many legal moves.
+ * - a fixed-depth search from every start: a legal move, a line of that many legal moves;
+ * - the checks at the boundary (boundary.h): positions, moves, limits, table sizes, endgame
+ *   requests, weights files and bytes, each refused with its message and its output untouched.
  *
  * The variants' rule parameters are written out here as test data (RULES.md section 2); the
  * Python package builds the same Rules from its Variant values.
@@ -18,17 +22,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boundary.h"
 #include "eval.h"
 #include "goal.h"
 #include "hash.h"
 #include "movegen.h"
 #include "perft.h"
 #include "search.h"
+#include "weights.h"
 
 typedef struct {
     const char *id;
     int size, man_rows, flying, men_back, men_take_kings, choice, promotion;
     int a1_dark, numeric, from_bottom_right;
+    int land_behind, remove_at_once;
 } VariantRow;
 
 static const VariantRow VARIANTS[] = {
@@ -39,10 +46,22 @@ static const VariantRow VARIANTS[] = {
     {"brazilian", 8, 3, 1, 1, 1, CHOICE_MAJORITY, PROMO_PASS_THROUGH, 1, 0, 0},
     {"spanish", 8, 3, 1, 0, 1, CHOICE_MOST_THEN_KINGS, PROMO_STOP, 0, 1, 1},
     {"international", 10, 4, 1, 1, 1, CHOICE_MAJORITY, PROMO_PASS_THROUGH, 1, 1, 0},
+    {"pool", 8, 3, 1, 1, 1, CHOICE_FREE, PROMO_PASS_THROUGH, 1, 1, 0},
+    {"thai", 8, 2, 1, 0, 1, CHOICE_FREE, PROMO_STOP, 1, 1, 1, 1, 1},
 };
 #define NVARIANTS ((int)(sizeof VARIANTS / sizeof *VARIANTS))
 
 static int failures = 0;
+
+/* The row of the rule set id (the rows are in menu order, which later rule sets extend). */
+static const VariantRow *variant_row(const char *id)
+{
+    for (int i = 0; i < NVARIANTS; i++)
+        if (strcmp(VARIANTS[i].id, id) == 0)
+            return &VARIANTS[i];
+    printf("FAIL: no rule set %s among the test's rows\n", id);
+    exit(1);
+}
 
 #define CHECK(cond, ...)                                                                      \
     do {                                                                                      \
@@ -63,6 +82,8 @@ static void rules_of(const VariantRow *v, Rules *r)
     r->men_take_kings = v->men_take_kings;
     r->choice = v->choice;
     r->promotion = v->promotion;
+    r->land_behind = v->land_behind;
+    r->remove_at_once = v->remove_at_once;
     r->mandatory = 1;
     r->man_rows = v->man_rows;
     r->draw_plies = 80;
@@ -226,12 +247,14 @@ static int table_of(const char *json, const char *id, char *fen, size_t fen_cap,
     return n;
 }
 
-static void test_perft(const char *path, unsigned long long max_nodes)
+static void test_perft(const char *path, const char *project_path, unsigned long long max_nodes)
 {
-    char *json = read_file(path);
+    char *json = read_file(path), *project = read_file(project_path);
+    CHECK(project != NULL, "perft: cannot read the project's tables %s", project_path);
     if (!json) {
         printf("perft: skipped, cannot read %s (%s): the shared tables are beside the "
                "checkout in ../shared/\n", path, strerror(errno));
+        free(project);
         return;
     }
     for (int i = 0; i < NVARIANTS; i++) {
@@ -241,7 +264,9 @@ static void test_perft(const char *path, unsigned long long max_nodes)
         char fen[512];
         unsigned long long counts[32];
         int n = table_of(json, v->id, fen, sizeof fen, counts, 32);
-        CHECK(n > 0, "perft: %s is not in %s", v->id, path);
+        if (n < 0 && project)
+            n = table_of(project, v->id, fen, sizeof fen, counts, 32);
+        CHECK(n > 0, "perft: %s is in neither %s nor %s", v->id, path, project_path);
         Node start;
         if (n <= 0 || parse_fen(v, &r, fen, &start) < 0) {
             CHECK(n <= 0, "perft: cannot read %s's FEN %s", v->id, fen);
@@ -259,6 +284,7 @@ static void test_perft(const char *path, unsigned long long max_nodes)
                depth ? counts[depth - 1] : 0ULL);
     }
     free(json);
+    free(project);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -394,25 +420,24 @@ static void test_search(void)
  * rule, breakthrough; rules_init refuses both goals at once. */
 static void test_goals(void)
 {
-    enum { RUS = 3, INTL = 6 }; /* rows of VARIANTS */
     static const struct {
-        int v;
+        const char *v;
         int losing, breakthrough;
         const char *fen;
         int reason, winner; /* winner: 0 White, 1 Black */
     } cases[] = {
-        {INTL, 0, 0, "B:W23:B", GOAL_NO_PIECES, 0},   /* Black has no piece: loses */
-        {INTL, 1, 0, "B:W23:B", GOAL_NO_PIECES, 1},   /* ... and wins under the losing rule */
-        {INTL, 0, 0, "W:W46:B41,37", GOAL_NO_MOVES, 1}, /* White shut in: loses */
-        {INTL, 1, 0, "W:W46:B41,37", GOAL_NO_MOVES, 0}, /* ... and wins */
-        {INTL, 0, 1, "W:W46:B41,37", GOAL_NO_MOVES, 1}, /* no king yet: as usual */
-        {INTL, 0, 1, "B:WK1:B45", GOAL_KING, 0},      /* White made a king */
-        {INTL, 0, 0, "B:WK1:B45", GOAL_NONE, 0},
-        {RUS, 0, 1, "B:WKf6:Ba5", GOAL_KING, 0},
-        {INTL, 1, 0, "W:W32:B28", GOAL_NONE, 0},
+        {"international", 0, 0, "B:W23:B", GOAL_NO_PIECES, 0},   /* Black has no piece: loses */
+        {"international", 1, 0, "B:W23:B", GOAL_NO_PIECES, 1},   /* ... and wins under the losing rule */
+        {"international", 0, 0, "W:W46:B41,37", GOAL_NO_MOVES, 1}, /* White shut in: loses */
+        {"international", 1, 0, "W:W46:B41,37", GOAL_NO_MOVES, 0}, /* ... and wins */
+        {"international", 0, 1, "W:W46:B41,37", GOAL_NO_MOVES, 1}, /* no king yet: as usual */
+        {"international", 0, 1, "B:WK1:B45", GOAL_KING, 0},      /* White made a king */
+        {"international", 0, 0, "B:WK1:B45", GOAL_NONE, 0},
+        {"russian", 0, 1, "B:WKf6:Ba5", GOAL_KING, 0},
+        {"international", 1, 0, "W:W32:B28", GOAL_NONE, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        const VariantRow *v = &VARIANTS[cases[i].v];
+        const VariantRow *v = variant_row(cases[i].v);
         Rules r;
         rules_of(v, &r);
         r.losing = cases[i].losing;
@@ -425,21 +450,124 @@ static void test_goals(void)
               cases[i].losing, cases[i].breakthrough, cases[i].fen, reason, winner);
     }
     Rules both;
-    rules_of(&VARIANTS[INTL], &both);
+    rules_of(variant_row("international"), &both);
     both.losing = both.breakthrough = 1;
     CHECK(rules_init(&both) < 0, "goals: rules_init takes both goals at once");
+}
+
+#define INTERNATIONAL_WEIGHTS                                                                  \
+    "src/damiera/engine/patterns/10x10-4rows-back-flying-menkings-majority-pass_through-"    \
+    "mandatory.bin"
+
+static void test_boundary(void)
+{
+    Rules r8, r10;
+    rules_of(variant_row("american"), &r8);
+    rules_of(variant_row("international"), &r10);
+    Node start, n;
+    start_of(&r8, &start);
+    uint64_t white = start.own, black = start.opp;
+    CHECK(!node_from_colours(&r8, white, black, 0, 1, 1, &n) && n.side == 1 && n.own == black &&
+              n.opp == white && n.kings == 0,
+          "boundary: the start with Black to move is not Black's node");
+    Node untouched = {1, 2, 3, 0};
+    n = untouched;
+    const uint64_t ghost = (uint64_t)1 << 8; /* 8x8: the bit after the first two rows */
+    const uint64_t empty = r8.mask & ~(white | black);
+    CHECK(node_from_colours(&r8, white | ghost, black, 0, 0, 1, &n) &&
+              node_from_colours(&r8, white, black | (white & -white), 0, 0, 1, &n) &&
+              node_from_colours(&r8, white, black, empty & -empty, 0, 1, &n) &&
+              memcmp(&n, &untouched, sizeof n) == 0,
+          "boundary: an off-board piece, a doubled square or a lone king passed, or n changed");
+    uint64_t many = 0; /* 10x10's first 30 playing squares: 30 men */
+    for (int s = 0, count = 0; s < MAX_BITS && count < 30; s++)
+        if (r10.mask >> s & 1)
+            many |= (uint64_t)1 << s, count++;
+    CHECK(popcount64(many) == 30 && node_from_colours(&r10, many, 0, 0, 0, 1, &n) &&
+              !node_from_colours(&r10, many, 0, 0, 0, 0, &n) &&
+              !node_from_colours(NULL, white | ghost, black, 0, 0, 0, &n),
+          "boundary: 30 men a side refused or not as the moves flag says, or NULL rules checked");
+
+    CMove m;
+    memset(&m, 0, sizeof m);
+    CHECK(!move_from_fields(12, 21, (uint64_t)3 << 16, (uint64_t)1 << 16, &m) && m.start == 12 &&
+              m.end == 21 && m.ncap == 2 && m.captured_kings == (uint64_t)1 << 16,
+          "boundary: a two-piece capture's fields were not taken");
+    CMove before = m;
+    CHECK(move_from_fields(-1, 5, 0, 0, &m) && move_from_fields(3, MAX_BITS, 0, 0, &m) &&
+              move_from_fields(3, 5, 1, 2, &m) &&
+              move_from_fields(3, 5, ((uint64_t)1 << (MAX_CAPS + 1)) - 1, 0, &m) &&
+              memcmp(&m, &before, sizeof m) == 0,
+          "boundary: a square off the board, a king not captured or %d captures passed",
+          MAX_CAPS + 1);
+
+    char err[128] = "";
+    Limits ok = {MAX_PLY - 10, 0.5, 1000, 0}, deep = {MAX_PLY - 9, 0, 0, 0};
+    Limits nan = {1, 0.0 / 0.0, 0, 0}, minus = {1, 0, -1, 0};
+    CHECK(limits_check(&ok, err, sizeof err) == 0 && limits_check(&deep, err, sizeof err) < 0 &&
+              strstr(err, "depth 0-190") && limits_check(&nan, err, sizeof err) < 0 &&
+              limits_check(&minus, err, sizeof err) < 0,
+          "boundary: the limits' checks (last message: %s)", err);
+    CHECK(tt_entries_check(0) && !tt_entries_check(1) && !tt_entries_check((long long)1 << 32) &&
+              tt_entries_check(((long long)1 << 32) + 1),
+          "boundary: the table sizes 1 to 2**32 are not the accepted ones");
+    CHECK(egdb_request_check(&r10, 2) && egdb_request_check(&r8, 1) &&
+              egdb_request_check(&r8, EGDB_MAX_PIECES + 1) && !egdb_request_check(&r8, 2) &&
+              !egdb_request_check(&r8, EGDB_MAX_PIECES),
+          "boundary: the endgame requests accepted are not 8x8 with 2 to %d pieces",
+          EGDB_MAX_PIECES);
+    CHECK(history_first(200, 80) == 119 && history_first(81, 80) == 0 &&
+              history_first(0, 80) == 0,
+          "boundary: a search does not keep the last draw_plies + 1 positions");
+
+    Eval ev;
+    eval_init(&ev, &r10);
+    size_t weights = (size_t)windows_count(&r10, 1) * (size_t)pattern_count(1);
+    int16_t *tables = calloc(weights + 1, sizeof *tables);
+    CHECK(tables && eval_patterns_from_bytes(&ev, 1, 1, tables, 2 * weights + 1, err,
+                                             sizeof err) < 0 && strstr(err, "16-bit"),
+          "boundary: one byte more than the tables passed (%s)", err);
+    Eval plain;
+    eval_init(&plain, &r10);
+    CHECK(tables && eval_patterns_from_bytes(&plain, 1, 1, tables, 2 * weights, err,
+                                             sizeof err) == 0 && plain.pattern_rows == 1,
+          "boundary: the tables' exact bytes were refused (%s)", err);
+    eval_free(&plain);
+    free(tables);
+    CHECK(eval_load_weights(&ev, "no/such/weights.bin", err, sizeof err) == WEIGHTS_UNREADABLE &&
+              eval_load_weights(&ev, __FILE__, err, sizeof err) == WEIGHTS_BAD &&
+              ev.pattern_rows == 0,
+          "boundary: a missing file or this source file read as weights (%s)", err);
+    int rc = eval_load_weights(&ev, INTERNATIONAL_WEIGHTS, err, sizeof err);
+    if (rc == WEIGHTS_UNREADABLE)
+        printf("boundary: skipped the shipped weights (%s not found from here)\n",
+               INTERNATIONAL_WEIGHTS);
+    else
+        CHECK(rc == WEIGHTS_OK && ev.pattern_rows == 4, "boundary: the shipped weights: %s", err);
+    eval_free(&ev);
+
+    for (size_t i = 0; i < CORE_CONSTANT_COUNT; i++)
+        for (size_t j = 0; j < i; j++)
+            CHECK(strcmp(CORE_CONSTANTS[i].name, CORE_CONSTANTS[j].name) != 0,
+                  "boundary: the constant %s is published twice", CORE_CONSTANTS[i].name);
+    printf("boundary: positions, moves, limits, sizes, weights and constants checked\n");
 }
 
 int main(int argc, char **argv)
 {
     const char *tables = argc > 1 ? argv[1] : "../shared/reference/perft.json";
+    const char *project = "docs/reference/perft.json";
     unsigned long long max_nodes = 2000000;
-    for (int i = 2; i + 1 < argc; i++)
+    for (int i = 2; i + 1 < argc; i++) {
         if (strcmp(argv[i], "--max-nodes") == 0)
             max_nodes = strtoull(argv[i + 1], NULL, 10);
-    test_perft(tables, max_nodes);
+        if (strcmp(argv[i], "--project-tables") == 0)
+            project = argv[i + 1];
+    }
+    test_perft(tables, project, max_nodes);
     test_games(20);
     test_search();
+    test_boundary();
     test_goals();
     if (failures) {
         printf("%d check(s) failed\n", failures);

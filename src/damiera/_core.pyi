@@ -1,4 +1,4 @@
-"""Types of the native core (csrc/binding.c); see damiera.rules.movegen for the values."""
+"""Types of the native core (csrc/binding*.c); see damiera.rules.movegen for the values."""
 
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -52,6 +52,8 @@ class Rules:
         draw_plies: int,
         values: Values,
         *,
+        land_behind: bool = False,
+        remove_at_once: bool = False,
         losing: bool = False,
         breakthrough: bool = False,
     ) -> None: ...

@@ -624,27 +624,70 @@ static int report_info(void *ctx, const Report *rep)
     return r == NULL;
 }
 
+/* 0 when the limits are in range (NaN is not), else -1 with a ValueError naming the first
+ * one out of it and its range. */
+static int check_limits(const Limits *l)
+{
+    char text[160];
+    if (l->depth < 0 || l->depth > MAX_PLY - 10)
+        PyOS_snprintf(text, sizeof text, "depth must be 0-%d plies, not %d", MAX_PLY - 10,
+                      l->depth);
+    else if (!(l->movetime >= 0 && l->movetime <= MAX_MOVETIME))
+        PyOS_snprintf(text, sizeof text, "movetime must be 0-%g seconds, not %g", MAX_MOVETIME,
+                      l->movetime);
+    else if (l->nodes < 0)
+        PyOS_snprintf(text, sizeof text, "nodes must be 0 or more, not %lld", l->nodes);
+    else if (!(l->remaining >= 0 && l->remaining <= MAX_CLOCK))
+        PyOS_snprintf(text, sizeof text, "remaining must be 0-%g seconds, not %g", MAX_CLOCK,
+                      l->remaining);
+    else if (!(l->increment >= 0 && l->increment <= MAX_MOVETIME))
+        PyOS_snprintf(text, sizeof text, "increment must be 0-%g seconds, not %g",
+                      MAX_MOVETIME, l->increment);
+    else if (l->moves_to_go < 0 || l->moves_to_go > MAX_MOVES_TO_GO)
+        PyOS_snprintf(text, sizeof text, "moves_to_go must be 0-%d, not %d", MAX_MOVES_TO_GO,
+                      l->moves_to_go);
+    else if (l->ply < 0 || l->ply > MAX_GAME_PLY)
+        PyOS_snprintf(text, sizeof text, "ply must be 0-%d, not %d", MAX_GAME_PLY, l->ply);
+    else
+        return 0;
+    PyErr_SetString(PyExc_ValueError, text);
+    return -1;
+}
+
+/* allocate_time(remaining, increment=0.0, moves_to_go=0, ply=0) -> (soft, hard) */
+static PyObject *core_allocate_time(PyObject *module, PyObject *args, PyObject *kw)
+{
+    (void)module;
+    static char *names[] = {"remaining", "increment", "moves_to_go", "ply", NULL};
+    Limits lim = {0};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "d|dii", names, &lim.remaining, &lim.increment,
+                                     &lim.moves_to_go, &lim.ply) ||
+        check_limits(&lim) < 0)
+        return NULL;
+    TimeBudget b = time_allocate(lim.remaining, lim.increment, lim.moves_to_go, lim.ply);
+    return Py_BuildValue("(dd)", b.soft, b.hard);
+}
+
 /* search(position, history, depth, movetime, nodes, root_scores, threat_extension,
- *        reduce_sacrifices, prune_late_moves, probcut, on_info) */
+ *        reduce_sacrifices, prune_late_moves, probcut, *, on_info, cpu_time, remaining,
+ *        increment, moves_to_go, ply) */
 static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"position", "history", "depth", "movetime", "nodes", "root_scores",
                             "threat_extension", "reduce_sacrifices", "prune_late_moves",
-                            "probcut", "on_info", NULL};
+                            "probcut", "on_info", "cpu_time", "remaining", "increment",
+                            "moves_to_go", "ply", NULL};
     PyObject *pos, *history, *on_info = Py_None;
-    Limits lim = {0, 0.0, 0, 0};
+    Limits lim = {0};
     Options opt = {1, 1, 1, 1};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|idLppppp$O", names, &pos, &history, &lim.depth,
-                                     &lim.movetime, &lim.nodes, &lim.root_scores,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|idLppppp$Opddii", names, &pos, &history,
+                                     &lim.depth, &lim.movetime, &lim.nodes, &lim.root_scores,
                                      &opt.threat_extension, &opt.reduce_sacrifices,
-                                     &opt.prune_late_moves, &opt.probcut, &on_info) ||
-        !engine_ready(self))
+                                     &opt.prune_late_moves, &opt.probcut, &on_info,
+                                     &lim.cpu_clock, &lim.remaining, &lim.increment,
+                                     &lim.moves_to_go, &lim.ply) ||
+        !engine_ready(self) || check_limits(&lim) < 0)
         return NULL;
-    if (lim.depth < 0 || lim.depth > MAX_PLY - 10 || !(lim.movetime >= 0) || lim.nodes < 0) {
-        PyErr_Format(PyExc_ValueError, "limits: depth 0-%d plies, movetime and nodes >= 0",
-                     MAX_PLY - 10);
-        return NULL;
-    }
     if (on_info != Py_None && !PyCallable_Check(on_info)) {
         PyErr_SetString(PyExc_TypeError, "on_info must be callable or None");
         return NULL;
@@ -763,9 +806,12 @@ static PyMethodDef Engine_methods[] = {
     {"search", (PyCFunction)(void (*)(void))Engine_search, METH_VARARGS | METH_KEYWORDS,
      "search(position, history, depth=0, movetime=0.0, nodes=0, root_scores=False, "
      "threat_extension=True, reduce_sacrifices=True, prune_late_moves=True, probcut=True, *, "
-     "on_info=None) -> (move | None, score, depth, nodes, seconds, pv, root_scores); 0: no "
-     "limit; on_info(depth, score, nodes, seconds, pv, lines) after every iteration; the "
-     "interpreter lock is released for the whole search"},
+     "on_info=None, cpu_time=False, remaining=0.0, increment=0.0, moves_to_go=0, ply=0) -> "
+     "(move | None, score, depth, nodes, seconds, pv, root_scores); 0: no limit; cpu_time: "
+     "movetime and the game clock (remaining seconds, increment, moves to go, plies played) "
+     "measured on the search thread's CPU time; seconds are wall-clock; on_info(depth, score, "
+     "nodes, seconds, pv, lines) after every iteration; the interpreter lock is released for "
+     "the whole search"},
     {"stop", (PyCFunction)Engine_stop, METH_NOARGS,
      "stop(): the running search returns its best move within a few hundred nodes"},
     {"clear", (PyCFunction)Engine_clear, METH_NOARGS, "clear(): empty table and history"},
@@ -877,6 +923,11 @@ static PyMethodDef core_methods[] = {
      "read_weights(rules, path) -> (rows, phases, tables): a weights file's every window "
      "table (16-bit little-endian bytes, phase by phase); ValueError when it does not fit "
      "the board, OSError when it cannot be read"},
+    {"allocate_time", (PyCFunction)(void (*)(void))core_allocate_time,
+     METH_VARARGS | METH_KEYWORDS,
+     "allocate_time(remaining, increment=0.0, moves_to_go=0, ply=0) -> (soft, hard): the "
+     "seconds a search under that game clock plans (no new iteration after soft in an "
+     "ordinary move) and is cut at; ValueError outside the search's limits"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef core_module = {
@@ -899,7 +950,8 @@ PyMODINIT_FUNC PyInit__core(void)
         {"MOBILITY", EVAL_MOBILITY}, {"BALANCE", EVAL_BALANCE}, {"TEMPO", EVAL_TEMPO},
         {"MAIN_DIAGONAL", EVAL_MAIN_DIAGONAL}, {"DOUBLE_CORNER", EVAL_DOUBLE_CORNER},
         {"CHASE", EVAL_CHASE}, {"RUNAWAY_ROWS", EVAL_RUNAWAY_ROWS},
-        {"RUNAWAY_STEP", EVAL_RUNAWAY_STEP}, {"EGDB_MAX_PIECES", EGDB_MAX_PIECES}};
+        {"RUNAWAY_STEP", EVAL_RUNAWAY_STEP}, {"EGDB_MAX_PIECES", EGDB_MAX_PIECES},
+        {"MAX_MOVES_TO_GO", MAX_MOVES_TO_GO}, {"MAX_GAME_PLY", MAX_GAME_PLY}};
     PyTypeObject *types[] = {&ValuesType, &RulesType, &EvaluationType, &EngineType, &EgdbType};
     PyObject *m = PyModule_Create(&core_module);
     if (!m)
@@ -911,7 +963,9 @@ PyMODINIT_FUNC PyInit__core(void)
     for (size_t i = 0; i < sizeof constants / sizeof *constants; i++)
         if (PyModule_AddIntConstant(m, constants[i].name, constants[i].value) < 0)
             goto fail;
-    if (PyModule_AddObject(m, "DEADLINE_SHARE", PyFloat_FromDouble(DEADLINE_SHARE)) < 0)
+    if (PyModule_AddObject(m, "DEADLINE_SHARE", PyFloat_FromDouble(DEADLINE_SHARE)) < 0 ||
+        PyModule_AddObject(m, "MAX_MOVETIME", PyFloat_FromDouble(MAX_MOVETIME)) < 0 ||
+        PyModule_AddObject(m, "MAX_CLOCK", PyFloat_FromDouble(MAX_CLOCK)) < 0)
         goto fail;
     return m;
 fail:

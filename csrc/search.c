@@ -14,8 +14,8 @@ static inline int popc(uint64_t x) { return popcount64(x); }
 
 static int poll_limits(Search *S)
 {
-    if (atomic_load_explicit(&S->stop, memory_order_relaxed) || search_clock() >= S->deadline ||
-        (S->max_nodes && S->nodes >= S->max_nodes)) {
+    if (atomic_load_explicit(&S->stop, memory_order_relaxed) ||
+        search_clock(S) >= S->deadline || (S->max_nodes && S->nodes >= S->max_nodes)) {
         S->aborted = 1;
         return 1;
     }

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -150,3 +152,24 @@ def test_the_cpu_clock_does_not_count_time_spent_sleeping() -> None:
                                            on_info=sleepy)
     assert wall.depth == 1
     assert cpu.depth == 3
+
+
+@pytest.mark.parametrize("command", ["bestmove", "analyse"])
+def test_the_cli_searches_on_the_cpu_clock(command: str, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from damiera.cli import main
+
+    limits: list[Limit] = []
+    search = Engine._search, Engine._choose
+
+    def seen(real: Callable[..., Any]) -> Callable[..., Any]:
+        def spy(self: Engine, positions: object, lim: Limit, *args: Any, **kwargs: Any) -> Any:
+            limits.append(lim)
+            return real(self, positions, lim, *args, **kwargs)
+        return spy
+
+    monkeypatch.setattr(Engine, "_search", seen(search[0]))
+    monkeypatch.setattr(Engine, "_choose", seen(search[1]))
+    assert main([command, "american", "--movetime", "0.05", "--cpu-time"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("bestmove ")
+    assert limits and all(lim.cpu_time and lim.time == 0.05 for lim in limits)

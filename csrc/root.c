@@ -1,8 +1,9 @@
 /* The deepening and the root (search.h): iterative deepening from depth 1, aspiration windows
  * around the previous score, the root moves ordered by the previous iteration's scores, the
- * clock and the node budget between iterations, every root move scored in full for multi-PV,
- * and the lines reported. Depth 1 is always finished (only a stop request ends it), so the
- * move played is searched.
+ * clock and the node budget between iterations, a game clock shared out (time_allocate) and
+ * the time stretched or cut by how the iterations go (time_target), every root move scored in
+ * full for multi-PV, and the lines reported. Depth 1 is always finished (only a stop request
+ * ends it), so the move played is searched.
  */
 #include "tree.h"
 

@@ -125,7 +125,8 @@ typedef struct {
 } Line;
 
 /* What an iteration reports: depth (0 for a single move played at once), score (centi-men,
- * the side to move's view), nodes and seconds of the whole search so far, the best line, and
+ * the side to move's view), nodes and seconds (wall-clock, whatever clock the limits are
+ * measured on) of the whole search so far, the best line, and
  * with root_scores every root move's line, best first (nlines 0 otherwise). */
 typedef struct {
     int depth, score;

@@ -10,8 +10,8 @@ move in each of ``--positions`` positions (random openings of 6 plies, then the 
 of a level-3 self-play game every 10 plies) at ``--movetime`` seconds (default 0.3), once
 timed on the wall clock and once with ``Limit(cpu_time=True)`` (``--cpu-time``). It prints,
 per mode, the median over the runs of the mean, the lowest and the highest CPU seconds a
-move (the search thread's CPU time, ``time.thread_time``), the mean wall seconds a move and
-the mean depth.
+move (the search thread's CPU time, ``time.thread_time``), the mean wall seconds a move,
+the mean depth and the nodes a CPU second.
 
 The second form plays ``damiera match international --first 3 --second 3 --games N --tc
 CLOCK --cpu-time`` (the busy loops beside it) and prints its JSON result: CPU a move (mean
@@ -53,8 +53,8 @@ def _positions(count: int) -> list[list[Position]]:
 
 
 def _one_run(histories: list[list[Position]], movetime: float,
-             cpu: bool) -> tuple[list[float], list[float], list[int]]:
-    cpus, walls, depths = [], [], []
+             cpu: bool) -> tuple[list[float], list[float], list[int], list[int]]:
+    cpus, walls, depths, nodes = [], [], [], []
     for history in histories:
         engine = Engine("international", 3)
         wall, used = time.monotonic(), time.thread_time()
@@ -62,7 +62,8 @@ def _one_run(histories: list[list[Position]], movetime: float,
         cpus.append(time.thread_time() - used)
         walls.append(time.monotonic() - wall)
         depths.append(result.depth)
-    return cpus, walls, depths
+        nodes.append(result.nodes)
+    return cpus, walls, depths, nodes
 
 
 def _busy(count: int) -> list[subprocess.Popen[bytes]]:
@@ -99,9 +100,10 @@ def main() -> None:
             high = statistics.median(max(r[0]) for r in rows)
             wall = statistics.median(statistics.fmean(r[1]) for r in rows)
             depth = statistics.median(statistics.fmean(r[2]) for r in rows)
+            rate = statistics.median(sum(r[3]) / sum(r[0]) for r in rows)
             print(f"{'cpu' if cpu else 'wall'} clock: CPU a move mean {mean:.3f} s (lowest "
-                  f"{low:.3f}, highest {high:.3f}), wall a move {wall:.3f} s, depth {depth:.1f}",
-                  flush=True)
+                  f"{low:.3f}, highest {high:.3f}), wall a move {wall:.3f} s, depth {depth:.1f}"
+                  f", {rate / 1e6:.2f} M nodes a CPU second", flush=True)
     finally:
         for loop in loops:
             loop.kill()

@@ -50,6 +50,9 @@ struct Search {
     int lines_cap;
 };
 
+/* Nodes between two readings of the CPU clock (a power of two, a multiple of 256). */
+#define CPU_CLOCK_NODES 1024
+
 /* Entries of the table of lines (a power of two). */
 #define PV_TABLE_SIZE 4096
 

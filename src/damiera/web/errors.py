@@ -11,7 +11,11 @@ stored).
 
 from __future__ import annotations
 
-__all__ = ["BadRequest", "ChangedMeanwhile", "Conflict", "IllegalMove", "clip", "quoted"]
+from damiera.rules.variant import UnknownVariantError, Variant, variant
+
+__all__ = [
+    "BadRequest", "ChangedMeanwhile", "Conflict", "IllegalMove", "clip", "quoted", "rule_set",
+]
 
 
 def clip(text: str, limit: int = 60) -> str:
@@ -49,3 +53,12 @@ class ChangedMeanwhile(Conflict):
     """A :class:`Conflict` of the optimistic save: another request stored the game between
     this request's read and its write. A request that named no version may read the game
     again and retry; one that did gets the 409."""
+
+
+def rule_set(variant_id: str, optional_capture: bool = False) -> Variant:
+    """The rule set a request names (a variant's id, optional capture or not). Raises
+    :class:`BadRequest` (an unknown variant, optional capture on a board without it)."""
+    try:
+        return variant(variant_id, optional_capture=optional_capture)
+    except (UnknownVariantError, ValueError) as exc:
+        raise BadRequest(str(exc)) from None

@@ -72,19 +72,19 @@ def _yours(stored: StoredGame, token: str | None) -> dict[str, Any]:
     ``opponent_name`` (null: none given), ``waiting`` (nobody has taken the other seat yet)
     and ``outcome``."""
     mine = seats.held(stored, token)
+    playing_online = stored.opponent == "online" and len(mine) == 1
     out: dict[str, Any] = {
         "seats": mine,
-        "can_delete": bool(mine)
-        and seats.needed(stored, "delete", stored.side) <= set(mine),
+        "can_delete": online.may_delete(stored) if playing_online
+        else bool(mine) and seats.needed(stored, "delete", stored.side) <= set(mine),
         "opponent_name": None,
     }
-    if stored.opponent == "online" and len(mine) == 1:
+    if playing_online:
         side = mine[0]
         other = "black" if side == "white" else "white"
         out["side"] = side
         out["opponent_name"] = getattr(stored, f"{other}_name")
         out["waiting"] = getattr(stored, f"{other}_seat") is None
-        out["can_delete"] = online.may_delete(stored)
         if stored.result_reason and stored.result_reason != ABORTED_REASON:
             out["outcome"] = ("draw" if stored.result_winner is None
                               else "won" if stored.result_winner == side else "lost")

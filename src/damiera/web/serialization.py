@@ -50,17 +50,18 @@ def variant_json(v: Variant) -> dict[str, Any]:
     return out
 
 
+#: The piece named by each letter of :func:`board_text` (``.``, an empty square, has none).
+_PIECE_NAMES = {"w": "white-man", "b": "black-man", "W": "white-king", "B": "black-king"}
+
+
 def pieces_json(v: Variant, position: Position) -> dict[str, str]:
     """The pieces of ``position`` by square label: ``{"22": "white-man", "9": "black-king"}``
-    (empty squares left out), in the board's label order; what ``board.js`` draws."""
+    (empty squares left out), in the board's label order; what ``board.js`` draws. Read
+    from :func:`board_text`, one letter per square in that order."""
     geo = geometry(v)
-    out: dict[str, str] = {}
-    for s in geo.label_order:
-        bit = 1 << s
-        color = "white" if position.white & bit else "black" if position.black & bit else None
-        if color is not None:
-            out[geo.label(s)] = f"{color}-{'king' if position.kings & bit else 'man'}"
-    return out
+    letters = board_text(v, position)
+    return {geo.label(s): _PIECE_NAMES[letter]
+            for s, letter in zip(geo.label_order, letters, strict=True) if letter != "."}
 
 
 def board_text(v: Variant, position: Position) -> str:

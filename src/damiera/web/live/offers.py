@@ -105,7 +105,10 @@ class OnlineActions:
         if not SECRET_PATTERN.fullmatch(secret):
             raise NotFoundError("no such invitation")
         key = seats.seat_key(secret)
-        name = check_name(name)
+        try:
+            name = check_name(name)
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from None
         found = await asyncio.to_thread(self.games.store.find_by_invite, key)
         if found is None:
             raise NotFoundError("no such invitation")

@@ -57,12 +57,12 @@ from damiera.web.api import (
     set_player_cookie,
 )
 from damiera.web.client_address import client_address
-from damiera.web.errors import BadRequest
 from damiera.web.games import GameService
 from damiera.web.live.events import Subscriber
 from damiera.web.live.hub import LiveHub
 from damiera.web.live.invitations import invite_url_for
 from damiera.web.live.offers import ACTIONS, OnlineActions
+from damiera.web.live.state import other
 from damiera.web.pages import request_locale
 from damiera.web.store import NotFoundError, StoredGame
 
@@ -200,7 +200,7 @@ def build_router(service: GameService, hub: LiveHub, actions: OnlineActions,
         return response
 
     def _invitation_page(request: Request, stored: StoredGame, free: str) -> Response:
-        creator = "black" if free == "white" else "white"
+        creator = other(free)
         variant = VARIANTS[stored.variant]
         response = render(request, "join.html", {
             "title": _("You are invited to play"),
@@ -221,8 +221,6 @@ def build_router(service: GameService, hub: LiveHub, actions: OnlineActions,
         except NotFoundError:
             return error_response(404, _("This invitation is not valid: the game is over or "
                                          "was deleted, or the link is mistyped."))
-        except ValueError as exc:       # a bad name
-            raise BadRequest(str(exc)) from None
         response = JSONResponse(service.mine(stored, None, token))
         if new and seats.held(stored, token):
             set_player_cookie(request, response, token)

@@ -34,6 +34,7 @@ from damiera.puzzles.model import Puzzle
 from damiera.rules.variant import VARIANTS
 from damiera.web import i18n
 from damiera.web.api import current_player, player_token, set_player_cookie
+from damiera.web.errors import rule_set
 from damiera.web.limits import RateLimiter, per_client
 from damiera.web.pages import render, request_locale, script_json
 from damiera.web.puzzles.ratings import NEW_PLAYER, RatingStore
@@ -46,7 +47,6 @@ from damiera.web.puzzles.service import (
     daily,
     key_variant,
     puzzle_json,
-    rule_set,
 )
 from damiera.web.puzzles.strings import js_strings, theme_names
 from damiera.web.seats import owner_key, require_same_origin, seat_key
@@ -103,7 +103,7 @@ def build_router(store: GameStore, requests: RateLimiter) -> APIRouter:
         return out
 
     def page(request: Request, initial: dict[str, Any], title: str) -> HTMLResponse:
-        request_locale(request)
+        # the caller made the request's language current: its ``title`` is translated first
         data = {"variants": [variant_json(v) for v in VARIANTS.values()],
                 "initial": initial, "strings": js_strings()}
         return render(request, "puzzles.html", {"title": title, "page_data": script_json(data),

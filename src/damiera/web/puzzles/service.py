@@ -20,8 +20,8 @@ from damiera.puzzles.model import Puzzle
 from damiera.rules.movegen import Move, apply_move, legal_moves
 from damiera.rules.notation import NotationError, parse_move
 from damiera.rules.position import Position, parse_fen, write_fen
-from damiera.rules.variant import UnknownVariantError, Variant, variant
-from damiera.web.errors import BadRequest, IllegalMove
+from damiera.rules.variant import Variant
+from damiera.web.errors import BadRequest, IllegalMove, rule_set
 from damiera.web.i18n import error_message
 from damiera.web.puzzles.ratings import Rating, RatingStore
 from damiera.web.serialization import move_json, moves_with_paths_json, pieces_json
@@ -33,14 +33,6 @@ WINDOWS = (100, 200, 400, 800, 10_000)
 #: board's 20 pieces written out in full is under 80 characters).
 MAX_MOVES = 20
 MAX_MOVE_TEXT = 80
-
-
-def rule_set(variant_id: str, optional_capture: bool = False) -> Variant:
-    """The rule set of a request. Raises :class:`~damiera.web.errors.BadRequest`."""
-    try:
-        return variant(variant_id, optional_capture=optional_capture)
-    except (UnknownVariantError, ValueError) as exc:
-        raise BadRequest(str(exc)) from None
 
 
 def key_variant(key: str) -> Variant:

@@ -2,9 +2,9 @@
 // tried again when refused: engine_stream.js), evaluation bar and game review. Every rule comes from the server (/api/analysis/...): the
 // script only draws, remembers the tree and asks.
 import { api } from "/static/api.js";
-import { drawBoard } from "/static/board.js";
+import { describer, drawBoard } from "/static/board.js";
 import { followAnalysis } from "/static/engine_stream.js";
-import { decide, moveNamed, pick, selectionView } from "/static/entry.js";
+import { decide, moveNamed, pick, pointAt, selectionView } from "/static/entry.js";
 import { showChoices } from "/static/entry_choices.js";
 import { fmt, setText } from "/static/text.js";
 
@@ -32,10 +32,7 @@ function query(extra) {
   return p.toString();
 }
 
-function describe(label, piece) {
-  return piece ? fmt(S.square_piece, { square: label, piece: S[piece] })
-    : fmt(S.square_empty, { square: label });
-}
+const describe = describer(S);
 
 function menText(score) { return score === 0 ? "0.00" : (score > 0 ? "+" : "−") + (Math.abs(score) / 100).toFixed(2); }
 
@@ -260,9 +257,8 @@ const choiceEvents = {
     if (step) play(step.play.move);
   },
   point: (i) => {
-    if (!state.selection || state.selection.focus === i) return;
-    state.selection = { ...state.selection, focus: i };
-    draw();
+    const sel = pointAt(state.selection, i);
+    if (sel) { state.selection = sel; draw(); }
   },
 };
 
@@ -634,15 +630,16 @@ async function init() {
   state.gameId = initial.game_id;
   state.initialMoves = initial.moves;
   loadEdit(null);
-  if (initial.fen) {
-    try { loadEdit(await api(`/api/analysis/position?${query({ fen: initial.fen })}`)); } catch (e) { /* said below */ }
-  }
   wire();
   syncEditor();
   if (!(initial.fen || initial.moves.length)
       || !(await analyseFen(initial.fen || state.variant.start_fen, initial.moves))) {
-    setMode("edit");
+    setMode("edit");     // a refused FEN: the editor keeps the variant's start, analyseFen said why
     draw();
+  } else if (initial.fen) {
+    // the editor holds the position given, from the answer analyseFen already has
+    loadEdit(state.root.info);
+    syncEditor();
   }
   document.body.dataset.ready = "1";
 }

@@ -28,6 +28,8 @@
 // Each playing square is <g data-square="LABEL" aria-label="..."> and each piece inside it
 // <g data-piece="white-man|white-king|black-man|black-king">.
 
+import { fmt } from "/static/text.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 const UNIT = 100;
 export const PIECES = ["white-man", "white-king", "black-man", "black-king"];
@@ -39,6 +41,13 @@ function el(name, attrs = {}, parent = null) {
   }
   if (parent) parent.appendChild(node);
   return node;
+}
+
+// The `describe` option of a page whose strings `S` hold square_piece ("{square}, {piece}"),
+// square_empty and each piece's name (S["white-man"], ...): a square's label and piece, read.
+export function describer(S) {
+  return (label, piece) => (piece ? fmt(S.square_piece, { square: label, piece: S[piece] })
+    : fmt(S.square_empty, { square: label }));
 }
 
 // Position of a square on screen, in squares from the top-left corner.

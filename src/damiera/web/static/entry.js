@@ -82,6 +82,14 @@ export function pick(sel, index) {
   return index >= 0 && index < list.length ? { play: list[index].way } : null;
 }
 
+// The selection `sel` with the choice number `index` pointed at (`index` null: none), drawn
+// alone (the pointer or the keyboard focus on its button); null when there is no selection or
+// that choice is already the one pointed at (nothing to redraw).
+export function pointAt(sel, index) {
+  if (!sel || sel.focus === index) return null;
+  return { ...sel, focus: index };
+}
+
 // The legal move whose notation is exactly `text` (a typed move), or null: the page then
 // sends the text to the server, which reads short forms or says why it is not a move.
 export function moveNamed(legalMoves, text) {

@@ -7,6 +7,7 @@
 // label and <ul id="entry-choice-list">. Each button carries data-move (the move's notation).
 
 import { choices } from "/static/entry.js";
+import { isolated } from "/static/text.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -45,10 +46,7 @@ export function showChoices(sel, on) {
       b.type = "button";
       b.className = "entry-choice";
       b.dataset.move = c.move;
-      const text = document.createElement("bdi");
-      text.dir = "ltr";
-      text.textContent = c.move;
-      b.append(sample(i), text);
+      b.append(sample(i), isolated(c.move));
       b.addEventListener("click", () => on.pick(i));
       b.addEventListener("pointerenter", () => on.point(i));
       b.addEventListener("pointerleave", () => on.point(null));

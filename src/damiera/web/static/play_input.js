@@ -5,7 +5,7 @@
 
 import { ghostPiece, squareAtPoint } from "/static/board.js";
 import { boardKeys } from "/static/board_keys.js";
-import { decide, pick, selectionView } from "/static/entry.js";
+import { decide, pick, pointAt, selectionView } from "/static/entry.js";
 import { showChoices } from "/static/entry_choices.js";
 import { explain, submitMove, tryPath, tryText } from "/static/play_actions.js";
 import { showPly } from "/static/play_moves.js";
@@ -76,9 +76,8 @@ export function renderChoices() {
       if (step) playWay(step.play);
     },
     point: (i) => {
-      if (!state.sel || state.sel.focus === i) return;
-      state.sel = { ...state.sel, focus: i };
-      redraw();
+      const sel = pointAt(state.sel, i);
+      if (sel) { state.sel = sel; redraw(); }
     },
   });
 }

@@ -34,12 +34,12 @@ from damiera.rules.geometry import SquareError, geometry
 from damiera.rules.movegen import legal_moves
 from damiera.rules.notation import explain_illegal, move_labels, move_text
 from damiera.rules.position import write_fen
-from damiera.rules.variant import VARIANTS, UnknownVariantError, Variant, variant
+from damiera.rules.variant import VARIANTS, Variant, variant
 from damiera.trainer.exercises import Exercise, ExerciseError, move_key
 from damiera.trainer.pool import find, session
 from damiera.trainer.rules import RULE_PARAMS
 from damiera.web import i18n
-from damiera.web.errors import BadRequest
+from damiera.web.errors import BadRequest, rule_set
 from damiera.web.limits import RateLimiter, per_client
 from damiera.web.pages import render, request_locale, script_json
 from damiera.web.serialization import move_json, pieces_json, variant_json
@@ -58,13 +58,6 @@ class AnswerBody(BaseModel):
     squares: list[str] | None = Field(default=None, max_length=60)
     legal: bool | None = None
     winner: Literal["white", "black", "none"] | None = None
-
-
-def _rule_set(variant_id: str, optional_capture: bool) -> Variant:
-    try:
-        return variant(variant_id, optional_capture=optional_capture)
-    except (UnknownVariantError, ValueError) as exc:
-        raise BadRequest(str(exc)) from None
 
 
 def _exercise(v: Variant, exercise_id: str) -> Exercise:
@@ -197,7 +190,7 @@ def build_router(requests: RateLimiter) -> APIRouter:
                           optional_capture: bool = False,
                           again: str = Query("", max_length=200)) -> JSONResponse:
         request_locale(request)
-        v = _rule_set(variant_id, optional_capture)
+        v = rule_set(variant_id, optional_capture)
         rules = [r for r in again.split(",") if r in RULE_PARAMS]
         exercises = await asyncio.to_thread(   # the thread has the request's language
             lambda: [exercise_json(e) for e in session(v, rng, rules)])
@@ -208,7 +201,7 @@ def build_router(requests: RateLimiter) -> APIRouter:
                  dependencies=limited)
     async def answer(request: Request, body: AnswerBody) -> JSONResponse:
         request_locale(request)
-        v = _rule_set(body.variant, body.optional_capture)
+        v = rule_set(body.variant, body.optional_capture)
         return JSONResponse(await asyncio.to_thread(
             lambda: check_answer(_exercise(v, body.exercise), body)))
 

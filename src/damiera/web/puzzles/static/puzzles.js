@@ -3,9 +3,9 @@
 // /api/puzzles/{id}/moves, which answers with the reply, the verdict and the ratings. The
 // page holds no rule and does not know the solution before the end.
 import { api } from "/static/api.js";
-import { drawBoard } from "/static/board.js";
+import { describer, drawBoard } from "/static/board.js";
 import { boardKeys } from "/static/board_keys.js";
-import { decide, pick, selectionView } from "/static/entry.js";
+import { decide, pick, pointAt, selectionView } from "/static/entry.js";
 import { showChoices } from "/static/entry_choices.js";
 import { fmt, setText } from "/static/text.js";
 
@@ -18,9 +18,7 @@ const root = $("puzzle");
 const state = { puzzle: null, variant: VARIANTS[DATA.initial.variant], pieces: {}, moves: [],
   legal: [], turn: "white", sel: null, mine: [], over: false, highlights: {} };
 
-function describe(label, piece) {
-  return piece ? fmt(S.square_piece, { square: label, piece: S[piece] }) : fmt(S.square_empty, { square: label });
-}
+const describe = describer(S);
 
 function draw() {
   let pieces = state.pieces;
@@ -40,9 +38,8 @@ function draw() {
       if (step) { state.sel = null; draw(); send(step.play.move); }
     },
     point: (i) => {
-      if (!state.sel || state.sel.focus === i) return;
-      state.sel = { ...state.sel, focus: i };
-      draw();
+      const sel = pointAt(state.sel, i);
+      if (sel) { state.sel = sel; draw(); }
     },
   });
 }

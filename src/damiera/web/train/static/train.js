@@ -3,9 +3,9 @@
 // answer is wrong and what the rule is. The page holds no rule: the moves the board accepts
 // (legal or not) come from the server, and `entry.js` matches the clicks against them.
 import { api } from "/static/api.js";
-import { drawBoard } from "/static/board.js";
+import { describer, drawBoard } from "/static/board.js";
 import { boardKeys } from "/static/board_keys.js";
-import { decide, pick, selectionView } from "/static/entry.js";
+import { decide, pick, pointAt, selectionView } from "/static/entry.js";
 import { showChoices } from "/static/entry_choices.js";
 import { fmt, setText } from "/static/text.js";
 
@@ -33,9 +33,7 @@ function saveMissed(rules) {
 
 const current = () => state.exercises[state.i];
 
-function describe(label, piece) {
-  return piece ? fmt(S.square_piece, { square: label, piece: S[piece] }) : fmt(S.square_empty, { square: label });
-}
+const describe = describer(S);
 
 function draw() {
   const ex = current();
@@ -65,9 +63,8 @@ function draw() {
       if (step) { state.sel = null; answer({ path: step.play.path }); }
     },
     point: (i) => {
-      if (!state.sel || state.sel.focus === i) return;
-      state.sel = { ...state.sel, focus: i };
-      draw();
+      const sel = pointAt(state.sel, i);
+      if (sel) { state.sel = sel; draw(); }
     },
   });
 }

@@ -429,7 +429,8 @@ int search_run(Search *S, const Node *pos, const Node *history, int nhistory,
         order[i] = i;
     /* The move's time on the search clock from start: no new iteration after budget.soft
      * (with a game clock, time_target moves it by how the deepening goes), cut at
-     * budget.hard; a movetime bounds both. */
+     * budget.hard (with a game clock, at CUT_FACTOR times the target if sooner); a movetime
+     * bounds both. */
     int clocked = lim->remaining > 0;
     TimeBudget budget = {NEVER, NEVER};
     if (clocked)
@@ -448,7 +449,9 @@ int search_run(Search *S, const Node *pos, const Node *history, int nhistory,
         stopped = S->interrupted || say(&rp, 0, best_score, &best_line, NULL, 0);
     } else {
         int max_depth = lim->depth ? lim->depth : MAX_PLY - 10;
-        double deadline = budget.hard < NEVER ? start + budget.hard : NEVER;
+        double cut = clocked && CUT_FACTOR * budget.soft < budget.hard ? CUT_FACTOR * budget.soft
+                                                                       : budget.hard;
+        double deadline = cut < NEVER ? start + cut : NEVER;
         int stable = 0; /* finished iterations in a row with the same best move */
         for (int d = 1; d <= max_depth; d++) {
             RootOut r = aspirate(S, order, count, scores, d, quiet, lim->root_scores, best_score,
@@ -514,6 +517,9 @@ int search_run(Search *S, const Node *pos, const Node *history, int nhistory,
             }
             double target = clocked ? time_target(&budget, stable, changed, dropped, margin)
                                     : budget.soft;
+            if (clocked)
+                deadline = start + (CUT_FACTOR * target < budget.hard ? CUT_FACTOR * target
+                                                                      : budget.hard);
             if (stopped || (abs(best_score) > MATE_BOUND && MATE - abs(best_score) <= d) ||
                 search_clock(S) - start > target ||
                 (lim->nodes && S->nodes >= lim->nodes) || atomic_load(&S->stop))

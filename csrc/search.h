@@ -44,12 +44,15 @@
 #define MOVES_LEFT_START 45
 #define MOVES_LEFT_MIN 15
 #define INCREMENT_SHARE 0.8
-/* soft: this share of a move's even share of the clock (the iteration that passes it ends on
- * average about 1.6 times later); hard: this many even shares, at most HARD_SHARE of the
- * usable clock (plus the increment's share). */
-#define SOFT_SHARE 0.6
+/* soft: this share of a move's even share of the clock; hard: this many even shares, at most
+ * HARD_SHARE of the usable clock (plus the increment's share). An iteration started before
+ * the target (time_target) is cut at CUT_FACTOR times it (at most hard): an iteration costs
+ * about as much as all the earlier ones together, or more, and an unfinished one still
+ * counts when it found a better move. */
+#define SOFT_SHARE 0.5
 #define HARD_FACTOR 4.0
 #define HARD_SHARE 0.3
+#define CUT_FACTOR 2.0
 /* time_target: an easy move (the same best move for EASY_ITERATIONS iterations, EASY_MARGIN
  * centi-men clear of the others' bounds, no drop) stops at EASY_SHARE of soft; a best move
  * that changed, or a score that fell by SCORE_DROP centi-men or more, stretches soft by

@@ -74,10 +74,12 @@ What it does:
   plies played) the core shares the clock out itself (:func:`allocate_time`): a soft target
   and a hard bound, both under the clock less a safety share (5% and the 30 ms a move costs
   outside the search) so that a normal game is never lost on time. A single legal move is
-  played at once; after each iteration no new one starts past the soft target, which is cut
-  to 40% when the best move has stood for 6 iterations 0.5 man clear of the other moves'
-  bounds, and stretched (x1.8, x1.6, both x2.9) when the last iteration changed the best move
-  or dropped the score by 0.3 man or more, up to the hard bound, where the search is cut.
+  played at once; after each iteration no new one starts past the soft target (half the
+  clock's even share a move), which is cut to 40% when the best move has stood for 6
+  iterations 0.5 man clear of the other moves' bounds, and stretched (x1.8, x1.6, both x2.9)
+  when the last iteration changed the best move or dropped the score by 0.3 man or more, up
+  to the hard bound (4 even shares, at most 30% of the clock); an iteration is cut at twice
+  that target, or at the hard bound.
 - **CPU clock** (``cpu_time``): the movetime and the game clock are measured on the search
   thread's CPU time instead of the wall clock, so that on a loaded machine the search still
   computes for the time it was given (matches on a shared machine compare equal CPU). The

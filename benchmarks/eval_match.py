@@ -38,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
-from train_patterns import budget_search
+from pattern_games import budget_search
 
 from damiera.engine.evaluate import Evaluator
 from damiera.engine.match import elo_stats, random_openings

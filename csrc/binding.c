@@ -1,6 +1,7 @@
-/* damiera._core: the one file that knows Python. It turns Python values into the C units'
- * structs, checking every size, square and piece count first, and back; the units themselves
- * hold no Python object.
+/* damiera._core: the one file that knows Python. It reads Python values into numbers, hands
+ * them to the checks of boundary.h (sizes, squares, piece counts, limits) that turn them into
+ * the C units' structs, and turns the units' results back into Python values; the units
+ * themselves hold no Python object.
  *
  *   Values(Move, Position, WHITE, BLACK): the tuple types and colours read and returned;
  *         apply(position, move), is_progress(move).
@@ -18,12 +19,8 @@
 
 #include <errno.h>
 
-#include "egdb.h"
-#include "eval.h"
-#include "hash.h"
-#include "movegen.h"
+#include "boundary.h"
 #include "perft.h"
-#include "search.h"
 #include "weights.h"
 
 typedef struct {
@@ -92,15 +89,11 @@ static int position_of(const ValuesObject *V, const Rules *r, PyObject *pos, Nod
         PyErr_SetString(PyExc_TypeError, "a Position's turn must be a Color");
         return -1;
     }
-    const char *why = position_check(r, w, b, k, moves);
+    const char *why = node_from_colours(r, w, b, k, turn == V->black, moves, n);
     if (why) {
         PyErr_Format(PyExc_ValueError, "not a position of this board: %s", why);
         return -1;
     }
-    n->side = turn == V->black;
-    n->own = n->side ? b : w;
-    n->opp = n->side ? w : b;
-    n->kings = k;
     return 0;
 }
 
@@ -163,23 +156,21 @@ static int move_of(PyObject *o, CMove *m)
     long start = PyLong_AsLong(PyTuple_GET_ITEM(o, 0)), end = PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
     if (PyErr_Occurred())
         return -1;
-    if (word_of(PyTuple_GET_ITEM(o, 4), &m->captured, "captured") < 0 ||
-        word_of(PyTuple_GET_ITEM(o, 5), &m->captured_kings, "captured_kings") < 0)
+    uint64_t captured, captured_kings;
+    if (word_of(PyTuple_GET_ITEM(o, 4), &captured, "captured") < 0 ||
+        word_of(PyTuple_GET_ITEM(o, 5), &captured_kings, "captured_kings") < 0)
         return -1;
-    if (start < 0 || start >= MAX_BITS || end < 0 || end >= MAX_BITS ||
-        (m->captured_kings & ~m->captured) || popcount64(m->captured) > MAX_CAPS) {
-        PyErr_SetString(PyExc_ValueError, "a Move's squares are off the board");
+    const char *why = move_from_fields(start, end, captured, captured_kings, m);
+    if (why) {
+        PyErr_SetString(PyExc_ValueError, why);
         return -1;
     }
     int promotes = PyObject_IsTrue(PyTuple_GET_ITEM(o, 6));
     int king = PyObject_IsTrue(PyTuple_GET_ITEM(o, 7));
     if (promotes < 0 || king < 0)
         return -1;
-    m->start = (uint8_t)start;
-    m->end = (uint8_t)end;
     m->promotes = (uint8_t)promotes;
     m->by_king = (uint8_t)king;
-    m->ncap = (uint8_t)popcount64(m->captured);
     return 0;
 }
 
@@ -436,27 +427,19 @@ static int Evaluation_init(EvaluationObject *self, PyObject *args, PyObject *kw)
         PyObject *bytes;
         if (!PyUnicode_FSConverter(path, &bytes))
             return -1;
-        Weights w;
-        int rc = weights_read(&R->rules, PyBytes_AS_STRING(bytes), &w, err, sizeof err);
-        if (rc != WEIGHTS_OK) {
+        int rc = eval_load_weights(&self->eval, PyBytes_AS_STRING(bytes), err, sizeof err);
+        if (rc != WEIGHTS_OK)
             weights_error(PyBytes_AS_STRING(bytes), rc, err);
-            Py_DECREF(bytes);
-            return -1;
-        }
         Py_DECREF(bytes);
-        rc = eval_set_patterns(&self->eval, w.rows, w.phases, w.tables, w.count, err, sizeof err);
-        free(w.tables);
-        if (rc < 0)
-            return PyErr_SetString(PyExc_ValueError, err), -1;
+        if (rc != WEIGHTS_OK)
+            return -1;
     } else if (tables != Py_None) {
         int rows, phases;
         Py_buffer view;
         if (!PyArg_ParseTuple(tables, "iiy*", &rows, &phases, &view))
             return -1;
-        int rc = eval_set_patterns(&self->eval, rows, phases, view.buf, (size_t)view.len / 2, err,
-                                   sizeof err);
-        if (view.len % 2 && rc == 0)
-            rc = -1, snprintf(err, sizeof err, "tables must be 16-bit weights");
+        int rc = eval_patterns_from_bytes(&self->eval, rows, phases, view.buf, (size_t)view.len,
+                                          err, sizeof err);
         PyBuffer_Release(&view);
         if (rc < 0)
             return PyErr_SetString(PyExc_ValueError, err), -1;
@@ -552,8 +535,9 @@ static int Engine_init(EngineObject *self, PyObject *args, PyObject *kw)
                                      : "the evaluation is for other rules");
         return -1;
     }
-    if (entries < 1 || entries > ((long long)1 << 32)) {
-        PyErr_SetString(PyExc_ValueError, "tt_entries must be from 1 to 2**32");
+    const char *why = tt_entries_check(entries);
+    if (why) {
+        PyErr_SetString(PyExc_ValueError, why);
         return -1;
     }
     self->search = search_new(&R->rules, &E->eval, (uint64_t)entries);
@@ -624,53 +608,29 @@ static int report_info(void *ctx, const Report *rep)
     return r == NULL;
 }
 
-/* 0 when the limits are in range (NaN is not), else -1 with a ValueError naming the first
- * one out of it and its range. */
-static int check_limits(const Limits *l)
+/* 0 when the limits are in range (limits_check), else -1 with its ValueError. */
+static int limits_ok(const Limits *lim)
 {
-    char text[160];
-    if (l->depth < 0 || l->depth > MAX_PLY - 10)
-        PyOS_snprintf(text, sizeof text, "depth must be 0-%d plies, not %d", MAX_PLY - 10,
-                      l->depth);
-    else if (!(l->movetime >= 0 && l->movetime <= MAX_MOVETIME))
-        PyOS_snprintf(text, sizeof text, "movetime must be 0-%g seconds, not %g", MAX_MOVETIME,
-                      l->movetime);
-    else if (l->nodes < 0)
-        PyOS_snprintf(text, sizeof text, "nodes must be 0 or more, not %lld", l->nodes);
-    else if (!(l->remaining >= 0 && l->remaining <= MAX_CLOCK))
-        PyOS_snprintf(text, sizeof text, "remaining must be 0-%g seconds, not %g", MAX_CLOCK,
-                      l->remaining);
-    else if (!(l->increment >= 0 && l->increment <= MAX_MOVETIME))
-        PyOS_snprintf(text, sizeof text, "increment must be 0-%g seconds, not %g",
-                      MAX_MOVETIME, l->increment);
-    else if (l->moves_to_go < 0 || l->moves_to_go > MAX_MOVES_TO_GO)
-        PyOS_snprintf(text, sizeof text, "moves_to_go must be 0-%d, not %d", MAX_MOVES_TO_GO,
-                      l->moves_to_go);
-    else if (l->ply < 0 || l->ply > MAX_GAME_PLY)
-        PyOS_snprintf(text, sizeof text, "ply must be 0-%d, not %d", MAX_GAME_PLY, l->ply);
-    else
+    char err[160];
+    if (limits_check(lim, err, sizeof err) == 0)
         return 0;
-    PyErr_SetString(PyExc_ValueError, text);
+    PyErr_SetString(PyExc_ValueError, err);
     return -1;
 }
 
-/* allocate_time(remaining, increment=0.0, moves_to_go=0, ply=0) -> (soft, hard) */
-static PyObject *core_allocate_time(PyObject *module, PyObject *args, PyObject *kw)
+/* allocate_time(remaining, increment, moves_to_go, ply) -> (soft, hard) */
+static PyObject *core_allocate_time(PyObject *Py_UNUSED(module), PyObject *args)
 {
-    (void)module;
-    static char *names[] = {"remaining", "increment", "moves_to_go", "ply", NULL};
-    Limits lim = {0};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "d|dii", names, &lim.remaining, &lim.increment,
-                                     &lim.moves_to_go, &lim.ply) ||
-        check_limits(&lim) < 0)
+    Limits l = {0};
+    if (!PyArg_ParseTuple(args, "d|dii", &l.remaining, &l.increment, &l.moves_to_go, &l.ply) ||
+        limits_ok(&l) < 0)
         return NULL;
-    TimeBudget b = time_allocate(lim.remaining, lim.increment, lim.moves_to_go, lim.ply);
+    TimeBudget b = time_allocate(l.remaining, l.increment, l.moves_to_go, l.ply);
     return Py_BuildValue("(dd)", b.soft, b.hard);
 }
 
 /* search(position, history, depth, movetime, nodes, root_scores, threat_extension,
- *        reduce_sacrifices, prune_late_moves, probcut, *, on_info, cpu_time, remaining,
- *        increment, moves_to_go, ply) */
+ *        reduce_sacrifices, prune_late_moves, probcut, *, on_info, cpu_time, <game clock>) */
 static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"position", "history", "depth", "movetime", "nodes", "root_scores",
@@ -686,7 +646,7 @@ static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
                                      &opt.prune_late_moves, &opt.probcut, &on_info,
                                      &lim.cpu_clock, &lim.remaining, &lim.increment,
                                      &lim.moves_to_go, &lim.ply) ||
-        !engine_ready(self) || check_limits(&lim) < 0)
+        !engine_ready(self) || limits_ok(&lim) < 0)
         return NULL;
     if (on_info != Py_None && !PyCallable_Check(on_info)) {
         PyErr_SetString(PyExc_TypeError, "on_info must be callable or None");
@@ -695,13 +655,11 @@ static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
     Node root;
     if (node_of(self->rules, pos, &root) < 0)
         return NULL;
-    /* Only the last draw_plies + 1 positions can matter (repetitions and the draw rule look
-     * back no further), so a long game costs no more than that. */
     PyObject *seq = PySequence_Fast(history, "history must be a sequence of Positions");
     if (!seq)
         return NULL;
-    Py_ssize_t total = PySequence_Fast_GET_SIZE(seq), keep = self->rules->rules.draw_plies + 1;
-    Py_ssize_t first = total > keep ? total - keep : 0;
+    Py_ssize_t total = PySequence_Fast_GET_SIZE(seq);
+    Py_ssize_t first = (Py_ssize_t)history_first(total, self->rules->rules.draw_plies);
     Node *past = PyMem_Malloc(sizeof(Node) * (size_t)(total - first + 1));
     for (Py_ssize_t i = first; past && i < total; i++)
         if (node_of(self->rules, PySequence_Fast_GET_ITEM(seq, i), &past[i - first]) < 0) {
@@ -807,11 +765,9 @@ static PyMethodDef Engine_methods[] = {
      "search(position, history, depth=0, movetime=0.0, nodes=0, root_scores=False, "
      "threat_extension=True, reduce_sacrifices=True, prune_late_moves=True, probcut=True, *, "
      "on_info=None, cpu_time=False, remaining=0.0, increment=0.0, moves_to_go=0, ply=0) -> "
-     "(move | None, score, depth, nodes, seconds, pv, root_scores); 0: no limit; cpu_time: "
-     "movetime and the game clock (remaining seconds, increment, moves to go, plies played) "
-     "measured on the search thread's CPU time; seconds are wall-clock; on_info(depth, score, "
-     "nodes, seconds, pv, lines) after every iteration; the interpreter lock is released for "
-     "the whole search"},
+     "(move | None, score, depth, nodes, seconds, pv, root_scores); 0: no limit; on_info(depth, "
+     "score, nodes, seconds, pv, lines) after every iteration; the interpreter lock is released "
+     "for the whole search (damiera.engine.search: Searcher.search)"},
     {"stop", (PyCFunction)Engine_stop, METH_NOARGS,
      "stop(): the running search returns its best move within a few hundred nodes"},
     {"clear", (PyCFunction)Engine_clear, METH_NOARGS, "clear(): empty table and history"},
@@ -837,11 +793,9 @@ static int Egdb_init(EgdbObject *self, PyObject *args, PyObject *kw)
     RulesObject *R = rules_arg(rules);
     if (!R)
         return -1;
-    if (R->rules.size != 8 || pieces < 2 || pieces > EGDB_MAX_PIECES || self->db) {
-        PyErr_Format(self->db ? PyExc_RuntimeError : PyExc_ValueError, "%s",
-                     self->db ? "Egdb is already built"
-                     : R->rules.size != 8 ? "endgame databases exist for 8x8 boards only"
-                                          : "pieces must be from 2 to 4");
+    const char *why = self->db ? "Egdb is already built" : egdb_request_check(&R->rules, pieces);
+    if (why) {
+        PyErr_SetString(self->db ? PyExc_RuntimeError : PyExc_ValueError, why);
         return -1;
     }
     Py_INCREF(R);
@@ -923,11 +877,9 @@ static PyMethodDef core_methods[] = {
      "read_weights(rules, path) -> (rows, phases, tables): a weights file's every window "
      "table (16-bit little-endian bytes, phase by phase); ValueError when it does not fit "
      "the board, OSError when it cannot be read"},
-    {"allocate_time", (PyCFunction)(void (*)(void))core_allocate_time,
-     METH_VARARGS | METH_KEYWORDS,
-     "allocate_time(remaining, increment=0.0, moves_to_go=0, ply=0) -> (soft, hard): the "
-     "seconds a search under that game clock plans (no new iteration after soft in an "
-     "ordinary move) and is cut at; ValueError outside the search's limits"},
+    {"allocate_time", core_allocate_time, METH_VARARGS,
+     "allocate_time(remaining, increment=0.0, moves_to_go=0, ply=0) -> (soft, hard): a game "
+     "clock's move time (search.h: time_allocate); ValueError outside the search's limits"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef core_module = {
@@ -937,21 +889,6 @@ static struct PyModuleDef core_module = {
 
 PyMODINIT_FUNC PyInit__core(void)
 {
-    static const struct {
-        const char *name;
-        long value;
-    } constants[] = {
-        {"MATE", MATE}, {"MATE_BOUND", MATE_BOUND}, {"INF", INF}, {"MAX_PLY", MAX_PLY},
-        {"PV_MAX", PV_MAX}, {"ASPIRATION_WINDOW", ASPIRATION_WINDOW},
-        {"ASPIRATION_DEPTH", ASPIRATION_DEPTH}, {"MAX_CAPS", MAX_CAPS}, {"NO_MOVES", NO_MOVES},
-        {"MAN", EVAL_MAN}, {"KING_FLYING", EVAL_KING_FLYING}, {"KING_SHORT", EVAL_KING_SHORT},
-        {"KING_SHORT_SAFE", EVAL_KING_SHORT_SAFE}, {"BACK_GUARD", EVAL_BACK_GUARD},
-        {"BACK_GUARD_VS_KINGS", EVAL_BACK_GUARD_VS_KINGS}, {"CENTRE", EVAL_CENTRE},
-        {"MOBILITY", EVAL_MOBILITY}, {"BALANCE", EVAL_BALANCE}, {"TEMPO", EVAL_TEMPO},
-        {"MAIN_DIAGONAL", EVAL_MAIN_DIAGONAL}, {"DOUBLE_CORNER", EVAL_DOUBLE_CORNER},
-        {"CHASE", EVAL_CHASE}, {"RUNAWAY_ROWS", EVAL_RUNAWAY_ROWS},
-        {"RUNAWAY_STEP", EVAL_RUNAWAY_STEP}, {"EGDB_MAX_PIECES", EGDB_MAX_PIECES},
-        {"MAX_MOVES_TO_GO", MAX_MOVES_TO_GO}, {"MAX_GAME_PLY", MAX_GAME_PLY}};
     PyTypeObject *types[] = {&ValuesType, &RulesType, &EvaluationType, &EngineType, &EgdbType};
     PyObject *m = PyModule_Create(&core_module);
     if (!m)
@@ -960,12 +897,10 @@ PyMODINIT_FUNC PyInit__core(void)
         if (PyType_Ready(types[i]) < 0 ||
             PyModule_AddObjectRef(m, strrchr(types[i]->tp_name, '.') + 1, (PyObject *)types[i]) < 0)
             goto fail;
-    for (size_t i = 0; i < sizeof constants / sizeof *constants; i++)
-        if (PyModule_AddIntConstant(m, constants[i].name, constants[i].value) < 0)
+    for (size_t i = 0; i < CORE_CONSTANT_COUNT; i++)
+        if (PyModule_AddIntConstant(m, CORE_CONSTANTS[i].name, CORE_CONSTANTS[i].value) < 0)
             goto fail;
-    if (PyModule_AddObject(m, "DEADLINE_SHARE", PyFloat_FromDouble(DEADLINE_SHARE)) < 0 ||
-        PyModule_AddObject(m, "MAX_MOVETIME", PyFloat_FromDouble(MAX_MOVETIME)) < 0 ||
-        PyModule_AddObject(m, "MAX_CLOCK", PyFloat_FromDouble(MAX_CLOCK)) < 0)
+    if (PyModule_AddObject(m, "DEADLINE_SHARE", PyFloat_FromDouble(DEADLINE_SHARE)) < 0)
         goto fail;
     return m;
 fail:

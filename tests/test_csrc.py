@@ -1,6 +1,6 @@
-"""The shape of the native core (csrc/) and its one door: plain C units, one binding file that
-includes Python.h, no include circle, and every value from Python checked there before a unit
-sees it."""
+"""The shape of the native core (csrc/) and its one door: plain C units without an include
+circle, and every value from Python checked before a unit sees it (that only the binding
+file knows Python is tests/test_layout.py's)."""
 
 from __future__ import annotations
 
@@ -23,13 +23,6 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]', re.MULTILINE)
 
 def _includes(path: Path) -> list[tuple[str, str]]:
     return INCLUDE.findall(path.read_text())
-
-
-def test_only_the_binding_includes_python_h() -> None:
-    files = sorted(CSRC.rglob("*.[ch]"))
-    assert files
-    with_python = [p.name for p in files if ("<", "Python.h") in _includes(p)]
-    assert with_python == ["binding.c"]
 
 
 def test_no_include_circle_in_csrc() -> None:
@@ -117,3 +110,34 @@ def test_the_core_is_asked_whether_a_move_is_progress() -> None:
     capture = legal_moves(v, parse_fen(v, "W:Wc3:Bd4,f6"))[0]
     quiet = legal_moves(v, start_position(v))[0]
     assert VALUES.is_progress(capture) and not VALUES.is_progress(quiet)
+
+
+def test_limits_sizes_and_weights_from_python_are_refused_with_the_reason(
+        tmp_path: Path) -> None:
+    # The binding hands these numbers to the core's boundary checks and raises their message.
+    rules = native_rules(variant("american"))
+    evaluation = _core.Evaluation(rules)
+    engine = _core.Engine(rules, evaluation, 1024)
+    start = start_position(variant("american"))
+    deepest = f"depth must be 0-{_core.MAX_PLY - 10} plies"
+    for limits, message in (({"depth": _core.MAX_PLY - 9}, deepest), ({"depth": -1}, deepest),
+                            ({"movetime": float("nan")}, "movetime must be 0-3600 seconds"),
+                            ({"nodes": -1}, "nodes must be 0 or more")):
+        with pytest.raises(ValueError, match=message):
+            engine.search(start, [], **limits)
+    assert engine.search(start, [], depth=1)[0] is not None
+    for entries in (0, (1 << 32) + 1):
+        with pytest.raises(ValueError, match="tt_entries must be from 1 to 2"):
+            _core.Engine(rules, evaluation, entries)
+    with pytest.raises(ValueError, match="8x8 boards only"):
+        _core.Egdb(native_rules(variant("international")), 2)
+    with pytest.raises(ValueError, match=f"from 2 to {_core.EGDB_MAX_PIECES}"):
+        _core.Egdb(rules, _core.EGDB_MAX_PIECES + 1)
+    with pytest.raises(ValueError, match="16-bit weights"):
+        # the 24 one-row windows of 8x8, 9 weights each, and one byte more
+        _core.Evaluation(rules, tables=(1, 1, bytes(24 * 9 * 2 + 1)))
+    with pytest.raises(OSError):
+        _core.Evaluation(rules, weights=str(tmp_path / "missing.bin"))
+    (tmp_path / "bad.bin").write_bytes(b"not weights\n")
+    with pytest.raises(ValueError, match="bad.bin"):
+        _core.Evaluation(rules, weights=str(tmp_path / "bad.bin"))

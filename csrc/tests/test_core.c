@@ -9,6 +9,8 @@
  *   against the same rules read off the two positions, and the bulk count of quiet moves
  *   against the quiet moves generated;
  * - a fixed-depth search from every start: a legal move, a line of that many legal moves;
+ * - the checks at the boundary (boundary.h): positions, moves, limits, table sizes, endgame
+ *   requests, weights files and bytes, each refused with its message and its output untouched;
  * - the game clock's sharing out (time_allocate, time_target) on given numbers.
  *
  * The variants' rule parameters are written out here as test data (RULES.md section 2); the
@@ -19,11 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boundary.h"
 #include "eval.h"
 #include "hash.h"
 #include "movegen.h"
 #include "perft.h"
 #include "search.h"
+#include "weights.h"
 
 typedef struct {
     const char *id;
@@ -444,7 +448,129 @@ static void test_time(void)
           "target: both a changed best move and a dropped score");
     TimeBudget tight = {1.0, 1.5};
     CHECK(NEAR(time_target(&tight, 1, 1, 1, 0), 1.5), "target: capped at hard");
-    printf("time: allocation and targets checked\n");
+
+    /* The game clock's limits at the boundary: each refused with its name. */
+    char err[128] = "";
+    Limits clock = {0, 0, 0, 0, 1, 60.0, 0.5, 40, 10};
+    CHECK(limits_check(&clock, err, sizeof err) == 0, "time: a good game clock refused (%s)",
+          err);
+    const struct {
+        Limits lim;
+        const char *name;
+    } bad[] = {
+        {{0, 1.0 / 0.0, 0, 0, 0, 0, 0, 0, 0}, "movetime"},
+        {{0, 0, 0, 0, 0, -1.0, 0, 0, 0}, "remaining"},
+        {{0, 0, 0, 0, 0, 0.0 / 0.0, 0, 0, 0}, "remaining"},
+        {{0, 0, 0, 0, 0, MAX_CLOCK * 2, 0, 0, 0}, "remaining"},
+        {{0, 0, 0, 0, 0, 60.0, 0.0 / 0.0, 0, 0}, "increment"},
+        {{0, 0, 0, 0, 0, 60.0, -0.5, 0, 0}, "increment"},
+        {{0, 0, 0, 0, 0, 60.0, 0, -1, 0}, "moves_to_go"},
+        {{0, 0, 0, 0, 0, 60.0, 0, 0, MAX_GAME_PLY + 1}, "ply"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        err[0] = 0;
+        CHECK(limits_check(&bad[i].lim, err, sizeof err) < 0 && strstr(err, bad[i].name) == err,
+              "time: bad %s not refused by name (%s)", bad[i].name, err);
+    }
+    printf("time: allocation, targets and the clock's limits checked\n");
+}
+
+#define INTERNATIONAL_WEIGHTS                                                                  \
+    "src/damiera/engine/patterns/10x10-4rows-back-flying-menkings-majority-pass_through-"    \
+    "mandatory.bin"
+
+static void test_boundary(void)
+{
+    Rules r8, r10;
+    rules_of(&VARIANTS[0], &r8);
+    rules_of(&VARIANTS[NVARIANTS - 1], &r10);
+    Node start, n;
+    start_of(&r8, &start);
+    uint64_t white = start.own, black = start.opp;
+    CHECK(!node_from_colours(&r8, white, black, 0, 1, 1, &n) && n.side == 1 && n.own == black &&
+              n.opp == white && n.kings == 0,
+          "boundary: the start with Black to move is not Black's node");
+    Node untouched = {1, 2, 3, 0};
+    n = untouched;
+    const uint64_t ghost = (uint64_t)1 << 8; /* 8x8: the bit after the first two rows */
+    const uint64_t empty = r8.mask & ~(white | black);
+    CHECK(node_from_colours(&r8, white | ghost, black, 0, 0, 1, &n) &&
+              node_from_colours(&r8, white, black | (white & -white), 0, 0, 1, &n) &&
+              node_from_colours(&r8, white, black, empty & -empty, 0, 1, &n) &&
+              memcmp(&n, &untouched, sizeof n) == 0,
+          "boundary: an off-board piece, a doubled square or a lone king passed, or n changed");
+    uint64_t many = 0; /* 10x10's first 30 playing squares: 30 men */
+    for (int s = 0, count = 0; s < MAX_BITS && count < 30; s++)
+        if (r10.mask >> s & 1)
+            many |= (uint64_t)1 << s, count++;
+    CHECK(popcount64(many) == 30 && node_from_colours(&r10, many, 0, 0, 0, 1, &n) &&
+              !node_from_colours(&r10, many, 0, 0, 0, 0, &n) &&
+              !node_from_colours(NULL, white | ghost, black, 0, 0, 0, &n),
+          "boundary: 30 men a side refused or not as the moves flag says, or NULL rules checked");
+
+    CMove m;
+    memset(&m, 0, sizeof m);
+    CHECK(!move_from_fields(12, 21, (uint64_t)3 << 16, (uint64_t)1 << 16, &m) && m.start == 12 &&
+              m.end == 21 && m.ncap == 2 && m.captured_kings == (uint64_t)1 << 16,
+          "boundary: a two-piece capture's fields were not taken");
+    CMove before = m;
+    CHECK(move_from_fields(-1, 5, 0, 0, &m) && move_from_fields(3, MAX_BITS, 0, 0, &m) &&
+              move_from_fields(3, 5, 1, 2, &m) &&
+              move_from_fields(3, 5, ((uint64_t)1 << (MAX_CAPS + 1)) - 1, 0, &m) &&
+              memcmp(&m, &before, sizeof m) == 0,
+          "boundary: a square off the board, a king not captured or %d captures passed",
+          MAX_CAPS + 1);
+
+    char err[128] = "";
+    Limits ok = {MAX_PLY - 10, 0.5, 1000, 0}, deep = {MAX_PLY - 9, 0, 0, 0};
+    Limits nan = {1, 0.0 / 0.0, 0, 0}, minus = {1, 0, -1, 0};
+    CHECK(limits_check(&ok, err, sizeof err) == 0 && limits_check(&deep, err, sizeof err) < 0 &&
+              strstr(err, "depth must be 0-190") && limits_check(&nan, err, sizeof err) < 0 &&
+              limits_check(&minus, err, sizeof err) < 0,
+          "boundary: the limits' checks (last message: %s)", err);
+    CHECK(tt_entries_check(0) && !tt_entries_check(1) && !tt_entries_check((long long)1 << 32) &&
+              tt_entries_check(((long long)1 << 32) + 1),
+          "boundary: the table sizes 1 to 2**32 are not the accepted ones");
+    CHECK(egdb_request_check(&r10, 2) && egdb_request_check(&r8, 1) &&
+              egdb_request_check(&r8, EGDB_MAX_PIECES + 1) && !egdb_request_check(&r8, 2) &&
+              !egdb_request_check(&r8, EGDB_MAX_PIECES),
+          "boundary: the endgame requests accepted are not 8x8 with 2 to %d pieces",
+          EGDB_MAX_PIECES);
+    CHECK(history_first(200, 80) == 119 && history_first(81, 80) == 0 &&
+              history_first(0, 80) == 0,
+          "boundary: a search does not keep the last draw_plies + 1 positions");
+
+    Eval ev;
+    eval_init(&ev, &r10);
+    size_t weights = (size_t)windows_count(&r10, 1) * (size_t)pattern_count(1);
+    int16_t *tables = calloc(weights + 1, sizeof *tables);
+    CHECK(tables && eval_patterns_from_bytes(&ev, 1, 1, tables, 2 * weights + 1, err,
+                                             sizeof err) < 0 && strstr(err, "16-bit"),
+          "boundary: one byte more than the tables passed (%s)", err);
+    Eval plain;
+    eval_init(&plain, &r10);
+    CHECK(tables && eval_patterns_from_bytes(&plain, 1, 1, tables, 2 * weights, err,
+                                             sizeof err) == 0 && plain.pattern_rows == 1,
+          "boundary: the tables' exact bytes were refused (%s)", err);
+    eval_free(&plain);
+    free(tables);
+    CHECK(eval_load_weights(&ev, "no/such/weights.bin", err, sizeof err) == WEIGHTS_UNREADABLE &&
+              eval_load_weights(&ev, __FILE__, err, sizeof err) == WEIGHTS_BAD &&
+              ev.pattern_rows == 0,
+          "boundary: a missing file or this source file read as weights (%s)", err);
+    int rc = eval_load_weights(&ev, INTERNATIONAL_WEIGHTS, err, sizeof err);
+    if (rc == WEIGHTS_UNREADABLE)
+        printf("boundary: skipped the shipped weights (%s not found from here)\n",
+               INTERNATIONAL_WEIGHTS);
+    else
+        CHECK(rc == WEIGHTS_OK && ev.pattern_rows == 4, "boundary: the shipped weights: %s", err);
+    eval_free(&ev);
+
+    for (size_t i = 0; i < CORE_CONSTANT_COUNT; i++)
+        for (size_t j = 0; j < i; j++)
+            CHECK(strcmp(CORE_CONSTANTS[i].name, CORE_CONSTANTS[j].name) != 0,
+                  "boundary: the constant %s is published twice", CORE_CONSTANTS[i].name);
+    printf("boundary: positions, moves, limits, sizes, weights and constants checked\n");
 }
 
 int main(int argc, char **argv)
@@ -457,6 +583,7 @@ int main(int argc, char **argv)
     test_perft(tables, max_nodes);
     test_games(20);
     test_search();
+    test_boundary();
     test_time();
     if (failures) {
         printf("%d check(s) failed\n", failures);

@@ -29,14 +29,14 @@ CHASE: int
 RUNAWAY_ROWS: int
 RUNAWAY_STEP: int
 EGDB_MAX_PIECES: int
-MAX_MOVETIME: float
-MAX_CLOCK: float
+MAX_MOVETIME: int
+MAX_CLOCK: int
 MAX_MOVES_TO_GO: int
 MAX_GAME_PLY: int
 
 def read_weights(rules: Rules, path: str) -> tuple[int, int, bytes]: ...
 def allocate_time(
-    remaining: float, increment: float = 0.0, moves_to_go: int = 0, ply: int = 0
+    remaining: float, increment: float = 0.0, moves_to_go: int = 0, ply: int = 0, /
 ) -> tuple[float, float]: ...
 
 class Values:

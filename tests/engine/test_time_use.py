@@ -17,7 +17,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import damiera
-from damiera import _core
 from damiera.engine import Engine, Limit
 from damiera.engine.front import Info
 from damiera.engine.search import MAX_CLOCK, MAX_MOVETIME, allocate_time
@@ -80,7 +79,7 @@ def test_the_binding_refuses_limits_out_of_range_and_stays_usable(
     allocation = {k: v for k, v in kwargs.items() if k != "movetime"}
     if allocation:
         with pytest.raises(ValueError, match=message):
-            _core.allocate_time(**allocation)  # type: ignore[arg-type]
+            allocate_time(**allocation)  # type: ignore[arg-type]
     # Nothing was left half-changed: the engine searches as before.
     assert native.search(start, [], 2)[2] == 2
 

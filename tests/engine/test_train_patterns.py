@@ -75,7 +75,7 @@ def test_a_two_phase_fit_writes_an_opening_and_an_endgame_set(tmp_path, monkeypa
 def test_a_node_budget_search_is_the_same_whatever_the_clock_and_spends_the_budget():
     from damiera.engine.search import Searcher
 
-    tool = _tool()
+    tool = _tool("pattern_games")
 
     v = variant("international")
     pos = start_position(v)
@@ -84,14 +84,14 @@ def test_a_node_budget_search_is_the_same_whatever_the_clock_and_spends_the_budg
     assert 3000 <= results[0].nodes < 3000 + 300 and results[0].depth >= 2
 
 
-def _tool():
-    import importlib.util
+def _tool(name: str):
+    """The trainer's module ``tools/<name>.py``, imported with tools/ on the path as when the
+    trainer runs (its modules import each other by name)."""
+    import importlib
 
-    spec = importlib.util.spec_from_file_location("train_patterns", TOOL)
-    assert spec is not None and spec.loader is not None
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
-    return tool
+    if str(TOOL.parent) not in sys.path:
+        sys.path.insert(0, str(TOOL.parent))
+    return importlib.import_module(name)
 
 
 @pytest.mark.parametrize("share", ["none", "edges", "band"])
@@ -107,7 +107,7 @@ def test_shared_tables_keep_the_evaluation_colour_symmetric(tmp_path, share, nam
     from damiera.rules.geometry import geometry
     from tests.engine.test_patterns import _random_positions, _rotate
 
-    tool = _tool()
+    tool = _tool("pattern_fit")
     v = variant(name)
     pset = PatternSet(geometry(v), rows)
     _, _, n_params = tool._param_map(pset, share)
@@ -229,7 +229,7 @@ def test_a_weight_clipped_at_the_bottom_still_fits_when_written_negated(tmp_path
     from damiera.engine.patterns import PatternSet, read_weights_file
     from damiera.rules.geometry import geometry
 
-    tool = _tool()
+    tool = _tool("pattern_fit")
     v = variant("russian")
     pset = PatternSet(geometry(v), 4)
     _, _, n_params = tool._param_map(pset, "none")

@@ -1,4 +1,4 @@
-"""The native rules core against the Python reference generator (tests/rules/reference_movegen.py):
+"""The native rules core against the Python reference generator (tests/rules/reference_*.py):
 the same legal moves (paths, captures, promotion, in the same order), the same capture test and
 the same perft, on the published perft depths and on random positions of every variant and of
 the optional-capture house rule."""
@@ -14,7 +14,10 @@ from damiera.rules.geometry import geometry
 from damiera.rules.position import Position, parse_fen, start_position
 from damiera.rules.variant import VARIANTS, Color, Variant, variant
 from tests.conftest import load_reference
+from tests.rules import reference_captures as ref_captures
 from tests.rules import reference_movegen as ref
+from tests.rules.reference_perft import perft as ref_perft
+from tests.rules.reference_tables import tables as ref_tables
 
 #: Every variant and the house rule on each 8x8 variant.
 ALL_RULES: list[Variant] = [variant(v) for v in VARIANTS] + [
@@ -55,15 +58,16 @@ def _same(v: Variant, pos: Position) -> None:
     expected = ref.legal_moves(v, pos)
     assert [tuple(m) for m in native] == [tuple(m) for m in expected], pos
     rank = {s: i for i, s in enumerate(geometry(v).label_order)}
-    raw = ref._all_captures(ref.tables(v), pos.pieces(pos.turn), pos.pieces(pos.turn.opponent),
-                            pos.kings, 0 if pos.turn is Color.WHITE else 1)
+    raw = ref_captures.all_captures(ref_tables(v), pos.pieces(pos.turn),
+                                    pos.pieces(pos.turn.opponent), pos.kings,
+                                    0 if pos.turn is Color.WHITE else 1)
     raw.sort(key=lambda m: [rank[s] for s in m.path])
     assert [tuple(m) for m in movegen.capture_sequences(v, pos)] == [tuple(m) for m in raw], pos
     for color in (Color.WHITE, Color.BLACK):
-        assert movegen.has_capture(v, pos, color) == ref.has_capture(v, pos, color), pos
+        assert movegen.has_capture(v, pos, color) == ref_captures.has_capture(v, pos, color), pos
     for m in native:
         assert movegen.apply_move(pos, m) == ref.apply_move(pos, movegen.Move(*m))
-    assert movegen.perft(v, pos, 2) == ref.perft(v, pos, 2), pos
+    assert movegen.perft(v, pos, 2) == ref_perft(v, pos, 2), pos
 
 
 def _random_positions(v: Variant, count: int, seed: int) -> None:
@@ -105,7 +109,7 @@ def _perft_both(vid: str, depth: int) -> None:
     v = variant(vid)
     pos = parse_fen(v, table["fen"])
     expected = table["nodes_by_depth"][depth - 1]
-    assert ref.perft(v, pos, depth) == movegen.perft(v, pos, depth) == expected
+    assert ref_perft(v, pos, depth) == movegen.perft(v, pos, depth) == expected
 
 
 @pytest.mark.parametrize(("vid", "depth"), _perft_cases(slow=False))
@@ -124,4 +128,4 @@ def test_house_rule_perft_agrees() -> None:
         if VARIANTS[vid].board_size == 8:
             v = variant(vid, optional_capture=True)
             pos = start_position(v)
-            assert movegen.perft(v, pos, 6) == ref.perft(v, pos, 6)
+            assert movegen.perft(v, pos, 6) == ref_perft(v, pos, 6)

@@ -112,9 +112,9 @@ INF: Final[int] = _core.INF
 MAX_PLY: Final[int] = _core.MAX_PLY
 #: Longest search the front ends (CLI, hub) accept, in seconds; a fixed-depth search without
 #: a clock is also stopped after this long (an hour).
-MAX_MOVETIME: Final[float] = _core.MAX_MOVETIME
+MAX_MOVETIME: Final[float] = float(_core.MAX_MOVETIME)
 #: Most seconds a game clock may hold (100 hours).
-MAX_CLOCK: Final[float] = _core.MAX_CLOCK
+MAX_CLOCK: Final[float] = float(_core.MAX_CLOCK)
 #: Most moves to go a game clock may be given.
 MAX_MOVES_TO_GO: Final[int] = _core.MAX_MOVES_TO_GO
 #: Most plies played that a game clock's search is told (the sharing out no longer changes

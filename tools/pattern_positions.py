@@ -1,0 +1,74 @@
+"""The position files of the pattern trainer (``tools/train_patterns.py``): NumPy ``.npz``
+archives of quiet positions written by ``selfplay`` and ``label`` and read by the fits.
+
+A file holds the variant's id (``variant``) and seven int64 columns of equal length, one row a
+position: ``white``, ``black``, ``kings`` (bitboards of damiera.rules.geometry), ``turn``
+(1 White to move, 0 Black), ``score`` (the search's score, White's view, centi-men), ``game``
+(the game's number in its file) and ``result`` (+1 White won, 0 draw, -1 Black won).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from damiera.rules.geometry import geometry
+from damiera.rules.position import Position
+from damiera.rules.variant import Color, Variant
+
+
+def save_positions(out: str, rows: list[tuple[int, int, int, int, int, int, int]],
+                   v: Variant) -> None:
+    """Write ``rows`` (white, black, kings, turn, score, game, result) of variant ``v`` to
+    ``out`` (.npz), replacing it."""
+    arr = np.array(rows, dtype=np.int64).reshape(-1, 7)
+    np.savez_compressed(out, variant=np.array(v.id), white=arr[:, 0], black=arr[:, 1],
+                        kings=arr[:, 2],
+                        turn=arr[:, 3], score=arr[:, 4], game=arr[:, 5], result=arr[:, 6])
+
+
+def load_positions(files: list[str], v: Variant) -> dict[str, np.ndarray]:
+    """The positions of ``files`` (``selfplay`` or ``label`` output) as one set of columns.
+    Raises ValueError for a file that is missing, of another kind, or of another variant."""
+    keys = ("white", "black", "kings", "turn", "score", "game", "result")
+    parts = []
+    board = geometry(v).mask
+    resolved = [Path(f).resolve() for f in files]
+    for f, r in zip(files, resolved):
+        if resolved.count(r) > 1:
+            raise ValueError(f"{f} is given twice: its games would be counted twice, and "
+                             f"copies of training games held out")
+    for f in files:
+        if not Path(f).exists():
+            raise ValueError(f"{f}: no such file")
+        if not Path(f).is_file():
+            raise ValueError(f"{f}: not a file")
+        try:
+            part = np.load(f, allow_pickle=False)
+            parts.append({k: part[k] for k in keys})
+        except (OSError, EOFError, KeyError, ValueError, AttributeError) as exc:
+            why = exc if isinstance(exc, KeyError) else "not a NumPy .npz archive"
+            raise ValueError(f"{f}: not a file written by `selfplay` ({why})") from None
+        # Files of older versions say no variant: their squares must at least fit the board.
+        stored = str(part["variant"]) if "variant" in part else None
+        outside = int(np.bitwise_or.reduce(parts[-1]["white"] | parts[-1]["black"],
+                                           initial=0)) & ~board
+        if (stored is not None and stored != v.id) or outside:
+            raise ValueError(f"{f}: positions of {stored or 'another board'}, not {v.id}")
+    out: dict[str, np.ndarray] = {}
+    offset = 0
+    for k in keys:
+        out[k] = np.concatenate([p[k] for p in parts])
+    # Game numbers restart in every file: make them unique.
+    games = []
+    for p in parts:
+        games.append(p["game"] + offset)
+        offset += int(p["game"].max()) + 1 if len(p["game"]) else 0
+    out["game"] = np.concatenate(games)
+    return out
+
+def position_at(data: dict[str, np.ndarray], i: int) -> Position:
+    """Row ``i`` of a loaded file as a position."""
+    turn = Color.WHITE if data["turn"][i] else Color.BLACK
+    return Position(int(data["white"][i]), int(data["black"][i]), int(data["kings"][i]), turn)

@@ -5,8 +5,8 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 
-# Every C unit of csrc/ (binding.c is the only one that includes Python.h; the others are also
-# built without Python into the C test program, csrc/tests/).
+# Every C unit of csrc/ (the binding, binding*.c, is the only one that includes Python.h; the
+# others are also built without Python into the C test program, csrc/tests/).
 SOURCES = sorted(p.name for p in Path("csrc").glob("*.c"))
 HEADERS = sorted(p.name for p in Path("csrc").glob("*.h"))
 

@@ -7,6 +7,10 @@
  * land where the capture goes on when such squares exist; men that may not take kings;
  * promotion during a capture (stop, continue as a king, or pass through); the capture-choice
  * rules; mandatory capture or the optional-capture house rule; equal captures listed once.
+ * Two rules change the capture of some rule sets (docs/rules.md): a flying king that must land
+ * right behind the piece it captures (Rules.land_behind), and captured pieces removed as they
+ * are jumped (Rules.remove_at_once), which frees their squares for the rest of the move and
+ * lets the capturing piece turn straight back.
  */
 #include "movegen.h"
 
@@ -157,6 +161,13 @@ static void emit(CapCtx *c, int end, uint64_t captured, int promotes, int by_kin
 static int king_captures(CapCtx *c, int sq, uint64_t captured, int came_from, int promotes,
                          int by_king);
 
+/* The squares a capture may cross or land on after taking captured: the empty squares, and
+ * the captured pieces' squares where they leave the board at once. */
+static inline uint64_t free_squares(const CapCtx *c, uint64_t captured)
+{
+    return c->r->remove_at_once ? c->empty | captured : c->empty;
+}
+
 static int man_captures(CapCtx *c, int sq, uint64_t captured)
 {
     const Rules *r = c->r;
@@ -174,7 +185,7 @@ static int man_captures(CapCtx *c, int sq, uint64_t captured)
         if (land < 0)
             continue;
         uint64_t mb = (uint64_t)1 << mid, lb = (uint64_t)1 << land;
-        if (!(c->targets & mb) || (captured & mb) || !(c->empty & lb))
+        if (!(c->targets & mb) || (captured & mb) || !(free_squares(c, captured) & lb))
             continue;
         found = 1;
         uint64_t nc = captured | mb;
@@ -202,8 +213,9 @@ static int king_captures(CapCtx *c, int sq, uint64_t captured, int came_from, in
 {
     const Rules *r = c->r;
     int found = 0;
-    int back = came_from >= 0 ? OPPOSITE[came_from] : -1;
-    uint64_t empty = c->empty, opp = c->opp;
+    /* Straight back is closed while the piece just taken still blocks it. */
+    int back = came_from >= 0 && !r->remove_at_once ? OPPOSITE[came_from] : -1;
+    uint64_t empty = free_squares(c, captured), opp = c->opp;
     if (!r->flying) {
         for (int d = 0; d < 4; d++) {
             if (d == back)
@@ -248,7 +260,7 @@ static int king_captures(CapCtx *c, int sq, uint64_t captured, int came_from, in
         c->ncap++;
         int went_on = 0, nstops = 0;
         uint8_t stops[16];
-        for (int j = next; j >= 0 && (empty >> j & 1); j = r->nb[d][j]) {
+        for (int j = next; j >= 0 && (empty >> j & 1); j = r->land_behind ? -1 : r->nb[d][j]) {
             c->path[c->ncap] = (uint8_t)j;
             if (king_captures(c, j, nc, d, promotes, by_king))
                 went_on = 1;

@@ -11,7 +11,8 @@ int rules_init(Rules *r)
     int n = r->size, h = n / 2;
     if ((n != 8 && n != 10) || r->choice < CHOICE_FREE || r->choice > CHOICE_KING_PRECEDENCE ||
         r->promotion < PROMO_STOP || r->promotion > PROMO_PASS_THROUGH || r->man_rows < 1 ||
-        2 * r->man_rows >= n || r->draw_plies < 1)
+        2 * r->man_rows >= n || r->draw_plies < 1 || (r->land_behind & ~1) ||
+        (r->remove_at_once & ~1))
         return -1;
     r->half = h;
     r->mask = 0;

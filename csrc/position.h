@@ -48,6 +48,11 @@ typedef struct {
     int men_take_kings; /* men may capture kings */
     int choice;         /* CHOICE_* */
     int promotion;      /* PROMO_*: a man reaching the far row during a capture */
+    int land_behind;    /* a flying king's capture lands on the square right behind the
+                           captured piece, never further (it still starts from afar) */
+    int remove_at_once; /* each captured piece leaves the board as it is jumped: its square is
+                           empty for the rest of the move, so the piece may turn back over it
+                           (0: the Turkish strike, all removed when the move ends) */
     int mandatory;      /* 0 under the optional-capture house rule */
     int man_rows;       /* rows of men each side starts with */
     int draw_plies;     /* plies without capture or promotion that draw (2 x 40 moves) */

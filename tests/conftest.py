@@ -69,6 +69,30 @@ def load_reference(name: str) -> dict[str, Any]:
     return data
 
 
+#: The project's own reference data, in the specification's formats, for the rule sets that
+#: docs/rules.md adds to it (perft tables, rule positions).
+PROJECT_REFERENCE = ROOT / "docs" / "reference"
+
+
+def perft_table(vid: str) -> dict[str, Any]:
+    """The perft table of ``vid`` (``{"fen", "nodes_by_depth"}``): the specification's
+    (shared/reference/perft.json, skipping the test when missing) for its variants, else the
+    project's (docs/reference/perft.json) for the rule sets docs/rules.md adds."""
+    project: dict[str, Any] = json.loads(
+        (PROJECT_REFERENCE / "perft.json").read_text(encoding="utf-8"))["variants"]
+    if vid in project:
+        return dict(project[vid])
+    table: dict[str, Any] = load_reference("perft.json")["variants"][vid]
+    return table
+
+
+def project_cases(name: str) -> list[dict[str, Any]]:
+    """The cases of one of the project's reference files (docs/reference/<name>)."""
+    cases: list[dict[str, Any]] = json.loads(
+        (PROJECT_REFERENCE / name).read_text(encoding="utf-8"))["cases"]
+    return cases
+
+
 def reference_cases(name: str) -> list[dict[str, Any]]:
     """The cases of a reference file for parametrisation (empty if shared/ is missing)."""
     path = REFERENCE / name

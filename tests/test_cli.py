@@ -60,11 +60,32 @@ def test_perft_last_line_and_divide(capsys: pytest.CaptureFixture[str]) -> None:
     assert lines[0].startswith("9-13: ") and lines[-1] == "Nodes searched: 49"
 
 
-def test_variants_lists_all_seven(capsys: pytest.CaptureFixture[str]) -> None:
+def test_variants_lists_every_rule_set(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "variants", "--json")
     assert status == 0
-    ids = [v["id"] for v in json.loads(out)]
-    assert ids == ["american", "italian", "czech", "russian", "brazilian", "spanish", "international"]
+    listed = json.loads(out)
+    ids = [v["id"] for v in listed]
+    assert ids == ["american", "italian", "czech", "russian", "brazilian", "spanish",
+                   "international", "pool", "thai"]
+    thai = listed[-1]
+    assert thai["king_lands_behind"] is True and thai["remove_captured_at_once"] is True
+    assert thai["pdn_gametype"] == "31,B,8,8,N2,0" and listed[-2]["pdn_gametype"].startswith("23,")
+
+
+@pytest.mark.parametrize(("vid", "nodes"), [("pool", 37986), ("thai", 218695)])
+def test_perft_of_the_added_rule_sets(capsys: pytest.CaptureFixture[str], vid: str,
+                                      nodes: int) -> None:
+    status, out, _ = run(capsys, "perft", vid, "6")
+    assert status == 0 and out.strip().splitlines()[-1] == f"Nodes searched: {nodes}"
+
+
+@pytest.mark.parametrize(("name", "vid"), [("Pool checkers", "pool"), ("american-pool", "pool"),
+                                           ("23", "pool"), ("mak-hot", "thai"), ("Makhos", "thai"),
+                                           ("31", "thai"), ("Thai draughts", "thai")])
+def test_added_rule_sets_answer_to_their_other_names(name: str, vid: str) -> None:
+    from damiera.rules.variant import variant
+
+    assert variant(name).id == vid
 
 
 @pytest.mark.parametrize(

@@ -2,8 +2,10 @@
  * `make test`):
  *
  * - perft from every named variant's start, read with its FEN from the shared tables
- *   (argv[1], ../shared/reference/perft.json; skipped with a message when missing), to the
- *   deepest depth whose count is at most --max-nodes (default 2,000,000);
+ *   (argv[1], ../shared/reference/perft.json; skipped with a message when missing) or, for
+ *   the rule sets of docs/rules.md, the project's (--project-tables, by default
+ *   docs/reference/perft.json), to the deepest depth whose count is at most --max-nodes
+ *   (default 2,000,000);
  * - along random games of every variant, for every legal move: the incremental key against
  *   the key of the position computed afresh, the progress and irreversibility of the move
  *   against the same rules read off the two positions, and the bulk count of quiet moves
@@ -11,7 +13,8 @@
  * - a fixed-depth search from every start: a legal move, a line of that many legal moves;
  * - the checks at the boundary (boundary.h): positions, moves, limits, table sizes, endgame
  *   requests, weights files and bytes, each refused with its message and its output untouched;
- * - the game clock's sharing out (time_allocate, time_target) on given numbers.
+ * - the game clock's sharing out (time_allocate, time_target) on given numbers, in
+ *   test_time.c (check.h: what the files share).
  *
  * The variants' rule parameters are written out here as test data (RULES.md section 2); the
  * Python package builds the same Rules from its Variant values.
@@ -29,10 +32,13 @@
 #include "search.h"
 #include "weights.h"
 
+#include "check.h"
+
 typedef struct {
     const char *id;
     int size, man_rows, flying, men_back, men_take_kings, choice, promotion;
     int a1_dark, numeric, from_bottom_right;
+    int land_behind, remove_at_once;
 } VariantRow;
 
 static const VariantRow VARIANTS[] = {
@@ -43,20 +49,23 @@ static const VariantRow VARIANTS[] = {
     {"brazilian", 8, 3, 1, 1, 1, CHOICE_MAJORITY, PROMO_PASS_THROUGH, 1, 0, 0},
     {"spanish", 8, 3, 1, 0, 1, CHOICE_MOST_THEN_KINGS, PROMO_STOP, 0, 1, 1},
     {"international", 10, 4, 1, 1, 1, CHOICE_MAJORITY, PROMO_PASS_THROUGH, 1, 1, 0},
+    {"pool", 8, 3, 1, 1, 1, CHOICE_FREE, PROMO_PASS_THROUGH, 1, 1, 0},
+    {"thai", 8, 2, 1, 0, 1, CHOICE_FREE, PROMO_STOP, 1, 1, 1, 1, 1},
 };
 #define NVARIANTS ((int)(sizeof VARIANTS / sizeof *VARIANTS))
 
-static int failures = 0;
+int failures = 0;
 
-#define CHECK(cond, ...)                                                                      \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            failures++;                                                                       \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                      \
-            printf(__VA_ARGS__);                                                              \
-            printf("\n");                                                                     \
-        }                                                                                     \
-    } while (0)
+/* The row of the rule set id (the rows are in menu order, which later rule sets extend). */
+static const VariantRow *variant_row(const char *id)
+{
+    for (int i = 0; i < NVARIANTS; i++)
+        if (strcmp(VARIANTS[i].id, id) == 0)
+            return &VARIANTS[i];
+    printf("FAIL: no rule set %s among the test's rows\n", id);
+    exit(1);
+}
+
 
 static void rules_of(const VariantRow *v, Rules *r)
 {
@@ -67,6 +76,8 @@ static void rules_of(const VariantRow *v, Rules *r)
     r->men_take_kings = v->men_take_kings;
     r->choice = v->choice;
     r->promotion = v->promotion;
+    r->land_behind = v->land_behind;
+    r->remove_at_once = v->remove_at_once;
     r->mandatory = 1;
     r->man_rows = v->man_rows;
     r->draw_plies = 80;
@@ -230,12 +241,14 @@ static int table_of(const char *json, const char *id, char *fen, size_t fen_cap,
     return n;
 }
 
-static void test_perft(const char *path, unsigned long long max_nodes)
+static void test_perft(const char *path, const char *project_path, unsigned long long max_nodes)
 {
-    char *json = read_file(path);
+    char *json = read_file(path), *project = read_file(project_path);
+    CHECK(project != NULL, "perft: cannot read the project's tables %s", project_path);
     if (!json) {
         printf("perft: skipped, cannot read %s (%s): the shared tables are beside the "
                "checkout in ../shared/\n", path, strerror(errno));
+        free(project);
         return;
     }
     for (int i = 0; i < NVARIANTS; i++) {
@@ -245,7 +258,9 @@ static void test_perft(const char *path, unsigned long long max_nodes)
         char fen[512];
         unsigned long long counts[32];
         int n = table_of(json, v->id, fen, sizeof fen, counts, 32);
-        CHECK(n > 0, "perft: %s is not in %s", v->id, path);
+        if (n < 0 && project)
+            n = table_of(project, v->id, fen, sizeof fen, counts, 32);
+        CHECK(n > 0, "perft: %s is in neither %s nor %s", v->id, path, project_path);
         Node start;
         if (n <= 0 || parse_fen(v, &r, fen, &start) < 0) {
             CHECK(n <= 0, "perft: cannot read %s's FEN %s", v->id, fen);
@@ -263,6 +278,7 @@ static void test_perft(const char *path, unsigned long long max_nodes)
                depth ? counts[depth - 1] : 0ULL);
     }
     free(json);
+    free(project);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -394,87 +410,6 @@ static void test_search(void)
     }
 }
 
-#define NEAR(a, b) ((a) - (b) < 1e-9 && (b) - (a) < 1e-9)
-
-/* The game clock's sharing out, on given numbers: a budget that grows with the clock, the
- * increment and the moves left, never plans more than the clock less its safety share, and
- * spends all that is usable on the last move to go; and the iteration target's stretching. */
-static void test_time(void)
-{
-    /* 60 s + 0.5 s at the start: 45 own moves assumed left. */
-    double usable = 60 * (1 - TIME_SAFETY) - TIME_OVERHEAD;
-    double share = usable / MOVES_LEFT_START + INCREMENT_SHARE * 0.5;
-    TimeBudget b = time_allocate(60, 0.5, 0, 0);
-    CHECK(NEAR(b.soft, SOFT_SHARE * share) && NEAR(b.hard, HARD_FACTOR * share),
-          "time: 60+0.5 at ply 0 gives %g / %g", b.soft, b.hard);
-    /* 80 plies later (40 own moves): 25 moves assumed left, so more a move. */
-    TimeBudget later = time_allocate(60, 0.5, 0, 80);
-    CHECK(later.soft > b.soft && NEAR(later.soft, SOFT_SHARE * (usable / 25 + 0.4)),
-          "time: 60+0.5 at ply 80 gives %g", later.soft);
-    /* Never fewer than MOVES_LEFT_MIN moves assumed left. */
-    TimeBudget end = time_allocate(60, 0, 0, 1000);
-    CHECK(NEAR(end.soft, SOFT_SHARE * usable / MOVES_LEFT_MIN), "time: ply 1000 gives %g",
-          end.soft);
-    /* The hard bound is at most HARD_SHARE of the usable clock plus the increment's share. */
-    TimeBudget few = time_allocate(10, 0, 2, 0);
-    double usable10 = 10 * (1 - TIME_SAFETY) - TIME_OVERHEAD;
-    CHECK(NEAR(few.hard, HARD_SHARE * usable10) && NEAR(few.soft, SOFT_SHARE * usable10 / 2),
-          "time: 10 s for 2 moves gives %g / %g", few.soft, few.hard);
-    /* The last move to go may use all that is usable, never the safety share. */
-    TimeBudget last = time_allocate(10, 0, 1, 0);
-    CHECK(NEAR(last.hard, usable10) && last.hard < 10 && last.soft <= last.hard,
-          "time: the last move to go gives %g / %g", last.soft, last.hard);
-    /* A clock below the overhead still plans the least time, and a large increment on a
-     * low clock never more than the clock holds. */
-    TimeBudget low = time_allocate(0.01, 0, 0, 0);
-    CHECK(NEAR(low.soft, MIN_THINK) && NEAR(low.hard, MIN_THINK), "time: 0.01 s gives %g / %g",
-          low.soft, low.hard);
-    TimeBudget inc = time_allocate(0.5, 5, 0, 0);
-    CHECK(inc.hard <= 0.5 * (1 - TIME_SAFETY) - TIME_OVERHEAD + 1e-12 && inc.soft <= inc.hard,
-          "time: 0.5 s + 5 s gives %g / %g", inc.soft, inc.hard);
-    /* The same numbers give the same budget. */
-    TimeBudget again = time_allocate(60, 0.5, 0, 0);
-    CHECK(again.soft == b.soft && again.hard == b.hard, "time: not the same budget twice");
-
-    TimeBudget t = {1.0, 3.0};
-    CHECK(NEAR(time_target(&t, 2, 0, 0, 100), 1.0), "target: an ordinary move stops at soft");
-    CHECK(NEAR(time_target(&t, EASY_ITERATIONS, 0, 0, EASY_MARGIN), EASY_SHARE),
-          "target: an easy move stops before soft");
-    CHECK(NEAR(time_target(&t, EASY_ITERATIONS, 0, 0, EASY_MARGIN - 1), 1.0),
-          "target: a narrow margin is not easy");
-    CHECK(NEAR(time_target(&t, 1, 1, 0, 100), CHANGED_FACTOR), "target: a changed best move");
-    CHECK(NEAR(time_target(&t, 3, 0, 1, 100), DROP_FACTOR), "target: a dropped score");
-    CHECK(NEAR(time_target(&t, 1, 1, 1, 0), CHANGED_FACTOR * DROP_FACTOR),
-          "target: both a changed best move and a dropped score");
-    TimeBudget tight = {1.0, 1.5};
-    CHECK(NEAR(time_target(&tight, 1, 1, 1, 0), 1.5), "target: capped at hard");
-
-    /* The game clock's limits at the boundary: each refused with its name. */
-    char err[128] = "";
-    Limits clock = {0, 0, 0, 0, 1, 60.0, 0.5, 40, 10};
-    CHECK(limits_check(&clock, err, sizeof err) == 0, "time: a good game clock refused (%s)",
-          err);
-    const struct {
-        Limits lim;
-        const char *name;
-    } bad[] = {
-        {{0, 1.0 / 0.0, 0, 0, 0, 0, 0, 0, 0}, "movetime"},
-        {{0, 0, 0, 0, 0, -1.0, 0, 0, 0}, "remaining"},
-        {{0, 0, 0, 0, 0, 0.0 / 0.0, 0, 0, 0}, "remaining"},
-        {{0, 0, 0, 0, 0, MAX_CLOCK * 2, 0, 0, 0}, "remaining"},
-        {{0, 0, 0, 0, 0, 60.0, 0.0 / 0.0, 0, 0}, "increment"},
-        {{0, 0, 0, 0, 0, 60.0, -0.5, 0, 0}, "increment"},
-        {{0, 0, 0, 0, 0, 60.0, 0, -1, 0}, "moves_to_go"},
-        {{0, 0, 0, 0, 0, 60.0, 0, 0, MAX_GAME_PLY + 1}, "ply"},
-    };
-    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        err[0] = 0;
-        CHECK(limits_check(&bad[i].lim, err, sizeof err) < 0 && strstr(err, bad[i].name) == err,
-              "time: bad %s not refused by name (%s)", bad[i].name, err);
-    }
-    printf("time: allocation, targets and the clock's limits checked\n");
-}
-
 #define INTERNATIONAL_WEIGHTS                                                                  \
     "src/damiera/engine/patterns/10x10-4rows-back-flying-menkings-majority-pass_through-"    \
     "mandatory.bin"
@@ -482,8 +417,8 @@ static void test_time(void)
 static void test_boundary(void)
 {
     Rules r8, r10;
-    rules_of(&VARIANTS[0], &r8);
-    rules_of(&VARIANTS[NVARIANTS - 1], &r10);
+    rules_of(variant_row("american"), &r8);
+    rules_of(variant_row("international"), &r10);
     Node start, n;
     start_of(&r8, &start);
     uint64_t white = start.own, black = start.opp;
@@ -576,11 +511,15 @@ static void test_boundary(void)
 int main(int argc, char **argv)
 {
     const char *tables = argc > 1 ? argv[1] : "../shared/reference/perft.json";
+    const char *project = "docs/reference/perft.json";
     unsigned long long max_nodes = 2000000;
-    for (int i = 2; i + 1 < argc; i++)
+    for (int i = 2; i + 1 < argc; i++) {
         if (strcmp(argv[i], "--max-nodes") == 0)
             max_nodes = strtoull(argv[i + 1], NULL, 10);
-    test_perft(tables, max_nodes);
+        if (strcmp(argv[i], "--project-tables") == 0)
+            project = argv[i + 1];
+    }
+    test_perft(tables, project, max_nodes);
     test_games(20);
     test_search();
     test_boundary();

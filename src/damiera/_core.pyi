@@ -1,4 +1,4 @@
-"""Types of the native core (csrc/binding.c); see damiera.rules.movegen for the values."""
+"""Types of the native core (csrc/binding*.c); see damiera.rules.movegen for the values."""
 
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -58,6 +58,9 @@ class Rules:
         man_rows: int,
         draw_plies: int,
         values: Values,
+        *,
+        land_behind: bool = False,
+        remove_at_once: bool = False,
     ) -> None: ...
     def moves(self, position: Any) -> list[Any]: ...
     def raw_captures(self, position: Any) -> list[Any]: ...

@@ -144,6 +144,11 @@ def test_review_of_a_game_marks_the_planted_blunder(page: Page) -> None:
     assert f"{texts[planted]}??" in pdn.split()
     page.click("#review-next")
     expect(page.locator("#tree .tree-move.current")).to_have_text(re.compile(r"\?"))
+    page.click("#nav-first")
+    page.locator("#review-graph .graph-dot.blunder").first.click()   # a dot goes to its move
+    expect(page.locator("#tree .tree-move.current")).to_have_text(re.compile(r"\?"))
+    page.locator("#review-list li.blunder .try-best").first.click()  # the better move, played
+    expect(page.locator("#tree .variation .tree-move.current")).to_have_count(1)
 
 
 def test_closing_the_page_ends_its_search(page: Page, site: Any) -> None:

@@ -41,6 +41,8 @@ def _man_captures(
     """
     promo_row = t.promotion_row[side]
     found = False
+    if t.remove_at_once:  # the pieces taken so far have left the board
+        empty |= captured
     for d, mb, mid, lb, land in t.man_jumps[side][sq]:
         if not targets & mb or captured & mb or not empty & lb:
             continue
@@ -95,12 +97,16 @@ def _king_captures(
     """Extend a king's capture from ``sq`` (flying or short per the variant).
 
     ``came_from`` is the direction of the previous jump (-1 at the start): going straight
-    back is impossible because the piece just jumped still blocks. Flying kings must land
-    where the capture can go on when such landing squares exist (RULES.md section 1).
+    back is impossible because the piece just jumped still blocks, unless captured pieces
+    leave the board at once. Flying kings must land where the capture can go on when such
+    landing squares exist (RULES.md section 1), or right behind the piece where the rules
+    say so (docs/rules.md).
     Returns True when the sequence went on from ``sq``.
     """
     found = False
-    back = OPPOSITE[came_from] if came_from >= 0 else -1
+    back = OPPOSITE[came_from] if came_from >= 0 and not t.remove_at_once else -1
+    if t.remove_at_once:  # the pieces taken so far have left the board
+        empty |= captured
     if not t.flying:
         for d, mb, mid, lb, land in t.king_jumps[sq]:
             if d == back or not opp & mb or captured & mb or not empty & lb:
@@ -150,7 +156,7 @@ def _king_captures(
                 went_on = True
             elif not went_on:
                 stops.append(land)
-            j += 1
+            j = n if t.land_behind else j + 1
         if not went_on:
             ck = new_captured & kings
             for land in stops:

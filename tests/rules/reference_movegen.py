@@ -10,7 +10,8 @@ pieces stay on the board until the move ends: they block and cannot be jumped tw
 empty squares, the mover's start square included, may be crossed again); flying-king landing
 with continuation; men that may not take kings; promotion during a capture (stop, continue as
 a king, or pass through); the capture-choice rules; mandatory capture or the optional-capture
-house rule; equal captures listed once.
+house rule; equal captures listed once; and the two capture rules of docs/rules.md (a flying
+king landing right behind the captured piece, captured pieces removed as they are jumped).
 
 The generator's parts: ``reference_tables`` (each variant's tables), ``reference_captures``
 (captures, capture choice, equal captures), ``reference_quiet`` (quiet moves) and

@@ -29,6 +29,8 @@ class Tables:
         self.offsets = geo.offsets
         self.row = [geo.coords[s][0] if s in geo.coords else -1 for s in range(geo.nbits)]
         self.flying = variant.flying_kings
+        self.land_behind = variant.king_lands_behind
+        self.remove_at_once = variant.remove_captured_at_once
         self.men_take_kings = variant.men_capture_kings
         self.promotion = variant.promotion_during_capture
         self.choice = variant.capture_choice

@@ -13,7 +13,7 @@ from damiera.rules import movegen
 from damiera.rules.geometry import geometry
 from damiera.rules.position import Position, parse_fen, start_position
 from damiera.rules.variant import VARIANTS, Color, Variant, variant
-from tests.conftest import load_reference
+from tests.conftest import perft_table
 from tests.rules import reference_captures as ref_captures
 from tests.rules import reference_movegen as ref
 from tests.rules.reference_perft import perft as ref_perft
@@ -105,7 +105,7 @@ def _perft_cases(slow: bool) -> list[tuple[str, int]]:
 
 
 def _perft_both(vid: str, depth: int) -> None:
-    table = load_reference("perft.json")["variants"][vid]
+    table = perft_table(vid)
     v = variant(vid)
     pos = parse_fen(v, table["fen"])
     expected = table["nodes_by_depth"][depth - 1]

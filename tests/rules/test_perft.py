@@ -1,20 +1,23 @@
 """Perft from each variant's start position against the published counts
-(shared/reference/perft.json; equal captures counted once)."""
+(shared/reference/perft.json, and docs/reference/perft.json for the rule sets of docs/rules.md;
+equal captures counted once)."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import pytest
 
 from damiera.rules.movegen import perft
 from damiera.rules.position import parse_fen, start_position
 from damiera.rules.variant import VARIANTS, variant
-from tests.conftest import load_reference
+from tests.conftest import perft_table
 
 #: Deepest depth run by `make test` per variant (the whole suite stays well under 10 minutes);
 #: deeper ones run with `make test-slow`.
 FAST_DEPTH = {"international": 7}
 FAST_DEPTH_8X8 = 8
-SLOW_DEPTH = {"international": 9}
+SLOW_DEPTH = {"international": 9, "thai": 9}
 SLOW_DEPTH_8X8 = 10
 
 
@@ -29,7 +32,7 @@ def _cases(slow: bool) -> list[tuple[str, int]]:
 
 
 def _expected(vid: str, depth: int) -> tuple[str, int]:
-    table = load_reference("perft.json")["variants"][vid]
+    table = perft_table(vid)
     return table["fen"], table["nodes_by_depth"][depth - 1]
 
 
@@ -77,3 +80,12 @@ def test_perft_stops_on_ctrl_c() -> None:
             perft(v, start_position(v), 11)
     finally:
         timer.cancel()
+
+
+@pytest.mark.parametrize("depth", range(1, 10))
+def test_perft_thai_rules_from_three_rows_as_published(depth: int) -> None:
+    """Thai capture rules (kings land right behind, pieces removed at once) against the one
+    published Thai table, dctl's, whose start has three rows of men a side."""
+    table = perft_table("thai-3rows")
+    v = dataclasses.replace(variant(table["variant"]), man_rows=table["man_rows"])
+    assert perft(v, parse_fen(v, table["fen"]), depth) == table["nodes_by_depth"][depth - 1]

@@ -152,3 +152,18 @@ def test_the_pools_are_real_positions_of_both_boards() -> None:
     for positions in (pool(8), pool(10)):
         assert all(p.white and p.black for p in positions)
         assert len(set(positions)) == len(positions)
+
+
+def test_thai_exercises_use_only_positions_thai_can_reach() -> None:
+    """The 8x8 pool holds positions of twelve men a side; Thai draughts starts with eight, so
+    its exercises come from the positions it can reach (each one a legal Thai FEN)."""
+    from damiera.rules.position import check_position
+
+    thai = variant("thai")
+    exercises = catalogue(thai)
+    assert exercises
+    for e in exercises:
+        check_position(thai, e.position)
+    crowded = next(i for i, p in enumerate(pool(8)) if p.white.bit_count() > 8)
+    with pytest.raises(ExerciseError):
+        find(thai, f"legal:{crowded}:capture_choice:")

@@ -33,8 +33,14 @@ def _cmd_variants(args: argparse.Namespace) -> int:
         )
         print(
             f"  men capture {'backward too' if v.men_capture_backward else 'forward only'}; "
-            f"kings {'fly' if v.flying_kings else 'move one square'}; "
+            f"kings {'fly' if v.flying_kings else 'move one square'}"
+            f"{', landing right behind the piece they capture' if v.king_lands_behind else ''}; "
             f"men {'may' if v.men_capture_kings else 'may not'} take kings"
+        )
+        print(
+            "  captured pieces: "
+            + ("removed at once as they are jumped" if v.remove_captured_at_once
+               else "removed when the move ends (Turkish strike)")
         )
         print(
             f"  capture choice: {v.capture_choice.value}; man reaching the far row during a "

@@ -76,6 +76,11 @@ def rules_key(variant: Variant) -> str:
         variant.promotion_during_capture.value,
         "mandatory" if variant.mandatory_capture else "optional",
     ]
+    # Rules most rule sets leave off name a file only when on, so older names stay valid.
+    if variant.king_lands_behind:
+        parts.append("landbehind")
+    if variant.remove_captured_at_once:
+        parts.append("removeatonce")
     return "-".join(part.replace("-", "_") for part in parts)
 
 

@@ -112,6 +112,8 @@ def _by_value(variant: Variant) -> _core.Rules:
             variant.man_rows,
             2 * variant.draw_moves_without_progress,
             VALUES,
+            land_behind=variant.king_lands_behind,
+            remove_at_once=variant.remove_captured_at_once,
         )
     return rules
 
@@ -164,7 +166,8 @@ def apply_move(position: Position, move: CoreMove) -> Position:
     """The position after ``move`` (which must be legal in ``position``): a new Position,
     made by the native core.
 
-    Captured pieces are all removed at the end (Turkish strike); a man that ends on its
+    Every captured piece is off the board after it (whether the rules took them off at the
+    end, the Turkish strike, or one by one during the move); a man that ends on its
     promotion row is crowned when ``move.promotes`` says so.
     """
     after: Position = VALUES.apply(position, move)

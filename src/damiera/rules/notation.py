@@ -258,7 +258,8 @@ def explain_illegal(
     """Why the move through ``squares`` is illegal, in the rule's own terms.
 
     Checks in order: the start square, game over, an incomplete capture, going on after a
-    man was crowned, the capture-choice rule, mandatory capture, men that may not take kings,
+    man was crowned, the capture-choice rule, mandatory capture, a king that must land right
+    behind the piece it takes, men that may not take kings,
     a man moving backwards, a short king moving far; otherwise a plain refusal listing the
     legal moves of that piece.
     """
@@ -313,6 +314,14 @@ def explain_illegal(
         return IllegalMoveError(
             f"a capture is mandatory ({examples})", "capture_mandatory", {"moves": examples}
         )
+    if variant.king_lands_behind and is_king:
+        relaxed_captures = capture_sequences(
+            dataclasses.replace(variant, king_lands_behind=False), position)
+        if _matching(squares, relaxed_captures) or _starting_with(squares, relaxed_captures):
+            return IllegalMoveError(
+                "a capturing king must land on the square right behind the piece it takes",
+                "king_lands_behind",
+            )
     if not variant.men_capture_kings and not is_king:
         relaxed = dataclasses.replace(variant, men_capture_kings=True)
         relaxed_captures = capture_sequences(relaxed, position)

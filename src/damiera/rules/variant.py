@@ -94,6 +94,14 @@ class Variant:
     men_capture_kings: bool
     capture_choice: CaptureChoice
     promotion_during_capture: PromotionDuringCapture
+    #: A flying king's capture lands on the square right behind the captured piece, never
+    #: further (it may still start from afar): Thai draughts (docs/rules.md).
+    king_lands_behind: bool = False
+    #: Each captured piece leaves the board as it is jumped, so its square is empty for the
+    #: rest of the move and the capturing piece may turn straight back over it (Thai
+    #: draughts); False is the Turkish strike of RULES.md section 1 (removed when the move
+    #: ends, blocking until then).
+    remove_captured_at_once: bool = False
     #: False only under the optional-capture house rule.
     mandatory_capture: bool = True
     #: Moves by each side without capture or promotion that make a draw (RULES.md section 1).
@@ -257,9 +265,47 @@ INTERNATIONAL = Variant(
     pdn_gametype="20,W,10,10,N2,0",
 )
 
-#: The named variants, in menu order.
+POOL = Variant(
+    id="pool",
+    name="Pool checkers",
+    board_size=8,
+    man_rows=3,
+    first_to_move=Color.BLACK,
+    a1_dark=True,
+    notation=Notation.NUMERIC,
+    numbering=Numbering.FROM_TOP_LEFT,
+    men_capture_backward=True,
+    flying_kings=True,
+    men_capture_kings=True,
+    capture_choice=CaptureChoice.FREE,
+    promotion_during_capture=PromotionDuringCapture.PASS_THROUGH,
+    pdn_gametype="23,B,8,8,N1,0",
+)
+
+THAI = Variant(
+    id="thai",
+    name="Thai draughts",
+    board_size=8,
+    man_rows=2,
+    first_to_move=Color.BLACK,
+    a1_dark=True,
+    notation=Notation.NUMERIC,
+    numbering=Numbering.FROM_BOTTOM_RIGHT,
+    men_capture_backward=False,
+    flying_kings=True,
+    men_capture_kings=True,
+    capture_choice=CaptureChoice.FREE,
+    promotion_during_capture=PromotionDuringCapture.PROMOTE_AND_STOP,
+    king_lands_behind=True,
+    remove_captured_at_once=True,
+    pdn_gametype="31,B,8,8,N2,0",
+)
+
+#: The named variants, in menu order (the specification's seven, then the rule sets of
+#: docs/rules.md).
 VARIANTS: dict[str, Variant] = {
-    v.id: v for v in (AMERICAN, ITALIAN, CZECH, RUSSIAN, BRAZILIAN, SPANISH, INTERNATIONAL)
+    v.id: v
+    for v in (AMERICAN, ITALIAN, CZECH, RUSSIAN, BRAZILIAN, SPANISH, INTERNATIONAL, POOL, THAI)
 }
 
 
@@ -268,12 +314,24 @@ class UnknownVariantError(ValueError):
 
 
 #: Other names the variants are known by: English draughts (also "checkers") is American
-#: checkers' game; "standard" is the World Draughts Federation's International draughts.
+#: checkers' game; "standard" is the World Draughts Federation's International draughts;
+#: Pool checkers is also "American pool" (its PDN name) and, in older books, "Spanish pool
+#: checkers"; Thai draughts is Mak-hot (หมากฮอส), also written makhos or mak-hos.
 ALIASES: dict[str, str] = {
     "english": "american",
     "checkers": "american",
     "english-draughts": "american",
     "standard": "international",
+    "pool-checkers": "pool",
+    "american-pool": "pool",
+    "american-pool-checkers": "pool",
+    "spanish-pool": "pool",
+    "thai-draughts": "thai",
+    "thai-checkers": "thai",
+    "mak-hot": "thai",
+    "makhot": "thai",
+    "makhos": "thai",
+    "mak-hos": "thai",
 }
 
 #: PDN ``GameType`` numbers (PDN 3.0) of the named variants: ``"20"`` is International.
@@ -297,7 +355,7 @@ def variant(variant_id: str, *, optional_capture: bool = False) -> Variant:
             f"a variant is named by a str such as 'international', not {type(variant_id).__name__}"
         )
     key = variant_id.strip().lower()
-    key = ALIASES.get(key, key)
+    key = ALIASES.get(key.replace(" ", "-"), key)
     if key in GAME_TYPE_NUMBERS:
         key = GAME_TYPE_NUMBERS[key]
     elif "," in key:  # a full GameType form: exactly one of ours

@@ -18,7 +18,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from damiera.rules.position import Position
+from damiera.rules.position import FenError, Position, check_position
 from damiera.rules.variant import Color, Variant
 from damiera.trainer.exercises import Exercise, ExerciseError, exercises_at, parse_id
 
@@ -73,11 +73,23 @@ def pool(board_size: int) -> tuple[Position, ...]:
     return read_pool(path) if path.exists() else ()
 
 
+def _possible(variant: Variant, position: Position) -> bool:
+    """Whether ``position`` can arise in ``variant`` (a pool is shared by every rule set of a
+    board size, and one with fewer men, such as Thai draughts, cannot reach all of them)."""
+    try:
+        check_position(variant, position)
+    except FenError:
+        return False
+    return True
+
+
 @functools.lru_cache(maxsize=32)
 def catalogue(variant: Variant) -> tuple[Exercise, ...]:
-    """Every exercise of ``variant`` in its board's pool, in pool order."""
+    """Every exercise of ``variant`` in its board's pool, in pool order (positions the rule
+    set cannot reach left out)."""
     positions = pool(variant.board_size)
-    return tuple(e for i, p in enumerate(positions) for e in exercises_at(variant, i, p))
+    return tuple(e for i, p in enumerate(positions) if _possible(variant, p)
+                 for e in exercises_at(variant, i, p))
 
 
 def find(variant: Variant, exercise_id: str) -> Exercise:
@@ -89,6 +101,8 @@ def find(variant: Variant, exercise_id: str) -> Exercise:
     if index >= len(positions):
         raise ExerciseError(f"there is no position {index} in the trainer's pool")
     position = positions[index]
+    if not _possible(variant, position):
+        raise ExerciseError("this exercise does not exist in this rule set")
     for exercise in exercises_at(variant, index, position):
         if (exercise.kind, exercise.param, exercise.focus) == (kind, param, focus):
             return exercise

@@ -104,7 +104,8 @@ def build_router(store: GameStore, requests: RateLimiter) -> APIRouter:
 
     def page(request: Request, initial: dict[str, Any], title: str) -> HTMLResponse:
         # the caller made the request's language current: its ``title`` is translated first
-        data = {"variants": [variant_json(v) for v in VARIANTS.values()],
+        data = {"variants": [variant_json(v) for v in VARIANTS.values()
+                             if library.shipped(library.variant_key(v))],
                 "initial": initial, "strings": js_strings()}
         return render(request, "puzzles.html", {"title": title, "page_data": script_json(data),
                                                 "chosen": initial.get("variant")})

@@ -78,6 +78,12 @@ ROWS: tuple[tuple[str, Callable[[Variant], Cell]], ...] = (
         N_("Man reaching the far row during a capture"),
         lambda v: Cell(PROMOTION_SHORT[v.promotion_during_capture]),
     ),
+    (N_("A capturing king lands right behind the piece"), lambda v: _yes_no(v.king_lands_behind)),
+    (
+        N_("Captured pieces leave the board"),
+        lambda v: Cell(N_("As they are jumped") if v.remove_captured_at_once
+                       else N_("When the move ends")),
+    ),
     (N_("Square names"), _notation),
     (
         N_("Draw without captures or promotions"),
@@ -115,6 +121,10 @@ def summary(v: Variant, gettext: Translate) -> list[str]:
         else gettext(N_("men capture forwards only")),
         gettext(N_("flying kings")) if v.flying_kings else gettext(N_("short kings")),
     ]
+    if v.king_lands_behind:
+        parts.append(gettext(N_("kings land right behind the piece they take")))
+    if v.remove_captured_at_once:
+        parts.append(gettext(N_("captured pieces removed at once")))
     if not v.men_capture_kings:
         parts.append(gettext(N_("men cannot take kings")))
     parts.append(gettext(CHOICE_SHORT[v.capture_choice]))

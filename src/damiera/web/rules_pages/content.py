@@ -29,6 +29,7 @@ from damiera.rules.variant import variant as get_variant
 from damiera.web.rules_pages.comparison import Row, comparison, summary
 from damiera.web.rules_pages.diagrams import DIAGRAMS, OPTIONAL_CAPTURE_PAGE, Diagram
 from damiera.web.rules_pages.messages import N_, Translate
+from damiera.web.rules_pages.texts import INTRO, TIPS
 from damiera.web.serialization import pieces_json
 
 # --------------------------------------------------------------------------------------------
@@ -106,6 +107,11 @@ KING_CAPTURE_FLYING = N_(
     "and may land on any empty square beyond it. If the capture can go on only from some of "
     "those squares, the king must land on one of them."
 )
+KING_CAPTURE_BEHIND = N_(
+    "A flying king can capture a piece from a distance when the squares before it are empty, "
+    "but it must land on the square right behind that piece, and go on capturing from there "
+    "if it can."
+)
 MEN_NO_KINGS = N_(
     "A man may never capture a king, at any jump of a capture: a man's capture stops where "
     "the next piece in its way is a king. Kings capture men and kings."
@@ -118,6 +124,10 @@ MULTI = N_(
 TURKISH = N_(
     "Captured pieces stay on the board until the move is over and are then removed together. "
     "A piece cannot be jumped twice, and a captured piece still blocks the way."
+)
+REMOVED_AT_ONCE = N_(
+    "Each captured piece leaves the board as soon as it is jumped, so later jumps of the same "
+    "move may cross or land on its square, and the capturing piece may turn straight back."
 )
 REFUSED = N_(
     "On this site a move that breaks a rule is refused with the reason, and the position "
@@ -212,109 +222,6 @@ FAQ: tuple[tuple[str, str], ...] = (
     (N_("When is the game a draw?"), "draw"),
 )
 
-# --------------------------------------------------------------------------------------------
-# Per-page texts (keyed by page id).
-
-INTRO: dict[str, str] = {
-    "american": N_(
-        "American checkers, called draughts in Britain, is the classic game on an 8×8 board: "
-        "men move and capture forwards only, kings step one square at a time, and when you "
-        "can capture you must, but you may choose which capture to make."
-    ),
-    "italian": N_(
-        "Italian draughts looks like American checkers, with short kings and men that only go "
-        "forwards, but two rules change the game: a man can never capture a king, and when "
-        "several captures are possible a strict list of priorities decides which one you play."
-    ),
-    "czech": N_(
-        "Czech draughts has flying kings and men that capture only forwards. There is no duty "
-        "to take the most pieces; instead, whenever one of your kings can capture, a king must "
-        "make the capture."
-    ),
-    "russian": N_(
-        "Russian draughts (shashki) is fast and tactical: men capture backwards too, kings fly, "
-        "you may choose any capture, and a man crowned in the middle of a capture carries on "
-        "at once as a king."
-    ),
-    "brazilian": N_(
-        "Brazilian draughts plays the rules of international draughts on an 8×8 board: men "
-        "capture backwards, kings fly, and you must take the greatest number of pieces."
-    ),
-    "spanish": N_(
-        "Spanish draughts is played on a mirrored board with men that go only forwards and "
-        "flying kings. You must take the most pieces and, among equal captures, the most kings."
-    ),
-    "international": N_(
-        "International draughts, the game of the world championships, is played on a 10×10 "
-        "board with 20 men each. Men capture backwards, kings fly, and the capture that takes "
-        "the most pieces is compulsory."
-    ),
-    OPTIONAL_CAPTURE_PAGE: N_(
-        "Many people learn draughts at home without the rule that captures are compulsory. "
-        "This site offers it as a house rule for every 8×8 variant: choose \"captures optional\" "
-        "when you start a new game."
-    ),
-}
-
-TIPS: dict[str, tuple[str, ...]] = {
-    "american": (
-        N_("Keep your back row in place as long as you can: it stops the opponent's men from "
-           "being crowned."),
-        N_("Move your men in pairs that protect each other; a lone man is easy to capture."),
-        N_("Because captures are compulsory, you can give away a piece to force your opponent "
-           "into a capture that opens a double jump for you."),
-    ),
-    "italian": (
-        N_("Your kings are safe from men: only enemy kings can take them, so the first king is "
-           "often decisive."),
-        N_("A king in front of your men is a solid wall, because enemy men cannot capture it."),
-        N_("Learn the order of the priorities: most combinations force the opponent into one "
-           "exact capture."),
-    ),
-    "czech": (
-        N_("Use king precedence: offering a piece to an enemy king forces a king capture, which "
-           "can pull the king away from where it is needed."),
-        N_("The rule binds you too: before you crown a man, check what your new king will be "
-           "forced to capture."),
-        N_("Men cannot capture backwards, so an enemy flying king behind your lines is "
-           "dangerous; guard the squares behind your men."),
-    ),
-    "russian": (
-        N_("Watch both directions: men capture backwards, so a piece left alone behind the "
-           "front can be taken."),
-        N_("A man that reaches the far row during a capture continues as a king; count the "
-           "whole sequence before you offer a piece."),
-        N_("Since you may choose any capture, pick the one that leaves the best position, not "
-           "always the longest."),
-    ),
-    "brazilian": (
-        N_("The majority rule is the key to combinations: count which capture your opponent "
-           "will be forced to make."),
-        N_("Men capture backwards, so keep your pieces close together."),
-        N_("A flying king is very strong on an 8×8 board; the first king often wins the game."),
-    ),
-    "spanish": (
-        N_("Offering a king can force your opponent into a capture that takes it, because the "
-           "most kings must be taken."),
-        N_("Men only capture forwards: protect the squares behind your advanced men from enemy "
-           "kings."),
-        N_("Count pieces first, then kings: that is exactly how your opponent's capture will be "
-           "chosen."),
-    ),
-    "international": (
-        N_("Control the centre squares; on the large board the centre decides most games."),
-        N_("The majority rule makes long combinations possible: look for sacrifices that force "
-           "the opponent into a capture you have prepared."),
-        N_("Keep your pieces connected; loose men on the wings are easy targets."),
-    ),
-    OPTIONAL_CAPTURE_PAGE: (
-        N_("Without compulsory captures you cannot force your opponent to take a piece, so "
-           "sacrifices that work in the normal game may fail."),
-        N_("Check every capture available to both sides before you move: your opponent may "
-           "ignore the bait and take something else."),
-    ),
-}
-
 #: Page titles of the index and the house-rule page (variant pages use the variant's name).
 OPTIONAL_TITLE = N_("Captures optional (house rule)")
 OPTIONAL_RULE_PARAGRAPHS = (
@@ -345,6 +252,8 @@ NAMES = (
     N_("Brazilian draughts"),
     N_("Spanish draughts"),
     N_("International draughts"),
+    N_("Pool checkers"),
+    N_("Thai draughts"),
 )
 UI = {
     "rules": N_("Rules"),
@@ -474,10 +383,11 @@ def _rule_sections(v: Variant, gettext: Translate) -> dict[str, Section]:
         t(MANDATORY if v.mandatory_capture else OPTIONAL),
         t(JUMP),
         t(MEN_BACKWARD if v.men_capture_backward else MEN_FORWARD_ONLY),
-        t(KING_CAPTURE_FLYING if v.flying_kings else KING_CAPTURE_SHORT),
+        t(KING_CAPTURE_SHORT if not v.flying_kings
+          else KING_CAPTURE_BEHIND if v.king_lands_behind else KING_CAPTURE_FLYING),
         t(MEN_TAKE_KINGS if v.men_capture_kings else MEN_NO_KINGS),
         t(MULTI),
-        t(TURKISH),
+        t(REMOVED_AT_ONCE if v.remove_captured_at_once else TURKISH),
         t(REFUSED),
     ])
     choice = Section(

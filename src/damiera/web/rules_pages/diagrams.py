@@ -128,6 +128,9 @@ _PASS_THROUGH_CAPTION = N_(
     "The man touches the far row in the middle of %(move)s but must go on capturing, so it "
     "finishes the move as a man."
 )
+_FREE_CHOICE_CAPTION = N_(
+    "Free choice: %(moves)s are both legal, so White may take a single piece with %(move)s."
+)
 _STOP_CAPTION = N_(
     "With %(move)s the man reaches the far row and is crowned. The move ends there, so "
     "%(illegal)s, going on as a king, is not allowed."
@@ -295,10 +298,7 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
         ),
         Diagram(
             "russian-free-choice", "choice", "russian", "W:Wc3:Bd4,b4,b6",
-            N_(
-                "Free choice: %(moves)s are both legal, so White may take a single piece "
-                "with %(move)s."
-            ),
+            _FREE_CHOICE_CAPTION,
             (only("c3:a5:c7", "c3:e5"),),
             Shown("c3:e5", ("d4",)),
         ),
@@ -411,6 +411,81 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
             _PASS_THROUGH_CAPTION,
             (only("15x4x13"),),
             Shown("15x4x13", ("10", "9"), promotes=False),
+        ),
+    ),
+    "pool": (
+        Diagram(
+            "pool-start", "setup", "pool", "B:W21-32:B1-12", _START_CAPTION,
+            (only("9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"),),
+        ),
+        Diagram(
+            "pool-king-moves", "moves", "pool", "W:WK22:B1", _KING_FLYING_CAPTION,
+            (only("22-4", "22-8", "22-11", "22-13", "22-15", "22-17", "22-18", "22-25",
+                  "22-26", "22-29", "22-31"),), from_square="22",
+        ),
+        Diagram(
+            "pool-man-backward", "captures", "pool", "W:W18:B14,22", _MAN_BACKWARD_CAPTION,
+            (only("18x9", "18x25"),),
+            Shown("18x25", ("22",)),
+        ),
+        Diagram(
+            "pool-flying-capture", "captures", "pool", "W:WK29:B18", _FLYING_CAPTION,
+            (only("29x4", "29x8", "29x11", "29x15"),),
+            Shown("29x11", ("18",)),
+        ),
+        Diagram(
+            "pool-free-choice", "choice", "pool", "W:W18:B6,14,22", _FREE_CHOICE_CAPTION,
+            (only("18x25", "18x9x2"),),
+            Shown("18x25", ("22",)),
+        ),
+        Diagram(
+            "pool-pass-through", "promotion", "pool", "W:W12:B7,8", _PASS_THROUGH_CAPTION,
+            (only("12x3x10"),),
+            Shown("12x3x10", ("8", "7"), promotes=False),
+        ),
+    ),
+    "thai": (
+        Diagram(
+            "thai-start", "setup", "thai", "B:W1-8:B25-32", _START_CAPTION,
+            (only("25-21", "25-22", "26-22", "26-23", "27-23", "27-24", "28-24"),),
+        ),
+        Diagram(
+            "thai-king-moves", "moves", "thai", "W:WK15:B29", _KING_FLYING_CAPTION,
+            (only("15-4", "15-8", "15-11", "15-18", "15-22", "15-25", "15-19", "15-24",
+                  "15-28", "15-10", "15-6", "15-1"),), from_square="15",
+        ),
+        Diagram(
+            "thai-man-forward", "captures", "thai", "W:W19:B24,15", _MAN_FORWARD_CAPTION,
+            (only("19x28"), illegal("19x10", "man_captures_backward")),
+            Shown("19x28", ("24",)),
+        ),
+        Diagram(
+            "thai-king-lands-behind", "captures", "thai", "W:WK30:B19",
+            N_(
+                "A king captures from a distance but must stop right behind the piece: "
+                "%(move)s is the only capture, and %(illegal)s, landing further on, is refused."
+            ),
+            (only("30x16"), illegal("30x12", "king_lands_behind")),
+            Shown("30x16", ("19",)),
+        ),
+        Diagram(
+            "thai-removed-at-once", "captures", "thai", "W:WK10:B6,19",
+            N_(
+                "Each captured piece leaves the board at once, so the king may turn straight "
+                "back over the square it came from: %(move)s takes %(captures)s."
+            ),
+            (only("10x1x24", "10x24x1"),),
+            Shown("10x1x24", ("6", "19")),
+        ),
+        Diagram(
+            "thai-free-choice", "choice", "thai", "W:W6,14:B10,18", _FREE_CHOICE_CAPTION,
+            (only("14x23", "6x15x22"),),
+            Shown("14x23", ("18",)),
+        ),
+        Diagram(
+            "thai-crowned-stop", "promotion", "thai", "W:W22:B24,26", _STOP_CAPTION,
+            (only("22x31"), illegal("22x31x20", "promotion_ends_capture")),
+            Shown("22x31", ("26",), promotes=True),
         ),
     ),
     OPTIONAL_CAPTURE_PAGE: (

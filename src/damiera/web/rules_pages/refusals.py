@@ -20,6 +20,7 @@ king_captures_first        variant, move
 most_kings                 variant, move (count: digits)
 king_first                 variant, move
 capture_mandatory          moves
+king_lands_behind          -
 man_takes_king             -
 man_captures_backward      -
 man_moves_backward         -
@@ -52,6 +53,7 @@ REFUSALS: tuple[str, ...] = (
     N_("error:most_kings"),
     N_("error:king_first"),
     N_("error:capture_mandatory"),
+    N_("error:king_lands_behind"),
     N_("error:man_takes_king"),
     N_("error:man_captures_backward"),
     N_("error:man_moves_backward"),

@@ -1,46 +1,19 @@
 // Damiera analysis board: position editor, variation tree, engine lines (server-sent events,
-// tried again when refused: engine_stream.js), evaluation bar and game review. Every rule comes from the server (/api/analysis/...): the
-// script only draws, remembers the tree and asks.
+// tried again when refused: engine_stream.js) and evaluation bar; its state and what every part
+// reads are analysis_state.js, the game review analysis_review.js. Every rule comes from the
+// server (/api/analysis/...): the script only draws, remembers the tree and asks.
+import { clearReview, nextMistake, startReview } from "/static/analysis_review.js";
+import {
+  $, DATA, S, VARIANTS, mainLine, message, moveNumber, pvText, query, scoreText, setBoard, state,
+} from "/static/analysis_state.js";
 import { api } from "/static/api.js";
 import { describer, drawBoard } from "/static/board.js";
 import { followAnalysis } from "/static/engine_stream.js";
 import { decide, moveNamed, pick, pointAt, selectionView } from "/static/entry.js";
 import { showChoices } from "/static/entry_choices.js";
-import { fmt, setText } from "/static/text.js";
-
-const DATA = JSON.parse(document.getElementById("page-data").textContent);
-const S = DATA.strings;
-const VARIANTS = Object.fromEntries(DATA.variants.map((v) => [v.id, v]));
-const $ = (id) => document.getElementById(id);
-
-const state = {
-  variant: null, optional: false, mode: "edit", tool: "white-man", flipped: false,
-  edit: { pieces: {}, turn: "white" },
-  root: null, node: null, selection: null,
-  engineOn: false, source: null, multipv: 1,
-  gameId: null, result: null, review: null, reviewTimer: null,
-};
-
-// -- small helpers ---------------------------------------------------------------------------
-// Moves and squares in a message read left to right on right-to-left pages too (text.js).
-function message(text) { setText($("message"), text || ""); }
-
-
-function query(extra) {
-  const p = new URLSearchParams({ variant: state.variant.id, ...extra });
-  if (state.optional) p.set("optional_capture", "true");
-  return p.toString();
-}
+import { fmt } from "/static/text.js";
 
 const describe = describer(S);
-
-function menText(score) { return score === 0 ? "0.00" : (score > 0 ? "+" : "−") + (Math.abs(score) / 100).toFixed(2); }
-
-function scoreText(line) {
-  if (line.win_in !== null && line.win_in !== undefined) return fmt(S.win_in, { side: S.white, n: line.win_in });
-  if (line.loss_in !== null && line.loss_in !== undefined) return fmt(S.win_in, { side: S.black, n: line.loss_in });
-  return menText(line.score);
-}
 
 // -- the editor --------------------------------------------------------------------------------
 // The editor's FEN box shows the pieces being edited ("W:W21,22,K30:B9,10", squares in the
@@ -136,12 +109,6 @@ function addChild(node, move) {
   return child;
 }
 
-function mainLine() {
-  const out = [];
-  for (let n = state.root; n && n.children.length; n = n.children[0]) out.push(n.children[0]);
-  return out;
-}
-
 async function goTo(node) {
   state.node = node;
   state.selection = null;
@@ -156,14 +123,6 @@ async function goTo(node) {
   draw();
   renderTree();
   restartEngine();
-}
-
-function moveNumber(node) {
-  // Moves are numbered from the root: the side that moves first in the variant starts a number.
-  const first = state.variant.first_to_move;
-  const offset = state.root.info.turn === first ? 0 : 1;
-  const k = node.ply - 1 + offset;
-  return { n: Math.floor(k / 2) + 1, firstSide: k % 2 === 0 };
 }
 
 function moveButton(node, forceNumber) {
@@ -356,19 +315,6 @@ function restartEngine() {
   state.source = stop;
 }
 
-function pvText(node, pv) {
-  const out = [];
-  let ply = node.ply;
-  pv.forEach((mv, i) => {
-    const { n, firstSide } = moveNumber({ ply: ply + 1 });
-    if (firstSide) out.push(`${n}.`);
-    else if (i === 0) out.push(`${n}…`);
-    out.push(mv);
-    ply += 1;
-  });
-  return out.join(" ");
-}
-
 function showLines(node, data) {
   const best = data.lines[0];
   $("engine-status").textContent = `${fmt(S.depth, { n: data.depth })} · ${fmt(S.nps, { n: data.nps.toLocaleString() })}`;
@@ -414,132 +360,6 @@ function toggleEngine() {
   $("engine-toggle").textContent = state.engineOn ? DATA.stopLabel : DATA.startLabel;
   $("eval-bar").hidden = !state.engineOn;
   restartEngine();
-}
-
-// -- review ------------------------------------------------------------------------------------------
-function clearReview() {
-  if (state.reviewTimer) clearTimeout(state.reviewTimer);
-  state.review = null;
-  $("review-progress").hidden = true;
-  $("review-graph").setAttribute("hidden", "");
-  $("review-next").hidden = true;
-  $("review-pdn").hidden = true;
-  $("review-status").textContent = "";
-  $("review-list").textContent = "";
-  if (state.root) for (const n of mainLine()) { delete n.nag; delete n.judgement; }
-}
-
-async function startReview() {
-  clearReview();
-  const line = mainLine();
-  const onGame = state.gameId && state.initialMoves && line.length === state.initialMoves.length
-    && line.every((n, i) => n.move.move === state.initialMoves[i]);
-  const body = onGame ? { game_id: state.gameId } : {
-    variant: state.variant.id, optional_capture: state.optional, fen: state.root.fen,
-    moves: line.map((n) => n.move.move),
-  };
-  let r;
-  try {
-    r = await api("/api/analysis/reviews", { method: "POST", body });
-  } catch (e) { message(e.message); return; }
-  state.review = { id: r.id, line };
-  $("review-progress").hidden = false;
-  pollReview();
-}
-
-async function pollReview() {
-  const review = state.review;
-  if (!review) return;
-  let r;
-  try { r = await api(`/api/analysis/reviews/${review.id}`); } catch (e) { message(e.message); return; }
-  if (state.review !== review) return;
-  $("review-progress").max = r.total;
-  $("review-progress").value = r.done;
-  if (r.status === "failed") { $("review-status").textContent = fmt(S.review_failed, { error: r.error }); return; }
-  if (r.status !== "done") {
-    $("review-status").textContent = fmt(S.reviewing, { done: r.done, total: r.total });
-    state.reviewTimer = setTimeout(pollReview, 400);
-    return;
-  }
-  $("review-progress").hidden = true;
-  showReview(review, r.moves);
-}
-
-function showReview(review, moves) {
-  const list = $("review-list");
-  list.textContent = "";
-  review.marks = [];
-  moves.forEach((m, i) => {
-    const node = review.line[i];
-    if (!node) return;
-    node.nag = m.nag; node.judgement = m.judgement;
-    if (!m.judgement) return;
-    review.marks.push(node);
-    const li = document.createElement("li");
-    li.className = `review-item ${m.judgement}`;
-    const go = document.createElement("button");
-    go.type = "button";
-    go.textContent = `${pvText(node.parent, [m.move + m.nag])} ${S[m.judgement]} (${menText(m.before)} → ${menText(m.after)})`;
-    go.addEventListener("click", () => goTo(node));
-    li.appendChild(go);
-    if (m.best) {
-      const better = document.createElement("button");
-      better.type = "button";
-      better.className = "try-best";
-      better.textContent = fmt(S.best_was, { move: m.best });
-      better.addEventListener("click", async () => {
-        await goTo(node.parent);
-        const mv = node.parent.info.moves.find((x) => x.move === m.best);
-        if (mv) await play(mv);
-      });
-      li.appendChild(better);
-    }
-    list.appendChild(li);
-  });
-  $("review-status").textContent = review.marks.length ? "" : S.no_mistakes;
-  $("review-next").hidden = !review.marks.length;
-  $("review-pdn").href = `/api/analysis/reviews/${review.id}/pdn`;
-  $("review-pdn").hidden = false;
-  drawGraph(review, moves);
-  renderTree();
-}
-
-function drawGraph(review, moves) {
-  const svg = $("review-graph");
-  const NS = "http://www.w3.org/2000/svg";
-  const W = 300, H = 100, clip = 500;
-  const scores = [moves[0].before, ...moves.map((m) => m.after)];
-  const x = (i) => (scores.length > 1 ? (i * W) / (scores.length - 1) : 0);
-  const y = (s) => H / 2 - (Math.max(-clip, Math.min(clip, s)) / clip) * (H / 2 - 4);
-  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  svg.textContent = "";
-  const mk = (name, attrs) => {
-    const e = document.createElementNS(NS, name);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-    svg.appendChild(e);
-    return e;
-  };
-  mk("rect", { x: 0, y: 0, width: W, height: H, class: "graph-bg" });
-  const pts = scores.map((s, i) => `${x(i).toFixed(1)},${y(s).toFixed(1)}`);
-  mk("polygon", { points: `0,${H} ${pts.join(" ")} ${W},${H}`, class: "graph-white" });
-  mk("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: "graph-axis" });
-  mk("polyline", { points: pts.join(" "), class: "graph-line" });
-  moves.forEach((m, i) => {
-    if (!m.judgement) return;
-    const dot = mk("circle", { cx: x(i + 1), cy: y(m.after), r: 3.5, class: `graph-dot ${m.judgement}`, tabindex: 0, role: "button",
-      "aria-label": `${m.move}${m.nag} ${S[m.judgement]}` });
-    dot.addEventListener("click", () => goTo(review.line[i]));
-  });
-  svg.removeAttribute("hidden");  // an SVG element has no .hidden property
-}
-
-function nextMistake() {
-  const review = state.review;
-  if (!review || !review.marks || !review.marks.length) return;
-  const line = mainLine();
-  const at = line.indexOf(state.node);
-  const next = review.marks.find((n) => line.indexOf(n) > at) || review.marks[0];
-  goTo(next);
 }
 
 // -- wiring ------------------------------------------------------------------------------------------
@@ -630,6 +450,7 @@ async function init() {
   state.gameId = initial.game_id;
   state.initialMoves = initial.moves;
   loadEdit(null);
+  setBoard({ goTo, play, renderTree });
   wire();
   syncEditor();
   if (!(initial.fen || initial.moves.length)

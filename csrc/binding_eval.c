@@ -1,0 +1,123 @@
+/* damiera._core.Evaluation (the static evaluation of one rule set, with a weights file's or
+ * given pattern tables) and read_weights(rules, path): OSError when a file cannot be read,
+ * ValueError when it does not fit the board. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "weights.h"
+#include "binding.h"
+
+static PyObject *weights_error(const char *path, int rc, const char *err)
+{
+    if (rc == WEIGHTS_UNREADABLE)
+        return PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+    PyErr_SetString(PyExc_ValueError, err);
+    return NULL;
+}
+
+static int Evaluation_init(EvaluationObject *self, PyObject *args, PyObject *kw)
+{
+    static char *names[] = {"rules", "weights", "tables", NULL};
+    PyObject *rules, *path = Py_None, *tables = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OO", names, &rules, &path, &tables))
+        return -1;
+    RulesObject *R = rules_arg(rules);
+    if (!R || self->rules)
+        return R ? PyErr_SetString(PyExc_RuntimeError, "Evaluation is already built"), -1 : -1;
+    Py_INCREF(R);
+    self->rules = R;
+    eval_init(&self->eval, &R->rules);
+    char err[512] = "";
+    if (path != Py_None) {
+        PyObject *bytes;
+        if (!PyUnicode_FSConverter(path, &bytes))
+            return -1;
+        int rc = eval_load_weights(&self->eval, PyBytes_AS_STRING(bytes), err, sizeof err);
+        if (rc != WEIGHTS_OK)
+            weights_error(PyBytes_AS_STRING(bytes), rc, err);
+        Py_DECREF(bytes);
+        if (rc != WEIGHTS_OK)
+            return -1;
+    } else if (tables != Py_None) {
+        int rows, phases;
+        Py_buffer view;
+        if (!PyArg_ParseTuple(tables, "iiy*", &rows, &phases, &view))
+            return -1;
+        int rc = eval_patterns_from_bytes(&self->eval, rows, phases, view.buf, (size_t)view.len,
+                                          err, sizeof err);
+        PyBuffer_Release(&view);
+        if (rc < 0)
+            return PyErr_SetString(PyExc_ValueError, err), -1;
+    }
+    return 0;
+}
+
+static void Evaluation_dealloc(EvaluationObject *self)
+{
+    eval_free(&self->eval);
+    Py_XDECREF(self->rules);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+EvaluationObject *evaluation_arg(PyObject *o)
+{
+    if (!PyObject_TypeCheck(o, &EvaluationType) || !((EvaluationObject *)o)->rules) {
+        PyErr_SetString(PyExc_TypeError, "expected a built damiera._core.Evaluation");
+        return NULL;
+    }
+    return (EvaluationObject *)o;
+}
+
+static PyObject *Evaluation_evaluate(EvaluationObject *self, PyObject *pos)
+{
+    Node n;
+    if (!evaluation_arg((PyObject *)self) ||
+        position_of(self->rules->values, &self->rules->rules, pos, &n, 0) < 0)
+        return NULL;
+    return PyLong_FromLong(evaluate(&self->eval, node_white(&n), node_black(&n), n.kings, n.side));
+}
+
+static PyObject *Evaluation_get(EvaluationObject *self, void *which)
+{
+    if (!evaluation_arg((PyObject *)self))
+        return NULL;
+    const Eval *e = &self->eval;
+    int v[] = {e->king_value, e->start_pieces, e->pattern_rows, e->pattern_rows ? e->phases : 0};
+    return PyLong_FromLong(v[(intptr_t)which]);
+}
+
+PyObject *core_read_weights(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *rules, *bytes;
+    if (!PyArg_ParseTuple(args, "OO&", &rules, PyUnicode_FSConverter, &bytes))
+        return NULL;
+    RulesObject *R = rules_arg(rules);
+    Weights w;
+    char err[512];
+    int rc = R ? weights_read(&R->rules, PyBytes_AS_STRING(bytes), &w, err, sizeof err) : -3;
+    PyObject *out = NULL;
+    if (rc == WEIGHTS_OK)
+        out = Py_BuildValue("(iiy#)", w.rows, w.phases, (const char *)w.tables,
+                            (Py_ssize_t)(w.count * sizeof *w.tables));
+    else if (R)
+        weights_error(PyBytes_AS_STRING(bytes), rc, err);
+    if (rc == WEIGHTS_OK)
+        free(w.tables);
+    Py_DECREF(bytes);
+    return out;
+}
+
+static PyMethodDef Evaluation_methods[] = {
+    {"evaluate", (PyCFunction)Evaluation_evaluate, METH_O,
+     "evaluate(position) -> static score for the side to move (centi-men), or NO_MOVES"},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef Evaluation_getset[] = {
+    {"king_value", (getter)Evaluation_get, NULL, "a king's worth, centi-men", (void *)0},
+    {"start_pieces", (getter)Evaluation_get, NULL, "pieces of the start position", (void *)1},
+    {"pattern_rows", (getter)Evaluation_get, NULL, "rows of a pattern window (0: none)", (void *)2},
+    {"pattern_phases", (getter)Evaluation_get, NULL, "sets of pattern tables (0: none)", (void *)3},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+TYPE(EvaluationType, Evaluation, "The static evaluation of one rule set.", Evaluation_getset);

@@ -1,0 +1,46 @@
+"""The play page in a real Chromium for the rule sets of docs/rules.md: a Thai game from its
+two-row start, moves and captures entered by clicks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.browser.test_play_page import (
+    api_game,
+    board_pieces,
+    moves_listed,
+    open_game,
+    square,
+    wait_idle,
+)
+
+Page = Any
+
+
+def test_thai_game_by_clicking_with_captures_on_both_sides(page: Page) -> None:
+    """Thai draughts on the play page: Black starts from two rows (White on 1-8), moves and
+    a capture entered by clicks, and White's compulsory recapture, the captured pieces gone."""
+    game = api_game(page, variant="thai")
+    open_game(page, game["id"])
+    pieces = board_pieces(page)
+    assert sorted(pieces, key=int) == [str(n) for n in (*range(1, 9), *range(25, 33))]
+    assert all(pieces[str(n)] == "white-man" for n in range(1, 9))
+    for move in ("25-21", "6-10", "21-17", "10-14"):
+        start, end = move.split("-")
+        square(page, start).click()
+        square(page, end).click()
+        wait_idle(page)
+    square(page, "17").click()
+    square(page, "10").click()                 # 17x10: the white man on 14 is taken
+    wait_idle(page)
+    expect(page.locator("#move-list button.move")).to_have_count(5)
+    assert moves_listed(page)[-1] == "17x10"
+    assert "14" not in board_pieces(page)
+    square(page, "7").click()
+    square(page, "14").click()                 # 7x14 takes the black man back
+    wait_idle(page)
+    assert moves_listed(page)[-1] == "7x14"
+    pieces = board_pieces(page)
+    assert "10" not in pieces and pieces["14"] == "white-man"

@@ -1,0 +1,65 @@
+"""Take the screenshots of the rule sets of docs/rules.md in docs/screenshots/ with Playwright
+and Debian's Chromium, on a fresh site (tools/screenshots.py's ``serve_and_shoot``).
+
+    .venv/bin/python tools/screenshots_rule_sets.py [OUT_DIR]
+
+Writes ``thai_game.png`` (a Thai game on one screen from the start, every move entered by
+clicks: 25-21 6-10 21-17 10-14, then Black's capture 17x10 and White's reply, a capture
+too) and ``pool_game.png`` (a Pool checkers game: 11-16 23-19, Black's capture 16x23 and
+White's recapture), and ``rules-thai-ru.png`` (the Thai rules page in Russian, at the diagram
+of a king that turns straight back).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from playwright.sync_api import Page, sync_playwright
+from screenshots import CHROMIUM, _game, _wait, serve_and_shoot
+
+
+def _click_move(page: Page, move: str) -> None:
+    """Enter a move as a player does: its start square, then each landing square."""
+    squares = move.replace("x", "-").split("-")
+    for square in squares:
+        page.click(f'#board [data-square="{square}"]')
+    _wait(page)
+
+
+def _play(page: Page, variant: str, moves: list[str]) -> None:
+    game_id = _game(page, variant=variant)
+    page.goto(f"/game/{game_id}?lang=en")
+    _wait(page)
+    for move in moves:
+        _click_move(page, move)
+    # The reply: the first legal move the server lists (a capture, which is compulsory).
+    state = page.request.get(f"/api/games/{game_id}").json()
+    reply = state["legal_moves"][0]
+    assert reply["captures"], reply
+    _click_move(page, "x".join(reply["path"]))
+
+
+def shoot(base_url: str, out: Path) -> list[Path]:
+    made = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+        context = browser.new_context(viewport={"width": 1280, "height": 860}, base_url=base_url)
+        page = context.new_page()
+        _play(page, "thai", ["25-21", "6-10", "21-17", "10-14", "17x10"])
+        made.append(out / "thai_game.png")
+        page.screenshot(path=str(made[-1]))
+        _play(page, "pool", ["11-16", "23-19", "16x23"])
+        made.append(out / "pool_game.png")
+        page.screenshot(path=str(made[-1]))
+        page.goto("/ru/rules/thai")
+        page.locator('figure[data-diagram="thai-removed-at-once"]').scroll_into_view_if_needed()
+        made.append(out / "rules-thai-ru.png")
+        page.screenshot(path=str(made[-1]))
+        context.close()
+        browser.close()
+    return made
+
+
+if __name__ == "__main__":
+    sys.exit(serve_and_shoot(shoot, sys.argv[1:]))

@@ -26,7 +26,7 @@ $(STAMP): pyproject.toml setup.py $(NATIVE_SOURCES) | toolchain
 
 install: $(STAMP)
 
-# The C core's own test program (csrc/tests/test_core.c), built from the C units without
+# The C core's own test program (csrc/tests/*.c, test_core.c its main), built from the C units without
 # Python (every unit but the binding, csrc/binding*.c) into build/: perft against the shared tables (../shared/
 # beside the checkout; skipped with a message when missing), incremental against full hashing,
 # a search. `make test` runs it first.
@@ -34,9 +34,11 @@ CORE_UNITS := $(filter-out csrc/binding%.c,$(wildcard csrc/*.c))
 CORE_TEST := build/core_test
 CFLAGS_CORE := -O2 -std=c11 -Wall -Wextra -Werror -Wno-missing-field-initializers
 
-$(CORE_TEST): $(NATIVE_SOURCES) csrc/tests/test_core.c | toolchain
+CORE_TEST_SOURCES := $(wildcard csrc/tests/*.c)
+
+$(CORE_TEST): $(NATIVE_SOURCES) $(CORE_TEST_SOURCES) $(wildcard csrc/tests/*.h) | toolchain
 	mkdir -p build
-	gcc $(CFLAGS_CORE) -Icsrc -o $@ $(CORE_UNITS) csrc/tests/test_core.c -lm
+	gcc $(CFLAGS_CORE) -Icsrc -o $@ $(CORE_UNITS) $(CORE_TEST_SOURCES) -lm
 
 ctest: $(CORE_TEST)
 	$(CORE_TEST) ../shared/reference/perft.json

@@ -88,4 +88,10 @@ EvaluationObject *evaluation_arg(PyObject *o);
 /* read_weights(rules, path), the module's function. */
 PyObject *core_read_weights(PyObject *mod, PyObject *args);
 
+/* binding_engine.c */
+
+/* allocate_time(remaining, increment=0.0, moves_to_go=0, ply=0) -> (soft, hard), the module's
+ * function: time_allocate's budget, after limits_check (ValueError). */
+PyObject *core_allocate_time(PyObject *mod, PyObject *args);
+
 #endif

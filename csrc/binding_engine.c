@@ -97,27 +97,46 @@ static int report_info(void *ctx, const Report *rep)
     return r == NULL;
 }
 
+/* 0 when the limits are in range (limits_check), else -1 with its ValueError. */
+static int limits_ok(const Limits *lim)
+{
+    char err[160];
+    if (limits_check(lim, err, sizeof err) == 0)
+        return 0;
+    PyErr_SetString(PyExc_ValueError, err);
+    return -1;
+}
+
+PyObject *core_allocate_time(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    Limits l = {0};
+    if (!PyArg_ParseTuple(args, "d|dii", &l.remaining, &l.increment, &l.moves_to_go, &l.ply) ||
+        limits_ok(&l) < 0)
+        return NULL;
+    TimeBudget b = time_allocate(l.remaining, l.increment, l.moves_to_go, l.ply);
+    return Py_BuildValue("(dd)", b.soft, b.hard);
+}
+
 /* search(position, history, depth, movetime, nodes, root_scores, threat_extension,
- *        reduce_sacrifices, prune_late_moves, probcut, on_info) */
+ *        reduce_sacrifices, prune_late_moves, probcut, *, on_info, cpu_time, remaining,
+ *        increment, moves_to_go, ply) */
 static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"position", "history", "depth", "movetime", "nodes", "root_scores",
                             "threat_extension", "reduce_sacrifices", "prune_late_moves",
-                            "probcut", "on_info", NULL};
+                            "probcut", "on_info", "cpu_time", "remaining", "increment",
+                            "moves_to_go", "ply", NULL};
     PyObject *pos, *history, *on_info = Py_None;
-    Limits lim = {0, 0.0, 0, 0};
+    Limits lim = {0};
     Options opt = {1, 1, 1, 1};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|idLppppp$O", names, &pos, &history, &lim.depth,
-                                     &lim.movetime, &lim.nodes, &lim.root_scores,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|idLppppp$Opddii", names, &pos, &history,
+                                     &lim.depth, &lim.movetime, &lim.nodes, &lim.root_scores,
                                      &opt.threat_extension, &opt.reduce_sacrifices,
-                                     &opt.prune_late_moves, &opt.probcut, &on_info) ||
-        !engine_ready(self))
+                                     &opt.prune_late_moves, &opt.probcut, &on_info,
+                                     &lim.cpu_clock, &lim.remaining, &lim.increment,
+                                     &lim.moves_to_go, &lim.ply) ||
+        !engine_ready(self) || limits_ok(&lim) < 0)
         return NULL;
-    char err[128];
-    if (limits_check(&lim, err, sizeof err) < 0) {
-        PyErr_SetString(PyExc_ValueError, err);
-        return NULL;
-    }
     if (on_info != Py_None && !PyCallable_Check(on_info)) {
         PyErr_SetString(PyExc_TypeError, "on_info must be callable or None");
         return NULL;
@@ -234,9 +253,12 @@ static PyMethodDef Engine_methods[] = {
     {"search", (PyCFunction)(void (*)(void))Engine_search, METH_VARARGS | METH_KEYWORDS,
      "search(position, history, depth=0, movetime=0.0, nodes=0, root_scores=False, "
      "threat_extension=True, reduce_sacrifices=True, prune_late_moves=True, probcut=True, *, "
-     "on_info=None) -> (move | None, score, depth, nodes, seconds, pv, root_scores); 0: no "
-     "limit; on_info(depth, score, nodes, seconds, pv, lines) after every iteration; the "
-     "interpreter lock is released for the whole search"},
+     "on_info=None, cpu_time=False, remaining=0.0, increment=0.0, moves_to_go=0, ply=0) -> "
+     "(move | None, score, depth, nodes, seconds, pv, root_scores); 0: no limit; cpu_time: "
+     "movetime and the game clock (remaining seconds, increment, moves to go, plies played) "
+     "measured on the search thread's CPU time; seconds are wall-clock; on_info(depth, score, "
+     "nodes, seconds, pv, lines) after every iteration; the interpreter lock is released for "
+     "the whole search"},
     {"stop", (PyCFunction)Engine_stop, METH_NOARGS,
      "stop(): the running search returns its best move within a few hundred nodes"},
     {"clear", (PyCFunction)Engine_clear, METH_NOARGS, "clear(): empty table and history"},

@@ -36,13 +36,29 @@ const char *move_from_fields(long start, long end, uint64_t captured, uint64_t c
     return NULL;
 }
 
-int limits_check(const Limits *lim, char *err, size_t errlen)
+int limits_check(const Limits *l, char *err, size_t errlen)
 {
-    if (lim->depth < 0 || lim->depth > MAX_PLY - 10 || !(lim->movetime >= 0) || lim->nodes < 0) {
-        snprintf(err, errlen, "limits: depth 0-%d plies, movetime and nodes >= 0", MAX_PLY - 10);
-        return -1;
-    }
-    return 0;
+    if (l->depth < 0 || l->depth > MAX_PLY - 10)
+        snprintf(err, errlen, "depth must be 0-%d plies, not %d", MAX_PLY - 10, l->depth);
+    else if (!(l->movetime >= 0 && l->movetime <= MAX_MOVETIME))
+        snprintf(err, errlen, "movetime must be 0-%g seconds, not %g", MAX_MOVETIME,
+                 l->movetime);
+    else if (l->nodes < 0)
+        snprintf(err, errlen, "nodes must be 0 or more, not %lld", l->nodes);
+    else if (!(l->remaining >= 0 && l->remaining <= MAX_CLOCK))
+        snprintf(err, errlen, "remaining must be 0-%g seconds, not %g", MAX_CLOCK,
+                 l->remaining);
+    else if (!(l->increment >= 0 && l->increment <= MAX_MOVETIME))
+        snprintf(err, errlen, "increment must be 0-%g seconds, not %g", MAX_MOVETIME,
+                 l->increment);
+    else if (l->moves_to_go < 0 || l->moves_to_go > MAX_MOVES_TO_GO)
+        snprintf(err, errlen, "moves_to_go must be 0-%d, not %d", MAX_MOVES_TO_GO,
+                 l->moves_to_go);
+    else if (l->ply < 0 || l->ply > MAX_GAME_PLY)
+        snprintf(err, errlen, "ply must be 0-%d, not %d", MAX_GAME_PLY, l->ply);
+    else
+        return 0;
+    return -1;
 }
 
 const char *tt_entries_check(long long entries)
@@ -98,6 +114,8 @@ const CoreConstant CORE_CONSTANTS[] = {
     {"MOBILITY", EVAL_MOBILITY}, {"BALANCE", EVAL_BALANCE}, {"TEMPO", EVAL_TEMPO},
     {"MAIN_DIAGONAL", EVAL_MAIN_DIAGONAL}, {"DOUBLE_CORNER", EVAL_DOUBLE_CORNER},
     {"CHASE", EVAL_CHASE}, {"RUNAWAY_ROWS", EVAL_RUNAWAY_ROWS},
-    {"RUNAWAY_STEP", EVAL_RUNAWAY_STEP}, {"EGDB_MAX_PIECES", EGDB_MAX_PIECES}};
+    {"RUNAWAY_STEP", EVAL_RUNAWAY_STEP}, {"EGDB_MAX_PIECES", EGDB_MAX_PIECES},
+    {"MAX_MOVES_TO_GO", MAX_MOVES_TO_GO}, {"MAX_GAME_PLY", MAX_GAME_PLY},
+    {"MAX_MOVETIME", (long)MAX_MOVETIME}, {"MAX_CLOCK", (long)MAX_CLOCK}};
 
 const size_t CORE_CONSTANT_COUNT = sizeof CORE_CONSTANTS / sizeof *CORE_CONSTANTS;

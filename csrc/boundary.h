@@ -24,8 +24,11 @@ const char *node_from_colours(const Rules *r, uint64_t white, uint64_t black, ui
 const char *move_from_fields(long start, long end, uint64_t captured, uint64_t captured_kings,
                              CMove *m);
 
-/* A search's limits: depth 0 to MAX_PLY - 10 plies, movetime (seconds) and nodes not negative
- * (a movetime that is not a number is refused). Returns 0, or -1 with the message in err. */
+/* A search's limits: depth 0 to MAX_PLY - 10 plies, movetime 0 to MAX_MOVETIME seconds, nodes
+ * not negative, a game clock's remaining 0 to MAX_CLOCK seconds, increment 0 to MAX_MOVETIME
+ * seconds, moves_to_go 0 to MAX_MOVES_TO_GO and ply 0 to MAX_GAME_PLY (a time that is not a
+ * number is refused). Returns 0, or -1 with a message naming the first field out of range and
+ * its range in err ("remaining must be 0-360000 seconds, not nan"). */
 int limits_check(const Limits *lim, char *err, size_t errlen);
 
 /* Entries of a transposition table: 1 to 2**32. */

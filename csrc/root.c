@@ -1,8 +1,9 @@
 /* The deepening and the root (search.h): iterative deepening from depth 1, aspiration windows
  * around the previous score, the root moves ordered by the previous iteration's scores, the
- * clock and the node budget between iterations, every root move scored in full for multi-PV,
- * and the lines reported. Depth 1 is always finished (only a stop request ends it), so the
- * move played is searched.
+ * clock and the node budget between iterations, a game clock shared out (time_allocate) and
+ * the time stretched or cut by how the iterations go (time_target), every root move scored in
+ * full for multi-PV, and the lines reported. Depth 1 is always finished (only a stop request
+ * ends it), so the move played is searched.
  */
 #include "tree.h"
 
@@ -275,6 +276,50 @@ const CMove *search_root_moves(const Search *S, int *count)
 }
 
 /* ---------------------------------------------------------------------------------------- */
+/* Time */
+
+TimeBudget time_allocate(double remaining, double increment, int moves_to_go, int ply)
+{
+    double usable = remaining * (1.0 - TIME_SAFETY) - TIME_OVERHEAD;
+    if (!(usable >= MIN_THINK)) /* NaN too */
+        usable = MIN_THINK;
+    int horizon = moves_to_go;
+    if (horizon <= 0) {
+        int own = (ply > 0 ? ply : 0) / 2;
+        horizon = MOVES_LEFT_START - own / 2;
+        if (horizon < MOVES_LEFT_MIN)
+            horizon = MOVES_LEFT_MIN;
+    }
+    double inc = increment > 0 ? INCREMENT_SHARE * increment : 0.0;
+    double share = usable / horizon + inc;
+    double cap = horizon == 1 ? usable : HARD_SHARE * usable + inc;
+    if (cap > usable)
+        cap = usable;
+    TimeBudget b = {SOFT_SHARE * share, HARD_FACTOR * share};
+    if (b.hard > cap)
+        b.hard = cap;
+    if (b.soft > b.hard)
+        b.soft = b.hard;
+    if (b.hard < MIN_THINK)
+        b.soft = b.hard = MIN_THINK;
+    else if (b.soft < MIN_THINK)
+        b.soft = MIN_THINK;
+    return b;
+}
+
+double time_target(const TimeBudget *b, int stable, int changed, int dropped, int margin)
+{
+    double t = b->soft;
+    if (changed)
+        t *= CHANGED_FACTOR;
+    if (dropped)
+        t *= DROP_FACTOR;
+    if (!changed && !dropped && stable >= EASY_ITERATIONS && margin >= EASY_MARGIN)
+        t *= EASY_SHARE;
+    return t < b->hard ? t : b->hard;
+}
+
+/* ---------------------------------------------------------------------------------------- */
 /* The deepening */
 
 /* Stable sort of idx[0..n) by key[idx] descending. */
@@ -302,7 +347,7 @@ static int say(Reporter *rp, int depth, int score, const Line *best, const Line 
 {
     if (!rp->report)
         return 0;
-    Report r = {depth, score, rp->S->nodes, search_clock() - rp->start, best, lines, nlines};
+    Report r = {depth, score, rp->S->nodes, wall_clock() - rp->start, best, lines, nlines};
     return rp->report(rp->ctx, &r);
 }
 
@@ -357,10 +402,12 @@ int search_run(Search *S, const Node *pos, const Node *history, int nhistory,
                const Limits *lim, const Options *opt, search_poll poll, void *poll_ctx,
                report_fn report, void *report_ctx, SearchResult *out)
 {
-    Reporter rp = {S, report, report_ctx, search_clock()};
+    Reporter rp = {S, report, report_ctx, wall_clock()};
     int quiet;
     memset(out, 0, sizeof *out);
     S->opt = *opt;
+    S->cpu_clock = lim->cpu_clock;
+    double start = search_clock(S);
     S->poll = poll;
     S->poll_ctx = poll_ctx;
     if (prepare(S, pos, history, nhistory, &quiet) < 0)
@@ -368,7 +415,7 @@ int search_run(Search *S, const Node *pos, const Node *history, int nhistory,
     int count = S->root_moves.n;
     if (count == 0) {
         out->score = stuck_score(S, 0);
-        out->seconds = search_clock() - rp.start;
+        out->seconds = wall_clock() - rp.start;
         return 0;
     }
     out->has_move = 1;
@@ -380,7 +427,21 @@ int search_run(Search *S, const Node *pos, const Node *history, int nhistory,
     Line best_line = {0, 0, 1, {0}};
     for (int i = 0; i < count; i++)
         order[i] = i;
-    int limited = lim->movetime > 0 || lim->nodes > 0;
+    /* The move's time on the search clock from start: no new iteration after budget.soft
+     * (with a game clock, time_target moves it by how the deepening goes), cut at
+     * budget.hard (with a game clock, at CUT_FACTOR times the target if sooner); a movetime
+     * bounds both. */
+    int clocked = lim->remaining > 0;
+    TimeBudget budget = {NEVER, NEVER};
+    if (clocked)
+        budget = time_allocate(lim->remaining, lim->increment, lim->moves_to_go, lim->ply);
+    if (lim->movetime > 0) {
+        if (DEADLINE_SHARE * lim->movetime < budget.hard)
+            budget.hard = DEADLINE_SHARE * lim->movetime;
+        if (NEW_ITERATION_SHARE * lim->movetime < budget.soft)
+            budget.soft = NEW_ITERATION_SHARE * lim->movetime;
+    }
+    int limited = lim->movetime > 0 || lim->nodes > 0 || clocked;
     if (count == 1 && limited && !lim->depth && !lim->root_scores) {
         /* A single legal move under a clock is played at once, scored by a depth-1 search. */
         RootOut r = root_iteration(S, order, 1, scores, 1, quiet, 1, -INF, INF, NEVER, 0);
@@ -388,7 +449,10 @@ int search_run(Search *S, const Node *pos, const Node *history, int nhistory,
         stopped = S->interrupted || say(&rp, 0, best_score, &best_line, NULL, 0);
     } else {
         int max_depth = lim->depth ? lim->depth : MAX_PLY - 10;
-        double deadline = lim->movetime > 0 ? rp.start + DEADLINE_SHARE * lim->movetime : NEVER;
+        double cut = clocked && CUT_FACTOR * budget.soft < budget.hard ? CUT_FACTOR * budget.soft
+                                                                       : budget.hard;
+        double deadline = cut < NEVER ? start + cut : NEVER;
+        int stable = 0; /* finished iterations in a row with the same best move */
         for (int d = 1; d <= max_depth; d++) {
             RootOut r = aspirate(S, order, count, scores, d, quiet, lim->root_scores, best_score,
                                  d == 1 ? NEVER : deadline, d == 1 ? 0 : lim->nodes);
@@ -405,6 +469,14 @@ int search_run(Search *S, const Node *pos, const Node *history, int nhistory,
                 }
                 break;
             }
+            int changed = d > 1 && r.best != best;
+            int dropped = d > 1 && r.score <= best_score - SCORE_DROP;
+            int second = -INF; /* the highest score (a bound) of the other root moves */
+            for (int i = 0; i < r.searched; i++)
+                if (order[i] != r.best && scores[i] > second)
+                    second = scores[i];
+            int margin = second > -INF ? r.score - second : 0;
+            stable = changed ? 1 : stable + 1;
             best = r.best;
             best_score = r.score;
             done_depth = d;
@@ -443,9 +515,13 @@ int search_run(Search *S, const Node *pos, const Node *history, int nhistory,
             } else {
                 stopped = say(&rp, d, best_score, &best_line, NULL, 0);
             }
-            double elapsed = search_clock() - rp.start;
+            double target = clocked ? time_target(&budget, stable, changed, dropped, margin)
+                                    : budget.soft;
+            if (clocked)
+                deadline = start + (CUT_FACTOR * target < budget.hard ? CUT_FACTOR * target
+                                                                      : budget.hard);
             if (stopped || (abs(best_score) > MATE_BOUND && MATE - abs(best_score) <= d) ||
-                (lim->movetime > 0 && elapsed > NEW_ITERATION_SHARE * lim->movetime) ||
+                search_clock(S) - start > target ||
                 (lim->nodes && S->nodes >= lim->nodes) || atomic_load(&S->stop))
                 break;
         }
@@ -455,7 +531,7 @@ int search_run(Search *S, const Node *pos, const Node *history, int nhistory,
     out->score = best_score > -INF ? best_score : 0;
     out->depth = done_depth;
     out->nodes = S->nodes;
-    out->seconds = search_clock() - rp.start;
+    out->seconds = wall_clock() - rp.start;
     if (lim->root_scores && nscores) {
         out->score_moves = malloc(sizeof(int) * 2 * (size_t)nscores);
         if (!out->score_moves) {

@@ -34,18 +34,82 @@
  * returning the move); no new iteration starts after NEW_ITERATION_SHARE of it. */
 #define DEADLINE_SHARE 0.97
 #define NEW_ITERATION_SHARE 0.9
+/* A game clock's sharing out (time_allocate): never planned, a share of the clock and the
+ * seconds a move costs outside the search (returning it, the caller's work); the fewest
+ * seconds planned; own moves assumed left at the start of a game without moves to go (one
+ * fewer every two own moves played) and never fewer; the share of the increment counted on. */
+#define TIME_SAFETY 0.05
+#define TIME_OVERHEAD 0.03
+#define MIN_THINK 0.001
+#define MOVES_LEFT_START 45
+#define MOVES_LEFT_MIN 15
+#define INCREMENT_SHARE 0.8
+/* soft: this share of a move's even share of the clock; hard: this many even shares, at most
+ * HARD_SHARE of the usable clock (plus the increment's share). An iteration started before
+ * the target (time_target) is cut at CUT_FACTOR times it (at most hard): an iteration costs
+ * about as much as all the earlier ones together, or more, and an unfinished one still
+ * counts when it found a better move. */
+#define SOFT_SHARE 0.5
+#define HARD_FACTOR 4.0
+#define HARD_SHARE 0.3
+#define CUT_FACTOR 2.0
+/* time_target: an easy move (the same best move for EASY_ITERATIONS iterations, EASY_MARGIN
+ * centi-men clear of the others' bounds, no drop) stops at EASY_SHARE of soft; a best move
+ * that changed, or a score that fell by SCORE_DROP centi-men or more, stretches soft by
+ * CHANGED_FACTOR, DROP_FACTOR (both: their product), up to hard. */
+#define EASY_ITERATIONS 6
+#define EASY_MARGIN 50
+#define EASY_SHARE 0.4
+#define SCORE_DROP 30
+#define CHANGED_FACTOR 1.8
+#define DROP_FACTOR 1.6
 /* Most legal moves a node searches (never met in play). */
 #define MAX_NODE_MOVES 256
 
 /* Asked every 16,384 nodes; nonzero stops the search (Ctrl-C). */
 typedef int (*search_poll)(void *ctx);
 
+/* Longest movetime and most time on a game clock the search takes, in seconds. */
+#define MAX_MOVETIME 3600.0
+#define MAX_CLOCK 360000.0
+/* Most moves to go of a game clock, and the most plies already played that it is told. */
+#define MAX_MOVES_TO_GO 10000
+#define MAX_GAME_PLY 100000
+
 typedef struct {
     int depth;        /* deepest iteration, plies (0: no limit but the others) */
     double movetime;  /* seconds for the whole search (0: no clock) */
     long long nodes;  /* node budget of the whole search (0: none) */
     int root_scores;  /* score every root move with a full window (multi-PV) */
+    int cpu_clock;    /* time the search on its thread's CPU time, not on the wall clock */
+    /* A game clock (remaining 0: none): seconds left on the side to move's clock, seconds
+     * added after each move, moves to play on that time (0: the rest of the game) and plies
+     * played so far; time_allocate turns it into this move's time (with movetime too, the
+     * lower of the two bounds applies). */
+    double remaining, increment;
+    int moves_to_go, ply;
 } Limits;
+
+/* A move's time from a game clock, in seconds from the search's start: no new iteration
+ * starts after `soft` in an ordinary move (sooner on an easy one, later, up to `hard`, when
+ * the best move changed or the score dropped); the search is cut at `hard`. */
+typedef struct {
+    double soft, hard;
+} TimeBudget;
+
+/* Share the clock out: the time usable (the clock less a safety share and the time a move
+ * costs outside the search) over the moves to go (or an estimate of the moves left from the
+ * plies played), plus most of the increment; hard is a few times that, but at most a share
+ * of the usable time (all of it for the last move to go). Pure: the same numbers give the
+ * same budget. remaining and increment in seconds (finite, >= 0). */
+TimeBudget time_allocate(double remaining, double increment, int moves_to_go, int ply);
+
+/* The time (seconds from the start) after which no new iteration starts, from the budget and
+ * how the deepening went: `stable` iterations in a row (the last one included) gave the same
+ * best move, `changed`: the last one changed it, `dropped`: its score fell by SCORE_DROP or
+ * more, `margin`: centi-men between its best move's score and the highest bound of the
+ * others. At most b->hard. Pure. */
+double time_target(const TimeBudget *b, int stable, int changed, int dropped, int margin);
 
 /* Switches of the techniques (all on in play; tests turn some off). */
 typedef struct {
@@ -64,7 +128,8 @@ typedef struct {
 } Line;
 
 /* What an iteration reports: depth (0 for a single move played at once), score (centi-men,
- * the side to move's view), nodes and seconds of the whole search so far, the best line, and
+ * the side to move's view), nodes and seconds (wall-clock, whatever clock the limits are
+ * measured on) of the whole search so far, the best line, and
  * with root_scores every root move's line, best first (nlines 0 otherwise). */
 typedef struct {
     int depth, score;

@@ -25,6 +25,7 @@ struct Search {
     int nhashes, hashes_cap;
     long long nodes, max_nodes;
     double deadline; /* search_clock() seconds */
+    int cpu_clock;   /* search_clock() reads the thread's CPU time */
     atomic_int stop;
     int aborted;     /* the iteration was cut (stop, deadline, node budget, poll) */
     int interrupted; /* the poll stopped it */
@@ -50,14 +51,28 @@ struct Search {
     int lines_cap;
 };
 
+/* Nodes between two readings of the CPU clock (a power of two, a multiple of 256). */
+#define CPU_CLOCK_NODES 1024
+
 /* Entries of the table of lines (a power of two). */
 #define PV_TABLE_SIZE 4096
 
-static inline double search_clock(void)
+static inline double read_clock(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Seconds on the wall clock (the reports' times). */
+static inline double wall_clock(void) { return read_clock(CLOCK_MONOTONIC); }
+
+/* Seconds on the clock the limits are measured on: the wall clock, or with Limits.cpu_clock
+ * the CPU time of the thread running the search (the whole search runs in one thread, so on a
+ * loaded machine it still gets the time it was given to compute). */
+static inline double search_clock(const Search *S)
+{
+    return read_clock(S->cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC);
 }
 
 /* Negamax alpha-beta of n (key h) to depth plies at ply, repetitions looked for from

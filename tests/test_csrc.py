@@ -119,9 +119,11 @@ def test_limits_sizes_and_weights_from_python_are_refused_with_the_reason(
     evaluation = _core.Evaluation(rules)
     engine = _core.Engine(rules, evaluation, 1024)
     start = start_position(variant("american"))
-    for limits in ({"depth": _core.MAX_PLY - 9}, {"depth": -1}, {"movetime": float("nan")},
-                   {"nodes": -1}):
-        with pytest.raises(ValueError, match=f"depth 0-{_core.MAX_PLY - 10} plies"):
+    deepest = f"depth must be 0-{_core.MAX_PLY - 10} plies"
+    for limits, message in (({"depth": _core.MAX_PLY - 9}, deepest), ({"depth": -1}, deepest),
+                            ({"movetime": float("nan")}, "movetime must be 0-3600 seconds"),
+                            ({"nodes": -1}, "nodes must be 0 or more")):
+        with pytest.raises(ValueError, match=message):
             engine.search(start, [], **limits)
     assert engine.search(start, [], depth=1)[0] is not None
     for entries in (0, (1 << 32) + 1):

@@ -12,7 +12,9 @@
  *   against the quiet moves generated;
  * - a fixed-depth search from every start: a legal move, a line of that many legal moves;
  * - the checks at the boundary (boundary.h): positions, moves, limits, table sizes, endgame
- *   requests, weights files and bytes, each refused with its message and its output untouched.
+ *   requests, weights files and bytes, each refused with its message and its output untouched;
+ * - the game clock's sharing out (time_allocate, time_target) on given numbers, in
+ *   test_time.c (check.h: what the files share).
  *
  * The variants' rule parameters are written out here as test data (RULES.md section 2); the
  * Python package builds the same Rules from its Variant values.
@@ -30,6 +32,8 @@
 #include "perft.h"
 #include "search.h"
 #include "weights.h"
+
+#include "check.h"
 
 typedef struct {
     const char *id;
@@ -51,7 +55,7 @@ static const VariantRow VARIANTS[] = {
 };
 #define NVARIANTS ((int)(sizeof VARIANTS / sizeof *VARIANTS))
 
-static int failures = 0;
+int failures = 0;
 
 /* The row of the rule set id (the rows are in menu order, which later rule sets extend). */
 static const VariantRow *variant_row(const char *id)
@@ -63,15 +67,6 @@ static const VariantRow *variant_row(const char *id)
     exit(1);
 }
 
-#define CHECK(cond, ...)                                                                      \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            failures++;                                                                       \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                      \
-            printf(__VA_ARGS__);                                                              \
-            printf("\n");                                                                     \
-        }                                                                                     \
-    } while (0)
 
 static void rules_of(const VariantRow *v, Rules *r)
 {
@@ -505,7 +500,7 @@ static void test_boundary(void)
     Limits ok = {MAX_PLY - 10, 0.5, 1000, 0}, deep = {MAX_PLY - 9, 0, 0, 0};
     Limits nan = {1, 0.0 / 0.0, 0, 0}, minus = {1, 0, -1, 0};
     CHECK(limits_check(&ok, err, sizeof err) == 0 && limits_check(&deep, err, sizeof err) < 0 &&
-              strstr(err, "depth 0-190") && limits_check(&nan, err, sizeof err) < 0 &&
+              strstr(err, "depth must be 0-190") && limits_check(&nan, err, sizeof err) < 0 &&
               limits_check(&minus, err, sizeof err) < 0,
           "boundary: the limits' checks (last message: %s)", err);
     CHECK(tt_entries_check(0) && !tt_entries_check(1) && !tt_entries_check((long long)1 << 32) &&
@@ -569,6 +564,7 @@ int main(int argc, char **argv)
     test_search();
     test_boundary();
     test_goals();
+    test_time();
     if (failures) {
         printf("%d check(s) failed\n", failures);
         return 1;

@@ -29,8 +29,15 @@ CHASE: int
 RUNAWAY_ROWS: int
 RUNAWAY_STEP: int
 EGDB_MAX_PIECES: int
+MAX_MOVETIME: int
+MAX_CLOCK: int
+MAX_MOVES_TO_GO: int
+MAX_GAME_PLY: int
 
 def read_weights(rules: Rules, path: str) -> tuple[int, int, bytes]: ...
+def allocate_time(
+    remaining: float, increment: float = 0.0, moves_to_go: int = 0, ply: int = 0, /
+) -> tuple[float, float]: ...
 
 class Values:
     def __init__(self, move: type, position: type, white: Any, black: Any) -> None: ...
@@ -96,6 +103,11 @@ class Engine:
         *,
         on_info: Callable[[int, int, int, float, list[Any], list[tuple[int, list[Any]]]], None]
         | None = None,
+        cpu_time: bool = False,
+        remaining: float = 0.0,
+        increment: float = 0.0,
+        moves_to_go: int = 0,
+        ply: int = 0,
     ) -> tuple[Any, int, int, int, float, list[Any], list[tuple[Any, int]]]: ...
     def stop(self) -> None: ...
     def clear(self) -> None: ...

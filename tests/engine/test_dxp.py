@@ -437,3 +437,28 @@ def test_dxp_cli_connect_to_a_closed_port_fails_in_one_line(
     assert main(["dxp", "--connect", f"127.0.0.1:{port}"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("damiera: error:")
+
+
+def test_the_game_request_time_is_handed_to_the_search_as_a_game_clock() -> None:
+    """The request's minutes, less the time Damiera's moves took, go to the search as a game
+    clock with the moves left of the request's number (the core shares it out)."""
+    from damiera.engine.dxp import DEFAULT_MOVE_SECONDS, DxpSession
+    from damiera.engine.front import Limit
+    from damiera.rules.game import Game
+
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        session = DxpSession(ours, level_number=1, log=io.StringIO())
+        session.game = Game("international")
+        for _ in range(20):  # ten moves each
+            session.game.play(session.game.legal_moves[0])
+        session.minutes, session.moves_limit, session.seconds_used = 2, 75, 30.0
+        assert session._limit() == Limit(remaining=90.0, moves_to_go=65)
+        session.moves_limit = 0  # no number of moves: the rest of the game
+        assert session._limit() == Limit(remaining=90.0)
+        session.seconds_used = 500.0  # past the time: the least think, never a negative clock
+        assert session._limit() == Limit(remaining=0.001)
+        session.minutes = 0
+        assert session._limit() == Limit(time=DEFAULT_MOVE_SECONDS)
+        session.movetime = 0.25
+        assert session._limit() == Limit(time=0.25)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 
 import damiera
+from damiera.engine import Engine, Limit
+from damiera.engine.front import Analysis
 from damiera.engine.hub import (
     MAX_NODES,
     HubSession,
@@ -116,18 +119,35 @@ def test_hub_refused_position_is_not_searched_later() -> None:
     assert len(out) == 2 and out[1].startswith("error message=")
 
 
-def test_hub_sudden_death_moves_0_spreads_the_clock_over_the_default_moves() -> None:
-    from damiera.engine.hub import DEFAULT_MOVES_TO_GO
-
+def test_hub_level_time_hands_the_game_clock_to_the_search(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # moves=0 (or none) is sudden death: no moves to go, the search estimates the moves left.
     for line in ("level moves=0 time=60", "level time=60"):
         session = HubSession(io.StringIO())
         session.handle(line)
-        assert session.movetime == 0.9 * 60 / DEFAULT_MOVES_TO_GO
+        assert session.clock == (60.0, 0.0, None) and session.movetime is None
     session = HubSession(io.StringIO())
-    session.handle("level moves=1 time=60")
-    assert session.movetime == 0.9 * 60
-    session.handle("level time=0.001")  # never more than the clock has left
-    assert session.movetime is not None and session.movetime <= 0.001
+    session.handle("level moves=12 time=60 inc=0.5")
+    assert session.clock == (60.0, 0.5, 12)
+    session = HubSession(io.StringIO())
+    session.handle("level time=0")  # a clock at 0 still gets the least think
+    assert session.clock == (0.001, 0.0, None)
+    session.handle("level move-time=1")  # a move time replaces the clock
+    assert session.clock is None and session.movetime == 1.0
+    # go think searches with the clock as a Limit: the core shares it out.
+    limits: list[Limit] = []
+    play = Engine.play
+
+    def spy(self: Engine, game: damiera.Game, limit: Limit | None = None,
+            **kwargs: Any) -> Analysis:
+        assert limit is not None
+        limits.append(limit)
+        return play(self, game, Limit(depth=1), **kwargs)
+
+    monkeypatch.setattr(Engine, "play", spy)
+    out = _session(f"pos pos={START_10}", "level moves=12 time=60 inc=0.5", "go think", "quit")
+    assert any(line.startswith("done move=") for line in out)
+    assert limits == [Limit(remaining=60.0, increment=0.5, moves_to_go=12)]
 
 
 def test_hub_forced_move_played_at_once_sends_its_info_line() -> None:

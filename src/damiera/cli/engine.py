@@ -2,23 +2,30 @@
 ``dxp``, all searching through :class:`damiera.engine.Engine`.
 
 ``damiera bestmove VARIANT [--fen FEN] [--level 1|2|3] [--movetime S] [--depth N]
-[--optional-capture]`` prints one ``depth D score S nodes N nps X pv ...`` line per finished
+[--cpu-time] [--optional-capture]`` prints one ``depth D score S nodes N nps X pv ...`` line per finished
 iteration, then ``bestmove MOVE``; exit 1 when the game is over (the side to move has no
 legal move, or a side has no pieces). ``--movetime`` is at most 3600 s
 (:data:`~damiera.engine.search.MAX_MOVETIME`) and ``--depth`` at most 30
 (:data:`~damiera.engine.search.MAX_DEPTH`: deeper fixed searches from a middlegame would run
 for hours); ``--depth`` alone is searched in full, but stops after 3600 s all the same.
+``--cpu-time`` measures the time on the search thread's CPU time instead of the wall clock
+(on a loaded machine the search still computes for the time it was given).
 
-``damiera analyse VARIANT [--fen FEN] [--multipv N] [--movetime S] [--depth D]`` prints,
+``damiera analyse VARIANT [--fen FEN] [--multipv N] [--movetime S] [--depth D] [--cpu-time]``
+prints,
 after every finished iteration, one info line per line of play (``depth D [multipv K] score
 S nodes N nps X pv ...``, ``multipv`` only when N > 1), then ``bestmove MOVE``
 (:mod:`damiera.engine.analysis`); default 2 s, exit 1 when the game is over, as ``bestmove``.
 
-``damiera match VARIANT --first PLAYER --second PLAYER --games N [--movetime S]
-[--openings FILE] [--json]`` plays a match (levels 1-3, ``random``, or ``hub:COMMAND`` for a
-Hub engine by path, e.g. ``--second "hub:/opt/scan/scan hub"``) with a progress bar on stderr
-and prints W/D/L and the Elo difference with its 95% interval; with ``--json`` the last line
-is one JSON object. A Hub engine that fails (cannot start, exits, answers nothing in time,
+``damiera match VARIANT --first PLAYER --second PLAYER --games N [--movetime S | --tc
+SECONDS+INCREMENT] [--cpu-time] [--openings FILE] [--json]`` plays a match (levels 1-3,
+``random``, or ``hub:COMMAND`` for a Hub engine by path, e.g. ``--second "hub:/opt/scan/scan
+hub"``) with a progress bar on stderr and prints W/D/L and the Elo difference with its 95%
+interval, each player's CPU seconds a move (mean and max) and, with ``--tc`` (a game clock:
+``60+0.5`` is 60 s a side and 0.5 s added after each move; a flag fall loses), each player's
+flag falls and least time left; with ``--json`` the last line is one JSON object
+(:class:`~damiera.engine.match.MatchResult`). ``--cpu-time`` times the moves and the clocks
+on CPU time (:mod:`damiera.engine.match`). A Hub engine that fails (cannot start, exits, answers nothing in time,
 plays an illegal move) ends the match with one line on stderr and exit status 1.
 
 ``damiera hub`` serves the Hub protocol (see :mod:`damiera.engine.hub`); ``damiera dxp
@@ -36,6 +43,7 @@ import argparse
 import contextlib
 import json
 import math
+import re
 import signal
 import sys
 import threading
@@ -45,7 +53,7 @@ from typing import Any
 from damiera.cli.common import UsageError, add_rule_options
 from damiera.engine.analysis import score_text
 from damiera.engine.front import Info
-from damiera.engine.search import MAX_DEPTH, MAX_MOVETIME
+from damiera.engine.search import MAX_CLOCK, MAX_DEPTH, MAX_MOVETIME
 from damiera.rules.position import Position
 from damiera.rules.variant import Variant
 
@@ -61,6 +69,30 @@ def _positive_float(text: str, what: str, most: float = MAX_MOVETIME) -> float:
     if value > most:
         raise UsageError(f"{what} must be at most {most:g} seconds, not {text!r}")
     return value
+
+
+#: Longest ``damiera match --tc`` text read (characters).
+MAX_TC_CHARS = 40
+_TIME_CONTROL = re.compile(r"([0-9]+(?:\.[0-9]*)?)(?:\+([0-9]+(?:\.[0-9]*)?))?")
+
+
+def _time_control(text: str) -> tuple[float, float]:
+    """``SECONDS+INCREMENT`` (``60+0.5``; ``60`` alone: no increment) as ``(seconds,
+    increment)``; a usage error for another text, a clock not above 0 or above
+    :data:`~damiera.engine.search.MAX_CLOCK`, or an increment above
+    :data:`~damiera.engine.search.MAX_MOVETIME`."""
+    found = _TIME_CONTROL.fullmatch(text.strip()) if len(text) <= MAX_TC_CHARS else None
+    if found is None:
+        raise UsageError(f"--tc must be seconds for the game and seconds added a move, such "
+                         f"as 60+0.5, not {text[:MAX_TC_CHARS]!r}")
+    base, inc = float(found.group(1)), float(found.group(2) or 0)
+    if not 0 < base <= MAX_CLOCK:
+        raise UsageError(f"--tc: the clock must be above 0 and at most {MAX_CLOCK:g} seconds, "
+                         f"not {found.group(1)}")
+    if inc > MAX_MOVETIME:
+        raise UsageError(f"--tc: the increment must be at most {MAX_MOVETIME:g} seconds, "
+                         f"not {found.group(2)}")
+    return base, inc
 
 
 #: Longest ``damiera dxp --idle-timeout``: a day.
@@ -105,6 +137,7 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
     lv = _int_in(args.level, "level", 1, 3)
     movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
     depth = _int_in(args.depth, "depth", 1, MAX_DEPTH) if args.depth is not None else None
+    cpu = args.cpu_time
     if _game_over(v, pos):
         return 1
 
@@ -116,11 +149,12 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
         )
 
     with Engine(v, lv) as engine:
-        limit = Limit(time=movetime, depth=depth)
+        limit = Limit(time=movetime, depth=depth, cpu_time=cpu)
         if depth is not None and movetime is None:
             # A fixed depth alone is searched in full (no clock but the MAX_MOVETIME safety
             # stop), whatever the level.
-            result = engine.analyse(Game(v, pos), Limit(time=MAX_MOVETIME, depth=depth),
+            result = engine.analyse(Game(v, pos),
+                                    Limit(time=MAX_MOVETIME, depth=depth, cpu_time=cpu),
                                     on_info=info)
         else:
             result = engine.choose([pos], limit, on_info=info)
@@ -147,7 +181,8 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
         for line in lines:
             print(line_text(v, line, multipv), flush=True)
 
-    lines = analyse(v, pos, multipv=multipv, movetime=movetime, depth=depth, on_lines=show)
+    lines = analyse(v, pos, multipv=multipv, movetime=movetime, depth=depth, on_lines=show,
+                    cpu_time=args.cpu_time)
     assert lines, "a position that is not over has a legal move"
     print(f"bestmove {lines[0].pv[0]}")
     return 0
@@ -190,6 +225,9 @@ def _cmd_match(args: argparse.Namespace) -> int:
     games = _int_in(args.games, "games", 1, 100_000)
     jobs = _int_in(args.jobs, "jobs", 1, 64)
     movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
+    clock = _time_control(args.tc) if args.tc is not None else None
+    if clock is not None and movetime is not None:
+        raise UsageError("--movetime and --tc: give a time a move or a game clock, not both")
     openings = None
     if args.openings is not None:
         try:
@@ -237,6 +275,8 @@ def _cmd_match(args: argparse.Namespace) -> int:
             result, _records = run_match(
                 v, first, second, games, movetime=movetime, openings=openings, jobs=jobs,
                 seed=args.seed, progress=bar, on_game=save if pdn_file is not None else None,
+                cpu_time=args.cpu_time, clock=None if clock is None else clock[0],
+                increment=0.0 if clock is None else clock[1],
             )
         finally:
             if pdn_file is not None:
@@ -250,14 +290,18 @@ def _cmd_match(args: argparse.Namespace) -> int:
     except _PdnWriteError as exc:
         print(f"damiera: error: cannot write {args.pdn}: {exc.reason}", file=sys.stderr)
         return 1
+    timing = (f" at {movetime:g} s a move" if movetime else
+              f" on a {clock[0]:g}+{clock[1]:g} clock" if clock else "")
     print(f"{first} vs {second} in {v.display_name}, {games} game{'' if games == 1 else 's'}"
-          + (f" at {movetime:g} s a move" if movetime else ""))
+          + timing + (" (CPU time)" if args.cpu_time else ""))
     print(f"wins {result.wins}  draws {result.draws}  losses {result.losses}  "
           f"score {100 * result.score:.1f}%")
     # An interval open on one side (0% or 100%) has no half-width to show.
     half = f", +-{result.elo_error:.0f}" if math.isfinite(result.elo_error) else ""
     print(f"Elo difference {result.elo:+.0f} (95% interval {result.elo_low:+.0f} .. "
           f"{result.elo_high:+.0f}{half})")
+    for line in result.time_lines():
+        print(line)
     if args.json:
         print(json.dumps(result.as_dict()))
     return 0
@@ -273,6 +317,8 @@ def register(sub: Any) -> None:
                    help="seconds for the search, at most 3600 (default: the level's)")
     p.add_argument("--depth", help="fixed depth in plies, 1-30 (alone: searched in full, "
                                    "stopped after 3600 s at most)")
+    p.add_argument("--cpu-time", action="store_true",
+                   help="measure the time on the search's CPU time, not the wall clock")
     add_rule_options(p)
     p.set_defaults(func=_cmd_bestmove)
 
@@ -283,6 +329,8 @@ def register(sub: Any) -> None:
     p.add_argument("--movetime", help="seconds for the search, at most 3600 (default 2, "
                                       "or none with --depth)")
     p.add_argument("--depth", help="fixed depth in plies, 1-30")
+    p.add_argument("--cpu-time", action="store_true",
+                   help="measure the time on the search's CPU time, not the wall clock")
     add_rule_options(p)
     p.set_defaults(func=_cmd_analyse)
 
@@ -293,6 +341,11 @@ def register(sub: Any) -> None:
     p.add_argument("--second", required=True, help="as --first")
     p.add_argument("--games", required=True, help="number of games (colours alternate)")
     p.add_argument("--movetime", help="seconds a move, at most 3600 (default: each level's own)")
+    p.add_argument("--tc", metavar="SECONDS+INCREMENT",
+                   help="a game clock instead: seconds a side for the game and seconds added "
+                        "after each move, e.g. 60+0.5 (a flag fall loses)")
+    p.add_argument("--cpu-time", action="store_true",
+                   help="time the moves and clocks on CPU time, not the wall clock")
     p.add_argument("--openings", metavar="FILE", help="FENs, one per line (default: random)")
     p.add_argument("--jobs", default="1", help="games played in parallel (processes)")
     p.add_argument("--seed", type=int, default=1, help="seed for openings and weaker moves")

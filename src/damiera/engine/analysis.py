@@ -71,6 +71,7 @@ def analyse(
     on_lines: Callable[[list[Analysis]], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
     engine: Engine | None = None,
+    cpu_time: bool = False,
 ) -> list[Analysis]:
     """Analyse ``position`` with :meth:`Engine.analyse_lines
     <damiera.engine.front.Engine.analyse_lines>` and return the last lines reported (best
@@ -82,7 +83,8 @@ def analyse(
     repetitions and the 40-move rule; ``on_lines``: called after every iteration with its
     lines; ``should_stop``: asked after every iteration, True ends the analysis there;
     ``engine``: reuse an engine of this variant (its tables carry over; default: a new
-    level-3 one). Raises ValueError for a bad ``multipv``, ``movetime`` or ``depth``.
+    level-3 one); ``cpu_time``: ``movetime`` is the search thread's CPU time, not wall
+    time. Raises ValueError for a bad ``multipv``, ``movetime`` or ``depth``.
     """
     if not 1 <= multipv <= MAX_MULTIPV:
         raise ValueError(f"multipv must be between 1 and {MAX_MULTIPV}, not {multipv}")
@@ -106,7 +108,8 @@ def analyse(
 
     try:
         last = engine.analyse_lines(
-            [*history, position], Limit(time=movetime or MAX_MOVETIME, depth=depth),
+            [*history, position],
+            Limit(time=movetime or MAX_MOVETIME, depth=depth, cpu_time=cpu_time),
             multipv=multipv, on_lines=lines)
     except Stopped:
         pass

@@ -12,8 +12,11 @@ alternating (``--color`` for the first), ``--time`` minutes for ``--moves`` move
 
 In a game: a MOVE is checked against the rules core (an illegal or malformed one is answered
 with a CHAT ``error: ...`` and ignored); on its turn the engine searches at ``--level`` for
-``--movetime`` seconds, or, by default, its thinking time shared over the moves left
-(:data:`DEFAULT_MOVE_SECONDS` when the request gives no time), and sends its MOVE, unless a
+``--movetime`` seconds, or, by default, on a game clock: the request's thinking time less
+the time its own moves took, for the moves left of the request's number (the rest of the
+game when it gives none), shared out by the search (:class:`~damiera.engine.Limit`
+``remaining``, ``moves_to_go``; :data:`DEFAULT_MOVE_SECONDS` a move when the request gives
+no time), and sends its MOVE, unless a
 GAMEEND or BACKREQ came during the search (then that is answered and the move dropped). The side
 to move when the game ends by the rules (no piece or no legal move; the draws by repetition
 and 40 moves without progress) sends GAMEEND with the result from its side, and so does the
@@ -61,7 +64,7 @@ from damiera.engine.dxp_protocol import (
     start_of,
 )
 from damiera.engine.front import Engine, Limit
-from damiera.engine.search import MAX_MOVETIME
+from damiera.engine.search import MAX_CLOCK, MAX_MOVETIME
 from damiera.rules.game import Game, GameOverError, NoMoveToUndoError
 from damiera.rules.variant import VARIANTS, Color, Variant
 
@@ -254,8 +257,7 @@ class DxpSession:
             self._send_end("0", "unknown")
             return
         started = time.monotonic()
-        limit = Limit(time=min(self._budget(), MAX_MOVETIME))
-        result = self.engine.play(game, limit)
+        result = self.engine.play(game, self._limit())
         assert result.move is not None  # the game is not over
         used = time.monotonic() - started
         if self._interrupted():
@@ -290,16 +292,19 @@ class DxpSession:
         """True when the opponent's GAMEEND has arrived or arrives within ``wait`` seconds."""
         return self._arrived("E", wait)
 
-    def _budget(self) -> float:
+    def _limit(self) -> Limit:
+        """This move's limit: ``--movetime``, else the game clock (the request's minutes
+        less the seconds Damiera's moves took; at least a millisecond) with the moves left
+        of the request's number."""
         if self.movetime is not None:
-            return self.movetime
+            return Limit(time=min(self.movetime, MAX_MOVETIME))
         if self.minutes <= 0:
-            return DEFAULT_MOVE_SECONDS
+            return Limit(time=DEFAULT_MOVE_SECONDS)
         assert self.game is not None
         played = self.game.ply // 2
-        left = max(10, (self.moves_limit or 75) - played)
-        remaining = self.minutes * 60 - self.seconds_used
-        return max(0.05, 0.9 * remaining / left)
+        remaining = min(MAX_CLOCK, max(0.001, self.minutes * 60 - self.seconds_used))
+        to_go = max(1, self.moves_limit - played) if self.moves_limit else None
+        return Limit(remaining=remaining, moves_to_go=to_go)
 
     def _rules_result(self) -> tuple[str, str] | None:
         """``(GAMEEND reason, result)`` from Damiera's side when the rules ended the game."""

@@ -31,12 +31,22 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Self, overload
+from typing import Self, TypedDict, overload
 
 from damiera.engine.egdb import pieces_for
 from damiera.engine.levels import Level, weaker_move
 from damiera.engine.levels import level as level_of
-from damiera.engine.search import MATE, MATE_BOUND, MAX_DEPTH, MAX_MOVETIME, Searcher, SearchResult
+from damiera.engine.search import (
+    MATE,
+    MATE_BOUND,
+    MAX_CLOCK,
+    MAX_DEPTH,
+    MAX_GAME_PLY,
+    MAX_MOVES_TO_GO,
+    MAX_MOVETIME,
+    Searcher,
+    SearchResult,
+)
 from damiera.engine.search import Info as SearchInfo
 from damiera.rules.game import Game, GameOverError
 from damiera.rules.move import Move
@@ -51,30 +61,54 @@ MAX_MULTIPV = 10
 
 @dataclass(frozen=True)
 class Limit:
-    """How long to think: ``time`` (seconds for this move), ``depth`` (plies) and/or
-    ``nodes`` (a node budget: the search stops once it has counted that many nodes, checked
-    every 256 nodes, its first iteration always finished; the same search whatever the
-    machine's speed).
+    """How long to think: ``time`` (seconds for this move) or a game clock, ``depth``
+    (plies) and/or ``nodes`` (a node budget: the search stops once it has counted that many
+    nodes, checked every 256 nodes, its first iteration always finished; the same search
+    whatever the machine's speed).
 
-    With none of them, the level's own time per move; ``nodes`` without ``time`` sets no
-    clock but :data:`~damiera.engine.search.MAX_MOVETIME` (levels 1 and 2 keep their own
-    shorter time). Raises ValueError for a time that is not above 0 or above
-    :data:`~damiera.engine.search.MAX_MOVETIME`, a depth outside 1 ..
-    :data:`~damiera.engine.search.MAX_DEPTH`, and a node budget below 1; TypeError for a
-    value of another type (``Limit(time="1")``).
+    A game clock: ``remaining`` (seconds left on the clock of the side to move), with
+    ``increment`` (seconds added after each move; default none) and ``moves_to_go`` (moves
+    to play on that time; default the rest of the game). The search shares it out itself
+    (:func:`~damiera.engine.search.allocate_time`): at once with a single legal move, early
+    when the best move stays clear, longer when it changes or the score drops, always within
+    the clock less a safety share. ``cpu_time=True`` measures ``time`` and the game clock on
+    the search thread's CPU time, not the wall clock (equal CPU on a loaded machine: a
+    search given 0.3 s computes for 0.3 s however many programs share the processor).
+
+    With no time, clock, depth or nodes, the level's own time per move; ``nodes`` without
+    ``time`` sets no clock but :data:`~damiera.engine.search.MAX_MOVETIME` (levels 1 and 2
+    keep their own shorter time, which also caps a game clock's share). Raises ValueError
+    for a time that is not above 0 or above :data:`~damiera.engine.search.MAX_MOVETIME`, a
+    depth outside 1 .. :data:`~damiera.engine.search.MAX_DEPTH`, a node budget below 1, a
+    remaining time not above 0 or above :data:`~damiera.engine.search.MAX_CLOCK`, an
+    increment below 0 or above :data:`~damiera.engine.search.MAX_MOVETIME`, moves to go
+    outside 1 .. :data:`~damiera.engine.search.MAX_MOVES_TO_GO` (NaN and infinities are
+    refused everywhere), ``time`` and ``remaining`` together, and an increment or moves to
+    go without ``remaining``; TypeError for a value of another type (``Limit(time="1")``,
+    ``Limit(cpu_time=1)``).
     """
 
     time: float | None = None
     depth: int | None = None
     nodes: int | None = None
+    cpu_time: bool = False
+    remaining: float | None = None
+    increment: float | None = None
+    moves_to_go: int | None = None
 
     def __post_init__(self) -> None:
         for name, kinds, what in (("time", (int, float), "seconds (a number)"),
                                   ("depth", (int,), "plies (an int)"),
-                                  ("nodes", (int,), "a number of nodes (an int)")):
+                                  ("nodes", (int,), "a number of nodes (an int)"),
+                                  ("remaining", (int, float), "seconds (a number)"),
+                                  ("increment", (int, float), "seconds (a number)"),
+                                  ("moves_to_go", (int,), "a number of moves (an int)")):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, kinds)):
                 raise TypeError(f"Limit's {name} is {what}, not {type(value).__name__}")
+        if not isinstance(self.cpu_time, bool):
+            raise TypeError(f"Limit's cpu_time is True or False, not "
+                            f"{type(self.cpu_time).__name__}")
         if self.nodes is not None and self.nodes < 1:
             raise ValueError(f"nodes must be at least 1, not {self.nodes!r}")
         if self.time is not None and not (
@@ -84,6 +118,27 @@ class Limit:
                              f"not {self.time!r}")
         if self.depth is not None and not (1 <= self.depth <= MAX_DEPTH):
             raise ValueError(f"depth must be 1-{MAX_DEPTH} plies, not {self.depth!r}")
+        self._check_clock()
+
+    def _check_clock(self) -> None:
+        if self.remaining is None:
+            if self.increment is not None or self.moves_to_go is not None:
+                raise ValueError("an increment or moves to go needs the clock's remaining "
+                                 "time: Limit(remaining=60.0, increment=0.5)")
+            return
+        if self.time is not None:
+            raise ValueError("give a time for the move or a game clock (remaining), not both")
+        if not (math.isfinite(self.remaining) and 0 < self.remaining <= MAX_CLOCK):
+            raise ValueError(f"remaining must be above 0 and at most {MAX_CLOCK:g} seconds, "
+                             f"not {self.remaining!r}")
+        if self.increment is not None and not (
+            math.isfinite(self.increment) and 0 <= self.increment <= MAX_MOVETIME
+        ):
+            raise ValueError(f"increment must be 0 to {MAX_MOVETIME:g} seconds, "
+                             f"not {self.increment!r}")
+        if self.moves_to_go is not None and not 1 <= self.moves_to_go <= MAX_MOVES_TO_GO:
+            raise ValueError(f"moves_to_go must be 1-{MAX_MOVES_TO_GO}, "
+                             f"not {self.moves_to_go!r}")
 
 
 @dataclass
@@ -238,20 +293,25 @@ class Engine:
         """The level's move: its depth cap and time (levels 1 and 2 never use more than
         their own time), a single legal move at once, sometimes a weaker move."""
         lv, searcher, pos = self.level_info, self.searcher, positions[-1]
-        movetime = lim.time
-        if movetime is None and lim.nodes is not None:
-            movetime = MAX_MOVETIME
-        given = movetime if movetime is not None else lv.movetime
-        budget = given if lv.uses_given_time else min(given, lv.movetime)
+        budget: float | None
+        if lim.remaining is not None:  # the core shares the clock out; a level's time caps it
+            budget = None if lv.uses_given_time else lv.movetime
+        else:
+            movetime = lim.time
+            if movetime is None and lim.nodes is not None:
+                movetime = MAX_MOVETIME
+            given = movetime if movetime is not None else lv.movetime
+            budget = given if lv.uses_given_time else min(given, lv.movetime)
         if lim.depth is None and len(generate(self.variant, pos)) == 1:
             # A forced move is played at once, scored as the search scores one under a clock
             # (no depth cap, which would make the search go through the iterations).
             return searcher.search(pos, movetime=budget, history=positions, on_info=on_info,
-                                   nodes=lim.nodes)
+                                   nodes=lim.nodes, **_clock(lim, positions))
         weaker = lv.weaker_chance > 0 and self.rng.random() < lv.weaker_chance
         result = searcher.search(
             pos, depth=lim.depth if lim.depth is not None else lv.depth, movetime=budget,
-            history=positions, on_info=on_info, root_scores=weaker, nodes=lim.nodes)
+            history=positions, on_info=on_info, root_scores=weaker, nodes=lim.nodes,
+            **_clock(lim, positions))
         if weaker and result.move is not None:
             choice = weaker_move(result.root_scores, lv.weaker_margin, self.rng)
             if choice is not None:
@@ -330,11 +390,11 @@ class Engine:
                 on_info: Callable[[SearchInfo], None] | None, *,
                 root_scores: bool = False) -> SearchResult:
         movetime = lim.time
-        if movetime is None and lim.depth is None:
+        if movetime is None and lim.depth is None and lim.remaining is None:
             movetime = MAX_MOVETIME if lim.nodes is not None else self.level_info.movetime
         return self.searcher.search(
             positions[-1], depth=lim.depth, movetime=movetime, history=positions,
-            on_info=on_info, nodes=lim.nodes, root_scores=root_scores)
+            on_info=on_info, nodes=lim.nodes, root_scores=root_scores, **_clock(lim, positions))
 
     # -- helpers ------------------------------------------------------------------------------
     def _check(self, game: Game, limit: Limit | None) -> None:
@@ -380,3 +440,19 @@ class Engine:
         first = Move(self.variant, info.pv[0]) if info.pv else None
         return [Analysis(first, info.score, info.depth, info.nodes, info.seconds,
                          self._moves(info.pv))]
+
+
+class _ClockArgs(TypedDict):
+    cpu_time: bool
+    remaining: float | None
+    increment: float
+    moves_to_go: int | None
+    ply: int
+
+
+def _clock(lim: Limit, positions: Sequence[Position]) -> _ClockArgs:
+    """The search's clock arguments from a limit: the CPU clock, and the game clock with the
+    plies played so far (the positions given, less the one to move in)."""
+    return _ClockArgs(cpu_time=lim.cpu_time, remaining=lim.remaining,
+                      increment=lim.increment or 0.0, moves_to_go=lim.moves_to_go,
+                      ply=min(max(0, len(positions) - 1), MAX_GAME_PLY))

@@ -10,15 +10,18 @@ id, rule options included (``russian+losing``); Scan's ``killer`` and ``frisian`
 refused with an error saying so;
 ``level``: 1-3, default 3); ``init`` (``ready``); ``new-game`` (clears the search tables and
 the position); ``pos pos=... [moves="..."]``; ``level depth=N | move-time=S | [moves=M]
-time=T [inc=I] | nodes=N | infinite`` (a bad value, e.g. ``depth=0``, ``move-time=nan`` or
+time=T [inc=I] | nodes=N | infinite`` (``time``: the seconds left on the engine's game clock,
+``inc`` the seconds added after each move, ``moves`` the moves to play on that time, 0 or
+none for the rest of the game: the search shares the clock out itself,
+:class:`~damiera.engine.Limit` ``remaining``; a bad value, e.g. ``depth=0``, ``move-time=nan`` or
 ``nodes=0``, answers ``error message=...`` and keeps the old settings); ``go think |
 ponder | analyze``; ``ping`` (``pong``); ``quit``.
 
 The search runs in a thread while the main loop reads the input, so that during a search:
 ``ping`` is answered at once with ``pong``; ``stop`` ends the search at once and the engine
 answers ``done`` with its best move so far; ``ponder-hit`` turns a ``go ponder`` search into
-a timed one (the time of the last ``level``, counted from the ponder-hit; a depth limit
-simply goes on). ``quit`` and the end of input stop the search and leave. Any other command
+a timed one (the time of the last ``level``, counted from the ponder-hit: a game clock's
+soft target, :func:`~damiera.engine.search.allocate_time`; a depth limit simply goes on). ``quit`` and the end of input stop the search and leave. Any other command
 during a search answers ``error message=...`` and changes nothing (the protocol allows only
 ``ping``, ``ponder-hit`` and ``stop`` then).
 
@@ -66,13 +69,12 @@ from damiera.engine.hub_protocol import (
     score_string,
 )
 from damiera.engine.levels import level
-from damiera.engine.search import MAX_DEPTH, MAX_MOVETIME
+from damiera.engine.search import MAX_CLOCK, MAX_DEPTH, MAX_MOVETIME, allocate_time
 from damiera.rules import game as _rules
 from damiera.rules.game import Game
 from damiera.rules.variant import VARIANTS, Variant, variant
 
 __all__ = [
-    "DEFAULT_MOVES_TO_GO",
     "SCAN_VARIANTS",
     "HubError",
     "HubSession",
@@ -84,8 +86,6 @@ __all__ = [
     "run",
 ]
 
-#: Moves assumed left in the game when the GUI gives a time without a move count.
-DEFAULT_MOVES_TO_GO = 30
 #: Largest node budget of ``level nodes=N``.
 MAX_NODES = 10**12
 #: Commands that change the engine's state: refused during a search (the protocol allows only
@@ -108,6 +108,9 @@ class HubSession:
         self.depth: int | None = None
         self.movetime: float | None = 2.0
         self.nodes: int | None = None
+        #: The game clock of the last ``level time=``: seconds left, increment, moves to go
+        #: (None: the rest of the game); None without one.
+        self.clock: tuple[float, float, int | None] | None = None
         self._out_lock = threading.Lock()
         self._lock = threading.Lock()  # guards the search state below
         self._worker: threading.Thread | None = None
@@ -221,25 +224,24 @@ class HubSession:
         search never runs longer than :data:`~damiera.engine.search.MAX_MOVETIME` seconds."""
         if "depth" in args:
             depth = _int_arg(args["depth"], "depth", 1, MAX_DEPTH)
-            self.depth, self.movetime, self.nodes = depth, None, None
+            self.depth, self.movetime, self.nodes, self.clock = depth, None, None, None
         elif "nodes" in args:
             nodes = _int_arg(args["nodes"], "nodes", 1, MAX_NODES)
-            self.depth, self.movetime, self.nodes = None, None, nodes
+            self.depth, self.movetime, self.nodes, self.clock = None, None, nodes, None
         elif "move-time" in args:
             movetime = _seconds(args["move-time"], "move-time", positive=True)
-            self.depth, self.movetime, self.nodes = None, min(movetime, MAX_MOVETIME), None
+            self.depth, self.nodes, self.clock = None, None, None
+            self.movetime = min(movetime, MAX_MOVETIME)
         elif "time" in args:
-            # moves=0 (or none) is sudden death: no move count, so assume DEFAULT_MOVES_TO_GO.
-            moves = _int_arg(args.get("moves") or "0", "moves", 0, 10_000) or DEFAULT_MOVES_TO_GO
+            # moves=0 (or none) is sudden death: the search estimates the moves left.
+            moves = _int_arg(args.get("moves") or "0", "moves", 0, 10_000) or None
             total = _seconds(args["time"], "time", positive=False)
             inc = _seconds(args.get("inc") or "0", "inc", positive=False)
-            budget = total / moves + inc
-            # At least a millisecond, and never more than the clock has left.
-            floor = max(0.001, min(0.01, 0.9 * (total + inc)))
-            self.depth, self.nodes = None, None
-            self.movetime = min(MAX_MOVETIME, max(floor, budget * 0.9))
-        elif "infinite" in args:
             self.depth, self.movetime, self.nodes = None, None, None
+            # A clock at 0 still gets the least think; beyond the search's ranges, the most.
+            self.clock = (min(max(total, 0.001), MAX_CLOCK), min(inc, MAX_MOVETIME), moves)
+        elif "infinite" in args:
+            self.depth, self.movetime, self.nodes, self.clock = None, None, None, None
 
     # -- searching ---------------------------------------------------------------------------
     @property
@@ -291,8 +293,14 @@ class HubSession:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            depth, movetime, nodes = self.depth, self.movetime, self.nodes
-            if mode == "analyze":  # full strength, a single legal move searched too
+            depth, movetime, nodes, clock = self.depth, self.movetime, self.nodes, self.clock
+            if clock is not None and mode != "ponder":  # the search shares the clock out
+                limit = Limit(remaining=clock[0], increment=clock[1], moves_to_go=clock[2])
+                if mode == "analyze":
+                    result = engine.analyse(game, limit, on_info=info)
+                else:
+                    result = engine.play(game, limit, on_info=info)
+            elif mode == "analyze":  # full strength, a single legal move searched too
                 result = engine.analyse(
                     game, Limit(movetime or MAX_MOVETIME, depth or MAX_DEPTH, nodes),
                     on_info=info)
@@ -335,8 +343,12 @@ class HubSession:
             if not (self._searching and self._pondering):
                 return
             self._pondering = False
-            if self.movetime is not None:
-                self._timer = threading.Timer(self.movetime, self._stop_search)
+            seconds = self.movetime
+            if self.clock is not None:
+                remaining, inc, moves = self.clock
+                seconds = allocate_time(remaining, inc, moves)[0]
+            if seconds is not None:
+                self._timer = threading.Timer(seconds, self._stop_search)
                 self._timer.daemon = True
                 self._timer.start()
 

@@ -273,12 +273,17 @@ class HubClient:
         return format_line("pos", **args), pos
 
     def play(self, start: Position, moves: Sequence[Move | PublicMove] = (), *, movetime: float | None = None,
-             depth: int | None = None) -> HubResult:
+             depth: int | None = None, clock: tuple[float, float] | None = None) -> HubResult:
         """The engine's move in the position after ``moves`` from ``start`` (``go think``),
-        with ``movetime`` seconds (default 1) or a fixed ``depth`` (plies)."""
+        with ``movetime`` seconds (default 1), a fixed ``depth`` (plies) or a game ``clock``:
+        ``(seconds left, increment)``, sent as ``level time=T inc=I`` (the engine shares it
+        out; it is sent ``stop`` once the time left has passed)."""
         if depth is not None:
             level = format_line("level", depth=str(depth))
             budget = None
+        elif clock is not None:
+            budget = clock[0]
+            level = format_line("level", time=f"{clock[0]:.3f}", inc=f"{clock[1]:.3f}")
         else:
             budget = 1.0 if movetime is None else movetime
             level = format_line("level", move_time=f"{budget:.3f}")
@@ -322,6 +327,21 @@ class HubClient:
                 except HubError as exc:
                     raise HubClientError(f"engine {self.name} played {exc}") from None
                 return HubResult(move, args.get("ponder") or None, infos)
+
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds (user and system) the engine's process has used so far, read from
+        ``/proc/PID/stat`` (Linux; in clock ticks, 10 ms on most systems); None where it
+        cannot be read."""
+        try:
+            with open(f"/proc/{self._proc.pid}/stat", "rb") as fh:
+                data = fh.read(4096)
+            # Fields after the command name, which is in parentheses and may hold spaces:
+            # the 14th and 15th of the line (utime, stime) are the 12th and 13th here.
+            fields = data[data.rfind(b")") + 2:].split()
+            ticks = int(fields[11]) + int(fields[12])
+        except (OSError, ValueError, IndexError):
+            return None
+        return ticks / os.sysconf("SC_CLK_TCK")
 
     def ping(self) -> None:
         """``ping``, then wait for ``pong`` (HubClientError if none comes in time)."""

@@ -14,6 +14,17 @@ the start position, kept only when material is level and no capture is pending.
 
 A game ends by the rules (no piece or no legal move loses; 40-move rule; threefold
 repetition), or is adjudicated a draw after :data:`MAX_GAME_PLIES` plies.
+
+Time: a fixed time a move (``movetime``), or a game clock (``clock`` seconds for the game
+and ``increment`` seconds added after each move, ``--tc 60+0.5``): each side's clock runs
+while it thinks, and a side whose clock runs out loses on time
+(:meth:`damiera.Game.flag_fall`: a draw when the opponent could not win). With ``cpu_time``
+both are measured on CPU time: Damiera's search times itself on its thread's CPU time
+(:class:`~damiera.engine.Limit` ``cpu_time``) and its clock is charged the CPU time of the
+move; a Hub engine keeps its own clock, and its clock here is charged its process's CPU time.
+Each move's CPU time is recorded (the moving thread's for Damiera and ``random``, the
+engine process's for a Hub engine, :meth:`~damiera.engine.hub_client.HubClient.cpu_seconds`)
+and the match reports each player's mean and largest CPU seconds a move.
 """
 
 from __future__ import annotations
@@ -26,8 +37,10 @@ import random
 import shlex
 import shutil
 import signal
+import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
+from typing import NamedTuple
 
 from damiera.engine.front import Engine, Limit
 from damiera.pdn.writer import write_game
@@ -162,11 +175,26 @@ def read_openings(variant: Variant, path: str) -> list[Position]:
 
 
 @dataclass
+class SideTime:
+    """One side's time in a game: ``cpu`` (CPU seconds of each of its moves), and with a
+    game clock ``left`` (seconds on its clock at the end), ``least`` (the fewest seconds it
+    had left after a move, before its increment: how near it came to losing on time) and
+    ``flag_fell``."""
+
+    cpu: list[float] = field(default_factory=list)
+    left: float | None = None
+    least: float | None = None
+    flag_fell: bool = False
+
+
+@dataclass
 class GameRecord:
     """One finished game: ``opening`` (FEN), ``white``/``black`` (player names), ``result``
-    (+1 White won, 0 draw, -1 Black won), ``reason`` (code), ``plies``, and ``pdn``: the
-    whole game as PDN text (:func:`damiera.pdn.writer.write_game`; an adjudicated game is a
-    draw with ``[Termination "adjudicated"]``)."""
+    (+1 White won, 0 draw, -1 Black won), ``reason`` (code; ``time`` for a flag fall),
+    ``plies``, and ``pdn``: the whole game as PDN text (:func:`damiera.pdn.writer.write_game`;
+    an adjudicated game is a draw with ``[Termination "adjudicated"]``, a game on a clock has
+    ``[TimeControl]`` and each move's ``[%clk h:mm:ss.s]``); ``white_time``/``black_time``:
+    each side's :class:`SideTime`."""
 
     opening: str
     white: str
@@ -175,6 +203,15 @@ class GameRecord:
     reason: str
     plies: int
     pdn: str = ""
+    white_time: SideTime = field(default_factory=SideTime)
+    black_time: SideTime = field(default_factory=SideTime)
+
+
+def _clk(seconds: float) -> str:
+    """A clock reading as PDN's ``%clk`` writes it, to the tenth: ``0:00:01.8``."""
+    tenths = max(0, int(seconds * 10))
+    whole = tenths // 10
+    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}.{tenths % 10}"
 
 
 def play_game(
@@ -185,15 +222,25 @@ def play_game(
     movetime: float | None,
     seed: int,
     round_number: int | None = None,
+    *,
+    cpu_time: bool = False,
+    clock: float | None = None,
+    increment: float = 0.0,
 ) -> GameRecord:
     """Play one game from ``opening`` between two players (``1``/``2``/``3``/``random``/
     ``hub:COMMAND``); ``movetime`` seconds per move (None: each level's own time, and
-    :data:`HUB_MOVETIME` for a Hub engine); ``round_number``: the PDN Round tag. Raises
-    :class:`~damiera.engine.hub_client.HubClientError` when a Hub engine fails."""
+    :data:`HUB_MOVETIME` for a Hub engine), or a game ``clock`` of that many seconds for
+    each side with ``increment`` seconds added after each move (a flag fall ends the game);
+    ``cpu_time``: both measured on CPU time (see the module's text); ``round_number``: the
+    PDN Round tag. Raises :class:`~damiera.engine.hub_client.HubClientError` when a Hub
+    engine fails."""
     from damiera.engine.hub_client import HubClient
 
     rng = random.Random(seed)
     players: dict[Color, Engine | HubClient | None] = {}
+    times = {Color.WHITE: SideTime(), Color.BLACK: SideTime()}
+    left = {Color.WHITE: clock, Color.BLACK: clock}
+    comments: list[str | None] = []
     try:
         for color, name in ((Color.WHITE, white), (Color.BLACK, black)):
             argv = hub_command(name)
@@ -206,33 +253,64 @@ def play_game(
         while game.outcome() is None and game.ply < MAX_GAME_PLIES:
             pos = game.position
             player = players[pos.turn]
+            mine = left[pos.turn]
             move: CoreMove | None
+            wall, cpu = time.monotonic(), time.thread_time()
+            engine_cpu = player.cpu_seconds() if isinstance(player, HubClient) else None
             if player is None:
                 move = rng.choice(generate(variant, pos))
             elif isinstance(player, HubClient):
-                move = player.play(opening, game.move_stack,
-                                   movetime=HUB_MOVETIME if movetime is None else movetime).move
+                if mine is not None:
+                    move = player.play(opening, game.move_stack, clock=(mine, increment)).move
+                else:
+                    move = player.play(opening, game.move_stack, movetime=HUB_MOVETIME
+                                       if movetime is None else movetime).move
             else:
-                chosen = player.play(game, Limit(time=movetime)).move
+                limit = (Limit(remaining=mine, increment=increment, cpu_time=cpu_time)
+                         if mine is not None else Limit(time=movetime, cpu_time=cpu_time))
+                chosen = player.play(game, limit).move
                 move = None if chosen is None else chosen.raw
+            wall, cpu = time.monotonic() - wall, time.thread_time() - cpu
+            if isinstance(player, HubClient):
+                after = player.cpu_seconds()
+                cpu = after - engine_cpu if after is not None and engine_cpu is not None else wall
+            side = times[pos.turn]
+            side.cpu.append(cpu)
             assert move is not None  # the game is not over, so there is a legal move
+            if mine is not None:
+                mine -= cpu if cpu_time else wall
+                side.least = mine if side.least is None else min(side.least, mine)
+                if mine < 0:
+                    side.flag_fell = True
+                    left[pos.turn] = 0.0
+                    game.flag_fall()
+                    break
+                left[pos.turn] = mine + increment
+                comments.append(f"[%clk {_clk(mine + increment)}]")
             game.play(move)
     finally:
         for p in players.values():
             if isinstance(p, HubClient):
                 p.close()
+    for color, side in times.items():
+        side.left = left[color]
     outcome = game.outcome()
     tags = {"Event": "damiera match", "White": white, "Black": black}
+    if clock is not None:
+        tags["TimeControl"] = f"{clock:g}+{increment:g}"
     if round_number is not None:
         tags["Round"] = str(round_number)
     if outcome is None:
         tags["Termination"] = "adjudicated"
         return GameRecord(write_fen(variant, opening), white, black, 0, "adjudicated",
-                          game.ply, write_game(game, tags, result="1/2-1/2"))
+                          game.ply, write_game(game, tags, result="1/2-1/2",
+                                               comments=comments or None),
+                          times[Color.WHITE], times[Color.BLACK])
     winner = outcome.winner
     res = 0 if winner is None else (1 if winner is Color.WHITE else -1)
-    return GameRecord(write_fen(variant, opening), white, black, res,
-                      outcome.reason.value, game.ply, write_game(game, tags))
+    return GameRecord(write_fen(variant, opening), white, black, res, outcome.reason.value,
+                      game.ply, write_game(game, tags, comments=comments or None),
+                      times[Color.WHITE], times[Color.BLACK])
 
 
 @dataclass
@@ -244,7 +322,13 @@ class MatchResult:
     (0-1); ``elo`` (Elo difference, first minus second, point estimate); ``elo_low`` ..
     ``elo_high`` its 95% interval; ``elo_error`` half the interval width; ``movetime``.
     An open side of the interval (after a 0% or 100% score) is ``-inf``/``+inf`` here and in
-    text, ``null`` in :meth:`as_dict` (and so in JSON), as is ``elo_error`` then."""
+    text, ``null`` in :meth:`as_dict` (and so in JSON), as is ``elo_error`` then.
+
+    Time: ``cpu_time`` (moves timed on CPU time); ``clock`` and ``increment`` (the game
+    clock, seconds; None without one); for each player (``first_...``, ``second_...``):
+    ``cpu_mean`` and ``cpu_max``, CPU seconds a move over the match; with a game clock
+    ``flag_falls`` (games it lost, or drew, on time) and ``least_left`` (the fewest seconds
+    it had left after a move, before its increment)."""
 
     variant: str
     first: str
@@ -259,6 +343,17 @@ class MatchResult:
     elo_high: float
     elo_error: float
     movetime: float | None
+    cpu_time: bool = False
+    clock: float | None = None
+    increment: float | None = None
+    first_cpu_mean: float | None = None
+    first_cpu_max: float | None = None
+    second_cpu_mean: float | None = None
+    second_cpu_max: float | None = None
+    first_flag_falls: int = 0
+    second_flag_falls: int = 0
+    first_least_left: float | None = None
+    second_least_left: float | None = None
 
     def as_dict(self) -> dict[str, object]:
         """The fields as a dict fit for JSON: infinite numbers become None."""
@@ -266,11 +361,35 @@ class MatchResult:
                 for k, v in asdict(self).items()}
 
     def summary(self) -> str:
-        return (
-            f"{self.first} vs {self.second} ({self.variant}, {self.games} games): "
-            f"+{self.wins} ={self.draws} -{self.losses}, score {100 * self.score:.1f}%, "
-            f"Elo {self.elo:+.0f} (95% {self.elo_low:+.0f} .. {self.elo_high:+.0f})"
-        )
+        """One line: the score and Elo, then the time lines (:meth:`time_lines`)."""
+        score = (f"{self.first} vs {self.second} ({self.variant}, {self.games} games): "
+                 f"+{self.wins} ={self.draws} -{self.losses}, score {100 * self.score:.1f}%, "
+                 f"Elo {self.elo:+.0f} (95% {self.elo_low:+.0f} .. {self.elo_high:+.0f})")
+        return "\n".join([score, *self.time_lines()])
+
+    def time_lines(self) -> list[str]:
+        """``CPU a move: 3 mean 0.291 s, max 0.300 s; random mean 0.000 s, max 0.000 s`` and,
+        with a game clock, ``clock 60+0.5: flag falls 3 0, random 1; least left 3 12.3 s,
+        random 0.0 s``."""
+        def cpu(name: str, mean: float | None, most: float | None) -> str:
+            if mean is None or most is None:
+                return f"{name} none"
+            return f"{name} mean {mean:.3f} s, max {most:.3f} s"
+
+        kind = "CPU" if self.cpu_time else "wall"
+        first = cpu(self.first, self.first_cpu_mean, self.first_cpu_max)
+        lines = [f"CPU a move: {first}; "
+                 + cpu(self.second, self.second_cpu_mean, self.second_cpu_max)]
+        if self.clock is not None:
+            def least(value: float | None) -> str:
+                return "-" if value is None else f"{max(0.0, value):.1f} s"
+
+            lines.append(
+                f"clock {self.clock:g}+{self.increment or 0:g} ({kind} time): flag falls "
+                f"{self.first} {self.first_flag_falls}, {self.second} {self.second_flag_falls}"
+                f"; least left {self.first} {least(self.first_least_left)}, {self.second} "
+                f"{least(self.second_least_left)}")
+        return lines
 
 
 def _elo(score: float) -> float:
@@ -320,12 +439,28 @@ def elo_stats(wins: int, draws: int, losses: int) -> tuple[float, float, float, 
     return score, _elo(mid), _elo(lo_s), _elo(hi_s)
 
 
-def _game_job(args: tuple[str, str, str, str, float | None, int, int]) -> GameRecord:
+class _Task(NamedTuple):
+    """One game of a match, as sent to a worker process."""
+
+    variant: str  # the canonical id: the rule set and its options
+    fen: str
+    white: str
+    black: str
+    movetime: float | None
+    seed: int
+    number: int
+    cpu_time: bool
+    clock: float | None
+    increment: float
+
+
+def _game_job(task: _Task) -> GameRecord:
     from damiera.rules.variant import variant as get_variant
 
-    vid, fen, white, black, movetime, seed, number = args
-    v = get_variant(vid)  # the canonical id: the rule set and its options
-    return play_game(v, parse_fen(v, fen), white, black, movetime, seed, number)
+    v = get_variant(task.variant)
+    return play_game(v, parse_fen(v, task.fen), task.white, task.black, task.movetime,
+                     task.seed, task.number, cpu_time=task.cpu_time, clock=task.clock,
+                     increment=task.increment)
 
 
 def _worker_ignores_ctrl_c() -> None:
@@ -333,9 +468,7 @@ def _worker_ignores_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _indexed_game_job(
-    item: tuple[int, tuple[str, str, str, str, float | None, int, int]],
-) -> tuple[int, GameRecord]:
+def _indexed_game_job(item: tuple[int, _Task]) -> tuple[int, GameRecord]:
     return item[0], _game_job(item[1])
 
 
@@ -350,6 +483,10 @@ def run_match(
     seed: int = 1,
     progress: Callable[[Iterator[GameRecord], int], Iterator[GameRecord]] | None = None,
     on_game: Callable[[int, GameRecord], None] | None = None,
+    *,
+    cpu_time: bool = False,
+    clock: float | None = None,
+    increment: float = 0.0,
 ) -> tuple[MatchResult, list[GameRecord]]:
     """Play ``games`` games of ``first`` against ``second`` and score them.
 
@@ -357,20 +494,28 @@ def run_match(
     ``openings``: FEN positions (default: random openings); ``jobs``: worker processes;
     ``progress``: wraps the iterator of finished games (e.g. a tqdm bar); ``on_game(i,
     record)`` is called as each game ends (in the order they end when ``jobs`` > 1).
-    Raises ValueError for a bad player name or fewer than one game.
+    ``cpu_time``, ``clock`` (seconds for each side's game) and ``increment``: see
+    :func:`play_game`. Raises ValueError for a bad player name, fewer than one game, a
+    ``movetime`` and a ``clock`` together, or a clock or increment out of
+    :class:`~damiera.engine.Limit`'s ranges.
     """
     first, second = check_player(first), check_player(second)
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
+    if clock is not None:
+        if movetime is not None:
+            raise ValueError("give a time a move or a game clock, not both")
+        Limit(remaining=clock, increment=increment)  # the same ranges as the search's
     pairs = (games + 1) // 2
     if openings is None:
         plies = 4 if variant.board_size == 8 else 6
         openings = random_openings(variant, pairs, plies=plies, seed=seed)
-    tasks = []
+    tasks: list[_Task] = []
     for i in range(games):
         fen = write_fen(variant, openings[(i // 2) % len(openings)])
         white, black = (first, second) if i % 2 == 0 else (second, first)
-        tasks.append((variant.full_id, fen, white, black, movetime, seed * 100_003 + i, i + 1))
+        tasks.append(_Task(variant.full_id, fen, white, black, movetime,
+                           seed * 100_003 + i, i + 1, cpu_time, clock, increment))
     records: list[GameRecord] = []
     if jobs > 1:
         done: dict[int, GameRecord] = {}
@@ -417,9 +562,34 @@ def run_match(
         else:
             draws += 1
     score, elo, lo, hi = elo_stats(wins, draws, losses)
+    # Each player's sides: first has White in even games.
+    mine = [[r.white_time if (i % 2 == 0) == (who == 0) else r.black_time
+             for i, r in enumerate(records)] for who in (0, 1)]
+    (first_mean, first_max), (second_mean, second_max) = (_cpu(sides) for sides in mine)
+    first_least, second_least = (_least(sides) for sides in mine)
     result = MatchResult(
         variant.full_id, first, second, games, wins, draws, losses, round(score, 4),
         round(elo, 1),
         round(lo, 1), round(hi, 1), round((hi - lo) / 2, 1), movetime,
+        cpu_time=cpu_time, clock=clock, increment=None if clock is None else increment,
+        first_cpu_mean=first_mean, first_cpu_max=first_max, second_cpu_mean=second_mean,
+        second_cpu_max=second_max,
+        first_flag_falls=sum(side.flag_fell for side in mine[0]),
+        second_flag_falls=sum(side.flag_fell for side in mine[1]),
+        first_least_left=first_least, second_least_left=second_least,
     )
     return result, records
+
+
+def _cpu(sides: Sequence[SideTime]) -> tuple[float | None, float | None]:
+    """Mean and largest CPU seconds a move over a player's sides (None: it made no move)."""
+    moves = [seconds for side in sides for seconds in side.cpu]
+    if not moves:
+        return None, None
+    return round(sum(moves) / len(moves), 4), round(max(moves), 4)
+
+
+def _least(sides: Sequence[SideTime]) -> float | None:
+    """The fewest seconds left on a player's clock after a move (None: no clock)."""
+    values = [side.least for side in sides if side.least is not None]
+    return round(min(values), 3) if values else None

@@ -74,6 +74,21 @@ What it does:
   iteration starts after 90% of the time), so the move comes within a few milliseconds of
   the deadline (the 10% bound is checked in
   ``benchmarks/search_bench.py``).
+- **Game clock**: with ``remaining`` seconds on the clock (``increment`` added after each
+  move, ``moves_to_go`` to play on it, else an estimate of the moves left from ``ply``, the
+  plies played) the core shares the clock out itself (:func:`allocate_time`): a soft target
+  and a hard bound, both under the clock less a safety share (5% and the 30 ms a move costs
+  outside the search) so that a normal game is never lost on time. A single legal move is
+  played at once; after each iteration no new one starts past the soft target (half the
+  clock's even share a move), which is cut to 40% when the best move has stood for 6
+  iterations 0.5 man clear of the other moves' bounds, and stretched (x1.8, x1.6, both x2.9)
+  when the last iteration changed the best move or dropped the score by 0.3 man or more, up
+  to the hard bound (4 even shares, at most 30% of the clock); an iteration is cut at twice
+  that target, or at the hard bound.
+- **CPU clock** (``cpu_time``): the movetime and the game clock are measured on the search
+  thread's CPU time instead of the wall clock, so that on a loaded machine the search still
+  computes for the time it was given (matches on a shared machine compare equal CPU). The
+  reported ``seconds`` stay wall-clock.
 - **Node limit**: ``nodes`` stops the search once it has counted that many nodes (checked
   every 256 nodes; depth 1 is finished whatever the limit): a budget independent of the
   machine's speed and load, for engine matches that judge a change of the search.
@@ -102,7 +117,14 @@ INF: Final[int] = _core.INF
 MAX_PLY: Final[int] = _core.MAX_PLY
 #: Longest search the front ends (CLI, hub) accept, in seconds; a fixed-depth search without
 #: a clock is also stopped after this long (an hour).
-MAX_MOVETIME: Final = 3600.0
+MAX_MOVETIME: Final[float] = float(_core.MAX_MOVETIME)
+#: Most seconds a game clock may hold (100 hours).
+MAX_CLOCK: Final[float] = float(_core.MAX_CLOCK)
+#: Most moves to go a game clock may be given.
+MAX_MOVES_TO_GO: Final[int] = _core.MAX_MOVES_TO_GO
+#: Most plies played that a game clock's search is told (the sharing out no longer changes
+#: long before).
+MAX_GAME_PLY: Final[int] = _core.MAX_GAME_PLY
 #: Deepest fixed depth the front ends accept (plies).
 MAX_DEPTH: Final = 30
 
@@ -224,6 +246,11 @@ class Searcher:
         on_info: Callable[[Info], None] | None = None,
         root_scores: bool = False,
         nodes: int | None = None,
+        cpu_time: bool = False,
+        remaining: float | None = None,
+        increment: float = 0.0,
+        moves_to_go: int | None = None,
+        ply: int = 0,
     ) -> SearchResult:
         """Search ``pos`` and return the best move found.
 
@@ -235,17 +262,25 @@ class Searcher:
         ``on_info``: called after every finished iteration, and once more when an unfinished
         one found a better move (with that iteration's depth), or once with depth 0 for a
         single legal move played at once under a clock; ``root_scores``: score every root
-        move with a full window (slower; used by the weaker levels to choose a weaker move).
+        move with a full window (slower; used by the weaker levels to choose a weaker move);
+        ``cpu_time``: measure ``movetime`` and the game clock on the search thread's CPU time;
+        ``remaining``: seconds on the side to move's game clock (None: no game clock), with
+        ``increment`` (seconds added after each move), ``moves_to_go`` (None: the rest of
+        the game) and ``ply`` (plies played so far), shared out by the core
+        (:func:`allocate_time`; with ``movetime`` too, the lower bound applies).
         Raises ValueError for a depth below 1, a movetime that is not above 0 (NaN included)
-        or a node limit below 1.
+        or above :data:`MAX_MOVETIME`, a node limit below 1, and a game clock out of the
+        ranges of :func:`allocate_time`.
         """
         if depth is not None and depth < 1:
             raise ValueError(f"depth must be at least 1, not {depth}")
         if movetime is not None and not movetime > 0:  # also NaN, which would never stop
             raise ValueError(f"movetime must be a positive number of seconds, not {movetime}")
+        if remaining is not None and not remaining > 0:
+            raise ValueError(f"remaining must be a positive number of seconds, not {remaining}")
         if nodes is not None and nodes < 1:
             raise ValueError(f"nodes must be at least 1, not {nodes}")
-        if depth is None and movetime is None and nodes is None:
+        if depth is None and movetime is None and nodes is None and remaining is None:
             depth = 6
         report = None
         if on_info is not None:
@@ -258,7 +293,21 @@ class Searcher:
         move, score, done, count, seconds, pv, scores = self.engine.search(
             pos, history, min(depth or 0, MAX_PLY - 10), movetime or 0.0, nodes or 0, root_scores,
             self.threat_extension, self.reduce_sacrifices, self.prune_late_moves, self.probcut,
-            on_info=report,
+            on_info=report, cpu_time=cpu_time, remaining=remaining or 0.0, increment=increment,
+            moves_to_go=moves_to_go or 0, ply=ply,
         )
         self.nodes = count
         return SearchResult(move, score, done, count, seconds, pv, scores)
+
+
+def allocate_time(remaining: float, increment: float = 0.0, moves_to_go: int | None = None,
+                  ply: int = 0) -> tuple[float, float]:
+    """``(soft, hard)``: the seconds the core plans for one move under a game clock of
+    ``remaining`` seconds (``increment`` added after each move, ``moves_to_go`` moves to play
+    on it, None for the rest of the game, estimated from ``ply``, the plies played): no new
+    iteration starts after ``soft`` in an ordinary move, the search is cut at ``hard``, which
+    stays below ``remaining`` by a safety share (``csrc/root.c``, ``time_allocate``).
+    Raises ValueError for a remaining time outside 0 .. :data:`MAX_CLOCK`, an increment
+    outside 0 .. :data:`MAX_MOVETIME` (NaN included), negative moves to go or plies."""
+    soft, hard = _core.allocate_time(remaining, increment, moves_to_go or 0, ply)
+    return float(soft), float(hard)

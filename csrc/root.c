@@ -319,6 +319,14 @@ double time_target(const TimeBudget *b, int stable, int changed, int dropped, in
     return t < b->hard ? t : b->hard;
 }
 
+/* Seconds from the start at which a running iteration is cut: the hard bound, and with a game
+ * clock CUT_FACTOR times the current target when that is sooner. */
+static double iteration_cut(const TimeBudget *b, int clocked, double target)
+{
+    double cut = clocked ? CUT_FACTOR * target : NEVER;
+    return cut < b->hard ? cut : b->hard;
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* The deepening */
 
@@ -449,8 +457,7 @@ int search_run(Search *S, const Node *pos, const Node *history, int nhistory,
         stopped = S->interrupted || say(&rp, 0, best_score, &best_line, NULL, 0);
     } else {
         int max_depth = lim->depth ? lim->depth : MAX_PLY - 10;
-        double cut = clocked && CUT_FACTOR * budget.soft < budget.hard ? CUT_FACTOR * budget.soft
-                                                                       : budget.hard;
+        double cut = iteration_cut(&budget, clocked, budget.soft);
         double deadline = cut < NEVER ? start + cut : NEVER;
         int stable = 0; /* finished iterations in a row with the same best move */
         for (int d = 1; d <= max_depth; d++) {
@@ -518,8 +525,7 @@ int search_run(Search *S, const Node *pos, const Node *history, int nhistory,
             double target = clocked ? time_target(&budget, stable, changed, dropped, margin)
                                     : budget.soft;
             if (clocked)
-                deadline = start + (CUT_FACTOR * target < budget.hard ? CUT_FACTOR * target
-                                                                      : budget.hard);
+                deadline = start + iteration_cut(&budget, clocked, target);
             if (stopped || (abs(best_score) > MATE_BOUND && MATE - abs(best_score) <= d) ||
                 search_clock(S) - start > target ||
                 (lim->nodes && S->nodes >= lim->nodes) || atomic_load(&S->stop))

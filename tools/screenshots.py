@@ -20,11 +20,12 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import uvicorn
-from playwright.sync_api import FilePayload, Page, sync_playwright
+from playwright.sync_api import Browser, FilePayload, Page, sync_playwright
 
 from damiera.web.app import create_app
 
@@ -62,12 +63,24 @@ def _game(page: Page, **body: object) -> str:
     return game_id
 
 
-def shoot(base_url: str, out: Path) -> list[Path]:
-    made = []
+@contextmanager
+def desktop_page(base_url: str) -> Iterator[tuple[Browser, Page]]:
+    """Debian's Chromium, headless, and a 1280x860 page whose relative addresses go to
+    ``base_url``; the browser (for more contexts) and the page, both closed on leaving."""
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
-        context = browser.new_context(viewport={"width": 1280, "height": 860}, base_url=base_url)
-        page = context.new_page()
+        try:
+            context = browser.new_context(viewport={"width": 1280, "height": 860},
+                                          base_url=base_url)
+            yield browser, context.new_page()
+            context.close()
+        finally:
+            browser.close()
+
+
+def shoot(base_url: str, out: Path) -> list[Path]:
+    made = []
+    with desktop_page(base_url) as (_, page):
 
         game_id = _game(page, variant="international", fen="W:WK4:B10,20,22,32,33,37,39")
         page.goto(f"/game/{game_id}")
@@ -129,8 +142,6 @@ def shoot(base_url: str, out: Path) -> list[Path]:
         page.click('#imp-moves button[data-ply="7"]')
         made.append(out / "pdn-import-ar.png")
         page.screenshot(path=str(made[-1]), full_page=True)
-        context.close()
-        browser.close()
     return made
 
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from playwright.sync_api import Page, sync_playwright
-from screenshots import CHROMIUM, serve_and_shoot
+from playwright.sync_api import Page
+from screenshots import desktop_page, serve_and_shoot
 
 from damiera.puzzles import library
 from damiera.rules.geometry import geometry
@@ -89,10 +89,7 @@ def _play(page: Page, puzzle_id: str, plies: int) -> None:
 def shoot(base_url: str, out: Path) -> list[Path]:
     """Take the screenshots the module docstring lists; returns their paths."""
     done = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
-        context = browser.new_context(viewport={"width": 1280, "height": 860}, base_url=base_url)
-        page = context.new_page()
+    with desktop_page(base_url) as (browser, page):
         page.goto("/train?variant=italian&lang=it")
         _wrong_capture(page, "italian")
         page.screenshot(path=str(out / "train-wrong-answer-it.png"))
@@ -109,7 +106,6 @@ def shoot(base_url: str, out: Path) -> list[Path]:
                 page.wait_for_selector('#puzzle[data-state="solved"]')
             page.screenshot(path=str(out / name))
             done.append(out / name)
-        context.close()
 
         # a phone's width; tall enough for the whole page in one screen (the top bar sticks)
         phone = browser.new_context(viewport={"width": 375, "height": 1060}, base_url=base_url)
@@ -119,7 +115,7 @@ def shoot(base_url: str, out: Path) -> list[Path]:
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(out / "train-ar-czech-phone.png"))
         done.append(out / "train-ar-czech-phone.png")
-        browser.close()
+        phone.close()
     return done
 
 

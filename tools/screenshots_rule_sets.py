@@ -15,8 +15,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from playwright.sync_api import Page, sync_playwright
-from screenshots import CHROMIUM, _game, _wait, serve_and_shoot
+from playwright.sync_api import Page
+from screenshots import _game, _wait, desktop_page, serve_and_shoot
 
 
 def _click_move(page: Page, move: str) -> None:
@@ -42,10 +42,7 @@ def _play(page: Page, variant: str, moves: list[str]) -> None:
 
 def shoot(base_url: str, out: Path) -> list[Path]:
     made = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
-        context = browser.new_context(viewport={"width": 1280, "height": 860}, base_url=base_url)
-        page = context.new_page()
+    with desktop_page(base_url) as (_, page):
         _play(page, "thai", ["25-21", "6-10", "21-17", "10-14", "17x10"])
         made.append(out / "thai_game.png")
         page.screenshot(path=str(made[-1]))
@@ -56,8 +53,6 @@ def shoot(base_url: str, out: Path) -> list[Path]:
         page.locator('figure[data-diagram="thai-removed-at-once"]').scroll_into_view_if_needed()
         made.append(out / "rules-thai-ru.png")
         page.screenshot(path=str(made[-1]))
-        context.close()
-        browser.close()
     return made
 
 

@@ -194,8 +194,11 @@ def server() -> Iterator[Server]:
 
 
 @pytest.fixture
-def serving() -> Iterator[Server]:
-    """A server that serves until stopped."""
+def serving(python_sigint: None) -> Iterator[Server]:
+    """A server that serves until stopped. Started under ``python_sigint``: a shell starts a
+    background job (``make test &``) with SIGINT ignored, a child started from it inherits
+    that and Python leaves it so, and the server could never be stopped by SIGINT; with a
+    handler here, the child starts with SIGINT at its default, as from a terminal."""
     s = Server("--movetime", "0.02", "--name", "Damiera server")
     yield s
     if s.proc.poll() is None:

@@ -39,7 +39,7 @@ typedef struct {
     const char *id;
     int size, man_rows, flying, men_back, men_take_kings, choice, promotion;
     int a1_dark, numeric, from_bottom_right;
-    int land_behind, remove_at_once;
+    int land_behind, remove_at_once, orthogonal;
 } VariantRow;
 
 static const VariantRow VARIANTS[] = {
@@ -52,6 +52,8 @@ static const VariantRow VARIANTS[] = {
     {"international", 10, 4, 1, 1, 1, CHOICE_MAJORITY, PROMO_PASS_THROUGH, 1, 1, 0},
     {"pool", 8, 3, 1, 1, 1, CHOICE_FREE, PROMO_PASS_THROUGH, 1, 1, 0},
     {"thai", 8, 2, 1, 0, 1, CHOICE_FREE, PROMO_STOP, 1, 1, 1, 1, 1},
+    {"frisian", 10, 4, 1, 1, 1, CHOICE_VALUE, PROMO_PASS_THROUGH, 1, 1, 0, 0, 0, 1},
+    {"frysk", 10, 1, 1, 1, 1, CHOICE_VALUE, PROMO_PASS_THROUGH, 1, 1, 0, 0, 0, 1},
 };
 #define NVARIANTS ((int)(sizeof VARIANTS / sizeof *VARIANTS))
 
@@ -79,6 +81,7 @@ static void rules_of(const VariantRow *v, Rules *r)
     r->promotion = v->promotion;
     r->land_behind = v->land_behind;
     r->remove_at_once = v->remove_at_once;
+    r->orthogonal = v->orthogonal;
     r->mandatory = 1;
     r->man_rows = v->man_rows;
     r->draw_plies = 80;

@@ -105,6 +105,7 @@ from typing import Final
 from damiera import _core
 from damiera.engine.egdb import endgame_database
 from damiera.engine.evaluate import Evaluator
+from damiera.rules.king_moves import streaks_of, tired_king
 from damiera.rules.movegen import CoreMove, native_rules
 from damiera.rules.position import Position
 from damiera.rules.variant import Variant
@@ -295,9 +296,19 @@ class Searcher:
             self.threat_extension, self.reduce_sacrifices, self.prune_late_moves, self.probcut,
             on_info=report, cpu_time=cpu_time, remaining=remaining or 0.0, increment=increment,
             moves_to_go=moves_to_go or 0, ply=ply,
+            resting_king=tired_king(self.variant, pos, streaks_of(_game_positions(history, pos))),
         )
         self.nodes = count
         return SearchResult(move, score, done, count, seconds, pv, scores)
+
+
+def _game_positions(history: Sequence[Position], pos: Position) -> list[Position]:
+    """The game's positions up to ``pos``: ``history`` (which may end with ``pos``) and
+    ``pos``."""
+    positions = list(history)
+    if not positions or positions[-1] != pos:
+        positions.append(pos)
+    return positions
 
 
 def allocate_time(remaining: float, increment: float = 0.0, moves_to_go: int | None = None,

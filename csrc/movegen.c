@@ -186,10 +186,8 @@ static int man_captures(CapCtx *c, int sq, uint64_t captured)
 {
     const Rules *r = c->r;
     int found = 0;
-    unsigned dirs = r->men_dirs[c->side];
-    for (int d = 0; d < r->ndirs; d++) {
-        if (!(dirs >> d & 1))
-            continue;
+    for (unsigned dirs = r->men_dirs[c->side]; dirs; dirs &= dirs - 1) {
+        int d = __builtin_ctz(dirs);
         int mid = r->nb[d][sq];
         if (mid < 0)
             continue;
@@ -301,6 +299,18 @@ static inline uint64_t straight_jumpers(const Rules *r, uint64_t from, uint64_t 
     return shift(shift(over, o) & empty, -2 * o);
 }
 
+/* Men of side with a capture in a straight direction (off the diagonal rule sets' path). */
+static __attribute__((noinline)) uint64_t straight_men_jumpers(const Rules *r, uint64_t men,
+                                                               uint64_t targets, uint64_t empty,
+                                                               int side)
+{
+    uint64_t cand = 0;
+    for (int d = 4; d < r->ndirs; d++)
+        if (r->men_dirs[side] >> d & 1)
+            cand |= straight_jumpers(r, men, targets, empty, d);
+    return cand;
+}
+
 static uint64_t man_capture_candidates(const Rules *r, uint64_t men, uint64_t targets,
                                        uint64_t empty, int side)
 {
@@ -313,14 +323,13 @@ static uint64_t man_capture_candidates(const Rules *r, uint64_t men, uint64_t ta
         if (down)
             cand |= men & (targets >> a) & (empty >> (2 * a));
     }
-    for (int d = 4; d < r->ndirs; d++)
-        if (r->men_dirs[side] >> d & 1)
-            cand |= straight_jumpers(r, men, targets, empty, d);
+    if (r->ndirs > 4)
+        cand |= straight_men_jumpers(r, men, targets, empty, side);
     return cand;
 }
 
 /* Kings of k with a capture in a straight direction d >= 4, from afar when flying. */
-static uint64_t straight_king_jumpers(const Rules *r, uint64_t k, uint64_t opp, uint64_t empty,
+static __attribute__((noinline)) uint64_t straight_king_jumpers(const Rules *r, uint64_t k, uint64_t opp, uint64_t empty,
                                       int d)
 {
     if (!r->flying)
@@ -459,9 +468,10 @@ int has_capture(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int 
     }
     if (!k)
         return 0;
-    for (int d = 4; d < r->ndirs; d++)
-        if (straight_king_jumpers(r, k, opp, empty, d))
-            return 1;
+    if (r->ndirs > 4)
+        for (int d = 4; d < r->ndirs; d++)
+            if (straight_king_jumpers(r, k, opp, empty, d))
+                return 1;
     for (int a = h; a <= h + 1; a++) {
         if (!r->flying) {
             if ((k >> (2 * a)) & (opp >> a) & empty)

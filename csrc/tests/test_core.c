@@ -506,6 +506,12 @@ static void test_boundary(void)
               strstr(err, "depth must be 0-190") && limits_check(&nan, err, sizeof err) < 0 &&
               limits_check(&minus, err, sizeof err) < 0,
           "boundary: the limits' checks (last message: %s)", err);
+    Limits resting = ok, off_board = ok;
+    resting.resting_king = MAX_BITS; /* the last bit, + 1 */
+    off_board.resting_king = MAX_BITS + 1;
+    CHECK(limits_check(&resting, err, sizeof err) == 0 &&
+              limits_check(&off_board, err, sizeof err) < 0 && strstr(err, "resting king"),
+          "boundary: the resting king's square (last message: %s)", err);
     CHECK(tt_entries_check(0) && !tt_entries_check(1) && !tt_entries_check((long long)1 << 32) &&
               tt_entries_check(((long long)1 << 32) + 1),
           "boundary: the table sizes 1 to 2**32 are not the accepted ones");

@@ -101,6 +101,18 @@ class Variant:
     ``variant("international+losing")`` or ``variant("american", optional_capture=True)``
     (:func:`with_options` checks the combination). ``id`` names the rule set without its
     options; :attr:`full_id` names both, and is what to store or send.
+
+    Fields a rule-set editor sets (each read by the rules core or by
+    :class:`~damiera.rules.game.Game`; docs/rules.md section 1 defines the ones beyond
+    RULES.md): ``board_size``, ``man_rows``, ``first_to_move``, ``men_capture_backward``,
+    ``flying_kings``, ``men_capture_kings``, ``capture_choice`` (``VALUE``: Frisian's value
+    rule), ``promotion_during_capture``, ``king_lands_behind``, ``remove_captured_at_once``,
+    ``orthogonal_captures`` (captures along rows and columns too), ``king_quiet_move_limit``
+    (quiet moves in a row one king may make while its side has men; 0: none; a rule of the
+    game's history, kept by Game and given to the search's root, never in a FEN),
+    ``king_ending_draws`` ((stronger kings, weaker kings, moves each) king-only endings drawn
+    after that many moves without a capture), ``draw_moves_without_progress``, and the options
+    ``mandatory_capture``, ``losing``, ``breakthrough``.
     """
 
     id: str

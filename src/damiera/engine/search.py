@@ -296,19 +296,26 @@ class Searcher:
             self.threat_extension, self.reduce_sacrifices, self.prune_late_moves, self.probcut,
             on_info=report, cpu_time=cpu_time, remaining=remaining or 0.0, increment=increment,
             moves_to_go=moves_to_go or 0, ply=ply,
-            resting_king=tired_king(self.variant, pos, streaks_of(_game_positions(history, pos))),
+            resting_king=_resting_king(self.variant, history, pos),
         )
         self.nodes = count
         return SearchResult(move, score, done, count, seconds, pv, scores)
 
 
-def _game_positions(history: Sequence[Position], pos: Position) -> list[Position]:
-    """The game's positions up to ``pos``: ``history`` (which may end with ``pos``) and
-    ``pos``."""
-    positions = list(history)
-    if not positions or positions[-1] != pos:
-        positions.append(pos)
-    return positions
+def _resting_king(variant: Variant, history: Sequence[Position], pos: Position) -> int:
+    """The square of the king that may make no quiet move in ``pos`` under the variant's
+    king-move limit (damiera.rules.king_moves), or -1. Only the last moves can make the run,
+    so only the end of ``history`` (which may end with ``pos``) is read; anything there that
+    is not a Position is left to the core to refuse."""
+    limit = variant.king_quiet_move_limit
+    if not limit:
+        return -1
+    tail = list(history[-(2 * limit + 2):])
+    if not tail or tail[-1] != pos:
+        tail.append(pos)
+    if not all(isinstance(p, Position) for p in tail):
+        return -1
+    return tired_king(variant, pos, streaks_of(tail))
 
 
 def allocate_time(remaining: float, increment: float = 0.0, moves_to_go: int | None = None,

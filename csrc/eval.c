@@ -181,7 +181,7 @@ void eval_init(Eval *e, const Rules *r)
     e->king_value = r->flying           ? EVAL_KING_FLYING
                     : r->men_take_kings ? EVAL_KING_SHORT
                                         : EVAL_KING_SHORT_SAFE;
-    e->start_pieces = r->man_rows * n;
+    e->start_pieces = popcount64(r->mask) / n * r->man_rows * 2;
     e->runaway_bonus = r->breakthrough ? EVAL_BT_RUNAWAY : (e->king_value - EVAL_MAN) / 2;
     int advance = r->breakthrough ? EVAL_BT_ADVANCE : 1;
     e->white_home = r->promo[1];

@@ -9,7 +9,11 @@ too) and ``pool_game.png`` (a Pool checkers game: 11-16 23-19, Black's capture 1
 White's recapture), ``rules-thai-ru.png`` (the Thai rules page in Russian, at the diagram
 of a king that turns straight back), ``frisian_game.png`` (a Frisian game: 31-26 16-21 32-27,
 Black's capture 21x32, and White's reply 33x31, a capture along the row) and
-``rules-frisian-en.png`` (the Frisian rules page at its capture-by-value diagram).
+``rules-frisian-en.png`` (the Frisian rules page at its capture-by-value diagram),
+``turkish_game.png`` (a Turkish game on the board where all 64 squares play: d3-d4 d6-d5,
+then White's compulsory capture d4xd6xd8 over two men, crowned on the far row) and
+``rules-turkish-en.png`` (the Turkish rules page at the diagram of a capture that crosses a
+square freed during the same move).
 """
 
 from __future__ import annotations
@@ -61,6 +65,13 @@ def shoot(base_url: str, out: Path) -> list[Path]:
         page.goto("/en/rules/frisian")
         page.locator('figure[data-diagram="frisian-value"]').scroll_into_view_if_needed()
         made.append(out / "rules-frisian-en.png")
+        page.screenshot(path=str(made[-1]))
+        _play(page, "turkish", ["d3-d4", "d6-d5"])
+        made.append(out / "turkish_game.png")
+        page.screenshot(path=str(made[-1]))
+        page.goto("/en/rules/turkish")
+        page.locator('figure[data-diagram="turkish-removed-at-once"]').scroll_into_view_if_needed()
+        made.append(out / "rules-turkish-en.png")
         page.screenshot(path=str(made[-1]))
     return made
 

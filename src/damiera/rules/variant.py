@@ -2,6 +2,8 @@
 
 Source: ``shared/RULES.md`` section 2 (the variant table) and section 1 (the rules every
 variant shares). Code elsewhere branches on these parameters, never on a variant's name.
+A custom rule set (every field chosen by a player, :mod:`damiera.rules.custom`) is one more
+Variant, named by its ``custom:`` id.
 """
 
 from __future__ import annotations
@@ -10,6 +12,17 @@ import dataclasses
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
+
+from damiera.rules.custom import (
+    BOARD_STYLES,
+    CUSTOM_PREFIX,
+    DEFAULT_NAME,
+    FIELDS,
+    CustomRuleError,
+    is_custom,
+    read_custom,
+    write_custom,
+)
 
 
 class Color(Enum):
@@ -167,7 +180,10 @@ class Variant:
     def full_id(self) -> str:
         """The canonical text id of the rule set with its options: ``id``, then ``+`` and
         each option on, in :class:`RuleOption` order (``international+losing``,
-        ``american+optional-capture``); :func:`variant` reads it back."""
+        ``american+optional-capture``); :func:`variant` reads it back. A custom rule set's
+        id already holds its options (``custom:...``): it is its full id."""
+        if is_custom(self.id):
+            return self.id
         return "+".join((self.id, *(option.value for option in self.options)))
 
     @property
@@ -428,15 +444,70 @@ def with_options(base: Variant, options: frozenset[RuleOption] | set[RuleOption]
             "crown the first king); a game plays one of them"
         )
     plain = dataclasses.replace(base, mandatory_capture=True, losing=False, breakthrough=False)
-    if not options:
+    if not options and not is_custom(base.id):
         named = VARIANTS.get(plain.id)
         return named if named == plain else plain
-    return dataclasses.replace(
+    changed = dataclasses.replace(
         plain,
         mandatory_capture=RuleOption.OPTIONAL_CAPTURE not in options,
         losing=RuleOption.LOSING in options,
         breakthrough=RuleOption.BREAKTHROUGH in options,
     )
+    if is_custom(base.id):
+        return custom_variant(write_custom(custom_fields(changed), custom_name(base)))
+    return changed
+
+
+def custom_fields(v: Variant) -> dict[str, object]:
+    """The fields of ``v`` as :data:`damiera.rules.custom.FIELDS` holds them (enums as their
+    values, the board's notation as its :data:`~damiera.rules.custom.BOARD_STYLES` key): a
+    named rule set's fields give the custom rule set that plays it. Raises
+    :class:`~damiera.rules.custom.CustomRuleError` when ``v``'s notation is none of the
+    styles."""
+    out: dict[str, object] = {}
+    for field in FIELDS:
+        if field.name == "board":
+            style = next((key for key, values in BOARD_STYLES.items()
+                          if all(_plain(getattr(v, k)) == x for k, x in values.items())), None)
+            if style is None:
+                raise CustomRuleError("syntax", f"{v.name} has a notation no custom rule set has")
+            out["board"] = style
+        else:
+            out[field.name] = _plain(getattr(v, field.name))
+    return out
+
+
+def custom_name(v: Variant) -> str:
+    """The name written in a custom rule set's id ("" when it has none)."""
+    return v.id[len(CUSTOM_PREFIX):].partition(":")[2] if is_custom(v.id) else ""
+
+
+def custom_variant(text: str) -> Variant:
+    """The Variant of a custom id (:func:`damiera.rules.custom.read_custom`: ``custom:`` and
+    a code, then ``:name``), with its canonical id; called ``name`` (or "Custom rule set"),
+    with no PDN ``GameType`` (its PDN carries the id instead) and ``x`` between capture
+    squares. Raises :class:`~damiera.rules.custom.CustomRuleError` (a ValueError) with the
+    reason."""
+    fields, name, canonical = read_custom(text)
+    values: dict[str, object] = {}
+    for key, value in fields.items():
+        if key == "board":
+            values.update(BOARD_STYLES[str(value)])
+        else:
+            values[key] = value
+    typed = {key: _typed(key, value) for key, value in values.items()}
+    return dataclasses.replace(AMERICAN, id=canonical, name=name or DEFAULT_NAME,
+                               pdn_gametype="", capture_separator="x", **typed)  # type: ignore[arg-type]
+
+
+def _plain(value: object) -> object:
+    return value.value if isinstance(value, Enum) else value
+
+
+def _typed(key: str, value: object) -> object:
+    """``value`` in the type of AMERICAN's field ``key`` (an enum from its value)."""
+    template = getattr(AMERICAN, key)
+    return type(template)(value) if isinstance(template, Enum) else value
 
 
 def _base_variant(variant_id: str, text: str) -> Variant:
@@ -491,14 +562,17 @@ def variant(
     ``GameType`` number or full form (``"20"``, ``"21,B,8,8,N1,0"``), followed by any rule
     options joined with ``+`` (the canonical id :attr:`Variant.full_id`:
     ``"international+losing"``, ``"american+optional-capture"``, in any order); case and
-    surrounding blanks are ignored. The keywords turn options on as well (an option both in
+    surrounding blanks are ignored; or a custom rule set's id (``custom:1a01...:Name``,
+    :func:`custom_variant`), which may be followed by options too. The keywords turn
+    options on as well (an option both in
     the id and a keyword is on once: ``variant("american+optional-capture",
     optional_capture=True)`` is how stored games with the old flag read back).
 
     Raises TypeError for a value that is not a str, :class:`UnknownVariantError` for an
     unknown name, and :class:`VariantOptionError` (a ValueError) for an unknown option, an
     option named twice in the id, a text longer than :data:`MAX_VARIANT_TEXT`, or an
-    impossible combination (:func:`with_options`).
+    impossible combination (:func:`with_options`); for a custom id,
+    :class:`~damiera.rules.custom.CustomRuleError` (a ValueError) with the reason.
     """
     if not isinstance(variant_id, str):
         raise TypeError(
@@ -509,11 +583,11 @@ def variant(
             f"a variant id has at most {MAX_VARIANT_TEXT} characters, not {len(variant_id)}"
         )
     name, *words = variant_id.split("+")
-    base = _base_variant(variant_id, name)
+    base = custom_variant(name) if is_custom(name.strip()) else _base_variant(variant_id, name)
     options = parse_options(words)
     flags = {RuleOption.OPTIONAL_CAPTURE: optional_capture, RuleOption.LOSING: losing,
              RuleOption.BREAKTHROUGH: breakthrough}
     options |= {option for option, on in flags.items() if on}
     if not options:
         return base
-    return with_options(base, options)
+    return with_options(base, options | set(base.options))

@@ -562,3 +562,19 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
 def all_diagrams() -> list[tuple[str, Diagram]]:
     """Every ``(page id, diagram)`` pair, in page order."""
     return [(page, d) for page, diagrams in DIAGRAMS.items() for d in diagrams]
+
+
+#: The captions shared by several pages, by the rule they show (a custom rule set's page
+#: uses them too: the same words, the same translations).
+SHARED_CAPTIONS: dict[str, str] = {
+    "start": _START_CAPTION,
+    "king-short": _KING_SHORT_CAPTION,
+    "king-flying": _KING_FLYING_CAPTION,
+    "flying-capture": _FLYING_CAPTION,
+    "mandatory": _MANDATORY_CAPTION,
+    "man-forward": _MAN_FORWARD_CAPTION,
+    "man-backward": _MAN_BACKWARD_CAPTION,
+    "pass-through": _PASS_THROUGH_CAPTION,
+    "free-choice": _FREE_CHOICE_CAPTION,
+    "crowned-stop": _STOP_CAPTION,
+}

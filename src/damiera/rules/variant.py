@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from typing import Final
 
 from damiera.rules.custom import (
@@ -482,12 +483,14 @@ def custom_name(v: Variant) -> str:
     return v.id[len(CUSTOM_PREFIX):].partition(":")[2] if is_custom(v.id) else ""
 
 
+@lru_cache(maxsize=256)
 def custom_variant(text: str) -> Variant:
     """The Variant of a custom id (:func:`damiera.rules.custom.read_custom`: ``custom:`` and
     a code, then ``:name``), with its canonical id; called ``name`` (or "Custom rule set"),
     with no PDN ``GameType`` (its PDN carries the id instead) and ``x`` between capture
     squares. Raises :class:`~damiera.rules.custom.CustomRuleError` (a ValueError) with the
-    reason."""
+    reason. The same text gives the same object (the last 256 are remembered), so the rules
+    core's objects built for it are found again by identity."""
     fields, name, canonical = read_custom(text)
     values: dict[str, object] = {}
     for key, value in fields.items():

@@ -4,6 +4,7 @@ one's parameters plays exactly its legal moves."""
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 import random
 
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 import damiera
 from damiera.rules.custom import (
+    BOARD_STYLES,
     CUSTOM_PREFIX,
     DEFAULT_NAME,
     FIELDS,
@@ -28,6 +30,7 @@ from damiera.rules.game import Game
 from damiera.rules.variant import (
     VARIANTS,
     RuleOption,
+    Variant,
     custom_fields,
     custom_variant,
     variant,
@@ -194,3 +197,12 @@ def test_a_custom_rule_set_with_a_named_ones_parameters_plays_its_legal_moves(
             theirs.push(move)
             ours.push(("x" if move.captures else "-").join(move.path))
         assert ours.fen == theirs.fen
+
+
+def test_every_rule_field_of_variant_is_in_the_code() -> None:
+    """A rule field added to Variant must get its entry in FIELDS (at the end, the rule as
+    before first), or custom rule sets could not choose it and a named rule set using it
+    would read back as another."""
+    not_rules = {"id", "name", "pdn_gametype", "capture_separator"}
+    in_code = {f.name for f in FIELDS} | {k for style in BOARD_STYLES.values() for k in style}
+    assert {f.name for f in dataclasses.fields(Variant)} - not_rules - in_code == set()

@@ -52,9 +52,12 @@ def test_the_diagrams_show_the_rule_that_differs() -> None:
     plain = {d.id for d in custom_diagrams(variant(write_custom(default_fields())))}
     assert {"custom-men-forward", "custom-crowned-stop", "custom-free-choice"} <= plain
     flying = write_custom({**default_fields(), "flying_kings": True, "king_lands_behind": True,
-                           "capture_choice": "majority", "losing": True})
+                           "capture_choice": "majority", "losing": True,
+                           "remove_captured_at_once": True})
     ids = {d.id for d in custom_diagrams(variant(flying))}
-    assert {"custom-land-behind", "custom-most-pieces", "custom-losing"} <= ids
+    assert {"custom-land-behind", "custom-most-pieces", "custom-losing",
+            "custom-removed-at-once"} <= ids
+    assert _problems(flying) == []
 
 
 def test_a_wrong_claim_in_a_custom_diagram_is_caught() -> None:

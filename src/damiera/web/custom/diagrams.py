@@ -58,6 +58,10 @@ MOST_PIECES_CAPTION = {
         "Rule 1, the most pieces: %(move)s takes two pieces, so the single capture "
         "%(illegal)s is not allowed."),
 }
+REMOVED_AT_ONCE_CAPTION = N_(
+    "Each captured piece leaves the board at once, so the king may turn straight back over "
+    "the square it came from: %(move)s takes %(captures)s."
+)
 LOSING_CAPTION = N_("White must take with %(move)s; Black, left without pieces, wins.")
 BREAKTHROUGH_CAPTION = N_("%(move)s makes the first king, and White wins at once.")
 
@@ -96,7 +100,7 @@ def custom_diagrams(v: Variant) -> tuple[Diagram, ...]:
     board = _Board(v)
     return tuple(d for d in (
         _start(v, board), _king_moves(v, board), _mandatory(v, board), _men(v, board),
-        _flying(v, board), _choice(v, board), _promotion(v, board), _goal(v, board),
+        _flying(v, board), _removed_at_once(v, board), _choice(v, board), _promotion(v, board), _goal(v, board),
     ) if d is not None)
 
 
@@ -178,6 +182,22 @@ def _flying(v: Variant, board: _Board) -> Diagram | None:
     claims = (legal(*captures), only(*captures, *quiet))
     return Diagram("custom-flying-capture", "captures", v.full_id, fen, SHARED_CAPTIONS["flying-capture"],
                    claims, Shown(captures[1], (enemy,)))
+
+
+def _removed_at_once(v: Variant, board: _Board) -> Diagram | None:
+    """A flying king between two pieces on one diagonal: with each piece gone as it is
+    jumped, it takes one, turns straight back over the squares it came by and takes the
+    other, in either order."""
+    if not (v.flying_kings and v.remove_captured_at_once):
+        return None
+    corner, near, king, _empty, far, *beyond = board.fit([(i, i) for i in range(board.size)])
+    ends = beyond[:1] if v.king_lands_behind else beyond
+    moves = [_capture(king, corner, end) for end in ends]
+    moves += [_capture(king, end, corner) for end in ends]
+    claims = (only(*moves),) if v.mandatory_capture else (legal(*moves),)
+    return Diagram("custom-removed-at-once", "captures", v.full_id,
+                   board.fen(["K" + king], [near, far]), REMOVED_AT_ONCE_CAPTION, claims,
+                   Shown(moves[0], (near, far)))
 
 
 def _choice(v: Variant, board: _Board) -> Diagram:

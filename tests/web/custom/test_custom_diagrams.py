@@ -14,7 +14,7 @@ from damiera.rules.custom import FIELDS, CustomRuleError, default_fields, write_
 from damiera.rules.variant import VARIANTS, custom_fields, variant
 from damiera.web.custom.diagrams import custom_diagrams
 from damiera.web.rules_pages.diagrams import Claim
-from tests.rules.test_custom import _EVERY_VALUE, _playable
+from tests.rules.test_custom import _EVERY_VALUE, _PREREQUISITES, _playable
 from tests.rules_pages.test_diagrams import check_diagram
 
 
@@ -68,3 +68,32 @@ def test_a_wrong_claim_in_a_custom_diagram_is_caught() -> None:
     # the same position under a rule set whose men capture backward makes it legal
     back = write_custom({**default_fields(), "men_capture_backward": True})
     assert check_diagram(dataclasses.replace(wrong, variant=back)) == []
+
+
+def test_a_flying_king_turning_back_after_each_landing_is_one_move() -> None:
+    """Found by the random rule sets: taking the far piece first, the king may turn back
+    from any landing, and those captures (same start, end and pieces) are one move."""
+    flying = write_custom({**default_fields(), "flying_kings": True,
+                           "remove_captured_at_once": True})
+    assert _problems(flying) == []
+
+
+def test_every_diagram_holds_for_every_pair_of_field_values() -> None:
+    """Each two rule values together (with what they need), so that rules that meet in a
+    diagram are met deterministically, not only by the random rule sets."""
+    seen: set[str] = set()
+    problems: list[str] = []
+    for i, (name, value) in enumerate(_EVERY_VALUE):
+        for other, other_value in _EVERY_VALUE[i + 1:]:
+            fields = default_fields()
+            fields.update(_PREREQUISITES.get((name, value), {}))
+            fields.update(_PREREQUISITES.get((other, other_value), {}))
+            fields[name], fields[other] = value, other_value
+            try:
+                text = write_custom(fields)
+            except CustomRuleError:
+                continue
+            if text not in seen:
+                seen.add(text)
+                problems += _problems(text)
+    assert len(seen) > 400 and problems == []

@@ -187,13 +187,16 @@ def _flying(v: Variant, board: _Board) -> Diagram | None:
 def _removed_at_once(v: Variant, board: _Board) -> Diagram | None:
     """A flying king between two pieces on one diagonal: with each piece gone as it is
     jumped, it takes one, turns straight back over the squares it came by and takes the
-    other, in either order."""
+    other, in either order (taking the far one first, the turns from each landing end alike
+    and are one move)."""
     if not (v.flying_kings and v.remove_captured_at_once):
         return None
     corner, near, king, _empty, far, *beyond = board.fit([(i, i) for i in range(board.size)])
     ends = beyond[:1] if v.king_lands_behind else beyond
     moves = [_capture(king, corner, end) for end in ends]
-    moves += [_capture(king, end, corner) for end in ends]
+    # the other order ends on the corner whichever square it turned back from: captures
+    # with the same start, end and pieces are one move (RULES.md section 1), its first path
+    moves.append(_capture(king, beyond[0], corner))
     claims = (only(*moves),) if v.mandatory_capture else (legal(*moves),)
     return Diagram("custom-removed-at-once", "captures", v.full_id,
                    board.fen(["K" + king], [near, far]), REMOVED_AT_ONCE_CAPTION, claims,

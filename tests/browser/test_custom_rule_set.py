@@ -14,7 +14,6 @@ from tests.browser.conftest import browser_pages
 from tests.browser.test_play_page import board_pieces, moves_listed, square, wait_idle
 
 Page = Any
-SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "custom_rule_set.png"
 
 
 def _choose(page: Page, field: str, value: object) -> None:
@@ -68,9 +67,11 @@ def test_a_custom_rule_set_made_in_one_browser_is_played_in_another(
         assert not errors, errors
 
 
-def test_the_custom_rule_set_page_screenshot(browser: Any, base_url: str) -> None:
-    """docs/screenshots/custom_rule_set.png: a rule set's page (Russian men and kings on a
-    10x10 board, the majority rule, breakthrough)."""
+def test_the_page_tools_screenshot_shows_is_drawn(browser: Any, base_url: str,
+                                                 tmp_path: Path) -> None:
+    """The page tools/screenshots_rule_sets.py takes as docs/screenshots/custom_rule_set.png
+    (Russian men and kings on 10x10, majority, breakthrough), shot into a temporary file
+    here so that a test run leaves the committed picture alone."""
     with browser_pages(browser, [base_url]) as (pages, errors):
         page = pages[0]
         body = {"rules": {"board_size": 10, "man_rows": 4, "men_capture_backward": True,
@@ -79,7 +80,9 @@ def test_the_custom_rule_set_page_screenshot(browser: Any, base_url: str) -> Non
                           "breakthrough": True},
                 "name": "Club rules"}
         url = page.request.post("/api/custom", data=body).json()["url"]
-        page.goto(url)
+        page.goto(url + "?lang=en")
         expect(page.locator("figure.diagram svg [data-piece]").first).to_be_visible()
-        page.screenshot(path=str(SCREENSHOT), full_page=False)
+        expect(page.locator("#diagram-custom-breakthrough")).to_be_visible()
+        page.screenshot(path=str(tmp_path / "custom.png"))
+        assert (tmp_path / "custom.png").stat().st_size > 10_000
         assert not errors, errors

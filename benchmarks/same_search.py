@@ -88,8 +88,10 @@ def main() -> int:
     parser.add_argument("--depth", type=int, default=8, help="plies on 8x8 (10x10: one less)")
     parser.add_argument("--nodes", type=int, default=30_000)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--variants", default=",".join(VARIANTS),
+                        help="rule sets to compare (both builds must know them); default: all")
     a = parser.parse_args()
-    rule_sets = [(vid, False) for vid in VARIANTS] + [("brazilian", True)]
+    rule_sets = [(vid, False) for vid in a.variants.split(",")] + [("brazilian", True)]
     jobs: list[list[Any]] = []
     for vid, house in rule_sets:
         v = variant(vid, optional_capture=True) if house else variant(vid)

@@ -119,23 +119,24 @@ PyObject *core_allocate_time(PyObject *Py_UNUSED(module), PyObject *args)
 
 /* search(position, history, depth, movetime, nodes, root_scores, threat_extension,
  *        reduce_sacrifices, prune_late_moves, probcut, *, on_info, cpu_time, remaining,
- *        increment, moves_to_go, ply) */
+ *        increment, moves_to_go, ply, resting_king) */
 static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"position", "history", "depth", "movetime", "nodes", "root_scores",
                             "threat_extension", "reduce_sacrifices", "prune_late_moves",
                             "probcut", "on_info", "cpu_time", "remaining", "increment",
-                            "moves_to_go", "ply", NULL};
+                            "moves_to_go", "ply", "resting_king", NULL};
     PyObject *pos, *history, *on_info = Py_None;
     Limits lim = {0};
     Options opt = {1, 1, 1, 1};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|idLppppp$Opddii", names, &pos, &history,
+    int resting = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|idLppppp$Opddiii", names, &pos, &history,
                                      &lim.depth, &lim.movetime, &lim.nodes, &lim.root_scores,
                                      &opt.threat_extension, &opt.reduce_sacrifices,
                                      &opt.prune_late_moves, &opt.probcut, &on_info,
                                      &lim.cpu_clock, &lim.remaining, &lim.increment,
-                                     &lim.moves_to_go, &lim.ply) ||
-        !engine_ready(self) || limits_ok(&lim) < 0)
+                                     &lim.moves_to_go, &lim.ply, &resting) ||
+        !engine_ready(self) || (lim.resting_king = resting + 1, limits_ok(&lim) < 0))
         return NULL;
     if (on_info != Py_None && !PyCallable_Check(on_info)) {
         PyErr_SetString(PyExc_TypeError, "on_info must be callable or None");
@@ -253,11 +254,13 @@ static PyMethodDef Engine_methods[] = {
     {"search", (PyCFunction)(void (*)(void))Engine_search, METH_VARARGS | METH_KEYWORDS,
      "search(position, history, depth=0, movetime=0.0, nodes=0, root_scores=False, "
      "threat_extension=True, reduce_sacrifices=True, prune_late_moves=True, probcut=True, *, "
-     "on_info=None, cpu_time=False, remaining=0.0, increment=0.0, moves_to_go=0, ply=0) -> "
+     "on_info=None, cpu_time=False, remaining=0.0, increment=0.0, moves_to_go=0, ply=0, "
+     "resting_king=-1) -> "
      "(move | None, score, depth, nodes, seconds, pv, root_scores); 0: no limit; cpu_time: "
      "movetime and the game clock (remaining seconds, increment, moves to go, plies played) "
      "measured on the search thread's CPU time; seconds are wall-clock; on_info(depth, score, "
-     "nodes, seconds, pv, lines) after every iteration; the interpreter lock is released for "
+     "nodes, seconds, pv, lines) after every iteration; resting_king: the square of a king that "
+     "may make no quiet move at the root (-1: none); the interpreter lock is released for "
      "the whole search"},
     {"stop", (PyCFunction)Engine_stop, METH_NOARGS,
      "stop(): the running search returns its best move within a few hundred nodes"},

@@ -43,6 +43,9 @@ int limits_check(const Limits *l, char *err, size_t errlen)
     else if (!(l->movetime >= 0 && l->movetime <= MAX_MOVETIME))
         snprintf(err, errlen, "movetime must be 0-%g seconds, not %g", MAX_MOVETIME,
                  l->movetime);
+    else if (l->resting_king < 0 || l->resting_king > MAX_BITS)
+        snprintf(err, errlen, "the resting king must be a square 0-%d or none, not %d",
+                 MAX_BITS - 1, l->resting_king - 1);
     else if (l->nodes < 0)
         snprintf(err, errlen, "nodes must be 0 or more, not %lld", l->nodes);
     else if (!(l->remaining >= 0 && l->remaining <= MAX_CLOCK))

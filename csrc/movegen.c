@@ -17,8 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const int OPPOSITE[4] = {DOWN_RIGHT, DOWN_LEFT, UP_RIGHT, UP_LEFT};
-
 static inline int popcnt(uint64_t x) { return popcount64(x); }
 static inline int lowbit(uint64_t x) { return __builtin_ctzll(x); }
 
@@ -69,6 +67,15 @@ static int choice_cmp(const Rules *r, const CMove *a, const CMove *b)
     switch (r->choice) {
     case CHOICE_KING_PRECEDENCE:
         return (int)a->by_king - (int)b->by_king;
+    case CHOICE_VALUE: {
+        /* 100 a man, 199 a king: at most MAX_CAPS pieces, so n kings weigh more than 2n - 1
+         * men and less than 2n, and equal values are equal counts. */
+        int ka = popcnt(a->captured_kings), kb = popcnt(b->captured_kings);
+        int va = 100 * (a->ncap - ka) + 199 * ka, vb = 100 * (b->ncap - kb) + 199 * kb;
+        if (va != vb)
+            return va - vb;
+        return (int)a->by_king - (int)b->by_king;
+    }
     case CHOICE_MAJORITY:
         return (int)a->ncap - (int)b->ncap;
     case CHOICE_MOST_THEN_KINGS:
@@ -99,13 +106,20 @@ static int choice_cmp(const Rules *r, const CMove *a, const CMove *b)
     }
 }
 
+/* Steps (to the next playing square of a line) from a square to another on the same line. */
+static int steps_between(const Rules *r, int from, int to)
+{
+    int dr = abs((int)r->row[from] - (int)r->row[to]), dc = abs((int)r->col[from] - (int)r->col[to]);
+    return dr == dc ? dr : (dr + dc) / 2;
+}
+
 /* < 0 when a's path is the one PDN writes for an equal capture: the landing right behind each
  * captured piece first (a turning square is the only landing that turns), then notation order. */
 static int path_pref(const Rules *r, const CMove *a, const CMove *b)
 {
     for (int i = 0; i < a->ncap; i++) {
-        int ga = abs((int)r->row[a->path[i + 1]] - (int)r->row[a->caps[i]]);
-        int gb = abs((int)r->row[b->path[i + 1]] - (int)r->row[b->caps[i]]);
+        int ga = steps_between(r, a->path[i + 1], a->caps[i]);
+        int gb = steps_between(r, b->path[i + 1], b->caps[i]);
         if (ga != gb)
             return ga - gb;
     }
@@ -172,12 +186,8 @@ static int man_captures(CapCtx *c, int sq, uint64_t captured)
 {
     const Rules *r = c->r;
     int found = 0;
-    int d0 = 0, d1 = 4;
-    if (!r->men_back) {
-        d0 = c->side == 0 ? 0 : 2;
-        d1 = d0 + 2;
-    }
-    for (int d = d0; d < d1; d++) {
+    for (unsigned dirs = r->men_dirs[c->side]; dirs; dirs &= dirs - 1) {
+        int d = __builtin_ctz(dirs);
         int mid = r->nb[d][sq];
         if (mid < 0)
             continue;
@@ -214,10 +224,10 @@ static int king_captures(CapCtx *c, int sq, uint64_t captured, int came_from, in
     const Rules *r = c->r;
     int found = 0;
     /* Straight back is closed while the piece just taken still blocks it. */
-    int back = came_from >= 0 && !r->remove_at_once ? OPPOSITE[came_from] : -1;
+    int back = came_from >= 0 && !r->remove_at_once ? OPPOSITE_DIR(came_from) : -1;
     uint64_t empty = free_squares(c, captured), opp = c->opp;
     if (!r->flying) {
-        for (int d = 0; d < 4; d++) {
+        for (int d = 0; d < r->ndirs; d++) {
             if (d == back)
                 continue;
             int mid = r->nb[d][sq];
@@ -240,7 +250,7 @@ static int king_captures(CapCtx *c, int sq, uint64_t captured, int came_from, in
         }
         return found;
     }
-    for (int d = 0; d < 4; d++) {
+    for (int d = 0; d < r->ndirs; d++) {
         if (d == back)
             continue;
         int s = r->nb[d][sq];
@@ -277,6 +287,30 @@ static int king_captures(CapCtx *c, int sq, uint64_t captured, int came_from, in
     return found;
 }
 
+static inline uint64_t shift(uint64_t x, int o) { return o > 0 ? x << o : x >> -o; }
+
+/* Pieces of from with a capture in a straight direction d >= 4: the next square that way an
+ * enemy of targets, the one after it empty (has_nb keeps the steps on the board). */
+static inline uint64_t straight_jumpers(const Rules *r, uint64_t from, uint64_t targets,
+                                        uint64_t empty, int d)
+{
+    int o = r->step[d];
+    uint64_t over = shift(from & r->has_nb[d], o) & targets & r->has_nb[d];
+    return shift(shift(over, o) & empty, -2 * o);
+}
+
+/* Men of side with a capture in a straight direction (off the diagonal rule sets' path). */
+static __attribute__((noinline)) uint64_t straight_men_jumpers(const Rules *r, uint64_t men,
+                                                               uint64_t targets, uint64_t empty,
+                                                               int side)
+{
+    uint64_t cand = 0;
+    for (int d = 4; d < r->ndirs; d++)
+        if (r->men_dirs[side] >> d & 1)
+            cand |= straight_jumpers(r, men, targets, empty, d);
+    return cand;
+}
+
 static uint64_t man_capture_candidates(const Rules *r, uint64_t men, uint64_t targets,
                                        uint64_t empty, int side)
 {
@@ -289,7 +323,29 @@ static uint64_t man_capture_candidates(const Rules *r, uint64_t men, uint64_t ta
         if (down)
             cand |= men & (targets >> a) & (empty >> (2 * a));
     }
+    if (r->ndirs > 4)
+        cand |= straight_men_jumpers(r, men, targets, empty, side);
     return cand;
+}
+
+/* Kings of k with a capture in a straight direction d >= 4, from afar when flying. */
+static __attribute__((noinline)) uint64_t straight_king_jumpers(const Rules *r, uint64_t k, uint64_t opp, uint64_t empty,
+                                      int d)
+{
+    if (!r->flying)
+        return straight_jumpers(r, k, opp, empty, d);
+    int o = r->step[d];
+    uint64_t found = 0;
+    while (k) {
+        int s = lowbit(k);
+        k &= k - 1;
+        uint64_t at = shift((uint64_t)1 << s & r->has_nb[d], o);
+        while (at & empty & r->has_nb[d])
+            at = shift(at, o);
+        if ((at & opp & r->has_nb[d]) && (shift(at, o) & empty))
+            found |= (uint64_t)1 << s;
+    }
+    return found;
 }
 
 static int all_captures(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side,
@@ -339,8 +395,6 @@ int gen_raw_captures(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings,
 
 /* ---------------------------------------------------------------------------------------- */
 /* Quiet moves */
-
-static inline uint64_t shift(uint64_t x, int o) { return o > 0 ? x << o : x >> -o; }
 
 static int quiet_moves(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side,
                        MoveList *out)
@@ -414,6 +468,10 @@ int has_capture(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int 
     }
     if (!k)
         return 0;
+    if (r->ndirs > 4)
+        for (int d = 4; d < r->ndirs; d++)
+            if (straight_king_jumpers(r, k, opp, empty, d))
+                return 1;
     for (int a = h; a <= h + 1; a++) {
         if (!r->flying) {
             if ((k >> (2 * a)) & (opp >> a) & empty)

@@ -9,10 +9,10 @@
 int rules_init(Rules *r)
 {
     int n = r->size, h = n / 2;
-    if ((n != 8 && n != 10) || r->choice < CHOICE_FREE || r->choice > CHOICE_KING_PRECEDENCE ||
+    if ((n != 8 && n != 10) || r->choice < CHOICE_FREE || r->choice > CHOICE_VALUE ||
         r->promotion < PROMO_STOP || r->promotion > PROMO_PASS_THROUGH || r->man_rows < 1 ||
         2 * r->man_rows >= n || r->draw_plies < 1 || (r->land_behind & ~1) ||
-        (r->remove_at_once & ~1))
+        (r->remove_at_once & ~1) || (r->orthogonal & ~1))
         return -1;
     if (r->losing && r->breakthrough) /* two goals at once (goal.h) */
         return -1;
@@ -41,18 +41,39 @@ int rules_init(Rules *r)
                     r->nbits = s + 1;
             }
         }
-    static const int dr[4] = {-1, -1, 1, 1}, dc[4] = {-1, 1, -1, 1};
+    /* The four diagonals, then up, left, right and down to the next playing square. */
+    static const int dr[MAX_DIRS] = {-1, -1, 1, 1, -2, 0, 0, 2};
+    static const int dc[MAX_DIRS] = {-1, 1, -1, 1, 0, -2, 2, 0};
+    const int step[MAX_DIRS] = {-(h + 1), -h, h, h + 1, -(2 * h + 1), -1, 1, 2 * h + 1};
+    r->ndirs = r->orthogonal ? 8 : 4;
+    for (int d = 0; d < MAX_DIRS; d++) {
+        r->step[d] = step[d];
+        r->has_nb[d] = 0;
+    }
     for (int row = 0; row < n; row++)
         for (int c = 0; c < n; c++) {
             int s = bit_of[row][c];
             if (s < 0)
                 continue;
-            for (int d = 0; d < 4; d++) {
+            for (int d = 0; d < r->ndirs; d++) {
                 int rr = row + dr[d], cc = c + dc[d];
-                if (rr >= 0 && rr < n && cc >= 0 && cc < n)
+                if (rr >= 0 && rr < n && cc >= 0 && cc < n) {
                     r->nb[d][s] = (int8_t)bit_of[rr][cc];
+                    r->has_nb[d] |= (uint64_t)1 << s;
+                }
             }
         }
+    /* Men capture forward (White up, Black down), or every way with men_back; with orthogonal
+     * captures, forward also straight ahead and sideways. */
+    for (int side = 0; side < 2; side++) {
+        unsigned dirs = side == 0 ? (1u << UP_LEFT | 1u << UP_RIGHT)
+                                  : (1u << DOWN_LEFT | 1u << DOWN_RIGHT);
+        if (r->orthogonal)
+            dirs |= 1u << LEFT | 1u << RIGHT | (side == 0 ? 1u << UP : 1u << DOWN);
+        if (r->men_back)
+            dirs = (1u << r->ndirs) - 1;
+        r->men_dirs[side] = (uint8_t)dirs;
+    }
     int i = 0;
     for (int s = 0; s < MAX_BITS; s++)
         r->rank[s] = (uint16_t)(r->mask >> s & 1 ? i++ : 0);

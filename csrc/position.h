@@ -22,13 +22,22 @@
  * every enemy piece (20 in International's start). position_check refuses more. */
 #define MAX_CAPS 24
 
+/* Directions: the four diagonals, then (with Rules.orthogonal) the four straight lines, each
+ * step to the next playing square that way: along a column two rows (2h + 1 bits), along a
+ * row two columns (1 bit). OPPOSITE_DIR(d) is the way back. */
 enum { UP_LEFT = 0, UP_RIGHT = 1, DOWN_LEFT = 2, DOWN_RIGHT = 3 };
+enum { UP = 4, LEFT = 5, RIGHT = 6, DOWN = 7 };
+#define MAX_DIRS 8
+#define OPPOSITE_DIR(d) ((d) < 4 ? 3 - (d) : 11 - (d))
 enum {
     CHOICE_FREE = 0,
     CHOICE_MAJORITY = 1,
     CHOICE_ITALIAN = 2,
     CHOICE_MOST_THEN_KINGS = 3,
-    CHOICE_KING_PRECEDENCE = 4
+    CHOICE_KING_PRECEDENCE = 4,
+    CHOICE_VALUE = 5 /* the highest value: a king is worth more than one man and less than
+                        two (n kings beat 2n - 1 men, lose to 2n); at equal value a king's
+                        capture before a man's */
 };
 enum { PROMO_STOP = 0, PROMO_CONTINUE = 1, PROMO_PASS_THROUGH = 2 };
 
@@ -53,6 +62,8 @@ typedef struct {
     int remove_at_once; /* each captured piece leaves the board as it is jumped: its square is
                            empty for the rest of the move, so the piece may turn back over it
                            (0: the Turkish strike, all removed when the move ends) */
+    int orthogonal;     /* men and kings also capture along rows and columns (over the next
+                           playing square of the row or column); moves stay diagonal */
     int mandatory;      /* 0 under the optional-capture house rule */
     int losing;         /* the losing rule: no piece or no move on one's turn wins (goal.h) */
     int breakthrough;   /* breakthrough: the first promotion wins (goal.h) */
@@ -62,7 +73,11 @@ typedef struct {
     int half, nbits;
     uint64_t mask;
     uint64_t promo[2]; /* promotion row of side 0 (White: top row) and 1 (Black: bottom) */
-    int8_t nb[4][MAX_BITS]; /* neighbour in each direction, -1 off the board */
+    int ndirs;         /* capture directions: 4 (diagonal), 8 with orthogonal */
+    int step[MAX_DIRS]; /* bit offset of a step in each direction (where nb is not -1) */
+    uint8_t men_dirs[2]; /* bit d set: side's men capture in direction d */
+    uint64_t has_nb[MAX_DIRS]; /* squares with a neighbour in direction d */
+    int8_t nb[MAX_DIRS][MAX_BITS]; /* neighbour in each direction, -1 off the board */
     uint8_t row[MAX_BITS], col[MAX_BITS]; /* internal row (0 top) and column of a square */
     uint16_t rank[MAX_BITS]; /* position of a square in notation order (rules_set_order) */
 } Rules;

@@ -420,6 +420,15 @@ int search_run(Search *S, const Node *pos, const Node *history, int nhistory,
     S->poll_ctx = poll_ctx;
     if (prepare(S, pos, history, nhistory, &quiet) < 0)
         return -1;
+    if (lim->resting_king) { /* the resting king's quiet moves leave the root (sorted kept) */
+        int kept = 0, rest = lim->resting_king - 1;
+        for (int i = 0; i < S->root_moves.n; i++) {
+            const CMove *m = &S->root_moves.m[i];
+            if (m->ncap || m->start != rest)
+                S->root_moves.m[kept++] = *m;
+        }
+        S->root_moves.n = kept;
+    }
     int count = S->root_moves.n;
     if (count == 0) {
         out->score = stuck_score(S, 0);

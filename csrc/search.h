@@ -88,6 +88,10 @@ typedef struct {
      * lower of the two bounds applies). */
     double remaining, increment;
     int moves_to_go, ply;
+    /* 1 + the bit index of a king that may make no quiet move at the root (it made the
+     * rules' limit of them in a row: a rule of the game's history, docs/rules.md), 0: none.
+     * Only the root knows it; the tree below searches every move the generator gives. */
+    int resting_king;
 } Limits;
 
 /* A move's time from a game clock, in seconds from the search's start: no new iteration

@@ -6,9 +6,12 @@ and Debian's Chromium, on a fresh site (tools/screenshots.py's ``serve_and_shoot
 Writes ``thai_game.png`` (a Thai game on one screen from the start, every move entered by
 clicks: 25-21 6-10 21-17 10-14, then Black's capture 17x10 and White's reply, a capture
 too) and ``pool_game.png`` (a Pool checkers game: 11-16 23-19, Black's capture 16x23 and
-White's recapture), and ``rules-thai-ru.png`` (the Thai rules page in Russian, at the diagram
-of a king that turns straight back), and ``custom_rule_set.png`` (a custom rule set's page:
-Russian men and kings on a 10x10 board with the majority rule and breakthrough).
+White's recapture), ``rules-thai-ru.png`` (the Thai rules page in Russian, at the diagram
+of a king that turns straight back), ``frisian_game.png`` (a Frisian game: 31-26 16-21 32-27,
+Black's capture 21x32, and White's reply 33x31, a capture along the row),
+``rules-frisian-en.png`` (the Frisian rules page at its capture-by-value diagram) and
+``custom_rule_set.png`` (a custom rule set's page: Russian men and kings on a 10x10 board
+with the majority rule and breakthrough).
 """
 
 from __future__ import annotations
@@ -53,6 +56,13 @@ def shoot(base_url: str, out: Path) -> list[Path]:
         page.goto("/ru/rules/thai")
         page.locator('figure[data-diagram="thai-removed-at-once"]').scroll_into_view_if_needed()
         made.append(out / "rules-thai-ru.png")
+        page.screenshot(path=str(made[-1]))
+        _play(page, "frisian", ["31-26", "16-21", "32-27", "21x32"])
+        made.append(out / "frisian_game.png")
+        page.screenshot(path=str(made[-1]))
+        page.goto("/en/rules/frisian")
+        page.locator('figure[data-diagram="frisian-value"]').scroll_into_view_if_needed()
+        made.append(out / "rules-frisian-en.png")
         page.screenshot(path=str(made[-1]))
         made.append(out / "custom_rule_set.png")
         shoot_custom_rule_set(page, made[-1])

@@ -39,7 +39,7 @@ typedef struct {
     const char *id;
     int size, man_rows, flying, men_back, men_take_kings, choice, promotion;
     int a1_dark, numeric, from_bottom_right;
-    int land_behind, remove_at_once;
+    int land_behind, remove_at_once, orthogonal;
 } VariantRow;
 
 static const VariantRow VARIANTS[] = {
@@ -52,6 +52,8 @@ static const VariantRow VARIANTS[] = {
     {"international", 10, 4, 1, 1, 1, CHOICE_MAJORITY, PROMO_PASS_THROUGH, 1, 1, 0},
     {"pool", 8, 3, 1, 1, 1, CHOICE_FREE, PROMO_PASS_THROUGH, 1, 1, 0},
     {"thai", 8, 2, 1, 0, 1, CHOICE_FREE, PROMO_STOP, 1, 1, 1, 1, 1},
+    {"frisian", 10, 4, 1, 1, 1, CHOICE_VALUE, PROMO_PASS_THROUGH, 1, 1, 0, 0, 0, 1},
+    {"frysk", 10, 1, 1, 1, 1, CHOICE_VALUE, PROMO_PASS_THROUGH, 1, 1, 0, 0, 0, 1},
 };
 #define NVARIANTS ((int)(sizeof VARIANTS / sizeof *VARIANTS))
 
@@ -79,6 +81,7 @@ static void rules_of(const VariantRow *v, Rules *r)
     r->promotion = v->promotion;
     r->land_behind = v->land_behind;
     r->remove_at_once = v->remove_at_once;
+    r->orthogonal = v->orthogonal;
     r->mandatory = 1;
     r->man_rows = v->man_rows;
     r->draw_plies = 80;
@@ -503,6 +506,12 @@ static void test_boundary(void)
               strstr(err, "depth must be 0-190") && limits_check(&nan, err, sizeof err) < 0 &&
               limits_check(&minus, err, sizeof err) < 0,
           "boundary: the limits' checks (last message: %s)", err);
+    Limits resting = ok, off_board = ok;
+    resting.resting_king = MAX_BITS; /* the last bit, + 1 */
+    off_board.resting_king = MAX_BITS + 1;
+    CHECK(limits_check(&resting, err, sizeof err) == 0 &&
+              limits_check(&off_board, err, sizeof err) < 0 && strstr(err, "resting king"),
+          "boundary: the resting king's square (last message: %s)", err);
     CHECK(tt_entries_check(0) && !tt_entries_check(1) && !tt_entries_check((long long)1 << 32) &&
               tt_entries_check(((long long)1 << 32) + 1),
           "boundary: the table sizes 1 to 2**32 are not the accepted ones");

@@ -61,6 +61,7 @@ class Rules:
         *,
         land_behind: bool = False,
         remove_at_once: bool = False,
+        orthogonal: bool = False,
         losing: bool = False,
         breakthrough: bool = False,
     ) -> None: ...
@@ -108,6 +109,7 @@ class Engine:
         increment: float = 0.0,
         moves_to_go: int = 0,
         ply: int = 0,
+        resting_king: int = -1,
     ) -> tuple[Any, int, int, int, float, list[Any], list[tuple[Any, int]]]: ...
     def stop(self) -> None: ...
     def clear(self) -> None: ...

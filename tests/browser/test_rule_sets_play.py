@@ -44,3 +44,23 @@ def test_thai_game_by_clicking_with_captures_on_both_sides(page: Page) -> None:
     assert moves_listed(page)[-1] == "7x14"
     pieces = board_pieces(page)
     assert "10" not in pieces and pieces["14"] == "white-man"
+
+
+def test_frisian_capture_along_a_row_by_clicking(page: Page) -> None:
+    """Frisian draughts on the play page: after 31-26 16-21 32-27 21x32, White takes the man
+    on 32 along its row (33x31), entered by clicks like any capture."""
+    game = api_game(page, variant="frisian")
+    open_game(page, game["id"])
+    assert len(board_pieces(page)) == 40
+    for move in ("31-26", "16-21", "32-27", "21-32"):
+        start, end = move.split("-")
+        square(page, start).click()
+        square(page, end).click()
+        wait_idle(page)
+    assert moves_listed(page)[-1] == "21x32"
+    square(page, "33").click()
+    square(page, "31").click()                 # along row 31-35, over 32
+    wait_idle(page)
+    assert moves_listed(page)[-1] == "33x31"
+    pieces = board_pieces(page)
+    assert "32" not in pieces and "33" not in pieces and pieces["31"] == "white-man"

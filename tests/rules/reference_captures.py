@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from damiera.rules.geometry import OPPOSITE, popcount
+from damiera.rules.geometry import popcount
 from damiera.rules.movegen import Move
 from damiera.rules.position import Position
 from damiera.rules.variant import CaptureChoice, Color, PromotionDuringCapture, Variant
@@ -104,7 +104,7 @@ def _king_captures(
     Returns True when the sequence went on from ``sq``.
     """
     found = False
-    back = OPPOSITE[came_from] if came_from >= 0 and not t.remove_at_once else -1
+    back = t.opposite[came_from] if came_from >= 0 and not t.remove_at_once else -1
     if t.remove_at_once:  # the pieces taken so far have left the board
         empty |= captured
     if not t.flying:
@@ -125,7 +125,7 @@ def _king_captures(
                 )
         return found
     rays = t.ray
-    for d in (0, 1, 2, 3):
+    for d in t.king_dirs:
         if d == back:
             continue
         ray = rays[d][sq]
@@ -168,7 +168,10 @@ def _king_captures(
 
 
 def _man_capture_candidates(t: Tables, men: int, targets: int, empty: int, side: int) -> int:
-    """Bitboard of the men that have at least one first jump."""
+    """Bitboard of the men that have at least one first jump (every man with orthogonal
+    captures: the sequences themselves decide)."""
+    if t.orthogonal:
+        return men
     candidates = 0
     for a in t.men_capture_up[side]:
         # Shifted towards the lower bits only, so that no intermediate value outgrows the
@@ -212,6 +215,8 @@ def has_capture(variant: Variant, position: Position, color: Color | None = None
 
 
 def side_has_capture(t: Tables, own: int, opp: int, kings: int, side: int) -> bool:
+    if t.orthogonal:
+        return bool(all_captures(t, own, opp, kings, side))
     empty = t.mask & ~(own | opp)
     men = own & ~kings
     if men:
@@ -266,6 +271,14 @@ def choose_captures(variant: Variant, captures: list[Move]) -> list[Move]:
     if choice is CaptureChoice.KING_PRECEDENCE:
         by_king = [m for m in captures if m.by_king]
         return by_king or captures
+    if choice is CaptureChoice.VALUE:
+        # n kings outweigh 2n - 1 men and not 2n: a man 100, a king 199 (at most 24 pieces)
+        def value(m: Move) -> int:
+            k = popcount(m.captured_kings)
+            return 100 * (len(m.captures) - k) + 199 * k
+        best = max(value(m) for m in captures)
+        chosen = [m for m in captures if value(m) == best]
+        return [m for m in chosen if m.by_king] or chosen
     most = max(len(m.captures) for m in captures)
     chosen = [m for m in captures if len(m.captures) == most]
     if choice is CaptureChoice.MAJORITY or len(chosen) < 2:
@@ -285,10 +298,13 @@ def choose_captures(variant: Variant, captures: list[Move]) -> list[Move]:
 def _path_preference(t: Tables, move: Move) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Sort key among equal captures: the landing right behind each captured piece first
     (PDN 3.0; a turning square is the only landing that turns), then notation order."""
-    row = t.row
-    gaps = tuple(
-        abs(row[land] - row[cap]) for cap, land in zip(move.captures, move.path[1:])
-    )
+    row, col = t.row, t.col
+
+    def steps(a: int, b: int) -> int:  # to the next playing square of the line, counted
+        dr, dc = abs(row[a] - row[b]), abs(col[a] - col[b])
+        return dr if dr == dc else (dr + dc) // 2
+
+    gaps = tuple(steps(land, cap) for cap, land in zip(move.captures, move.path[1:]))
     return gaps, tuple(t.label_rank[s] for s in move.path)
 
 

@@ -8,7 +8,15 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
-from damiera.rules.geometry import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, Geometry, geometry
+from damiera.rules.geometry import (
+    DOWN_LEFT,
+    DOWN_RIGHT,
+    OPPOSITE,
+    UP_LEFT,
+    UP_RIGHT,
+    Geometry,
+    geometry,
+)
 from damiera.rules.variant import Variant
 
 #: Builds a Move from one tuple without the NamedTuple's Python-level ``__new__`` (half the
@@ -24,10 +32,9 @@ class Tables:
         self.variant = variant
         self.geo = geo
         self.mask = geo.mask
-        self.neighbour = geo.neighbour
-        self.ray = geo.ray
         self.offsets = geo.offsets
         self.row = [geo.coords[s][0] if s in geo.coords else -1 for s in range(geo.nbits)]
+        self.col = [geo.coords[s][1] if s in geo.coords else -1 for s in range(geo.nbits)]
         self.flying = variant.flying_kings
         self.land_behind = variant.king_lands_behind
         self.remove_at_once = variant.remove_captured_at_once
@@ -37,9 +44,36 @@ class Tables:
         self.mandatory = variant.mandatory_capture
         # Per side to move (index 0 = White, 1 = Black).
         self.forward = ((UP_LEFT, UP_RIGHT), (DOWN_LEFT, DOWN_RIGHT))
-        all_dirs = (UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT)
+        self.orthogonal = variant.orthogonal_captures
+        # With orthogonal captures, four more directions: up, left, right, down, each to the
+        # next playing square of the column (two rows) or of the row (two columns).
+        self.neighbour: list[list[int]] = [list(n) for n in geo.neighbour]
+        self.ray: list[list[tuple[int, ...]]] = [list(r) for r in geo.ray]
+        self.opposite = list(OPPOSITE)
+        all_dirs: tuple[int, ...] = (UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT)
+        sideways: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        if self.orthogonal:
+            straight = ((-2, 0), (0, -2), (0, 2), (2, 0))  # up, left, right, down
+            for dr, dc in straight:
+                nb = [-1] * geo.nbits
+                for sq, (r, c) in geo.coords.items():
+                    nb[sq] = geo.by_coords.get((r + dr, c + dc), -1)
+                rays = []
+                for sq in range(geo.nbits):
+                    line, at = [], nb[sq] if sq in geo.coords else -1
+                    while at >= 0:
+                        line.append(at)
+                        at = nb[at]
+                    rays.append(tuple(line))
+                self.neighbour.append(nb)
+                self.ray.append(rays)
+            self.opposite += [7, 6, 5, 4]
+            all_dirs = (*all_dirs, 4, 5, 6, 7)
+            sideways = ((4, 5, 6), (5, 6, 7))
+        self.king_dirs = all_dirs
         self.man_capture_dirs = (
-            (all_dirs, all_dirs) if variant.men_capture_backward else self.forward
+            (all_dirs, all_dirs) if variant.men_capture_backward
+            else (self.forward[0] + sideways[0], self.forward[1] + sideways[1])
         )
         self.promotion_row = (geo.top_row, geo.bottom_row)
         self.label_rank = {s: i for i, s in enumerate(geo.label_order)}
@@ -60,20 +94,20 @@ class Tables:
         #: jumps[side][sq]: (direction, captured square bit, captured square, landing bit,
         #: landing square) for each short jump a man of ``side`` could make from ``sq``.
         self.man_jumps = tuple(
-            self._jumps(geo, self.man_capture_dirs[side]) for side in (0, 1)
+            self._jumps(geo, self.neighbour, self.man_capture_dirs[side]) for side in (0, 1)
         )
-        self.king_jumps = self._jumps(geo, all_dirs)
+        self.king_jumps = self._jumps(geo, self.neighbour, all_dirs)
 
     @staticmethod
     def _jumps(
-        geo: Geometry, dirs: tuple[int, ...]
+        geo: Geometry, neighbour: list[list[int]], dirs: tuple[int, ...]
     ) -> tuple[tuple[tuple[int, int, int, int, int], ...], ...]:
         table: list[tuple[tuple[int, int, int, int, int], ...]] = [()] * geo.nbits
         for sq in geo.squares:
             entries = []
             for d in dirs:
-                mid = geo.neighbour[d][sq]
-                land = geo.neighbour[d][mid] if mid >= 0 else -1
+                mid = neighbour[d][sq]
+                land = neighbour[d][mid] if mid >= 0 else -1
                 if land >= 0:
                     entries.append((d, 1 << mid, mid, 1 << land, land))
             table[sq] = tuple(entries)

@@ -73,7 +73,7 @@ def test_impossible_or_unknown_options_are_refused_with_the_reason(text: str, re
 
 def test_an_unknown_rule_set_with_options_is_still_an_unknown_variant() -> None:
     with pytest.raises(UnknownVariantError):
-        variant("frisian+losing")
+        variant("frieslan+losing")
 
 
 def test_a_very_long_variant_text_is_refused_before_it_is_parsed() -> None:

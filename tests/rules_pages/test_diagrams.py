@@ -17,7 +17,8 @@ from damiera.rules.movegen import legal_moves
 from damiera.rules.notation import NotationError, move_labels, parse_move
 from damiera.rules.position import parse_fen
 from damiera.rules.variant import variant
-from damiera.web.rules_pages.diagrams import Claim, Diagram, Shown, all_diagrams
+from damiera.web.rules_pages.diagram_model import Claim, Diagram, Shown
+from damiera.web.rules_pages.diagrams import all_diagrams
 
 
 def check_diagram(d: Diagram) -> list[str]:

@@ -58,7 +58,9 @@ def expected_answer(e: Exercise, v: Variant) -> object:
 @pytest.mark.parametrize("v", RULE_SETS, ids=_name)
 def test_every_exercise_answer_changes_when_its_rule_is_switched_off(v: Variant) -> None:
     exercises = catalogue(v)
-    assert len(exercises) >= 100, "the pool gives every rule set many exercises"
+    # Frysk!'s five men a side reach fewer of the 10x10 pool's positions than the others
+    assert len(exercises) >= (100 if v.men_per_side > 5 else 50), \
+        "the pool gives every rule set many exercises"
     kinds = {"destinations", "legal"} | ({"capture"} if v.mandatory_capture else set())
     assert {e.kind for e in exercises} >= kinds
     for e in exercises:

@@ -141,25 +141,25 @@ def read_lines(stream: IO[bytes]) -> Iterator[str | HubError]:
 # -- variant names ---------------------------------------------------------------------------
 #: Scan's variant names: the Damiera variant each one means (its canonical id, options
 #: included: Scan's ``bt`` and ``losing`` are International rules with breakthrough or the
-#: losing rule), or None when Damiera does not play those rules (then ``set-param`` answers
+#: losing rule; ``frisian`` is Frisian draughts), or None when Damiera does not play those rules (then ``set-param`` answers
 #: an error naming them).
 SCAN_VARIANTS: dict[str, str | None] = {
     "normal": "international",
     "killer": None,
     "bt": "international+breakthrough",
-    "frisian": None,
+    "frisian": "frisian",
     "losing": "international+losing",
 }
 #: The variant a Hub engine plays when it declares none (Scan's default).
 SCAN_DEFAULT_VARIANT = "normal"
 _SCAN_NAMES = {"killer": "Killer draughts", "bt": "Breakthrough draughts",
-               "frisian": "Frisian draughts", "losing": "losing draughts (giveaway)"}
+               "losing": "losing draughts (giveaway)"}
 
 
 def hub_variant_name(variant_id: str) -> str:
     """The name a Hub engine or GUI uses for a Damiera variant given by its canonical id
     (:attr:`~damiera.rules.variant.Variant.full_id`): Scan's where it has one (``normal``
-    for International rules, ``bt``, ``losing``), else the Damiera id."""
+    for International rules, ``bt``, ``losing``, ``frisian``), else the Damiera id."""
     for name, vid in SCAN_VARIANTS.items():
         if vid == variant_id:
             return name

@@ -58,7 +58,7 @@ _DIR = Path(__file__).with_name("patterns")
 #: American with optional captures).
 UNKEYED_FIELDS = frozenset({
     "id", "name", "notation", "numbering", "pdn_gametype", "capture_separator", "a1_dark",
-    "first_to_move", "draw_moves_without_progress",
+    "first_to_move", "draw_moves_without_progress", "king_ending_draws",
 })
 
 
@@ -81,6 +81,10 @@ def rules_key(variant: Variant) -> str:
         parts.append("landbehind")
     if variant.remove_captured_at_once:
         parts.append("removeatonce")
+    if variant.orthogonal_captures:
+        parts.append("orthogonal")
+    if variant.king_quiet_move_limit:
+        parts.append(f"kingmoves{variant.king_quiet_move_limit}")
     # The goal options, named only when on (the shipped files' names stay as they were).
     parts += [name for name, on in (("losing", variant.losing),
                                     ("breakthrough", variant.breakthrough)) if on]

@@ -105,6 +105,7 @@ from typing import Final
 from damiera import _core
 from damiera.engine.egdb import endgame_database
 from damiera.engine.evaluate import Evaluator
+from damiera.rules.king_moves import streaks_of, tired_king
 from damiera.rules.movegen import CoreMove, native_rules
 from damiera.rules.position import Position
 from damiera.rules.variant import Variant
@@ -295,9 +296,26 @@ class Searcher:
             self.threat_extension, self.reduce_sacrifices, self.prune_late_moves, self.probcut,
             on_info=report, cpu_time=cpu_time, remaining=remaining or 0.0, increment=increment,
             moves_to_go=moves_to_go or 0, ply=ply,
+            resting_king=_resting_king(self.variant, history, pos),
         )
         self.nodes = count
         return SearchResult(move, score, done, count, seconds, pv, scores)
+
+
+def _resting_king(variant: Variant, history: Sequence[Position], pos: Position) -> int:
+    """The square of the king that may make no quiet move in ``pos`` under the variant's
+    king-move limit (damiera.rules.king_moves), or -1. Only the last moves can make the run,
+    so only the end of ``history`` (which may end with ``pos``) is read; anything there that
+    is not a Position is left to the core to refuse."""
+    limit = variant.king_quiet_move_limit
+    if not limit:
+        return -1
+    tail = list(history[-(2 * limit + 2):])
+    if not tail or tail[-1] != pos:
+        tail.append(pos)
+    if not all(isinstance(p, Position) for p in tail):
+        return -1
+    return tired_king(variant, pos, streaks_of(tail))
 
 
 def allocate_time(remaining: float, increment: float = 0.0, moves_to_go: int | None = None,

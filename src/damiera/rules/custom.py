@@ -74,7 +74,7 @@ FIELDS: Final[tuple[CustomField, ...]] = (
     CustomField("king_lands_behind", (False, True)),
     CustomField("men_capture_kings", (True, False)),
     CustomField("capture_choice", ("free", "majority", "italian-priorities",
-                                   "most-pieces-then-kings", "king-precedence")),
+                                   "most-pieces-then-kings", "king-precedence", "value")),
     CustomField("promotion_during_capture", ("promote-and-stop", "promote-and-continue",
                                              "pass-through")),
     CustomField("remove_captured_at_once", (False, True)),
@@ -83,6 +83,9 @@ FIELDS: Final[tuple[CustomField, ...]] = (
     CustomField("losing", (False, True)),
     CustomField("breakthrough", (False, True)),
     CustomField("board", tuple(BOARD_STYLES)),
+    CustomField("orthogonal_captures", (False, True)),
+    CustomField("king_quiet_move_limit", (0, 3)),
+    CustomField("king_ending_draws", ((), ((2, 1, 7), (1, 1, 2)))),
 )
 
 #: Longest custom id: the prefix, the version, a character per field, ``:`` and the name.

@@ -30,7 +30,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from damiera.rules.geometry import geometry
 from damiera.rules.helpmate import DEFAULT_NODE_BUDGET, WinStatus, can_win
+from damiera.rules.king_moves import START, Streaks, allowed, king_ending_draw, next_streaks
+from damiera.rules.king_moves import tired_king as _tired_king
 from damiera.rules.move import LegalMoves, Move
 from damiera.rules.movegen import CoreMove, apply_move, game_end, is_progress, legal_moves
 from damiera.rules.notation import IllegalMoveError, move_text, parse_move
@@ -58,6 +61,9 @@ class ResultReason(Enum):
     #: Breakthrough: the winner made the first king.
     BREAKTHROUGH = "breakthrough"
     NO_PROGRESS = "forty-moves"
+    #: A king-only ending drawn after a few moves (Frisian: two kings against one after 7
+    #: moves each, one king against one after 2; ``Variant.king_ending_draws``).
+    KING_ENDING = "king-ending"
     REPETITION = "threefold-repetition"
     RESIGNATION = "resignation"
     AGREEMENT = "agreement"
@@ -101,6 +107,7 @@ class Result:
                 else f"{variant.draw_moves_without_progress} moves each without a capture "
                 "or a promotion",
                 ResultReason.REPETITION: "the same position occurred three times",
+                ResultReason.KING_ENDING: "a king-only ending that cannot be won in time",
                 ResultReason.AGREEMENT: "agreed by the players",
                 ResultReason.TIME_NO_WIN: "a flag fell, but the other side cannot win",
             }.get(self.reason, self.reason.value)
@@ -215,6 +222,8 @@ class Game:
         #: The start position, then the position after each move (one longer than the moves).
         self.positions: list[Position] = [start]
         self._quiet_plies: list[int] = [0]
+        #: Each side's run of quiet moves by one king after each position (king_moves).
+        self._streaks: list[Streaks] = [START]
         self._seen: dict[Position, int] = {start: 1}
         self._final: Result | None = None  # resignation, agreement or a flag fall
         #: How the game ended (None while it goes on): the same as :meth:`outcome`.
@@ -262,8 +271,21 @@ class Game:
         """The legal moves now, in the rules core's order (a list of
         :class:`~damiera.rules.move.Move` whose ``in`` also takes move text); empty once
         the game is over."""
-        raw = [] if self.result is not None else legal_moves(self.variant, self.position)
+        raw = [] if self.result is not None else self._allowed()
         return LegalMoves(self.variant, self.position, raw)
+
+    def _allowed(self) -> list[CoreMove]:
+        """The legal moves of the position under the rules of the game's history: without
+        the quiet moves of a king that has made its side's limit of them in a row."""
+        return allowed(self.variant, self.position, self._streaks[-1],
+                       legal_moves(self.variant, self.position))
+
+    def tired_king(self) -> str | None:
+        """The square of the king that may not make another quiet move now (it made
+        ``Variant.king_quiet_move_limit`` of them in a row and its side still has men), in
+        the variant's notation, or None."""
+        square = _tired_king(self.variant, self.position, self._streaks[-1])
+        return None if square < 0 else geometry(self.variant).label(square)
 
     @property
     def plies_without_progress(self) -> int:
@@ -307,6 +329,7 @@ class Game:
         twin._stack = list(self._stack)
         twin.positions = list(self.positions)
         twin._quiet_plies = list(self._quiet_plies)
+        twin._streaks = list(self._streaks)
         twin._seen = dict(self._seen)
         return twin
 
@@ -335,13 +358,18 @@ class Game:
         seen: dict[Position, int] = {}
         for ply, position in enumerate(self.positions):
             seen[position] = seen.get(position, 0) + 1
-            found = self._draw_rule(self._quiet_plies[ply], seen[position])
+            found = self._draw_rule(self._quiet_plies[ply], seen[position], position)
             if found is not None:
                 return ply, found
         return None
 
-    def _draw_rule(self, quiet_plies: int, occurrences: int) -> Result | None:
-        """The draw rules of RULES.md section 1: the move limit, then threefold repetition."""
+    def _draw_rule(self, quiet_plies: int, occurrences: int,
+                   position: Position | None = None) -> Result | None:
+        """The draw rules of RULES.md section 1: the move limit, then threefold repetition;
+        before them a variant's king-only endings (docs/rules.md) in ``position`` (default:
+        the current one)."""
+        if king_ending_draw(self.variant, position or self.position, quiet_plies):
+            return Result(None, ResultReason.KING_ENDING)
         if quiet_plies >= 2 * self.variant.draw_moves_without_progress:
             return Result(None, ResultReason.NO_PROGRESS)
         if occurrences >= 3:
@@ -381,12 +409,20 @@ class Game:
             text = move_text(self.variant, raw)
             raise IllegalMoveError(f"{text} is not a legal move in this position",
                                    "not_legal", {"move": text})
+        if raw not in self._allowed():
+            text = move_text(self.variant, raw)
+            limit = self.variant.king_quiet_move_limit
+            raise IllegalMoveError(
+                f"{text}: this king has made {limit} moves in a row without capturing; while "
+                "its side has men, another piece must move",
+                "king_move_limit", {"move": text, "count": str(limit)})
         after = apply_move(self.position, raw)
         quiet = 0 if is_progress(raw) else self._quiet_plies[-1] + 1
         played = Move(self.variant, raw)
         self._stack.append(played)
         self.positions.append(after)
         self._quiet_plies.append(quiet)
+        self._streaks.append(next_streaks(self._streaks[-1], self.positions[-2], after))
         self._seen[after] = self._seen.get(after, 0) + 1
         self.result = self._positional_result()
         return played
@@ -419,6 +455,7 @@ class Game:
             undone = self._stack.pop()
             gone = self.positions.pop()
             self._quiet_plies.pop()
+            self._streaks.pop()
             if self._seen[gone] == 1:
                 del self._seen[gone]
             else:
@@ -463,6 +500,10 @@ class Game:
         ended = position_result(self.variant, self.position)
         if ended is not None:
             return ended
+        if not self._allowed():  # only the tired king could move: no legal move
+            if self.variant.losing:
+                return Result(self.turn, ResultReason.LOSING_NO_MOVES)
+            return Result(self.turn.opponent, ResultReason.NO_MOVES)
         return self.draw_by_rule() if self.enforce_draws else None
 
 

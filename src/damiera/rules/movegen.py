@@ -69,6 +69,7 @@ _CHOICE = {
     CaptureChoice.ITALIAN_PRIORITIES: 2,
     CaptureChoice.MOST_PIECES_THEN_KINGS: 3,
     CaptureChoice.KING_PRECEDENCE: 4,
+    CaptureChoice.VALUE: 5,
 }
 _PROMOTION = {
     PromotionDuringCapture.PROMOTE_AND_STOP: 0,
@@ -114,6 +115,7 @@ def _by_value(variant: Variant) -> _core.Rules:
             VALUES,
             land_behind=variant.king_lands_behind,
             remove_at_once=variant.remove_captured_at_once,
+            orthogonal=variant.orthogonal_captures,
             losing=variant.losing,
             breakthrough=variant.breakthrough,
         )

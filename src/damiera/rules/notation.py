@@ -394,6 +394,13 @@ def _explain_choice(variant: Variant, move: Move, chosen: list[Move]) -> Illegal
             "king_must_capture",
             params,
         )
+    if choice is CaptureChoice.VALUE:
+        return IllegalMoveError(
+            f"{name}: you must take the capture of the highest value, a king counting more "
+            f"than a man and less than two, and at equal value a king's capture ({best_text})",
+            "highest_value",
+            params,
+        )
     n = len(best.captures)
     if len(move.captures) < n:
         params["count"] = str(n)
@@ -435,6 +442,7 @@ _REASON_RANK = {
     "king_captures_first": 2,
     "most_kings": 3,
     "king_first": 4,
+    "highest_value": 4,
     "man_takes_king": 5,
     "capture_mandatory": 6,
     "not_your_piece": 7,

@@ -50,6 +50,10 @@ class CaptureChoice(Enum):
     ITALIAN_PRIORITIES = "italian-priorities"
     MOST_PIECES_THEN_KINGS = "most-pieces-then-kings"
     KING_PRECEDENCE = "king-precedence"
+    #: The capture of the highest value (Frisian): a man is worth 100 and a king 199 (more
+    #: than one man, less than two: n kings beat 2n - 1 men and lose to 2n); at equal value
+    #: a king's capture before a man's.
+    VALUE = "value"
 
 
 class PromotionDuringCapture(Enum):
@@ -111,13 +115,25 @@ class Variant:
     ``variant("international+losing")`` or ``variant("american", optional_capture=True)``
     (:func:`with_options` checks the combination). ``id`` names the rule set without its
     options; :attr:`full_id` names both, and is what to store or send.
+
+    Fields a rule-set editor sets (each read by the rules core or by
+    :class:`~damiera.rules.game.Game`; docs/rules.md section 1 defines the ones beyond
+    RULES.md): ``board_size``, ``man_rows``, ``first_to_move``, ``men_capture_backward``,
+    ``flying_kings``, ``men_capture_kings``, ``capture_choice`` (``VALUE``: Frisian's value
+    rule), ``promotion_during_capture``, ``king_lands_behind``, ``remove_captured_at_once``,
+    ``orthogonal_captures`` (captures along rows and columns too), ``king_quiet_move_limit``
+    (quiet moves in a row one king may make while its side has men; 0: none; a rule of the
+    game's history, kept by Game and given to the search's root, never in a FEN),
+    ``king_ending_draws`` ((stronger kings, weaker kings, moves each) king-only endings drawn
+    after that many moves without a capture), ``draw_moves_without_progress``, and the options
+    ``mandatory_capture``, ``losing``, ``breakthrough``.
     """
 
     id: str
     name: str
     #: Squares per side of the board: 8 or 10.
     board_size: int
-    #: Rows of men each side starts with (3 on 8x8, 4 on 10x10).
+    #: Rows of men each side starts with (3 on 8x8, 4 on 10x10; Frysk! 1).
     man_rows: int
     first_to_move: Color
     #: True when a1 (White's lower-left corner) is a playing square; False for mirrored boards.
@@ -140,6 +156,19 @@ class Variant:
     #: draughts); False is the Turkish strike of RULES.md section 1 (removed when the move
     #: ends, blocking until then).
     remove_captured_at_once: bool = False
+    #: Men and kings also capture along rows and columns (Frisian): over the next playing
+    #: square of the same row (two columns away) or of the same column (two rows away), a
+    #: king from afar; moves stay diagonal. Men without ``men_capture_backward`` capture
+    #: forward, straight ahead and sideways.
+    orthogonal_captures: bool = False
+    #: Quiet moves in a row one king may make while its side still has men (Frisian: 3; the
+    #: fourth must be another piece's, or a capture); 0 for no limit. A rule of the game's
+    #: history, not of the position: :class:`~damiera.rules.game.Game` enforces it.
+    king_quiet_move_limit: int = 0
+    #: The king-only endings that are drawn after a number of moves by each side without a
+    #: capture (Frisian): ``((kings of the stronger side, kings of the weaker side, moves),
+    #: ...)``, e.g. ``((2, 1, 7), (1, 1, 2))``; empty for none (beside the general rule).
+    king_ending_draws: tuple[tuple[int, int, int], ...] = ()
     #: False only under the optional-capture house rule.
     mandatory_capture: bool = True
     #: The losing rule (Antidraughts): no piece left, or no legal move on one's turn, wins.
@@ -195,11 +224,16 @@ class Variant:
         return f"{self.name} ({', '.join(_OPTION_WORDS[o] for o in self.options)})"
 
     def rule_parameters(self) -> dict[str, object]:
-        """The rule parameters as JSON-ready values (enums as their string values)."""
+        """The rule parameters as JSON-ready values (enums as their string values, tuples as
+        lists: ``king_ending_draws`` is ``[[2, 1, 7], [1, 1, 2]]``)."""
         out: dict[str, object] = {}
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
-            out[field.name] = value.value if isinstance(value, Enum) else value
+            if isinstance(value, Enum):
+                value = value.value
+            elif isinstance(value, tuple):
+                value = [list(item) for item in value]
+            out[field.name] = value
         out["optional_capture"] = self.optional_capture
         out["full_id"] = self.full_id
         return out
@@ -366,11 +400,38 @@ THAI = Variant(
     pdn_gametype="31,B,8,8,N2,0",
 )
 
+FRISIAN = Variant(
+    id="frisian",
+    name="Frisian draughts",
+    board_size=10,
+    man_rows=4,
+    first_to_move=Color.WHITE,
+    a1_dark=True,
+    notation=Notation.NUMERIC,
+    numbering=Numbering.FROM_TOP_LEFT,
+    men_capture_backward=True,
+    flying_kings=True,
+    men_capture_kings=True,
+    capture_choice=CaptureChoice.VALUE,
+    promotion_during_capture=PromotionDuringCapture.PASS_THROUGH,
+    orthogonal_captures=True,
+    king_quiet_move_limit=3,
+    king_ending_draws=((2, 1, 7), (1, 1, 2)),
+    pdn_gametype="40,W,10,10,N2,0",
+)
+
+#: Frysk!: Frisian draughts from five men each on the back row. lidraughts writes its games
+#: with GameType 97 (PDN 3.0 lists no number for it).
+FRYSK = dataclasses.replace(
+    FRISIAN, id="frysk", name="Frysk!", man_rows=1, pdn_gametype="97,W,10,10,N2,0"
+)
+
 #: The named variants, in menu order (the specification's seven, then the rule sets of
 #: docs/rules.md).
 VARIANTS: dict[str, Variant] = {
     v.id: v
-    for v in (AMERICAN, ITALIAN, CZECH, RUSSIAN, BRAZILIAN, SPANISH, INTERNATIONAL, POOL, THAI)
+    for v in (AMERICAN, ITALIAN, CZECH, RUSSIAN, BRAZILIAN, SPANISH, INTERNATIONAL, POOL, THAI,
+              FRISIAN, FRYSK)
 }
 
 
@@ -397,6 +458,8 @@ ALIASES: dict[str, str] = {
     "makhot": "thai",
     "makhos": "thai",
     "mak-hos": "thai",
+    "frisian-draughts": "frisian",
+    "frysk!": "frysk",
 }
 
 #: PDN ``GameType`` numbers (PDN 3.0) of the named variants: ``"20"`` is International.

@@ -91,6 +91,7 @@ def result_sentence(winner: str | None, reason: str, n: int) -> str | None:
         ResultReason.NO_PROGRESS.value:
             _("Draw: {n} moves each without a capture or a promotion"),
         ResultReason.REPETITION.value: _("Draw: the same position occurred three times"),
+        ResultReason.KING_ENDING.value: _("Draw: a king-only ending that cannot be won in time"),
         ResultReason.AGREEMENT.value: _("Draw by agreement"),
         TIME_REASON: _("{winner} wins: {loser} lost on time"),
         TIME_DRAW_REASON: _("Draw: a flag fell, but the other side cannot win"),

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from damiera.rules.custom import FIELDS, CustomRuleError, default_fields, write_custom
 from damiera.rules.variant import VARIANTS, custom_fields, variant
 from damiera.web.custom.diagrams import custom_diagrams
-from damiera.web.rules_pages.diagrams import Claim
+from damiera.web.rules_pages.diagram_model import Claim
 from tests.rules.test_custom import _EVERY_VALUE, _PREREQUISITES, _playable
 from tests.rules_pages.test_diagrams import check_diagram
 

@@ -17,8 +17,17 @@ from collections.abc import Sequence
 from damiera.rules.geometry import geometry
 from damiera.rules.position import start_position, write_fen
 from damiera.rules.variant import CaptureChoice, PromotionDuringCapture, Variant
-from damiera.web.rules_pages.diagrams import (
-    SHARED_CAPTIONS,
+from damiera.web.rules_pages.diagram_model import (
+    FLYING_CAPTION,
+    FREE_CHOICE_CAPTION,
+    KING_FLYING_CAPTION,
+    KING_SHORT_CAPTION,
+    MAN_BACKWARD_CAPTION,
+    MAN_FORWARD_CAPTION,
+    MANDATORY_CAPTION,
+    PASS_THROUGH_CAPTION,
+    START_CAPTION,
+    STOP_CAPTION,
     Claim,
     Diagram,
     Shown,
@@ -98,10 +107,18 @@ def custom_diagrams(v: Variant) -> tuple[Diagram, ...]:
     """The diagrams of ``v``'s rules page, by section (setup, moves, captures, choice,
     promotion, end); their ``variant`` is ``v.full_id``."""
     board = _Board(v)
-    return tuple(d for d in (
-        _start(v, board), _king_moves(v, board), _mandatory(v, board), _men(v, board),
-        _flying(v, board), _removed_at_once(v, board), _choice(v, board), _promotion(v, board), _goal(v, board),
-    ) if d is not None)
+    if v.orthogonal_captures:
+        # captures along rows and columns too: the capture diagrams here show diagonal
+        # captures alone, so only the start, the king's (diagonal) moves and the goal
+        diagrams: tuple[Diagram | None, ...] = (
+            _start(v, board), _king_moves(v, board), _goal(v, board))
+    else:
+        diagrams = (
+            _start(v, board), _king_moves(v, board), _mandatory(v, board), _men(v, board),
+            _flying(v, board), _removed_at_once(v, board), _choice(v, board),
+            _promotion(v, board), _goal(v, board),
+        )
+    return tuple(d for d in diagrams if d is not None)
 
 
 def _start(v: Variant, board: _Board) -> Diagram:
@@ -113,7 +130,7 @@ def _start(v: Variant, board: _Board) -> Diagram:
              for (f, r) in board.labels if r == front for df in (-1, 1)
              if (f + df, front + step) in board.labels]
     fen = write_fen(v, start_position(v))
-    return Diagram("custom-start", "setup", v.full_id, fen, SHARED_CAPTIONS["start"], (only(*moves),))
+    return Diagram("custom-start", "setup", v.full_id, fen, START_CAPTION, (only(*moves),))
 
 
 def _king_moves(v: Variant, board: _Board) -> Diagram:
@@ -129,7 +146,7 @@ def _king_moves(v: Variant, board: _Board) -> Diagram:
             if not v.flying_kings:
                 break
             f, r = f + df, r + dr
-    caption = SHARED_CAPTIONS["king-flying"] if v.flying_kings else SHARED_CAPTIONS["king-short"]
+    caption = KING_FLYING_CAPTION if v.flying_kings else KING_SHORT_CAPTION
     return Diagram("custom-king-moves", "moves", v.full_id, board.fen(["K" + king], [man]),
                    caption, (only(*reach),), from_square=king)
 
@@ -142,7 +159,7 @@ def _mandatory(v: Variant, board: _Board) -> Diagram:
     fen = board.fen([man, other], [enemy])
     capture = _capture(man, land)
     if v.mandatory_capture:
-        return Diagram("custom-mandatory", "captures", v.full_id, fen, SHARED_CAPTIONS["mandatory"],
+        return Diagram("custom-mandatory", "captures", v.full_id, fen, MANDATORY_CAPTION,
                        (only(capture), illegal(_quiet(other, o1), "capture_mandatory")),
                        Shown(capture, (enemy,)))
     moves = (capture, _quiet(man, side_step), _quiet(other, o1), _quiet(other, o2))
@@ -157,9 +174,9 @@ def _men(v: Variant, board: _Board) -> Diagram:
     fen = board.fen([man], [ahead, behind])
     forward, backward = _capture(man, land_ahead), _capture(man, land_behind)
     if v.men_capture_backward:
-        return Diagram("custom-men-backward", "captures", v.full_id, fen, SHARED_CAPTIONS["man-backward"],
+        return Diagram("custom-men-backward", "captures", v.full_id, fen, MAN_BACKWARD_CAPTION,
                        (only(forward, backward),), Shown(forward, (ahead,)))
-    return Diagram("custom-men-forward", "captures", v.full_id, fen, SHARED_CAPTIONS["man-forward"],
+    return Diagram("custom-men-forward", "captures", v.full_id, fen, MAN_FORWARD_CAPTION,
                    (only(forward), illegal(backward, "man_captures_backward")),
                    Shown(forward, (ahead,)))
 
@@ -180,7 +197,7 @@ def _flying(v: Variant, board: _Board) -> Diagram | None:
                        claims, Shown(first, (enemy,)))
     captures = [_capture(king, square) for square in beyond]
     claims = (legal(*captures), only(*captures, *quiet))
-    return Diagram("custom-flying-capture", "captures", v.full_id, fen, SHARED_CAPTIONS["flying-capture"],
+    return Diagram("custom-flying-capture", "captures", v.full_id, fen, FLYING_CAPTION,
                    claims, Shown(captures[1], (enemy,)))
 
 
@@ -203,16 +220,18 @@ def _removed_at_once(v: Variant, board: _Board) -> Diagram | None:
                    Shown(moves[0], (near, far)))
 
 
-def _choice(v: Variant, board: _Board) -> Diagram:
+def _choice(v: Variant, board: _Board) -> Diagram | None:
     """One man with a single capture and a double one (no quiet move): free choice, or the
     most pieces."""
     man, single, land1, first, land2, second, land3 = board.fit(
         [(3, 1), (2, 2), (1, 3), (4, 2), (5, 3), (4, 4), (3, 5)])
     fen = board.fen([man], [single, first, second])
     one, two = _capture(man, land1), _capture(man, land2, land3)
+    if v.capture_choice is CaptureChoice.VALUE:
+        return None  # the capture of the highest value: shown on the Frisian page
     caption = MOST_PIECES_CAPTION.get(v.capture_choice)
     if caption is None:  # free choice, or king precedence among men
-        return Diagram("custom-free-choice", "choice", v.full_id, fen, SHARED_CAPTIONS["free-choice"],
+        return Diagram("custom-free-choice", "choice", v.full_id, fen, FREE_CHOICE_CAPTION,
                        (only(one, two),), Shown(one, (single,)))
     return Diagram("custom-most-pieces", "choice", v.full_id, fen, caption,
                    (only(two), illegal(one, "most_pieces")), Shown(two, (first, second)))
@@ -228,14 +247,14 @@ def _promotion(v: Variant, board: _Board) -> Diagram:
     short = _capture(man, crown)
     rule = v.promotion_during_capture
     if rule is PromotionDuringCapture.PROMOTE_AND_STOP:
-        return Diagram("custom-crowned-stop", "promotion", v.full_id, fen, SHARED_CAPTIONS["crowned-stop"],
+        return Diagram("custom-crowned-stop", "promotion", v.full_id, fen, STOP_CAPTION,
                        (only(short), illegal(_capture(man, crown, beyond[0]),
                                              "promotion_ends_capture")),
                        Shown(short, (first,), promotes=True))
     if rule is PromotionDuringCapture.PASS_THROUGH:
         long = _capture(man, crown, beyond[0])
         return Diagram("custom-pass-through", "promotion", v.full_id, fen,
-                       SHARED_CAPTIONS["pass-through"], (only(long),), Shown(long, (first, second)))
+                       PASS_THROUGH_CAPTION, (only(long),), Shown(long, (first, second)))
     ends_on = beyond if v.flying_kings and not v.king_lands_behind else beyond[:1]
     moves = [_capture(man, crown, square) for square in ends_on]
     caption = CONTINUE_FLYING_CAPTION if v.flying_kings else CONTINUE_SHORT_CAPTION

@@ -26,7 +26,7 @@ from damiera.web.rules_pages.content import (
     rule_faq,
     rule_sections,
 )
-from damiera.web.rules_pages.diagrams import BREAKTHROUGH_PAGE, LOSING_PAGE, Diagram
+from damiera.web.rules_pages.diagram_model import BREAKTHROUGH_PAGE, LOSING_PAGE, Diagram
 from damiera.web.rules_pages.messages import Translate
 from damiera.web.rules_pages.options import OPTION_PAGES
 from damiera.web.rules_pages.routes import board_json, isolate_page, notation_html

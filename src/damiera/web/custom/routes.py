@@ -49,7 +49,17 @@ from damiera.web.serialization import variant_json
 #: Longest text value of a rule field in a request.
 MAX_VALUE_TEXT = 40
 
-RuleValue = bool | int | Annotated[str, Field(max_length=MAX_VALUE_TEXT)]
+#: A rule value: a bool, a number, a word, or a short table of numbers (the king-only
+#: endings' draws: ``[[2, 1, 7], [1, 1, 2]]``).
+RuleValue = (bool | int | Annotated[str, Field(max_length=MAX_VALUE_TEXT)]
+             | Annotated[list[Annotated[list[int], Field(max_length=3)]], Field(max_length=4)])
+
+
+def _as_rule(value: RuleValue) -> object:
+    """A JSON value as the rule tables hold it (lists as tuples)."""
+    if isinstance(value, list):
+        return tuple(tuple(row) for row in value)
+    return value
 
 
 class CustomBody(BaseModel):
@@ -115,7 +125,7 @@ def build_router() -> APIRouter:
             return error_response(400, f"unknown rule field {unknown[0][:40]!r}; the fields "
                                   f"are {', '.join(sorted(known))}", code="syntax")
         try:
-            custom_id = write_custom(body.rules, body.name)
+            custom_id = write_custom({k: _as_rule(v) for k, v in body.rules.items()}, body.name)
         except CustomRuleError as exc:
             return error_response(400, reason(exc), code=exc.code)
         v = variant(custom_id)

@@ -29,6 +29,7 @@ CHOICE_SHORT: dict[CaptureChoice, str] = {
     ),
     CaptureChoice.MOST_PIECES_THEN_KINGS: N_("Most pieces, then most kings"),
     CaptureChoice.KING_PRECEDENCE: N_("A king must capture if it can"),
+    CaptureChoice.VALUE: N_("The highest value (a king counts more than a man, less than two)"),
 }
 
 #: Short texts of what happens to a man reaching the far row during a capture.
@@ -83,6 +84,7 @@ ROWS: tuple[tuple[str, Callable[[Variant], Cell]], ...] = (
     (N_("Men capture backwards"), lambda v: _yes_no(v.men_capture_backward)),
     (N_("Flying kings"), lambda v: _yes_no(v.flying_kings)),
     (N_("Men may capture kings"), lambda v: _yes_no(v.men_capture_kings)),
+    (N_("Captures along rows and columns"), lambda v: _yes_no(v.orthogonal_captures)),
     (N_("Which capture you must choose"), lambda v: Cell(CHOICE_SHORT[v.capture_choice])),
     (
         N_("Man reaching the far row during a capture"),
@@ -131,6 +133,8 @@ def summary(v: Variant, gettext: Translate) -> list[str]:
         else gettext(N_("men capture forwards only")),
         gettext(N_("flying kings")) if v.flying_kings else gettext(N_("short kings")),
     ]
+    if v.orthogonal_captures:
+        parts.append(gettext(N_("men and kings also capture along rows and columns")))
     if v.king_lands_behind:
         parts.append(gettext(N_("kings land right behind the piece they take")))
     if v.remove_captured_at_once:

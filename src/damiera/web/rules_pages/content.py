@@ -27,7 +27,8 @@ from damiera.rules.variant import (
 )
 from damiera.rules.variant import variant as get_variant
 from damiera.web.rules_pages.comparison import Row, comparison, summary
-from damiera.web.rules_pages.diagrams import DIAGRAMS, Diagram
+from damiera.web.rules_pages.diagram_model import Diagram
+from damiera.web.rules_pages.diagrams import DIAGRAMS
 from damiera.web.rules_pages.messages import N_, Translate
 from damiera.web.rules_pages.options import OPTION_PAGES, OPTIONAL, OptionPage
 from damiera.web.rules_pages.texts import INTRO, TIPS
@@ -161,6 +162,17 @@ CHOICE_TEXT: dict[CaptureChoice, tuple[str, ...]] = {
             "captures: there is no duty to take the most pieces."
         ),
     ),
+    CaptureChoice.VALUE: (
+        N_(
+            "You must choose the capture of the highest value. A king is worth more than one "
+            "man but less than two: one king outweighs one man, two men outweigh one king, and "
+            "two kings outweigh three men."
+        ),
+        N_(
+            "When a king and a man can make captures of the same value, the king must capture. "
+            "Among captures still equal you may choose."
+        ),
+    ),
     CaptureChoice.ITALIAN_PRIORITIES: (
         N_(
             "When several captures are possible, apply these rules in order until only one "
@@ -190,6 +202,20 @@ PROMOTION_TEXT = {
         "crowned only if the move ends there."
     ),
 }
+
+ORTHOGONAL = N_(
+    "Men and kings also capture straight along a row or a column, over the next dark square: "
+    "sideways across two columns, or forwards and backwards across two rows. A king does so "
+    "from afar, as on the diagonals; moves without a capture stay diagonal."
+)
+KING_MOVE_LIMIT = N_(
+    "While a side still has men, one king may make at most %(n)s moves in a row without "
+    "capturing; then another piece must move (the king may always capture)."
+)
+KING_ENDING_DRAW = N_(
+    "Kings only, %(strong)s against %(weak)s: the game is a draw after %(n)s moves by each "
+    "player without a capture."
+)
 
 WIN = N_("You win when your opponent, on their turn, has no pieces left or no legal move.")
 DRAW_NO_PROGRESS = N_(
@@ -231,6 +257,8 @@ NAMES = (
     N_("International draughts"),
     N_("Pool checkers"),
     N_("Thai draughts"),
+    N_("Frisian draughts"),
+    N_("Frysk!"),
 )
 UI = {
     "rules": N_("Rules"),
@@ -356,6 +384,8 @@ def _rule_sections(v: Variant, gettext: Translate) -> dict[str, Section]:
     moves = Section("moves", t(SECTION_TITLES["moves"]), [
         t(MAN_MOVE), t(KING_FLYING if v.flying_kings else KING_SHORT),
     ])
+    if v.king_quiet_move_limit:
+        moves.paragraphs.append(_fill(t, KING_MOVE_LIMIT, n=v.king_quiet_move_limit))
     captures = Section("captures", t(SECTION_TITLES["captures"]), items=[
         t(MANDATORY if v.mandatory_capture else OPTIONAL),
         t(JUMP),
@@ -363,6 +393,7 @@ def _rule_sections(v: Variant, gettext: Translate) -> dict[str, Section]:
         t(KING_CAPTURE_SHORT if not v.flying_kings
           else KING_CAPTURE_BEHIND if v.king_lands_behind else KING_CAPTURE_FLYING),
         t(MEN_TAKE_KINGS if v.men_capture_kings else MEN_NO_KINGS),
+        *([t(ORTHOGONAL)] if v.orthogonal_captures else []),
         t(MULTI),
         t(REMOVED_AT_ONCE if v.remove_captured_at_once else TURKISH),
         t(REFUSED),
@@ -382,6 +413,8 @@ def _rule_sections(v: Variant, gettext: Translate) -> dict[str, Section]:
         t(WIN),
         _fill(t, DRAW_NO_PROGRESS, n=v.draw_moves_without_progress),
         t(DRAW_REPETITION),
+        *[_fill(t, KING_ENDING_DRAW, strong=strong, weak=weak, n=n)
+          for strong, weak, n in v.king_ending_draws],
         t(DRAW_AGREEMENT),
     ])
     return {s.id: s for s in (setup, moves, captures, choice, promotion, end)}

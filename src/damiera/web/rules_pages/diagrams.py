@@ -25,145 +25,44 @@ captured squares), so the text and the checked data cannot drift apart.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from damiera.web.rules_pages.diagram_model import (
+    ALG_START,
+    BREAKTHROUGH_PAGE,
+    FLYING_CAPTION,
+    FREE_CHOICE_CAPTION,
+    KING_FLYING_CAPTION,
+    KING_SHORT_CAPTION,
+    LOSING_PAGE,
+    MAN_BACKWARD_CAPTION,
+    MAN_FORWARD_CAPTION,
+    MANDATORY_CAPTION,
+    OPTIONAL_CAPTURE_PAGE,
+    PASS_THROUGH_CAPTION,
+    START_CAPTION,
+    STOP_CAPTION,
+    Diagram,
+    Shown,
+    ends,
+    illegal,
+    legal,
+    only,
+)
+from damiera.web.rules_pages.frisian_diagrams import FRISIAN_DIAGRAMS
 from damiera.web.rules_pages.messages import N_
-
-#: Page ids of the rule options' pages (the other pages are variant ids).
-OPTIONAL_CAPTURE_PAGE = "optional-capture"
-LOSING_PAGE = "losing"
-BREAKTHROUGH_PAGE = "breakthrough"
-
-#: Page sections a diagram can sit in, in page order.
-SECTIONS = ("setup", "moves", "captures", "choice", "promotion", "end")
-
-
-@dataclass(frozen=True, slots=True)
-class Shown:
-    """The move a diagram draws: ``move`` in full notation, the labels it ``captures`` in
-    capture order, and whether the man ``promotes`` (is crowned) by it."""
-
-    move: str
-    captures: tuple[str, ...] = ()
-    promotes: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Claim:
-    """One statement the caption makes about the position (see the module docstring)."""
-
-    kind: str
-    moves: tuple[str, ...] = ()
-    move: str = ""
-    reason_code: str = ""
-    winner: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Diagram:
-    """One diagram of a rules page."""
-
-    id: str
-    section: str
-    variant: str
-    fen: str
-    caption: str
-    claims: tuple[Claim, ...]
-    shown: Shown | None = None
-    optional_capture: bool = False
-    #: Mark every legal move's landing square from ``from_square`` (a piece's whole range).
-    from_square: str = ""
-
-    def caption_params(self) -> dict[str, str]:
-        """Values for the caption's ``%(...)s`` fields, all taken from the checked data."""
-        params: dict[str, str] = {}
-        if self.shown is not None:
-            params["move"] = self.shown.move
-            params["captures"] = ", ".join(self.shown.captures)
-        for claim in self.claims:
-            if claim.kind in ("only_legal_moves", "legal") and "moves" not in params:
-                params["moves"] = ", ".join(claim.moves)
-            if claim.kind == "illegal" and "illegal" not in params:
-                params["illegal"] = claim.move
-        return params
-
-
-def only(*moves: str) -> Claim:
-    """Claim: the legal moves are exactly ``moves``."""
-    return Claim("only_legal_moves", moves=tuple(moves))
-
-
-def legal(*moves: str) -> Claim:
-    """Claim: each of ``moves`` is legal."""
-    return Claim("legal", moves=tuple(moves))
-
-
-def ends(move: str, winner: str, reason: str) -> Claim:
-    """Claim: after ``move`` ("" for the position itself) ``winner`` ("white"/"black") has
-    won for ``reason`` (a :class:`~damiera.rules.game.ResultReason` value)."""
-    return Claim("ends", move=move, winner=winner, reason_code=reason)
-
-
-def illegal(move: str, reason_code: str) -> Claim:
-    """Claim: ``move`` is refused for the reason ``reason_code``."""
-    return Claim("illegal", move=move, reason_code=reason_code)
-
-
-_ALG_START = (
-    "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
-)
-_KING_SHORT_CAPTION = N_(
-    "A king steps one square diagonally, forwards or backwards: from its square it can go to "
-    "%(moves)s."
-)
-_KING_FLYING_CAPTION = N_(
-    "A flying king moves any distance along its diagonals, up to the next piece or the edge of "
-    "the board: %(moves)s."
-)
-_START_CAPTION = N_(
-    "The starting position. The side that moves first can open with any of these moves: "
-    "%(moves)s."
-)
-_FLYING_CAPTION = N_(
-    "A flying king captures from a distance and may land on any empty square beyond the "
-    "piece: %(moves)s."
-)
-_MANDATORY_CAPTION = N_(
-    "Capturing is compulsory: %(move)s is the only legal move, and a quiet move such as "
-    "%(illegal)s is refused."
-)
-_MAN_FORWARD_CAPTION = N_(
-    "A man captures forwards only: %(move)s is the only legal move, while %(illegal)s, "
-    "a backward capture, is refused."
-)
-_MAN_BACKWARD_CAPTION = N_(
-    "A man captures backwards as well as forwards: %(moves)s are both legal."
-)
-_PASS_THROUGH_CAPTION = N_(
-    "The man touches the far row in the middle of %(move)s but must go on capturing, so it "
-    "finishes the move as a man."
-)
-_FREE_CHOICE_CAPTION = N_(
-    "Free choice: %(moves)s are both legal, so White may take a single piece with %(move)s."
-)
-_STOP_CAPTION = N_(
-    "With %(move)s the man reaches the far row and is crowned. The move ends there, so "
-    "%(illegal)s, going on as a king, is not allowed."
-)
 
 #: Every page's diagrams, by page id (variant id, or :data:`OPTIONAL_CAPTURE_PAGE`).
 DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
     "american": (
         Diagram(
-            "american-start", "setup", "american", "B:W21-32:B1-12", _START_CAPTION,
+            "american-start", "setup", "american", "B:W21-32:B1-12", START_CAPTION,
             (only("9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"),),
         ),
         Diagram(
-            "american-king-moves", "moves", "american", "W:WK18:B1", _KING_SHORT_CAPTION,
+            "american-king-moves", "moves", "american", "W:WK18:B1", KING_SHORT_CAPTION,
             (only("18-14", "18-15", "18-22", "18-23"),), from_square="18",
         ),
         Diagram(
-            "american-mandatory", "captures", "american", "W:W22,25:B18", _MANDATORY_CAPTION,
+            "american-mandatory", "captures", "american", "W:W22,25:B18", MANDATORY_CAPTION,
             (only("22x15"), illegal("25-21", "capture_mandatory")),
             Shown("22x15", ("18",)),
         ),
@@ -183,18 +82,18 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
             Shown("27x18", ("23",)),
         ),
         Diagram(
-            "american-crowned-stop", "promotion", "american", "W:W10:B7,8", _STOP_CAPTION,
+            "american-crowned-stop", "promotion", "american", "W:W10:B7,8", STOP_CAPTION,
             (only("10x3"), illegal("10x3x12", "promotion_ends_capture")),
             Shown("10x3", ("7",), promotes=True),
         ),
     ),
     "italian": (
         Diagram(
-            "italian-start", "setup", "italian", "W:W21-32:B1-12", _START_CAPTION,
+            "italian-start", "setup", "italian", "W:W21-32:B1-12", START_CAPTION,
             (only("21-17", "21-18", "22-18", "22-19", "23-19", "23-20", "24-20"),),
         ),
         Diagram(
-            "italian-king-moves", "moves", "italian", "W:WK18:B1", _KING_SHORT_CAPTION,
+            "italian-king-moves", "moves", "italian", "W:WK18:B1", KING_SHORT_CAPTION,
             (only("18-13", "18-14", "18-21", "18-22"),), from_square="18",
         ),
         Diagram(
@@ -250,26 +149,26 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
             Shown("14x7x16", ("11", "12")),
         ),
         Diagram(
-            "italian-crowned-stop", "promotion", "italian", "W:W11:B5,6", _STOP_CAPTION,
+            "italian-crowned-stop", "promotion", "italian", "W:W11:B5,6", STOP_CAPTION,
             (only("11x2"), illegal("11x2x9", "promotion_ends_capture")),
             Shown("11x2", ("6",), promotes=True),
         ),
     ),
     "czech": (
-        Diagram("czech-start", "setup", "czech", _ALG_START, _START_CAPTION,
+        Diagram("czech-start", "setup", "czech", ALG_START, START_CAPTION,
                 (only("a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"),)),
         Diagram(
-            "czech-king-moves", "moves", "czech", "W:WKd4:Bh8", _KING_FLYING_CAPTION,
+            "czech-king-moves", "moves", "czech", "W:WKd4:Bh8", KING_FLYING_CAPTION,
             (only("d4-a1", "d4-g1", "d4-b2", "d4-f2", "d4-c3", "d4-e3", "d4-c5", "d4-e5",
                   "d4-b6", "d4-f6", "d4-a7", "d4-g7"),), from_square="d4",
         ),
         Diagram(
-            "czech-man-forward", "captures", "czech", "W:Wc5:Bd6,b4", _MAN_FORWARD_CAPTION,
+            "czech-man-forward", "captures", "czech", "W:Wc5:Bd6,b4", MAN_FORWARD_CAPTION,
             (only("c5xe7"), illegal("c5xa3", "man_captures_backward")),
             Shown("c5xe7", ("d6",)),
         ),
         Diagram(
-            "czech-flying-capture", "captures", "czech", "W:WKa1:Bc3", _FLYING_CAPTION,
+            "czech-flying-capture", "captures", "czech", "W:WKa1:Bc3", FLYING_CAPTION,
             (only("a1xd4", "a1xe5", "a1xf6", "a1xg7", "a1xh8"),),
             Shown("a1xe5", ("c3",)),
         ),
@@ -283,22 +182,22 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
             Shown("h2xc7", ("d6",)),
         ),
         Diagram(
-            "czech-crowned-stop", "promotion", "czech", "W:Wf6:Be7,c7", _STOP_CAPTION,
+            "czech-crowned-stop", "promotion", "czech", "W:Wf6:Be7,c7", STOP_CAPTION,
             (only("f6xd8"), illegal("f6xd8xb6", "promotion_ends_capture")),
             Shown("f6xd8", ("e7",), promotes=True),
         ),
     ),
     "russian": (
-        Diagram("russian-start", "setup", "russian", _ALG_START, _START_CAPTION,
+        Diagram("russian-start", "setup", "russian", ALG_START, START_CAPTION,
                 (only("a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"),)),
         Diagram(
-            "russian-king-moves", "moves", "russian", "W:WKd4:Bh8", _KING_FLYING_CAPTION,
+            "russian-king-moves", "moves", "russian", "W:WKd4:Bh8", KING_FLYING_CAPTION,
             (only("d4-a1", "d4-g1", "d4-b2", "d4-f2", "d4-c3", "d4-e3", "d4-c5", "d4-e5",
                   "d4-b6", "d4-f6", "d4-a7", "d4-g7"),), from_square="d4",
         ),
         Diagram(
             "russian-man-backward", "captures", "russian", "W:We5:Bd4,f6",
-            _MAN_BACKWARD_CAPTION,
+            MAN_BACKWARD_CAPTION,
             (only("e5:c3", "e5:g7"),),
             Shown("e5:c3", ("d4",)),
         ),
@@ -313,7 +212,7 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
         ),
         Diagram(
             "russian-free-choice", "choice", "russian", "W:Wc3:Bd4,b4,b6",
-            _FREE_CHOICE_CAPTION,
+            FREE_CHOICE_CAPTION,
             (only("c3:a5:c7", "c3:e5"),),
             Shown("c3:e5", ("d4",)),
         ),
@@ -328,16 +227,16 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
         ),
     ),
     "brazilian": (
-        Diagram("brazilian-start", "setup", "brazilian", _ALG_START, _START_CAPTION,
+        Diagram("brazilian-start", "setup", "brazilian", ALG_START, START_CAPTION,
                 (only("a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"),)),
         Diagram(
-            "brazilian-king-moves", "moves", "brazilian", "W:WKd4:Bh8", _KING_FLYING_CAPTION,
+            "brazilian-king-moves", "moves", "brazilian", "W:WKd4:Bh8", KING_FLYING_CAPTION,
             (only("d4-a1", "d4-g1", "d4-b2", "d4-f2", "d4-c3", "d4-e3", "d4-c5", "d4-e5",
                   "d4-b6", "d4-f6", "d4-a7", "d4-g7"),), from_square="d4",
         ),
         Diagram(
             "brazilian-man-backward", "captures", "brazilian", "W:We5:Bd4,f6",
-            _MAN_BACKWARD_CAPTION,
+            MAN_BACKWARD_CAPTION,
             (only("e5xc3", "e5xg7"),),
             Shown("e5xc3", ("d4",)),
         ),
@@ -352,16 +251,16 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
         ),
         Diagram(
             "brazilian-pass-through", "promotion", "brazilian", "W:Wb6:Bc7,e7",
-            _PASS_THROUGH_CAPTION,
+            PASS_THROUGH_CAPTION,
             (only("b6xd8xf6"),),
             Shown("b6xd8xf6", ("c7", "e7"), promotes=False),
         ),
     ),
     "spanish": (
-        Diagram("spanish-start", "setup", "spanish", "W:W1-12:B21-32", _START_CAPTION,
+        Diagram("spanish-start", "setup", "spanish", "W:W1-12:B21-32", START_CAPTION,
                 (only("9-13", "10-13", "10-14", "11-14", "11-15", "12-15", "12-16"),)),
         Diagram(
-            "spanish-king-moves", "moves", "spanish", "W:WK14:B32", _KING_FLYING_CAPTION,
+            "spanish-king-moves", "moves", "spanish", "W:WK14:B32", KING_FLYING_CAPTION,
             (only("14-1", "14-4", "14-5", "14-7", "14-10", "14-11", "14-18", "14-19", "14-21",
                   "14-23", "14-25", "14-28"),), from_square="14",
         ),
@@ -395,20 +294,20 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
     ),
     "international": (
         Diagram(
-            "international-start", "setup", "international", "W:W31-50:B1-20", _START_CAPTION,
+            "international-start", "setup", "international", "W:W31-50:B1-20", START_CAPTION,
             (only("31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30",
                   "35-30"),),
         ),
         Diagram(
             "international-king-moves", "moves", "international", "W:WK28:B5",
-            _KING_FLYING_CAPTION,
+            KING_FLYING_CAPTION,
             (only("28-6", "28-10", "28-11", "28-14", "28-17", "28-19", "28-22", "28-23", "28-32",
                   "28-33", "28-37", "28-39", "28-41", "28-44", "28-46", "28-50"),),
             from_square="28",
         ),
         Diagram(
             "international-mandatory", "captures", "international", "W:W28,32:B23",
-            _MANDATORY_CAPTION,
+            MANDATORY_CAPTION,
             (only("28x19"), illegal("32-27", "capture_mandatory")),
             Shown("28x19", ("23",)),
         ),
@@ -423,54 +322,54 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
         ),
         Diagram(
             "international-pass-through", "promotion", "international", "W:W15:B9,10",
-            _PASS_THROUGH_CAPTION,
+            PASS_THROUGH_CAPTION,
             (only("15x4x13"),),
             Shown("15x4x13", ("10", "9"), promotes=False),
         ),
     ),
     "pool": (
         Diagram(
-            "pool-start", "setup", "pool", "B:W21-32:B1-12", _START_CAPTION,
+            "pool-start", "setup", "pool", "B:W21-32:B1-12", START_CAPTION,
             (only("9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"),),
         ),
         Diagram(
-            "pool-king-moves", "moves", "pool", "W:WK22:B1", _KING_FLYING_CAPTION,
+            "pool-king-moves", "moves", "pool", "W:WK22:B1", KING_FLYING_CAPTION,
             (only("22-4", "22-8", "22-11", "22-13", "22-15", "22-17", "22-18", "22-25",
                   "22-26", "22-29", "22-31"),), from_square="22",
         ),
         Diagram(
-            "pool-man-backward", "captures", "pool", "W:W18:B14,22", _MAN_BACKWARD_CAPTION,
+            "pool-man-backward", "captures", "pool", "W:W18:B14,22", MAN_BACKWARD_CAPTION,
             (only("18x9", "18x25"),),
             Shown("18x25", ("22",)),
         ),
         Diagram(
-            "pool-flying-capture", "captures", "pool", "W:WK29:B18", _FLYING_CAPTION,
+            "pool-flying-capture", "captures", "pool", "W:WK29:B18", FLYING_CAPTION,
             (only("29x4", "29x8", "29x11", "29x15"),),
             Shown("29x11", ("18",)),
         ),
         Diagram(
-            "pool-free-choice", "choice", "pool", "W:W18:B6,14,22", _FREE_CHOICE_CAPTION,
+            "pool-free-choice", "choice", "pool", "W:W18:B6,14,22", FREE_CHOICE_CAPTION,
             (only("18x25", "18x9x2"),),
             Shown("18x25", ("22",)),
         ),
         Diagram(
-            "pool-pass-through", "promotion", "pool", "W:W12:B7,8", _PASS_THROUGH_CAPTION,
+            "pool-pass-through", "promotion", "pool", "W:W12:B7,8", PASS_THROUGH_CAPTION,
             (only("12x3x10"),),
             Shown("12x3x10", ("8", "7"), promotes=False),
         ),
     ),
     "thai": (
         Diagram(
-            "thai-start", "setup", "thai", "B:W1-8:B25-32", _START_CAPTION,
+            "thai-start", "setup", "thai", "B:W1-8:B25-32", START_CAPTION,
             (only("25-21", "25-22", "26-22", "26-23", "27-23", "27-24", "28-24"),),
         ),
         Diagram(
-            "thai-king-moves", "moves", "thai", "W:WK15:B29", _KING_FLYING_CAPTION,
+            "thai-king-moves", "moves", "thai", "W:WK15:B29", KING_FLYING_CAPTION,
             (only("15-4", "15-8", "15-11", "15-18", "15-22", "15-25", "15-19", "15-24",
                   "15-28", "15-10", "15-6", "15-1"),), from_square="15",
         ),
         Diagram(
-            "thai-man-forward", "captures", "thai", "W:W19:B24,15", _MAN_FORWARD_CAPTION,
+            "thai-man-forward", "captures", "thai", "W:W19:B24,15", MAN_FORWARD_CAPTION,
             (only("19x28"), illegal("19x10", "man_captures_backward")),
             Shown("19x28", ("24",)),
         ),
@@ -493,12 +392,12 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
             Shown("10x1x24", ("6", "19")),
         ),
         Diagram(
-            "thai-free-choice", "choice", "thai", "W:W6,14:B10,18", _FREE_CHOICE_CAPTION,
+            "thai-free-choice", "choice", "thai", "W:W6,14:B10,18", FREE_CHOICE_CAPTION,
             (only("14x23", "6x15x22"),),
             Shown("14x23", ("18",)),
         ),
         Diagram(
-            "thai-crowned-stop", "promotion", "thai", "W:W22:B24,26", _STOP_CAPTION,
+            "thai-crowned-stop", "promotion", "thai", "W:W22:B24,26", STOP_CAPTION,
             (only("22x31"), illegal("22x31x20", "promotion_ends_capture")),
             Shown("22x31", ("26",), promotes=True),
         ),
@@ -559,22 +458,10 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
 }
 
 
+DIAGRAMS.update(FRISIAN_DIAGRAMS)
+
+
 def all_diagrams() -> list[tuple[str, Diagram]]:
     """Every ``(page id, diagram)`` pair, in page order."""
     return [(page, d) for page, diagrams in DIAGRAMS.items() for d in diagrams]
 
-
-#: The captions shared by several pages, by the rule they show (a custom rule set's page
-#: uses them too: the same words, the same translations).
-SHARED_CAPTIONS: dict[str, str] = {
-    "start": _START_CAPTION,
-    "king-short": _KING_SHORT_CAPTION,
-    "king-flying": _KING_FLYING_CAPTION,
-    "flying-capture": _FLYING_CAPTION,
-    "mandatory": _MANDATORY_CAPTION,
-    "man-forward": _MAN_FORWARD_CAPTION,
-    "man-backward": _MAN_BACKWARD_CAPTION,
-    "pass-through": _PASS_THROUGH_CAPTION,
-    "free-choice": _FREE_CHOICE_CAPTION,
-    "crowned-stop": _STOP_CAPTION,
-}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from damiera.web.rules_pages.diagrams import (
+from damiera.web.rules_pages.diagram_model import (
     BREAKTHROUGH_PAGE,
     LOSING_PAGE,
     OPTIONAL_CAPTURE_PAGE,

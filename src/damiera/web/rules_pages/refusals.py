@@ -19,6 +19,8 @@ most_pieces                variant, move (count: digits)
 king_captures_first        variant, move
 most_kings                 variant, move (count: digits)
 king_first                 variant, move
+highest_value              variant, move
+king_move_limit            move, count
 capture_mandatory          moves
 king_lands_behind          -
 man_takes_king             -
@@ -52,6 +54,8 @@ REFUSALS: tuple[str, ...] = (
     N_("error:king_captures_first"),
     N_("error:most_kings"),
     N_("error:king_first"),
+    N_("error:highest_value"),
+    N_("error:king_move_limit"),
     N_("error:capture_mandatory"),
     N_("error:king_lands_behind"),
     N_("error:man_takes_king"),

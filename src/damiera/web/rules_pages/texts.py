@@ -52,6 +52,16 @@ INTRO: dict[str, str] = {
         "when they capture they must stop right behind the piece they take, and every captured "
         "piece leaves the board at once."
     ),
+    "frisian": N_(
+        "Frisian draughts, played in Friesland in the north of the Netherlands, uses the board "
+        "of international draughts, but pieces also capture along rows and columns, the "
+        "capture of the highest value is compulsory, and a king may not make more than three "
+        "moves in a row while its side still has men."
+    ),
+    "frysk": N_(
+        "Frysk! is Frisian draughts from only five men each, on the back rows: a quick game "
+        "in which the first king often decides."
+    ),
 }
 
 TIPS: dict[str, tuple[str, ...]] = {
@@ -119,5 +129,21 @@ TIPS: dict[str, tuple[str, ...]] = {
            "your pieces, and a king that captures there is taken back at once."),
         N_("Captured pieces leave the board at once, so an enemy king may turn back over its "
            "own path: check every direction before you offer a piece."),
+    ),
+    "frisian": (
+        N_("Look in eight directions: a piece two columns beside an enemy piece, or two rows "
+           "in front of or behind it, can be captured straight across."),
+        N_("While you have men your kings are rationed: plan king moves in threes and keep a "
+           "man ready to move."),
+        N_("Value decides the capture: offering a king forces a capture that offering a man "
+           "would not."),
+    ),
+    "frysk": (
+        N_("With only five men each, every tempo counts: the race to the first king starts at "
+           "once."),
+        N_("Men capture along rows and columns too, so a man beside an enemy with an empty "
+           "square beyond is a target."),
+        N_("Once only kings are left, remember the draw rules: two kings against one must win "
+           "within seven moves."),
     ),
 }

@@ -32,7 +32,7 @@ def test_whole_game_computer_against_computer_through_the_api(client: TestClient
         game = play(client, game["id"], move_text(v, move))
     assert game["result"] is not None
     assert game["result"]["reason"] in {"no-pieces", "no-legal-move", "forty-moves",
-                                        "threefold-repetition"}
+                                        "threefold-repetition", "king-ending"}
     stored = client.get(f"/api/games/{game['id']}").json()
     assert stored["history"] == game["history"] and stored["result"] == game["result"]
     pdn = client.get(f"/api/games/{game['id']}/pdn").text

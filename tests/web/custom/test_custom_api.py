@@ -18,6 +18,7 @@ from damiera.rules.custom import FIELDS, MAX_CUSTOM_ID, write_custom
 from damiera.rules.variant import VARIANTS, custom_fields
 from damiera.web import custom as custom_package
 from damiera.web import i18n
+from damiera.web.custom.strings import FIELD_LABELS, VALUE_LABELS
 from damiera.web.store_tables import MAX_VARIANT_ID
 from tests.web.conftest import new_game, play
 
@@ -165,6 +166,20 @@ def test_every_custom_string_is_translated_with_the_same_fields(code: str) -> No
     fields = re.compile(r"%\((\w+)\)s")
     for msgid in ids:
         assert set(fields.findall(catalog[msgid])) == set(fields.findall(msgid)), msgid
+
+
+def test_every_field_of_the_form_has_a_label_and_every_value_that_is_not_a_number_too() -> None:
+    for field in FIELDS:
+        assert field.name in FIELD_LABELS, field.name
+        for value in field.values:
+            if type(value) is not int:
+                assert value in VALUE_LABELS.get(field.name, {}), (field.name, value)
+
+
+def test_the_form_shows_frisian_rule_fields_in_words(client: TestClient) -> None:
+    html = client.get("/custom", params={"lang": "it"}).text
+    assert "Prese lungo righe e colonne" in html
+    assert "orthogonal_captures</" not in html and "((2, 1, 7)" not in html
 
 
 def test_address_of_the_page_is_the_one_to_share(client: TestClient) -> None:

@@ -30,6 +30,10 @@ FIELD_LABELS: Final[Mapping[str, str]] = {
     "losing": N_("Losing rule: whoever has no piece or no move left wins"),
     "breakthrough": N_("Breakthrough: the first king wins"),
     "board": N_("Notation"),
+    "orthogonal_captures": N_("Captures along rows and columns"),
+    "king_quiet_move_limit": N_("Quiet moves in a row one king may make while its side still "
+                                "has men"),
+    "king_ending_draws": N_("Endings of kings only drawn early"),
 }
 
 _YES_NO: Final[Mapping[object, str]] = {True: N_("yes"), False: N_("no")}
@@ -50,6 +54,7 @@ VALUE_LABELS: Final[Mapping[str, Mapping[object, str]]] = {
                                  "kings, a king met first"),
         "most-pieces-then-kings": N_("the most pieces, then the most kings"),
         "king-precedence": N_("a king's capture before a man's"),
+        "value": N_("the highest value: a king is worth more than one man and less than two"),
     },
     "promotion_during_capture": {
         "promote-and-stop": N_("is crowned, and the move ends"),
@@ -59,6 +64,14 @@ VALUE_LABELS: Final[Mapping[str, Mapping[object, str]]] = {
     "remove_captured_at_once": {False: N_("when the move ends"),
                                 True: N_("one by one, as they are jumped")},
     "mandatory_capture": {True: N_("compulsory"), False: N_("optional")},
+    "orthogonal_captures": _YES_NO,
+    "king_quiet_move_limit": {0: N_("no limit"),
+                              3: N_("three, as in Frisian")},
+    "king_ending_draws": {
+        (): N_("none beyond the general draw rule"),
+        ((2, 1, 7), (1, 1, 2)): N_("as in Frisian: two kings against one after 7 moves each, "
+                                   "one king against one after 2"),
+    },
     "losing": _YES_NO,
     "breakthrough": _YES_NO,
     "board": {

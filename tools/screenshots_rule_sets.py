@@ -8,12 +8,13 @@ clicks: 25-21 6-10 21-17 10-14, then Black's capture 17x10 and White's reply, a 
 too) and ``pool_game.png`` (a Pool checkers game: 11-16 23-19, Black's capture 16x23 and
 White's recapture), ``rules-thai-ru.png`` (the Thai rules page in Russian, at the diagram
 of a king that turns straight back), ``frisian_game.png`` (a Frisian game: 31-26 16-21 32-27,
-Black's capture 21x32, and White's reply 33x31, a capture along the row) and
+Black's capture 21x32, and White's reply 33x31, a capture along the row),
 ``rules-frisian-en.png`` (the Frisian rules page at its capture-by-value diagram),
-``turkish_game.png`` (a Turkish game on the board where all 64 squares play: d3-d4 d6-d5,
-then White's compulsory capture d4xd6xd8 over two men, crowned on the far row) and
-``rules-turkish-en.png`` (the Turkish rules page at the diagram of a capture that crosses a
-square freed during the same move).
+``custom_rule_set.png`` (a custom rule set's page: Russian men and kings on a 10x10 board
+with the majority rule and breakthrough), ``turkish_game.png`` (a Turkish game on the board
+where all 64 squares play: d3-d4 d6-d5, then White's compulsory capture d4xd6xd8 over two
+men, crowned on the far row) and ``rules-turkish-en.png`` (the Turkish rules page at the
+diagram of a capture that crosses a square freed during the same move).
 """
 
 from __future__ import annotations
@@ -66,6 +67,8 @@ def shoot(base_url: str, out: Path) -> list[Path]:
         page.locator('figure[data-diagram="frisian-value"]').scroll_into_view_if_needed()
         made.append(out / "rules-frisian-en.png")
         page.screenshot(path=str(made[-1]))
+        made.append(out / "custom_rule_set.png")
+        shoot_custom_rule_set(page, made[-1])
         _play(page, "turkish", ["d3-d4", "d6-d5"])
         made.append(out / "turkish_game.png")
         page.screenshot(path=str(made[-1]))
@@ -74,6 +77,19 @@ def shoot(base_url: str, out: Path) -> list[Path]:
         made.append(out / "rules-turkish-en.png")
         page.screenshot(path=str(made[-1]))
     return made
+
+
+def shoot_custom_rule_set(page: Page, path: Path) -> None:
+    """The page of a custom rule set made through the API, its first diagram drawn."""
+    body = {"rules": {"board_size": 10, "man_rows": 4, "men_capture_backward": True,
+                      "flying_kings": True, "capture_choice": "majority",
+                      "promotion_during_capture": "promote-and-continue",
+                      "breakthrough": True},
+            "name": "Club rules"}
+    url = page.request.post("/api/custom", data=body).json()["url"]
+    page.goto(url + "?lang=en")
+    page.locator("figure.diagram svg [data-piece]").first.wait_for()
+    page.screenshot(path=str(path))
 
 
 if __name__ == "__main__":

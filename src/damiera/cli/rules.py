@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from damiera.cli.common import UsageError, add_rule_options, load_position, shown, variant_of
+from damiera.rules.custom import CUSTOM_PREFIX
 from damiera.rules.movegen import apply_move, legal_moves, perft
 from damiera.rules.notation import move_labels, move_text
 from damiera.rules.position import FenError, Position, parse_fen
@@ -65,6 +66,8 @@ def _cmd_variants(args: argparse.Namespace) -> int:
         )
         flags = ", ".join(f"--{o.value}" for o in _options_of(v))
         print(f"  options: {flags} (or {v.id}+{RuleOption.LOSING.value} and the like)")
+    print(f"{CUSTOM_PREFIX}<code>[:name]: your own rule set, every rule chosen (made on the "
+          "site's /custom page; the code is described in damiera.rules.custom)")
     return 0
 
 

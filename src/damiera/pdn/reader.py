@@ -40,6 +40,7 @@ from damiera.pdn.results import game_result
 from damiera.pdn.syntax import PdnError, RawGame, RawPly, Splitter
 from damiera.pdn.tokens import Source, tokenize
 from damiera.rules import game as _rules
+from damiera.rules.custom import is_custom
 from damiera.rules.game import Game, Outcome
 from damiera.rules.move import Move
 from damiera.rules.movegen import CoreMove as RawMove
@@ -133,12 +134,17 @@ def variant_of(tags: dict[str, str], default: Variant) -> Variant:
     with the optional-capture house rule when the game carries ``[CaptureRule "optional"]``
     (what the writer adds for such a game), and the losing rule or breakthrough when its
     ``Variant`` tag says ``Antidraughts`` or ``Breakthrough`` (lidraughts' words; any other
-    ``Variant`` value, such as ``Standard``, changes nothing).
+    ``Variant`` value, such as ``Standard``, changes nothing). A ``Variant`` tag holding a
+    custom rule set's id (``custom:...``, what the writer writes for one) names the rules
+    whatever the GameType says.
 
-    Raises ValueError for a GameType that is not a number Damiera plays, or the house rule
+    Raises ValueError for a custom id that cannot be read (with the reason), a GameType that is not a number Damiera plays, or the house rule
     on a board it does not apply to."""
     value = tags.get("GameType")
-    if value is None or not value.strip():
+    named = tags.get("Variant", "").strip()
+    if is_custom(named):
+        base = _variant(named)
+    elif value is None or not value.strip():
         base = default
     else:
         head = value.split(",", 1)[0].strip()
@@ -392,7 +398,10 @@ def _replay_as(
     try:
         v = variant_of(tags, default)
     except ValueError as exc:
-        tok = tag_tokens["GameType"]
+        # the tag that named the rules: a custom Variant, else GameType, else CaptureRule
+        names = ("Variant",) if is_custom(tags.get("Variant", "").strip()) else ()
+        tok = next(tag_tokens[n] for n in (*names, "GameType", "CaptureRule", "Variant")
+                   if n in tag_tokens)
         error = error or PdnError(str(exc), tok.line, tok.column, "gametype")
     first = _move_text(raw.plies[0].token.text) if raw.plies else None
     try:

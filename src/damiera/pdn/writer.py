@@ -6,7 +6,9 @@
   without it the movetext would be illegal under the GameType it declares; README, "PDN files"),
   ``Variant "Antidraughts"`` or ``Variant "Breakthrough"`` for a game under a goal option (the
   tag and words lidraughts writes beside its GameType: the moves are the rule set's, the
-  result follows the option's goal), FEN (only for a set-up, written canonically), then the others in their order. Missing
+  result follows the option's goal), or for a custom rule set ``Variant`` with its id
+  (``[Variant "custom:1a01:Club rules"]``, every rule in its code) and no GameType, FEN
+  (only for a set-up, written canonically), then the others in their order. Missing
   seven-tag-roster values are ``?``.
 - Results in the variant's convention (:mod:`damiera.pdn.results`): on the 10x10 board
   the FMJD's points ``2-0``, ``1-1``, ``0-2``; on 8x8 ``1-0``, ``1/2-1/2``, ``0-1``;
@@ -26,6 +28,7 @@ from typing import TextIO
 
 from damiera.pdn.reader import PdnGame, Ply
 from damiera.pdn.results import canonical_result, result_token
+from damiera.rules.custom import is_custom
 from damiera.rules.game import Game, Outcome, ResultReason
 from damiera.rules.notation import move_text
 from damiera.rules.position import start_position, write_fen
@@ -136,16 +139,21 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
     if result is not None:
         token = canonical_result(v, result)
     all_tags["Result"] = token
-    all_tags["GameType"] = v.pdn_gametype
+    all_tags.pop("GameType", None)
     all_tags.pop("CaptureRule", None)
-    if v.optional_capture:
-        all_tags["CaptureRule"] = "optional"
-    if all_tags.get("Variant", "").strip().lower() in GOAL_VARIANT_TAGS:
-        del all_tags["Variant"]  # the game's own options decide it, below
-    goal = next((word for word, option in GOAL_VARIANT_TAGS.items() if option in v.options),
-                None)
-    if goal is not None:
-        all_tags["Variant"] = goal.capitalize()
+    variant_tag = all_tags.get("Variant", "").strip()
+    if variant_tag.lower() in GOAL_VARIANT_TAGS or is_custom(variant_tag):
+        del all_tags["Variant"]  # the game's own rules decide it, below
+    if is_custom(v.id):
+        all_tags["Variant"] = v.full_id  # every rule in its code; no GameType describes it
+    else:
+        all_tags["GameType"] = v.pdn_gametype
+        if v.optional_capture:
+            all_tags["CaptureRule"] = "optional"
+        goal = next((word for word, option in GOAL_VARIANT_TAGS.items()
+                     if option in v.options), None)
+        if goal is not None:
+            all_tags["Variant"] = goal.capitalize()
     all_tags.pop("FEN", None)
     all_tags.pop("SetUp", None)
     all_tags.pop("Setup", None)

@@ -1,215 +1,76 @@
-"""Variants as data: one frozen :class:`Variant` of rule parameters per national rule set.
+"""The named rule sets and reading a variant id: one frozen :class:`Variant` of rule
+parameters per national rule set, their aliases and PDN ``GameType`` numbers, the rule options
+and custom rule sets, and :func:`variant`, which reads every form of id.
 
 Source: ``shared/RULES.md`` section 2 (the variant table) and section 1 (the rules every
 variant shares). Code elsewhere branches on these parameters, never on a variant's name.
+A custom rule set (every field chosen by a player, :mod:`damiera.rules.custom`) is one more
+Variant, named by its ``custom:`` id. The Variant class and the enums of its fields live in
+:mod:`damiera.rules.rule_set` and are importable from here too.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from typing import Final
 
-from damiera.rules.rule_terms import CaptureChoice, Color, PromotionDuringCapture
+from damiera.rules.custom import (
+    BOARD_STYLES,
+    CUSTOM_PREFIX,
+    DEFAULT_NAME,
+    FIELDS,
+    CustomRuleError,
+    is_custom,
+    read_custom,
+    write_custom,
+)
+from damiera.rules.rule_set import (
+    CaptureChoice,
+    Color,
+    Notation,
+    Numbering,
+    PromotionDuringCapture,
+    RuleOption,
+    Variant,
+)
 
-#: The module's public names: the rule vocabulary of :mod:`damiera.rules.rule_terms` is
-#: exported from here too, where the rest of the code imports it.
+#: The rule-set model of :mod:`damiera.rules.rule_set` is part of this module's interface.
 __all__ = [
-    "ALIASES", "AMERICAN", "BRAZILIAN", "CZECH", "FRISIAN", "FRYSK", "GAME_TYPE_NUMBERS",
-    "GOAL_VARIANT_TAGS", "INTERNATIONAL", "ITALIAN", "MAX_VARIANT_TEXT", "POOL", "RUSSIAN",
-    "SPANISH", "THAI", "TURKISH", "VARIANTS", "CaptureChoice", "Color", "Notation", "Numbering",
-    "PromotionDuringCapture", "RuleOption", "UnknownVariantError", "Variant",
-    "VariantOptionError", "parse_options", "variant", "with_options"
+    "ALIASES",
+    "AMERICAN",
+    "BRAZILIAN",
+    "CZECH",
+    "FRISIAN",
+    "FRYSK",
+    "GAME_TYPE_NUMBERS",
+    "GOAL_VARIANT_TAGS",
+    "INTERNATIONAL",
+    "ITALIAN",
+    "MAX_VARIANT_TEXT",
+    "POOL",
+    "RUSSIAN",
+    "SPANISH",
+    "THAI",
+    "TURKISH",
+    "VARIANTS",
+    "CaptureChoice",
+    "Color",
+    "Notation",
+    "Numbering",
+    "PromotionDuringCapture",
+    "RuleOption",
+    "UnknownVariantError",
+    "Variant",
+    "VariantOptionError",
+    "custom_fields",
+    "custom_name",
+    "custom_variant",
+    "parse_options",
+    "variant",
+    "with_options",
 ]
-
-
-class RuleOption(Enum):
-    """A rule option that any rule set may be played with; ``value`` is its word in the
-    canonical variant id (``international+losing``) and, with ``--``, its CLI flag.
-
-    Members are in canonical order: a variant's id lists its options in this order.
-    """
-
-    #: Captures are not compulsory (RULES.md section 1: a house rule of 8x8 boards).
-    OPTIONAL_CAPTURE = "optional-capture"
-    #: Antidraughts: a side with no piece left, or no legal move on its turn, wins.
-    LOSING = "losing"
-    #: Breakthrough: the first side to crown a man wins at once.
-    BREAKTHROUGH = "breakthrough"
-
-    @property
-    def field(self) -> str:
-        """The JSON and keyword name of the option: ``optional_capture``, ``losing``,
-        ``breakthrough``."""
-        return self.value.replace("-", "_")
-
-
-class Notation(Enum):
-    """How squares are labelled at every edge (notation, FEN, API, board labels)."""
-
-    NUMERIC = "numeric"
-    ALGEBRAIC = "algebraic"
-
-
-class Numbering(Enum):
-    """Where square 1 is for numeric notation (RULES.md section 2, geometry)."""
-
-    #: 1 is the first dark square of the top row (Black's side), counted left to right,
-    #: top to bottom (American, Italian, International).
-    FROM_TOP_LEFT = "from-top-left"
-    #: 1 is the first dark square of White's bottom row counted from the right, right to
-    #: left, bottom to top (Spanish).
-    FROM_BOTTOM_RIGHT = "from-bottom-right"
-
-
-@dataclass(frozen=True, slots=True)
-class Variant:
-    """The rule parameters of one rule set.
-
-    Every field is a rule of RULES.md, so two variants differ exactly where their fields do.
-    Construct named variants with :func:`variant`, a rule set with options with
-    ``variant("international+losing")`` or ``variant("american", optional_capture=True)``
-    (:func:`with_options` checks the combination). ``id`` names the rule set without its
-    options; :attr:`full_id` names both, and is what to store or send.
-
-    Fields a rule-set editor sets (each read by the rules core or by
-    :class:`~damiera.rules.game.Game`; docs/rules.md section 1 defines the ones beyond
-    RULES.md): ``board_size``, ``man_rows``, ``first_to_move``, ``men_capture_backward``,
-    ``flying_kings``, ``men_capture_kings``, ``capture_choice`` (``VALUE``: Frisian's value
-    rule), ``promotion_during_capture``, ``king_lands_behind``, ``remove_captured_at_once``,
-    ``orthogonal_captures`` (captures along rows and columns too), ``all_squares`` (every
-    square plays, pieces go only along rows and columns), ``no_reverse_capture`` (a capture
-    never turns straight back), ``back_rows_empty`` (rows left empty behind the men at the
-    start), ``king_quiet_move_limit``
-    (quiet moves in a row one king may make while its side has men; 0: none; a rule of the
-    game's history, kept by Game and given to the search's root, never in a FEN),
-    ``king_ending_draws`` ((stronger kings, weaker kings, moves each) king-only endings drawn
-    after that many moves without a capture), ``draw_moves_without_progress``, and the options
-    ``mandatory_capture``, ``losing``, ``breakthrough``.
-    """
-
-    id: str
-    name: str
-    #: Squares per side of the board: 8 or 10.
-    board_size: int
-    #: Rows of men each side starts with (3 on 8x8, 4 on 10x10; Frysk! 1).
-    man_rows: int
-    first_to_move: Color
-    #: True when a1 (White's lower-left corner) is a playing square; False for mirrored boards.
-    a1_dark: bool
-    notation: Notation
-    numbering: Numbering
-    #: Men capture backwards as well as forwards.
-    men_capture_backward: bool
-    #: Kings move and capture any distance along a diagonal (flying kings).
-    flying_kings: bool
-    #: Men may capture kings (False in Italian draughts).
-    men_capture_kings: bool
-    capture_choice: CaptureChoice
-    promotion_during_capture: PromotionDuringCapture
-    #: A flying king's capture lands on the square right behind the captured piece, never
-    #: further (it may still start from afar): Thai draughts (docs/rules.md).
-    king_lands_behind: bool = False
-    #: Each captured piece leaves the board as it is jumped, so its square is empty for the
-    #: rest of the move and the capturing piece may turn straight back over it (Thai
-    #: draughts); False is the Turkish strike of RULES.md section 1 (removed when the move
-    #: ends, blocking until then).
-    remove_captured_at_once: bool = False
-    #: Men and kings also capture along rows and columns (Frisian): over the next playing
-    #: square of the same row (two columns away) or of the same column (two rows away), a
-    #: king from afar; moves stay diagonal. Men without ``men_capture_backward`` capture
-    #: forward, straight ahead and sideways.
-    orthogonal_captures: bool = False
-    #: Every square of the 8x8 board plays (64 squares, all labelled a1-h8), and men and kings
-    #: move and capture only along rows and columns, never diagonally (Turkish draughts): a
-    #: man one square forward or sideways, jumping an adjacent piece the same ways; a king
-    #: along its row or column, any distance when ``flying_kings``. 8x8 only, not with
-    #: ``orthogonal_captures`` (docs/rules.md).
-    all_squares: bool = False
-    #: A capture may not turn straight back (180 degrees) between two jumps (Turkish). Without
-    #: ``remove_captured_at_once`` the piece just taken blocks that way anyway.
-    no_reverse_capture: bool = False
-    #: Rows each side leaves empty behind its men at the start (Turkish: 1, the back row).
-    back_rows_empty: int = 0
-    #: Quiet moves in a row one king may make while its side still has men (Frisian: 3; the
-    #: fourth must be another piece's, or a capture); 0 for no limit. A rule of the game's
-    #: history, not of the position: :class:`~damiera.rules.game.Game` enforces it.
-    king_quiet_move_limit: int = 0
-    #: The king-only endings that are drawn after a number of moves by each side without a
-    #: capture (Frisian): ``((kings of the stronger side, kings of the weaker side, moves),
-    #: ...)``, e.g. ``((2, 1, 7), (1, 1, 2))``; empty for none (beside the general rule).
-    king_ending_draws: tuple[tuple[int, int, int], ...] = ()
-    #: False only under the optional-capture house rule.
-    mandatory_capture: bool = True
-    #: The losing rule (Antidraughts): no piece left, or no legal move on one's turn, wins.
-    losing: bool = False
-    #: Breakthrough: the first side to crown a man wins (the promotion ends the game).
-    breakthrough: bool = False
-    #: Moves by each side without capture or promotion that make a draw (RULES.md section 1).
-    draw_moves_without_progress: int = 40
-    #: PDN 3.0 ``GameType`` tag value, e.g. ``"20,W,10,10,N2,0"``.
-    pdn_gametype: str = ""
-    #: Capture separator preferred when writing moves (``x``; Russian tradition also reads ``:``).
-    capture_separator: str = "x"
-
-    @property
-    def optional_capture(self) -> bool:
-        """True when the optional-capture house rule is on."""
-        return not self.mandatory_capture
-
-    @property
-    def squares(self) -> int:
-        """Number of playing squares (32, 50, or 64 with ``all_squares``)."""
-        return self.board_size * self.board_size // (1 if self.all_squares else 2)
-
-    @property
-    def men_per_side(self) -> int:
-        return self.man_rows * self.board_size // (1 if self.all_squares else 2)
-
-    @property
-    def options(self) -> tuple[RuleOption, ...]:
-        """The rule options that are on, in canonical order (empty for a plain rule set)."""
-        on = {
-            RuleOption.OPTIONAL_CAPTURE: not self.mandatory_capture,
-            RuleOption.LOSING: self.losing,
-            RuleOption.BREAKTHROUGH: self.breakthrough,
-        }
-        return tuple(option for option in RuleOption if on[option])
-
-    @property
-    def full_id(self) -> str:
-        """The canonical text id of the rule set with its options: ``id``, then ``+`` and
-        each option on, in :class:`RuleOption` order (``international+losing``,
-        ``american+optional-capture``); :func:`variant` reads it back."""
-        return "+".join((self.id, *(option.value for option in self.options)))
-
-    @property
-    def display_name(self) -> str:
-        """Name including the options that are on, e.g. ``International draughts (losing)``."""
-        if not self.options:
-            return self.name
-        return f"{self.name} ({', '.join(_OPTION_WORDS[o] for o in self.options)})"
-
-    def rule_parameters(self) -> dict[str, object]:
-        """The rule parameters as JSON-ready values (enums as their string values, tuples as
-        lists: ``king_ending_draws`` is ``[[2, 1, 7], [1, 1, 2]]``)."""
-        out: dict[str, object] = {}
-        for field in dataclasses.fields(self):
-            value = getattr(self, field.name)
-            if isinstance(value, Enum):
-                value = value.value
-            elif isinstance(value, tuple):
-                value = [list(item) for item in value]
-            out[field.name] = value
-        out["optional_capture"] = self.optional_capture
-        out["full_id"] = self.full_id
-        return out
-
-    def __reduce__(self) -> tuple[type[Variant], tuple[object, ...]]:
-        """Pickled and copied as ``Variant(*field values)`` (through its constructor, so the
-        frozen class is never restored field by field)."""
-        return (Variant, tuple(getattr(self, field.name) for field in dataclasses.fields(self)))
 
 
 AMERICAN = Variant(
@@ -466,12 +327,6 @@ GAME_TYPE_NUMBERS: dict[str, str] = {
 }
 
 
-#: English words for the options in display names.
-_OPTION_WORDS: Final = {
-    RuleOption.OPTIONAL_CAPTURE: "captures optional",
-    RuleOption.LOSING: "losing",
-    RuleOption.BREAKTHROUGH: "breakthrough",
-}
 
 #: PDN ``Variant`` tag values (lower case) that name a goal option, as lidraughts writes
 #: them beside the rule set's ``GameType``.
@@ -506,15 +361,72 @@ def with_options(base: Variant, options: frozenset[RuleOption] | set[RuleOption]
             "crown the first king); a game plays one of them"
         )
     plain = dataclasses.replace(base, mandatory_capture=True, losing=False, breakthrough=False)
-    if not options:
+    if not options and not is_custom(base.id):
         named = VARIANTS.get(plain.id)
         return named if named == plain else plain
-    return dataclasses.replace(
+    changed = dataclasses.replace(
         plain,
         mandatory_capture=RuleOption.OPTIONAL_CAPTURE not in options,
         losing=RuleOption.LOSING in options,
         breakthrough=RuleOption.BREAKTHROUGH in options,
     )
+    if is_custom(base.id):
+        return custom_variant(write_custom(custom_fields(changed), custom_name(base)))
+    return changed
+
+
+def custom_fields(v: Variant) -> dict[str, object]:
+    """The fields of ``v`` as :data:`damiera.rules.custom.FIELDS` holds them (enums as their
+    values, the board's notation as its :data:`~damiera.rules.custom.BOARD_STYLES` key): a
+    named rule set's fields give the custom rule set that plays it. Raises
+    :class:`~damiera.rules.custom.CustomRuleError` when ``v``'s notation is none of the
+    styles."""
+    out: dict[str, object] = {}
+    for field in FIELDS:
+        if field.name == "board":
+            style = next((key for key, values in BOARD_STYLES.items()
+                          if all(_plain(getattr(v, k)) == x for k, x in values.items())), None)
+            if style is None:
+                raise CustomRuleError("syntax", f"{v.name} has a notation no custom rule set has")
+            out["board"] = style
+        else:
+            out[field.name] = _plain(getattr(v, field.name))
+    return out
+
+
+def custom_name(v: Variant) -> str:
+    """The name written in a custom rule set's id ("" when it has none)."""
+    return v.id[len(CUSTOM_PREFIX):].partition(":")[2] if is_custom(v.id) else ""
+
+
+@lru_cache(maxsize=256)
+def custom_variant(text: str) -> Variant:
+    """The Variant of a custom id (:func:`damiera.rules.custom.read_custom`: ``custom:`` and
+    a code, then ``:name``), with its canonical id; called ``name`` (or "Custom rule set"),
+    with no PDN ``GameType`` (its PDN carries the id instead) and ``x`` between capture
+    squares. Raises :class:`~damiera.rules.custom.CustomRuleError` (a ValueError) with the
+    reason. The same text gives the same object (the last 256 are remembered), so the rules
+    core's objects built for it are found again by identity."""
+    fields, name, canonical = read_custom(text)
+    values: dict[str, object] = {}
+    for key, value in fields.items():
+        if key == "board":
+            values.update(BOARD_STYLES[str(value)])
+        else:
+            values[key] = value
+    typed = {key: _typed(key, value) for key, value in values.items()}
+    return dataclasses.replace(AMERICAN, id=canonical, name=name or DEFAULT_NAME,
+                               pdn_gametype="", capture_separator="x", **typed)  # type: ignore[arg-type]
+
+
+def _plain(value: object) -> object:
+    return value.value if isinstance(value, Enum) else value
+
+
+def _typed(key: str, value: object) -> object:
+    """``value`` in the type of AMERICAN's field ``key`` (an enum from its value)."""
+    template = getattr(AMERICAN, key)
+    return type(template)(value) if isinstance(template, Enum) else value
 
 
 def _base_variant(variant_id: str, text: str) -> Variant:
@@ -569,14 +481,17 @@ def variant(
     ``GameType`` number or full form (``"20"``, ``"21,B,8,8,N1,0"``), followed by any rule
     options joined with ``+`` (the canonical id :attr:`Variant.full_id`:
     ``"international+losing"``, ``"american+optional-capture"``, in any order); case and
-    surrounding blanks are ignored. The keywords turn options on as well (an option both in
+    surrounding blanks are ignored; or a custom rule set's id (``custom:1a01...:Name``,
+    :func:`custom_variant`), which may be followed by options too. The keywords turn
+    options on as well (an option both in
     the id and a keyword is on once: ``variant("american+optional-capture",
     optional_capture=True)`` is how stored games with the old flag read back).
 
     Raises TypeError for a value that is not a str, :class:`UnknownVariantError` for an
     unknown name, and :class:`VariantOptionError` (a ValueError) for an unknown option, an
     option named twice in the id, a text longer than :data:`MAX_VARIANT_TEXT`, or an
-    impossible combination (:func:`with_options`).
+    impossible combination (:func:`with_options`); for a custom id,
+    :class:`~damiera.rules.custom.CustomRuleError` (a ValueError) with the reason.
     """
     if not isinstance(variant_id, str):
         raise TypeError(
@@ -587,11 +502,11 @@ def variant(
             f"a variant id has at most {MAX_VARIANT_TEXT} characters, not {len(variant_id)}"
         )
     name, *words = variant_id.split("+")
-    base = _base_variant(variant_id, name)
+    base = custom_variant(name) if is_custom(name.strip()) else _base_variant(variant_id, name)
     options = parse_options(words)
     flags = {RuleOption.OPTIONAL_CAPTURE: optional_capture, RuleOption.LOSING: losing,
              RuleOption.BREAKTHROUGH: breakthrough}
     options |= {option for option, on in flags.items() if on}
     if not options:
         return base
-    return with_options(base, options)
+    return with_options(base, options | set(base.options))

@@ -39,7 +39,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from damiera.rules.variant import VARIANTS
+from damiera.rules.variant import VARIANTS, variant
 from damiera.web import i18n
 from damiera.web.analysis.reviews import ReviewBook
 from damiera.web.analysis.routes import build_router as analysis_router
@@ -49,6 +49,7 @@ from damiera.web.board_strings import board_strings
 from damiera.web.computer import ComputerPool
 from damiera.web.computer_jobs import ENVIRONMENT as REDIS_ENVIRONMENT
 from damiera.web.computer_queue import QueueFailed
+from damiera.web.custom.routes import build_router as custom_router
 from damiera.web.error_pages import failure_page, wants_page
 from damiera.web.errors import BadRequest, Conflict, IllegalMove
 from damiera.web.games import GameService
@@ -235,6 +236,7 @@ def create_app(
     app.include_router(docs_router(app))
     app.state.analysis_pool = analysis_pool
     app.include_router(rules_pages_router())
+    app.include_router(custom_router())
     app.include_router(analysis_router(service, analysis_pool, render, ReviewBook(
         limits.reviews_per_client, limits.reviews_kept)))
     app.include_router(pdn_import_router(service, limits, render))
@@ -326,14 +328,18 @@ def create_app(
 
     def play_page(request: Request, game: dict[str, Any] | None) -> HTMLResponse:
         request_locale(request)
+        variants = list(VARIANTS.values())
+        rules = None if game is None else variant(game["full_id"])
+        if rules is not None and rules.id not in VARIANTS:
+            variants.append(rules)  # a custom rule set: its board and its name
         data = {
-            "variants": [variant_json(v) for v in VARIANTS.values()],
+            "variants": [variant_json(v) for v in variants],
             "game": game,
             "strings": {**js_strings(), **live_strings()},
         }
         title = _("Play draughts")
-        if game is not None:
-            title = _(VARIANTS[game["variant"]].name)
+        if game is not None and rules is not None:
+            title = _(rules.name)
             options = [word for key, word in (("optional_capture", _("captures optional")),
                                               ("losing", _("losing rule")),
                                               ("breakthrough", _("breakthrough")))
@@ -343,7 +349,8 @@ def create_app(
         return render(
             request,
             "play.html",
-            {"game": game, "title": title, "page_data": script_json(data)},
+            {"game": game, "title": title, "page_data": script_json(data),
+             "variants": variants},
         )
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)

@@ -31,7 +31,7 @@ from typing import Any
 
 from damiera.rules.game import Result, ResultReason, flag_result
 from damiera.rules.position import Position
-from damiera.rules.variant import VARIANTS, Variant
+from damiera.rules.variant import Variant, variant
 from damiera.web.results import TIME_DRAW_REASON, TIME_REASON, stored_result_text
 from damiera.web.store import StoredGame
 
@@ -98,8 +98,9 @@ def turn_of(stored: StoredGame) -> str:
     if stored.start_fen:
         first = "black" if stored.start_fen.strip()[:1].upper() == "B" else "white"
     else:
-        # the column is a canonical id (options after '+'); the rule set decides who starts
-        first = VARIANTS[stored.variant.split("+", 1)[0]].first_to_move.word
+        # the column is a canonical id (options after '+', or a custom rule set's id); the
+        # rule set decides who starts
+        first = variant(stored.variant).first_to_move.word
     if len(stored.moves) % 2 == 0:
         return first
     return "black" if first == "white" else "white"

@@ -13,7 +13,7 @@ from typing import Any
 
 from damiera.rules.game import Game
 from damiera.rules.position import Position, write_fen
-from damiera.rules.variant import VARIANTS
+from damiera.rules.variant import variant
 from damiera.web.store import StoredGame
 
 
@@ -45,5 +45,6 @@ class GameCache:
 
 @lru_cache(maxsize=65536)
 def fen_of(variant_id: str, position: Position) -> str:
-    """FEN of a position (memoised: every game JSON lists the FEN of each of its positions)."""
-    return write_fen(VARIANTS[variant_id], position)
+    """FEN of a position (memoised: every game JSON lists the FEN of each of its positions).
+    ``variant_id``: a rule set's id, a custom one included."""
+    return write_fen(variant(variant_id), position)

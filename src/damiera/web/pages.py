@@ -30,7 +30,7 @@ __all__ = ["TEMPLATES", "make_templates", "remember_url_language", "render", "re
 
 HERE = Path(__file__).parent
 #: Where templates are looked for, in order: the shared ones, then the feature folders'.
-TEMPLATE_FOLDERS = (".", "live", "lobby", "train", "puzzles")
+TEMPLATE_FOLDERS = (".", "live", "lobby", "train", "puzzles", "custom")
 
 
 def make_templates() -> Jinja2Templates:

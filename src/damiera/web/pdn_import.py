@@ -9,7 +9,8 @@
 - ``POST /api/pdn/import`` ``{"pdn": text}`` -> ``{"games": [{"number", "line", "variant",
   "variant_name" (in the request's language), "guessed", "tags", "result", "plies", "moves" (full notation),
   "start_fen", "error": null | {"message", "line", "column", "rule", "move"}, "noted_draw":
-  null | {"ply", "reason"}}], "truncated": bool}``. An error's ``message`` is in the request's
+  null | {"ply", "reason"}, "custom_variant": null | a custom rule set's variant JSON (its
+  board and rules, which no list of the page holds)}], "truncated": bool}``. An error's ``message`` is in the request's
   language where the catalogs have its words (a move the rules refuse: :func:`error_json`),
   else the reader's English; ``move`` is null, or the refused move's parts for a page to set
   each apart: ``{"number": "2.", "text": "28x17", "reason", "variation": 0}`` (``reason`` in
@@ -121,6 +122,8 @@ def game_json(game: PdnGame) -> dict[str, Any]:
         "start_fen": write_fen(v, game.game.start),
         "error": error,
         "noted_draw": noted,
+        # a custom rule set is in no list of the page: its board and rules come with it
+        "custom_variant": None if v.id in VARIANTS else variant_json(v),
     }
 
 

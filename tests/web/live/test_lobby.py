@@ -151,3 +151,17 @@ def test_a_challenge_carries_its_goal_option_into_the_game_it_becomes(
     assert maker.post("/api/challenges", json={"variant": "russian", "losing": True,
                                                "breakthrough": True}).status_code == 400
     lobby.close()
+
+
+def test_a_challenge_of_a_custom_rule_set_carries_its_name_and_rules(
+    browsers: Callable[[], httpx.Client],
+) -> None:
+    maker, taker = browsers(), browsers()
+    lobby = _lobby(maker)
+    custom = "custom:1000110001000001:Klub"
+    made = _challenge(maker, variant=custom)
+    assert (made["variant"], made["full_id"], made["variant_name"]) == (custom, custom, "Klub")
+    assert "variant_name" not in _challenge(maker, variant="russian")
+    game = ok(taker.post(f"/api/challenges/{made['id']}/accept", json={}))
+    assert game["full_id"] == custom
+    lobby.close()

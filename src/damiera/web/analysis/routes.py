@@ -75,6 +75,7 @@ from damiera.web.pages import script_json
 from damiera.web.seats import require_same_origin
 from damiera.web.serialization import moves_with_paths_json, pieces_json, variant_json
 from damiera.web.store import NotFoundError
+from damiera.web.store_tables import MAX_VARIANT_ID
 
 #: Longest FEN accepted (a full International board is about 330 characters).
 MAX_FEN = 600
@@ -144,7 +145,7 @@ class ReviewBody(BaseModel):
     """A game to review: a stored game's ``game_id``, or a variant, start FEN and moves."""
 
     game_id: str | None = Field(default=None, max_length=64)
-    variant: str | None = Field(default=None, max_length=40)
+    variant: str | None = Field(default=None, max_length=MAX_VARIANT_ID)
     optional_capture: bool = False
     fen: str | None = Field(default=None, max_length=MAX_FEN)
     moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
@@ -296,7 +297,7 @@ def build_router(games: GameService, pool: WorkerPool, render: Any,
     @router.get("/analysis", response_class=HTMLResponse, include_in_schema=False)
     async def page(
         request: Request,
-        variant_id: str = Query("international", alias="variant", max_length=40),
+        variant_id: str = Query("international", alias="variant", max_length=MAX_VARIANT_ID),
         fen: str | None = Query(None, max_length=MAX_FEN),
         optional_capture: bool = False,
         game: str | None = Query(None, max_length=64),
@@ -315,9 +316,14 @@ def build_router(games: GameService, pool: WorkerPool, render: Any,
                     variant=g.variant.full_id, optional_capture=g.variant.optional_capture,
                     fen=write_fen(g.variant, g.start), moves=g.history(), game_id=stored.id,
                     result=g.result.pdn if g.result else None)
-        if initial["variant"] not in VARIANTS:
-            initial["variant"] = "international"
-        data = {"variants": variants_data, "initial": initial, "strings": js_strings()}
+        try:
+            rules = variant(initial["variant"])
+        except ValueError:  # an unknown or impossible id: the default board
+            rules, initial["variant"] = VARIANTS["international"], "international"
+        shown = variants_data
+        if rules.id not in VARIANTS:  # a custom rule set: its board and its name
+            shown = [*variants_data, variant_json(rules)]
+        data = {"variants": shown, "initial": initial, "strings": js_strings()}
         return render(request, "analysis.html",  # type: ignore[no-any-return]
                       {"title": i18n.gettext("Analysis board"),
                        "page_data": script_json(data)})
@@ -326,7 +332,7 @@ def build_router(games: GameService, pool: WorkerPool, render: Any,
                 summary="A position's legal moves, or why it is impossible")
     async def position(
         request: Request,
-        variant_id: str = Query(alias="variant", max_length=40),
+        variant_id: str = Query(alias="variant", max_length=MAX_VARIANT_ID),
         optional_capture: bool = False,
         fen: str | None = Query(None, max_length=MAX_FEN),
     ) -> JSONResponse:
@@ -341,7 +347,7 @@ def build_router(games: GameService, pool: WorkerPool, render: Any,
     async def explain(
         request: Request,
         square: str = Query(max_length=8),
-        variant_id: str = Query(alias="variant", max_length=40),
+        variant_id: str = Query(alias="variant", max_length=MAX_VARIANT_ID),
         optional_capture: bool = False,
         fen: str | None = Query(None, max_length=MAX_FEN),
         to: str | None = Query(None, max_length=8),
@@ -381,7 +387,7 @@ def build_router(games: GameService, pool: WorkerPool, render: Any,
     async def read_move(
         request: Request,
         move: str = Query(max_length=MAX_TYPED_MOVE),
-        variant_id: str = Query(alias="variant", max_length=40),
+        variant_id: str = Query(alias="variant", max_length=MAX_VARIANT_ID),
         optional_capture: bool = False,
         fen: str | None = Query(None, max_length=MAX_FEN),
     ) -> JSONResponse:
@@ -402,7 +408,7 @@ def build_router(games: GameService, pool: WorkerPool, render: Any,
                 summary="The engine's lines as it thinks (server-sent events)")
     async def stream(
         request: Request,
-        variant_id: str = Query(alias="variant", max_length=40),
+        variant_id: str = Query(alias="variant", max_length=MAX_VARIANT_ID),
         optional_capture: bool = False,
         fen: str | None = Query(None, max_length=MAX_FEN),
         multipv: int = Query(1, ge=1, le=3),

@@ -27,7 +27,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, func, select, update
 from sqlalchemy.orm import Session
 
-from damiera.rules.variant import variant
+from damiera.rules.variant import VARIANTS, variant
 from damiera.web import i18n, seats
 from damiera.web.errors import BadRequest, Conflict
 from damiera.web.games import GameService
@@ -50,19 +50,21 @@ MAX_ACCEPTED = 5
 
 def _options(row: ChallengeRow) -> dict[str, Any]:
     """The challenge's rule set and options (its ``variant`` column is the canonical id; a
-    row stored before keeps the plain id and the ``optional_capture`` flag)."""
+    row stored before keeps the plain id and the ``optional_capture`` flag); a custom rule
+    set's name as ``variant_name`` (the lobby's list of names has only the named ones)."""
     try:
-        return options_json(variant(row.variant, optional_capture=row.optional_capture))
+        v = variant(row.variant, optional_capture=row.optional_capture)
     except ValueError:
         return {"variant": row.variant, "full_id": row.variant,
                 "optional_capture": row.optional_capture, "losing": False,
                 "breakthrough": False}
+    return {**options_json(v), **({} if v.id in VARIANTS else {"variant_name": v.name})}
 
 
 def challenge_json(row: ChallengeRow, now: datetime, token: str | None = None) -> dict[str, Any]:
     """A challenge for the API and the lobby: ``{"id", "variant", "full_id",
     "optional_capture", "losing", "breakthrough"`` (:func:`~damiera.web.serialization.
-    options_json`), ``"clock" ("5+3" or null), "side" (the creator's: "white", "black", "random"), "name" (the
+    options_json`; and ``variant_name`` for a custom rule set), ``"clock" ("5+3" or null), "side" (the creator's: "white", "black", "random"), "name" (the
     creator's, or null), "age_s", "expires_in_s", "mine"}`` (``mine``: ``token`` made it)."""
     created, expires = _utc(row.created_at), _utc(row.expires_at)
     return {

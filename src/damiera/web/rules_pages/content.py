@@ -462,6 +462,19 @@ def _rule_sections(v: Variant, gettext: Translate) -> dict[str, Section]:
     return {s.id: s for s in (setup, moves, captures, choice, promotion, end)}
 
 
+def rule_sections(v: Variant, gettext: Translate) -> dict[str, Section]:
+    """The rule sections of ``v``'s page by id (setup, moves, captures, choice, promotion,
+    end), translated, every sentence chosen by a rule parameter (any Variant: a custom rule
+    set's page is built from them too)."""
+    return _rule_sections(v, gettext)
+
+
+def rule_faq(v: Variant, sections: dict[str, Section],
+             gettext: Translate) -> list[tuple[str, str]]:
+    """The frequent questions of ``v``'s page, answered by its sections' sentences."""
+    return _faq(v, sections, gettext)
+
+
 def _faq(v: Variant, sections: dict[str, Section], gettext: Translate) -> list[tuple[str, str]]:
     """Frequent questions, answered by the same parameter-driven sentences as the rules."""
     t = gettext

@@ -466,3 +466,4 @@ DIAGRAMS.update(TURKISH_DIAGRAMS)
 def all_diagrams() -> list[tuple[str, Diagram]]:
     """Every ``(page id, diagram)`` pair, in page order."""
     return [(page, d) for page, diagrams in DIAGRAMS.items() for d in diagrams]
+

@@ -55,7 +55,7 @@ def localise_path(path: str, code: str) -> str:
     return f"/{code}/rules{match.group(2) or ''}"
 
 
-def _board(variant_id: str) -> dict[str, Any]:
+def board_json(variant_id: str) -> dict[str, Any]:
     """The board description that ``board.js`` draws (same shape as ``GET /api/variants``)."""
     v = get_variant(variant_id)  # a canonical id: a goal option's diagrams name it
     geo = geometry(v)
@@ -69,7 +69,7 @@ def _board(variant_id: str) -> dict[str, Any]:
     }
 
 
-def _notation(text: str) -> Markup:
+def notation_html(text: str) -> Markup:
     """Move notation kept left-to-right inside any text direction; in a list of moves each
     move stays unbroken while the list may wrap between moves."""
     moves = Markup(", ").join(
@@ -93,7 +93,7 @@ def isolate_notation(text: str) -> Markup:
     return out + escape(text[last:])
 
 
-def _isolate_page(page: Any) -> None:
+def isolate_page(page: Any) -> None:
     """Apply :func:`isolate_notation` to a page's prose (in place)."""
     page.intro = isolate_notation(page.intro)
     for section in page.sections:
@@ -145,12 +145,12 @@ def build_router() -> APIRouter:
         i18n.set_locale(code)
         t = i18n.gettext
         page = build_page(page_id, t)
-        _isolate_page(page)
+        isolate_page(page)
         diagrams: dict[str, Any] = {}
         boards: dict[str, Any] = {}
         for section in page.sections:
             for d in section.diagrams:
-                boards.setdefault(d.variant, _board(d.variant))
+                boards.setdefault(d.variant, board_json(d.variant))
                 shown = d.shown
                 d.caption = _caption(d.id, page_id, t)
                 v = get_variant(d.variant, optional_capture=d.optional_capture)
@@ -195,7 +195,7 @@ def _from_square(page_id: str, diagram_id: str) -> str:
 def _caption(diagram_id: str, page_id: str, gettext: Any) -> Markup:
     """A diagram's caption as HTML: translated text, notation kept left-to-right."""
     d = next(x for x in DIAGRAMS[page_id] if x.id == diagram_id)
-    params = {k: _notation(v) for k, v in d.caption_params().items()}
+    params = {k: notation_html(v) for k, v in d.caption_params().items()}
     return escape(gettext(d.caption)) % params
 
 

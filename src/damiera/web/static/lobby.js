@@ -38,7 +38,7 @@ function render() {
     tr.dataset.challengeId = c.id;
     const options = [c.optional_capture && S.captures_optional, c.losing && S.losing,
       c.breakthrough && S.breakthrough].filter(Boolean);
-    const variant = data.variants[c.variant] + (options.length ? ` (${options.join(", ")})` : "");
+    const variant = (data.variants[c.variant] ?? c.variant_name) + (options.length ? ` (${options.join(", ")})` : "");
     const cells = [variant, c.clock || S.no_clock, sideText(c.side), c.name || S.player, age(c)];
     for (const text of cells) {
       const td = document.createElement("td");

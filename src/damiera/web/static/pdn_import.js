@@ -187,7 +187,7 @@ function listMoves() {
 
 function show(ply) {
   state.ply = Math.max(0, Math.min(ply, state.positions.length - 1));
-  const v = VARIANTS[state.game.variant];
+  const v = VARIANTS[state.game.variant] || state.game.custom_variant;  // a custom rule set's own
   const move = state.ply ? state.moves[state.ply - 1] : null;
   const highlights = move ? { last: [move.from, move.to], captured: move.captures } : {};
   drawBoard($("board"), { board: v.board, pieces: state.pieces[state.ply], notation: v.notation, highlights });

@@ -1,0 +1,160 @@
+"""Routes of custom rule sets: the form, the API that checks and names a rule set, and the
+rule set's own page at its shareable address.
+
+- ``GET /custom`` (``?rules=<code>`` to start from a rule set): a form of every rule field
+  of :data:`damiera.rules.custom.FIELDS` and a name; each change is checked by the API below,
+  which gives the reason of an impossible combination in the page's language.
+- ``POST /api/custom`` ``{"rules": {field: value, ...}, "name": "..."}`` (values as in
+  ``FIELDS``: ``8``, ``true``, ``"majority"``; fields left out take their default) -> 200
+  ``{"id": "custom:...", "name", "url": "/custom/<code>", "variant": the variant's JSON}``,
+  or 400 ``{"error": the reason, "code": the reason's code}``. Nothing is stored: the rule
+  set lives in its id, which every API that takes a variant takes.
+- ``GET /custom/<code>`` (the id without ``custom:``): the rules page, generated from the
+  parameters in the request's language, with the address to share and buttons to play the
+  computer or a friend (the ☰ menu's new-game form with the rule set chosen), open the
+  analysis board, or import PDN. A code written otherwise than canonically is redirected to
+  the canonical address; a broken one gets a 400 page with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, Field
+
+from damiera.rules.custom import (
+    CUSTOM_PREFIX,
+    FIELDS,
+    MAX_CUSTOM_ID,
+    MAX_NAME,
+    CustomRuleError,
+    code_of,
+    default_fields,
+    read_custom,
+    write_custom,
+)
+from damiera.rules.variant import VARIANTS, variant
+from damiera.web import i18n
+from damiera.web.api import error_response
+from damiera.web.custom.page import build_custom_page, page_data
+from damiera.web.custom.strings import FIELD_LABELS, UI, VALUE_LABELS, reason
+from damiera.web.pages import render, request_locale, script_json
+from damiera.web.rules_pages.content import UI as RULES_UI
+from damiera.web.serialization import variant_json
+
+#: Longest text value of a rule field in a request.
+MAX_VALUE_TEXT = 40
+
+#: A rule value: a bool, a number, a word, or a short table of numbers (the king-only
+#: endings' draws: ``[[2, 1, 7], [1, 1, 2]]``).
+RuleValue = (bool | int | Annotated[str, Field(max_length=MAX_VALUE_TEXT)]
+             | Annotated[list[Annotated[list[int], Field(max_length=3)]], Field(max_length=4)])
+
+
+def _as_rule(value: RuleValue) -> object:
+    """A JSON value as the rule tables hold it (lists as tuples)."""
+    if isinstance(value, list):
+        return tuple(tuple(row) for row in value)
+    return value
+
+
+class CustomBody(BaseModel):
+    """A custom rule set to check and name: ``rules`` by field name (see the module
+    docstring), ``name`` (at most 32 characters once blanks are trimmed)."""
+
+    rules: dict[Annotated[str, Field(max_length=MAX_VALUE_TEXT)], RuleValue] = Field(
+        default_factory=dict, max_length=len(FIELDS),
+        examples=[{"board_size": 8, "flying_kings": True, "capture_choice": "majority"}])
+    name: str = Field(default="", max_length=4 * MAX_NAME, examples=["Club rules"])
+
+
+def custom_url(custom_id: str) -> str:
+    """The address of a custom rule set's page (its code, percent-encoded)."""
+    return "/custom/" + quote(code_of(custom_id), safe=":")
+
+
+def _form_rows(fields: dict[str, object]) -> list[dict[str, Any]]:
+    """Each field of the form: its name, label and options (value as JSON, label,
+    selected)."""
+    rows = []
+    for field in FIELDS:
+        labels = VALUE_LABELS.get(field.name, {})
+        rows.append({
+            "name": field.name,
+            "label": i18n.gettext(FIELD_LABELS.get(field.name, field.name)),
+            "options": [{"value": json.dumps(value),
+                         "label": i18n.gettext(labels[value]) if value in labels else str(value),
+                         "selected": fields[field.name] == value
+                         and type(fields[field.name]) is type(value)}
+                        for value in field.values],
+        })
+    return rows
+
+
+def build_router() -> APIRouter:
+    """The custom rule sets' pages and API."""
+    router = APIRouter()
+
+    @router.get("/custom", response_class=HTMLResponse, include_in_schema=False)
+    async def form(request: Request,
+                   rules: str | None = Query(None, max_length=MAX_CUSTOM_ID)) -> Response:
+        request_locale(request)
+        fields, name = default_fields(), ""
+        if rules:
+            try:
+                fields, name, _ = read_custom(CUSTOM_PREFIX + rules)
+            except CustomRuleError:
+                pass  # a broken code: the form starts from the defaults
+        ui = {key: i18n.gettext(text) for key, text in UI.items()}
+        return render(request, "custom_form.html", {
+            "title": ui["title"], "ui": ui, "rows": _form_rows(fields), "name": name,
+            "max_name": MAX_NAME,
+        })
+
+    @router.post("/api/custom", tags=["custom"],
+                 summary="Check a custom rule set and get its id and address")
+    async def create(body: CustomBody, request: Request) -> Response:
+        request_locale(request)
+        known = {field.name for field in FIELDS}
+        unknown = sorted(set(body.rules) - known)
+        if unknown:
+            return error_response(400, f"unknown rule field {unknown[0][:40]!r}; the fields "
+                                  f"are {', '.join(sorted(known))}", code="syntax")
+        try:
+            custom_id = write_custom({k: _as_rule(v) for k, v in body.rules.items()}, body.name)
+        except CustomRuleError as exc:
+            return error_response(400, reason(exc), code=exc.code)
+        v = variant(custom_id)
+        return JSONResponse({"id": custom_id, "name": v.name, "url": custom_url(custom_id),
+                             "variant": variant_json(v)})
+
+    @router.get("/custom/{code}", response_class=HTMLResponse, include_in_schema=False)
+    async def page(request: Request,
+                   code: str = Path(max_length=MAX_CUSTOM_ID)) -> Response:
+        lang = request_locale(request)
+        try:
+            v = variant(CUSTOM_PREFIX + code)
+        except CustomRuleError as exc:
+            return render(request, "error.html", {"status": 400, "message": reason(exc)},
+                          status_code=400)
+        if code_of(v.full_id) != code:
+            query = f"?{request.url.query}" if request.url.query else ""
+            return RedirectResponse(custom_url(v.full_id) + query, status_code=308)
+        t = i18n.gettext
+        ui = {key: t(text) for key, text in UI.items()}
+        return render(request, "custom_rules.html", {
+            "title": v.name, "page": build_custom_page(v, t),
+            "ui": {**{key: t(text) for key, text in RULES_UI.items()}, **ui},
+            "rules_lang": lang, "rules_path": "", "custom_id": v.full_id,
+            "address": str(request.base_url).rstrip("/") + custom_url(v.full_id),
+            "code": code_of(v.full_id), "page_url": custom_url(v.full_id),
+            "analysis_url": "/analysis?" + "variant=" + quote(v.full_id, safe=""),
+            "page_data": script_json(page_data(v)),
+            "variants": [*VARIANTS.values(), v],  # the new-game form offers it
+        })
+
+    return router

@@ -9,7 +9,7 @@
  *         apply(position, move), is_progress(move).
  *   Rules(size, flying, men_back, men_take_kings, choice, promotion, mandatory, label_order,
  *         man_rows, draw_plies, values, *, land_behind, remove_at_once, losing,
- *         breakthrough, orthogonal): one rule set
+ *         breakthrough, orthogonal, all_squares, straight, no_reverse): one rule set
  *         (position.h's Rules has the enum values);
  *         moves, raw_captures, quiet_moves, has_capture, perft, hash, end.
  *   Evaluation(rules, weights=path | None, tables=(rows, phases, int16 bytes) | None)

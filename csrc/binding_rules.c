@@ -21,15 +21,16 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"size", "flying", "men_back", "men_take_kings", "choice", "promotion",
         "mandatory", "label_order", "man_rows", "draw_plies", "values", "land_behind",
-        "remove_at_once", "losing", "breakthrough", "orthogonal", NULL};
+        "remove_at_once", "losing", "breakthrough", "orthogonal", "all_squares", "straight",
+        "no_reverse", NULL};
     Rules *r = &self->rules;
     PyObject *order, *values;
     memset(r, 0, sizeof *r);
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "ipppiipOiiO!|$ppppp", names, &r->size,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ipppiipOiiO!|$pppppppp", names, &r->size,
             &r->flying, &r->men_back, &r->men_take_kings, &r->choice, &r->promotion,
             &r->mandatory, &order, &r->man_rows, &r->draw_plies, &ValuesType, &values,
             &r->land_behind, &r->remove_at_once, &r->losing, &r->breakthrough,
-            &r->orthogonal) ||
+            &r->orthogonal, &r->all_squares, &r->straight, &r->no_reverse) ||
         !values_ready((ValuesObject *)values))
         return -1;
     if (rules_init(r) < 0) {

@@ -303,7 +303,7 @@ out:
 
 Egdb *egdb_build(const Rules *r, int pieces)
 {
-    if (r->size != 8 || pieces < 2 || pieces > EGDB_MAX_PIECES)
+    if (r->size != 8 || r->all_squares || pieces < 2 || pieces > EGDB_MAX_PIECES)
         return NULL;
     Egdb *db = calloc(1, sizeof *db);
     if (!db)

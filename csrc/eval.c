@@ -44,11 +44,14 @@ static int chase(const Eval *e, uint64_t strong, uint64_t weak)
 /* Flying kings: can the weaker side's king hold the draw? A king cannot be beaten by two
  * pieces, nor by three on 10x10, nor by three on 8x8 while it holds the main road. On 10x10
  * each of the stronger side's men counts as the king it may become and the weaker side may
- * keep men beside its king; on 8x8 only kings-only endings against a lone king count. */
+ * keep men beside its king; on 8x8 only kings-only endings against a lone king count. These
+ * are facts of diagonal kings; for kings going along rows and columns (Rules.straight) none
+ * is known (Turkish draws only one king against one, a rule of the game), so there the
+ * search judges such endings by material. */
 static int holds_draw(const Eval *e, uint64_t strong_men, uint64_t strong_kings,
                       uint64_t weak_men, uint64_t weak_kings)
 {
-    if (!weak_kings)
+    if (!weak_kings || e->r->straight)
         return 0;
     if (e->r->size < 10 && (strong_men || weak_men || popc(weak_kings) != 1))
         return 0;
@@ -181,7 +184,7 @@ void eval_init(Eval *e, const Rules *r)
     e->king_value = r->flying           ? EVAL_KING_FLYING
                     : r->men_take_kings ? EVAL_KING_SHORT
                                         : EVAL_KING_SHORT_SAFE;
-    e->start_pieces = r->man_rows * n;
+    e->start_pieces = popcount64(r->mask) / n * r->man_rows * 2;
     e->runaway_bonus = r->breakthrough ? EVAL_BT_RUNAWAY : (e->king_value - EVAL_MAN) / 2;
     int advance = r->breakthrough ? EVAL_BT_ADVANCE : 1;
     e->white_home = r->promo[1];

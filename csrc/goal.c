@@ -32,12 +32,13 @@ int goal_quiet_promotion(const Rules *r, const Node *n)
 {
     uint64_t men = n->own & ~n->kings, empty = r->mask & ~(n->own | n->opp);
     uint64_t promo = r->promo[n->side] & empty;
-    int a = n->side == 0 ? UP_LEFT : DOWN_LEFT, b = n->side == 0 ? UP_RIGHT : DOWN_RIGHT;
     for (; men; men &= men - 1) {
         int s = __builtin_ctzll(men);
-        int t = r->nb[a][s], u = r->nb[b][s];
-        if ((t >= 0 && (promo >> t & 1)) || (u >= 0 && (promo >> u & 1)))
-            return 1;
+        for (unsigned dirs = r->men_quiet[n->side]; dirs; dirs &= dirs - 1) {
+            int t = r->nb[__builtin_ctz(dirs)][s];
+            if (t >= 0 && (promo >> t & 1))
+                return 1;
+        }
     }
     return 0;
 }

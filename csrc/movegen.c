@@ -10,7 +10,10 @@
  * Two rules change the capture of some rule sets (docs/rules.md): a flying king that must land
  * right behind the piece it captures (Rules.land_behind), and captured pieces removed as they
  * are jumped (Rules.remove_at_once), which frees their squares for the rest of the move and
- * lets the capturing piece turn straight back.
+ * lets the capturing piece turn straight back unless Rules.no_reverse forbids it. The ways
+ * pieces go are data of Rules: men's quiet and capture directions per side, kings' quiet and
+ * capture directions (diagonals, straight lines, or both), so the straight moves of a board
+ * where every square plays (Rules.all_squares, Turkish draughts) take the same code.
  */
 #include "movegen.h"
 
@@ -110,7 +113,9 @@ static int choice_cmp(const Rules *r, const CMove *a, const CMove *b)
 static int steps_between(const Rules *r, int from, int to)
 {
     int dr = abs((int)r->row[from] - (int)r->row[to]), dc = abs((int)r->col[from] - (int)r->col[to]);
-    return dr == dc ? dr : (dr + dc) / 2;
+    if (dr == dc)
+        return dr;
+    return r->all_squares ? dr + dc : (dr + dc) / 2;
 }
 
 /* < 0 when a's path is the one PDN writes for an equal capture: the landing right behind each
@@ -223,11 +228,14 @@ static int king_captures(CapCtx *c, int sq, uint64_t captured, int came_from, in
 {
     const Rules *r = c->r;
     int found = 0;
-    /* Straight back is closed while the piece just taken still blocks it. */
-    int back = came_from >= 0 && !r->remove_at_once ? OPPOSITE_DIR(came_from) : -1;
+    /* Straight back is closed while the piece just taken still blocks it, and by no_reverse
+     * where it no longer does. */
+    int back = came_from >= 0 && (!r->remove_at_once || r->no_reverse) ? OPPOSITE_DIR(came_from)
+                                                                        : -1;
     uint64_t empty = free_squares(c, captured), opp = c->opp;
     if (!r->flying) {
-        for (int d = 0; d < r->ndirs; d++) {
+        for (unsigned dirs = r->king_dirs; dirs; dirs &= dirs - 1) {
+            int d = __builtin_ctz(dirs);
             if (d == back)
                 continue;
             int mid = r->nb[d][sq];
@@ -250,7 +258,8 @@ static int king_captures(CapCtx *c, int sq, uint64_t captured, int came_from, in
         }
         return found;
     }
-    for (int d = 0; d < r->ndirs; d++) {
+    for (unsigned dirs = r->king_dirs; dirs; dirs &= dirs - 1) {
+        int d = __builtin_ctz(dirs);
         if (d == back)
             continue;
         int s = r->nb[d][sq];
@@ -287,7 +296,7 @@ static int king_captures(CapCtx *c, int sq, uint64_t captured, int came_from, in
     return found;
 }
 
-static inline uint64_t shift(uint64_t x, int o) { return o > 0 ? x << o : x >> -o; }
+static inline uint64_t shift(uint64_t x, int o) { return shift_by(x, o); }
 
 /* Pieces of from with a capture in a straight direction d >= 4: the next square that way an
  * enemy of targets, the one after it empty (has_nb keeps the steps on the board). */
@@ -305,9 +314,8 @@ static __attribute__((noinline)) uint64_t straight_men_jumpers(const Rules *r, u
                                                                int side)
 {
     uint64_t cand = 0;
-    for (int d = 4; d < r->ndirs; d++)
-        if (r->men_dirs[side] >> d & 1)
-            cand |= straight_jumpers(r, men, targets, empty, d);
+    for (unsigned dirs = r->men_dirs[side] & STRAIGHT_DIRS; dirs; dirs &= dirs - 1)
+        cand |= straight_jumpers(r, men, targets, empty, __builtin_ctz(dirs));
     return cand;
 }
 
@@ -316,14 +324,17 @@ static uint64_t man_capture_candidates(const Rules *r, uint64_t men, uint64_t ta
 {
     int h = r->half;
     uint64_t cand = 0;
-    int up = side == 0 || r->men_back, down = side == 1 || r->men_back;
+    /* The diagonals on the dark squares' layout (ghost bits keep the shifts on the board;
+     * rules_init allows no diagonal where every square plays). */
+    unsigned dirs = r->men_dirs[side];
+    int up = dirs & (1u << UP_LEFT | 1u << UP_RIGHT), down = dirs & (1u << DOWN_LEFT | 1u << DOWN_RIGHT);
     for (int a = h; a <= h + 1; a++) {
         if (up)
             cand |= ((men >> (2 * a)) & (targets >> a) & empty) << (2 * a);
         if (down)
             cand |= men & (targets >> a) & (empty >> (2 * a));
     }
-    if (r->ndirs > 4)
+    if (dirs & STRAIGHT_DIRS)
         cand |= straight_men_jumpers(r, men, targets, empty, side);
     return cand;
 }
@@ -400,15 +411,12 @@ static int quiet_moves(const Rules *r, uint64_t own, uint64_t opp, uint64_t king
                        MoveList *out)
 {
     uint64_t empty = r->mask & ~(own | opp);
-    int h = r->half;
-    const int offsets[4] = {-(h + 1), -h, h, h + 1};
     CMove m;
     memset(&m, 0, sizeof m);
     uint64_t men = own & ~kings, own_kings = own & kings;
-    int d0 = side == 0 ? 0 : 2;
-    for (int d = d0; d < d0 + 2 && men; d++) {
-        int o = offsets[d];
-        uint64_t to = shift(men, o) & empty;
+    for (unsigned dirs = men ? r->men_quiet[side] : 0; dirs; dirs &= dirs - 1) {
+        int d = __builtin_ctz(dirs), o = r->step[d];
+        uint64_t to = shift(men & r->has_nb[d], o) & empty;
         while (to) {
             int t = lowbit(to);
             to &= to - 1;
@@ -425,8 +433,9 @@ static int quiet_moves(const Rules *r, uint64_t own, uint64_t opp, uint64_t king
     while (own_kings) {
         int s = lowbit(own_kings);
         own_kings &= own_kings - 1;
-        for (int d = 0; d < 4; d++)
-            for (int t = r->nb[d][s]; t >= 0 && (empty >> t & 1); t = r->nb[d][t]) {
+        for (unsigned dirs = r->king_quiet; dirs; dirs &= dirs - 1)
+            for (int t = r->nb[__builtin_ctz(dirs)][s]; t >= 0 && (empty >> t & 1);
+                 t = r->nb[__builtin_ctz(dirs)][t]) {
                 m.start = m.path[0] = (uint8_t)s;
                 m.end = m.path[1] = (uint8_t)t;
                 if (push(out, &m) < 0)
@@ -468,10 +477,11 @@ int has_capture(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int 
     }
     if (!k)
         return 0;
-    if (r->ndirs > 4)
-        for (int d = 4; d < r->ndirs; d++)
-            if (straight_king_jumpers(r, k, opp, empty, d))
-                return 1;
+    for (unsigned dirs = r->king_dirs & STRAIGHT_DIRS; dirs; dirs &= dirs - 1)
+        if (straight_king_jumpers(r, k, opp, empty, __builtin_ctz(dirs)))
+            return 1;
+    if (!(r->king_dirs & DIAGONAL_DIRS))
+        return 0;
     for (int a = h; a <= h + 1; a++) {
         if (!r->flying) {
             if ((k >> (2 * a)) & (opp >> a) & empty)

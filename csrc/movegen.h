@@ -30,36 +30,32 @@ void sort_moves(const Rules *r, CMove *m, int n);
 /* True when side has a capture (bitboard test). */
 int has_capture(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side);
 
+/* x moved by o bits: up the word for o > 0, down for o < 0 (a step in one direction). */
+static inline uint64_t shift_by(uint64_t x, int o) { return o > 0 ? x << o : x >> -o; }
+
 /* Number of quiet moves of side (own its pieces), counted on bitboards without building them:
- * men one step forward, kings every way (any distance when flying). The one count of them:
- * perft's bulk counting and the evaluation's mobility both use it. */
+ * men one step each way of Rules.men_quiet, kings each way of Rules.king_quiet (any distance
+ * when flying). The one count of them: perft's bulk counting and the evaluation's mobility
+ * both use it. */
 static inline int count_quiet(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings,
                               int side)
 {
     uint64_t empty = r->mask & ~(own | opp);
-    int h = r->half, n = 0;
+    int n = 0;
     uint64_t men = own & ~kings, k = own & kings;
-    for (int a = h; a <= h + 1; a++) {
-        if (side == 0)
-            n += popcount64(men >> a & empty);
-        else
-            n += popcount64(men << a & empty);
+    for (unsigned dirs = men ? r->men_quiet[side] : 0; dirs; dirs &= dirs - 1) {
+        int d = __builtin_ctz(dirs);
+        n += popcount64(shift_by(men & r->has_nb[d], r->step[d]) & empty);
     }
-    if (k) {
-        for (int a = h; a <= h + 1; a++) {
-            uint64_t up = k >> a & empty, down = k << a & empty;
-            n += popcount64(up) + popcount64(down);
-            if (r->flying) {
-                while (up) {
-                    up = up >> a & empty;
-                    n += popcount64(up);
-                }
-                while (down) {
-                    down = down << a & empty;
-                    n += popcount64(down);
-                }
+    for (unsigned dirs = k ? r->king_quiet : 0; dirs; dirs &= dirs - 1) {
+        int d = __builtin_ctz(dirs), o = r->step[d];
+        uint64_t edge = r->has_nb[d], to = shift_by(k & edge, o) & empty;
+        n += popcount64(to);
+        if (r->flying)
+            while (to) {
+                to = shift_by(to & edge, o) & empty;
+                n += popcount64(to);
             }
-        }
     }
     return n;
 }

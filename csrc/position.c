@@ -12,7 +12,12 @@ int rules_init(Rules *r)
     if ((n != 8 && n != 10) || r->choice < CHOICE_FREE || r->choice > CHOICE_VALUE ||
         r->promotion < PROMO_STOP || r->promotion > PROMO_PASS_THROUGH || r->man_rows < 1 ||
         2 * r->man_rows >= n || r->draw_plies < 1 || (r->land_behind & ~1) ||
-        (r->remove_at_once & ~1) || (r->orthogonal & ~1))
+        (r->remove_at_once & ~1) || (r->orthogonal & ~1) || (r->all_squares & ~1) ||
+        (r->straight & ~1) || (r->no_reverse & ~1))
+        return -1;
+    /* Every square playing is the board of the straight moves (a diagonal step there would
+     * change the square's colour), and 64 squares fill the word: 8x8 only. */
+    if (r->all_squares != r->straight || (r->all_squares && (n != 8 || r->orthogonal)))
         return -1;
     if (r->losing && r->breakthrough) /* two goals at once (goal.h) */
         return -1;
@@ -27,8 +32,8 @@ int rules_init(Rules *r)
     for (int row = 0; row < n; row++)
         for (int c = 0; c < n; c++) {
             bit_of[row][c] = -1;
-            if ((row + c) % 2 == 1) {
-                int s = row * h + c / 2 + row / 2;
+            if (r->all_squares || (row + c) % 2 == 1) {
+                int s = r->all_squares ? row * n + c : row * h + c / 2 + row / 2;
                 bit_of[row][c] = s;
                 r->mask |= (uint64_t)1 << s;
                 r->row[s] = (uint8_t)row;
@@ -41,13 +46,16 @@ int rules_init(Rules *r)
                     r->nbits = s + 1;
             }
         }
-    /* The four diagonals, then up, left, right and down to the next playing square. */
-    static const int dr[MAX_DIRS] = {-1, -1, 1, 1, -2, 0, 0, 2};
-    static const int dc[MAX_DIRS] = {-1, 1, -1, 1, 0, -2, 2, 0};
-    const int step[MAX_DIRS] = {-(h + 1), -h, h, h + 1, -(2 * h + 1), -1, 1, 2 * h + 1};
-    r->ndirs = r->orthogonal ? 8 : 4;
+    /* The four diagonals, then up, left, right and down to the next playing square: two rows
+     * or columns away on the dark squares, the next one when every square plays. */
+    int g = r->all_squares ? 1 : 2;
+    const int dr[MAX_DIRS] = {-1, -1, 1, 1, -g, 0, 0, g};
+    const int dc[MAX_DIRS] = {-1, 1, -1, 1, 0, -g, g, 0};
+    const int dark[MAX_DIRS] = {-(h + 1), -h, h, h + 1, -(2 * h + 1), -1, 1, 2 * h + 1};
+    const int all[MAX_DIRS] = {-(n + 1), -(n - 1), n - 1, n + 1, -n, -1, 1, n};
+    r->ndirs = r->orthogonal || r->straight ? 8 : 4;
     for (int d = 0; d < MAX_DIRS; d++) {
-        r->step[d] = step[d];
+        r->step[d] = r->all_squares ? all[d] : dark[d];
         r->has_nb[d] = 0;
     }
     for (int row = 0; row < n; row++)
@@ -63,15 +71,23 @@ int rules_init(Rules *r)
                 }
             }
         }
-    /* Men capture forward (White up, Black down), or every way with men_back; with orthogonal
-     * captures, forward also straight ahead and sideways. */
+    /* Kings move along the diagonals, or along the straight lines with straight; they
+     * capture the ways they move, and with orthogonal captures along the straight lines too. */
+    r->king_quiet = (uint8_t)(r->straight ? STRAIGHT_DIRS : DIAGONAL_DIRS);
+    r->king_dirs = (uint8_t)(r->king_quiet | (r->orthogonal ? STRAIGHT_DIRS : 0u));
+    /* Men move one step forward (White up, Black down): diagonally, or with straight straight
+     * ahead and sideways. They capture the ways they move; with orthogonal captures also
+     * straight ahead and sideways; every way of the kings with men_back. */
     for (int side = 0; side < 2; side++) {
-        unsigned dirs = side == 0 ? (1u << UP_LEFT | 1u << UP_RIGHT)
-                                  : (1u << DOWN_LEFT | 1u << DOWN_RIGHT);
+        unsigned quiet = r->straight ? 1u << LEFT | 1u << RIGHT | (side == 0 ? 1u << UP : 1u << DOWN)
+                         : side == 0 ? (1u << UP_LEFT | 1u << UP_RIGHT)
+                                     : (1u << DOWN_LEFT | 1u << DOWN_RIGHT);
+        unsigned dirs = quiet;
         if (r->orthogonal)
             dirs |= 1u << LEFT | 1u << RIGHT | (side == 0 ? 1u << UP : 1u << DOWN);
         if (r->men_back)
-            dirs = (1u << r->ndirs) - 1;
+            dirs = r->king_dirs;
+        r->men_quiet[side] = (uint8_t)quiet;
         r->men_dirs[side] = (uint8_t)dirs;
     }
     int i = 0;

@@ -7,7 +7,9 @@
  * r*h + c/2 + r/2 with h = N/2. One ghost bit after every two rows keeps the four diagonal
  * steps at constant offsets (-(h+1) up-left, -h up-right, +h down-left, +h+1 down-right) and
  * makes a step off the board land on a ghost bit or outside the board: 8x8 uses 35 bits,
- * 10x10 54 bits, both fit a uint64_t.
+ * 10x10 54 bits, both fit a uint64_t. With Rules.all_squares (8x8 only) every square plays and
+ * (r, c) has bit r*8 + c: 64 bits, no ghost bit, so a step along a row is masked by has_nb
+ * (a shift would wrap to the next row) and no mask is ever built as 1 << 64.
  *
  * Every rule is a field of Rules (RULES.md sections 1 and 2); nothing here knows a variant's
  * name.
@@ -22,12 +24,15 @@
  * every enemy piece (20 in International's start). position_check refuses more. */
 #define MAX_CAPS 24
 
-/* Directions: the four diagonals, then (with Rules.orthogonal) the four straight lines, each
- * step to the next playing square that way: along a column two rows (2h + 1 bits), along a
- * row two columns (1 bit). OPPOSITE_DIR(d) is the way back. */
+/* Directions: the four diagonals, then the four straight lines, each step to the next playing
+ * square that way: on the dark squares along a column two rows (2h + 1 bits), along a row two
+ * columns (1 bit); with all_squares one row (8 bits) or one column (1 bit). OPPOSITE_DIR(d)
+ * is the way back. DIAGONAL_DIRS and STRAIGHT_DIRS are the two groups as bit masks. */
 enum { UP_LEFT = 0, UP_RIGHT = 1, DOWN_LEFT = 2, DOWN_RIGHT = 3 };
 enum { UP = 4, LEFT = 5, RIGHT = 6, DOWN = 7 };
 #define MAX_DIRS 8
+#define DIAGONAL_DIRS 0x0Fu
+#define STRAIGHT_DIRS 0xF0u
 #define OPPOSITE_DIR(d) ((d) < 4 ? 3 - (d) : 11 - (d))
 enum {
     CHOICE_FREE = 0,
@@ -64,6 +69,11 @@ typedef struct {
                            (0: the Turkish strike, all removed when the move ends) */
     int orthogonal;     /* men and kings also capture along rows and columns (over the next
                            playing square of the row or column); moves stay diagonal */
+    int all_squares;    /* every square of the 8x8 board plays (64 bits), not the dark ones */
+    int straight;       /* men and kings move and capture only along rows and columns: men
+                           forward and sideways, kings all four ways (needs all_squares) */
+    int no_reverse;     /* a capture may not turn straight back between two jumps (matters
+                           with remove_at_once, where the square behind is free again) */
     int mandatory;      /* 0 under the optional-capture house rule */
     int losing;         /* the losing rule: no piece or no move on one's turn wins (goal.h) */
     int breakthrough;   /* breakthrough: the first promotion wins (goal.h) */
@@ -73,9 +83,12 @@ typedef struct {
     int half, nbits;
     uint64_t mask;
     uint64_t promo[2]; /* promotion row of side 0 (White: top row) and 1 (Black: bottom) */
-    int ndirs;         /* capture directions: 4 (diagonal), 8 with orthogonal */
+    int ndirs;         /* directions with tables: 4 (diagonal), 8 with orthogonal or straight */
     int step[MAX_DIRS]; /* bit offset of a step in each direction (where nb is not -1) */
     uint8_t men_dirs[2]; /* bit d set: side's men capture in direction d */
+    uint8_t men_quiet[2]; /* bit d set: side's men move one step in direction d */
+    uint8_t king_quiet;   /* bit d set: kings move in direction d */
+    uint8_t king_dirs;    /* bit d set: kings capture in direction d */
     uint64_t has_nb[MAX_DIRS]; /* squares with a neighbour in direction d */
     int8_t nb[MAX_DIRS][MAX_BITS]; /* neighbour in each direction, -1 off the board */
     uint8_t row[MAX_BITS], col[MAX_BITS]; /* internal row (0 top) and column of a square */
@@ -90,8 +103,9 @@ typedef struct {
 } Node;
 
 /* Fill the board tables; the rule fields must be set first. Squares are ranked in bit order
- * until rules_set_order. Returns 0, or -1 for a size other than 8 or 10 or a rule field out
- * of range. */
+ * until rules_set_order. Returns 0, or -1 for a size other than 8 or 10, a rule field out of
+ * range, or a board that cannot be: all_squares off 8x8, all_squares without straight (or with
+ * orthogonal), straight without all_squares. */
 int rules_init(Rules *r);
 /* The notation order of the playing squares (order[i]: the i-th square's bit), which
  * sort_moves follows. Returns 0, or -1 when order is not every playing square once. */

@@ -10,7 +10,7 @@
 
 int windows_count(const Rules *r, int rows)
 {
-    if (rows < 1 || rows > 4)
+    if (rows < 1 || rows > 4 || r->all_squares) /* windows of dark squares only */
         return 0;
     return (r->size - rows + 1) * (r->half - 1);
 }

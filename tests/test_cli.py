@@ -66,13 +66,16 @@ def test_variants_lists_every_rule_set(capsys: pytest.CaptureFixture[str]) -> No
     listed = json.loads(out)
     ids = [v["id"] for v in listed]
     assert ids == ["american", "italian", "czech", "russian", "brazilian", "spanish",
-                   "international", "pool", "thai", "frisian", "frysk"]
+                   "international", "pool", "thai", "frisian", "frysk", "turkish"]
     thai = listed[8]
     assert thai["king_lands_behind"] is True and thai["remove_captured_at_once"] is True
     assert thai["pdn_gametype"] == "31,B,8,8,N2,0" and listed[7]["pdn_gametype"].startswith("23,")
     frisian = listed[9]
     assert frisian["orthogonal_captures"] is True and frisian["capture_choice"] == "value"
     assert frisian["pdn_gametype"] == "40,W,10,10,N2,0" and listed[10]["man_rows"] == 1
+    turkish = listed[11]
+    assert turkish["all_squares"] is True and turkish["no_reverse_capture"] is True
+    assert turkish["pdn_gametype"] == "30,W,8,8,A0,0" and turkish["back_rows_empty"] == 1
 
 
 @pytest.mark.parametrize(("vid", "nodes"), [("pool", 37986), ("thai", 218695)])

@@ -9,9 +9,12 @@ too) and ``pool_game.png`` (a Pool checkers game: 11-16 23-19, Black's capture 1
 White's recapture), ``rules-thai-ru.png`` (the Thai rules page in Russian, at the diagram
 of a king that turns straight back), ``frisian_game.png`` (a Frisian game: 31-26 16-21 32-27,
 Black's capture 21x32, and White's reply 33x31, a capture along the row),
-``rules-frisian-en.png`` (the Frisian rules page at its capture-by-value diagram) and
+``rules-frisian-en.png`` (the Frisian rules page at its capture-by-value diagram),
 ``custom_rule_set.png`` (a custom rule set's page: Russian men and kings on a 10x10 board
-with the majority rule and breakthrough).
+with the majority rule and breakthrough), ``turkish_game.png`` (a Turkish game on the board
+where all 64 squares play: d3-d4 d6-d5, then White's compulsory capture d4xd6xd8 over two
+men, crowned on the far row) and ``rules-turkish-en.png`` (the Turkish rules page at the
+diagram of a capture that crosses a square freed during the same move).
 """
 
 from __future__ import annotations
@@ -66,6 +69,13 @@ def shoot(base_url: str, out: Path) -> list[Path]:
         page.screenshot(path=str(made[-1]))
         made.append(out / "custom_rule_set.png")
         shoot_custom_rule_set(page, made[-1])
+        _play(page, "turkish", ["d3-d4", "d6-d5"])
+        made.append(out / "turkish_game.png")
+        page.screenshot(path=str(made[-1]))
+        page.goto("/en/rules/turkish")
+        page.locator('figure[data-diagram="turkish-removed-at-once"]').scroll_into_view_if_needed()
+        made.append(out / "rules-turkish-en.png")
+        page.screenshot(path=str(made[-1]))
     return made
 
 

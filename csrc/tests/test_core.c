@@ -40,6 +40,7 @@ typedef struct {
     int size, man_rows, flying, men_back, men_take_kings, choice, promotion;
     int a1_dark, numeric, from_bottom_right;
     int land_behind, remove_at_once, orthogonal;
+    int all_squares, no_reverse, back_rows; /* every square plays with straight moves */
 } VariantRow;
 
 static const VariantRow VARIANTS[] = {
@@ -54,6 +55,7 @@ static const VariantRow VARIANTS[] = {
     {"thai", 8, 2, 1, 0, 1, CHOICE_FREE, PROMO_STOP, 1, 1, 1, 1, 1},
     {"frisian", 10, 4, 1, 1, 1, CHOICE_VALUE, PROMO_PASS_THROUGH, 1, 1, 0, 0, 0, 1},
     {"frysk", 10, 1, 1, 1, 1, CHOICE_VALUE, PROMO_PASS_THROUGH, 1, 1, 0, 0, 0, 1},
+    {"turkish", 8, 2, 1, 0, 1, CHOICE_MAJORITY, PROMO_PASS_THROUGH, 1, 0, 0, 0, 1, 0, 1, 1, 1},
 };
 #define NVARIANTS ((int)(sizeof VARIANTS / sizeof *VARIANTS))
 
@@ -82,6 +84,8 @@ static void rules_of(const VariantRow *v, Rules *r)
     r->land_behind = v->land_behind;
     r->remove_at_once = v->remove_at_once;
     r->orthogonal = v->orthogonal;
+    r->all_squares = r->straight = v->all_squares;
+    r->no_reverse = v->no_reverse;
     r->mandatory = 1;
     r->man_rows = v->man_rows;
     r->draw_plies = 80;
@@ -298,14 +302,15 @@ static uint64_t next_random(void)
     return rng_state;
 }
 
-static void start_of(const Rules *r, Node *n)
+static void start_of(const VariantRow *v, const Rules *r, Node *n)
 {
     uint64_t white = 0, black = 0;
+    int first = v->back_rows, last = v->back_rows + r->man_rows;
     for (int s = 0; s < MAX_BITS; s++)
         if (r->mask >> s & 1) {
-            if (r->row[s] < r->man_rows)
+            if (first <= r->row[s] && r->row[s] < last)
                 black |= (uint64_t)1 << s;
-            else if (r->row[s] >= r->size - r->man_rows)
+            else if (first <= r->size - 1 - r->row[s] && r->size - 1 - r->row[s] < last)
                 white |= (uint64_t)1 << s;
         }
     n->side = 0;
@@ -326,7 +331,7 @@ static void test_games(int games)
         MoveList legal = {0}, quiet = {0};
         for (int g = 0; g < games; g++) {
             Node n;
-            start_of(&r, &n);
+            start_of(v, &r, &n);
             uint64_t h = hash_node(&keys, &n);
             for (int ply = 0; ply < 300; ply++) {
                 CHECK(h == hash_node(&keys, &n), "%s: the key drifted at ply %d", v->id, ply);
@@ -383,7 +388,7 @@ static void test_search(void)
         eval_init(&ev, &r);
         Search *s = search_new(&r, &ev, 1 << 16);
         Node start;
-        start_of(&r, &start);
+        start_of(v, &r, &start);
         Limits lim = {5, 0.0, 0, 0};
         Options opt = {1, 1, 1, 1};
         SearchResult res;
@@ -463,7 +468,7 @@ static void test_boundary(void)
     rules_of(variant_row("american"), &r8);
     rules_of(variant_row("international"), &r10);
     Node start, n;
-    start_of(&r8, &start);
+    start_of(variant_row("american"), &r8, &start);
     uint64_t white = start.own, black = start.opp;
     CHECK(!node_from_colours(&r8, white, black, 0, 1, 1, &n) && n.side == 1 && n.own == black &&
               n.opp == white && n.kings == 0,

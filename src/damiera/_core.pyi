@@ -62,6 +62,9 @@ class Rules:
         land_behind: bool = False,
         remove_at_once: bool = False,
         orthogonal: bool = False,
+        all_squares: bool = False,
+        straight: bool = False,
+        no_reverse: bool = False,
         losing: bool = False,
         breakthrough: bool = False,
     ) -> None: ...

@@ -199,3 +199,19 @@ def test_a_move_typed_on_the_analysis_board_is_read_by_the_rules_core(page: Page
     page.fill("#move-input", "22-13")              # a capture written as a step: read
     page.press("#move-input", "Enter")
     expect(page.locator("#tree .tree-move")).to_have_text(["22x15x24x31x22x13", "22x13"])
+
+
+def test_a_turkish_capture_over_a_freed_square_is_entered_on_the_analysis_board(
+    page: Page,
+) -> None:
+    """Turkish draughts on the analysis board: every one of the 64 squares is a playing
+    square, and the king's capture c7xc4xf4xf6xa6, whose last jump crosses c6 freed by its
+    first, is entered by clicks."""
+    open_analysis(page, "variant=turkish&fen=W%3AWKc7%3ABc6%2Ce4%2Cf5%2Cb6")
+    labels = page.eval_on_selector_all("#board [data-square]",
+                                       "els => els.map(e => e.dataset.square)")
+    assert len(labels) == 64 and {"a1", "a2", "b1"} <= set(labels)
+    for label in ("c7", "c4", "f4", "f6", "a6"):
+        square(page, label).click()
+    expect(page.locator("#tree .tree-move")).to_have_text(["c7xc4xf4xf6xa6"])
+    assert set(pieces(page)) == {"a6"}

@@ -64,3 +64,26 @@ def test_frisian_capture_along_a_row_by_clicking(page: Page) -> None:
     assert moves_listed(page)[-1] == "33x31"
     pieces = board_pieces(page)
     assert "32" not in pieces and "33" not in pieces and pieces["31"] == "white-man"
+
+
+def test_turkish_board_plays_every_square_by_clicking(page: Page) -> None:
+    """Turkish draughts on the play page: all 64 squares are playing squares (data-square on
+    each, a2 and b1 among them), men step straight ahead, and after d3-d4 d6-d5 White's
+    compulsory capture d4xd6xd8 is entered by clicks and crowns the man on the far row."""
+    game = api_game(page, variant="turkish")
+    open_game(page, game["id"])
+    labels = page.eval_on_selector_all("#board [data-square]",
+                                       "els => els.map(e => e.dataset.square)")
+    assert len(labels) == 64 and {"a1", "a2", "b1", "h8"} <= set(labels)
+    assert len(board_pieces(page)) == 32
+    for move in ("d3-d4", "d6-d5"):
+        start, end = move.split("-")
+        square(page, start).click()
+        square(page, end).click()
+        wait_idle(page)
+    for label in ("d4", "d6", "d8"):
+        square(page, label).click()
+    wait_idle(page)
+    assert moves_listed(page)[-1] == "d4xd6xd8"
+    pieces = board_pieces(page)
+    assert pieces["d8"] == "white-king" and "d5" not in pieces and "d7" not in pieces

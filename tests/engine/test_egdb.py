@@ -22,8 +22,10 @@ from damiera.rules.notation import move_text
 from damiera.rules.position import Position, parse_fen
 from damiera.rules.variant import VARIANTS, Color, Variant, variant
 
-#: Every 8x8 rule set, and the optional-capture house rule on two of them.
-RULES_8X8: list[Variant] = [variant(v) for v in VARIANTS if VARIANTS[v].board_size == 8] + [
+#: Every rule set on the dark squares of 8x8 (Turkish, where every square plays, has no
+#: database), and the optional-capture house rule on two of them.
+RULES_8X8: list[Variant] = [variant(v) for v in VARIANTS
+                            if VARIANTS[v].board_size == 8 and not VARIANTS[v].all_squares] + [
     variant("american", optional_capture=True),
     variant("russian", optional_capture=True),
 ]

@@ -82,8 +82,8 @@ def test_gametype_number_or_full_form_chooses_the_variant(gametype: str, name: s
 
 
 def test_unknown_gametype_is_an_error_naming_the_known_ones() -> None:
-    with pytest.raises(PdnError, match="GameType '30' is not a game") as info:
-        list(pdn.read_games('[GameType "30"]\n1. 32-28 *'))
+    with pytest.raises(PdnError, match="GameType '32' is not a game") as info:
+        list(pdn.read_games('[GameType "32"]\n1. 32-28 *'))
     assert info.value.rule == "gametype" and info.value.line == 1
 
 

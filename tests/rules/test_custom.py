@@ -54,8 +54,11 @@ def _playable(name: str, value: object) -> dict[str, object]:
     return fields
 
 
+#: Values refused alone (tests of check_fields show them): 12x12, five rows, Turkish rules.
+_REFUSED_VALUES = (("board_size", 12), ("man_rows", 5), ("all_squares", True),
+                   ("no_reverse_capture", True), ("back_rows_empty", 1))
 _EVERY_VALUE = [(f.name, value) for f in FIELDS for value in f.values
-                if (f.name, value) not in (("board_size", 12), ("man_rows", 5))]
+                if (f.name, value) not in _REFUSED_VALUES]
 
 
 @pytest.mark.parametrize(("name", "value"), _EVERY_VALUE,
@@ -179,7 +182,8 @@ def _paths(game: Game) -> set[tuple[str, ...]]:
     return {move.path for move in game.legal_moves}
 
 
-@pytest.mark.parametrize("named", list(VARIANTS))
+#: Turkish draughts' rules are refused for custom rule sets (check_fields says why).
+@pytest.mark.parametrize("named", [v for v in VARIANTS if not VARIANTS[v].all_squares])
 def test_a_custom_rule_set_with_a_named_ones_parameters_plays_its_legal_moves(
         named: str) -> None:
     base = VARIANTS[named]
@@ -206,3 +210,10 @@ def test_every_rule_field_of_variant_is_in_the_code() -> None:
     not_rules = {"id", "name", "pdn_gametype", "capture_separator"}
     in_code = {f.name for f in FIELDS} | {k for style in BOARD_STYLES.values() for k in style}
     assert {f.name for f in dataclasses.fields(Variant)} - not_rules - in_code == set()
+
+
+@pytest.mark.parametrize(("name", "value"), _REFUSED_VALUES[2:])
+def test_turkish_rules_are_refused_with_their_reason(name: str, value: object) -> None:
+    with pytest.raises(CustomRuleError) as info:
+        write_custom({**default_fields(), name: value})
+    assert info.value.code == "turkish-rules"

@@ -17,7 +17,7 @@ from tests.conftest import perft_table
 #: deeper ones run with `make test-slow`.
 FAST_DEPTH = {"international": 7}
 FAST_DEPTH_8X8 = 8
-SLOW_DEPTH = {"international": 9, "thai": 9}
+SLOW_DEPTH = {"international": 9, "thai": 9, "turkish": 9}
 SLOW_DEPTH_8X8 = 10
 
 

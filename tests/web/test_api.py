@@ -25,7 +25,10 @@ def test_variants_lists_every_variant_in_menu_order_with_rule_parameters(client:
         params["first_to_move"] = VARIANTS[v["id"]].first_to_move.word  # words, as elsewhere
         for key, value in params.items():
             assert v[key] == value
-        assert len(v["board"]["squares"]) == v["board_size"] ** 2 // 2
+        assert len(v["board"]["squares"]) == v["board_size"] ** 2 // (1 if v["all_squares"] else 2)
+    turkish = next(v for v in data if v["id"] == "turkish")
+    labels = {s["label"] for s in turkish["board"]["squares"]}
+    assert {"a1", "a2", "b1", "h8"} <= labels and len(labels) == 64  # light squares play too
     italian = next(v for v in data if v["id"] == "italian")
     squares = {s["label"]: (s["file"], s["rank"]) for s in italian["board"]["squares"]}
     assert squares["1"] == (0, 7)  # a8: the mirrored board's first square

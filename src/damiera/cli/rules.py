@@ -38,10 +38,14 @@ def _cmd_variants(args: argparse.Namespace) -> int:
         print(
             f"  board {v.board_size}x{v.board_size}, {v.men_per_side} men each, "
             f"{v.first_to_move.word} moves first, "
-            f"{v.notation.value} squares ({'a1' if v.a1_dark else 'h1'} dark)"
+            f"{v.notation.value} squares "
+            + ("(all 64 play)" if v.all_squares else f"({'a1' if v.a1_dark else 'h1'} dark)")
         )
+        if v.all_squares:
+            print("  men move forward and sideways, kings along rows and columns, never "
+                  "diagonally")
         print(
-            f"  men capture {'backward too' if v.men_capture_backward else 'forward only'}; "
+            f"  men capture {'forward and sideways' if v.all_squares else 'backward too' if v.men_capture_backward else 'forward only'}; "
             f"kings {'fly' if v.flying_kings else 'move one square'}"
             f"{', landing right behind the piece they capture' if v.king_lands_behind else ''}; "
             f"men {'may' if v.men_capture_kings else 'may not'} take kings"
@@ -50,6 +54,7 @@ def _cmd_variants(args: argparse.Namespace) -> int:
             "  captured pieces: "
             + ("removed at once as they are jumped" if v.remove_captured_at_once
                else "removed when the move ends (Turkish strike)")
+            + ("; a capture never turns straight back" if v.no_reverse_capture else "")
         )
         print(
             f"  capture choice: {v.capture_choice.value}; man reaching the far row during a "

@@ -36,9 +36,10 @@ DEFAULT_PIECES: Final = 3
 
 
 def pieces_for(variant: Variant, pieces: int = DEFAULT_PIECES) -> int:
-    """``pieces`` when ``variant``'s board has endgame databases (8x8, played for the usual
-    goal: not under the losing rule nor breakthrough), else 0 (none)."""
-    return pieces if variant.board_size == 8 and not (variant.losing or variant.breakthrough) else 0
+    """``pieces`` when ``variant``'s board has endgame databases (the dark squares of 8x8,
+    played for the usual goal: not under the losing rule nor breakthrough), else 0 (none)."""
+    usual = not (variant.losing or variant.breakthrough)
+    return pieces if variant.board_size == 8 and not variant.all_squares and usual else 0
 
 
 class Result(Enum):
@@ -65,9 +66,10 @@ _LOCK = threading.Lock()
 def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES) -> _core.Egdb:
     """The database of ``variant``'s rule parameters for positions of up to ``pieces`` pieces,
     solved on the first call (seconds for 4 pieces) and then shared by every caller of the
-    process. Raises ValueError for a board other than 8x8 or ``pieces`` outside 2..4."""
-    if variant.board_size != 8:
-        raise ValueError("endgame databases exist for 8x8 boards only")
+    process. Raises ValueError for a board other than the dark squares of 8x8 or ``pieces``
+    outside 2..4."""
+    if variant.board_size != 8 or variant.all_squares:
+        raise ValueError("endgame databases exist for the dark squares of 8x8 boards only")
     if variant.losing or variant.breakthrough:
         raise ValueError("endgame databases are solved for the usual goal, not under the "
                          "losing rule or breakthrough")

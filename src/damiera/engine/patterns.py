@@ -83,6 +83,12 @@ def rules_key(variant: Variant) -> str:
         parts.append("removeatonce")
     if variant.orthogonal_captures:
         parts.append("orthogonal")
+    if variant.all_squares:
+        parts.append("allsquares")
+    if variant.no_reverse_capture:
+        parts.append("noreverse")
+    if variant.back_rows_empty:
+        parts.append(f"emptyback{variant.back_rows_empty}")
     if variant.king_quiet_move_limit:
         parts.append(f"kingmoves{variant.king_quiet_move_limit}")
     # The goal options, named only when on (the shipped files' names stay as they were).

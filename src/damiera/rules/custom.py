@@ -86,6 +86,9 @@ FIELDS: Final[tuple[CustomField, ...]] = (
     CustomField("orthogonal_captures", (False, True)),
     CustomField("king_quiet_move_limit", (0, 3)),
     CustomField("king_ending_draws", ((), ((2, 1, 7), (1, 1, 2)))),
+    CustomField("all_squares", (False, True)),
+    CustomField("no_reverse_capture", (False, True)),
+    CustomField("back_rows_empty", (0, 1)),
 )
 
 #: Longest custom id: the prefix, the version, a character per field, ``:`` and the name.
@@ -129,8 +132,15 @@ def check_fields(fields: Mapping[str, object]) -> None:
     kings; optional capture on a board other than 8x8 (RULES.md section 1: a house rule of
     8x8 boards); the losing rule with breakthrough; a man passing the far row during a capture
     when men capture forward only (it could never go on, so the rule is 'promotion ends the
-    move').
+    move'); Turkish draughts' rules (every square playing, no turning back, empty back rows:
+    the custom pages' diagrams and start are drawn for the dark squares, with men from the
+    back row, so these fields keep their defaults until they know that board).
     """
+    if fields["all_squares"] or fields["no_reverse_capture"] or fields["back_rows_empty"]:
+        raise CustomRuleError(
+            "turkish-rules", "a board where every square plays, captures that may not turn "
+            "back and empty back rows are Turkish draughts' rules, which custom rule sets do "
+            "not offer yet")
     size = fields["board_size"]
     if size == 12:
         raise CustomRuleError("board-12", "12x12 boards are not supported yet")

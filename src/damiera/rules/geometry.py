@@ -11,6 +11,11 @@ step off the board lands on a ghost bit or outside the board, never on a playing
 On mirrored boards (``Variant.a1_dark`` is False, h1 is dark) the real file is ``N - 1 - c``;
 the rules are left-right symmetric, so only the labels change.
 
+Where every square plays (``Variant.all_squares``, Turkish draughts, 8x8 only) the square
+``(r, c)`` has bit ``r * N + c`` (64 bits, no ghost bit), and the four directions of the
+board's lines are the straight ones: up, left, right and down, numbered like the diagonals so
+that ``OPPOSITE`` holds for both (0 and 3, 1 and 2).
+
 Labels (RULES.md section 2): numeric 1-32 / 1-50 counted from the top left (American, Italian,
 International) or from White's lower right (Spanish), or algebraic ``a1``-``h8``.
 :meth:`Geometry.label` and :meth:`Geometry.square` are the one pair that converts.
@@ -30,7 +35,8 @@ OPPOSITE = (DOWN_RIGHT, DOWN_LEFT, UP_RIGHT, UP_LEFT)
 
 def popcount(bits: int) -> int:
     """Number of set bits of a bitboard (a non-negative int below ``2**56``: every board of
-    this layout fits, 10x10 takes 54 bits).
+    the dark squares' layout fits, 10x10 takes 54 bits; the 64 squares of ``all_squares`` do
+    not, use ``int.bit_count`` there).
 
     Same as ``int.bit_count`` for those values, written with shifts and masks so that,
     compiled, it is a handful of machine operations instead of a Python method call.
@@ -59,24 +65,29 @@ class Geometry:
       promotes on the top row, Black on the bottom row).
     """
 
-    def __init__(self, size: int, a1_dark: bool, notation: Notation, numbering: Numbering):
+    def __init__(self, size: int, a1_dark: bool, notation: Notation, numbering: Numbering,
+                 all_squares: bool = False):
         self.size = size
         self.half = h = size // 2
         self.a1_dark = a1_dark
         self.notation = notation
         self.numbering = numbering
-        self.offsets = (-(h + 1), -h, h, h + 1)
+        self.all_squares = all_squares
+        self.offsets = (-size, -1, 1, size) if all_squares else (-(h + 1), -h, h, h + 1)
         coords: dict[int, tuple[int, int]] = {}
         for r in range(size):
             for c in range(size):
-                if (r + c) % 2 == 1:
+                if all_squares:
+                    coords[r * size + c] = (r, c)
+                elif (r + c) % 2 == 1:
                     coords[r * h + c // 2 + r // 2] = (r, c)
         self.squares: tuple[int, ...] = tuple(sorted(coords))
         self.coords = coords
         self.by_coords = {rc: s for s, rc in coords.items()}
         self.mask = sum(1 << s for s in self.squares)
         self.nbits = max(self.squares) + 1
-        steps = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+        steps = (((-1, 0), (0, -1), (0, 1), (1, 0)) if all_squares
+                 else ((-1, -1), (-1, 1), (1, -1), (1, 1)))
         neighbour: list[list[int]] = []
         ray: list[list[tuple[int, ...]]] = []
         for dr, dc in steps:
@@ -101,10 +112,11 @@ class Geometry:
         # FEN/notation order: numeric ascending, or algebraic by rank then file.
         self.label_order: tuple[int, ...] = tuple(sorted(self.squares, key=self._sort_key))
 
-    def __reduce__(self) -> tuple[type[Geometry], tuple[int, bool, Notation, Numbering]]:
-        """Pickled and copied as ``Geometry(size, a1_dark, notation, numbering)`` (rebuilt from
-        its arguments rather than copied table by table)."""
-        return (Geometry, (self.size, self.a1_dark, self.notation, self.numbering))
+    def __reduce__(self) -> tuple[type[Geometry], tuple[int, bool, Notation, Numbering, bool]]:
+        """Pickled and copied as ``Geometry(size, a1_dark, notation, numbering,
+        all_squares)`` (rebuilt from its arguments rather than copied table by table)."""
+        return (Geometry, (self.size, self.a1_dark, self.notation, self.numbering,
+                           self.all_squares))
 
     # -- coordinates -------------------------------------------------------------------------
     def file_rank(self, square: int) -> tuple[int, int]:
@@ -121,6 +133,10 @@ class Geometry:
         """Official square number (1-based) under this board's numbering."""
         file, rank = self.file_rank(square)
         h = self.half
+        if self.all_squares:  # every square counts: N a row
+            if self.numbering is Numbering.FROM_TOP_LEFT:
+                return (self.size - 1 - rank) * self.size + file + 1
+            return rank * self.size + (self.size - 1 - file) + 1
         if self.numbering is Numbering.FROM_TOP_LEFT:
             return (self.size - 1 - rank) * h + file // 2 + 1
         return rank * h + (self.size - 1 - file) // 2 + 1
@@ -165,6 +181,7 @@ class Geometry:
             and rank.isdigit()
             and len(rank) <= 2
             and 1 <= int(rank) <= self.size
+            and not self.all_squares
         ):
             raise SquareError(f"{shown} is a light square; pieces stand on dark squares only")
         raise SquareError(f"{shown} is not a square of the board (a1-{last_file}{self.size})")
@@ -180,13 +197,15 @@ def _shorten(text: str, limit: int = 24) -> str:
 
 
 @cache
-def _geometry(size: int, a1_dark: bool, notation: Notation, numbering: Numbering) -> Geometry:
-    return Geometry(size, a1_dark, notation, numbering)
+def _geometry(size: int, a1_dark: bool, notation: Notation, numbering: Numbering,
+              all_squares: bool) -> Geometry:
+    return Geometry(size, a1_dark, notation, numbering, all_squares)
 
 
 def geometry(variant: Variant) -> Geometry:
     """The (shared, cached) geometry of a variant's board."""
-    return _geometry(variant.board_size, variant.a1_dark, variant.notation, variant.numbering)
+    return _geometry(variant.board_size, variant.a1_dark, variant.notation, variant.numbering,
+                     variant.all_squares)
 
 
 def iter_bits(bitboard: int) -> list[int]:

@@ -116,6 +116,9 @@ def _by_value(variant: Variant) -> _core.Rules:
             land_behind=variant.king_lands_behind,
             remove_at_once=variant.remove_captured_at_once,
             orthogonal=variant.orthogonal_captures,
+            all_squares=variant.all_squares,
+            straight=variant.all_squares,
+            no_reverse=variant.no_reverse_capture,
             losing=variant.losing,
             breakthrough=variant.breakthrough,
         )

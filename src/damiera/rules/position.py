@@ -61,14 +61,16 @@ class Position(NamedTuple):
 
 
 def start_position(variant: Variant) -> Position:
-    """The variant's initial position: men on the first ``man_rows`` rows of each side."""
+    """The variant's initial position: men on ``man_rows`` rows of each side, after the
+    ``back_rows_empty`` rows nearest to it."""
     geo = geometry(variant)
     black = white = 0
+    first, last = variant.back_rows_empty, variant.back_rows_empty + variant.man_rows
     for s in geo.squares:
         r = geo.row(s)
-        if r < variant.man_rows:
+        if first <= r < last:
             black |= 1 << s
-        elif r >= variant.board_size - variant.man_rows:
+        elif first <= variant.board_size - 1 - r < last:
             white |= 1 << s
     return Position(white, black, 0, variant.first_to_move)
 

@@ -119,7 +119,10 @@ class Variant:
     RULES.md): ``board_size``, ``man_rows``, ``first_to_move``, ``men_capture_backward``,
     ``flying_kings``, ``men_capture_kings``, ``capture_choice`` (``VALUE``: Frisian's value
     rule), ``promotion_during_capture``, ``king_lands_behind``, ``remove_captured_at_once``,
-    ``orthogonal_captures`` (captures along rows and columns too), ``king_quiet_move_limit``
+    ``orthogonal_captures`` (captures along rows and columns too), ``all_squares`` (every
+    square plays, pieces go only along rows and columns), ``no_reverse_capture`` (a capture
+    never turns straight back), ``back_rows_empty`` (rows left empty behind the men at the
+    start), ``king_quiet_move_limit``
     (quiet moves in a row one king may make while its side has men; 0: none; a rule of the
     game's history, kept by Game and given to the search's root, never in a FEN),
     ``king_ending_draws`` ((stronger kings, weaker kings, moves each) king-only endings drawn
@@ -159,6 +162,17 @@ class Variant:
     #: king from afar; moves stay diagonal. Men without ``men_capture_backward`` capture
     #: forward, straight ahead and sideways.
     orthogonal_captures: bool = False
+    #: Every square of the 8x8 board plays (64 squares, all labelled a1-h8), and men and kings
+    #: move and capture only along rows and columns, never diagonally (Turkish draughts): a
+    #: man one square forward or sideways, jumping an adjacent piece the same ways; a king
+    #: along its row or column, any distance when ``flying_kings``. 8x8 only, not with
+    #: ``orthogonal_captures`` (docs/rules.md).
+    all_squares: bool = False
+    #: A capture may not turn straight back (180 degrees) between two jumps (Turkish). Without
+    #: ``remove_captured_at_once`` the piece just taken blocks that way anyway.
+    no_reverse_capture: bool = False
+    #: Rows each side leaves empty behind its men at the start (Turkish: 1, the back row).
+    back_rows_empty: int = 0
     #: Quiet moves in a row one king may make while its side still has men (Frisian: 3; the
     #: fourth must be another piece's, or a capture); 0 for no limit. A rule of the game's
     #: history, not of the position: :class:`~damiera.rules.game.Game` enforces it.
@@ -187,12 +201,12 @@ class Variant:
 
     @property
     def squares(self) -> int:
-        """Number of playing squares (32 or 50)."""
-        return self.board_size * self.board_size // 2
+        """Number of playing squares (32, 50, or 64 with ``all_squares``)."""
+        return self.board_size * self.board_size // (1 if self.all_squares else 2)
 
     @property
     def men_per_side(self) -> int:
-        return self.man_rows * self.board_size // 2
+        return self.man_rows * self.board_size // (1 if self.all_squares else 2)
 
     @property
     def options(self) -> tuple[RuleOption, ...]:

@@ -53,6 +53,7 @@ __all__ = [
     "RUSSIAN",
     "SPANISH",
     "THAI",
+    "TURKISH",
     "VARIANTS",
     "CaptureChoice",
     "Color",
@@ -254,12 +255,39 @@ FRYSK = dataclasses.replace(
     FRISIAN, id="frysk", name="Frysk!", man_rows=1, pdn_gametype="97,W,10,10,N2,0"
 )
 
+#: Turkish draughts (Dama): every square plays, men go forward and sideways, kings fly along
+#: rows and columns, captured pieces leave the board as they are jumped (but a capture never
+#: turns straight back), the most pieces must be taken; men start on the second and third
+#: rows. PDN 3.0 GameType 30. One king against one king is drawn after two moves each
+#: without a capture (docs/rules.md says why and what the sources say).
+TURKISH = Variant(
+    id="turkish",
+    name="Turkish draughts",
+    board_size=8,
+    man_rows=2,
+    first_to_move=Color.WHITE,
+    a1_dark=True,
+    notation=Notation.ALGEBRAIC,
+    numbering=Numbering.FROM_TOP_LEFT,
+    men_capture_backward=False,
+    flying_kings=True,
+    men_capture_kings=True,
+    capture_choice=CaptureChoice.MAJORITY,
+    promotion_during_capture=PromotionDuringCapture.PASS_THROUGH,
+    remove_captured_at_once=True,
+    all_squares=True,
+    no_reverse_capture=True,
+    back_rows_empty=1,
+    king_ending_draws=((1, 1, 2),),
+    pdn_gametype="30,W,8,8,A0,0",
+)
+
 #: The named variants, in menu order (the specification's seven, then the rule sets of
 #: docs/rules.md).
 VARIANTS: dict[str, Variant] = {
     v.id: v
     for v in (AMERICAN, ITALIAN, CZECH, RUSSIAN, BRAZILIAN, SPANISH, INTERNATIONAL, POOL, THAI,
-              FRISIAN, FRYSK)
+              FRISIAN, FRYSK, TURKISH)
 }
 
 
@@ -270,7 +298,8 @@ class UnknownVariantError(ValueError):
 #: Other names the variants are known by: English draughts (also "checkers") is American
 #: checkers' game; "standard" is the World Draughts Federation's International draughts;
 #: Pool checkers is also "American pool" (its PDN name) and, in older books, "Spanish pool
-#: checkers"; Thai draughts is Mak-hot (หมากฮอส), also written makhos or mak-hos.
+#: checkers"; Thai draughts is Mak-hot (หมากฮอส), also written makhos or mak-hos; Turkish
+#: draughts is Dama in Turkish (not an alias: Italian draughts is Dama too).
 ALIASES: dict[str, str] = {
     "english": "american",
     "checkers": "american",
@@ -288,6 +317,8 @@ ALIASES: dict[str, str] = {
     "mak-hos": "thai",
     "frisian-draughts": "frisian",
     "frysk!": "frysk",
+    "turkish-draughts": "turkish",
+    "turkish-checkers": "turkish",
 }
 
 #: PDN ``GameType`` numbers (PDN 3.0) of the named variants: ``"20"`` is International.

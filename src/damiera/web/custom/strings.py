@@ -34,6 +34,9 @@ FIELD_LABELS: Final[Mapping[str, str]] = {
     "king_quiet_move_limit": N_("Quiet moves in a row one king may make while its side still "
                                 "has men"),
     "king_ending_draws": N_("Endings of kings only drawn early"),
+    "all_squares": N_("Every square plays, moves along rows and columns"),
+    "no_reverse_capture": N_("A capture may not turn straight back"),
+    "back_rows_empty": N_("Empty rows behind the men at the start"),
 }
 
 _YES_NO: Final[Mapping[object, str]] = {True: N_("yes"), False: N_("no")}
@@ -74,6 +77,8 @@ VALUE_LABELS: Final[Mapping[str, Mapping[object, str]]] = {
     },
     "losing": _YES_NO,
     "breakthrough": _YES_NO,
+    "all_squares": _YES_NO,
+    "no_reverse_capture": _YES_NO,
     "board": {
         "numeric": N_("numbers, as in American and International draughts"),
         "algebraic": N_("a1 to h8, as in Russian draughts"),
@@ -97,6 +102,9 @@ REASONS: Final[Mapping[str, str]] = {
     "pass-through-forward-men": N_("A man that reaches the far row during a capture can only "
                                    "go on by capturing backward; with men capturing forwards "
                                    "only, choose that it is crowned and the move ends."),
+    "turkish-rules": N_("Every square playing, captures that may not turn back and empty "
+                        "back rows are Turkish draughts' rules, which custom rule sets do not "
+                        "offer yet."),
     "name": N_("A name has at most 32 characters: letters, digits, spaces and - ' . & ( ) ! , "
                "with at least one letter or digit."),
 }

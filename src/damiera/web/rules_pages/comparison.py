@@ -85,6 +85,7 @@ ROWS: tuple[tuple[str, Callable[[Variant], Cell]], ...] = (
     (N_("Flying kings"), lambda v: _yes_no(v.flying_kings)),
     (N_("Men may capture kings"), lambda v: _yes_no(v.men_capture_kings)),
     (N_("Captures along rows and columns"), lambda v: _yes_no(v.orthogonal_captures)),
+    (N_("Every square used, moves along rows and columns"), lambda v: _yes_no(v.all_squares)),
     (N_("Which capture you must choose"), lambda v: Cell(CHOICE_SHORT[v.capture_choice])),
     (
         N_("Man reaching the far row during a capture"),
@@ -130,11 +131,14 @@ def summary(v: Variant, gettext: Translate) -> list[str]:
         f"{v.board_size}×{v.board_size}",
         gettext(N_("men capture backwards"))
         if v.men_capture_backward
+        else gettext(N_("men capture forwards and sideways")) if v.all_squares
         else gettext(N_("men capture forwards only")),
         gettext(N_("flying kings")) if v.flying_kings else gettext(N_("short kings")),
     ]
     if v.orthogonal_captures:
         parts.append(gettext(N_("men and kings also capture along rows and columns")))
+    if v.all_squares:
+        parts.append(gettext(N_("every square used, pieces move along rows and columns")))
     if v.king_lands_behind:
         parts.append(gettext(N_("kings land right behind the piece they take")))
     if v.remove_captured_at_once:

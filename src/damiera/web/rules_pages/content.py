@@ -54,6 +54,11 @@ BOARD = N_(
     "Each player starts with %(men)s men on the dark squares of the %(rows)s rows nearest to "
     "them; the rows in the middle stay empty."
 )
+BOARD_ALL = N_(
+    "The board has %(size)s×%(size)s squares and all %(squares)s are used; their colours do "
+    "not matter. Each player starts with %(men)s men filling the %(rows)s rows just in front "
+    "of their own back row, which stays empty, as do the rows in the middle."
+)
 CORNER_A1 = N_("The board is placed so that each player has a dark square in the left corner.")
 CORNER_MIRRORED = N_(
     "The board is mirrored compared with most variants: each player has a dark square in the "
@@ -81,6 +86,14 @@ NOTATION_ALGEBRAIC = N_(
 )
 
 MAN_MOVE = N_("A man moves one square diagonally forwards onto an empty square.")
+MAN_MOVE_STRAIGHT = N_(
+    "A man moves one square straight forwards or sideways onto an empty square, never "
+    "diagonally and never backwards."
+)
+KING_FLYING_STRAIGHT = N_(
+    "Kings fly along rows and columns: a king moves any number of empty squares forwards, "
+    "backwards or sideways, like a rook in chess, never diagonally."
+)
 KING_SHORT = N_("A king moves one square diagonally in any of the four directions.")
 KING_FLYING = N_(
     "Kings fly: a king moves any number of empty squares along a diagonal, forwards or "
@@ -96,6 +109,11 @@ JUMP = N_(
     "behind it."
 )
 MEN_FORWARD_ONLY = N_("Men capture forwards only.")
+JUMP_STRAIGHT = N_(
+    "A piece captures by jumping straight over an enemy piece, along its row or its column, "
+    "onto the empty square right behind it."
+)
+MEN_FORWARD_SIDEWAYS = N_("Men capture forwards and sideways, never backwards.")
 MEN_BACKWARD = N_("Men capture forwards and backwards.")
 KING_CAPTURE_SHORT = N_(
     "A king captures like a man, jumping over an adjacent piece, but in all four directions."
@@ -126,6 +144,11 @@ TURKISH = N_(
 REMOVED_AT_ONCE = N_(
     "Each captured piece leaves the board as soon as it is jumped, so later jumps of the same "
     "move may cross or land on its square, and the capturing piece may turn straight back."
+)
+REMOVED_AT_ONCE_NO_TURN = N_(
+    "Each captured piece leaves the board as soon as it is jumped, so later jumps of the same "
+    "move may cross or land on its square; but between two jumps the capturing piece may "
+    "never turn straight back."
 )
 REFUSED = N_(
     "On this site a move that breaks a rule is refused with the reason, and the position "
@@ -259,6 +282,7 @@ NAMES = (
     N_("Thai draughts"),
     N_("Frisian draughts"),
     N_("Frysk!"),
+    N_("Turkish draughts"),
 )
 UI = {
     "rules": N_("Rules"),
@@ -370,32 +394,50 @@ def _fill(gettext: Translate, message: str, **params: object) -> str:
     return text % params if params else text
 
 
+def _king_moves(v: Variant) -> str:
+    if v.all_squares and v.flying_kings:
+        return KING_FLYING_STRAIGHT
+    return KING_FLYING if v.flying_kings else KING_SHORT
+
+
+def _men_capture(v: Variant) -> str:
+    if v.men_capture_backward:
+        return MEN_BACKWARD
+    return MEN_FORWARD_SIDEWAYS if v.all_squares else MEN_FORWARD_ONLY
+
+
+def _removal(v: Variant) -> str:
+    if not v.remove_captured_at_once:
+        return TURKISH
+    return REMOVED_AT_ONCE_NO_TURN if v.no_reverse_capture else REMOVED_AT_ONCE
+
+
 def _rule_sections(v: Variant, gettext: Translate) -> dict[str, Section]:
     """The rule sections of a variant page, every sentence chosen by a rule parameter."""
     t = gettext
     setup = Section("setup", t(SECTION_TITLES["setup"]), [
-        _fill(t, BOARD, size=v.board_size, squares=v.squares, men=v.men_per_side,
-              rows=v.man_rows),
-        t(CORNER_A1 if v.a1_dark else CORNER_MIRRORED),
+        _fill(t, BOARD_ALL if v.all_squares else BOARD, size=v.board_size, squares=v.squares,
+              men=v.men_per_side, rows=v.man_rows),
+        *([] if v.all_squares else [t(CORNER_A1 if v.a1_dark else CORNER_MIRRORED)]),
         t(FIRST[v.first_to_move]),
         _fill(t, NOTATION_ALGEBRAIC) if v.notation is Notation.ALGEBRAIC
         else _fill(t, NOTATION_TEXT[v.numbering], squares=v.squares),
     ])
     moves = Section("moves", t(SECTION_TITLES["moves"]), [
-        t(MAN_MOVE), t(KING_FLYING if v.flying_kings else KING_SHORT),
+        t(MAN_MOVE_STRAIGHT if v.all_squares else MAN_MOVE), t(_king_moves(v)),
     ])
     if v.king_quiet_move_limit:
         moves.paragraphs.append(_fill(t, KING_MOVE_LIMIT, n=v.king_quiet_move_limit))
     captures = Section("captures", t(SECTION_TITLES["captures"]), items=[
         t(MANDATORY if v.mandatory_capture else OPTIONAL),
-        t(JUMP),
-        t(MEN_BACKWARD if v.men_capture_backward else MEN_FORWARD_ONLY),
+        t(JUMP_STRAIGHT if v.all_squares else JUMP),
+        t(_men_capture(v)),
         t(KING_CAPTURE_SHORT if not v.flying_kings
           else KING_CAPTURE_BEHIND if v.king_lands_behind else KING_CAPTURE_FLYING),
         t(MEN_TAKE_KINGS if v.men_capture_kings else MEN_NO_KINGS),
         *([t(ORTHOGONAL)] if v.orthogonal_captures else []),
         t(MULTI),
-        t(REMOVED_AT_ONCE if v.remove_captured_at_once else TURKISH),
+        t(_removal(v)),
         t(REFUSED),
     ])
     choice = Section(
@@ -437,8 +479,8 @@ def _faq(v: Variant, sections: dict[str, Section], gettext: Translate) -> list[t
     """Frequent questions, answered by the same parameter-driven sentences as the rules."""
     t = gettext
     answers = {
-        "men_backward": t(MEN_BACKWARD if v.men_capture_backward else MEN_FORWARD_ONLY),
-        "kings": t(KING_FLYING if v.flying_kings else KING_SHORT),
+        "men_backward": t(_men_capture(v)),
+        "kings": t(_king_moves(v)),
         "men_kings": t(MEN_TAKE_KINGS if v.men_capture_kings else MEN_NO_KINGS),
         "choice": " ".join(sections["choice"].paragraphs[:1]),
         "promotion": t(PROMOTION_TEXT[v.promotion_during_capture]),

@@ -62,6 +62,12 @@ INTRO: dict[str, str] = {
         "Frysk! is Frisian draughts from only five men each, on the back rows: a quick game "
         "in which the first king often decides."
     ),
+    "turkish": N_(
+        "Turkish draughts (Dama), played in Turkey, Greece and across the Middle East, uses "
+        "every square of the board: pieces move straight ahead and sideways instead of "
+        "diagonally, kings sweep along rows and columns, and the capture that takes the most "
+        "pieces is compulsory."
+    ),
 }
 
 TIPS: dict[str, tuple[str, ...]] = {
@@ -145,5 +151,13 @@ TIPS: dict[str, tuple[str, ...]] = {
            "square beyond is a target."),
         N_("Once only kings are left, remember the draw rules: two kings against one must win "
            "within seven moves."),
+    ),
+    "turkish": (
+        N_("Keep your men side by side in solid rows: a man with an empty square beside it "
+           "and an enemy next to it can be taken sideways."),
+        N_("A king is worth several men here, since it sweeps whole rows and columns: giving "
+           "up two or three men to crown one is often a good trade."),
+        N_("Captured pieces leave the board at once, so a long capture can open lines it "
+           "crosses later: count the whole chain before you offer a piece."),
     ),
 }

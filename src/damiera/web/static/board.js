@@ -91,6 +91,9 @@ export function drawBoard(svg, options) {
   const crowned = set("crowned"), last = set("last"), movable = set("movable");
   const via = set("via"), ends = set("ends"), lastCaptured = set("lastCaptured");
   const firstLabel = board.squares.length ? board.squares[0].label : null;
+  // Where every square plays (Turkish), the squares of the other colour than the first one
+  // get a second shade, so the board still reads as a chequerboard (colour only, no rule).
+  const parity = board.squares.length ? (board.squares[0].file + board.squares[0].rank) % 2 : 0;
   const stop = tabStop || firstLabel;
 
   // Light squares (one background rect) and the frame.
@@ -100,6 +103,7 @@ export function drawBoard(svg, options) {
     const [x, y] = screenXY(size, sq.file, sq.rank, flipped);
     const piece = pieces[sq.label] || null;
     const cls = ["sq"];
+    if ((sq.file + sq.rank) % 2 !== parity) cls.push("alt");
     if (highlights.start === sq.label) cls.push("start");
     if (targets.has(sq.label)) cls.push("target");
     if (last.has(sq.label)) cls.push("last");

@@ -269,3 +269,21 @@ def test_engine_option_takes_the_five_piece_database_only_from_disk(
     assert Engine("american", 3, endgame_pieces=3).searcher.endgame_pieces == 3
     assert Engine("american", 3, endgame_pieces=0).searcher.endgame_pieces == 0
     assert Engine("international", 3, endgame_pieces=5).searcher.endgame_pieces == 0
+
+
+def test_bestmove_endgame_pieces_reads_the_files_or_says_how_to_build_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(egdb_files.ENV_DIR, str(tmp_path))
+    argv = ["bestmove", "american", "--fen", "W:WK1,K2:BK32", "--depth", "1"]
+    assert main([*argv, "--endgame-pieces", "5"]) == 2
+    err = capsys.readouterr().err
+    assert "damiera egdb build american --pieces 5" in err and err.count("\n") == 1
+    _built(variant("american"), tmp_path)
+    value = probe(variant("american"), parse_fen(variant("american"), "W:WK1,K2:BK32"))
+    assert value is not None
+    assert main([*argv, "--endgame-pieces", "3"]) == 0
+    out = capsys.readouterr().out
+    assert f"score win {value.plies} " in out
+    assert main([*argv, "--endgame-pieces", "9"]) == 2
+    assert "endgame-pieces" in capsys.readouterr().err

@@ -67,15 +67,16 @@ def _cmd_build(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         with tqdm(total=len(classes), unit="class", desc=f"{v.id} {args.pieces} pieces",
-                  leave=False) as bar:
-            for step in egdb_files.build(v, args.pieces, folder):
+                  leave=False, postfix=egdb_files.class_name(classes[0])) as bar:
+            for done, step in enumerate(egdb_files.build(v, args.pieces, folder), 1):
                 n = egdb_files.pieces_of(step.cls)
                 row = rows.setdefault(n, [0, 0, 0, 0, 0.0])
                 row[0] += 1
                 row[1 if step.solved else 2] += 1
                 row[3] += step.bytes
                 row[4] += step.seconds
-                bar.set_postfix_str(egdb_files.class_name(step.cls))
+                if done < len(classes):  # the class being solved or read now
+                    bar.set_postfix_str(egdb_files.class_name(classes[done]), refresh=False)
                 bar.update()
                 last = step
                 if row[0] == sum(1 for c in classes if egdb_files.pieces_of(c) == n):

@@ -159,7 +159,8 @@ int egdb_class_save(const Egdb *db, int k, const char *path, char *err, size_t e
 /* Refuse with a message: EGDB_FILE_BAD. */
 #define BAD(...) (snprintf(err, errlen, __VA_ARGS__), EGDB_FILE_BAD)
 
-/* Check a header against the database's rules and class k; NULL when it fits. */
+/* Check a header against the database's rules and class k: EGDB_FILE_OK, or EGDB_FILE_BAD
+ * with the reason in err. */
 static int check_header(const Egdb *db, int k, const uint8_t *h, uint64_t filelen, char *err,
                         size_t errlen)
 {
@@ -188,6 +189,10 @@ static int check_header(const Egdb *db, int k, const uint8_t *h, uint64_t filele
                    (unsigned long long)get64(h + 96), (unsigned long long)c->size);
     if (get32(h + 92) > EGDB_MAX_DISTANCE || get64(h + 104) > c->size)
         return BAD("damaged header (distance or count out of range)");
+    uint64_t bound = c->size + c->size / 1000 + 64; /* above deflate's worst case */
+    if (get64(h + 112) > bound)
+        return BAD("damaged header (%llu bytes of data for %llu values)",
+                   (unsigned long long)get64(h + 112), (unsigned long long)c->size);
     if (get64(h + 112) != filelen - EGDB_HEADER_LEN)
         return BAD("%s: %llu bytes of data, the header says %llu",
                    get64(h + 112) > filelen - EGDB_HEADER_LEN ? "cut short" : "too long",

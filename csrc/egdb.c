@@ -6,12 +6,13 @@
  * every move out of a class lands in one already solved. Within a class:
  *
  * 1. Every position's legal moves are generated (gen_legal); a move out of the class reads the
- *    child's solved value, a move inside it is an edge of the class graph, stored reversed
- *    (child -> parents) in one array: the generator is run twice, to count, then to fill.
+ *    child's solved value, the moves inside it (quiet moves) are counted.
  * 2. Retrograde analysis by distance: a position with no move is lost in 0 plies; a position
  *    with a child lost in d-1 plies is won in d (the first such d: shortest win); a position
  *    whose children are all won is lost in 1 + the longest of them. Distances are processed
- *    in increasing order from buckets, so each position is settled at its final distance.
+ *    in increasing order from buckets, so each position is settled at its final distance;
+ *    a settled position's parents inside the class are found by unmaking quiet moves
+ *    (parents_of), so no move graph is stored.
  * 3. What is never settled is a draw (neither side can force the end of the game).
  *
  * The index of a position: each of the four piece sets ranked among the 32 playing squares in
@@ -174,23 +175,55 @@ static int bucket_push(Bucket *bk, int d, uint32_t item)
     return 0;
 }
 
+/* The parents of position (w, b, k, side) inside its class: the positions one quiet move
+ * earlier. Within a class every move is a quiet move that does not crown (a capture or a
+ * promotion leaves it), so a parent is the position with a piece of the side that just moved
+ * (not `side`) taken one quiet move back; such moves are the generator's own quiet moves of
+ * those pieces with their men moving the other way (gen_quiet as if they were `side`'s men),
+ * applied without crowning. The move into the position must have been legal: under mandatory
+ * capture the parent may have no capture. Fills q[] with the parents' indices; returns their
+ * number, or -1 out of memory. */
+static int parents_of(Egdb *db, const Squares *s, const EgdbClass *c, uint64_t w, uint64_t b,
+                      uint64_t k, int side, MoveList *l, uint64_t *q)
+{
+    const Rules *r = db->r;
+    int mover = 1 - side, n = 0;
+    uint64_t moved = mover ? b : w, other = mover ? w : b;
+    if (gen_quiet(r, moved, other, k, side, l) < 0)
+        return -1;
+    for (int j = 0; j < l->n; j++) {
+        uint64_t from = (uint64_t)1 << l->m[j].end, to = (uint64_t)1 << l->m[j].start;
+        uint64_t own = (moved & ~to) | from, kk = k & to ? (k & ~to) | from : k;
+        if (r->mandatory && has_capture(r, own, other, kk, mover))
+            continue;
+        q[n++] = mover ? index_of(s, c, other, own, kk, 1) : index_of(s, c, own, other, kk, 0);
+    }
+    return n;
+}
+
+/* Most quiet moves one side has on 8x8 with EGDB_MAX_PIECES pieces: 13 for a flying king on
+ * the long diagonal, at most 6 pieces. */
+#define MAX_PARENTS (13 * EGDB_MAX_PIECES)
+
 /* Solve one class (every class it leads to is ready) into c->val, allocated here. Returns 0,
- * EGDB_NO_MEMORY or EGDB_TOO_LONG. */
+ * EGDB_NO_MEMORY or EGDB_TOO_LONG.
+ *
+ * Memory: a byte of value, a byte of children left and a byte of the longest loss per index
+ * (distances stay within EGDB_MAX_DISTANCE), and the positions waiting in the distance buckets; the parents of a position are
+ * found when it is settled (parents_of), not stored. */
 static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4])
 {
     const Rules *r = db->r;
     uint64_t size = c->size;
     uint8_t *val = calloc(size, 1);
     uint8_t *remaining = calloc(size, 1);
-    uint16_t *lossdist = calloc(size, sizeof *lossdist);
-    uint32_t *offset = calloc(size + 1, sizeof *offset);
+    uint8_t *lossdist = calloc(size, 1); /* every child's distance is at most 253 */
     Bucket *bk = calloc(MAX_DIST + 2, sizeof *bk);
-    uint32_t *edges = NULL;
     MoveList l = {0};
     int rc = EGDB_NO_MEMORY, top = 0;
-    if (!val || !remaining || !lossdist || !offset || !bk || size >= ((uint64_t)1 << 31))
+    if (!val || !remaining || !lossdist || !bk || size >= ((uint64_t)1 << 31))
         goto out;
-    /* Pass 1: values through the exits, internal children counted (in-degree in offset). */
+    /* Pass 1: values through the exits, children inside the class counted. */
     for (uint64_t i = 0; i < size; i++) {
         uint64_t w, b, k;
         int side;
@@ -205,7 +238,6 @@ static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4])
             make_move(&l.m[j], &o, &q, &kk);
             uint64_t cw = side ? q : o, cb = side ? o : q;
             if (class_of(db, cw, cb, kk) == c) {
-                offset[index_of(s, c, cw, cb, kk, 1 - side)]++;
                 left++;
                 continue;
             }
@@ -221,6 +253,8 @@ static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4])
                 left++; /* a drawn child: never lost */
             }
         }
+        if (left > 255)
+            goto out; /* more moves than a byte counts: not on 8x8 with so few pieces */
         if (l.n == 0) {
             if (bucket_push(bk, 0, (uint32_t)(i << 1)) < 0)
                 goto out;
@@ -231,44 +265,11 @@ static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4])
             if (bucket_push(bk, lose, (uint32_t)(i << 1)) < 0)
                 goto out;
         }
-        remaining[i] = (uint8_t)(left > 255 ? 255 : left);
-        if (left > 255)
-            goto out; /* more moves than a byte counts: not on 8x8 with so few pieces */
-        lossdist[i] = (uint16_t)lose;
+        remaining[i] = (uint8_t)left;
+        lossdist[i] = (uint8_t)lose;
     }
-    /* Pass 2: the reversed internal edges. */
-    uint64_t total = 0;
-    for (uint64_t i = 0; i < size; i++) {
-        uint32_t d = offset[i];
-        offset[i] = (uint32_t)total;
-        total += d;
-    }
-    if (total > UINT32_MAX)
-        goto out;
-    offset[size] = (uint32_t)total;
-    edges = malloc((total ? total : 1) * sizeof *edges);
-    if (!edges)
-        goto out;
-    for (uint64_t i = 0; i < size; i++) {
-        uint64_t w, b, k;
-        int side;
-        if (!position_of(r, s, c, n, i, &w, &b, &k, &side))
-            continue;
-        uint64_t own = side ? b : w, opp = side ? w : b;
-        if (gen_legal(r, own, opp, k, side, &l) < 0)
-            goto out;
-        for (int j = 0; j < l.n; j++) {
-            uint64_t o = own, q = opp, kk = k;
-            make_move(&l.m[j], &o, &q, &kk);
-            uint64_t cw = side ? q : o, cb = side ? o : q;
-            if (class_of(db, cw, cb, kk) == c)
-                edges[offset[index_of(s, c, cw, cb, kk, 1 - side)]++] = (uint32_t)i;
-        }
-    }
-    for (uint64_t i = size; i > 0; i--)
-        offset[i] = offset[i - 1];
-    offset[0] = 0;
-    /* Retrograde analysis by increasing distance. */
+    /* Retrograde analysis by increasing distance, from each settled position to its
+     * parents. */
     for (int d = 0; d <= MAX_DIST; d++) {
         Bucket *x = &bk[d];
         for (uint32_t e = 0; e < x->n; e++) {
@@ -283,8 +284,14 @@ static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4])
             val[i] = won ? win_value(d) : loss_value(d);
             if (won && d > top)
                 top = d;
-            for (uint32_t p = offset[i]; p < offset[i + 1]; p++) {
-                uint32_t q = edges[p];
+            uint64_t w, b, k, parent[MAX_PARENTS];
+            int side;
+            position_of(r, s, c, n, i, &w, &b, &k, &side);
+            int np = parents_of(db, s, c, w, b, k, side, &l, parent);
+            if (np < 0 || np > MAX_PARENTS)
+                goto out;
+            for (int p = 0; p < np; p++) {
+                uint32_t q = (uint32_t)parent[p];
                 if (val[q])
                     continue;
                 if (!won) {
@@ -292,7 +299,7 @@ static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4])
                         goto out;
                 } else {
                     if (d + 1 > lossdist[q])
-                        lossdist[q] = (uint16_t)(d + 1);
+                        lossdist[q] = (uint8_t)(d + 1);
                     if (--remaining[q] == 0 && bucket_push(bk, lossdist[q], q << 1) < 0)
                         goto out;
                 }
@@ -322,8 +329,6 @@ out:
     free(val);
     free(remaining);
     free(lossdist);
-    free(offset);
-    free(edges);
     movelist_free(&l);
     return rc;
 }

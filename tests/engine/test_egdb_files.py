@@ -79,6 +79,13 @@ def test_probe_reads_the_files_in_the_default_folder(tmp_path: Path,
         endgame_database(v, 3, other)
 
 
+def test_one_solve_in_memory_serves_every_folder_without_files(tmp_path: Path) -> None:
+    v = variant("czech")
+    assert endgame_database(v, 3, tmp_path / "a") is endgame_database(v, 3, tmp_path / "b")
+    _built(v, tmp_path / "c")
+    assert endgame_database(v, 3, tmp_path / "c") is not endgame_database(v, 3, tmp_path / "a")
+
+
 def test_more_pieces_than_memory_solves_need_their_files(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="build it: damiera egdb build american --pieces 5"):
         endgame_database(variant("american"), 5, tmp_path)

@@ -62,7 +62,8 @@ class Value:
     plies: int
 
 
-_DATABASES: dict[tuple[str, int, Path], _core.Egdb] = {}
+#: Databases by rules' key, pieces and folder (None: solved in memory).
+_DATABASES: dict[tuple[str, int, Path | None], _core.Egdb] = {}
 _LOCK = threading.Lock()
 
 
@@ -81,7 +82,8 @@ def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES,
         raise ValueError(f"pieces must be from 2 to {egdb_files.MAX_DISK_PIECES}, "
                          f"not {pieces}")
     folder = directory or egdb_files.default_dir()
-    key = (egdb_files.rules_key(variant), pieces, folder)
+    rules = egdb_files.rules_key(variant)
+    key = (rules, pieces, folder)
     with _LOCK:
         db = _DATABASES.get(key)
         if db is None:
@@ -92,8 +94,11 @@ def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES,
                     f"no {pieces}-piece endgame database for {variant.id} in {folder} (build "
                     f"it: damiera egdb build {variant.id} --pieces {pieces}); up to "
                     f"{MAX_PIECES} pieces are solved in memory")
-            else:
-                db = _core.Egdb(native_rules(variant), pieces)
+            else:  # one solve in memory, whichever folder had no files
+                db = _DATABASES.get((rules, pieces, None))
+                if db is None:
+                    db = _DATABASES[(rules, pieces, None)] = _core.Egdb(native_rules(variant),
+                                                                        pieces)
             _DATABASES[key] = db
         return db
 

@@ -8,13 +8,15 @@ SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo)
 .PHONY: test test-slow bench install clean serve browser toolchain services ctest
 
 toolchain:
-	@if ! command -v gcc >/dev/null || [ ! -f '$(PY_INCLUDE)/Python.h' ]; then \
+	@if ! command -v gcc >/dev/null || [ ! -f '$(PY_INCLUDE)/Python.h' ] || \
+		[ ! -f /usr/include/zlib.h ]; then \
 		$(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y \
-			--no-install-recommends gcc python3-dev; fi
+			--no-install-recommends gcc python3-dev zlib1g-dev; fi
 
 # The native rules core (damiera._core, csrc/) is compiled by the build backend (setuptools)
 # at `pip install`; an editable install puts it beside the sources in src/damiera/, and any
-# change to csrc/ installs again. gcc and the Python headers come from Debian if missing.
+# change to csrc/ installs again. gcc, the Python headers and zlib's headers (the endgame
+# files are deflated) come from Debian if missing.
 NATIVE_SOURCES := $(wildcard csrc/*.c csrc/*.h)
 PY_INCLUDE := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_paths()['include'])")
 
@@ -38,7 +40,7 @@ CORE_TEST_SOURCES := $(wildcard csrc/tests/*.c)
 
 $(CORE_TEST): $(NATIVE_SOURCES) $(CORE_TEST_SOURCES) $(wildcard csrc/tests/*.h) | toolchain
 	mkdir -p build
-	gcc $(CFLAGS_CORE) -Icsrc -o $@ $(CORE_UNITS) $(CORE_TEST_SOURCES) -lm
+	gcc $(CFLAGS_CORE) -Icsrc -o $@ $(CORE_UNITS) $(CORE_TEST_SOURCES) -lm -lz
 
 ctest: $(CORE_TEST)
 	$(CORE_TEST) ../shared/reference/perft.json

@@ -18,7 +18,7 @@ setup(
             depends=[f"csrc/{name}" for name in HEADERS],
             extra_compile_args=["-O3", "-std=c11", "-Wall", "-Wextra",
                                 "-Wno-missing-field-initializers"],
-            libraries=["m"],
+            libraries=["m", "z"],
         )
     ]
 )

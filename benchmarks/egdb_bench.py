@@ -4,12 +4,18 @@ pays, played out from endgame positions.
 Usage::
 
     .venv/bin/python benchmarks/egdb_bench.py build --variant american --pieces 4
+    .venv/bin/python benchmarks/egdb_bench.py load --variant american --pieces 5 --dir DIR
     .venv/bin/python benchmarks/egdb_bench.py match --src /tmp/egdb/src --variant american \\
         --pieces 4 --nodes 20000 --positions 100 --max-minutes 10
 
 ``build`` solves the database in this process and prints the seconds, the peak resident memory
 of the process, the positions solved and the longest win; then the nodes a second of a
 fixed-depth search of random 5-7 piece positions without and with the probe.
+
+``load`` reads the database of ``--pieces`` pieces that ``damiera egdb build`` wrote in
+``--dir`` (every class's checks included) ``--runs`` times in this process and prints the
+median, least and most seconds, the bytes on disk and in memory, and the peak resident memory
+of the process (one database alive at a time).
 
 ``match`` plays the same build (``--src``, a scratch copy as for ``sprt_match.py``) with the
 probe (``--pieces``) against itself without it (or with the probe of ``--base-pieces``), at
@@ -103,6 +109,33 @@ def build(a: argparse.Namespace) -> None:
                       "nodes_with": nps[a.pieces][0], "nps_with": nps[a.pieces][1]}))
 
 
+def load(a: argparse.Namespace) -> None:
+    import gc
+    import statistics
+    from pathlib import Path
+
+    from damiera.engine import egdb_files
+
+    v = variant(a.variant)
+    folder = Path(a.dir)
+    on_disk = sum(c.bytes for c in egdb_files.info(v, folder) if c.pieces <= a.pieces)
+    times = []
+    memory = 0
+    for _ in range(a.runs):
+        start = time.perf_counter()
+        db = egdb_files.load(v, a.pieces, folder)
+        times.append(time.perf_counter() - start)
+        memory = db.bytes
+        del db
+        gc.collect()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{a.variant}, {a.pieces} pieces: read in {statistics.median(times):.2f} s "
+          f"(median of {a.runs}; {min(times):.2f}-{max(times):.2f}), {on_disk / 1e6:.1f} MB on "
+          f"disk, {memory / 1e6:.1f} MB in memory, peak RSS {peak:.0f} MB")
+    print(json.dumps({"variant": a.variant, "pieces": a.pieces, "seconds": times,
+                      "disk_bytes": on_disk, "memory_bytes": memory, "peak_rss_mb": peak}))
+
+
 def match(a: argparse.Namespace) -> None:
     v = variant(a.variant)
     positions = [write_fen(v, p) for p in endgame_positions(v, a.positions, a.seed)]
@@ -132,7 +165,7 @@ def match(a: argparse.Namespace) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("build", "match"))
+    parser.add_argument("what", choices=("build", "load", "match"))
     parser.add_argument("--variant", default="american")
     parser.add_argument("--pieces", type=int, default=4)
     parser.add_argument("--seed", type=int, default=5)
@@ -145,9 +178,15 @@ def main() -> int:
                         help="match: pieces of the base's probe (0: none)")
     parser.add_argument("--movetime", type=float, default=0.0,
                         help="match: seconds a move instead of --nodes (equal time)")
+    parser.add_argument("--dir", help="load: the databases' folder (damiera egdb build --dir)")
+    parser.add_argument("--runs", type=int, default=5, help="load: reads to take the median of")
     a = parser.parse_args()
     if a.what == "build":
         build(a)
+    elif a.what == "load":
+        if not a.dir:
+            parser.error("load needs --dir")
+        load(a)
     else:
         if not a.src:
             parser.error("match needs --src")

@@ -6,31 +6,48 @@
  * every move out of a class lands in one already solved. Within a class:
  *
  * 1. Every position's legal moves are generated (gen_legal); a move out of the class reads the
- *    child's solved value, a move inside it is an edge of the class graph, stored reversed
- *    (child -> parents) in one array: the generator is run twice, to count, then to fill.
+ *    child's solved value, the moves inside it (quiet moves) are counted.
  * 2. Retrograde analysis by distance: a position with no move is lost in 0 plies; a position
  *    with a child lost in d-1 plies is won in d (the first such d: shortest win); a position
  *    whose children are all won is lost in 1 + the longest of them. Distances are processed
- *    in increasing order from buckets, so each position is settled at its final distance.
+ *    in increasing order from buckets, so each position is settled at its final distance;
+ *    a settled position's parents inside the class are found by unmaking quiet moves
+ *    (parents_of), so no move graph is stored.
  * 3. What is never settled is a draw (neither side can force the end of the game).
  *
  * The index of a position: each of the four piece sets ranked among the 32 playing squares in
  * colexicographic order, combined, times two for the side to move; indices with overlapping
  * sets or a man on its own promotion row are impossible positions and keep the value 0.
- * Stored value: 1 draw, (d << 2) | 2 won in d plies, (d << 2) | 3 lost in d plies.
+ * The stored value is the byte of egdb.h (0 also means "not settled yet" while solving).
  */
 #include "egdb.h"
 
 #include "movegen.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define NSQ 32
-#define VAL_DRAW 1
-#define VAL_WIN 2
-#define VAL_LOSS 3
 #define MAX_DIST 16000
+
+static inline uint8_t win_value(int d) { return (uint8_t)(d + 1); }
+static inline uint8_t loss_value(int d) { return (uint8_t)(d + 3); }
+
+/* EGDB_WIN / EGDB_LOSS / EGDB_DRAW of a value byte with its distance, EGDB_UNKNOWN for 0. */
+static inline int decode(uint8_t v, int *plies)
+{
+    if (v <= 1) {
+        *plies = 0;
+        return v ? EGDB_DRAW : EGDB_UNKNOWN;
+    }
+    if (v & 1) {
+        *plies = v - 3;
+        return EGDB_LOSS;
+    }
+    *plies = v - 1;
+    return EGDB_WIN;
+}
 
 static void init_binom(Egdb *db)
 {
@@ -125,11 +142,12 @@ static int position_of(const Rules *r, const Squares *s, const EgdbClass *c, con
     return 1;
 }
 
-static uint16_t lookup(Egdb *db, const Squares *s, uint64_t own, uint64_t opp, uint64_t kings,
-                       int side)
+/* The value byte of a position of an earlier (ready) class. */
+static uint8_t lookup(Egdb *db, const Squares *s, uint64_t own, uint64_t opp, uint64_t kings,
+                      int side)
 {
     if (!own)
-        return VAL_LOSS; /* no piece left: lost, 0 plies */
+        return loss_value(0); /* no piece left: lost, 0 plies */
     uint64_t w = side ? opp : own, b = side ? own : opp;
     EgdbClass *c = class_of(db, w, b, kings);
     return c->val[index_of(s, c, w, b, kings, side)];
@@ -142,6 +160,8 @@ typedef struct {
 
 static int bucket_push(Bucket *bk, int d, uint32_t item)
 {
+    if (d > MAX_DIST)
+        return -1;
     Bucket *x = &bk[d];
     if (x->n == x->cap) {
         uint32_t cap = x->cap ? x->cap * 2 : 256;
@@ -155,27 +175,60 @@ static int bucket_push(Bucket *bk, int d, uint32_t item)
     return 0;
 }
 
-/* Solve one class (every class it leads to is solved). Returns 0, or -1 out of memory. */
+/* The parents of position (w, b, k, side) inside its class: the positions one quiet move
+ * earlier. Within a class every move is a quiet move that does not crown (a capture or a
+ * promotion leaves it), so a parent is the position with a piece of the side that just moved
+ * (not `side`) taken one quiet move back; such moves are the generator's own quiet moves of
+ * those pieces with their men moving the other way (gen_quiet as if they were `side`'s men),
+ * applied without crowning. The move into the position must have been legal: under mandatory
+ * capture the parent may have no capture. Fills q[] with the parents' indices; returns their
+ * number, or -1 out of memory. */
+static int parents_of(Egdb *db, const Squares *s, const EgdbClass *c, uint64_t w, uint64_t b,
+                      uint64_t k, int side, MoveList *l, uint64_t *q)
+{
+    const Rules *r = db->r;
+    int mover = 1 - side, n = 0;
+    uint64_t moved = mover ? b : w, other = mover ? w : b;
+    if (gen_quiet(r, moved, other, k, side, l) < 0)
+        return -1;
+    for (int j = 0; j < l->n; j++) {
+        uint64_t from = (uint64_t)1 << l->m[j].end, to = (uint64_t)1 << l->m[j].start;
+        uint64_t own = (moved & ~to) | from, kk = k & to ? (k & ~to) | from : k;
+        if (r->mandatory && has_capture(r, own, other, kk, mover))
+            continue;
+        q[n++] = mover ? index_of(s, c, other, own, kk, 1) : index_of(s, c, own, other, kk, 0);
+    }
+    return n;
+}
+
+/* Most quiet moves one side has on 8x8 with EGDB_MAX_PIECES pieces: 13 for a flying king on
+ * the long diagonal, at most 6 pieces. */
+#define MAX_PARENTS (13 * EGDB_MAX_PIECES)
+
+/* Solve one class (every class it leads to is ready) into c->val, allocated here. Returns 0,
+ * EGDB_NO_MEMORY or EGDB_TOO_LONG.
+ *
+ * Memory: a byte of value, a byte of children left and a byte of the longest loss per index
+ * (distances stay within EGDB_MAX_DISTANCE), and the positions waiting in the distance buckets; the parents of a position are
+ * found when it is settled (parents_of), not stored. */
 static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4])
 {
     const Rules *r = db->r;
     uint64_t size = c->size;
-    uint16_t *remaining = calloc(size, sizeof *remaining);
-    uint16_t *lossdist = calloc(size, sizeof *lossdist);
-    uint32_t *offset = calloc(size + 1, sizeof *offset);
+    uint8_t *val = calloc(size, 1);
+    uint8_t *remaining = calloc(size, 1);
+    uint8_t *lossdist = calloc(size, 1); /* every child's distance is at most 253 */
     Bucket *bk = calloc(MAX_DIST + 2, sizeof *bk);
-    uint32_t *edges = NULL;
     MoveList l = {0};
-    int rc = -1, top = 0;
-    if (!remaining || !lossdist || !offset || !bk)
+    int rc = EGDB_NO_MEMORY, top = 0;
+    if (!val || !remaining || !lossdist || !bk || size >= ((uint64_t)1 << 31))
         goto out;
-    /* Pass 1: values through the exits, internal children counted (in-degree in offset). */
+    /* Pass 1: values through the exits, children inside the class counted. */
     for (uint64_t i = 0; i < size; i++) {
         uint64_t w, b, k;
         int side;
         if (!position_of(r, s, c, n, i, &w, &b, &k, &side))
             continue;
-        c->val[i] = 0; /* possible, not settled (set to VAL_DRAW at the end if never) */
         uint64_t own = side ? b : w, opp = side ? w : b;
         if (gen_legal(r, own, opp, k, side, &l) < 0)
             goto out;
@@ -185,23 +238,23 @@ static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4])
             make_move(&l.m[j], &o, &q, &kk);
             uint64_t cw = side ? q : o, cb = side ? o : q;
             if (class_of(db, cw, cb, kk) == c) {
-                offset[index_of(s, c, cw, cb, kk, 1 - side)]++;
                 left++;
                 continue;
             }
-            uint16_t v = lookup(db, s, q, o, kk, 1 - side);
-            int d = v >> 2, kind = v & 3;
-            if (kind == VAL_LOSS) {
+            int d, kind = decode(lookup(db, s, q, o, kk, 1 - side), &d);
+            if (kind == EGDB_LOSS) {
                 if (!win || d + 1 < win)
                     win = d + 1;
                 left++; /* a lost child: never lost (won at the latest in d + 1) */
-            } else if (kind == VAL_WIN) {
+            } else if (kind == EGDB_WIN) {
                 if (d + 1 > lose)
                     lose = d + 1;
             } else {
                 left++; /* a drawn child: never lost */
             }
         }
+        if (left > 255)
+            goto out; /* more moves than a byte counts: not on 8x8 with so few pieces */
         if (l.n == 0) {
             if (bucket_push(bk, 0, (uint32_t)(i << 1)) < 0)
                 goto out;
@@ -212,60 +265,41 @@ static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4])
             if (bucket_push(bk, lose, (uint32_t)(i << 1)) < 0)
                 goto out;
         }
-        remaining[i] = (uint16_t)left;
-        lossdist[i] = (uint16_t)lose;
+        remaining[i] = (uint8_t)left;
+        lossdist[i] = (uint8_t)lose;
     }
-    /* Pass 2: the reversed internal edges. */
-    uint64_t total = 0;
-    for (uint64_t i = 0; i < size; i++) {
-        uint32_t d = offset[i];
-        offset[i] = (uint32_t)total;
-        total += d;
-    }
-    offset[size] = (uint32_t)total;
-    edges = malloc((total ? total : 1) * sizeof *edges);
-    if (!edges)
-        goto out;
-    for (uint64_t i = 0; i < size; i++) {
-        uint64_t w, b, k;
-        int side;
-        if (!position_of(r, s, c, n, i, &w, &b, &k, &side))
-            continue;
-        uint64_t own = side ? b : w, opp = side ? w : b;
-        if (gen_legal(r, own, opp, k, side, &l) < 0)
-            goto out;
-        for (int j = 0; j < l.n; j++) {
-            uint64_t o = own, q = opp, kk = k;
-            make_move(&l.m[j], &o, &q, &kk);
-            uint64_t cw = side ? q : o, cb = side ? o : q;
-            if (class_of(db, cw, cb, kk) == c)
-                edges[offset[index_of(s, c, cw, cb, kk, 1 - side)]++] = (uint32_t)i;
-        }
-    }
-    for (uint64_t i = size; i > 0; i--)
-        offset[i] = offset[i - 1];
-    offset[0] = 0;
-    /* Retrograde analysis by increasing distance. */
+    /* Retrograde analysis by increasing distance, from each settled position to its
+     * parents. */
     for (int d = 0; d <= MAX_DIST; d++) {
         Bucket *x = &bk[d];
         for (uint32_t e = 0; e < x->n; e++) {
             uint32_t i = x->v[e] >> 1;
             int won = x->v[e] & 1;
-            if (c->val[i])
+            if (val[i])
                 continue;
-            c->val[i] = (uint16_t)(d << 2 | (won ? VAL_WIN : VAL_LOSS));
+            if (d > EGDB_MAX_DISTANCE) {
+                rc = EGDB_TOO_LONG;
+                goto out;
+            }
+            val[i] = won ? win_value(d) : loss_value(d);
             if (won && d > top)
                 top = d;
-            for (uint32_t p = offset[i]; p < offset[i + 1]; p++) {
-                uint32_t q = edges[p];
-                if (c->val[q])
+            uint64_t w, b, k, parent[MAX_PARENTS];
+            int side;
+            position_of(r, s, c, n, i, &w, &b, &k, &side);
+            int np = parents_of(db, s, c, w, b, k, side, &l, parent);
+            if (np < 0 || np > MAX_PARENTS)
+                goto out;
+            for (int p = 0; p < np; p++) {
+                uint32_t q = (uint32_t)parent[p];
+                if (val[q])
                     continue;
                 if (!won) {
                     if (bucket_push(bk, d + 1, q << 1 | 1) < 0)
                         goto out;
                 } else {
                     if (d + 1 > lossdist[q])
-                        lossdist[q] = (uint16_t)(d + 1);
+                        lossdist[q] = (uint8_t)(d + 1);
                     if (--remaining[q] == 0 && bucket_push(bk, lossdist[q], q << 1) < 0)
                         goto out;
                 }
@@ -275,33 +309,31 @@ static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4])
         x->v = NULL;
         x->n = x->cap = 0;
     }
+    c->positions = 0;
     for (uint64_t i = 0; i < size; i++) {
         uint64_t w, b, k;
         int side;
-        if (c->val[i] == 0 && position_of(r, s, c, n, i, &w, &b, &k, &side))
-            c->val[i] = VAL_DRAW;
+        if (val[i] == 0 && position_of(r, s, c, n, i, &w, &b, &k, &side))
+            val[i] = 1; /* never settled: a draw */
+        c->positions += val[i] != 0;
     }
-    if (top > db->max_distance)
-        db->max_distance = top;
+    c->max_distance = top;
+    c->val = val;
+    val = NULL;
     rc = 0;
 out:
     if (bk)
         for (int d = 0; d <= MAX_DIST + 1; d++)
             free(bk[d].v);
     free(bk);
+    free(val);
     free(remaining);
     free(lossdist);
-    free(offset);
-    free(edges);
     movelist_free(&l);
     return rc;
 }
 
-/* Classes of 2..EGDB_MAX_PIECES pieces: at most (EGDB_MAX_PIECES + 1)^4. */
-#define MAX_CLASSES ((EGDB_MAX_PIECES + 1) * (EGDB_MAX_PIECES + 1) * (EGDB_MAX_PIECES + 1) * \
-                     (EGDB_MAX_PIECES + 1))
-
-Egdb *egdb_build(const Rules *r, int pieces)
+Egdb *egdb_new(const Rules *r, int pieces)
 {
     if (r->size != 8 || r->all_squares || pieces < 2 || pieces > EGDB_MAX_PIECES)
         return NULL;
@@ -312,10 +344,8 @@ Egdb *egdb_build(const Rules *r, int pieces)
     db->pieces = pieces;
     init_binom(db);
     squares_of(r, db);
-    const Squares *s = db;
     /* Every class (men and kings of each side) in solving order: fewer pieces first, then
      * fewer men, so a capture or a promotion always leads to a class already solved. */
-    int order[MAX_CLASSES][4], count = 0;
     for (int np = 2; np <= pieces; np++)
         for (int men = 0; men <= np; men++)
             for (int a = 0; a <= men; a++)
@@ -323,35 +353,63 @@ Egdb *egdb_build(const Rules *r, int pieces)
                     int n[4] = {a, bk, men - a, np - men - bk};
                     if (n[0] + n[1] == 0 || n[2] + n[3] == 0)
                         continue;
-                    memcpy(order[count++], n, sizeof n);
+                    memcpy(db->order[db->nclasses++], n, sizeof n);
+                    EgdbClass *c = &db->cls[n[0]][n[1]][n[2]][n[3]];
+                    c->size = 2;
+                    for (int j = 0; j < 4; j++) {
+                        c->sizes[j] = db->binom[NSQ][n[j]];
+                        c->size *= c->sizes[j];
+                    }
                 }
-    /* Allocate every class first, so that lookups of not-yet-solved classes never happen
-     * unseen (the order guarantees they do not). */
-    for (int k = 0; k < count; k++) {
-        const int *n = order[k];
-        EgdbClass *c = &db->cls[n[0]][n[1]][n[2]][n[3]];
-        c->size = 2;
-        for (int j = 0; j < 4; j++) {
-            c->sizes[j] = db->binom[NSQ][n[j]];
-            c->size *= c->sizes[j];
-        }
-        c->val = calloc(c->size, sizeof *c->val);
-        if (!c->val) {
+    return db;
+}
+
+EgdbClass *egdb_class_at(Egdb *db, int k)
+{
+    const int *n = db->order[k];
+    return &db->cls[n[0]][n[1]][n[2]][n[3]];
+}
+
+int egdb_class_number(const Egdb *db, const int n[4])
+{
+    for (int k = 0; k < db->nclasses; k++)
+        if (!memcmp(db->order[k], n, sizeof db->order[k]))
+            return k;
+    return -1;
+}
+
+void egdb_class_ready(Egdb *db, EgdbClass *c)
+{
+    db->positions += c->positions;
+    db->bytes += c->size;
+    if (c->max_distance > db->max_distance)
+        db->max_distance = c->max_distance;
+}
+
+int egdb_solve_class(Egdb *db, int k)
+{
+    for (int j = 0; j < k; j++)
+        if (!egdb_class_at(db, j)->val)
+            return EGDB_NOT_IN_ORDER;
+    EgdbClass *c = egdb_class_at(db, k);
+    if (c->val)
+        return 0;
+    int rc = solve_class(db, db, c, db->order[k]);
+    if (rc == 0)
+        egdb_class_ready(db, c);
+    return rc;
+}
+
+Egdb *egdb_build(const Rules *r, int pieces)
+{
+    Egdb *db = egdb_new(r, pieces);
+    if (!db)
+        return NULL;
+    for (int k = 0; k < db->nclasses; k++)
+        if (egdb_solve_class(db, k) < 0) {
             egdb_free(db);
             return NULL;
         }
-        db->bytes += c->size * sizeof *c->val;
-    }
-    for (int k = 0; k < count; k++) {
-        const int *n = order[k];
-        EgdbClass *c = &db->cls[n[0]][n[1]][n[2]][n[3]];
-        if (solve_class(db, s, c, n) < 0) {
-            egdb_free(db);
-            return NULL;
-        }
-        for (uint64_t i = 0; i < c->size; i++)
-            db->positions += c->val[i] != 0;
-    }
     return db;
 }
 
@@ -359,12 +417,16 @@ void egdb_free(Egdb *db)
 {
     if (!db)
         return;
-    for (int a = 0; a <= EGDB_MAX_PIECES; a++)
-        for (int b = 0; b <= EGDB_MAX_PIECES; b++)
-            for (int c = 0; c <= EGDB_MAX_PIECES; c++)
-                for (int d = 0; d <= EGDB_MAX_PIECES; d++)
-                    free(db->cls[a][b][c][d].val);
+    for (int k = 0; k < db->nclasses; k++)
+        free(egdb_class_at(db, k)->val);
     free(db);
+}
+
+void egdb_rules_key(const Rules *r, char *key)
+{
+    snprintf(key, EGDB_KEY_LEN, "%dx%d-f%d-b%d-k%d-c%d-p%d-l%d-r%d-o%d-m%d", r->size, r->size,
+             r->flying, r->men_back, r->men_take_kings, r->choice, r->promotion,
+             r->land_behind, r->remove_at_once, r->orthogonal, r->mandatory);
 }
 
 int egdb_probe(const Egdb *db, uint64_t own, uint64_t opp, uint64_t kings, int side, int *plies)
@@ -377,16 +439,8 @@ int egdb_probe(const Egdb *db, uint64_t own, uint64_t opp, uint64_t kings, int s
     }
     uint64_t w = side ? opp : own, b = side ? own : opp;
     const EgdbClass *c = class_of((Egdb *)db, w, b, kings);
-    uint16_t v = c->val[index_of(db, c, w, b, kings, side)];
-    *plies = v >> 2;
-    switch (v & 3) {
-    case VAL_WIN:
-        return EGDB_WIN;
-    case VAL_LOSS:
-        return EGDB_LOSS;
-    case VAL_DRAW:
-        return EGDB_DRAW;
-    default:
-        return EGDB_UNKNOWN; /* an impossible position (a man on its promotion row) */
-    }
+    if (!c->val)
+        return EGDB_UNKNOWN; /* not solved nor loaded */
+    /* 0: an impossible position (a man on its promotion row): unknown */
+    return decode(c->val[index_of(db, c, w, b, kings, side)], plies);
 }

@@ -20,5 +20,7 @@ extern int failures;
 
 /* test_time.c: the game clock's sharing out and the iteration target, on given numbers. */
 void test_time(void);
+/* test_egdb.c: the endgame database's files written, read back and refused. */
+void test_egdb(void);
 
 #endif

@@ -2,7 +2,7 @@
 ``dxp``, all searching through :class:`damiera.engine.Engine`.
 
 ``damiera bestmove VARIANT [--fen FEN] [--level 1|2|3] [--movetime S] [--depth N]
-[--cpu-time] [--optional-capture]`` prints one ``depth D score S nodes N nps X pv ...`` line per finished
+[--cpu-time] [--endgame-pieces N] [--optional-capture]`` prints one ``depth D score S nodes N nps X pv ...`` line per finished
 iteration, then ``bestmove MOVE``; exit 1 when the game is over (the side to move has no
 legal move, or a side has no pieces). ``--movetime`` is at most 3600 s
 (:data:`~damiera.engine.search.MAX_MOVETIME`) and ``--depth`` at most 30
@@ -10,6 +10,8 @@ legal move, or a side has no pieces). ``--movetime`` is at most 3600 s
 for hours); ``--depth`` alone is searched in full, but stops after 3600 s all the same.
 ``--cpu-time`` measures the time on the search thread's CPU time instead of the wall clock
 (on a loaded machine the search still computes for the time it was given).
+``--endgame-pieces N`` probes the endgame database of up to N pieces on 8x8 boards (0: none;
+more than 4 only from the files ``damiera egdb build`` wrote; default: the level's).
 
 ``damiera analyse VARIANT [--fen FEN] [--multipv N] [--movetime S] [--depth D] [--cpu-time]``
 prints,
@@ -52,6 +54,7 @@ from typing import Any
 
 from damiera.cli.common import UsageError, add_rule_options
 from damiera.engine.analysis import score_text
+from damiera.engine.egdb_files import MAX_DISK_PIECES
 from damiera.engine.front import Info
 from damiera.engine.search import MAX_CLOCK, MAX_DEPTH, MAX_MOVETIME
 from damiera.rules.position import Position
@@ -148,7 +151,13 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
             flush=True,
         )
 
-    with Engine(v, lv) as engine:
+    pieces = (_int_in(args.endgame_pieces, "endgame-pieces", 0, MAX_DISK_PIECES)
+              if args.endgame_pieces is not None else None)
+    try:
+        engine = Engine(v, lv, endgame_pieces=pieces)
+    except ValueError as exc:  # EgdbFileError too: a file that cannot be used
+        raise UsageError(str(exc)) from None
+    with engine:
         limit = Limit(time=movetime, depth=depth, cpu_time=cpu)
         if depth is not None and movetime is None:
             # A fixed depth alone is searched in full (no clock but the MAX_MOVETIME safety
@@ -319,6 +328,10 @@ def register(sub: Any) -> None:
                                    "stopped after 3600 s at most)")
     p.add_argument("--cpu-time", action="store_true",
                    help="measure the time on the search's CPU time, not the wall clock")
+    p.add_argument("--endgame-pieces", metavar="N",
+                   help=f"probe the endgame database of up to N pieces, 0-{MAX_DISK_PIECES} "
+                        "(8x8; more than 4 read from the files of 'damiera egdb build'; "
+                        "default: the level's)")
     add_rule_options(p)
     p.set_defaults(func=_cmd_bestmove)
 

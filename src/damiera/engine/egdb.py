@@ -1,10 +1,12 @@
 """Endgame databases: the exact value of every 8x8 position with few pieces.
 
 The native core (``csrc/egdb.c``, :class:`damiera._core.Egdb`) solves, for one variant's rule
-parameters, every position of at most ``pieces`` pieces (2 to 4) by retrograde analysis
-with the rules core's own move generator, in memory; nothing is read from or written to disk.
-A database is built on first use for a rule set and kept for the life of the process
-(:func:`endgame_database`); the build time and memory are in ``benchmarks/egdb_results.md``.
+parameters, every position of at most ``pieces`` pieces by retrograde analysis with the rules
+core's own move generator. :func:`endgame_database` reads a database from disk when
+``damiera egdb build`` wrote one (:mod:`damiera.engine.egdb_files`: up to 6 pieces, in
+:func:`~damiera.engine.egdb_files.default_dir` or a folder the caller names) and otherwise
+solves it in memory (2 to 4 pieces) on first use; either is kept for the life of the process.
+Build times, sizes and memory are in ``benchmarks/egdb_results.md``.
 
 A value is the game-theoretic result for the side to move with best play and the number of
 plies to the end of the game (the winner takes the shortest way, the loser the longest). No
@@ -20,15 +22,17 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from enum import Enum
+from pathlib import Path
 from typing import Final
 
 from damiera import _core
+from damiera.engine import egdb_files
 from damiera.rules.geometry import popcount
 from damiera.rules.movegen import native_rules
 from damiera.rules.position import Position
 from damiera.rules.variant import Variant
 
-#: Most pieces (both sides) a database may hold.
+#: Most pieces (both sides) of a database solved in memory on first use; more come from disk.
 MAX_PIECES: Final = 4
 #: Pieces of the database the computer's searches probe by default on 8x8 boards: 3 solves in
 #: about a third of a second on first use; 4 takes 11-15 s (benchmarks/egdb_results.md).
@@ -36,10 +40,9 @@ DEFAULT_PIECES: Final = 3
 
 
 def pieces_for(variant: Variant, pieces: int = DEFAULT_PIECES) -> int:
-    """``pieces`` when ``variant``'s board has endgame databases (the dark squares of 8x8,
-    played for the usual goal: not under the losing rule nor breakthrough), else 0 (none)."""
-    usual = not (variant.losing or variant.breakthrough)
-    return pieces if variant.board_size == 8 and not variant.all_squares and usual else 0
+    """``pieces`` when ``variant`` has endgame databases (:func:`egdb_files.unsupported`: the
+    dark squares of 8x8, the usual goal, no rule of the game's history), else 0 (none)."""
+    return pieces if egdb_files.unsupported(variant) is None else 0
 
 
 class Result(Enum):
@@ -59,27 +62,44 @@ class Value:
     plies: int
 
 
-_DATABASES: dict[tuple[Variant, int], _core.Egdb] = {}
+#: Databases by rules' key, pieces and folder (None: solved in memory).
+_DATABASES: dict[tuple[str, int, Path | None], _core.Egdb] = {}
 _LOCK = threading.Lock()
 
 
-def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES) -> _core.Egdb:
-    """The database of ``variant``'s rule parameters for positions of up to ``pieces`` pieces,
-    solved on the first call (seconds for 4 pieces) and then shared by every caller of the
-    process. Raises ValueError for a board other than the dark squares of 8x8 or ``pieces``
-    outside 2..4."""
-    if variant.board_size != 8 or variant.all_squares:
-        raise ValueError("endgame databases exist for the dark squares of 8x8 boards only")
-    if variant.losing or variant.breakthrough:
-        raise ValueError("endgame databases are solved for the usual goal, not under the "
-                         "losing rule or breakthrough")
-    if not 2 <= pieces <= MAX_PIECES:
-        raise ValueError(f"pieces must be from 2 to {MAX_PIECES}, not {pieces}")
-    key = (variant, pieces)
+def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES,
+                     directory: Path | None = None) -> _core.Egdb:
+    """The database of ``variant``'s rule parameters for positions of up to ``pieces``
+    pieces, shared by every caller of the process: on the first call for these rules, pieces
+    and folder, read from ``directory`` (default:
+    :func:`~damiera.engine.egdb_files.default_dir`) when every class of 2 to ``pieces`` pieces
+    is there, else solved in memory (seconds for 4 pieces); later calls return that one. Raises
+    ValueError for a board other than 8x8, the losing rule or breakthrough, ``pieces`` outside
+    2..6, or more than 4 pieces without their files on disk;
+    :class:`~damiera.engine.egdb_files.EgdbFileError` for a file there that cannot be used."""
+    egdb_files.check_rules(variant)
+    if not 2 <= pieces <= egdb_files.MAX_DISK_PIECES:
+        raise ValueError(f"pieces must be from 2 to {egdb_files.MAX_DISK_PIECES}, "
+                         f"not {pieces}")
+    folder = directory or egdb_files.default_dir()
+    rules = egdb_files.rules_key(variant)
+    key = (rules, pieces, folder)
     with _LOCK:
         db = _DATABASES.get(key)
         if db is None:
-            db = _DATABASES[key] = _core.Egdb(native_rules(variant), pieces)
+            if egdb_files.pieces_on_disk(variant, folder) >= pieces:
+                db = egdb_files.load(variant, pieces, folder)
+            elif pieces > MAX_PIECES:
+                raise ValueError(
+                    f"no {pieces}-piece endgame database for {variant.id} in {folder} (build "
+                    f"it: damiera egdb build {variant.id} --pieces {pieces}); up to "
+                    f"{MAX_PIECES} pieces are solved in memory")
+            else:  # one solve in memory, whichever folder had no files
+                db = _DATABASES.get((rules, pieces, None))
+                if db is None:
+                    db = _DATABASES[(rules, pieces, None)] = _core.Egdb(native_rules(variant),
+                                                                        pieces)
+            _DATABASES[key] = db
         return db
 
 

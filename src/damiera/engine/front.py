@@ -208,11 +208,15 @@ class Engine:
     gives the random source itself. ``level`` may also be a
     :class:`~damiera.engine.levels.Level` of one's own. Raises TypeError for a variant or level of another type,
     :class:`~damiera.rules.variant.UnknownVariantError` for an unknown variant and
-    ValueError for a level other than 1-3.
+    ValueError for a level other than 1-3. ``endgame_pieces`` overrides the level's endgame
+    database on 8x8 boards (:mod:`damiera.engine.egdb`: up to that many pieces, read from the
+    databases' folder when ``damiera egdb build`` wrote them, else up to 4 solved in memory;
+    0: none); ValueError when more than 4 are asked for and not on disk.
     """
 
     def __init__(self, variant: Variant | str = "international", level: int | Level = 3, *,
-                 seed: int | None = None, rng: random.Random | None = None):
+                 seed: int | None = None, rng: random.Random | None = None,
+                 endgame_pieces: int | None = None):
         if isinstance(variant, str):
             variant = _variant(variant)
         elif not isinstance(variant, Variant):
@@ -223,8 +227,9 @@ class Engine:
         self.variant: Variant = variant
         self.level_info: Level = level if isinstance(level, Level) else level_of(level)
         self.rng = rng or random.Random(seed)
+        pieces = self.level_info.endgame_pieces if endgame_pieces is None else endgame_pieces
         self._searcher: Searcher | None = Searcher(
-            variant, endgame_pieces=pieces_for(variant, self.level_info.endgame_pieces))
+            variant, endgame_pieces=pieces_for(variant, pieces))
 
     # -- life ---------------------------------------------------------------------------------
     @property

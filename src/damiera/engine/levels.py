@@ -23,8 +23,11 @@ gives a man away (1 man below, at level 1) about 7 times less often than it; its
 mistakes are a shallow player's, the shots beyond its 2 plies.
 
 On 8x8 boards levels 2 and 3 also probe the endgame database of positions with up to 3 pieces
-(:mod:`damiera.engine.egdb`: exact results, solved in about a third of a second on first use;
-measured in ``benchmarks/egdb_results.md``); level 1 plays its endings by search alone.
+(:mod:`damiera.engine.egdb`: exact results, read from the files of ``damiera egdb build`` when
+they are there, else solved in about a third of a second on first use; measured in
+``benchmarks/egdb_results.md``, where 5 pieces from disk did not show a gain at equal time);
+level 1 plays its endings by search alone. ``Engine(..., endgame_pieces=N)`` asks for
+another size.
 
 Level 3 searches until the time it is given runs out (default 2 s a move); levels 1 and 2 stop
 at their depth limit or their time cap, whichever comes first. The one engine front,

@@ -100,6 +100,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Final
 
 from damiera import _core
@@ -207,15 +208,17 @@ class Searcher:
         self.endgame_pieces = 0
         self.use_endgame_database(endgame_pieces)
 
-    def use_endgame_database(self, pieces: int) -> None:
+    def use_endgame_database(self, pieces: int, directory: Path | None = None) -> None:
         """Probe the endgame database of positions with up to ``pieces`` pieces
-        (:func:`damiera.engine.egdb.endgame_database`, built on first use) at every interior
-        node; 0 turns the probes off. Raises ValueError for ``pieces`` outside 0, 2..4 or a
-        board other than 8x8 (with ``pieces`` > 0)."""
+        (:func:`damiera.engine.egdb.endgame_database`: read from ``directory``, default the
+        databases' folder, when built there, else solved in memory on first use) at every
+        interior node; 0 turns the probes off. Raises ValueError for ``pieces`` outside 0,
+        2..6, more than 4 without their files on disk, or a board other than 8x8 (with
+        ``pieces`` > 0); EgdbFileError for an unusable file."""
         if pieces == 0:
             self.engine.set_egdb(None)
         else:
-            self.engine.set_egdb(endgame_database(self.variant, pieces))
+            self.engine.set_egdb(endgame_database(self.variant, pieces, directory))
         self.endgame_pieces = pieces
 
     def hash(self, pos: Position) -> int:

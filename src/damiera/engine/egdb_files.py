@@ -1,0 +1,219 @@
+"""Endgame databases on disk: where their files live, building them class by class (resumable)
+and finding what is there.
+
+A database of up to N pieces for one rule set is a folder of files, one per material class
+(white men, white kings, black men, black kings; every class of 2 to N pieces with a piece on
+each side), named ``WMWKBMBK.egdb`` (``2101.egdb``: two white men and a king against a black
+man). The folder is named after the rule parameters the values depend on (the core's
+``rules_key``, e.g. ``8x8-f0-b0-k1-c0-p0-l0-r0-o0-m1`` for American checkers), so rule sets
+that play the same endgames share it. The file format (a header with the format version, the
+rules' key, the class and checksums, then the class's value bytes deflated by zlib) is the
+core's: ``csrc/egdb_file.h``; a file of another version, other rules or another class, or a
+damaged one, is refused with :class:`EgdbFileError` saying why.
+
+The folder of all databases is :func:`default_dir` (``DAMIERA_EGDB_DIR``, else the user's
+data folder) unless a caller names one. Build times and sizes per piece count are in
+``benchmarks/egdb_results.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import platformdirs
+
+from damiera import _core
+from damiera.rules.movegen import native_rules
+from damiera.rules.variant import Variant
+
+#: The environment variable naming the folder of the endgame databases.
+ENV_DIR: Final = "DAMIERA_EGDB_DIR"
+#: Most pieces a database on disk may hold (the core's limit).
+MAX_DISK_PIECES: Final = 6
+#: A class: white men, white kings, black men, black kings.
+Class = tuple[int, int, int, int]
+
+
+class EgdbFileError(ValueError):
+    """An endgame file that cannot be used: another format or version, other rules or class,
+    cut short or damaged, or unreadable (the message says which file and why)."""
+
+
+def default_dir() -> Path:
+    """The folder of the endgame databases: ``$DAMIERA_EGDB_DIR`` when set and not empty,
+    else ``egdb`` in the user's data folder (platformdirs: ``~/.local/share/damiera/egdb`` on
+    Linux)."""
+    named = os.environ.get(ENV_DIR, "").strip()
+    if named:
+        return Path(named).expanduser()
+    return platformdirs.user_data_path("damiera", appauthor=False) / "egdb"
+
+
+def unsupported(variant: Variant) -> str | None:
+    """Why ``variant`` has no endgame databases, or None when it has: they are solved for the
+    dark squares of an 8x8 board, the usual goal (not the losing rule nor breakthrough), and
+    rules a position decides alone (no rule of the game's history such as a king-move limit or
+    king-only endings' draws) whose parameters :func:`rules_key` names."""
+    if variant.board_size != 8 or variant.all_squares:
+        return "endgame databases exist for the dark squares of 8x8 boards only"
+    if variant.losing or variant.breakthrough:
+        return ("endgame databases are solved for the usual goal, not under the losing rule "
+                "or breakthrough")
+    if variant.king_quiet_move_limit or variant.king_ending_draws or variant.no_reverse_capture:
+        return ("endgame databases are solved for rules a position decides alone, not for a "
+                "king-move limit, king-only endings' draws or a ban on turning back")
+    return None
+
+
+def check_rules(variant: Variant) -> None:
+    """Raise ValueError with the reason unless ``variant`` has endgame databases
+    (:func:`unsupported`)."""
+    reason = unsupported(variant)
+    if reason is not None:
+        raise ValueError(reason)
+
+
+def empty_database(variant: Variant, pieces: int) -> _core.Egdb:
+    """A database of up to ``pieces`` pieces with no class ready. Raises ValueError for a
+    board without databases or ``pieces`` outside 2..MAX_DISK_PIECES."""
+    check_rules(variant)
+    if not 2 <= pieces <= MAX_DISK_PIECES:
+        raise ValueError(f"pieces must be from 2 to {MAX_DISK_PIECES}, not {pieces}")
+    return _core.Egdb(native_rules(variant), pieces, solve=False)
+
+
+@functools.cache
+def rules_key(variant: Variant) -> str:
+    """The core's name of the rule parameters ``variant``'s endgame values depend on (e.g.
+    ``8x8-f0-b0-k1-c0-p0-l0-r0-o0-m1``, see ``csrc/egdb.h``), which names its folder and is
+    written in every file. Raises ValueError for rules without databases."""
+    return empty_database(variant, 2).rules_key
+
+
+def rules_dir(variant: Variant, directory: Path | None = None) -> Path:
+    """The folder of ``variant``'s rule parameters inside ``directory`` (default:
+    :func:`default_dir`)."""
+    return (directory or default_dir()) / rules_key(variant)
+
+
+def class_name(cls: Class) -> str:
+    """The file name of a class: ``2101.egdb``."""
+    return "".join(str(n) for n in cls) + ".egdb"
+
+
+def pieces_of(cls: Class) -> int:
+    """Pieces of a class's positions."""
+    return sum(cls)
+
+
+def _load(db: _core.Egdb, cls: Class, path: Path) -> None:
+    try:
+        db.load(cls, path)
+    except OSError as exc:
+        raise EgdbFileError(f"{path}: cannot read: {exc.strerror}") from None
+    except ValueError as exc:
+        raise EgdbFileError(str(exc)) from None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One class of a build: ``cls``, ``solved`` (False: it was on disk and was read),
+    ``seconds`` spent on it, ``bytes`` of its file; ``positions`` and ``max_distance``
+    (plies of the longest win) of the database so far, this class included."""
+
+    cls: Class
+    solved: bool
+    seconds: float
+    bytes: int
+    positions: int
+    max_distance: int
+
+
+def build(variant: Variant, pieces: int, directory: Path | None = None) -> Iterator[Step]:
+    """Build ``variant``'s database of up to ``pieces`` pieces in ``directory`` (default:
+    :func:`default_dir`), class by class in solving order, yielding a :class:`Step` after each.
+    A class whose file is already there is read (its checks run) instead of solved, so an
+    interrupted build resumes where it stopped; each file is written whole or not at all.
+    Raises ValueError (no databases for these rules, pieces out of range),
+    :class:`EgdbFileError` (a file there is unusable: delete it to build it again), OSError
+    (the folder cannot be written) or MemoryError."""
+    db = empty_database(variant, pieces)
+    folder = (directory or default_dir()) / db.rules_key
+    folder.mkdir(parents=True, exist_ok=True)
+    for cls in db.classes:
+        path = folder / class_name(cls)
+        start = time.perf_counter()
+        solved = not path.exists()
+        if solved:
+            db.solve(cls)
+            db.save(cls, path)
+        else:
+            _load(db, cls, path)
+        yield Step(cls, solved, time.perf_counter() - start, path.stat().st_size,
+                   db.positions, db.max_distance)
+
+
+@dataclass(frozen=True)
+class PieceCount:
+    """What is on disk for positions of ``pieces`` pieces: ``present`` of ``total`` class
+    files, ``bytes`` in all."""
+
+    pieces: int
+    present: int
+    total: int
+    bytes: int
+
+    @property
+    def complete(self) -> bool:
+        """Every class of this piece count is on disk."""
+        return self.present == self.total
+
+
+def info(variant: Variant, directory: Path | None = None) -> list[PieceCount]:
+    """The class files of ``variant``'s rules in ``directory`` (default: :func:`default_dir`)
+    per piece count, 2 to MAX_DISK_PIECES (present or not; files are not read). Raises
+    ValueError for rules without databases."""
+    folder = rules_dir(variant, directory)
+    counts: list[PieceCount] = []
+    for n in range(2, MAX_DISK_PIECES + 1):
+        classes = [c for c in empty_database(variant, n).classes if pieces_of(c) == n]
+        files = [folder / class_name(c) for c in classes]
+        sizes = [f.stat().st_size for f in files if f.is_file()]
+        counts.append(PieceCount(n, len(sizes), len(classes), sum(sizes)))
+    return counts
+
+
+def pieces_on_disk(variant: Variant, directory: Path | None = None) -> int:
+    """Most pieces N such that every class of 2 to N pieces of ``variant``'s rules is on disk
+    (0: not even 2 pieces). Files are not read."""
+    found = 0
+    for count in info(variant, directory):
+        if not count.complete:
+            break
+        found = count.pieces
+    return found
+
+
+def load(variant: Variant, pieces: int, directory: Path | None = None,
+         progress: Callable[[Class], None] | None = None) -> _core.Egdb:
+    """``variant``'s database of up to ``pieces`` pieces read from ``directory`` (default:
+    :func:`default_dir`), every class checked; ``progress`` is called after each class.
+    Raises :class:`EgdbFileError` for a missing or unusable file, ValueError for rules or a
+    piece count without databases."""
+    db = empty_database(variant, pieces)
+    folder = (directory or default_dir()) / db.rules_key
+    for cls in db.classes:
+        path = folder / class_name(cls)
+        if not path.is_file():
+            raise EgdbFileError(f"{path}: missing (build it: damiera egdb build "
+                                f"{variant.id} --pieces {pieces})")
+        _load(db, cls, path)
+        if progress is not None:
+            progress(cls)
+    return db

@@ -1,0 +1,310 @@
+"""Endgame databases on disk (damiera.engine.egdb_files, csrc/egdb_file.c, ``damiera egdb``):
+files read back equal to the in-memory solve, damaged or mismatched files refused with a
+clear error and nothing loaded, the commands' output lines, an interrupted build resumed, and
+the search reading the files. Builds stay at 3 pieces (a fraction of a second), in a
+temporary folder."""
+
+from __future__ import annotations
+
+import re
+import zlib
+from pathlib import Path
+
+import pytest
+
+from damiera import _core
+from damiera.cli import main
+from damiera.engine import egdb_files
+from damiera.engine.egdb import Result, endgame_database, pieces_for, probe
+from damiera.engine.egdb_files import EgdbFileError, class_name
+from damiera.engine.search import Searcher
+from damiera.rules.movegen import native_rules
+from damiera.rules.position import parse_fen
+from damiera.rules.variant import VARIANTS, Variant, variant
+
+RULES_8X8 = [variant(v) for v in VARIANTS if VARIANTS[v].board_size == 8]
+
+
+def _built(v: Variant, folder: Path, pieces: int = 3) -> Path:
+    for _ in egdb_files.build(v, pieces, folder):
+        pass
+    return egdb_files.rules_dir(v, folder)
+
+
+# -- read back: the same values as the in-memory solve -------------------------------------
+
+
+@pytest.mark.parametrize("v", RULES_8X8, ids=lambda v: v.id)
+def test_three_piece_files_read_back_equal_to_the_in_memory_solve_every_position(
+    v: Variant, tmp_path: Path
+) -> None:
+    _built(v, tmp_path)
+    disk = egdb_files.load(v, 3, tmp_path)
+    memory = _core.Egdb(native_rules(v), 3)
+    assert disk.classes == memory.classes
+    for cls in memory.classes:
+        assert disk.values(cls) == memory.values(cls), cls
+    assert (disk.positions, disk.max_distance) == (memory.positions, memory.max_distance)
+
+
+def test_four_piece_tables_written_and_read_back_unchanged_russian(tmp_path: Path) -> None:
+    # The in-memory 4-piece solve (the one test_egdb.py checks, shared in the process) through
+    # the files and back: every class's values, byte for byte; no second solve.
+    v = variant("russian")
+    memory = endgame_database(v, 4, tmp_path)
+    for cls in memory.classes:
+        memory.save(cls, tmp_path / class_name(cls))
+    disk = _core.Egdb(native_rules(v), 4, solve=False)
+    for cls in disk.classes:
+        disk.load(cls, tmp_path / class_name(cls))
+        assert disk.values(cls) == memory.values(cls), cls
+    assert (disk.positions, disk.max_distance) == (memory.positions, memory.max_distance)
+    assert disk.positions == 12_817_672
+
+
+def test_probe_reads_the_files_in_the_default_folder(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    v = variant("american")
+    monkeypatch.setenv(egdb_files.ENV_DIR, str(tmp_path))
+    assert egdb_files.default_dir() == tmp_path
+    _built(v, tmp_path)
+    value = probe(v, parse_fen(v, "W:WK1,K2:BK32"))
+    assert value is not None and value.result is Result.WIN
+    # Read from the files: a class file that is damaged now is not read again (the database
+    # is kept), but a new folder with a damaged file is refused.
+    other = tmp_path / "other"
+    folder = _built(v, other)
+    (folder / "0101.egdb").write_bytes(b"junk")
+    with pytest.raises(EgdbFileError, match="not an endgame database file"):
+        endgame_database(v, 3, other)
+
+
+def test_one_solve_in_memory_serves_every_folder_without_files(tmp_path: Path) -> None:
+    v = variant("czech")
+    assert endgame_database(v, 3, tmp_path / "a") is endgame_database(v, 3, tmp_path / "b")
+    _built(v, tmp_path / "c")
+    assert endgame_database(v, 3, tmp_path / "c") is not endgame_database(v, 3, tmp_path / "a")
+
+
+def test_more_pieces_than_memory_solves_need_their_files(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="build it: damiera egdb build american --pieces 5"):
+        endgame_database(variant("american"), 5, tmp_path)
+
+
+# -- damaged and mismatched files ----------------------------------------------------------
+
+
+def _fresh(v: Variant) -> _core.Egdb:
+    return _core.Egdb(native_rules(v), 3, solve=False)
+
+
+def _header_fixed(data: bytearray) -> bytes:
+    """The header's own checksum (its first 124 bytes, at 124) made right again."""
+    data[124:128] = zlib.crc32(bytes(data[:124])).to_bytes(4, "little")
+    return bytes(data)
+
+
+@pytest.fixture(scope="module")
+def american_files(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _built(variant("american"), tmp_path_factory.mktemp("egdb"))
+
+
+CLASS = (1, 0, 1, 1)  # a white man against a black man and king
+
+
+@pytest.mark.parametrize(
+    "damage,message",
+    [
+        (lambda d: d[:60], "not an endgame database file"),
+        (lambda d: b"PK\x03\x04" + d[4:], "not an endgame database file"),
+        (lambda d: d[:-10], "cut short"),
+        (lambda d: d + b"\0", "too long"),
+        (lambda d: d[:200] + bytes([d[200] ^ 1]) + d[201:], r"damaged data \(checksum"),
+        (lambda d: d[:100] + bytes([d[100] ^ 1]) + d[101:], r"damaged header \(checksum"),
+        (lambda d: _header_fixed(bytearray(d[:16]) + (2).to_bytes(4, "little") + d[20:]),
+         "format version 2, this program reads version 1"),
+    ],
+    ids=["short-header", "other-magic", "cut-short", "too-long", "payload-bit",
+         "header-bit", "version"],
+)
+def test_damaged_file_is_refused_and_nothing_is_loaded(american_files: Path, tmp_path: Path,
+                                                       damage: object, message: str) -> None:
+    data = (american_files / class_name(CLASS)).read_bytes()
+    bad = tmp_path / class_name(CLASS)
+    bad.write_bytes(damage(data))  # type: ignore[operator]
+    db = _fresh(variant("american"))
+    with pytest.raises(ValueError, match=message):
+        db.load(CLASS, bad)
+    assert not db.ready(CLASS)
+    assert db.positions == 0
+
+
+def test_file_of_other_rules_is_refused_with_both_rules_named(american_files: Path) -> None:
+    db = _fresh(variant("russian"))
+    with pytest.raises(ValueError, match=r"made for other rules \(8x8-f0-b0-k1-.*\), not these "
+                                         r"\(8x8-f1-b1-"):
+        db.load(CLASS, american_files / class_name(CLASS))
+    assert not db.ready(CLASS)
+
+
+def test_file_of_another_class_is_refused(american_files: Path) -> None:
+    db = _fresh(variant("american"))
+    with pytest.raises(ValueError, match="holds class 1010, not 1011"):
+        db.load(CLASS, american_files / "1010.egdb")
+
+
+def test_missing_file_is_an_os_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        _fresh(variant("american")).load(CLASS, tmp_path / "nothing.egdb")
+
+
+def test_classes_are_solved_in_order_only() -> None:
+    db = _fresh(variant("american"))
+    with pytest.raises(ValueError, match="must be solved or loaded first"):
+        db.solve(db.classes[-1])
+    with pytest.raises(ValueError, match="not solved"):
+        db.save(db.classes[0], "/nonexistent/x.egdb")
+
+
+# -- the commands --------------------------------------------------------------------------
+
+
+def test_egdb_build_and_info_print_their_lines(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["egdb", "info", "checkers", "--dir", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    key = "8x8-f0-b0-k1-c0-p0-l0-r0-o0-m1"
+    assert lines[0] == f"rules {key} in {tmp_path}"
+    assert lines[1:] == [
+        "2 pieces: 0 of 4 classes", "3 pieces: 0 of 12 classes", "4 pieces: 0 of 25 classes",
+        "5 pieces: 0 of 44 classes", "6 pieces: 0 of 70 classes", "usable: none"]
+
+    assert main(["egdb", "build", "american", "--pieces", "3", "--dir", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert lines[0] == f"rules {key} in {tmp_path}"
+    assert re.fullmatch(r"2 pieces: 4 classes, 4 solved, 0 on disk already, [\d,]+ bytes, "
+                        r"\d+\.\d s", lines[1])
+    assert re.fullmatch(r"3 pieces: 12 classes, 12 solved, 0 on disk already, [\d,]+ bytes, "
+                        r"\d+\.\d s", lines[2])
+    assert re.fullmatch(r"done: 2 to 3 pieces, 399,040 positions, longest win 61 plies, "
+                        r"\d+\.\d s", lines[3])
+    assert len(lines) == 4
+    assert "class" in captured.err  # the progress bar
+
+    assert main(["egdb", "info", "american", "--dir", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r"2 pieces: 4 of 4 classes, [\d,]+ bytes", lines[1])
+    assert re.fullmatch(r"3 pieces: 12 of 12 classes, [\d,]+ bytes", lines[2])
+    assert lines[3] == "4 pieces: 0 of 25 classes"
+    assert lines[-1] == "usable: up to 3 pieces"
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["egdb", "build", "international", "--pieces", "3"], "8x8 boards only"),
+        (["egdb", "build", "american", "--losing", "--pieces", "3"], "losing rule"),
+        (["egdb", "build", "american", "--pieces", "7"], "--pieces must be from 2 to 6, not 7"),
+        (["egdb", "info", "nosuch"], "nosuch"),
+    ],
+)
+def test_egdb_commands_refuse_bad_input_in_one_line(argv: list[str], message: str,
+                                                    tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*argv, "--dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("damiera: error: ") and message in err and err.count("\n") == 1
+
+
+def test_egdb_build_refuses_a_damaged_file_on_disk(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _built(variant("american"), tmp_path, 2)
+    (folder / "0110.egdb").write_bytes(b"DAMIERA-EGDB\n\0\0\0" + b"\0" * 200)
+    assert main(["egdb", "build", "american", "--pieces", "3", "--dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "0110.egdb: damaged header" in err and "delete the file" in err
+
+
+# -- resuming ------------------------------------------------------------------------------
+
+
+def test_interrupted_build_resumes_with_the_classes_on_disk(tmp_path: Path) -> None:
+    v = variant("italian")
+    steps = egdb_files.build(v, 3, tmp_path)
+    first = [next(steps) for _ in range(7)]
+    del steps  # stopped between two classes, as a kill would
+    assert all(step.solved for step in first)
+    folder = egdb_files.rules_dir(v, tmp_path)
+    # A kill while a file was written leaves only its .tmp, which is not a class file.
+    (folder / (class_name(egdb_files.empty_database(v, 3).classes[7]) + ".tmp")).write_bytes(
+        b"half")
+    assert egdb_files.pieces_on_disk(v, tmp_path) == 2  # the 2-piece classes came first
+    again = list(egdb_files.build(v, 3, tmp_path))
+    assert [s.solved for s in again] == [False] * 7 + [True] * (len(again) - 7)
+    assert [s.cls for s in again[:7]] == [s.cls for s in first]
+    assert egdb_files.pieces_on_disk(v, tmp_path) == 3
+    memory = _core.Egdb(native_rules(v), 3)
+    disk = egdb_files.load(v, 3, tmp_path)
+    assert all(disk.values(c) == memory.values(c) for c in memory.classes)
+
+
+# -- the search ------------------------------------------------------------------------------
+
+
+def test_search_probes_the_database_read_from_disk(tmp_path: Path) -> None:
+    v = variant("american")
+    _built(v, tmp_path)
+    searcher = Searcher(v, tt_entries=1 << 12)
+    searcher.use_endgame_database(3, tmp_path)
+    pos = parse_fen(v, "W:WK1,K2:BK32")
+    value = probe(v, pos)
+    assert value is not None
+    found = searcher.search(pos, depth=1)
+    assert found.score == _core.MATE - value.plies
+
+
+def test_engine_option_takes_the_five_piece_database_only_from_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from damiera.engine import Engine
+
+    monkeypatch.setenv(egdb_files.ENV_DIR, str(tmp_path))
+    with pytest.raises(ValueError, match="no 5-piece endgame database for american"):
+        Engine("american", 3, endgame_pieces=5)
+    _built(variant("american"), tmp_path)
+    assert Engine("american", 3, endgame_pieces=3).searcher.endgame_pieces == 3
+    assert Engine("american", 3, endgame_pieces=0).searcher.endgame_pieces == 0
+    assert Engine("international", 3, endgame_pieces=5).searcher.endgame_pieces == 0
+
+
+def test_bestmove_endgame_pieces_reads_the_files_or_says_how_to_build_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(egdb_files.ENV_DIR, str(tmp_path))
+    argv = ["bestmove", "american", "--fen", "W:WK1,K2:BK32", "--depth", "1"]
+    assert main([*argv, "--endgame-pieces", "5"]) == 2
+    err = capsys.readouterr().err
+    assert "damiera egdb build american --pieces 5" in err and err.count("\n") == 1
+    _built(variant("american"), tmp_path)
+    value = probe(variant("american"), parse_fen(variant("american"), "W:WK1,K2:BK32"))
+    assert value is not None
+    assert main([*argv, "--endgame-pieces", "3"]) == 0
+    out = capsys.readouterr().out
+    assert f"score win {value.plies} " in out
+    assert main([*argv, "--endgame-pieces", "9"]) == 2
+    assert "endgame-pieces" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("rules", [
+    "turkish",                        # all 64 squares
+    "custom:100000000000000001:Lim",  # 8x8 with the king's quiet-move limit
+])
+def test_rules_beyond_the_tables_have_no_database(rules: str) -> None:
+    """The tables hold what a position decides alone on the dark squares of 8x8: a board of
+    64 squares or a rule of the game's history (the king-move limit) gets none, neither from
+    the probe's default nor on request."""
+    v = variant(rules)
+    assert pieces_for(v) == 0
+    with pytest.raises(ValueError, match="endgame databases"):
+        endgame_database(v, 3)

@@ -22,7 +22,7 @@ from damiera.rules.movegen import native_rules
 from damiera.rules.position import parse_fen
 from damiera.rules.variant import VARIANTS, Variant, variant
 
-RULES_8X8 = [variant(v) for v in VARIANTS if VARIANTS[v].board_size == 8]
+RULES_8X8 = [variant(v) for v in VARIANTS if egdb_files.unsupported(VARIANTS[v]) is None]
 
 
 def _built(v: Variant, folder: Path, pieces: int = 3) -> Path:

@@ -44,7 +44,7 @@ from damiera.rules.custom import is_custom
 from damiera.rules.game import Game, Outcome
 from damiera.rules.move import Move
 from damiera.rules.movegen import CoreMove as RawMove
-from damiera.rules.notation import AmbiguousMoveError, NotationError, parse_move
+from damiera.rules.notation import AmbiguousMoveError, NotationError, move_text, parse_move
 from damiera.rules.position import FenError, Position, fen_excerpt, parse_fen
 from damiera.rules.variant import (
     GOAL_VARIANT_TAGS,
@@ -293,7 +293,16 @@ class _Replayer:
                 return err
             if kept is not None:
                 variations.append(kept)
-        played = game.play(move)
+        try:
+            played = game.play(move)
+        except NotationError as exc:
+            # The position allows the move, the game's history does not (a rule that
+            # lives in the moves before it, such as a king's limit of quiet moves).
+            tok = raw.token
+            number = self._number(game, raw)
+            why = str(exc).removeprefix(f"{move_text(self.variant, move)}: ")
+            return PdnError(f"move {number} {tok.text}: {why}", tok.line, tok.column,
+                            "illegal-move", number=number, move=tok.text, reason=exc)
         if out is not None:
             out.append(Ply(played, raw.token.text, list(raw.nags),
                            raw.comment_before, raw.comment, variations))

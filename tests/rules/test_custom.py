@@ -206,3 +206,25 @@ def test_every_rule_field_of_variant_is_in_the_code() -> None:
     not_rules = {"id", "name", "pdn_gametype", "capture_separator"}
     in_code = {f.name for f in FIELDS} | {k for style in BOARD_STYLES.values() for k in style}
     assert {f.name for f in dataclasses.fields(Variant)} - not_rules - in_code == set()
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("board_size", "8"), ("board_size", True), ("board_size", 8.0), ("man_rows", 3.0),
+    ("man_rows", "3"), ("flying_kings", 1), ("draw_moves_without_progress", 40.0),
+    ("king_ending_draws", ((2, 1, "7"), (1, 1, 2))),
+    ("king_ending_draws", ((2, 1, True), (1, 1, 2))),
+])
+def test_write_custom_takes_each_value_only_with_its_own_type(field: str, value: object) -> None:
+    with pytest.raises(CustomRuleError) as caught:
+        write_custom({field: value})
+    assert caught.value.code == "value" and caught.value.params["field"] == field
+
+
+def test_check_fields_refuses_a_value_of_the_wrong_type_too() -> None:
+    with pytest.raises(CustomRuleError, match="board_size cannot be \"8\";"):
+        check_fields({**default_fields(), "board_size": "8"})
+
+
+def test_json_lists_stand_for_the_tables_tuples() -> None:
+    assert write_custom({"king_ending_draws": [[2, 1, 7], [1, 1, 2]]}) == write_custom(
+        {"king_ending_draws": ((2, 1, 7), (1, 1, 2))})

@@ -102,7 +102,8 @@ class CustomRuleError(ValueError):
 
     ``code`` names the reason (``board-12``, ``rows``, ``land-behind-short-king``,
     ``optional-capture-10x10``, ``losing-breakthrough``, ``pass-through-forward-men``,
-    ``syntax``, ``name``), ``params`` its numbers, so a page can word it in its language;
+    ``value``: a field given a value it does not have, of the wrong type included (params
+    ``field``, ``value``), ``syntax``, ``name``), ``params`` its numbers, so a page can word it in its language;
     the message is the English sentence."""
 
     def __init__(self, code: str, message: str, **params: object) -> None:
@@ -131,11 +132,20 @@ def check_fields(fields: Mapping[str, object]) -> None:
     when men capture forward only (it could never go on, so the rule is 'promotion ends the
     move').
     """
+    for name, value in fields.items():
+        field = _BY_NAME.get(name)
+        if field is not None and _index(field, value) is None:
+            raise CustomRuleError(
+                "value", f"{name} cannot be {_shown(value)}; it is one of "
+                f"{', '.join(map(_shown, field.values))}", field=name, value=_shown(value))
     size = fields["board_size"]
     if size == 12:
         raise CustomRuleError("board-12", "12x12 boards are not supported yet")
     rows = fields["man_rows"]
-    assert isinstance(size, int) and isinstance(rows, int)
+    if not isinstance(size, int) or not isinstance(rows, int):
+        raise CustomRuleError("value", "board_size and man_rows are whole numbers",
+                              field="board_size" if not isinstance(size, int) else "man_rows",
+                              value=_shown(size if not isinstance(size, int) else rows))
     if 2 * rows >= size:
         raise CustomRuleError(
             "rows", f"on a {size}x{size} board each side has at most {size // 2 - 1} rows of "
@@ -194,15 +204,17 @@ def write_custom(fields: Mapping[str, object], name: str = "") -> str:
     their default). Raises :class:`CustomRuleError` for a value an entry does not have, an
     impossible combination (:func:`check_fields`) or a bad name (:func:`clean_name`)."""
     full = {**default_fields(), **{k: v for k, v in fields.items() if k in _BY_NAME}}
-    check_fields(full)
     chars = []
     for field in FIELDS:
         value = full[field.name]
         index = _index(field, value)
         if index is None:
-            raise CustomRuleError("syntax", f"{field.name} cannot be {value!r}; it is one of "
-                                  f"{', '.join(map(repr, field.values))}")
+            raise CustomRuleError(
+                "value", f"{field.name} cannot be {_shown(value)}; it is one of "
+                f"{', '.join(map(_shown, field.values))}",
+                field=field.name, value=_shown(value))
         chars.append(_DIGITS[index])
+    check_fields(full)
     code = VERSION + "".join(chars).rstrip("0")
     text = clean_name(name)
     return CUSTOM_PREFIX + code + (":" + text if text else "")
@@ -257,8 +269,29 @@ _BY_NAME: Final = {field.name: field for field in FIELDS}
 
 
 def _index(field: CustomField, value: object) -> int | None:
-    """The index of ``value`` in the entry's values (by type and value: ``True`` is not 1)."""
+    """The index of ``value`` in the entry's values, compared strictly (:func:`_same`)."""
     for i, candidate in enumerate(field.values):
-        if type(candidate) is type(value) and candidate == value:
+        if _same(candidate, value):
             return i
     return None
+
+
+def _same(a: object, b: object) -> bool:
+    """``a == b`` with the same type at every level (``True`` is not 1, ``3.0`` is not 3,
+    ``"8"`` is not 8, inside tuples too); a list stands for a tuple (JSON has no tuples)."""
+    if isinstance(a, tuple) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b
+
+
+def _shown(value: object) -> str:
+    """A field's value as JSON writes it, so that ``8`` and ``"8"`` differ: ``true``,
+    ``8``, ``3.0``, ``"majority"``, ``[[2, 1, 7]]``; a text too long to show is cut."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(_shown(v) for v in value[:8]) + "]"
+    if isinstance(value, str):
+        return '"' + (value if len(value) <= 40 else value[:39] + "…") + '"'
+    text = str(value)
+    return text if len(text) <= 40 else text[:39] + "…"

@@ -187,3 +187,21 @@ def test_address_of_the_page_is_the_one_to_share(client: TestClient) -> None:
     html = client.get(data["url"]).text
     value = re.search(r'id="custom-address" readonly dir="ltr" value="([^"]+)"', html)
     assert value and unquote(value.group(1)).endswith("/custom/1:Å b")
+
+
+@pytest.mark.parametrize("rules", [
+    {"board_size": "8"}, {"man_rows": "3"}, {"board_size": True}, {"man_rows": 3.0},
+    {"flying_kings": 1}, {"flying_kings": "true"},
+    {"king_ending_draws": [[2, 1, "7"], [1, 1, 2]]},
+    {"king_ending_draws": [[2, 1, 7.0], [1, 1, 2]]},
+    {"king_ending_draws": [[2, True, 7], [1, 1, 2]]},
+])
+def test_a_value_of_the_wrong_type_is_a_400_with_the_reason(
+    client: TestClient, rules: dict[str, Any]
+) -> None:
+    r = create(client, rules)
+    assert r.status_code == 400, r.text
+    data = r.json()
+    assert data["code"] == "value"
+    (field,) = rules
+    assert field in data["error"] or FIELD_LABELS[field] in data["error"], data["error"]

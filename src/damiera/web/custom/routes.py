@@ -24,7 +24,7 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
 from damiera.rules.custom import (
     CUSTOM_PREFIX,
@@ -49,10 +49,14 @@ from damiera.web.serialization import variant_json
 #: Longest text value of a rule field in a request.
 MAX_VALUE_TEXT = 40
 
-#: A rule value: a bool, a number, a word, or a short table of numbers (the king-only
-#: endings' draws: ``[[2, 1, 7], [1, 1, 2]]``).
-RuleValue = (bool | int | Annotated[str, Field(max_length=MAX_VALUE_TEXT)]
-             | Annotated[list[Annotated[list[int], Field(max_length=3)]], Field(max_length=4)])
+#: A JSON scalar as it was sent, never converted ("8" stays a text, 3.0 a float, true a
+#: bool): whether it fits a field is :func:`damiera.rules.custom.write_custom`'s to say.
+_Scalar = StrictBool | StrictInt | StrictFloat | Annotated[StrictStr, Field(
+    max_length=MAX_VALUE_TEXT)]
+#: A rule value: a scalar, or a short table of them (the king-only endings' draws:
+#: ``[[2, 1, 7], [1, 1, 2]]``).
+RuleValue = (_Scalar
+             | Annotated[list[Annotated[list[_Scalar], Field(max_length=3)]], Field(max_length=4)])
 
 
 def _as_rule(value: RuleValue) -> object:

@@ -18,11 +18,13 @@ A draw in the table is a draw under every draw rule.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
 from damiera import _core
+from damiera.engine.patterns import rules_key
 from damiera.rules.geometry import popcount
 from damiera.rules.movegen import native_rules
 from damiera.rules.position import Position
@@ -58,14 +60,21 @@ class Value:
     plies: int
 
 
-_DATABASES: dict[tuple[Variant, int], _core.Egdb] = {}
+#: Most databases kept at once (least recently used dropped first); a search holds its own
+#: reference, so dropping one only means solving it again on its next first use.
+MAX_DATABASES: Final = 8
+#: Solved databases by the rule parameters a position's value depends on (the weights' key,
+#: :func:`damiera.engine.patterns.rules_key`) and pieces: rule sets that differ only in
+#: name, notation or draw rules share one.
+_DATABASES: OrderedDict[tuple[str, int], _core.Egdb] = OrderedDict()
 _LOCK = threading.Lock()
 
 
 def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES) -> _core.Egdb:
     """The database of ``variant``'s rule parameters for positions of up to ``pieces`` pieces,
     solved on the first call (seconds for 4 pieces) and then shared by every caller of the
-    process. Raises ValueError for a board other than 8x8 or ``pieces`` outside 2..4."""
+    process and every rule set of the same rule parameters (the last :data:`MAX_DATABASES`
+    kept). Raises ValueError for a board other than 8x8 or ``pieces`` outside 2..4."""
     if variant.board_size != 8:
         raise ValueError("endgame databases exist for 8x8 boards only")
     if variant.losing or variant.breakthrough:
@@ -73,11 +82,15 @@ def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES) -> _core.Eg
                          "losing rule or breakthrough")
     if not 2 <= pieces <= MAX_PIECES:
         raise ValueError(f"pieces must be from 2 to {MAX_PIECES}, not {pieces}")
-    key = (variant, pieces)
+    key = (rules_key(variant), pieces)
     with _LOCK:
         db = _DATABASES.get(key)
         if db is None:
             db = _DATABASES[key] = _core.Egdb(native_rules(variant), pieces)
+            while len(_DATABASES) > MAX_DATABASES:
+                _DATABASES.popitem(last=False)
+        else:
+            _DATABASES.move_to_end(key)
         return db
 
 

@@ -205,3 +205,17 @@ def test_a_value_of_the_wrong_type_is_a_400_with_the_reason(
     assert data["code"] == "value"
     (field,) = rules
     assert field in data["error"] or FIELD_LABELS[field] in data["error"], data["error"]
+
+
+def test_the_menus_rules_link_of_a_custom_rule_set_goes_to_its_page(client: TestClient) -> None:
+    data = create(client, RUSSIAN_RULES, "Klub & co").json()
+    game = new_game(client, variant=data["id"])
+    for page in (data["url"], f"/game/{game['id']}"):
+        html = client.get(page).text
+        menu = html[html.index('id="menu-rules"'):]
+        menu = menu[:menu.index("</ul>")]
+        assert "/rules/custom:" not in menu
+        link = re.search(r'href="(/custom/[^"]*)"', menu)
+        assert link is not None, menu
+        assert link.group(1).replace("&amp;", "&") == data["url"]
+        assert client.get(link.group(1).replace("&amp;", "&")).status_code == 200

@@ -42,7 +42,7 @@ from damiera.web import i18n
 from damiera.web.api import error_response
 from damiera.web.custom.page import build_custom_page, page_data
 from damiera.web.custom.strings import FIELD_LABELS, UI, VALUE_LABELS, reason
-from damiera.web.pages import render, request_locale, script_json
+from damiera.web.pages import custom_url, render, request_locale, script_json
 from damiera.web.rules_pages.content import UI as RULES_UI
 from damiera.web.serialization import variant_json
 
@@ -74,11 +74,6 @@ class CustomBody(BaseModel):
         default_factory=dict, max_length=len(FIELDS),
         examples=[{"board_size": 8, "flying_kings": True, "capture_choice": "majority"}])
     name: str = Field(default="", max_length=4 * MAX_NAME, examples=["Club rules"])
-
-
-def custom_url(custom_id: str) -> str:
-    """The address of a custom rule set's page (its code, percent-encoded)."""
-    return "/custom/" + quote(code_of(custom_id), safe=":")
 
 
 def _form_rows(fields: dict[str, object]) -> list[dict[str, Any]]:

@@ -103,7 +103,9 @@ class CustomRuleError(ValueError):
     ``code`` names the reason (``board-12``, ``rows``, ``land-behind-short-king``,
     ``optional-capture-10x10``, ``losing-breakthrough``, ``pass-through-forward-men``,
     ``value``: a field given a value it does not have, of the wrong type included (params
-    ``field``, ``value``), ``syntax``, ``name``), ``params`` its numbers, so a page can word it in its language;
+    ``field``, ``value``); in a code: ``id-length``, ``id-prefix``, ``id-version``,
+    ``code-length``, ``code-char`` (params ``field``, ``char``, ``last``); ``syntax``,
+    ``name``), ``params`` its numbers and the field's name, so a page can word it in its language;
     the message is the English sentence."""
 
     def __init__(self, code: str, message: str, **params: object) -> None:
@@ -232,28 +234,30 @@ def read_custom(text: str) -> tuple[dict[str, object], str, str]:
     """
     if len(text) > MAX_CUSTOM_ID + 8:
         raise CustomRuleError(
-            "syntax", f"a custom rule set's id has at most {MAX_CUSTOM_ID} characters, not "
-            f"{len(text)}", most=MAX_CUSTOM_ID)
+            "id-length", f"a custom rule set's id has at most {MAX_CUSTOM_ID} characters, not "
+            f"{len(text)}", most=MAX_CUSTOM_ID, name=MAX_NAME)
     text = text.strip()
     if not is_custom(text):
-        raise CustomRuleError("syntax", "a custom rule set's id starts with 'custom:'")
+        raise CustomRuleError("id-prefix", "a custom rule set's id starts with 'custom:'")
     code, _, name = text[len(CUSTOM_PREFIX):].partition(":")
     code = code.strip().lower()
     if code[:1] != VERSION:
         raise CustomRuleError(
-            "syntax", f"a custom rule set's code starts with its version {VERSION}, not "
-            f"{code[:1]!r}")
+            "id-version", f"a custom rule set's code starts with its version {VERSION}, not "
+            f"{code[:1]!r}", version=VERSION, found=repr(code[:1]))
     chars = code[1:]
     if len(chars) > len(FIELDS):
         raise CustomRuleError(
-            "syntax", f"a custom rule set's code has at most {len(FIELDS) + 1} characters")
+            "code-length", f"a custom rule set's code has at most {len(FIELDS) + 1} characters",
+            most=len(FIELDS) + 1)
     fields = default_fields()
     for field, char in zip(FIELDS, chars, strict=False):
         index = _DIGITS.find(char)
         if not 0 <= index < len(field.values):
             raise CustomRuleError(
-                "syntax", f"{char!r} is no value of {field.name} in a custom rule set's code "
-                f"(0-{_DIGITS[len(field.values) - 1]})")
+                "code-char", f"{char!r} is no value of {field.name} in a custom rule set's code "
+                f"(0-{_DIGITS[len(field.values) - 1]})", field=field.name, char=repr(char),
+                last=_DIGITS[len(field.values) - 1])
         fields[field.name] = field.values[index]
     check_fields(fields)
     name = clean_name(name)

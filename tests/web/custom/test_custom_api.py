@@ -72,8 +72,8 @@ def test_an_impossible_rule_set_is_refused_with_the_reason_in_the_pages_language
 
 @pytest.mark.parametrize(("body", "status", "words"), [
     ({"rules": {"flying": True}}, 400, "unknown rule field 'flying'"),
-    ({"rules": {"board_size": 9}}, 400, "board_size cannot be 9"),
-    ({"rules": {"flying_kings": 1}}, 400, "flying_kings cannot be 1"),
+    ({"rules": {"board_size": 9}}, 400, "“Board” cannot be 9."),
+    ({"rules": {"flying_kings": 1}}, 400, "“Kings” cannot be 1."),
     ({"rules": {"capture_choice": "x" * 41}}, 422, ""),
     ({"rules": {f"f{i}": 1 for i in range(len(FIELDS) + 1)}}, 422, ""),
     ({"name": "x" * 200}, 422, ""),
@@ -219,3 +219,27 @@ def test_the_menus_rules_link_of_a_custom_rule_set_goes_to_its_page(client: Test
         assert link is not None, menu
         assert link.group(1).replace("&amp;", "&") == data["url"]
         assert client.get(link.group(1).replace("&amp;", "&")).status_code == 200
+
+
+@pytest.mark.parametrize(("lang", "label", "words"), [
+    ("en", "Rows of men for each side", "stands for no choice of"),
+    ("ru", "Рядов шашек у каждой стороны", "Этот адрес повреждён"),
+    ("ar", None, "هذا العنوان تالف"),
+])
+def test_a_broken_code_gets_the_400_page_with_the_reason_translated(
+    client: TestClient, lang: str, label: str | None, words: str
+) -> None:
+    r = client.get("/custom/1005", headers={"Accept-Language": lang})   # man_rows '5'
+    assert r.status_code == 400 and r.headers["content-type"].startswith("text/html")
+    assert words in r.text and "man_rows" not in r.text
+    if label is not None:
+        assert label in r.text
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_code_with_a_name_too_long_gets_the_400_page_not_json(
+    client: TestClient, lang: str
+) -> None:
+    r = client.get("/custom/1:" + "N" * 60, headers={"Accept-Language": lang})
+    assert r.status_code == 400 and r.headers["content-type"].startswith("text/html")
+    assert ("too long" if lang == "en" else "troppo lungo") in r.text

@@ -190,3 +190,9 @@ def test_a_frisian_king_rests_on_the_analysis_board_as_in_a_game(page: Page) -> 
     square(page, "45").click()
     square(page, "40").click()
     expect(square(page, "40").locator("[data-piece]")).to_have_count(1)
+
+
+def test_a_rule_set_that_cannot_be_read_is_said_not_silently_replaced(page: Page) -> None:
+    open_analysis(page, "variant=custom%3A2")
+    expect(page.locator("#message")).to_contain_text("cannot be read")
+    expect(page.locator("#message")).to_contain_text("International")

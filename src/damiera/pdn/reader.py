@@ -372,10 +372,16 @@ def _replay(
     """Replay one raw game; ``default`` None: guess the variant of a game without a
     ``GameType`` tag."""
     tags = {name: value for name, value, _ in raw.tags}
-    if default is not None or tags.get("GameType", "").strip():
+    if default is not None or _states_rules(tags):
         return _replay_as(raw, default or VARIANTS["international"], tags, number, keep,
                           guesser.work)
     return guesser.replay(raw, tags, number, keep)
+
+
+def _states_rules(tags: dict[str, str]) -> bool:
+    """Whether the tags name the rules: a ``GameType``, or a custom rule set's id in
+    ``Variant`` (which states every rule; nothing is left to guess)."""
+    return bool(tags.get("GameType", "").strip()) or is_custom(tags.get("Variant", "").strip())
 
 
 def guess_candidates(raw: RawGame, tags: dict[str, str]) -> list[Variant]:
@@ -428,7 +434,7 @@ def _replay_as(
         # The moves replayed all come before a syntax error, so a replay error is the first.
         error = replay_error or error
     if (error is not None and error.rule == "illegal-move" and not plies
-            and "GameType" not in tags):
+            and not _states_rules(tags)):
         error.message += f" (the game has no GameType tag and was read as {v.name})"
     if (error is not None and raw.after is not None
             and error.rule in ("illegal-move", "ambiguous-move")):

@@ -243,3 +243,17 @@ def test_a_code_with_a_name_too_long_gets_the_400_page_not_json(
     r = client.get("/custom/1:" + "N" * 60, headers={"Accept-Language": lang})
     assert r.status_code == 400 and r.headers["content-type"].startswith("text/html")
     assert ("too long" if lang == "en" else "troppo lungo") in r.text
+
+
+@pytest.mark.parametrize(("rules", "lang", "words"), [
+    ("1zz", "en", "cannot be read, so the form starts from the defaults"),
+    ("1zz", "ru", "Правила в этом адресе не читаются"),
+    ("1:" + "N" * 80, "en", "too long"),
+])
+def test_a_form_address_with_broken_rules_says_why(
+    client: TestClient, rules: str, lang: str, words: str
+) -> None:
+    r = client.get("/custom", params={"rules": rules}, headers={"Accept-Language": lang})
+    assert r.status_code == 200 and 'id="custom-refused"' in r.text
+    assert words in r.text
+    assert 'id="custom-refused"' not in client.get("/custom", params={"rules": "1"}).text

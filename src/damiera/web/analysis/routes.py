@@ -52,6 +52,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
+from damiera.rules.custom import CustomRuleError
 from damiera.rules.game import Game
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import apply_move, legal_moves
@@ -72,6 +73,7 @@ from damiera.web.analysis.strings import js_strings
 from damiera.web.analysis.workers import Message, WorkerPool
 from damiera.web.api import PLAYER_COOKIE, error_response
 from damiera.web.client_address import client_address
+from damiera.web.custom.strings import reason
 from damiera.web.fair_share import Ticket
 from damiera.web.games import GameService
 from damiera.web.limits import LimitExceeded
@@ -347,7 +349,11 @@ def build_router(games: GameService, pool: WorkerPool, render: Any,
                     result=g.result.pdn if g.result else None)
         try:
             rules = variant(initial["variant"])
-        except ValueError:  # an unknown or impossible id: the default board
+        except ValueError as exc:  # an unknown or impossible id: the default board, and why
+            why = reason(exc) if isinstance(exc, CustomRuleError) else str(exc)
+            initial["refused"] = i18n.gettext(
+                "This rule set cannot be read, so the board shows International draughts: "
+                "{reason}").replace("{reason}", why[:300])
             rules, initial["variant"] = VARIANTS["international"], "international"
         shown = variants_data
         if rules.id not in VARIANTS:  # a custom rule set: its board and its name

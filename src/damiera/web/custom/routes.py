@@ -22,14 +22,13 @@ import json
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
 from damiera.rules.custom import (
     CUSTOM_PREFIX,
     FIELDS,
-    MAX_CUSTOM_ID,
     MAX_NAME,
     CustomRuleError,
     code_of,
@@ -41,7 +40,7 @@ from damiera.rules.variant import VARIANTS, variant
 from damiera.web import i18n
 from damiera.web.api import error_response
 from damiera.web.custom.page import build_custom_page, page_data
-from damiera.web.custom.strings import FIELD_LABELS, UI, VALUE_LABELS, reason
+from damiera.web.custom.strings import FIELD_LABELS, FORM_REFUSED, UI, VALUE_LABELS, reason
 from damiera.web.pages import custom_url, render, request_locale, script_json
 from damiera.web.rules_pages.content import UI as RULES_UI
 from damiera.web.serialization import variant_json
@@ -99,19 +98,20 @@ def build_router() -> APIRouter:
     router = APIRouter()
 
     @router.get("/custom", response_class=HTMLResponse, include_in_schema=False)
-    async def form(request: Request,
-                   rules: str | None = Query(None, max_length=MAX_CUSTOM_ID)) -> Response:
+    async def form(request: Request, rules: str | None = None) -> Response:
+        # No length limit on the query here: read_custom refuses a long code before reading
+        # it, with a reason the form shows (a 422 would be JSON).
         request_locale(request)
-        fields, name = default_fields(), ""
+        fields, name, refused = default_fields(), "", ""
         if rules:
             try:
                 fields, name, _ = read_custom(CUSTOM_PREFIX + rules)
-            except CustomRuleError:
-                pass  # a broken code: the form starts from the defaults
+            except CustomRuleError as exc:  # a broken code: the defaults, and why
+                refused = i18n.gettext(FORM_REFUSED) % {"reason": reason(exc)}
         ui = {key: i18n.gettext(text) for key, text in UI.items()}
         return render(request, "custom_form.html", {
             "title": ui["title"], "ui": ui, "rows": _form_rows(fields), "name": name,
-            "max_name": MAX_NAME,
+            "max_name": MAX_NAME, "refused": refused,
         })
 
     @router.post("/api/custom", tags=["custom"],

@@ -134,6 +134,11 @@ UI: Final[Mapping[str, str]] = {
 }
 
 
+#: Said on the form when the rules in its address (``?rules=``) cannot be read.
+FORM_REFUSED: Final = N_("The rules in this address cannot be read, so the form starts from "
+                         "the defaults: %(reason)s")
+
+
 def reason(error: CustomRuleError) -> str:
     """The refusal's reason in the current language, a field named by its label on the form
     (the English message for a code without a sentence here)."""

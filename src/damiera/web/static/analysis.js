@@ -468,6 +468,7 @@ async function init() {
     loadEdit(state.root.info);
     syncEditor();
   }
+  if (initial.refused) message(initial.refused);   // a rule set in the address that is refused
   document.body.dataset.ready = "1";
 }
 

@@ -15,7 +15,7 @@ from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
 from damiera.rules.custom import FIELDS, MAX_CUSTOM_ID, write_custom
-from damiera.rules.variant import VARIANTS, custom_fields
+from damiera.rules.variant import VARIANTS, custom_fields, variant
 from damiera.web import custom as custom_package
 from damiera.web import i18n
 from damiera.web.custom.strings import FIELD_LABELS, VALUE_LABELS
@@ -257,3 +257,22 @@ def test_a_form_address_with_broken_rules_says_why(
     assert r.status_code == 200 and 'id="custom-refused"' in r.text
     assert words in r.text
     assert 'id="custom-refused"' not in client.get("/custom", params={"rules": "1"}).text
+
+
+@pytest.mark.parametrize("back", [False, True])
+def test_the_orthogonal_capture_sentence_follows_what_the_core_lets_men_do(
+    client: TestClient, back: bool
+) -> None:
+    from damiera.rules.game import Game
+
+    rules = {"board_size": 10, "man_rows": 4, "orthogonal_captures": True,
+             "men_capture_backward": back}
+    custom_id = write_custom(rules)
+    v = variant(custom_id)
+    # A white man on 28 with a black man straight behind it (38) and 48 empty.
+    backwards = [str(m) for m in Game(v, fen="W:W28:B38").legal_moves] == ["28x48"]
+    assert backwards is back
+    html = client.get("/custom/" + custom_id.removeprefix("custom:")).text
+    both_ways = "or forwards and backwards across two rows" in html
+    forward_only = "a man forwards only and a king forwards and backwards" in html
+    assert (both_ways, forward_only) == (backwards, not backwards)

@@ -30,3 +30,12 @@ def test_the_differences_table_does_not_widen_the_page(phone: Page, page: str) -
     assert page_width(phone) <= WIDTH
     box: Any = phone.locator("#differences .table-scroll").bounding_box()
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= WIDTH
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_long_name_without_spaces_wraps_on_its_page(phone: Page, lang: str) -> None:
+    r = phone.request.post("/api/custom", data={"rules": {}, "name": "W" * 32})
+    assert r.ok, r.text()
+    phone.goto(f"{r.json()['url']}?lang={lang}")
+    phone.wait_for_selector("h1")
+    assert page_width(phone) <= WIDTH

@@ -228,3 +228,14 @@ def test_check_fields_refuses_a_value_of_the_wrong_type_too() -> None:
 def test_json_lists_stand_for_the_tables_tuples() -> None:
     assert write_custom({"king_ending_draws": [[2, 1, 7], [1, 1, 2]]}) == write_custom(
         {"king_ending_draws": ((2, 1, 7), (1, 1, 2))})
+
+
+@pytest.mark.parametrize("name", ["\u3164", "\u115f", "\u3164\u3164 \u3164", "\uffa0", "A\u3164B"])
+def test_a_name_of_letters_that_draw_nothing_is_refused(name: str) -> None:
+    with pytest.raises(CustomRuleError) as caught:
+        write_custom({}, name)
+    assert caught.value.code == "name"
+
+
+def test_hangul_syllables_are_visible_letters() -> None:
+    assert write_custom({}, "한국 규칙").endswith(":한국 규칙")

@@ -95,6 +95,9 @@ MAX_CUSTOM_ID: Final = len(CUSTOM_PREFIX) + 1 + len(FIELDS) + 1 + MAX_NAME
 _MAX_MARKS: Final = 3
 #: Punctuation a name may hold besides letters, digits, marks and single spaces.
 _NAME_PUNCTUATION: Final = frozenset("-'.&()!,")
+#: Letters (Unicode category Lo) that draw nothing: the Hangul fillers, which Unicode
+#: lists as default-ignorable code points. A name of them alone would look empty.
+_INVISIBLE_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0")
 
 
 class CustomRuleError(ValueError):
@@ -175,7 +178,8 @@ def clean_name(name: str) -> str:
     """The canonical form of a rule set's name (NFC, blanks trimmed and single), or raise
     :class:`CustomRuleError` (``name``) when it is longer than :data:`MAX_NAME`, or holds
     anything but letters, digits, marks (at most 3 on one letter), single spaces and
-    ``- ' . & ( ) ! ,``; or when it holds no letter or digit. An empty name is allowed (the
+    ``- ' . & ( ) ! ,`` (a letter that draws nothing, such as U+3164, is refused); or when it
+    holds no letter or digit. An empty name is allowed (the
     rule set is then called :data:`DEFAULT_NAME`)."""
     if len(name) > 4 * MAX_NAME:
         raise CustomRuleError("name", f"a rule set's name has at most {MAX_NAME} characters",
@@ -188,6 +192,9 @@ def clean_name(name: str) -> str:
     for char in text:
         category = unicodedata.category(char)
         marks = marks + 1 if category[0] == "M" else 0
+        if char in _INVISIBLE_LETTERS:
+            raise CustomRuleError(
+                "name", f"a rule set's name holds visible letters only, not U+{ord(char):04X}")
         if category[0] in "LN" or char == " " or char in _NAME_PUNCTUATION:
             continue
         if category[0] == "M" and marks <= _MAX_MARKS:

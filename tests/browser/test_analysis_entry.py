@@ -214,4 +214,7 @@ def test_a_turkish_capture_over_a_freed_square_is_entered_on_the_analysis_board(
     for label in ("c7", "c4", "f4", "f6", "a6"):
         square(page, label).click()
     expect(page.locator("#tree .tree-move")).to_have_text(["c7xc4xf4xf6xa6"])
+    # the board is drawn from the server's answer for the line, which may come after the tree
+    expect(page.locator("#board [data-square='a6'] [data-piece]")).to_have_count(1)
+    expect(page.locator("#board [data-piece]")).to_have_count(1)
     assert set(pieces(page)) == {"a6"}

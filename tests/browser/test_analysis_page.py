@@ -169,3 +169,30 @@ def test_closing_the_page_ends_its_search(page: Page, site: Any) -> None:
             break
         time.sleep(0.05)
     assert not pool._busy
+
+
+def test_a_frisian_king_rests_on_the_analysis_board_as_in_a_game(page: Page) -> None:
+    open_analysis(page, "variant=frisian")
+    page.fill("#ed-fen", "W:WK46,45:B1,2")
+    page.click("#ed-fen-set")
+    expect(page.locator("#ed-error")).to_be_hidden()
+    expect(square(page, "46").locator("[data-piece]")).to_have_count(1)
+    page.click("#ed-analyse")
+    for start, end in [("46", "41"), ("1", "7"), ("41", "46"), ("7", "12"), ("46", "41"),
+                       ("2", "8")]:
+        square(page, start).click()
+        square(page, end).click()
+        expect(square(page, end).locator("[data-piece]")).to_have_count(1)
+    # the king's fourth quiet move in a row: refused with the rule, as in a game
+    square(page, "41").click()
+    expect(page.locator("#message")).to_contain_text("3")
+    expect(page.locator("#message")).to_contain_text("another piece must move")
+    square(page, "45").click()
+    square(page, "40").click()
+    expect(square(page, "40").locator("[data-piece]")).to_have_count(1)
+
+
+def test_a_rule_set_that_cannot_be_read_is_said_not_silently_replaced(page: Page) -> None:
+    open_analysis(page, "variant=custom%3A2")
+    expect(page.locator("#message")).to_contain_text("cannot be read")
+    expect(page.locator("#message")).to_contain_text("International")

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import io
 import random
+from pathlib import Path
 
 import pytest
 
 from damiera import pdn
+from damiera.cli import main
 from damiera.rules.custom import write_custom
 from damiera.rules.game import Game
 from damiera.rules.variant import VARIANTS, custom_fields, variant
@@ -59,3 +61,21 @@ def test_optional_capture_on_the_default_10x10_board_is_the_games_error() -> Non
     record = next(pdn.read_games(io.StringIO(text), errors="collect"))
     assert record.error is not None and "8x8" in str(record.error)
     assert record.error.line == 1
+
+
+def test_a_custom_variant_tag_states_the_rules_so_nothing_is_guessed() -> None:
+    custom_id = write_custom(custom_fields(VARIANTS["russian"]), "Klub")
+    text = f'[Variant "{custom_id}"]\n1. c3-d4 f6-g5 *\n'
+    (game,) = pdn.read_games(text, "guess")
+    assert game.variant.id == custom_id and game.guessed is False and game.error is None
+
+
+def test_pdn_check_does_not_call_a_custom_game_guessed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    custom_id = write_custom(custom_fields(VARIANTS["russian"]), "Klub")
+    path = tmp_path / "custom.pdn"
+    path.write_text(f'[Variant "{custom_id}"]\n1. c3-d4 f6-g5 *\n')
+    assert main(["pdn", "check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.strip() == f"{path}: 1 games, 2 plies, 0 with errors"

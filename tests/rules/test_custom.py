@@ -217,3 +217,36 @@ def test_turkish_rules_are_refused_with_their_reason(name: str, value: object) -
     with pytest.raises(CustomRuleError) as info:
         write_custom({**default_fields(), name: value})
     assert info.value.code == "turkish-rules"
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("board_size", "8"), ("board_size", True), ("board_size", 8.0), ("man_rows", 3.0),
+    ("man_rows", "3"), ("flying_kings", 1), ("draw_moves_without_progress", 40.0),
+    ("king_ending_draws", ((2, 1, "7"), (1, 1, 2))),
+    ("king_ending_draws", ((2, 1, True), (1, 1, 2))),
+])
+def test_write_custom_takes_each_value_only_with_its_own_type(field: str, value: object) -> None:
+    with pytest.raises(CustomRuleError) as caught:
+        write_custom({field: value})
+    assert caught.value.code == "value" and caught.value.params["field"] == field
+
+
+def test_check_fields_refuses_a_value_of_the_wrong_type_too() -> None:
+    with pytest.raises(CustomRuleError, match="board_size cannot be \"8\";"):
+        check_fields({**default_fields(), "board_size": "8"})
+
+
+def test_json_lists_stand_for_the_tables_tuples() -> None:
+    assert write_custom({"king_ending_draws": [[2, 1, 7], [1, 1, 2]]}) == write_custom(
+        {"king_ending_draws": ((2, 1, 7), (1, 1, 2))})
+
+
+@pytest.mark.parametrize("name", ["\u3164", "\u115f", "\u3164\u3164 \u3164", "\uffa0", "A\u3164B"])
+def test_a_name_of_letters_that_draw_nothing_is_refused(name: str) -> None:
+    with pytest.raises(CustomRuleError) as caught:
+        write_custom({}, name)
+    assert caught.value.code == "name"
+
+
+def test_hangul_syllables_are_visible_letters() -> None:
+    assert write_custom({}, "한국 규칙").endswith(":한국 규칙")

@@ -226,3 +226,37 @@ def test_a_finished_position_is_accepted_and_says_who_has_lost(client: TestClien
     assert r.json()["over"] == {"winner": "black", "reason": "no-legal-move"}
     events = _events(client, variant="american", fen="W:W5:B1")
     assert [e for e, _d in events] == ["done"]  # nothing to search
+
+
+#: Frisian: White's king has made three quiet moves in a row from here; White has a man.
+RESTED = {"variant": "frisian", "fen": "W:WK46,45:B1,2",
+          "moves": "46-41 1-7 41-46 7-12 46-41 2-8"}
+
+
+def test_the_line_s_history_applies_the_king_move_limit(client: TestClient) -> None:
+    r = client.get("/api/analysis/position", params=RESTED)
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["tired_king"] == "41"
+    assert [m["move"] for m in data["moves"] if m["from"] == "41"] == []
+    assert any(m["from"] == "45" for m in data["moves"])
+    # without the line the same position lets the king move
+    alone = client.get("/api/analysis/position",
+                       params={"variant": "frisian", "fen": data["fen"]}).json()
+    assert any(m["from"] == "41" for m in alone["moves"]) and alone["tired_king"] is None
+    for extra in ({"square": "41"}, {"square": "41", "to": "46"}):
+        why = client.get("/api/analysis/explain", params={**RESTED, **extra}).json()
+        assert why["code"] == "king_move_limit" and why["reason"], (extra, why)
+    typed = client.get("/api/analysis/move", params={**RESTED, "move": "41-46"})
+    assert typed.status_code == 400 and typed.json()["code"] == "king_move_limit"
+    assert client.get("/api/analysis/move", params={**RESTED, "move": "45-40"}).status_code == 200
+
+
+def test_a_bad_or_too_long_line_is_a_400(client: TestClient) -> None:
+    r = client.get("/api/analysis/position", params={**RESTED, "moves": "46-41 1-8"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_line"
+    assert "move 2 of the line (1-8)" in r.json()["error"]
+    long_line = " ".join(["46-41", "1-7", "41-46", "7-1"] * 51)
+    r = client.get("/api/analysis/position", params={**RESTED, "moves": long_line})
+    assert r.status_code == 400 and r.json()["code"] == "bad_line"
+    assert "at most 200 moves" in r.json()["error"]

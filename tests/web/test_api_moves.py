@@ -172,3 +172,19 @@ def test_equal_captures_list_every_path_that_names_them(client: TestClient) -> N
     assert all(p[0] == "4" and p[-1] == "9" for p in paths)
     for way in moves["4x15x24x42x31x9"]["paths"]:
         assert sorted(way["captures"]) == sorted(moves["4x15x24x42x31x9"]["captures"])
+
+
+def test_explain_names_a_rested_frisian_kings_limit_as_a_typed_move_does(client: TestClient):
+    # White's king has made three quiet moves in a row and White still has a man.
+    game = new_game(client, variant="frisian", fen="W:WK46,45:B1,2")
+    for move in ("46-41", "1-7", "41-46", "7-12", "46-41", "2-8"):
+        game = play(client, game["id"], move)
+    r = client.get(f"/api/games/{game['id']}/explain", params={"square": "41"})
+    assert r.status_code == 200
+    typed = client.post(f"/api/games/{game['id']}/moves",
+                        json={"move": "41-46", "version": game["version"]})
+    assert typed.status_code == 400
+    assert r.json()["code"] == typed.json()["code"] == "king_move_limit"
+    assert r.json()["reason"] and "3" in r.json()["reason"]
+    r = client.get(f"/api/games/{game['id']}/explain", params={"square": "45"})
+    assert r.json()["reason"] is None and r.json()["moves"]

@@ -275,3 +275,18 @@ def test_a_refused_move_is_worded_in_the_request_language_with_its_parts_apart(
     assert around != "in a variation: {message}"
     assert error["message"] == around.format(message=around.format(
         message=frame.format(number="2.", move="28x17", reason=move["reason"])))
+
+
+def test_a_rule_of_the_games_history_broken_is_a_placed_error_not_a_500(
+    alice: TestClient,
+) -> None:
+    # Frisian: the king's fourth quiet move in a row while its side has men; the second
+    # game is good and is kept.
+    text = ('[GameType "40"]\n[FEN "W:WK46,45:B1,2"]\n'
+            "1. 46-41 1-7 2. 41-46 7-12\n3. 46-41 2-8 4. 41-46 *\n\n"
+            '[GameType "40"]\n1. 31-26 20-24 *\n')
+    r = alice.post("/api/pdn/import", json={"pdn": text})
+    assert r.status_code == 200, r.text
+    first, second = r.json()["games"]
+    assert first["error"]["line"] == 4 and "41-46" in first["error"]["message"]
+    assert second["error"] is None and second["plies"] == 2

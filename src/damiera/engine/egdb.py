@@ -20,6 +20,7 @@ A draw in the table is a draw under every draw rule.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -62,16 +63,21 @@ class Value:
     plies: int
 
 
-#: Databases by rules' key, pieces and folder (None: solved in memory).
-_DATABASES: dict[tuple[str, int, Path | None], _core.Egdb] = {}
+#: Most databases kept at once (least recently used dropped first); a search holds its own
+#: reference, so dropping one only means reading or solving it again on its next first use.
+MAX_DATABASES: Final = 8
+#: Databases by the rule parameters a position's value depends on
+#: (:func:`~damiera.engine.egdb_files.rules_key`: rule sets that differ only in name, notation
+#: or draw rules share one), pieces and folder (None: solved in memory).
+_DATABASES: OrderedDict[tuple[str, int, Path | None], _core.Egdb] = OrderedDict()
 _LOCK = threading.Lock()
 
 
 def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES,
                      directory: Path | None = None) -> _core.Egdb:
     """The database of ``variant``'s rule parameters for positions of up to ``pieces``
-    pieces, shared by every caller of the process: on the first call for these rules, pieces
-    and folder, read from ``directory`` (default:
+    pieces, shared by every caller of the process (the last :data:`MAX_DATABASES` kept): on
+    the first call for these rules, pieces and folder, read from ``directory`` (default:
     :func:`~damiera.engine.egdb_files.default_dir`) when every class of 2 to ``pieces`` pieces
     is there, else solved in memory (seconds for 4 pieces); later calls return that one. Raises
     ValueError for a board other than 8x8, the losing rule or breakthrough, ``pieces`` outside
@@ -100,6 +106,10 @@ def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES,
                     db = _DATABASES[(rules, pieces, None)] = _core.Egdb(native_rules(variant),
                                                                         pieces)
             _DATABASES[key] = db
+            while len(_DATABASES) > MAX_DATABASES:
+                _DATABASES.popitem(last=False)
+        else:
+            _DATABASES.move_to_end(key)
         return db
 
 

@@ -6,8 +6,8 @@ Run as ``damiera hub``; a GUI talks to it on standard input and output, one comm
 Commands: ``hub`` (answers ``id``, ``param`` lines and ``wait``); ``set-param`` (``variant``:
 Scan's ``normal`` or ``international`` for International rules, Scan's ``bt`` and ``losing``
 for International rules with breakthrough or the losing rule, or any other Damiera variant
-id, rule options included (``russian+losing``); Scan's ``killer`` and ``frisian`` are
-refused with an error saying so;
+id, rule options included (``russian+losing``); Scan's ``frisian`` is Frisian draughts;
+Scan's ``killer`` is refused with an error saying so;
 ``level``: 1-3, default 3); ``init`` (``ready``); ``new-game`` (clears the search tables and
 the position); ``pos pos=... [moves="..."]``; ``level depth=N | move-time=S | [moves=M]
 time=T [inc=I] | nodes=N | infinite`` (``time``: the seconds left on the engine's game clock,

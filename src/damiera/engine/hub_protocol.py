@@ -141,8 +141,8 @@ def read_lines(stream: IO[bytes]) -> Iterator[str | HubError]:
 # -- variant names ---------------------------------------------------------------------------
 #: Scan's variant names: the Damiera variant each one means (its canonical id, options
 #: included: Scan's ``bt`` and ``losing`` are International rules with breakthrough or the
-#: losing rule; ``frisian`` is Frisian draughts), or None when Damiera does not play those rules (then ``set-param`` answers
-#: an error naming them).
+#: losing rule; ``frisian`` is Frisian draughts), or None when Damiera does not play those
+#: rules (then ``set-param`` answers an error naming them).
 SCAN_VARIANTS: dict[str, str | None] = {
     "normal": "international",
     "killer": None,

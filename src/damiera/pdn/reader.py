@@ -44,7 +44,7 @@ from damiera.rules.custom import is_custom
 from damiera.rules.game import Game, Outcome
 from damiera.rules.move import Move
 from damiera.rules.movegen import CoreMove as RawMove
-from damiera.rules.notation import AmbiguousMoveError, NotationError, parse_move
+from damiera.rules.notation import AmbiguousMoveError, NotationError, move_text, parse_move
 from damiera.rules.position import FenError, Position, fen_excerpt, parse_fen
 from damiera.rules.variant import (
     GOAL_VARIANT_TAGS,
@@ -293,7 +293,16 @@ class _Replayer:
                 return err
             if kept is not None:
                 variations.append(kept)
-        played = game.play(move)
+        try:
+            played = game.play(move)
+        except NotationError as exc:
+            # The position allows the move, the game's history does not (a rule that
+            # lives in the moves before it, such as a king's limit of quiet moves).
+            tok = raw.token
+            number = self._number(game, raw)
+            why = str(exc).removeprefix(f"{move_text(self.variant, move)}: ")
+            return PdnError(f"move {number} {tok.text}: {why}", tok.line, tok.column,
+                            "illegal-move", number=number, move=tok.text, reason=exc)
         if out is not None:
             out.append(Ply(played, raw.token.text, list(raw.nags),
                            raw.comment_before, raw.comment, variations))
@@ -363,10 +372,16 @@ def _replay(
     """Replay one raw game; ``default`` None: guess the variant of a game without a
     ``GameType`` tag."""
     tags = {name: value for name, value, _ in raw.tags}
-    if default is not None or tags.get("GameType", "").strip():
+    if default is not None or _states_rules(tags):
         return _replay_as(raw, default or VARIANTS["international"], tags, number, keep,
                           guesser.work)
     return guesser.replay(raw, tags, number, keep)
+
+
+def _states_rules(tags: dict[str, str]) -> bool:
+    """Whether the tags name the rules: a ``GameType``, or a custom rule set's id in
+    ``Variant`` (which states every rule; nothing is left to guess)."""
+    return bool(tags.get("GameType", "").strip()) or is_custom(tags.get("Variant", "").strip())
 
 
 def guess_candidates(raw: RawGame, tags: dict[str, str]) -> list[Variant]:
@@ -419,7 +434,7 @@ def _replay_as(
         # The moves replayed all come before a syntax error, so a replay error is the first.
         error = replay_error or error
     if (error is not None and error.rule == "illegal-move" and not plies
-            and "GameType" not in tags):
+            and not _states_rules(tags)):
         error.message += f" (the game has no GameType tag and was read as {v.name})"
     if (error is not None and raw.after is not None
             and error.rule in ("illegal-move", "ambiguous-move")):

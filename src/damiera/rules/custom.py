@@ -98,6 +98,9 @@ MAX_CUSTOM_ID: Final = len(CUSTOM_PREFIX) + 1 + len(FIELDS) + 1 + MAX_NAME
 _MAX_MARKS: Final = 3
 #: Punctuation a name may hold besides letters, digits, marks and single spaces.
 _NAME_PUNCTUATION: Final = frozenset("-'.&()!,")
+#: Letters (Unicode category Lo) that draw nothing: the Hangul fillers, which Unicode
+#: lists as default-ignorable code points. A name of them alone would look empty.
+_INVISIBLE_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0")
 
 
 class CustomRuleError(ValueError):
@@ -105,7 +108,10 @@ class CustomRuleError(ValueError):
 
     ``code`` names the reason (``board-12``, ``rows``, ``land-behind-short-king``,
     ``optional-capture-10x10``, ``losing-breakthrough``, ``pass-through-forward-men``,
-    ``syntax``, ``name``), ``params`` its numbers, so a page can word it in its language;
+    ``value``: a field given a value it does not have, of the wrong type included (params
+    ``field``, ``value``); in a code: ``id-length``, ``id-prefix``, ``id-version``,
+    ``code-length``, ``code-char`` (params ``field``, ``char``, ``last``); ``syntax``,
+    ``name``), ``params`` its numbers and the field's name, so a page can word it in its language;
     the message is the English sentence."""
 
     def __init__(self, code: str, message: str, **params: object) -> None:
@@ -136,6 +142,12 @@ def check_fields(fields: Mapping[str, object]) -> None:
     the custom pages' diagrams and start are drawn for the dark squares, with men from the
     back row, so these fields keep their defaults until they know that board).
     """
+    for name, value in fields.items():
+        field = _BY_NAME.get(name)
+        if field is not None and _index(field, value) is None:
+            raise CustomRuleError(
+                "value", f"{name} cannot be {_shown(value)}; it is one of "
+                f"{', '.join(map(_shown, field.values))}", field=name, value=_shown(value))
     if fields["all_squares"] or fields["no_reverse_capture"] or fields["back_rows_empty"]:
         raise CustomRuleError(
             "turkish-rules", "a board where every square plays, captures that may not turn "
@@ -145,7 +157,10 @@ def check_fields(fields: Mapping[str, object]) -> None:
     if size == 12:
         raise CustomRuleError("board-12", "12x12 boards are not supported yet")
     rows = fields["man_rows"]
-    assert isinstance(size, int) and isinstance(rows, int)
+    if not isinstance(size, int) or not isinstance(rows, int):
+        raise CustomRuleError("value", "board_size and man_rows are whole numbers",
+                              field="board_size" if not isinstance(size, int) else "man_rows",
+                              value=_shown(size if not isinstance(size, int) else rows))
     if 2 * rows >= size:
         raise CustomRuleError(
             "rows", f"on a {size}x{size} board each side has at most {size // 2 - 1} rows of "
@@ -173,7 +188,8 @@ def clean_name(name: str) -> str:
     """The canonical form of a rule set's name (NFC, blanks trimmed and single), or raise
     :class:`CustomRuleError` (``name``) when it is longer than :data:`MAX_NAME`, or holds
     anything but letters, digits, marks (at most 3 on one letter), single spaces and
-    ``- ' . & ( ) ! ,``; or when it holds no letter or digit. An empty name is allowed (the
+    ``- ' . & ( ) ! ,`` (a letter that draws nothing, such as U+3164, is refused); or when it
+    holds no letter or digit. An empty name is allowed (the
     rule set is then called :data:`DEFAULT_NAME`)."""
     if len(name) > 4 * MAX_NAME:
         raise CustomRuleError("name", f"a rule set's name has at most {MAX_NAME} characters",
@@ -186,6 +202,9 @@ def clean_name(name: str) -> str:
     for char in text:
         category = unicodedata.category(char)
         marks = marks + 1 if category[0] == "M" else 0
+        if char in _INVISIBLE_LETTERS:
+            raise CustomRuleError(
+                "name", f"a rule set's name holds visible letters only, not U+{ord(char):04X}")
         if category[0] in "LN" or char == " " or char in _NAME_PUNCTUATION:
             continue
         if category[0] == "M" and marks <= _MAX_MARKS:
@@ -204,15 +223,17 @@ def write_custom(fields: Mapping[str, object], name: str = "") -> str:
     their default). Raises :class:`CustomRuleError` for a value an entry does not have, an
     impossible combination (:func:`check_fields`) or a bad name (:func:`clean_name`)."""
     full = {**default_fields(), **{k: v for k, v in fields.items() if k in _BY_NAME}}
-    check_fields(full)
     chars = []
     for field in FIELDS:
         value = full[field.name]
         index = _index(field, value)
         if index is None:
-            raise CustomRuleError("syntax", f"{field.name} cannot be {value!r}; it is one of "
-                                  f"{', '.join(map(repr, field.values))}")
+            raise CustomRuleError(
+                "value", f"{field.name} cannot be {_shown(value)}; it is one of "
+                f"{', '.join(map(_shown, field.values))}",
+                field=field.name, value=_shown(value))
         chars.append(_DIGITS[index])
+    check_fields(full)
     code = VERSION + "".join(chars).rstrip("0")
     text = clean_name(name)
     return CUSTOM_PREFIX + code + (":" + text if text else "")
@@ -230,28 +251,30 @@ def read_custom(text: str) -> tuple[dict[str, object], str, str]:
     """
     if len(text) > MAX_CUSTOM_ID + 8:
         raise CustomRuleError(
-            "syntax", f"a custom rule set's id has at most {MAX_CUSTOM_ID} characters, not "
-            f"{len(text)}", most=MAX_CUSTOM_ID)
+            "id-length", f"a custom rule set's id has at most {MAX_CUSTOM_ID} characters, not "
+            f"{len(text)}", most=MAX_CUSTOM_ID, name=MAX_NAME)
     text = text.strip()
     if not is_custom(text):
-        raise CustomRuleError("syntax", "a custom rule set's id starts with 'custom:'")
+        raise CustomRuleError("id-prefix", "a custom rule set's id starts with 'custom:'")
     code, _, name = text[len(CUSTOM_PREFIX):].partition(":")
     code = code.strip().lower()
     if code[:1] != VERSION:
         raise CustomRuleError(
-            "syntax", f"a custom rule set's code starts with its version {VERSION}, not "
-            f"{code[:1]!r}")
+            "id-version", f"a custom rule set's code starts with its version {VERSION}, not "
+            f"{code[:1]!r}", version=VERSION, found=repr(code[:1]))
     chars = code[1:]
     if len(chars) > len(FIELDS):
         raise CustomRuleError(
-            "syntax", f"a custom rule set's code has at most {len(FIELDS) + 1} characters")
+            "code-length", f"a custom rule set's code has at most {len(FIELDS) + 1} characters",
+            most=len(FIELDS) + 1)
     fields = default_fields()
     for field, char in zip(FIELDS, chars, strict=False):
         index = _DIGITS.find(char)
         if not 0 <= index < len(field.values):
             raise CustomRuleError(
-                "syntax", f"{char!r} is no value of {field.name} in a custom rule set's code "
-                f"(0-{_DIGITS[len(field.values) - 1]})")
+                "code-char", f"{char!r} is no value of {field.name} in a custom rule set's code "
+                f"(0-{_DIGITS[len(field.values) - 1]})", field=field.name, char=repr(char),
+                last=_DIGITS[len(field.values) - 1])
         fields[field.name] = field.values[index]
     check_fields(fields)
     name = clean_name(name)
@@ -267,8 +290,29 @@ _BY_NAME: Final = {field.name: field for field in FIELDS}
 
 
 def _index(field: CustomField, value: object) -> int | None:
-    """The index of ``value`` in the entry's values (by type and value: ``True`` is not 1)."""
+    """The index of ``value`` in the entry's values, compared strictly (:func:`_same`)."""
     for i, candidate in enumerate(field.values):
-        if type(candidate) is type(value) and candidate == value:
+        if _same(candidate, value):
             return i
     return None
+
+
+def _same(a: object, b: object) -> bool:
+    """``a == b`` with the same type at every level (``True`` is not 1, ``3.0`` is not 3,
+    ``"8"`` is not 8, inside tuples too); a list stands for a tuple (JSON has no tuples)."""
+    if isinstance(a, tuple) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b
+
+
+def _shown(value: object) -> str:
+    """A field's value as JSON writes it, so that ``8`` and ``"8"`` differ: ``true``,
+    ``8``, ``3.0``, ``"majority"``, ``[[2, 1, 7]]``; a text too long to show is cut."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(_shown(v) for v in value[:8]) + "]"
+    if isinstance(value, str):
+        return '"' + (value if len(value) <= 40 else value[:39] + "…") + '"'
+    text = str(value)
+    return text if len(text) <= 40 else text[:39] + "…"

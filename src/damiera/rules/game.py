@@ -36,7 +36,7 @@ from damiera.rules.king_moves import START, Streaks, allowed, king_ending_draw, 
 from damiera.rules.king_moves import tired_king as _tired_king
 from damiera.rules.move import LegalMoves, Move
 from damiera.rules.movegen import CoreMove, apply_move, game_end, is_progress, legal_moves
-from damiera.rules.notation import IllegalMoveError, move_text, parse_move
+from damiera.rules.notation import IllegalMoveError, explain_piece, move_text, parse_move
 from damiera.rules.position import (
     Position,
     check_position,
@@ -280,6 +280,29 @@ class Game:
         return allowed(self.variant, self.position, self._streaks[-1],
                        legal_moves(self.variant, self.position))
 
+    def explain_piece(self, square: int) -> IllegalMoveError | None:
+        """Why the piece on ``square`` (bit index) cannot move now, or None when it can: the
+        position's reason (:func:`~damiera.rules.notation.explain_piece`), else the game's
+        history's (a king that made its limit of quiet moves in a row, the message
+        :meth:`play` refuses its moves with)."""
+        if any(m.start == square for m in self._allowed()):
+            return None
+        refusal = explain_piece(self.variant, self.position, square)
+        if refusal is not None:
+            return refusal
+        own = [m for m in legal_moves(self.variant, self.position) if m.start == square]
+        if not own:
+            return None
+        return self._limit_error(own[0])
+
+    def _limit_error(self, raw: CoreMove) -> IllegalMoveError:
+        text = move_text(self.variant, raw)
+        limit = self.variant.king_quiet_move_limit
+        return IllegalMoveError(
+            f"{text}: this king has made {limit} moves in a row without capturing; while "
+            "its side has men, another piece must move",
+            "king_move_limit", {"move": text, "count": str(limit)})
+
     def tired_king(self) -> str | None:
         """The square of the king that may not make another quiet move now (it made
         ``Variant.king_quiet_move_limit`` of them in a row and its side still has men), in
@@ -410,12 +433,7 @@ class Game:
             raise IllegalMoveError(f"{text} is not a legal move in this position",
                                    "not_legal", {"move": text})
         if raw not in self._allowed():
-            text = move_text(self.variant, raw)
-            limit = self.variant.king_quiet_move_limit
-            raise IllegalMoveError(
-                f"{text}: this king has made {limit} moves in a row without capturing; while "
-                "its side has men, another piece must move",
-                "king_move_limit", {"move": text, "count": str(limit)})
+            raise self._limit_error(raw)
         after = apply_move(self.position, raw)
         quiet = 0 if is_progress(raw) else self._quiet_plies[-1] + 1
         played = Move(self.variant, raw)

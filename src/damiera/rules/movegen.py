@@ -13,6 +13,7 @@ module turns its output into values: :class:`CoreMove` records (bit indices; the
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Final, NamedTuple
 
 from damiera import _core
@@ -95,25 +96,33 @@ def native_rules(variant: Variant) -> _core.Rules:
     return entry[1]
 
 
-_BY_VALUE: dict[Variant, _core.Rules] = {}
+#: Most rule objects kept by their parameters (least recently used dropped first).
+_MAX_BY_VALUE: Final = 64
+#: The core's rule objects by the parameters they are built from, so that rule sets that
+#: differ only in their id or name (custom rule sets) share one.
+_BY_VALUE: OrderedDict[tuple[object, ...], _core.Rules] = OrderedDict()
 
 
 def _by_value(variant: Variant) -> _core.Rules:
-    rules = _BY_VALUE.get(variant)
+    args = (
+        variant.board_size,
+        variant.flying_kings,
+        variant.men_capture_backward,
+        variant.men_capture_kings,
+        _CHOICE[variant.capture_choice],
+        _PROMOTION[variant.promotion_during_capture],
+        variant.mandatory_capture,
+        geometry(variant).label_order,
+        variant.man_rows,
+        2 * variant.draw_moves_without_progress,
+    )
+    key = (*args, variant.king_lands_behind, variant.remove_captured_at_once,
+           variant.orthogonal_captures, variant.all_squares, variant.no_reverse_capture,
+           variant.losing, variant.breakthrough)
+    rules = _BY_VALUE.get(key)
     if rules is None:
-        rules = _BY_VALUE[variant] = _core.Rules(
-            variant.board_size,
-            variant.flying_kings,
-            variant.men_capture_backward,
-            variant.men_capture_kings,
-            _CHOICE[variant.capture_choice],
-            _PROMOTION[variant.promotion_during_capture],
-            variant.mandatory_capture,
-            geometry(variant).label_order,
-            variant.man_rows,
-            2 * variant.draw_moves_without_progress,
-            VALUES,
-            land_behind=variant.king_lands_behind,
+        rules = _BY_VALUE[key] = _core.Rules(
+            *args, VALUES, land_behind=variant.king_lands_behind,
             remove_at_once=variant.remove_captured_at_once,
             orthogonal=variant.orthogonal_captures,
             all_squares=variant.all_squares,
@@ -122,6 +131,10 @@ def _by_value(variant: Variant) -> _core.Rules:
             losing=variant.losing,
             breakthrough=variant.breakthrough,
         )
+        while len(_BY_VALUE) > _MAX_BY_VALUE:
+            _BY_VALUE.popitem(last=False)
+    else:
+        _BY_VALUE.move_to_end(key)
     return rules
 
 

@@ -10,7 +10,6 @@ from typing import Any
 from damiera.pdn.writer import write_game
 from damiera.rules.game import Game
 from damiera.rules.geometry import geometry
-from damiera.rules.notation import explain_piece
 from damiera.web import clocks, i18n
 from damiera.web.errors import BadRequest, clip
 from damiera.web.results import ABORTED_REASON, color_of, ended_off_board
@@ -27,8 +26,8 @@ def movers(game: Game) -> list[str]:
 def explain_square(game: Game, square: str) -> dict[str, Any]:
     """Why the piece on ``square`` can or cannot move now: ``{"square", "moves", "reason",
     "code"}`` (``reason``/``code`` null when it has legal moves). The reason is the rules
-    core's (:func:`damiera.rules.notation.explain_piece`), in the current language. Raises
-    BadRequest (a square the board does not have)."""
+    core's or the game's history's (:meth:`damiera.rules.game.Game.explain_piece`), in the
+    current language. Raises BadRequest (a square the board does not have)."""
     v = game.variant
     geo = geometry(v)
     try:
@@ -38,7 +37,7 @@ def explain_square(game: Game, square: str) -> dict[str, Any]:
     mine = [str(m) for m in game.legal_moves if m.raw.start == start]
     if mine or game.outcome() is not None:
         return {"square": geo.label(start), "moves": mine, "reason": None, "code": None}
-    refusal = explain_piece(v, game.position, start)
+    refusal = game.explain_piece(start)
     if refusal is None:  # cannot happen: it has no legal move; be safe
         return {"square": geo.label(start), "moves": [], "reason": None, "code": None}
     return {

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import jinja2
 from fastapi import Request
@@ -20,13 +21,14 @@ from fastapi.templating import Jinja2Templates
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
-from damiera.rules.variant import VARIANTS
+from damiera.rules.custom import code_of, is_custom
+from damiera.rules.variant import VARIANTS, Variant
 from damiera.web import i18n
 from damiera.web.hub_engines import menu_entries
 from damiera.web.security_headers import secure_cookie
 
-__all__ = ["TEMPLATES", "make_templates", "remember_url_language", "render", "request_locale",
-           "script_json"]
+__all__ = ["TEMPLATES", "custom_url", "make_templates", "remember_url_language", "render",
+           "request_locale", "rules_url", "script_json"]
 
 HERE = Path(__file__).parent
 #: Where templates are looked for, in order: the shared ones, then the feature folders'.
@@ -46,7 +48,19 @@ def make_templates() -> Jinja2Templates:
     env.install_gettext_callables(  # type: ignore[attr-defined]
         i18n.gettext, i18n.ngettext, newstyle=True
     )
+    env.globals["rules_url"] = rules_url
     return Jinja2Templates(env=env)
+
+
+def custom_url(custom_id: str) -> str:
+    """The address of a custom rule set's page (its code, percent-encoded)."""
+    return "/custom/" + quote(code_of(custom_id), safe=":")
+
+
+def rules_url(lang: str, v: Variant) -> str:
+    """The address of ``v``'s rules in language ``lang``: ``/<lang>/rules/<id>``, or a custom
+    rule set's own page (:func:`custom_url`; its language is the visitor's)."""
+    return custom_url(v.id) if is_custom(v.id) else f"/{lang}/rules/{v.id}"
 
 
 TEMPLATES = make_templates()

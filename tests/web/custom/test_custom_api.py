@@ -15,7 +15,7 @@ from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
 from damiera.rules.custom import FIELDS, MAX_CUSTOM_ID, write_custom
-from damiera.rules.variant import VARIANTS, custom_fields
+from damiera.rules.variant import VARIANTS, custom_fields, variant
 from damiera.web import custom as custom_package
 from damiera.web import i18n
 from damiera.web.custom.strings import FIELD_LABELS, VALUE_LABELS
@@ -72,8 +72,8 @@ def test_an_impossible_rule_set_is_refused_with_the_reason_in_the_pages_language
 
 @pytest.mark.parametrize(("body", "status", "words"), [
     ({"rules": {"flying": True}}, 400, "unknown rule field 'flying'"),
-    ({"rules": {"board_size": 9}}, 400, "board_size cannot be 9"),
-    ({"rules": {"flying_kings": 1}}, 400, "flying_kings cannot be 1"),
+    ({"rules": {"board_size": 9}}, 400, "“Board” cannot be 9."),
+    ({"rules": {"flying_kings": 1}}, 400, "“Kings” cannot be 1."),
     ({"rules": {"capture_choice": "x" * 41}}, 422, ""),
     ({"rules": {f"f{i}": 1 for i in range(len(FIELDS) + 1)}}, 422, ""),
     ({"name": "x" * 200}, 422, ""),
@@ -187,3 +187,92 @@ def test_address_of_the_page_is_the_one_to_share(client: TestClient) -> None:
     html = client.get(data["url"]).text
     value = re.search(r'id="custom-address" readonly dir="ltr" value="([^"]+)"', html)
     assert value and unquote(value.group(1)).endswith("/custom/1:Å b")
+
+
+@pytest.mark.parametrize("rules", [
+    {"board_size": "8"}, {"man_rows": "3"}, {"board_size": True}, {"man_rows": 3.0},
+    {"flying_kings": 1}, {"flying_kings": "true"},
+    {"king_ending_draws": [[2, 1, "7"], [1, 1, 2]]},
+    {"king_ending_draws": [[2, 1, 7.0], [1, 1, 2]]},
+    {"king_ending_draws": [[2, True, 7], [1, 1, 2]]},
+])
+def test_a_value_of_the_wrong_type_is_a_400_with_the_reason(
+    client: TestClient, rules: dict[str, Any]
+) -> None:
+    r = create(client, rules)
+    assert r.status_code == 400, r.text
+    data = r.json()
+    assert data["code"] == "value"
+    (field,) = rules
+    assert field in data["error"] or FIELD_LABELS[field] in data["error"], data["error"]
+
+
+def test_the_menus_rules_link_of_a_custom_rule_set_goes_to_its_page(client: TestClient) -> None:
+    data = create(client, RUSSIAN_RULES, "Klub & co").json()
+    game = new_game(client, variant=data["id"])
+    for page in (data["url"], f"/game/{game['id']}"):
+        html = client.get(page).text
+        menu = html[html.index('id="menu-rules"'):]
+        menu = menu[:menu.index("</ul>")]
+        assert "/rules/custom:" not in menu
+        link = re.search(r'href="(/custom/[^"]*)"', menu)
+        assert link is not None, menu
+        assert link.group(1).replace("&amp;", "&") == data["url"]
+        assert client.get(link.group(1).replace("&amp;", "&")).status_code == 200
+
+
+@pytest.mark.parametrize(("lang", "label", "words"), [
+    ("en", "Rows of men for each side", "stands for no choice of"),
+    ("ru", "Рядов шашек у каждой стороны", "Этот адрес повреждён"),
+    ("ar", None, "هذا العنوان تالف"),
+])
+def test_a_broken_code_gets_the_400_page_with_the_reason_translated(
+    client: TestClient, lang: str, label: str | None, words: str
+) -> None:
+    r = client.get("/custom/1005", headers={"Accept-Language": lang})   # man_rows '5'
+    assert r.status_code == 400 and r.headers["content-type"].startswith("text/html")
+    assert words in r.text and "man_rows" not in r.text
+    if label is not None:
+        assert label in r.text
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_code_with_a_name_too_long_gets_the_400_page_not_json(
+    client: TestClient, lang: str
+) -> None:
+    r = client.get("/custom/1:" + "N" * (MAX_CUSTOM_ID + 9), headers={"Accept-Language": lang})
+    assert r.status_code == 400 and r.headers["content-type"].startswith("text/html")
+    assert ("too long" if lang == "en" else "troppo lungo") in r.text
+
+
+@pytest.mark.parametrize(("rules", "lang", "words"), [
+    ("1zz", "en", "cannot be read, so the form starts from the defaults"),
+    ("1zz", "ru", "Правила в этом адресе не читаются"),
+    ("1:" + "N" * 80, "en", "too long"),
+])
+def test_a_form_address_with_broken_rules_says_why(
+    client: TestClient, rules: str, lang: str, words: str
+) -> None:
+    r = client.get("/custom", params={"rules": rules}, headers={"Accept-Language": lang})
+    assert r.status_code == 200 and 'id="custom-refused"' in r.text
+    assert words in r.text
+    assert 'id="custom-refused"' not in client.get("/custom", params={"rules": "1"}).text
+
+
+@pytest.mark.parametrize("back", [False, True])
+def test_the_orthogonal_capture_sentence_follows_what_the_core_lets_men_do(
+    client: TestClient, back: bool
+) -> None:
+    from damiera.rules.game import Game
+
+    rules = {"board_size": 10, "man_rows": 4, "orthogonal_captures": True,
+             "men_capture_backward": back}
+    custom_id = write_custom(rules)
+    v = variant(custom_id)
+    # A white man on 28 with a black man straight behind it (38) and 48 empty.
+    backwards = [str(m) for m in Game(v, fen="W:W28:B38").legal_moves] == ["28x48"]
+    assert backwards is back
+    html = client.get("/custom/" + custom_id.removeprefix("custom:")).text
+    both_ways = "or forwards and backwards across two rows" in html
+    forward_only = "a man forwards only and a king forwards and backwards" in html
+    assert (both_ways, forward_only) == (backwards, not backwards)

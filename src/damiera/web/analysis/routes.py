@@ -2,11 +2,16 @@
 
 - ``GET /analysis?variant=&fen=&optional_capture=1`` or ``?game=ID``: the position editor and
   analysis board (a game opens with its moves as the main line, ready for review).
-- ``GET /api/analysis/position?variant=&optional_capture=&fen=`` -> ``{"variant",
+- ``moves`` (on ``position``, ``explain`` and ``move``): the line from ``fen`` to the position
+  asked about, move texts separated by blanks (at most :data:`MAX_LINE`), so that the rules
+  of a game's history apply as in a game (Frisian's king-move limit); a move of it that is
+  not legal -> 400 ``{"error", "code": "bad_line"}``.
+- ``GET /api/analysis/position?variant=&optional_capture=&fen=[&moves=]`` -> ``{"variant",
   "optional_capture", "fen" (canonical), "turn", "pieces" ({label: "white-man", ...}, what
   the board draws), "moves": [{"move", "from", "to", "path",
   "captures", "promotes", "crowned_at", "paths", "after" (FEN)}], "over": null |
-  {"winner", "reason"}}`` (each move as the play page's legal moves:
+  {"winner", "reason"}, "tired_king": the square of the king that may not make another quiet
+  move now, or null}`` (each move as the play page's legal moves:
   :func:`damiera.web.serialization.moves_with_paths_json`); an
   impossible position -> 400 ``{"error": the rules core's reason, "code": "bad_fen"}``.
 - ``GET /api/analysis/explain?variant=&optional_capture=&fen=&square=[&to=]``: why the piece
@@ -47,6 +52,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
+from damiera.rules.custom import CustomRuleError
 from damiera.rules.game import Game
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import apply_move, legal_moves
@@ -56,7 +62,6 @@ from damiera.rules.notation import (
 from damiera.rules.notation import (
     NotationError,
     explain_illegal,
-    explain_piece,
     move_labels,
     parse_move,
 )
@@ -68,6 +73,7 @@ from damiera.web.analysis.strings import js_strings
 from damiera.web.analysis.workers import Message, WorkerPool
 from damiera.web.api import PLAYER_COOKIE, error_response
 from damiera.web.client_address import client_address
+from damiera.web.custom.strings import reason
 from damiera.web.fair_share import Ticket
 from damiera.web.games import GameService
 from damiera.web.limits import LimitExceeded
@@ -82,6 +88,11 @@ MAX_FEN = 600
 #: Longest game reviewed (plies) and longest move text.
 MAX_MOVES = 600
 MAX_MOVE_TEXT = 80
+#: Longest ``moves`` query (the line from ``fen`` to the position asked about): plies and
+#: characters. A rule that lives in the moves (Frisian's king-move limit) needs only the
+#: last few; the board sends at most this many.
+MAX_LINE = 200
+MAX_LINE_TEXT = MAX_LINE * 12
 
 
 class _Refused(Exception):
@@ -108,11 +119,30 @@ def _position(v: Variant, fen: str | None) -> Position:
         raise _Refused(str(exc), "bad_fen") from None
 
 
-def position_json(v: Variant, pos: Position) -> dict[str, Any]:
+def _line(v: Variant, fen: str | None, moves: str | None) -> Game:
+    """The game of the line: ``fen``'s position (the start when None), then ``moves`` (move
+    texts separated by blanks, at most :data:`MAX_LINE`) played, so that the rules of the
+    game's history apply. Draw rules are not enforced (an analysis plays on)."""
+    game = Game(v, _position(v, fen), enforce_draws=False)
+    texts = (moves or "").split()
+    if len(texts) > MAX_LINE:
+        raise _Refused(f"a line has at most {MAX_LINE} moves, not {len(texts)}", "bad_line")
+    for i, text in enumerate(texts):
+        try:
+            game.play(text[:MAX_MOVE_TEXT])
+        except (NotationError, ValueError) as exc:
+            raise _Refused(f"move {i + 1} of the line ({text[:MAX_MOVE_TEXT]}): {exc}",
+                           "bad_line") from None
+    return game
+
+
+def position_json(v: Variant, pos: Position, game: Game | None = None) -> dict[str, Any]:
     """The ``/api/analysis/position`` answer (see the module docstring); whether the position
-    is over is :meth:`Game.outcome`'s answer, the one place that decides."""
-    outcome = Game(v, pos).outcome()
-    moves = legal_moves(v, pos) if outcome is None else []
+    is over is :meth:`Game.outcome`'s answer, the one place that decides. ``game``: the line
+    that led to ``pos`` (its moves are those its history allows), else ``pos`` alone."""
+    game = game or Game(v, pos)
+    outcome = game.outcome()
+    moves = [m.raw for m in game.legal_moves] if outcome is None else []
     over = None
     if outcome is not None and outcome.winner is not None:
         over = {"winner": outcome.winner.word, "reason": outcome.reason.value}
@@ -125,6 +155,7 @@ def position_json(v: Variant, pos: Position) -> dict[str, Any]:
         "moves": [{**item, "after": write_fen(v, apply_move(pos, m))}
                   for m, item in zip(moves, moves_with_paths_json(v, pos, moves), strict=True)],
         "over": over,
+        "tired_king": game.tired_king(),
     }
 
 
@@ -318,7 +349,11 @@ def build_router(games: GameService, pool: WorkerPool, render: Any,
                     result=g.result.pdn if g.result else None)
         try:
             rules = variant(initial["variant"])
-        except ValueError:  # an unknown or impossible id: the default board
+        except ValueError as exc:  # an unknown or impossible id: the default board, and why
+            why = reason(exc) if isinstance(exc, CustomRuleError) else str(exc)
+            initial["refused"] = i18n.gettext(
+                "This rule set cannot be read, so the board shows International draughts: "
+                "{reason}").replace("{reason}", why[:300])
             rules, initial["variant"] = VARIANTS["international"], "international"
         shown = variants_data
         if rules.id not in VARIANTS:  # a custom rule set: its board and its name
@@ -335,10 +370,13 @@ def build_router(games: GameService, pool: WorkerPool, render: Any,
         variant_id: str = Query(alias="variant", max_length=MAX_VARIANT_ID),
         optional_capture: bool = False,
         fen: str | None = Query(None, max_length=MAX_FEN),
+        moves: str | None = Query(None, max_length=MAX_LINE_TEXT),
     ) -> JSONResponse:
+        locale(request)
         try:
             v = _variant(variant_id, optional_capture)
-            return JSONResponse(position_json(v, _position(v, fen)))
+            game = _line(v, fen, moves)
+            return JSONResponse(position_json(v, game.position, game))
         except _Refused as exc:
             return _refused(exc)
 
@@ -351,13 +389,15 @@ def build_router(games: GameService, pool: WorkerPool, render: Any,
         optional_capture: bool = False,
         fen: str | None = Query(None, max_length=MAX_FEN),
         to: str | None = Query(None, max_length=8),
+        moves: str | None = Query(None, max_length=MAX_LINE_TEXT),
     ) -> JSONResponse:
         locale(request)
         try:
             v = _variant(variant_id, optional_capture)
-            pos = _position(v, fen)
+            game = _line(v, fen, moves)
         except _Refused as exc:
             return _refused(exc)
+        pos = game.position
         geo = geometry(v)
         try:
             start = geo.square(square)
@@ -365,12 +405,14 @@ def build_router(games: GameService, pool: WorkerPool, render: Any,
         except ValueError as exc:
             return error_response(400, str(exc)[:200], code="bad_square")
         legal = legal_moves(v, pos)
-        mine = [m for m in legal if m.start == start]
+        mine = [m.raw for m in game.legal_moves if m.raw.start == start]
         if end is None:
-            refusal = None if mine else explain_piece(v, pos, start)
+            refusal = None if mine else game.explain_piece(start)
         else:
             fits = [m for m in mine if end in m.path[1:]]
-            refusal = None if fits else explain_illegal(v, pos, [start, end], legal)
+            by_position = [m for m in legal if m.start == start and end in m.path[1:]]
+            refusal = (None if fits else game.explain_piece(start) if by_position
+                       else explain_illegal(v, pos, [start, end], legal))
         label = geo.label(start)
         if refusal is None:
             return JSONResponse({"square": label, "moves": [move_labels(v, m)["move"]
@@ -390,15 +432,17 @@ def build_router(games: GameService, pool: WorkerPool, render: Any,
         variant_id: str = Query(alias="variant", max_length=MAX_VARIANT_ID),
         optional_capture: bool = False,
         fen: str | None = Query(None, max_length=MAX_FEN),
+        moves: str | None = Query(None, max_length=MAX_LINE_TEXT),
     ) -> JSONResponse:
         locale(request)
         try:
             v = _variant(variant_id, optional_capture)
-            pos = _position(v, fen)
+            game = _line(v, fen, moves)
         except _Refused as exc:
             return _refused(exc)
         try:
-            found = parse_move(v, pos, move)
+            found = parse_move(v, game.position, move)
+            game.copy().play(found)  # the rules of the line's history (a rested king)
         except NotationError as exc:
             return error_response(400, i18n.error_message(exc.code, exc.params, str(exc)),
                                   code=exc.code)

@@ -22,14 +22,13 @@ import json
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
 from damiera.rules.custom import (
     CUSTOM_PREFIX,
     FIELDS,
-    MAX_CUSTOM_ID,
     MAX_NAME,
     CustomRuleError,
     code_of,
@@ -41,18 +40,22 @@ from damiera.rules.variant import VARIANTS, variant
 from damiera.web import i18n
 from damiera.web.api import error_response
 from damiera.web.custom.page import build_custom_page, page_data
-from damiera.web.custom.strings import FIELD_LABELS, UI, VALUE_LABELS, reason
-from damiera.web.pages import render, request_locale, script_json
+from damiera.web.custom.strings import FIELD_LABELS, FORM_REFUSED, UI, VALUE_LABELS, reason
+from damiera.web.pages import custom_url, render, request_locale, script_json
 from damiera.web.rules_pages.content import UI as RULES_UI
 from damiera.web.serialization import variant_json
 
 #: Longest text value of a rule field in a request.
 MAX_VALUE_TEXT = 40
 
-#: A rule value: a bool, a number, a word, or a short table of numbers (the king-only
-#: endings' draws: ``[[2, 1, 7], [1, 1, 2]]``).
-RuleValue = (bool | int | Annotated[str, Field(max_length=MAX_VALUE_TEXT)]
-             | Annotated[list[Annotated[list[int], Field(max_length=3)]], Field(max_length=4)])
+#: A JSON scalar as it was sent, never converted ("8" stays a text, 3.0 a float, true a
+#: bool): whether it fits a field is :func:`damiera.rules.custom.write_custom`'s to say.
+_Scalar = StrictBool | StrictInt | StrictFloat | Annotated[StrictStr, Field(
+    max_length=MAX_VALUE_TEXT)]
+#: A rule value: a scalar, or a short table of them (the king-only endings' draws:
+#: ``[[2, 1, 7], [1, 1, 2]]``).
+RuleValue = (_Scalar
+             | Annotated[list[Annotated[list[_Scalar], Field(max_length=3)]], Field(max_length=4)])
 
 
 def _as_rule(value: RuleValue) -> object:
@@ -70,11 +73,6 @@ class CustomBody(BaseModel):
         default_factory=dict, max_length=len(FIELDS),
         examples=[{"board_size": 8, "flying_kings": True, "capture_choice": "majority"}])
     name: str = Field(default="", max_length=4 * MAX_NAME, examples=["Club rules"])
-
-
-def custom_url(custom_id: str) -> str:
-    """The address of a custom rule set's page (its code, percent-encoded)."""
-    return "/custom/" + quote(code_of(custom_id), safe=":")
 
 
 def _form_rows(fields: dict[str, object]) -> list[dict[str, Any]]:
@@ -100,19 +98,20 @@ def build_router() -> APIRouter:
     router = APIRouter()
 
     @router.get("/custom", response_class=HTMLResponse, include_in_schema=False)
-    async def form(request: Request,
-                   rules: str | None = Query(None, max_length=MAX_CUSTOM_ID)) -> Response:
+    async def form(request: Request, rules: str | None = None) -> Response:
+        # No length limit on the query here: read_custom refuses a long code before reading
+        # it, with a reason the form shows (a 422 would be JSON).
         request_locale(request)
-        fields, name = default_fields(), ""
+        fields, name, refused = default_fields(), "", ""
         if rules:
             try:
                 fields, name, _ = read_custom(CUSTOM_PREFIX + rules)
-            except CustomRuleError:
-                pass  # a broken code: the form starts from the defaults
+            except CustomRuleError as exc:  # a broken code: the defaults, and why
+                refused = i18n.gettext(FORM_REFUSED) % {"reason": reason(exc)}
         ui = {key: i18n.gettext(text) for key, text in UI.items()}
         return render(request, "custom_form.html", {
             "title": ui["title"], "ui": ui, "rows": _form_rows(fields), "name": name,
-            "max_name": MAX_NAME,
+            "max_name": MAX_NAME, "refused": refused,
         })
 
     @router.post("/api/custom", tags=["custom"],
@@ -133,8 +132,9 @@ def build_router() -> APIRouter:
                              "variant": variant_json(v)})
 
     @router.get("/custom/{code}", response_class=HTMLResponse, include_in_schema=False)
-    async def page(request: Request,
-                   code: str = Path(max_length=MAX_CUSTOM_ID)) -> Response:
+    async def page(request: Request, code: str) -> Response:
+        # No length limit on the path here: read_custom refuses a long code before reading
+        # it, with a reason the error page translates (a 422 would be JSON).
         lang = request_locale(request)
         try:
             v = variant(CUSTOM_PREFIX + code)

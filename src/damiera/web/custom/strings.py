@@ -107,6 +107,16 @@ REASONS: Final[Mapping[str, str]] = {
                         "offer yet."),
     "name": N_("A name has at most 32 characters: letters, digits, spaces and - ' . & ( ) ! , "
                "with at least one letter or digit."),
+    "value": N_("“%(field)s” cannot be %(value)s."),
+    "id-length": N_("This address is too long for a rule set: it has at most %(most)s "
+                    "characters, and the name at most %(name)s."),
+    "id-prefix": N_("A custom rule set's id starts with custom:."),
+    "id-version": N_("This address was made by another version of the site: its code starts "
+                     "with %(found)s, not %(version)s."),
+    "code-length": N_("This address is broken: a rule set's code has at most %(most)s "
+                      "characters."),
+    "code-char": N_("This address is broken: %(char)s stands for no choice of “%(field)s” (its "
+                    "choices are written 0 to %(last)s)."),
 }
 
 UI: Final[Mapping[str, str]] = {
@@ -132,13 +142,20 @@ UI: Final[Mapping[str, str]] = {
 }
 
 
+#: Said on the form when the rules in its address (``?rules=``) cannot be read.
+FORM_REFUSED: Final = N_("The rules in this address cannot be read, so the form starts from "
+                         "the defaults: %(reason)s")
+
+
 def reason(error: CustomRuleError) -> str:
-    """The refusal's reason in the current language (its English message for a code the
-    catalogs have no sentence for: a broken address)."""
+    """The refusal's reason in the current language, a field named by its label on the form
+    (the English message for a code without a sentence here)."""
     message = REASONS.get(error.code)
     if message is None:
         return str(error)
     params = {key: str(value) for key, value in error.params.items()}
+    if "field" in params:  # the field's label, as the form shows it
+        params["field"] = gettext(FIELD_LABELS.get(params["field"], params["field"]))
     try:
         return gettext(message) % params if params else gettext(message)
     except (KeyError, ValueError, TypeError):

@@ -231,6 +231,12 @@ ORTHOGONAL = N_(
     "sideways across two columns, or forwards and backwards across two rows. A king does so "
     "from afar, as on the diagonals; moves without a capture stay diagonal."
 )
+ORTHOGONAL_MEN_FORWARD = N_(
+    "Men and kings also capture straight along a row or a column, over the next dark square: "
+    "sideways across two columns, or across two rows, a man forwards only and a king forwards "
+    "and backwards. A king does so from afar, as on the diagonals; moves without a capture "
+    "stay diagonal."
+)
 KING_MOVE_LIMIT = N_(
     "While a side still has men, one king may make at most %(n)s moves in a row without "
     "capturing; then another piece must move (the king may always capture)."
@@ -435,7 +441,8 @@ def _rule_sections(v: Variant, gettext: Translate) -> dict[str, Section]:
         t(KING_CAPTURE_SHORT if not v.flying_kings
           else KING_CAPTURE_BEHIND if v.king_lands_behind else KING_CAPTURE_FLYING),
         t(MEN_TAKE_KINGS if v.men_capture_kings else MEN_NO_KINGS),
-        *([t(ORTHOGONAL)] if v.orthogonal_captures else []),
+        *([t(ORTHOGONAL if v.men_capture_backward else ORTHOGONAL_MEN_FORWARD)]
+          if v.orthogonal_captures else []),
         t(MULTI),
         t(_removal(v)),
         t(REFUSED),

@@ -4,7 +4,8 @@
 // server (/api/analysis/...): the script only draws, remembers the tree and asks.
 import { clearReview, nextMistake, startReview } from "/static/analysis_review.js";
 import {
-  $, DATA, S, VARIANTS, mainLine, message, moveNumber, pvText, query, scoreText, setBoard, state,
+  $, DATA, S, VARIANTS, lineQuery, mainLine, message, moveNumber, pvText, query, scoreText, setBoard,
+  state,
 } from "/static/analysis_state.js";
 import { api } from "/static/api.js";
 import { describer, drawBoard } from "/static/board.js";
@@ -76,7 +77,7 @@ async function analyseFen(fen, moves = []) {
     const m = node.info.moves.find((x) => x.move === text);
     if (!m) break;
     const child = addChild(node, m);
-    child.info = await api(`/api/analysis/position?${query({ fen: child.fen })}`);
+    child.info = await api(`/api/analysis/position?${lineQuery(child)}`);
     node = child;
   }
   clearReview();
@@ -113,7 +114,7 @@ async function goTo(node) {
   state.node = node;
   state.selection = null;
   if (!node.info) {
-    try { node.info = await api(`/api/analysis/position?${query({ fen: node.fen })}`); } catch (e) {
+    try { node.info = await api(`/api/analysis/position?${lineQuery(node)}`); } catch (e) {
       message(e.message); return;
     }
   }
@@ -174,7 +175,7 @@ function renderTree() {
 // -- moves on the board ------------------------------------------------------------------------
 async function explain(square, to) {
   try {
-    const r = await api(`/api/analysis/explain?${query({ fen: state.node.fen, square, ...(to ? { to } : {}) })}`);
+    const r = await api(`/api/analysis/explain?${lineQuery(state.node, { square, ...(to ? { to } : {}) })}`);
     if (r.reason) message(r.reason);
   } catch (e) { message(e.message); }
 }
@@ -230,7 +231,7 @@ async function typedMove(text) {
   let move = moveNamed(info.moves, text);
   if (!move) {
     try {
-      const read = await api(`/api/analysis/move?${query({ fen: state.node.fen, move: text })}`);
+      const read = await api(`/api/analysis/move?${lineQuery(state.node, { move: text })}`);
       move = moveNamed(info.moves, read.move);
     } catch (e) { message(e.message); draw(); return; }
   }
@@ -467,6 +468,7 @@ async function init() {
     loadEdit(state.root.info);
     syncEditor();
   }
+  if (initial.refused) message(initial.refused);   // a rule set in the address that is refused
   document.body.dataset.ready = "1";
 }
 

@@ -33,6 +33,20 @@ export function query(extra) {
   return p.toString();
 }
 
+// Most moves of a line sent with a position (the server's MAX_LINE): a rule that lives in the
+// game's moves (Frisian's king-move limit) needs only the last few.
+const MAX_LINE = 200;
+
+// The query of `node`'s position as the end of its line: the FEN of the line's start (the
+// root, or the node MAX_LINE moves up) and the moves from there, so that the server applies
+// the rules of the game's history as in a game.
+export function lineQuery(node, extra = {}) {
+  const moves = [];
+  let start = node;
+  while (start.parent && moves.length < MAX_LINE) { moves.unshift(start.move.move); start = start.parent; }
+  return query({ fen: start.fen, ...(moves.length ? { moves: moves.join(" ") } : {}), ...extra });
+}
+
 export function menText(score) { return score === 0 ? "0.00" : (score > 0 ? "+" : "−") + (Math.abs(score) / 100).toFixed(2); }
 
 export function scoreText(line) {

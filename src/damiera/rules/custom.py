@@ -29,6 +29,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from damiera.rules.moot_rules import moot_fields
+
 #: What every custom id starts with.
 CUSTOM_PREFIX: Final = "custom:"
 #: The code's version this module writes (and the only one it reads).
@@ -108,7 +110,8 @@ class CustomRuleError(ValueError):
 
     ``code`` names the reason (``board-12``, ``rows``, ``land-behind-short-king``,
     ``optional-capture-10x10``, ``losing-breakthrough``, ``pass-through-forward-men``,
-    ``value``: a field given a value it does not have, of the wrong type included (params
+    ``breakthrough-kings`` (param ``field``), ``breakthrough-choice`` (params ``choice``,
+    ``same``), ``breakthrough-flying``, ``value``: a field given a value it does not have, of the wrong type included (params
     ``field``, ``value``); in a code: ``id-length``, ``id-prefix``, ``id-version``,
     ``code-length``, ``code-char`` (params ``field``, ``char``, ``last``); ``syntax``,
     ``name``), ``params`` its numbers and the field's name, so a page can word it in its language;
@@ -140,7 +143,8 @@ def check_fields(fields: Mapping[str, object]) -> None:
     when men capture forward only (it could never go on, so the rule is 'promotion ends the
     move'); Turkish draughts' rules (every square playing, no turning back, empty back rows:
     the custom pages' diagrams and start are drawn for the dark squares, with men from the
-    back row, so these fields keep their defaults until they know that board).
+    back row, so these fields keep their defaults until they know that board); a rule about
+    kings under breakthrough, where it changes nothing (:mod:`damiera.rules.moot_rules`).
     """
     for name, value in fields.items():
         field = _BY_NAME.get(name)
@@ -182,6 +186,26 @@ def check_fields(fields: Mapping[str, object]) -> None:
             "pass-through-forward-men", "a man that reaches the far row during a capture can "
             "only go on by capturing backward; with men capturing forward only, choose that "
             "the promotion ends the move")
+    _refuse_moot(fields)
+
+
+def _refuse_moot(fields: Mapping[str, object]) -> None:
+    """Refuse the first field that changes nothing (:func:`moot_fields`), with the reason."""
+    for name, same in moot_fields(fields).items():
+        if name == "capture_choice":
+            raise CustomRuleError(
+                "breakthrough-choice", "under breakthrough no king is on the board while the "
+                f"game goes on, so the capture choice {_shown(fields[name])} is "
+                f"{_shown(same)}: choose that", field=name, choice=fields[name], same=same)
+        if name in ("flying_kings", "king_lands_behind"):
+            raise CustomRuleError(
+                "breakthrough-flying", "under breakthrough the first man crowned wins, so how "
+                "kings fly matters only to a man crowned during a capture that goes on "
+                "capturing as a king: choose that, or kings that move one square", field=name)
+        raise CustomRuleError(
+            "breakthrough-kings", "under breakthrough the first man crowned wins, so no king "
+            f"ever moves or is taken: {name} changes nothing; leave it at {_shown(same)}",
+            field=name)
 
 
 def clean_name(name: str) -> str:

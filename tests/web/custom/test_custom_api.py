@@ -59,6 +59,12 @@ def test_fields_left_out_take_their_default(client: TestClient) -> None:
      "two different goals", "due scopi diversi"),
     ({"man_rows": 4}, "", "rows", "at most 3 rows", "al massimo 3 file"),
     ({}, "<script>", "name", "at most 32 characters", "al massimo 32 caratteri"),
+    ({"breakthrough": True, "men_capture_kings": False}, "", "breakthrough-kings",
+     "“May men capture kings?” changes nothing", "«Le pedine possono prendere le dame?»"),
+    ({"breakthrough": True, "capture_choice": "value"}, "", "breakthrough-choice",
+     "the same as “the one that takes the most pieces”", "«quella che prende più pezzi»"),
+    ({"breakthrough": True, "flying_kings": True}, "", "breakthrough-flying",
+     "goes on capturing as a king", "continua a prendere come dama"),
 ])
 def test_an_impossible_rule_set_is_refused_with_the_reason_in_the_pages_language(
         client: TestClient, rules: dict[str, Any], name: str, code: str, english: str,
@@ -276,3 +282,30 @@ def test_the_orthogonal_capture_sentence_follows_what_the_core_lets_men_do(
     both_ways = "or forwards and backwards across two rows" in html
     forward_only = "a man forwards only and a king forwards and backwards" in html
     assert (both_ways, forward_only) == (backwards, not backwards)
+
+
+@pytest.mark.parametrize(("named", "lang", "words"), [
+    ("russian", "en", "These are the rules of Russian draughts."),
+    ("international+breakthrough", "en",
+     "These are the rules of International draughts (breakthrough)."),
+    ("american+optional-capture", "ru", "Это правила: "),
+    ("frisian+losing", "it", "Queste sono le regole: "),
+])
+def test_a_custom_rule_set_equal_to_a_named_one_says_so_with_a_link(
+        client: TestClient, named: str, lang: str, words: str) -> None:
+    from damiera.rules.moot_rules import effective_fields
+
+    v = variant(named)
+    data = create(client, effective_fields(custom_fields(v)), "Mine", lang=lang).json()
+    same = data["same_as"]
+    assert same["full_id"] == v.full_id and same["text"].startswith(words)
+    assert same["url"] == f"/{lang}/rules/{v.id}" and same["name"] in same["text"]
+    assert client.get(same["url"]).status_code == 200
+    html = client.get(data["url"], headers={"Accept-Language": lang}).text
+    assert f'id="custom-same">{same["before"]}<a href="{same["url"]}">' in html
+
+
+def test_a_custom_rule_set_of_its_own_names_no_other(client: TestClient) -> None:
+    data = create(client, {**RUSSIAN_RULES, "first_to_move": "B"}).json()
+    assert data["same_as"] is None
+    assert 'id="custom-same"' not in client.get(data["url"]).text

@@ -14,9 +14,11 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from damiera.rules.position import parse_fen
+from damiera.rules.same_rules import named_rule_set
 from damiera.rules.variant import VARIANTS, Variant
 from damiera.web.custom.diagrams import custom_diagrams
-from damiera.web.custom.strings import UI
+from damiera.web.custom.strings import SAME_RULES, UI
+from damiera.web.pages import rules_url
 from damiera.web.rules_pages.comparison import comparison
 from damiera.web.rules_pages.content import (
     DIFFERENCES_NOTE,
@@ -61,6 +63,26 @@ def build_custom_page(v: Variant, gettext: Translate) -> RulesPage:
     )
     isolate_page(page)
     return page
+
+
+def same_rules_json(v: Variant, lang: str, gettext: Translate) -> dict[str, str] | None:
+    """What to say when ``v`` plays a named rule set's games
+    (:func:`damiera.rules.same_rules.named_rule_set`), or None: ``full_id`` (with its options,
+    ``russian+breakthrough``), ``name`` (translated, the options in brackets), ``url`` (that
+    rule set's rules page in ``lang``) and ``text`` ("These are the rules of Russian
+    draughts."), with ``before`` and ``after``, the text around the name, for a page to link
+    the name."""
+    named = named_rule_set(v)
+    if named is None or named.id == v.id:
+        return None
+    t = gettext
+    words = [t(word) for on, word in ((named.optional_capture, "captures optional"),
+                                      (named.losing, "losing rule"),
+                                      (named.breakthrough, "breakthrough")) if on]
+    name = t(named.name) + (f" ({', '.join(words)})" if words else "")
+    before, _, after = t(SAME_RULES).partition("%(name)s")
+    return {"full_id": named.full_id, "name": name, "url": rules_url(lang, named),
+            "text": before + name + after, "before": before, "after": after}
 
 
 def caption_html(d: Diagram, gettext: Translate) -> Markup:

@@ -6,14 +6,17 @@ rule set's own page at its shareable address.
   which gives the reason of an impossible combination in the page's language.
 - ``POST /api/custom`` ``{"rules": {field: value, ...}, "name": "..."}`` (values as in
   ``FIELDS``: ``8``, ``true``, ``"majority"``; fields left out take their default) -> 200
-  ``{"id": "custom:...", "name", "url": "/custom/<code>", "variant": the variant's JSON}``,
+  ``{"id": "custom:...", "name", "url": "/custom/<code>", "variant": the variant's JSON,
+  "same_as": null or, when the rules are a named rule set's (with its options),
+  {"full_id", "name", "url": its rules page, "text": "These are the rules of ..."}}``,
   or 400 ``{"error": the reason, "code": the reason's code}``. Nothing is stored: the rule
   set lives in its id, which every API that takes a variant takes.
 - ``GET /custom/<code>`` (the id without ``custom:``): the rules page, generated from the
   parameters in the request's language, with the address to share and buttons to play the
   computer or a friend (the ☰ menu's new-game form with the rule set chosen), open the
   analysis board, or import PDN. A code written otherwise than canonically is redirected to
-  the canonical address; a broken one gets a 400 page with the reason.
+  the canonical address; a broken one gets a 400 page with the reason. The form and the page
+  say so when the rules are a named rule set's, with a link to its rules page.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from damiera.rules.custom import (
 from damiera.rules.variant import VARIANTS, variant
 from damiera.web import i18n
 from damiera.web.api import error_response
-from damiera.web.custom.page import build_custom_page, page_data
+from damiera.web.custom.page import build_custom_page, page_data, same_rules_json
 from damiera.web.custom.strings import FIELD_LABELS, FORM_REFUSED, UI, VALUE_LABELS, reason
 from damiera.web.pages import custom_url, render, request_locale, script_json
 from damiera.web.rules_pages.content import UI as RULES_UI
@@ -117,7 +120,7 @@ def build_router() -> APIRouter:
     @router.post("/api/custom", tags=["custom"],
                  summary="Check a custom rule set and get its id and address")
     async def create(body: CustomBody, request: Request) -> Response:
-        request_locale(request)
+        lang = request_locale(request)
         known = {field.name for field in FIELDS}
         unknown = sorted(set(body.rules) - known)
         if unknown:
@@ -129,7 +132,8 @@ def build_router() -> APIRouter:
             return error_response(400, reason(exc), code=exc.code)
         v = variant(custom_id)
         return JSONResponse({"id": custom_id, "name": v.name, "url": custom_url(custom_id),
-                             "variant": variant_json(v)})
+                             "variant": variant_json(v),
+                             "same_as": same_rules_json(v, lang, i18n.gettext)})
 
     @router.get("/custom/{code}", response_class=HTMLResponse, include_in_schema=False)
     async def page(request: Request, code: str) -> Response:
@@ -155,6 +159,7 @@ def build_router() -> APIRouter:
             "analysis_url": "/analysis?" + "variant=" + quote(v.full_id, safe=""),
             "page_data": script_json(page_data(v)),
             "variants": [*VARIANTS.values(), v],  # the new-game form offers it
+            "same_as": same_rules_json(v, lang, t),
         })
 
     return router

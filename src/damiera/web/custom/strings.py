@@ -102,6 +102,16 @@ REASONS: Final[Mapping[str, str]] = {
     "pass-through-forward-men": N_("A man that reaches the far row during a capture can only "
                                    "go on by capturing backward; with men capturing forwards "
                                    "only, choose that it is crowned and the move ends."),
+    "breakthrough-kings": N_("Under breakthrough the first man crowned wins, so no king ever "
+                             "moves or is taken: “%(field)s” changes nothing; leave it at its "
+                             "first choice."),
+    "breakthrough-choice": N_("Under breakthrough no king is on the board while the game goes "
+                              "on, so this capture rule is the same as “%(same)s”: choose "
+                              "that."),
+    "breakthrough-flying": N_("Under breakthrough the first man crowned wins, so how kings move "
+                              "matters only to a man crowned during a capture that goes on "
+                              "capturing as a king: choose that, or kings that move one "
+                              "square."),
     "turkish-rules": N_("Every square playing, captures that may not turn back and empty "
                         "back rows are Turkish draughts' rules, which custom rule sets do not "
                         "offer yet."),
@@ -142,18 +152,27 @@ UI: Final[Mapping[str, str]] = {
 }
 
 
+#: Said on the form and a custom rule set's page when its rules are a named rule set's
+#: (``%(name)s``: that rule set's name, a link to its rules page).
+SAME_RULES: Final = N_("These are the rules of %(name)s.")
+
 #: Said on the form when the rules in its address (``?rules=``) cannot be read.
 FORM_REFUSED: Final = N_("The rules in this address cannot be read, so the form starts from "
                          "the defaults: %(reason)s")
 
 
 def reason(error: CustomRuleError) -> str:
-    """The refusal's reason in the current language, a field named by its label on the form
-    (the English message for a code without a sentence here)."""
+    """The refusal's reason in the current language, a field and its values named by their
+    labels on the form (the English message for a code without a sentence here)."""
     message = REASONS.get(error.code)
     if message is None:
         return str(error)
     params = {key: str(value) for key, value in error.params.items()}
+    field = str(error.params.get("field", ""))
+    for key in ("choice", "same"):  # a value of the field, by its label on the form
+        label = VALUE_LABELS.get(field, {}).get(error.params.get(key, ""))
+        if label is not None:
+            params[key] = gettext(label)
     if "field" in params:  # the field's label, as the form shows it
         params["field"] = gettext(FIELD_LABELS.get(params["field"], params["field"]))
     try:

@@ -12,6 +12,17 @@ if (form) {
   const errorBox = document.getElementById("custom-error");
   const create = document.getElementById("custom-create");
   const nameInput = document.getElementById("custom-name");
+  const same = document.getElementById("custom-same");
+  /** Say which named rule set these rules are, its name a link to its rules page. */
+  function showSame(info) {
+    same.replaceChildren();
+    same.hidden = !info;
+    if (!info) return;
+    const link = document.createElement("a");
+    link.href = info.url;
+    link.textContent = info.name;
+    same.append(info.before, link, info.after);
+  }
   const body = () => ({
     rules: Object.fromEntries([...form.querySelectorAll("select[data-field]")]
       .map((select) => [select.dataset.field, JSON.parse(select.value)])),
@@ -26,6 +37,7 @@ if (form) {
       if (mine === asked) {
         errorBox.hidden = true;
         create.disabled = false;
+        showSame(data.same_as);
       }
       return data;
     } catch (err) {
@@ -33,6 +45,7 @@ if (form) {
         setText(errorBox, err.message);
         errorBox.hidden = false;
         create.disabled = true;
+        showSame(null);
       }
       return null;
     }

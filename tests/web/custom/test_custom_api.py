@@ -19,6 +19,7 @@ from damiera.rules.variant import VARIANTS, custom_fields, variant
 from damiera.web import custom as custom_package
 from damiera.web import i18n
 from damiera.web.custom.strings import FIELD_LABELS, VALUE_LABELS
+from damiera.web.custom.variant_body import KNOWN_KEYS
 from damiera.web.store_tables import MAX_VARIANT_ID
 from tests.web.conftest import new_game, play
 
@@ -80,8 +81,11 @@ def test_an_impossible_rule_set_is_refused_with_the_reason_in_the_pages_language
     ({"rules": {"flying": True}}, 400, "unknown rule field 'flying'"),
     ({"rules": {"board_size": 9}}, 400, "“Board” cannot be 9."),
     ({"rules": {"flying_kings": 1}}, 400, "“Kings” cannot be 1."),
-    ({"rules": {"capture_choice": "x" * 41}}, 422, ""),
-    ({"rules": {f"f{i}": 1 for i in range(len(FIELDS) + 1)}}, 422, ""),
+    ({"rules": {"capture_choice": "x" * 41}}, 400, "“Which capture must be chosen” cannot be"),
+    ({"rules": {"capture_choice": "x" * 601}}, 422, ""),
+    ({"rules": {f"f{i}": 1 for i in range(len(KNOWN_KEYS) + 1)}}, 422, ""),
+    ({"rules": {"board": {"size": 8, "squares": [{"label": "a1", "file": 0, "rank": 0}] * 145}}},
+     422, ""),
     ({"name": "x" * 200}, 422, ""),
 ])
 def test_bad_input_is_refused_and_bounded(client: TestClient, body: dict[str, Any],

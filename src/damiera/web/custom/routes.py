@@ -5,7 +5,9 @@ rule set's own page at its shareable address.
   of :data:`damiera.rules.custom.FIELDS` and a name; each change is checked by the API below,
   which gives the reason of an impossible combination in the page's language.
 - ``POST /api/custom`` ``{"rules": {field: value, ...}, "name": "..."}`` (values as in
-  ``FIELDS``: ``8``, ``true``, ``"majority"``; fields left out take their default) -> 200
+  ``FIELDS``: ``8``, ``true``, ``"majority"``; fields left out take their default; a
+  variant's JSON from ``GET /api/variants`` is read too: :mod:`damiera.web.custom.variant_body`)
+  -> 200
   ``{"id": "custom:...", "name", "url": "/custom/<code>", "variant": the variant's JSON,
   "same_as": null or, when the rules are a named rule set's (with its options),
   {"full_id", "name", "url": its rules page, "text": "These are the rules of ..."}}``,
@@ -44,27 +46,55 @@ from damiera.web import i18n
 from damiera.web.api import error_response
 from damiera.web.custom.page import build_custom_page, page_data, same_rules_json
 from damiera.web.custom.strings import FIELD_LABELS, FORM_REFUSED, UI, VALUE_LABELS, reason
+from damiera.web.custom.variant_body import KNOWN_KEYS, custom_rules
 from damiera.web.pages import custom_url, render, request_locale, script_json
 from damiera.web.rules_pages.content import UI as RULES_UI
 from damiera.web.serialization import variant_json
 
-#: Longest text value of a rule field in a request.
+#: Longest name of a rule field in a request.
 MAX_VALUE_TEXT = 40
+#: Longest text value in a request's ``rules`` (a variant's JSON holds its start FEN).
+MAX_TEXT = 600
 
 #: A JSON scalar as it was sent, never converted ("8" stays a text, 3.0 a float, true a
 #: bool): whether it fits a field is :func:`damiera.rules.custom.write_custom`'s to say.
-_Scalar = StrictBool | StrictInt | StrictFloat | Annotated[StrictStr, Field(
-    max_length=MAX_VALUE_TEXT)]
+_Scalar = StrictBool | StrictInt | StrictFloat | Annotated[StrictStr, Field(max_length=MAX_TEXT)]
+#: Most squares a board of a variant's JSON lists (a 12x12 board has 72).
+MAX_SQUARES = 144
+
+
+class _Square(BaseModel, extra="forbid"):
+    """A square of a variant's JSON board (read, left aside)."""
+
+    label: Annotated[StrictStr, Field(max_length=4)]
+    file: StrictInt
+    rank: StrictInt
+
+
+class _Board(BaseModel, extra="forbid"):
+    """The board object of a variant's JSON: its ``size`` is read, its squares left aside."""
+
+    size: StrictInt
+    squares: list[_Square] = Field(default_factory=list, max_length=MAX_SQUARES)
+
+
 #: A rule value: a scalar, or a short table of them (the king-only endings' draws:
-#: ``[[2, 1, 7], [1, 1, 2]]``).
+#: ``[[2, 1, 7], [1, 1, 2]]``); from a variant's JSON also its board object and its
+#: ``start_pieces`` (:mod:`damiera.web.custom.variant_body`).
 RuleValue = (_Scalar
-             | Annotated[list[Annotated[list[_Scalar], Field(max_length=3)]], Field(max_length=4)])
+             | Annotated[list[Annotated[list[_Scalar], Field(max_length=3)]], Field(max_length=4)]
+             | _Board
+             | Annotated[dict[Annotated[str, Field(max_length=4)],
+                              Annotated[StrictStr, Field(max_length=12)]],
+                         Field(max_length=MAX_SQUARES)])
 
 
 def _as_rule(value: RuleValue) -> object:
-    """A JSON value as the rule tables hold it (lists as tuples)."""
+    """A JSON value as the rule tables hold it (lists as tuples, the board by its size)."""
     if isinstance(value, list):
         return tuple(tuple(row) for row in value)
+    if isinstance(value, _Board):
+        return {"size": value.size}
     return value
 
 
@@ -73,7 +103,7 @@ class CustomBody(BaseModel):
     docstring), ``name`` (at most 32 characters once blanks are trimmed)."""
 
     rules: dict[Annotated[str, Field(max_length=MAX_VALUE_TEXT)], RuleValue] = Field(
-        default_factory=dict, max_length=len(FIELDS),
+        default_factory=dict, max_length=len(KNOWN_KEYS),
         examples=[{"board_size": 8, "flying_kings": True, "capture_choice": "majority"}])
     name: str = Field(default="", max_length=4 * MAX_NAME, examples=["Club rules"])
 
@@ -121,13 +151,9 @@ def build_router() -> APIRouter:
                  summary="Check a custom rule set and get its id and address")
     async def create(body: CustomBody, request: Request) -> Response:
         lang = request_locale(request)
-        known = {field.name for field in FIELDS}
-        unknown = sorted(set(body.rules) - known)
-        if unknown:
-            return error_response(400, f"unknown rule field {unknown[0][:40]!r}; the fields "
-                                  f"are {', '.join(sorted(known))}", code="syntax")
         try:
-            custom_id = write_custom({k: _as_rule(v) for k, v in body.rules.items()}, body.name)
+            rules = custom_rules({k: _as_rule(v) for k, v in body.rules.items()})
+            custom_id = write_custom(rules, body.name)
         except CustomRuleError as exc:
             return error_response(400, reason(exc), code=exc.code)
         v = variant(custom_id)

@@ -84,3 +84,27 @@ def test_the_endgame_databases_and_rule_objects_are_capped(
                     continue
                 legal_moves(v, start_position(v))
     assert len(movegen._BY_VALUE) <= movegen._MAX_BY_VALUE
+
+
+def test_the_endgame_rules_key_is_computed_once_per_rules_and_capped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    built: list[object] = []
+    real = egdb_files._core.Egdb
+
+    class CountingEgdb:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            built.append(args)
+            self.rules_key = real(*args, **kwargs).rules_key
+
+    class Core:
+        Egdb = CountingEgdb
+
+    egdb_files._rules_key.cache_clear()
+    monkeypatch.setattr(egdb_files, "_core", Core)
+    keys = {egdb_files.rules_key(variant(f"custom:1:Club {i}")) for i in range(300)}
+    assert len(keys) == 1 and len(built) == 1    # one empty database asked, not 300
+    assert egdb_files._rules_key.cache_info().maxsize == egdb_files.MAX_RULES_KEYS
+    with pytest.raises(ValueError, match="8x8"):
+        egdb_files.rules_key(variant("international"))
+    egdb_files._rules_key.cache_clear()

@@ -88,12 +88,24 @@ def empty_database(variant: Variant, pieces: int) -> _core.Egdb:
     return _core.Egdb(native_rules(variant), pieces, solve=False)
 
 
-@functools.cache
+#: Most rules keys remembered (least recently used dropped first).
+MAX_RULES_KEYS: Final = 64
+
+
 def rules_key(variant: Variant) -> str:
     """The core's name of the rule parameters ``variant``'s endgame values depend on (e.g.
     ``8x8-f0-b0-k1-c0-p0-l0-r0-o0-m1``, see ``csrc/egdb.h``), which names its folder and is
-    written in every file. Raises ValueError for rules without databases."""
-    return empty_database(variant, 2).rules_key
+    written in every file. Raises ValueError for rules without databases. Computed once per
+    core rule object (:func:`~damiera.rules.movegen.native_rules`, shared by variants with
+    the same rules: custom rule sets differing only in name share one), the last
+    :data:`MAX_RULES_KEYS` kept."""
+    check_rules(variant)
+    return _rules_key(native_rules(variant))
+
+
+@functools.lru_cache(maxsize=MAX_RULES_KEYS)
+def _rules_key(rules: _core.Rules) -> str:
+    return _core.Egdb(rules, 2, solve=False).rules_key
 
 
 def rules_dir(variant: Variant, directory: Path | None = None) -> Path:

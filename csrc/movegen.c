@@ -433,9 +433,9 @@ static int quiet_moves(const Rules *r, uint64_t own, uint64_t opp, uint64_t king
     while (own_kings) {
         int s = lowbit(own_kings);
         own_kings &= own_kings - 1;
-        for (unsigned dirs = r->king_quiet; dirs; dirs &= dirs - 1)
-            for (int t = r->nb[__builtin_ctz(dirs)][s]; t >= 0 && (empty >> t & 1);
-                 t = r->nb[__builtin_ctz(dirs)][t]) {
+        for (unsigned dirs = r->king_quiet; dirs; dirs &= dirs - 1) {
+            int d = __builtin_ctz(dirs);
+            for (int t = r->nb[d][s]; t >= 0 && (empty >> t & 1); t = r->nb[d][t]) {
                 m.start = m.path[0] = (uint8_t)s;
                 m.end = m.path[1] = (uint8_t)t;
                 if (push(out, &m) < 0)
@@ -443,6 +443,7 @@ static int quiet_moves(const Rules *r, uint64_t own, uint64_t opp, uint64_t king
                 if (!r->flying)
                     break;
             }
+        }
     }
     return 0;
 }

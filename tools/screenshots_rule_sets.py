@@ -25,6 +25,8 @@ from pathlib import Path
 from playwright.sync_api import Page
 from screenshots import _game, _wait, desktop_page, serve_and_shoot
 
+from damiera.web.custom.example import example_body
+
 
 def _click_move(page: Page, move: str) -> None:
     """Enter a move as a player does: its start square, then each landing square."""
@@ -80,13 +82,9 @@ def shoot(base_url: str, out: Path) -> list[Path]:
 
 
 def shoot_custom_rule_set(page: Page, path: Path) -> None:
-    """The page of a custom rule set made through the API, its first diagram drawn."""
-    body = {"rules": {"board_size": 10, "man_rows": 4, "men_capture_backward": True,
-                      "flying_kings": True, "capture_choice": "majority",
-                      "promotion_during_capture": "promote-and-continue",
-                      "breakthrough": True},
-            "name": "Club rules"}
-    url = page.request.post("/api/custom", data=body).json()["url"]
+    """The page of the example custom rule set (:mod:`damiera.web.custom.example`) made
+    through the API, its first diagram drawn."""
+    url = page.request.post("/api/custom", data=example_body()).json()["url"]
     page.goto(url + "?lang=en")
     page.locator("figure.diagram svg [data-piece]").first.wait_for()
     page.screenshot(path=str(path))

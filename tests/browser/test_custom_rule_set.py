@@ -10,6 +10,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from damiera.web.custom.example import example_body
 from tests.browser.conftest import browser_pages
 from tests.browser.test_play_page import board_pieces, moves_listed, square, wait_idle
 
@@ -70,16 +71,11 @@ def test_a_custom_rule_set_made_in_one_browser_is_played_in_another(
 def test_the_page_tools_screenshot_shows_is_drawn(browser: Any, base_url: str,
                                                  tmp_path: Path) -> None:
     """The page tools/screenshots_rule_sets.py takes as docs/screenshots/custom_rule_set.png
-    (Russian men and kings on 10x10, majority, breakthrough), shot into a temporary file
-    here so that a test run leaves the committed picture alone."""
+    (the example rule set both make: Russian men and kings on 10x10, majority, breakthrough),
+    shot into a temporary file here so that a test run leaves the committed picture alone."""
     with browser_pages(browser, [base_url]) as (pages, errors):
         page = pages[0]
-        body = {"rules": {"board_size": 10, "man_rows": 4, "men_capture_backward": True,
-                          "flying_kings": True, "capture_choice": "majority",
-                          "promotion_during_capture": "promote-and-continue",
-                          "breakthrough": True},
-                "name": "Club rules"}
-        url = page.request.post("/api/custom", data=body).json()["url"]
+        url = page.request.post("/api/custom", data=example_body()).json()["url"]
         page.goto(url + "?lang=en")
         expect(page.locator("figure.diagram svg [data-piece]").first).to_be_visible()
         expect(page.locator("#diagram-custom-breakthrough")).to_be_visible()

@@ -44,6 +44,7 @@ from damiera.rules.custom import (
 from damiera.rules.variant import VARIANTS, variant
 from damiera.web import i18n
 from damiera.web.api import error_response
+from damiera.web.custom.example import EXAMPLE_NAME, EXAMPLE_RULES
 from damiera.web.custom.page import build_custom_page, page_data, same_rules_json
 from damiera.web.custom.strings import FIELD_LABELS, FORM_REFUSED, UI, VALUE_LABELS, reason
 from damiera.web.custom.variant_body import KNOWN_KEYS, custom_rules
@@ -103,9 +104,8 @@ class CustomBody(BaseModel):
     docstring), ``name`` (at most 32 characters once blanks are trimmed)."""
 
     rules: dict[Annotated[str, Field(max_length=MAX_VALUE_TEXT)], RuleValue] = Field(
-        default_factory=dict, max_length=len(KNOWN_KEYS),
-        examples=[{"board_size": 8, "flying_kings": True, "capture_choice": "majority"}])
-    name: str = Field(default="", max_length=4 * MAX_NAME, examples=["Club rules"])
+        default_factory=dict, max_length=len(KNOWN_KEYS), examples=[EXAMPLE_RULES])
+    name: str = Field(default="", max_length=4 * MAX_NAME, examples=[EXAMPLE_NAME])
 
 
 def _form_rows(fields: dict[str, object]) -> list[dict[str, Any]]:

@@ -82,3 +82,21 @@ def test_the_page_tools_screenshot_shows_is_drawn(browser: Any, base_url: str,
         page.screenshot(path=str(tmp_path / "custom.png"))
         assert (tmp_path / "custom.png").stat().st_size > 10_000
         assert not errors, errors
+
+
+def test_the_form_says_when_the_rules_are_a_named_rule_sets(browser: Any, base_url: str) -> None:
+    with browser_pages(browser, [base_url]) as (pages, errors):
+        page = pages[0]
+        page.goto("/custom?lang=en")
+        expect(page.locator("#custom-create")).to_be_enabled()
+        same = page.locator("#custom-same")
+        expect(same).to_be_hidden()
+        _choose(page, "first_to_move", "B")     # the defaults with Black first: American
+        expect(same).to_have_text("These are the rules of American checkers.")
+        expect(same.locator("a")).to_have_attribute("href", "/en/rules/american")
+        _choose(page, "breakthrough", True)
+        expect(same).to_have_text("These are the rules of American checkers (breakthrough).")
+        _choose(page, "men_capture_kings", False)   # changes nothing under breakthrough
+        expect(page.locator("#custom-error")).to_contain_text("changes nothing")
+        expect(same).to_be_hidden()
+        assert not errors, errors

@@ -294,6 +294,7 @@ def test_the_orthogonal_capture_sentence_follows_what_the_core_lets_men_do(
      "These are the rules of International draughts (breakthrough)."),
     ("american+optional-capture", "ru", "Это правила: "),
     ("frisian+losing", "it", "Queste sono le regole: "),
+    ("pool+breakthrough", "pt_BR", "Estas são as regras de "),
 ])
 def test_a_custom_rule_set_equal_to_a_named_one_says_so_with_a_link(
         client: TestClient, named: str, lang: str, words: str) -> None:

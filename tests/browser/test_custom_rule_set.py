@@ -100,3 +100,18 @@ def test_the_form_says_when_the_rules_are_a_named_rule_sets(browser: Any, base_u
         expect(page.locator("#custom-error")).to_contain_text("changes nothing")
         expect(same).to_be_hidden()
         assert not errors, errors
+
+
+def test_a_rule_set_where_every_square_plays_is_drawn_on_its_64_squares(
+        browser: Any, base_url: str) -> None:
+    rules = {"all_squares": True, "man_rows": 2, "back_rows_empty": 1, "board": "algebraic",
+             "flying_kings": True, "capture_choice": "majority"}
+    with browser_pages(browser, [base_url]) as (pages, errors):
+        page = pages[0]
+        url = page.request.post("/api/custom", data={"rules": rules, "name": "Dama"}).json()["url"]
+        page.goto(url + "?lang=en")
+        for diagram in ("custom-start", "custom-man-straight", "custom-king-straight"):
+            figure = page.locator(f"#diagram-{diagram}")
+            expect(figure.locator("svg [data-piece]").first).to_be_visible()
+            expect(figure.locator("svg [data-square]")).to_have_count(64)
+        assert not errors, errors

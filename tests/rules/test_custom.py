@@ -44,6 +44,8 @@ _PREREQUISITES: dict[tuple[str, object], dict[str, object]] = {
     ("promotion_during_capture", "pass-through"): {"men_capture_backward": True},
     ("man_rows", 4): {"board_size": 10},
     ("mandatory_capture", False): {"board_size": 8},
+    ("no_reverse_capture", True): {"remove_captured_at_once": True},
+    ("back_rows_empty", 1): {"man_rows": 2},
 }
 
 
@@ -54,9 +56,8 @@ def _playable(name: str, value: object) -> dict[str, object]:
     return fields
 
 
-#: Values refused alone (tests of check_fields show them): 12x12, five rows, Turkish rules.
-_REFUSED_VALUES = (("board_size", 12), ("man_rows", 5), ("all_squares", True),
-                   ("no_reverse_capture", True), ("back_rows_empty", 1))
+#: Values refused alone (tests of check_fields show them): 12x12, five rows.
+_REFUSED_VALUES = (("board_size", 12), ("man_rows", 5))
 _EVERY_VALUE = [(f.name, value) for f in FIELDS for value in f.values
                 if (f.name, value) not in _REFUSED_VALUES]
 
@@ -98,6 +99,12 @@ def test_reading_ignores_the_case_of_prefix_and_code_and_keeps_the_name() -> Non
     ({"losing": True, "breakthrough": True}, "losing-breakthrough", "two different goals"),
     ({"promotion_during_capture": "pass-through"}, "pass-through-forward-men",
      "capturing backward"),
+    ({"board_size": 10, "man_rows": 4, "all_squares": True}, "all-squares-8x8",
+     "8x8 boards only"),
+    ({"all_squares": True, "orthogonal_captures": True}, "all-squares-orthogonal",
+     "along rows and columns only"),
+    ({"back_rows_empty": 1}, "back-rows", "at most 2 rows"),
+    ({"no_reverse_capture": True}, "no-reverse-blocked", "changes nothing unless"),
     ({"breakthrough": True, "men_capture_kings": False}, "breakthrough-kings",
      "men_capture_kings changes nothing"),
     ({"breakthrough": True, "king_quiet_move_limit": 3}, "breakthrough-kings",
@@ -201,8 +208,7 @@ def _paths(game: Game) -> set[tuple[str, ...]]:
     return {move.path for move in game.legal_moves}
 
 
-#: Turkish draughts' rules are refused for custom rule sets (check_fields says why).
-@pytest.mark.parametrize("named", [v for v in VARIANTS if not VARIANTS[v].all_squares])
+@pytest.mark.parametrize("named", list(VARIANTS))
 def test_a_custom_rule_set_with_a_named_ones_parameters_plays_its_legal_moves(
         named: str) -> None:
     base = VARIANTS[named]

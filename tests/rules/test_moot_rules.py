@@ -57,5 +57,34 @@ def test_named_rule_sets_with_breakthrough_keep_their_fields(named: str) -> None
     assert v.breakthrough and v.flying_kings == VARIANTS[named].flying_kings
     effective = effective_fields(custom_fields(v))
     assert moot_fields(effective) == {}
-    if not v.all_squares:  # Turkish's fields are not offered to custom rule sets
-        assert variant(write_custom(effective)).breakthrough
+    assert variant(write_custom(effective)).breakthrough
+
+
+def test_pass_through_men_that_capture_sideways_go_on_along_the_far_row() -> None:
+    # Every square playing, men capture forward and sideways: c6xc8 reaches the far row,
+    # and the man goes on over d8 as a man (pass-through), or stops there crowned.
+    fields = {"all_squares": True, "board": "algebraic", "man_rows": 2, "back_rows_empty": 1}
+    through = Game(variant(write_custom({**fields, "promotion_during_capture": "pass-through"})),
+                   fen="W:Wc6:Bc7,d8")
+    stop = Game(variant(write_custom(fields)), fen="W:Wc6:Bc7,d8")
+    assert [str(m) for m in through.legal_moves] == ["c6xc8xe8"]
+    assert [str(m) for m in stop.legal_moves] == ["c6xc8"]
+
+
+def test_no_turning_back_changes_nothing_while_the_piece_taken_stays() -> None:
+    # A king between two men on its column: with the pieces removed at the end of the move,
+    # turning straight back is blocked by the man just taken, with or without the ban.
+    fields = {"all_squares": True, "board": "algebraic", "man_rows": 2, "back_rows_empty": 1,
+              "flying_kings": True}
+    fen = "W:WKd4:Bd3,d6"
+    plain = Game(variant(write_custom(fields)), fen=fen)
+    removed = Game(variant(write_custom({**fields, "remove_captured_at_once": True})), fen=fen)
+    banned = Game(variant(write_custom({**fields, "remove_captured_at_once": True,
+                                        "no_reverse_capture": True})), fen=fen)
+    paths = {str(m) for m in plain.legal_moves}
+    assert paths == {str(m) for m in banned.legal_moves} == {"d4xd1", "d4xd2", "d4xd7", "d4xd8"}
+    # removed at once and allowed to turn back: the king goes on over the freed square
+    assert {str(m) for m in removed.legal_moves} == {"d4xd2xd7", "d4xd2xd8", "d4xd7xd1",
+                                                      "d4xd7xd2"}
+    assert moot_fields({**default_fields(), **fields, "no_reverse_capture": True}) == {
+        "no_reverse_capture": False}

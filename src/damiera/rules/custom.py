@@ -87,7 +87,7 @@ FIELDS: Final[tuple[CustomField, ...]] = (
     CustomField("board", tuple(BOARD_STYLES)),
     CustomField("orthogonal_captures", (False, True)),
     CustomField("king_quiet_move_limit", (0, 3)),
-    CustomField("king_ending_draws", ((), ((2, 1, 7), (1, 1, 2)))),
+    CustomField("king_ending_draws", ((), ((2, 1, 7), (1, 1, 2)), ((1, 1, 2),))),
     CustomField("all_squares", (False, True)),
     CustomField("no_reverse_capture", (False, True)),
     CustomField("back_rows_empty", (0, 1)),
@@ -111,7 +111,8 @@ class CustomRuleError(ValueError):
     ``code`` names the reason (``board-12``, ``rows``, ``land-behind-short-king``,
     ``optional-capture-10x10``, ``losing-breakthrough``, ``pass-through-forward-men``,
     ``breakthrough-kings`` (param ``field``), ``breakthrough-choice`` (params ``choice``,
-    ``same``), ``breakthrough-flying``, ``value``: a field given a value it does not have, of the wrong type included (params
+    ``same``), ``breakthrough-flying``, ``no-reverse-blocked``, ``all-squares-8x8``,
+    ``all-squares-orthogonal``, ``back-rows`` (param ``most``), ``value``: a field given a value it does not have, of the wrong type included (params
     ``field``, ``value``); in a code: ``id-length``, ``id-prefix``, ``id-version``,
     ``code-length``, ``code-char`` (params ``field``, ``char``, ``last``); ``syntax``,
     ``name``), ``params`` its numbers and the field's name, so a page can word it in its language;
@@ -141,10 +142,10 @@ def check_fields(fields: Mapping[str, object]) -> None:
     kings; optional capture on a board other than 8x8 (RULES.md section 1: a house rule of
     8x8 boards); the losing rule with breakthrough; a man passing the far row during a capture
     when men capture forward only (it could never go on, so the rule is 'promotion ends the
-    move'); Turkish draughts' rules (every square playing, no turning back, empty back rows:
-    the custom pages' diagrams and start are drawn for the dark squares, with men from the
-    back row, so these fields keep their defaults until they know that board); a rule about
-    kings under breakthrough, where it changes nothing (:mod:`damiera.rules.moot_rules`).
+    move', unless men capture sideways along rows); every square playing on a board other than 8x8 or with captures along rows and
+    columns added; empty back rows that leave fewer than two empty rows between the armies;
+    a rule that changes nothing (:mod:`damiera.rules.moot_rules`: breakthrough's king rules,
+    no turning back where the piece just taken blocks that way anyway).
     """
     for name, value in fields.items():
         field = _BY_NAME.get(name)
@@ -152,11 +153,7 @@ def check_fields(fields: Mapping[str, object]) -> None:
             raise CustomRuleError(
                 "value", f"{name} cannot be {_shown(value)}; it is one of "
                 f"{', '.join(map(_shown, field.values))}", field=name, value=_shown(value))
-    if fields["all_squares"] or fields["no_reverse_capture"] or fields["back_rows_empty"]:
-        raise CustomRuleError(
-            "turkish-rules", "a board where every square plays, captures that may not turn "
-            "back and empty back rows are Turkish draughts' rules, which custom rule sets do "
-            "not offer yet")
+    _refuse_straight(fields)
     size = fields["board_size"]
     if size == 12:
         raise CustomRuleError("board-12", "12x12 boards are not supported yet")
@@ -181,12 +178,29 @@ def check_fields(fields: Mapping[str, object]) -> None:
         raise CustomRuleError(
             "losing-breakthrough", "the losing rule and breakthrough are two different goals "
             "(lose every piece, or crown the first king); a game plays one of them")
-    if fields["promotion_during_capture"] == "pass-through" and not fields["men_capture_backward"]:
+    sideways = fields["all_squares"] or fields["orthogonal_captures"]  # men capture sideways
+    if (fields["promotion_during_capture"] == "pass-through" and not fields["men_capture_backward"]
+            and not sideways):
         raise CustomRuleError(
             "pass-through-forward-men", "a man that reaches the far row during a capture can "
             "only go on by capturing backward; with men capturing forward only, choose that "
             "the promotion ends the move")
+    if 2 * (rows + fields["back_rows_empty"]) >= size:  # type: ignore[operator]
+        raise CustomRuleError(
+            "back-rows", f"with empty back rows each side has at most {size // 2 - 2} rows of "
+            "men on this board, so that two empty rows part the armies", most=size // 2 - 2)
     _refuse_moot(fields)
+
+
+def _refuse_straight(fields: Mapping[str, object]) -> None:
+    """Refuse every square playing (Turkish draughts' board) on a board other than 8x8, or
+    with captures along rows and columns added (pieces already go only that way)."""
+    if fields["all_squares"] and fields["board_size"] != 8:
+        raise CustomRuleError("all-squares-8x8", "every square plays on 8x8 boards only")
+    if fields["all_squares"] and fields["orthogonal_captures"]:
+        raise CustomRuleError(
+            "all-squares-orthogonal", "where every square plays, pieces move and capture "
+            "along rows and columns only: captures along rows and columns are the rule already")
 
 
 def _refuse_moot(fields: Mapping[str, object]) -> None:
@@ -197,6 +211,11 @@ def _refuse_moot(fields: Mapping[str, object]) -> None:
                 "breakthrough-choice", "under breakthrough no king is on the board while the "
                 f"game goes on, so the capture choice {_shown(fields[name])} is "
                 f"{_shown(same)}: choose that", field=name, choice=fields[name], same=same)
+        if name == "no_reverse_capture":
+            raise CustomRuleError(
+                "no-reverse-blocked", "a capture that may not turn straight back changes "
+                "nothing unless captured pieces are removed one by one: the piece just taken "
+                "blocks that way until the move ends")
         if name in ("flying_kings", "king_lands_behind"):
             raise CustomRuleError(
                 "breakthrough-flying", "under breakthrough the first man crowned wins, so how "

@@ -18,6 +18,10 @@ Fields that change nothing under breakthrough, and the value that plays the same
 - ``flying_kings`` and ``king_lands_behind``: ``False``, unless ``promotion_during_capture``
   is ``promote-and-continue``.
 
+Apart from breakthrough, ``no_reverse_capture`` changes nothing without
+``remove_captured_at_once``: the piece just taken stays on its square until the move ends, so
+it blocks the way straight back (it cannot be taken twice), and the value is ``False``.
+
 Fields are the plain values of :data:`damiera.rules.custom.FIELDS` (this module imports
 nothing of the rules, so :mod:`damiera.rules.custom` can use it).
 """
@@ -47,9 +51,11 @@ def moot_fields(fields: Mapping[str, object]) -> dict[str, object]:
     """The fields of ``fields`` set to a value that changes nothing, each with the value
     that plays the same game (empty when every field has its effect). ``fields``: every
     entry of :data:`damiera.rules.custom.FIELDS` by name, values as that table holds them."""
-    if not fields.get("breakthrough"):
-        return {}
     out: dict[str, object] = {}
+    if fields.get("no_reverse_capture") and not fields.get("remove_captured_at_once"):
+        out["no_reverse_capture"] = False
+    if not fields.get("breakthrough"):
+        return out
     for name, same in _KING_RULES.items():
         if fields.get(name) != same:
             out[name] = same

@@ -314,3 +314,17 @@ def test_a_custom_rule_set_of_its_own_names_no_other(client: TestClient) -> None
     data = create(client, {**RUSSIAN_RULES, "first_to_move": "B"}).json()
     assert data["same_as"] is None
     assert 'id="custom-same"' not in client.get(data["url"]).text
+
+
+def test_a_rule_set_where_every_square_plays_gets_its_page_with_straight_diagrams(
+        client: TestClient) -> None:
+    rules = {**custom_fields(VARIANTS["turkish"]), "flying_kings": False}
+    data = create(client, rules, "Dama").json()
+    assert data["variant"]["all_squares"] and len(data["variant"]["board"]["squares"]) == 64
+    assert data["same_as"] is None
+    html = client.get(data["url"]).text
+    assert 'id="diagram-custom-man-straight"' in html
+    assert 'id="diagram-custom-man-sideways"' in html
+    assert "custom-king-straight" not in html    # kings that move one square: not drawn
+    turkish = create(client, custom_fields(VARIANTS["turkish"])).json()
+    assert turkish["same_as"]["full_id"] == "turkish"

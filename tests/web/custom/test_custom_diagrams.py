@@ -33,8 +33,7 @@ def test_every_diagram_holds_for_every_field_value(name: str, value: object) -> 
     assert _problems(write_custom(_playable(name, value))) == []
 
 
-#: Turkish draughts' rules are refused for custom rule sets (custom.check_fields).
-@pytest.mark.parametrize("named", [v for v in VARIANTS if not VARIANTS[v].all_squares])
+@pytest.mark.parametrize("named", list(VARIANTS))
 def test_every_diagram_holds_with_each_named_rule_sets_parameters(named: str) -> None:
     assert _problems(write_custom(custom_fields(VARIANTS[named]))) == []
 

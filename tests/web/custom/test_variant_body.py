@@ -30,10 +30,6 @@ def test_every_named_rule_sets_json_posts_back_as_the_rules_it_describes(
         client: TestClient, named: str) -> None:
     described = _variants(client)[named]
     r = _post(client, described)
-    if VARIANTS[named].all_squares:  # Turkish's fields (and its one-king draw) are not
-        # offered to custom rule sets yet: refused with the reason
-        assert r.status_code == 400 and r.json()["code"] in ("turkish-rules", "value")
-        return
     assert r.status_code == 200, r.text
     data = r.json()
     assert data["same_as"]["full_id"] == named

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from damiera.rules.geometry import geometry
 from damiera.rules.position import start_position, write_fen
 from damiera.rules.variant import CaptureChoice, PromotionDuringCapture, Variant
+from damiera.web.custom.straight_diagrams import straight_diagrams
 from damiera.web.rules_pages.diagram_model import (
     FLYING_CAPTION,
     FREE_CHOICE_CAPTION,
@@ -107,11 +108,12 @@ def custom_diagrams(v: Variant) -> tuple[Diagram, ...]:
     """The diagrams of ``v``'s rules page, by section (setup, moves, captures, choice,
     promotion, end); their ``variant`` is ``v.full_id``."""
     board = _Board(v)
-    if v.orthogonal_captures:
+    if v.all_squares:  # straight moves on the 64 squares
+        diagrams: tuple[Diagram | None, ...] = (*straight_diagrams(v), _goal(v, board))
+    elif v.orthogonal_captures:
         # captures along rows and columns too: the capture diagrams here show diagonal
         # captures alone, so only the start, the king's (diagonal) moves and the goal
-        diagrams: tuple[Diagram | None, ...] = (
-            _start(v, board), _king_moves(v, board), _goal(v, board))
+        diagrams = (_start(v, board), _king_moves(v, board), _goal(v, board))
     else:
         diagrams = (
             _start(v, board), _king_moves(v, board), _mandatory(v, board), _men(v, board),
@@ -124,7 +126,8 @@ def custom_diagrams(v: Variant) -> tuple[Diagram, ...]:
 def _start(v: Variant, board: _Board) -> Diagram:
     """The start: each man of the side to move on its front row steps forward."""
     up = v.first_to_move.word == "white"
-    front = v.man_rows - 1 if up else v.board_size - v.man_rows
+    rows = v.back_rows_empty + v.man_rows  # the front row's distance from the edge, plus 1
+    front = rows - 1 if up else v.board_size - rows
     step = 1 if up else -1
     moves = [_quiet(board.labels[(f, front)], board.labels[(f + df, front + step)])
              for (f, r) in board.labels if r == front for df in (-1, 1)
@@ -206,8 +209,8 @@ def _removed_at_once(v: Variant, board: _Board) -> Diagram | None:
     jumped, it takes one, turns straight back over the squares it came by and takes the
     other, in either order (taking the far one first, the turns from each landing end alike
     and are one move)."""
-    if not (v.flying_kings and v.remove_captured_at_once):
-        return None
+    if not (v.flying_kings and v.remove_captured_at_once) or v.no_reverse_capture:
+        return None  # (a capture that may not turn straight back: not this diagram)
     corner, near, king, _empty, far, *beyond = board.fit([(i, i) for i in range(board.size)])
     ends = beyond[:1] if v.king_lands_behind else beyond
     moves = [_capture(king, corner, end) for end in ends]
@@ -264,8 +267,10 @@ def _promotion(v: Variant, board: _Board) -> Diagram:
 
 def _goal(v: Variant, board: _Board) -> Diagram | None:
     """The goal options: giving the last piece away wins; the first king wins."""
+    straight = v.all_squares  # pieces go along rows and columns
     if v.losing and v.mandatory_capture:
-        man, enemy, land = board.fit([(2, 2), (3, 3), (4, 4)])
+        man, enemy, land = board.fit([(2, 2), (2, 3), (2, 4)] if straight
+                                     else [(2, 2), (3, 3), (4, 4)])
         capture = _capture(man, land)
         return Diagram("custom-losing", "end", v.full_id, board.fen([man], [enemy]),
                        LOSING_CAPTION, (only(capture),
@@ -273,7 +278,8 @@ def _goal(v: Variant, board: _Board) -> Diagram | None:
                        Shown(capture, (enemy,)))
     if v.breakthrough:
         n = board.size
-        man, crown, enemy = board.fit([(1, n - 2), (0, n - 1), (0, 1)])
+        man, crown, enemy = board.fit([(0, n - 2) if straight else (1, n - 2), (0, n - 1),
+                                       (0, 1)])
         move = _quiet(man, crown)
         return Diagram("custom-breakthrough", "end", v.full_id, board.fen([man], [enemy]),
                        BREAKTHROUGH_CAPTION, (legal(move), ends(move, "white", "breakthrough")),

@@ -74,6 +74,7 @@ VALUE_LABELS: Final[Mapping[str, Mapping[object, str]]] = {
         (): N_("none beyond the general draw rule"),
         ((2, 1, 7), (1, 1, 2)): N_("as in Frisian: two kings against one after 7 moves each, "
                                    "one king against one after 2"),
+        ((1, 1, 2),): N_("as in Turkish: one king against one after 2 moves each"),
     },
     "losing": _YES_NO,
     "breakthrough": _YES_NO,
@@ -112,9 +113,14 @@ REASONS: Final[Mapping[str, str]] = {
                               "matters only to a man crowned during a capture that goes on "
                               "capturing as a king: choose that, or kings that move one "
                               "square."),
-    "turkish-rules": N_("Every square playing, captures that may not turn back and empty "
-                        "back rows are Turkish draughts' rules, which custom rule sets do not "
-                        "offer yet."),
+    "no-reverse-blocked": N_("A capture that may not turn straight back changes nothing "
+                             "unless captured pieces are removed one by one: the piece just "
+                             "taken blocks that way until the move ends."),
+    "all-squares-8x8": N_("Every square plays on 8×8 boards only."),
+    "all-squares-orthogonal": N_("Where every square plays, pieces already move and capture "
+                                 "along rows and columns only."),
+    "back-rows": N_("With an empty back row each side has at most %(most)s rows of men on "
+                    "this board, so that two empty rows part the armies."),
     "name": N_("A name has at most 32 characters: letters, digits, spaces and - ' . & ( ) ! , "
                "with at least one letter or digit."),
     "value": N_("“%(field)s” cannot be %(value)s."),

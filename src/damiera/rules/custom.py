@@ -106,7 +106,7 @@ _INVISIBLE_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0")
 class CustomRuleError(ValueError):
     """A custom id that cannot be read, or a combination of rules that cannot be played.
 
-    ``code`` names the reason (``board-12``, ``rows``, ``land-behind-short-king``,
+    ``code`` names the reason (``rows``, ``land-behind-short-king``,
     ``optional-capture-10x10``, ``losing-breakthrough``, ``pass-through-forward-men``,
     ``value``: a field given a value it does not have, of the wrong type included (params
     ``field``, ``value``); in a code: ``id-length``, ``id-prefix``, ``id-version``,
@@ -133,7 +133,7 @@ def default_fields() -> dict[str, object]:
 def check_fields(fields: Mapping[str, object]) -> None:
     """Refuse a combination that cannot be played, or means nothing, with the reason.
 
-    Raises :class:`CustomRuleError`: a 12x12 board (the core has none yet); more rows of men
+    Raises :class:`CustomRuleError`: more rows of men
     than leave two empty rows between the armies; a king landing right behind without flying
     kings; optional capture on a board other than 8x8 (RULES.md section 1: a house rule of
     8x8 boards); the losing rule with breakthrough; a man passing the far row during a capture
@@ -154,8 +154,6 @@ def check_fields(fields: Mapping[str, object]) -> None:
             "back and empty back rows are Turkish draughts' rules, which custom rule sets do "
             "not offer yet")
     size = fields["board_size"]
-    if size == 12:
-        raise CustomRuleError("board-12", "12x12 boards are not supported yet")
     rows = fields["man_rows"]
     if not isinstance(size, int) or not isinstance(rows, int):
         raise CustomRuleError("value", "board_size and man_rows are whole numbers",

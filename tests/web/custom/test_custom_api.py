@@ -49,8 +49,6 @@ def test_fields_left_out_take_their_default(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize(("rules", "name", "code", "english", "italian"), [
-    ({"board_size": 12, "man_rows": 5}, "", "board-12", "12×12 boards are not supported yet",
-     "Le damiere 12×12 non sono ancora disponibili"),
     ({"king_lands_behind": True}, "", "land-behind-short-king", "only when kings fly",
      "solo se le dame volano"),
     ({"board_size": 10, "man_rows": 4, "mandatory_capture": False}, "",

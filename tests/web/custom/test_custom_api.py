@@ -133,6 +133,16 @@ def test_a_custom_game_is_played_stored_and_written_as_pdn(client: TestClient) -
                        headers={"Origin": str(client.base_url)}).status_code == 200
 
 
+def test_a_custom_rule_set_on_the_12x12_board_is_played(client: TestClient) -> None:
+    # Canadian draughts' rules under a club's name: the 12x12 board, 30 men each.
+    custom_id = create(client, custom_fields(VARIANTS["canadian"]), "Grand jeu").json()["id"]
+    game = new_game(client, variant=custom_id)
+    assert game["full_id"] == custom_id
+    game = play(client, game["id"], "46-40")
+    again = client.get(f"/api/games/{game['id']}").json()
+    assert again["history"] == ["46-40"] and again["full_id"] == custom_id
+
+
 def test_the_analysis_board_takes_a_custom_rule_set(client: TestClient) -> None:
     custom_id = create(client, RUSSIAN_RULES, "Klub").json()["id"]
     html = client.get("/analysis", params={"variant": custom_id}).text

@@ -11,9 +11,11 @@ import dataclasses
 import pytest
 
 from damiera import _core, _core_wide
+from damiera.engine.search import Searcher
 from damiera.rules.game import Game
 from damiera.rules.geometry import geometry
-from damiera.rules.movegen import core_of, native_rules
+from damiera.rules.movegen import core_of, legal_moves, native_rules
+from damiera.rules.notation import move_text
 from damiera.rules.position import parse_fen, start_position, write_fen
 from damiera.rules.variant import (
     GAME_TYPE_NUMBERS,
@@ -88,3 +90,15 @@ def test_twelve_by_twelve_pdn_game_types() -> None:
 @pytest.mark.parametrize("vid", ["canadian", "malaysian"])
 def test_native_generator_equals_reference_on_random_12x12_positions(vid: str) -> None:
     _random_positions(variant(vid), 300, seed=12)
+
+
+@pytest.mark.parametrize("vid", ["canadian", "malaysian"])
+def test_the_engine_plays_a_legal_move_on_the_12x12_board(vid: str) -> None:
+    # The hand-made evaluation and the search of the wide build; no databases or weights.
+    v = variant(vid)
+    pos = parse_fen(v, "W:W40,43-45,47-72:B1-26,28-30,34")
+    result = Searcher(v).search(pos, depth=4)
+    assert result.move is not None and move_text(v, result.move) == "40x27"
+    start = start_position(v)
+    opening = Searcher(v).search(start, depth=4).move
+    assert opening is not None and opening in legal_moves(v, start)

@@ -12,6 +12,7 @@ import pytest
 
 from damiera import _core, _core_wide
 from damiera.engine.search import Searcher
+from damiera.pdn import read_game, write_game
 from damiera.rules.game import Game
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import core_of, legal_moves, native_rules
@@ -102,3 +103,14 @@ def test_the_engine_plays_a_legal_move_on_the_12x12_board(vid: str) -> None:
     start = start_position(v)
     opening = Searcher(v).search(start, depth=4).move
     assert opening is not None and opening in legal_moves(v, start)
+
+
+@pytest.mark.parametrize(("vid", "game_type"), [("canadian", "27"), ("malaysian", "98")])
+def test_a_12x12_game_is_written_and_read_back_as_pdn(vid: str, game_type: str) -> None:
+    game = Game(variant(vid))
+    for move in ("46-40", "27-34", "40x27"):
+        game.play(move)
+    text = write_game(game)
+    assert f'[GameType "{game_type},W,12,12,N2,0"]' in text and "2. 40x27" in text
+    back = read_game(text)
+    assert back is not None and back.variant.id == vid

@@ -42,8 +42,17 @@ $(CORE_TEST): $(NATIVE_SOURCES) $(CORE_TEST_SOURCES) $(wildcard csrc/tests/*.h) 
 	mkdir -p build
 	gcc $(CFLAGS_CORE) -Icsrc -o $@ $(CORE_UNITS) $(CORE_TEST_SOURCES) -lm -lz
 
-ctest: $(CORE_TEST)
+# The same program built with 128-bit board words (-DDAMIERA_WIDE, csrc/position.h): every rule
+# set again, and the 12x12 ones (Canadian, Malaysian) that only this build can hold.
+CORE_TEST_WIDE := build/core_test_wide
+
+$(CORE_TEST_WIDE): $(NATIVE_SOURCES) $(CORE_TEST_SOURCES) $(wildcard csrc/tests/*.h) | toolchain
+	mkdir -p build
+	gcc $(CFLAGS_CORE) -DDAMIERA_WIDE -Icsrc -o $@ $(CORE_UNITS) $(CORE_TEST_SOURCES) -lm -lz
+
+ctest: $(CORE_TEST) $(CORE_TEST_WIDE)
 	$(CORE_TEST) ../shared/reference/perft.json
+	$(CORE_TEST_WIDE) ../shared/reference/perft.json
 
 # The browser tests drive Debian's Chromium through Playwright (never `playwright install`).
 CHROMIUM := /usr/bin/chromium
@@ -92,4 +101,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/perft_bench.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build src/damiera/_core.*.so
+	rm -rf $(VENV) .pytest_cache .hypothesis build src/damiera/_core.*.so src/damiera/_core_wide.*.so

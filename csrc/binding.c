@@ -1,4 +1,5 @@
-/* damiera._core, the module. The binding (binding*.c and binding.h) is the only part of csrc/
+/* damiera._core, the module (and damiera._core_wide, the same sources with 128-bit board
+ * words: position.h). The binding (binding*.c and binding.h) is the only part of csrc/
  * that knows Python: this file builds the module, and a file per Python type (binding_values.c,
  * binding_rules.c, binding_eval.c, binding_engine.c, binding_egdb.c) defines it. They read
  * Python values into numbers, hand them to the checks of boundary.h (sizes, squares, piece
@@ -37,11 +38,11 @@ static PyMethodDef core_methods[] = {
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef core_module = {
-    PyModuleDef_HEAD_INIT, "damiera._core",
+    PyModuleDef_HEAD_INIT, CORE_NAME,
     "The native core: move generation, perft, hashing, evaluation, search, endgame tables.", -1,
     core_methods};
 
-PyMODINIT_FUNC PyInit__core(void)
+PyMODINIT_FUNC CORE_INIT(void)
 {
     PyTypeObject *types[] = {&ValuesType, &RulesType, &EvaluationType, &EngineType, &EgdbType};
     PyObject *m = PyModule_Create(&core_module);

@@ -14,6 +14,16 @@
 
 #include "boundary.h"
 
+/* The module's name: the normal build's damiera._core (64-bit board words), the wide build's
+ * damiera._core_wide (128-bit words, boards of more than 64 bits: position.h). */
+#ifdef DAMIERA_WIDE
+#define CORE_NAME "damiera._core_wide"
+#define CORE_INIT PyInit__core_wide
+#else
+#define CORE_NAME "damiera._core"
+#define CORE_INIT PyInit__core
+#endif
+
 typedef struct {
     PyObject_HEAD PyTypeObject *move_type, *position_type;
     PyObject *white, *black;
@@ -51,7 +61,7 @@ extern PyTypeObject ValuesType, RulesType, EvaluationType, EngineType, EgdbType;
  * and name##_methods; each type's file defines its own with it. */
 #define TYPE(var, name, doc, getset)                                                         \
     PyTypeObject var = {                                                                     \
-        PyVarObject_HEAD_INIT(NULL, 0).tp_name = "damiera._core." #name,                     \
+        PyVarObject_HEAD_INIT(NULL, 0).tp_name = CORE_NAME "." #name,                        \
         .tp_basicsize = sizeof(name##Object), .tp_flags = Py_TPFLAGS_DEFAULT, .tp_doc = doc,  \
         .tp_new = PyType_GenericNew, .tp_init = (initproc)name##_init,                        \
         .tp_dealloc = (destructor)name##_dealloc, .tp_methods = name##_methods,               \
@@ -61,6 +71,11 @@ extern PyTypeObject ValuesType, RulesType, EvaluationType, EngineType, EgdbType;
 
 /* Whether self is built (Values.__init__ ran), else 0 with a RuntimeError. */
 int values_ready(ValuesObject *self);
+
+/* A Python int as a board word (0 to 2**MAX_BITS - 1), else -1 with a ValueError naming what. */
+int board_of(PyObject *o, board_t *out, const char *what);
+/* A board word as a Python int; NULL with the error set. */
+PyObject *board_object(board_t x);
 
 /* A Position (white, black, kings, turn) of r's board (NULL: any board) as a Node; moves: one
  * to generate moves of (position_check). -1 with a TypeError or ValueError set when it is not. */

@@ -34,8 +34,9 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kw)
         !values_ready((ValuesObject *)values))
         return -1;
     if (rules_init(r) < 0) {
-        PyErr_SetString(PyExc_ValueError, "the board must be 8x8 or 10x10, with known rules "
-                                          "(and not both the losing rule and breakthrough)");
+        PyErr_SetString(PyExc_ValueError, "the board must be 8x8 or 10x10 (12x12 in "
+                        "damiera._core_wide), with known rules (and not both the losing rule "
+                        "and breakthrough)");
         return -1;
     }
     PyObject *seq = PySequence_Fast(order, "label_order must be a sequence of squares");
@@ -63,7 +64,7 @@ static void Rules_dealloc(RulesObject *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-typedef int (*gen_fn)(const Rules *, uint64_t, uint64_t, uint64_t, int, MoveList *);
+typedef int (*gen_fn)(const Rules *, board_t, board_t, board_t, int, MoveList *);
 
 static PyObject *generate_with(RulesObject *self, PyObject *pos, gen_fn gen)
 {
@@ -98,7 +99,7 @@ static PyObject *Rules_has_capture(RulesObject *self, PyObject *args)
     Node n;
     if (!PyArg_ParseTuple(args, "Op", &pos, &white) || node_of(self, pos, &n) < 0)
         return NULL;
-    uint64_t w = node_white(&n), b = node_black(&n);
+    board_t w = node_white(&n), b = node_black(&n);
     const Rules *r = &self->rules;
     return PyBool_FromLong(white ? has_capture(r, w, b, n.kings, 0)
                                  : has_capture(r, b, w, n.kings, 1));

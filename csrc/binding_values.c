@@ -10,30 +10,70 @@
 /* ---------------------------------------------------------------------------------------- */
 /* The conversions the types share */
 
-static int word_of(PyObject *o, uint64_t *out, const char *what)
+int board_of(PyObject *o, board_t *out, const char *what)
 {
     unsigned long long v = PyLong_Check(o) ? PyLong_AsUnsignedLongLong(o) : (unsigned long long)-1;
-    if (!PyLong_Check(o) || (v == (unsigned long long)-1 && PyErr_Occurred())) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_ValueError, "%s must be a bitboard (an int from 0 to 2**64-1)", what);
-        return -1;
+    if (PyLong_Check(o) && !(v == (unsigned long long)-1 && PyErr_Occurred())) {
+        *out = v;
+        return 0;
     }
-    *out = v;
-    return 0;
+#ifdef DAMIERA_WIDE
+    /* Past 64 bits: the low and the high 64 bits by Python's own int operations. */
+    if (PyLong_Check(o)) {
+        PyErr_Clear();
+        PyObject *sixty_four = PyLong_FromLong(64), *ones = PyLong_FromUnsignedLongLong(~0ULL);
+        PyObject *high = sixty_four ? PyNumber_Rshift(o, sixty_four) : NULL;
+        PyObject *low = ones ? PyNumber_And(o, ones) : NULL;
+        unsigned long long hi = high ? PyLong_AsUnsignedLongLong(high) : (unsigned long long)-1;
+        unsigned long long lo = low ? PyLong_AsUnsignedLongLong(low) : (unsigned long long)-1;
+        int ok = !PyErr_Occurred();
+        Py_XDECREF(sixty_four);
+        Py_XDECREF(ones);
+        Py_XDECREF(high);
+        Py_XDECREF(low);
+        if (ok) {
+            *out = (board_t)hi << 64 | lo;
+            return 0;
+        }
+    }
+#endif
+    PyErr_Clear();
+    PyErr_Format(PyExc_ValueError, "%s must be a bitboard (an int from 0 to 2**%d-1)", what,
+                 MAX_BITS);
+    return -1;
+}
+
+PyObject *board_object(board_t x)
+{
+#ifdef DAMIERA_WIDE
+    uint64_t hi = (uint64_t)(x >> 64);
+    if (hi) {
+        PyObject *h = PyLong_FromUnsignedLongLong(hi), *sixty_four = PyLong_FromLong(64);
+        PyObject *l = PyLong_FromUnsignedLongLong((uint64_t)x);
+        PyObject *shifted = h && sixty_four ? PyNumber_Lshift(h, sixty_four) : NULL;
+        PyObject *out = shifted && l ? PyNumber_Or(shifted, l) : NULL;
+        Py_XDECREF(h);
+        Py_XDECREF(sixty_four);
+        Py_XDECREF(l);
+        Py_XDECREF(shifted);
+        return out;
+    }
+#endif
+    return PyLong_FromUnsignedLongLong((uint64_t)x);
 }
 
 /* A Position (white, black, kings, turn) of r's board (NULL: any board) as a Node; moves: one
  * to generate moves of (position_check). */
 int position_of(const ValuesObject *V, const Rules *r, PyObject *pos, Node *n, int moves)
 {
-    uint64_t w, b, k;
+    board_t w, b, k;
     if (!PyTuple_Check(pos) || PyTuple_GET_SIZE(pos) != 4) {
         PyErr_SetString(PyExc_TypeError, "expected a Position (white, black, kings, turn)");
         return -1;
     }
-    if (word_of(PyTuple_GET_ITEM(pos, 0), &w, "white") < 0 ||
-        word_of(PyTuple_GET_ITEM(pos, 1), &b, "black") < 0 ||
-        word_of(PyTuple_GET_ITEM(pos, 2), &k, "kings") < 0)
+    if (board_of(PyTuple_GET_ITEM(pos, 0), &w, "white") < 0 ||
+        board_of(PyTuple_GET_ITEM(pos, 1), &b, "black") < 0 ||
+        board_of(PyTuple_GET_ITEM(pos, 2), &k, "kings") < 0)
         return -1;
     PyObject *turn = PyTuple_GET_ITEM(pos, 3);
     if (turn != V->white && turn != V->black) {
@@ -77,8 +117,8 @@ PyObject *move_object(const RulesObject *R, const CMove *m)
     PyTuple_SET_ITEM(t, 1, PyLong_FromLong(m->end));
     PyTuple_SET_ITEM(t, 2, path);
     PyTuple_SET_ITEM(t, 3, caps);
-    PyTuple_SET_ITEM(t, 4, PyLong_FromUnsignedLongLong(m->captured));
-    PyTuple_SET_ITEM(t, 5, PyLong_FromUnsignedLongLong(m->captured_kings));
+    PyTuple_SET_ITEM(t, 4, board_object(m->captured));
+    PyTuple_SET_ITEM(t, 5, board_object(m->captured_kings));
     PyTuple_SET_ITEM(t, 6, PyBool_FromLong(m->promotes));
     PyTuple_SET_ITEM(t, 7, PyBool_FromLong(m->by_king));
     return t;
@@ -107,9 +147,9 @@ static int move_of(PyObject *o, CMove *m)
     long start = PyLong_AsLong(PyTuple_GET_ITEM(o, 0)), end = PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
     if (PyErr_Occurred())
         return -1;
-    uint64_t captured, captured_kings;
-    if (word_of(PyTuple_GET_ITEM(o, 4), &captured, "captured") < 0 ||
-        word_of(PyTuple_GET_ITEM(o, 5), &captured_kings, "captured_kings") < 0)
+    board_t captured, captured_kings;
+    if (board_of(PyTuple_GET_ITEM(o, 4), &captured, "captured") < 0 ||
+        board_of(PyTuple_GET_ITEM(o, 5), &captured_kings, "captured_kings") < 0)
         return -1;
     const char *why = move_from_fields(start, end, captured, captured_kings, m);
     if (why) {
@@ -132,9 +172,9 @@ static PyObject *position_object(const ValuesObject *V, const Node *n)
         return NULL;
     PyObject *turn = n->side ? V->black : V->white;
     Py_INCREF(turn);
-    PyTuple_SET_ITEM(t, 0, PyLong_FromUnsignedLongLong(node_white(n)));
-    PyTuple_SET_ITEM(t, 1, PyLong_FromUnsignedLongLong(node_black(n)));
-    PyTuple_SET_ITEM(t, 2, PyLong_FromUnsignedLongLong(n->kings));
+    PyTuple_SET_ITEM(t, 0, board_object(node_white(n)));
+    PyTuple_SET_ITEM(t, 1, board_object(node_black(n)));
+    PyTuple_SET_ITEM(t, 2, board_object(n->kings));
     PyTuple_SET_ITEM(t, 3, turn);
     return t;
 }

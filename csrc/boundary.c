@@ -9,7 +9,7 @@
 #define TEXT(x) #x
 #define NUMBER(x) TEXT(x)
 
-const char *node_from_colours(const Rules *r, uint64_t white, uint64_t black, uint64_t kings,
+const char *node_from_colours(const Rules *r, board_t white, board_t black, board_t kings,
                               int black_to_move, int moves, Node *n)
 {
     const char *why = position_check(r, white, black, kings, moves);
@@ -22,17 +22,17 @@ const char *node_from_colours(const Rules *r, uint64_t white, uint64_t black, ui
     return NULL;
 }
 
-const char *move_from_fields(long start, long end, uint64_t captured, uint64_t captured_kings,
+const char *move_from_fields(long start, long end, board_t captured, board_t captured_kings,
                              CMove *m)
 {
     if (start < 0 || start >= MAX_BITS || end < 0 || end >= MAX_BITS ||
-        (captured_kings & ~captured) || popcount64(captured) > MAX_CAPS)
+        (captured_kings & ~captured) || popcount_b(captured) > MAX_CAPS)
         return "a Move's squares are off the board";
     m->start = (uint8_t)start;
     m->end = (uint8_t)end;
     m->captured = captured;
     m->captured_kings = captured_kings;
-    m->ncap = (uint8_t)popcount64(captured);
+    m->ncap = (uint8_t)popcount_b(captured);
     return NULL;
 }
 

@@ -14,14 +14,14 @@
 /* A position given as colours (white, black, kings bitboards, black_to_move 0 or 1) as a Node
  * of r's board (r NULL: any board, what making a move needs); moves: one to generate moves of
  * (position_check says what that adds). */
-const char *node_from_colours(const Rules *r, uint64_t white, uint64_t black, uint64_t kings,
+const char *node_from_colours(const Rules *r, board_t white, board_t black, board_t kings,
                               int black_to_move, int moves, Node *n);
 
 /* The squares and captures of a move given by its fields (start and end bits, the captured
  * pieces and the kings among them) into m: start, end, captured, captured_kings and ncap;
  * promotes and by_king are the caller's. Refused: a square outside 0..MAX_BITS-1, a captured
  * king that is not captured, more than MAX_CAPS captures. */
-const char *move_from_fields(long start, long end, uint64_t captured, uint64_t captured_kings,
+const char *move_from_fields(long start, long end, board_t captured, board_t captured_kings,
                              CMove *m);
 
 /* A search's limits: depth 0 to MAX_PLY - 10 plies, movetime 0 to MAX_MOVETIME seconds, nodes

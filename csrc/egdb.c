@@ -72,43 +72,43 @@ static void squares_of(const Rules *r, Egdb *s)
 }
 
 /* Colexicographic rank of a set of bits among the dense squares. */
-static uint64_t rank_set(const Squares *s, uint64_t set)
+static uint64_t rank_set(const Squares *s, board_t set)
 {
     uint64_t rank = 0;
     int k = 1;
     while (set) {
-        int b = __builtin_ctzll(set);
+        int b = lowest_bit(set);
         set &= set - 1;
         rank += s->binom[s->dense_of[b]][k++];
     }
     return rank;
 }
 
-static uint64_t unrank_set(const Squares *s, uint64_t rank, int k)
+static board_t unrank_set(const Squares *s, uint64_t rank, int k)
 {
-    uint64_t set = 0;
+    board_t set = 0;
     int top = NSQ - 1;
     for (; k >= 1; k--) {
         while (s->binom[top][k] > rank)
             top--;
         rank -= s->binom[top][k];
-        set |= (uint64_t)1 << s->bit_of[top];
+        set |= BIT(s->bit_of[top]);
         top--;
     }
     return set;
 }
 
-static inline EgdbClass *class_of(Egdb *db, uint64_t w, uint64_t b, uint64_t k)
+static inline EgdbClass *class_of(Egdb *db, board_t w, board_t b, board_t k)
 {
-    int c0 = popcount64(w & ~k), c1 = popcount64(w & k), c2 = popcount64(b & ~k),
-        c3 = popcount64(b & k);
+    int c0 = popcount_b(w & ~k), c1 = popcount_b(w & k), c2 = popcount_b(b & ~k),
+        c3 = popcount_b(b & k);
     if (c0 + c1 + c2 + c3 > db->pieces)
         return NULL;
     return &db->cls[c0][c1][c2][c3];
 }
 
-static inline uint64_t index_of(const Squares *s, const EgdbClass *c, uint64_t w, uint64_t b,
-                                uint64_t k, int side)
+static inline uint64_t index_of(const Squares *s, const EgdbClass *c, board_t w, board_t b,
+                                board_t k, int side)
 {
     uint64_t i = rank_set(s, w & ~k);
     i = i * c->sizes[1] + rank_set(s, w & k);
@@ -119,16 +119,16 @@ static inline uint64_t index_of(const Squares *s, const EgdbClass *c, uint64_t w
 
 /* The position of an index, or 0 for an impossible one. */
 static int position_of(const Rules *r, const Squares *s, const EgdbClass *c, const int n[4],
-                       uint64_t idx, uint64_t *w, uint64_t *b, uint64_t *k, int *side)
+                       uint64_t idx, board_t *w, board_t *b, board_t *k, int *side)
 {
     *side = (int)(idx & 1);
     idx >>= 1;
-    uint64_t set[4];
+    board_t set[4];
     for (int j = 3; j >= 0; j--) {
         set[j] = unrank_set(s, idx % c->sizes[j], n[j]);
         idx /= c->sizes[j];
     }
-    uint64_t all = 0;
+    board_t all = 0;
     for (int j = 0; j < 4; j++) {
         if (all & set[j])
             return 0;
@@ -143,12 +143,12 @@ static int position_of(const Rules *r, const Squares *s, const EgdbClass *c, con
 }
 
 /* The value byte of a position of an earlier (ready) class. */
-static uint8_t lookup(Egdb *db, const Squares *s, uint64_t own, uint64_t opp, uint64_t kings,
+static uint8_t lookup(Egdb *db, const Squares *s, board_t own, board_t opp, board_t kings,
                       int side)
 {
     if (!own)
         return loss_value(0); /* no piece left: lost, 0 plies */
-    uint64_t w = side ? opp : own, b = side ? own : opp;
+    board_t w = side ? opp : own, b = side ? own : opp;
     EgdbClass *c = class_of(db, w, b, kings);
     return c->val[index_of(s, c, w, b, kings, side)];
 }
@@ -183,17 +183,17 @@ static int bucket_push(Bucket *bk, int d, uint32_t item)
  * applied without crowning. The move into the position must have been legal: under mandatory
  * capture the parent may have no capture. Fills q[] with the parents' indices; returns their
  * number, or -1 out of memory. */
-static int parents_of(Egdb *db, const Squares *s, const EgdbClass *c, uint64_t w, uint64_t b,
-                      uint64_t k, int side, MoveList *l, uint64_t *q)
+static int parents_of(Egdb *db, const Squares *s, const EgdbClass *c, board_t w, board_t b,
+                      board_t k, int side, MoveList *l, uint64_t *q)
 {
     const Rules *r = db->r;
     int mover = 1 - side, n = 0;
-    uint64_t moved = mover ? b : w, other = mover ? w : b;
+    board_t moved = mover ? b : w, other = mover ? w : b;
     if (gen_quiet(r, moved, other, k, side, l) < 0)
         return -1;
     for (int j = 0; j < l->n; j++) {
-        uint64_t from = (uint64_t)1 << l->m[j].end, to = (uint64_t)1 << l->m[j].start;
-        uint64_t own = (moved & ~to) | from, kk = k & to ? (k & ~to) | from : k;
+        board_t from = BIT(l->m[j].end), to = BIT(l->m[j].start);
+        board_t own = (moved & ~to) | from, kk = k & to ? (k & ~to) | from : k;
         if (r->mandatory && has_capture(r, own, other, kk, mover))
             continue;
         q[n++] = mover ? index_of(s, c, other, own, kk, 1) : index_of(s, c, own, other, kk, 0);
@@ -225,18 +225,18 @@ static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4])
         goto out;
     /* Pass 1: values through the exits, children inside the class counted. */
     for (uint64_t i = 0; i < size; i++) {
-        uint64_t w, b, k;
+        board_t w, b, k;
         int side;
         if (!position_of(r, s, c, n, i, &w, &b, &k, &side))
             continue;
-        uint64_t own = side ? b : w, opp = side ? w : b;
+        board_t own = side ? b : w, opp = side ? w : b;
         if (gen_legal(r, own, opp, k, side, &l) < 0)
             goto out;
         int win = 0, lose = 0, left = 0;
         for (int j = 0; j < l.n; j++) {
-            uint64_t o = own, q = opp, kk = k;
+            board_t o = own, q = opp, kk = k;
             make_move(&l.m[j], &o, &q, &kk);
-            uint64_t cw = side ? q : o, cb = side ? o : q;
+            board_t cw = side ? q : o, cb = side ? o : q;
             if (class_of(db, cw, cb, kk) == c) {
                 left++;
                 continue;
@@ -284,7 +284,8 @@ static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4])
             val[i] = won ? win_value(d) : loss_value(d);
             if (won && d > top)
                 top = d;
-            uint64_t w, b, k, parent[MAX_PARENTS];
+            board_t w, b, k;
+            uint64_t parent[MAX_PARENTS];
             int side;
             position_of(r, s, c, n, i, &w, &b, &k, &side);
             int np = parents_of(db, s, c, w, b, k, side, &l, parent);
@@ -311,7 +312,7 @@ static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4])
     }
     c->positions = 0;
     for (uint64_t i = 0; i < size; i++) {
-        uint64_t w, b, k;
+        board_t w, b, k;
         int side;
         if (val[i] == 0 && position_of(r, s, c, n, i, &w, &b, &k, &side))
             val[i] = 1; /* never settled: a draw */
@@ -429,15 +430,15 @@ void egdb_rules_key(const Rules *r, char *key)
              r->land_behind, r->remove_at_once, r->orthogonal, r->mandatory);
 }
 
-int egdb_probe(const Egdb *db, uint64_t own, uint64_t opp, uint64_t kings, int side, int *plies)
+int egdb_probe(const Egdb *db, board_t own, board_t opp, board_t kings, int side, int *plies)
 {
-    if (!opp || popcount64(own | opp) > db->pieces)
+    if (!opp || popcount_b(own | opp) > db->pieces)
         return EGDB_UNKNOWN;
     if (!own) {
         *plies = 0;
         return EGDB_LOSS;
     }
-    uint64_t w = side ? opp : own, b = side ? own : opp;
+    board_t w = side ? opp : own, b = side ? own : opp;
     const EgdbClass *c = class_of((Egdb *)db, w, b, kings);
     if (!c->val)
         return EGDB_UNKNOWN; /* not solved nor loaded */

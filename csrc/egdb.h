@@ -89,6 +89,6 @@ void egdb_rules_key(const Rules *r, char *key);
  * EGDB_LOSS with *plies the distance to the end of the game, or EGDB_UNKNOWN when it has more
  * pieces than the database, its class is not ready, or the side not to move has no piece (a
  * finished game). */
-int egdb_probe(const Egdb *db, uint64_t own, uint64_t opp, uint64_t kings, int side, int *plies);
+int egdb_probe(const Egdb *db, board_t own, board_t opp, board_t kings, int side, int *plies);
 
 #endif

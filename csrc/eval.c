@@ -10,27 +10,27 @@
 #include "movegen.h"
 #include "weights.h"
 
-static inline int popc(uint64_t x) { return popcount64(x); }
+static inline int popc(board_t x) { return popcount_b(x); }
 
-static int runaways(const Eval *e, uint64_t men, uint64_t blockers, const uint64_t *cones,
+static int runaways(const Eval *e, board_t men, board_t blockers, const board_t *cones,
                     const int *to_go)
 {
     int total = 0;
     for (; men; men &= men - 1) {
-        int s = __builtin_ctzll(men);
+        int s = lowest_bit(men);
         if (!(cones[s] & blockers))
             total += e->runaway_bonus - EVAL_RUNAWAY_STEP * to_go[s];
     }
     return total;
 }
 
-static int chase(const Eval *e, uint64_t strong, uint64_t weak)
+static int chase(const Eval *e, board_t strong, board_t weak)
 {
     int total = 0;
     for (; strong; strong &= strong - 1) {
-        int s = __builtin_ctzll(strong), best = 1 << 20;
-        for (uint64_t w = weak; w; w &= w - 1) {
-            int t = __builtin_ctzll(w);
+        int s = lowest_bit(strong), best = 1 << 20;
+        for (board_t w = weak; w; w &= w - 1) {
+            int t = lowest_bit(w);
             int dr = abs(e->r->row[s] - e->r->row[t]), dc = abs(e->r->col[s] - e->r->col[t]);
             int d = dr > dc ? dr : dc;
             if (d < best)
@@ -48,8 +48,8 @@ static int chase(const Eval *e, uint64_t strong, uint64_t weak)
  * are facts of diagonal kings; for kings going along rows and columns (Rules.straight) none
  * is known (Turkish draws only one king against one, a rule of the game), so there the
  * search judges such endings by material. */
-static int holds_draw(const Eval *e, uint64_t strong_men, uint64_t strong_kings,
-                      uint64_t weak_men, uint64_t weak_kings)
+static int holds_draw(const Eval *e, board_t strong_men, board_t strong_kings,
+                      board_t weak_men, board_t weak_kings)
 {
     if (!weak_kings || e->r->straight)
         return 0;
@@ -63,7 +63,7 @@ static int holds_draw(const Eval *e, uint64_t strong_men, uint64_t strong_kings,
 /* The windows' weights summed over the board (White's view). With two phases, each window
  * reads its opening and its endgame table (the endgame's lie phase_stride further on), and
  * the sums are blended by the pieces left (patterns.py, "Phases"). */
-static int patterns(const Eval *e, uint64_t wm, uint64_t bm, int pieces)
+static int patterns(const Eval *e, board_t wm, board_t bm, int pieces)
 {
     int h = e->r->half, total = 0, endgame = 0, offset = 0;
     const int16_t *late = e->weights + e->phase_stride;
@@ -73,8 +73,8 @@ static int patterns(const Eval *e, uint64_t wm, uint64_t bm, int pieces)
     static const uint64_t POW9[4] = {1, 9, 81, 729};
     uint64_t digits[16];
     for (int i = 0; i < e->r->size; i++)
-        digits[i] = (uint64_t)e->row_places[((wm >> e->row_shifts[i]) & e->row_mask) |
-                                            (((bm >> e->row_shifts[i]) & e->row_mask) << h)];
+        digits[i] = (uint64_t)e->row_places[(uint64_t)((wm >> e->row_shifts[i]) & e->row_mask) |
+                                            ((uint64_t)((bm >> e->row_shifts[i]) & e->row_mask) << h)];
     for (int r0 = 0; r0 < e->window_rows; r0++) {
         uint64_t fields = 0;
         for (int p = 0; p < e->pattern_rows; p++)
@@ -100,7 +100,7 @@ static int patterns(const Eval *e, uint64_t wm, uint64_t bm, int pieces)
 
 /* The losing rule (goal.h): the side with fewer pieces (a king, harder to give away, counts
  * as its usual worth) and fewer quiet moves (closer to having none) is ahead. */
-static int evaluate_losing(const Eval *e, uint64_t white, uint64_t black, uint64_t kings,
+static int evaluate_losing(const Eval *e, board_t white, board_t black, board_t kings,
                            int side)
 {
     int kv = e->king_value;
@@ -114,21 +114,21 @@ static int evaluate_losing(const Eval *e, uint64_t white, uint64_t black, uint64
     return side == 0 ? score + EVAL_TEMPO : EVAL_TEMPO - score;
 }
 
-int evaluate(const Eval *e, uint64_t white, uint64_t black, uint64_t kings, int side)
+int evaluate(const Eval *e, board_t white, board_t black, board_t kings, int side)
 {
     if (e->r->losing)
         return evaluate_losing(e, white, black, kings, side);
-    uint64_t wk = white & kings, bk = black & kings, wm = white ^ wk, bm = black ^ bk;
+    board_t wk = white & kings, bk = black & kings, wm = white ^ wk, bm = black ^ bk;
     int nwm = popc(wm), nbm = popc(bm), nwk = popc(wk), nbk = popc(bk);
     int kv = e->king_value;
     int score = (nwm * EVAL_MAN + nwk * kv) - (nbm * EVAL_MAN + nbk * kv);
     int left = nwm + nbm + nwk + nbk;
     int trade = abs(score) * (e->start_pieces - left) / (2 * e->start_pieces);
     score += score > 0 ? trade : -trade;
-    for (uint64_t b = wm; b; b &= b - 1)
-        score += e->white_sq[__builtin_ctzll(b)];
-    for (uint64_t b = bm; b; b &= b - 1)
-        score -= e->black_sq[__builtin_ctzll(b)];
+    for (board_t b = wm; b; b &= b - 1)
+        score += e->white_sq[lowest_bit(b)];
+    for (board_t b = bm; b; b &= b - 1)
+        score -= e->black_sq[lowest_bit(b)];
     score += (bk ? EVAL_BACK_GUARD_VS_KINGS : EVAL_BACK_GUARD) * popc(wm & e->white_home);
     score -= (wk ? EVAL_BACK_GUARD_VS_KINGS : EVAL_BACK_GUARD) * popc(bm & e->black_home);
     score -= EVAL_BALANCE * (abs(popc(white & e->left) - popc(white & e->right)) -
@@ -146,14 +146,14 @@ int evaluate(const Eval *e, uint64_t white, uint64_t black, uint64_t kings, int 
         score += patterns(e, wm, bm, left);
     if (wk || bk) {
         if (e->r->flying) {
-            uint64_t d = e->main_diagonal;
+            board_t d = e->main_diagonal;
             score += EVAL_MAIN_DIAGONAL * (popc(wk & d) - popc(bk & d));
             if (score > 0 && holds_draw(e, wm, wk, bm, bk))
                 score /= 8;
             else if (score < 0 && holds_draw(e, bm, bk, wm, wk))
                 score = -((-score) / 8);
         } else if (!wm && !bm) {
-            uint64_t dc = e->double_corner;
+            board_t dc = e->double_corner;
             if (nwk > nbk) {
                 score -= EVAL_DOUBLE_CORNER * popc(bk & dc);
                 score += chase(e, wk, bk);
@@ -184,7 +184,7 @@ void eval_init(Eval *e, const Rules *r)
     e->king_value = r->flying           ? EVAL_KING_FLYING
                     : r->men_take_kings ? EVAL_KING_SHORT
                                         : EVAL_KING_SHORT_SAFE;
-    e->start_pieces = popcount64(r->mask) / n * r->man_rows * 2;
+    e->start_pieces = popcount_b(r->mask) / n * r->man_rows * 2;
     e->runaway_bonus = r->breakthrough ? EVAL_BT_RUNAWAY : (e->king_value - EVAL_MAN) / 2;
     int advance = r->breakthrough ? EVAL_BT_ADVANCE : 1;
     e->white_home = r->promo[1];
@@ -192,7 +192,7 @@ void eval_init(Eval *e, const Rules *r)
     for (int s = 0; s < MAX_BITS; s++) {
         if (!(r->mask >> s & 1))
             continue;
-        uint64_t bit = (uint64_t)1 << s;
+        board_t bit = BIT(s);
         int row = r->row[s], c = r->col[s];
         if (row >= 1 && row <= n - 2) {
             e->white_sq[s] += advance * advancement(n - 1 - row, n);
@@ -217,13 +217,13 @@ void eval_init(Eval *e, const Rules *r)
             int to_go = white ? row : n - 1 - row;
             if (to_go < 1 || to_go > EVAL_RUNAWAY_ROWS)
                 continue;
-            uint64_t cone = 0;
+            board_t cone = 0;
             for (int t = 0; t < MAX_BITS; t++) {
                 if (!(r->mask >> t & 1))
                     continue;
                 int ahead = white ? row - r->row[t] : r->row[t] - row;
                 if (1 <= ahead && ahead <= to_go && abs((int)r->col[t] - c) <= ahead + 1)
-                    cone |= (uint64_t)1 << t;
+                    cone |= BIT(t);
             }
             if (white) {
                 e->white_zone |= bit;
@@ -247,6 +247,11 @@ int eval_set_patterns(Eval *e, int rows, int phases, const int16_t *tables, size
     const Rules *r = e->r;
     int h = r->half;
     int windows = windows_count(r, rows), size = pattern_count(rows);
+    if ((h - 1) * EVAL_FIELD_BITS > 64) {
+        snprintf(err, errlen, "pattern tables fit boards up to 10x10, not %dx%d", r->size,
+                 r->size);
+        return -1;
+    }
     if (windows <= 0 || (phases != 1 && phases != 2) ||
         count != (size_t)phases * (size_t)windows * (size_t)size) {
         snprintf(err, errlen,

@@ -39,15 +39,15 @@
 typedef struct {
     const Rules *r; /* must outlive the evaluation */
     int king_value, start_pieces, runaway_bonus;
-    uint64_t white_home, black_home, left, right, white_zone, black_zone, main_diagonal,
+    board_t white_home, black_home, left, right, white_zone, black_zone, main_diagonal,
         double_corner;
     int white_sq[MAX_BITS], black_sq[MAX_BITS]; /* advancement and centre per square */
-    uint64_t white_cone[MAX_BITS], black_cone[MAX_BITS]; /* squares that stop a runaway man */
+    board_t white_cone[MAX_BITS], black_cone[MAX_BITS]; /* squares that stop a runaway man */
     int white_to_go[MAX_BITS], black_to_go[MAX_BITS];    /* its rows to the king row */
     /* Trained patterns (none while pattern_rows is 0). */
     int pattern_rows, window_rows, pattern_size;
     int phases, phase_stride; /* 1 or 2 sets of tables; the endgame's start phase_stride on */
-    int row_shifts[10];
+    int row_shifts[MAX_SIZE];
     int64_t *row_places; /* a row's digits at place 0 of a window, (1 << 2h) entries */
     int16_t *weights;    /* window tables, centi-men (int16: half the cache of int) */
     uint64_t row_mask;
@@ -58,12 +58,12 @@ void eval_init(Eval *e, const Rules *r);
 /* Add trained patterns: `phases` (1, or 2: an opening's tables then an endgame's, blended by
  * the pieces left) sets of one table per window of `rows` rows (weights.h's order), 3^(2 rows)
  * weights each, `count` in all, White's view. Returns 0, or -1 with a message in err when
- * they do not fit the board, or when out of memory. */
+ * they do not fit the board (a row's packed fields fill 64 bits: boards up to 10x10), or when out of memory. */
 int eval_set_patterns(Eval *e, int rows, int phases, const int16_t *tables, size_t count,
                       char *err, size_t errlen);
 void eval_free(Eval *e);
 
 /* Score for the side to move (side 0 White, 1 Black), centi-men, or NO_MOVES. */
-int evaluate(const Eval *e, uint64_t white, uint64_t black, uint64_t kings, int side);
+int evaluate(const Eval *e, board_t white, board_t black, board_t kings, int side);
 
 #endif

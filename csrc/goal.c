@@ -30,10 +30,10 @@ int goal_end(const Rules *r, const Node *n, int *winner)
 
 int goal_quiet_promotion(const Rules *r, const Node *n)
 {
-    uint64_t men = n->own & ~n->kings, empty = r->mask & ~(n->own | n->opp);
-    uint64_t promo = r->promo[n->side] & empty;
+    board_t men = n->own & ~n->kings, empty = r->mask & ~(n->own | n->opp);
+    board_t promo = r->promo[n->side] & empty;
     for (; men; men &= men - 1) {
-        int s = __builtin_ctzll(men);
+        int s = lowest_bit(men);
         for (unsigned dirs = r->men_quiet[n->side]; dirs; dirs &= dirs - 1) {
             int t = r->nb[__builtin_ctz(dirs)][s];
             if (t >= 0 && (promo >> t & 1))

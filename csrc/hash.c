@@ -18,13 +18,13 @@ void keys_init(Keys *k)
     k->black_to_move = splitmix(&seed);
 }
 
-uint64_t hash_position(const Keys *k, uint64_t white, uint64_t black, uint64_t kings, int side)
+uint64_t hash_position(const Keys *k, board_t white, board_t black, board_t kings, int side)
 {
     uint64_t h = side ? k->black_to_move : 0;
-    uint64_t bbs[4] = {white & ~kings, white & kings, black & ~kings, black & kings};
+    board_t bbs[4] = {white & ~kings, white & kings, black & ~kings, black & kings};
     for (int kind = 0; kind < 4; kind++)
-        for (uint64_t b = bbs[kind]; b; b &= b - 1)
-            h ^= k->piece[kind][__builtin_ctzll(b)];
+        for (board_t b = bbs[kind]; b; b &= b - 1)
+            h ^= k->piece[kind][lowest_bit(b)];
     return h;
 }
 
@@ -33,9 +33,9 @@ uint64_t hash_child(const Keys *k, uint64_t h, const CMove *m, int side)
     int own = side ? 2 : 0, opp = 2 - own;
     h ^= k->piece[own + m->by_king][m->start];
     h ^= k->piece[own + (m->by_king | m->promotes)][m->end];
-    for (uint64_t b = m->captured & ~m->captured_kings; b; b &= b - 1)
-        h ^= k->piece[opp][__builtin_ctzll(b)];
-    for (uint64_t b = m->captured_kings; b; b &= b - 1)
-        h ^= k->piece[opp + 1][__builtin_ctzll(b)];
+    for (board_t b = m->captured & ~m->captured_kings; b; b &= b - 1)
+        h ^= k->piece[opp][lowest_bit(b)];
+    for (board_t b = m->captured_kings; b; b &= b - 1)
+        h ^= k->piece[opp + 1][lowest_bit(b)];
     return h ^ k->black_to_move;
 }

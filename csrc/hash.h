@@ -15,7 +15,7 @@ typedef struct {
 
 /* The keys: the same words for every board and every process (a fixed seed). */
 void keys_init(Keys *k);
-uint64_t hash_position(const Keys *k, uint64_t white, uint64_t black, uint64_t kings, int side);
+uint64_t hash_position(const Keys *k, board_t white, board_t black, board_t kings, int side);
 static inline uint64_t hash_node(const Keys *k, const Node *n)
 {
     return hash_position(k, node_white(n), node_black(n), n->kings, n->side);

@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static inline int popcnt(uint64_t x) { return popcount64(x); }
-static inline int lowbit(uint64_t x) { return __builtin_ctzll(x); }
+static inline int popcnt(board_t x) { return popcount_b(x); }
+static inline int lowbit(board_t x) { return lowest_bit(x); }
 
 int movelist_reserve(MoveList *l, int n)
 {
@@ -138,13 +138,13 @@ typedef struct {
     const Rules *r;
     MoveList *out;
     int raw, failed, side;
-    uint64_t empty, opp, targets, kings;
+    board_t empty, opp, targets, kings;
     int ncap;
     uint8_t path[MAX_CAPS + 2];
     uint8_t caps[MAX_CAPS + 1];
 } CapCtx;
 
-static void emit(CapCtx *c, int end, uint64_t captured, int promotes, int by_king)
+static void emit(CapCtx *c, int end, board_t captured, int promotes, int by_king)
 {
     CMove m;
     m.captured = captured;
@@ -177,17 +177,17 @@ static void emit(CapCtx *c, int end, uint64_t captured, int promotes, int by_kin
         c->failed = 1;
 }
 
-static int king_captures(CapCtx *c, int sq, uint64_t captured, int came_from, int promotes,
+static int king_captures(CapCtx *c, int sq, board_t captured, int came_from, int promotes,
                          int by_king);
 
 /* The squares a capture may cross or land on after taking captured: the empty squares, and
  * the captured pieces' squares where they leave the board at once. */
-static inline uint64_t free_squares(const CapCtx *c, uint64_t captured)
+static inline board_t free_squares(const CapCtx *c, board_t captured)
 {
     return c->r->remove_at_once ? c->empty | captured : c->empty;
 }
 
-static int man_captures(CapCtx *c, int sq, uint64_t captured)
+static int man_captures(CapCtx *c, int sq, board_t captured)
 {
     const Rules *r = c->r;
     int found = 0;
@@ -199,11 +199,11 @@ static int man_captures(CapCtx *c, int sq, uint64_t captured)
         int land = r->nb[d][mid];
         if (land < 0)
             continue;
-        uint64_t mb = (uint64_t)1 << mid, lb = (uint64_t)1 << land;
+        board_t mb = BIT(mid), lb = BIT(land);
         if (!(c->targets & mb) || (captured & mb) || !(free_squares(c, captured) & lb))
             continue;
         found = 1;
-        uint64_t nc = captured | mb;
+        board_t nc = captured | mb;
         c->caps[c->ncap] = (uint8_t)mid;
         c->path[c->ncap + 1] = (uint8_t)land;
         c->ncap++;
@@ -223,7 +223,7 @@ static int man_captures(CapCtx *c, int sq, uint64_t captured)
     return found;
 }
 
-static int king_captures(CapCtx *c, int sq, uint64_t captured, int came_from, int promotes,
+static int king_captures(CapCtx *c, int sq, board_t captured, int came_from, int promotes,
                          int by_king)
 {
     const Rules *r = c->r;
@@ -232,7 +232,7 @@ static int king_captures(CapCtx *c, int sq, uint64_t captured, int came_from, in
      * where it no longer does. */
     int back = came_from >= 0 && (!r->remove_at_once || r->no_reverse) ? OPPOSITE_DIR(came_from)
                                                                         : -1;
-    uint64_t empty = free_squares(c, captured), opp = c->opp;
+    board_t empty = free_squares(c, captured), opp = c->opp;
     if (!r->flying) {
         for (unsigned dirs = r->king_dirs; dirs; dirs &= dirs - 1) {
             int d = __builtin_ctz(dirs);
@@ -244,11 +244,11 @@ static int king_captures(CapCtx *c, int sq, uint64_t captured, int came_from, in
             int land = r->nb[d][mid];
             if (land < 0)
                 continue;
-            uint64_t mb = (uint64_t)1 << mid, lb = (uint64_t)1 << land;
+            board_t mb = BIT(mid), lb = BIT(land);
             if (!(opp & mb) || (captured & mb) || !(empty & lb))
                 continue;
             found = 1;
-            uint64_t nc = captured | mb;
+            board_t nc = captured | mb;
             c->caps[c->ncap] = (uint8_t)mid;
             c->path[c->ncap + 1] = (uint8_t)land;
             c->ncap++;
@@ -270,11 +270,11 @@ static int king_captures(CapCtx *c, int sq, uint64_t captured, int came_from, in
         int next = r->nb[d][s];
         if (next < 0)
             continue;
-        uint64_t tb = (uint64_t)1 << s;
+        board_t tb = BIT(s);
         if (!(opp & tb) || (captured & tb) || !(empty >> next & 1))
             continue;
         found = 1;
-        uint64_t nc = captured | tb;
+        board_t nc = captured | tb;
         c->caps[c->ncap] = (uint8_t)s;
         c->ncap++;
         int went_on = 0, nstops = 0;
@@ -296,34 +296,34 @@ static int king_captures(CapCtx *c, int sq, uint64_t captured, int came_from, in
     return found;
 }
 
-static inline uint64_t shift(uint64_t x, int o) { return shift_by(x, o); }
+static inline board_t shift(board_t x, int o) { return shift_by(x, o); }
 
 /* Pieces of from with a capture in a straight direction d >= 4: the next square that way an
  * enemy of targets, the one after it empty (has_nb keeps the steps on the board). */
-static inline uint64_t straight_jumpers(const Rules *r, uint64_t from, uint64_t targets,
-                                        uint64_t empty, int d)
+static inline board_t straight_jumpers(const Rules *r, board_t from, board_t targets,
+                                        board_t empty, int d)
 {
     int o = r->step[d];
-    uint64_t over = shift(from & r->has_nb[d], o) & targets & r->has_nb[d];
+    board_t over = shift(from & r->has_nb[d], o) & targets & r->has_nb[d];
     return shift(shift(over, o) & empty, -2 * o);
 }
 
 /* Men of side with a capture in a straight direction (off the diagonal rule sets' path). */
-static __attribute__((noinline)) uint64_t straight_men_jumpers(const Rules *r, uint64_t men,
-                                                               uint64_t targets, uint64_t empty,
+static __attribute__((noinline)) board_t straight_men_jumpers(const Rules *r, board_t men,
+                                                               board_t targets, board_t empty,
                                                                int side)
 {
-    uint64_t cand = 0;
+    board_t cand = 0;
     for (unsigned dirs = r->men_dirs[side] & STRAIGHT_DIRS; dirs; dirs &= dirs - 1)
         cand |= straight_jumpers(r, men, targets, empty, __builtin_ctz(dirs));
     return cand;
 }
 
-static uint64_t man_capture_candidates(const Rules *r, uint64_t men, uint64_t targets,
-                                       uint64_t empty, int side)
+static board_t man_capture_candidates(const Rules *r, board_t men, board_t targets,
+                                       board_t empty, int side)
 {
     int h = r->half;
-    uint64_t cand = 0;
+    board_t cand = 0;
     /* The diagonals on the dark squares' layout (ghost bits keep the shifts on the board;
      * rules_init allows no diagonal where every square plays). */
     unsigned dirs = r->men_dirs[side];
@@ -340,26 +340,26 @@ static uint64_t man_capture_candidates(const Rules *r, uint64_t men, uint64_t ta
 }
 
 /* Kings of k with a capture in a straight direction d >= 4, from afar when flying. */
-static __attribute__((noinline)) uint64_t straight_king_jumpers(const Rules *r, uint64_t k, uint64_t opp, uint64_t empty,
+static __attribute__((noinline)) board_t straight_king_jumpers(const Rules *r, board_t k, board_t opp, board_t empty,
                                       int d)
 {
     if (!r->flying)
         return straight_jumpers(r, k, opp, empty, d);
     int o = r->step[d];
-    uint64_t found = 0;
+    board_t found = 0;
     while (k) {
         int s = lowbit(k);
         k &= k - 1;
-        uint64_t at = shift((uint64_t)1 << s & r->has_nb[d], o);
+        board_t at = shift(BIT(s) & r->has_nb[d], o);
         while (at & empty & r->has_nb[d])
             at = shift(at, o);
         if ((at & opp & r->has_nb[d]) && (shift(at, o) & empty))
-            found |= (uint64_t)1 << s;
+            found |= BIT(s);
     }
     return found;
 }
 
-static int all_captures(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side,
+static int all_captures(const Rules *r, board_t own, board_t opp, board_t kings, int side,
                         MoveList *out, int raw)
 {
     CapCtx c;
@@ -372,12 +372,12 @@ static int all_captures(const Rules *r, uint64_t own, uint64_t opp, uint64_t kin
     c.opp = opp;
     c.targets = r->men_take_kings ? opp : opp & ~kings;
     c.kings = kings;
-    uint64_t men = own & ~kings, own_kings = own & kings;
+    board_t men = own & ~kings, own_kings = own & kings;
     if (men && c.targets) {
-        uint64_t cand = man_capture_candidates(r, men, c.targets, c.empty, side);
+        board_t cand = man_capture_candidates(r, men, c.targets, c.empty, side);
         while (cand) {
             int sq = lowbit(cand);
-            uint64_t low = cand & -cand;
+            board_t low = cand & -cand;
             cand ^= low;
             c.empty = (r->mask & ~(own | opp)) | low;
             c.ncap = 0;
@@ -387,7 +387,7 @@ static int all_captures(const Rules *r, uint64_t own, uint64_t opp, uint64_t kin
     }
     while (own_kings) {
         int sq = lowbit(own_kings);
-        uint64_t low = own_kings & -own_kings;
+        board_t low = own_kings & -own_kings;
         own_kings ^= low;
         c.empty = (r->mask & ~(own | opp)) | low;
         c.ncap = 0;
@@ -397,7 +397,7 @@ static int all_captures(const Rules *r, uint64_t own, uint64_t opp, uint64_t kin
     return c.failed ? -1 : 0;
 }
 
-int gen_raw_captures(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side,
+int gen_raw_captures(const Rules *r, board_t own, board_t opp, board_t kings, int side,
                      MoveList *out)
 {
     out->n = 0;
@@ -407,16 +407,16 @@ int gen_raw_captures(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings,
 /* ---------------------------------------------------------------------------------------- */
 /* Quiet moves */
 
-static int quiet_moves(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side,
+static int quiet_moves(const Rules *r, board_t own, board_t opp, board_t kings, int side,
                        MoveList *out)
 {
-    uint64_t empty = r->mask & ~(own | opp);
+    board_t empty = r->mask & ~(own | opp);
     CMove m;
     memset(&m, 0, sizeof m);
-    uint64_t men = own & ~kings, own_kings = own & kings;
+    board_t men = own & ~kings, own_kings = own & kings;
     for (unsigned dirs = men ? r->men_quiet[side] : 0; dirs; dirs &= dirs - 1) {
         int d = __builtin_ctz(dirs), o = r->step[d];
-        uint64_t to = shift(men & r->has_nb[d], o) & empty;
+        board_t to = shift(men & r->has_nb[d], o) & empty;
         while (to) {
             int t = lowbit(to);
             to &= to - 1;
@@ -448,13 +448,13 @@ static int quiet_moves(const Rules *r, uint64_t own, uint64_t opp, uint64_t king
     return 0;
 }
 
-int gen_quiet(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side, MoveList *out)
+int gen_quiet(const Rules *r, board_t own, board_t opp, board_t kings, int side, MoveList *out)
 {
     out->n = 0;
     return quiet_moves(r, own, opp, kings, side, out);
 }
 
-int gen_legal(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side, MoveList *out)
+int gen_legal(const Rules *r, board_t own, board_t opp, board_t kings, int side, MoveList *out)
 {
     out->n = 0;
     if (has_capture(r, own, opp, kings, side)) {
@@ -466,13 +466,13 @@ int gen_legal(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int si
     return quiet_moves(r, own, opp, kings, side, out);
 }
 
-int has_capture(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int side)
+int has_capture(const Rules *r, board_t own, board_t opp, board_t kings, int side)
 {
-    uint64_t empty = r->mask & ~(own | opp);
-    uint64_t men = own & ~kings, k = own & kings;
+    board_t empty = r->mask & ~(own | opp);
+    board_t men = own & ~kings, k = own & kings;
     int h = r->half;
     if (men) {
-        uint64_t targets = r->men_take_kings ? opp : opp & ~kings;
+        board_t targets = r->men_take_kings ? opp : opp & ~kings;
         if (man_capture_candidates(r, men, targets, empty, side))
             return 1;
     }
@@ -491,7 +491,7 @@ int has_capture(const Rules *r, uint64_t own, uint64_t opp, uint64_t kings, int 
                 return 1;
             continue;
         }
-        uint64_t reach = k >> a, frontier = reach & empty;
+        board_t reach = k >> a, frontier = reach & empty;
         while (frontier) {
             frontier >>= a;
             reach |= frontier;

@@ -14,7 +14,7 @@ typedef struct {
     MoveList lists[64];
 } PerftCtx;
 
-static uint64_t perft_rec(PerftCtx *p, uint64_t own, uint64_t opp, uint64_t kings, int side,
+static uint64_t perft_rec(PerftCtx *p, board_t own, board_t opp, board_t kings, int side,
                           int depth, int ply)
 {
     const Rules *r = p->r;
@@ -35,7 +35,7 @@ static uint64_t perft_rec(PerftCtx *p, uint64_t own, uint64_t opp, uint64_t king
     if (depth == 1)
         return (uint64_t)l->n;
     for (int i = 0; i < l->n; i++) {
-        uint64_t o = own, q = opp, k = kings;
+        board_t o = own, q = opp, k = kings;
         make_move(&l->m[i], &o, &q, &k);
         total += perft_rec(p, q, o, k, 1 - side, depth - 1, ply + 1);
     }

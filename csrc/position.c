@@ -9,7 +9,7 @@
 int rules_init(Rules *r)
 {
     int n = r->size, h = n / 2;
-    if ((n != 8 && n != 10) || r->choice < CHOICE_FREE || r->choice > CHOICE_VALUE ||
+    if ((n != 8 && n != 10 && n != 12) || r->choice < CHOICE_FREE || r->choice > CHOICE_VALUE ||
         r->promotion < PROMO_STOP || r->promotion > PROMO_PASS_THROUGH || r->man_rows < 1 ||
         2 * r->man_rows >= n || r->draw_plies < 1 || (r->land_behind & ~1) ||
         (r->remove_at_once & ~1) || (r->orthogonal & ~1) || (r->all_squares & ~1) ||
@@ -21,6 +21,10 @@ int rules_init(Rules *r)
         return -1;
     if (r->losing && r->breakthrough) /* two goals at once (goal.h) */
         return -1;
+    /* The dark squares' layout needs n * h + n / 2 - 1 bits (77 for 12x12): more than the
+     * word holds is a board of the other build. */
+    if (!r->all_squares && n * h + n / 2 - 1 > MAX_BITS)
+        return -1;
     r->half = h;
     r->mask = 0;
     r->nbits = 0;
@@ -28,20 +32,20 @@ int rules_init(Rules *r)
     memset(r->nb, -1, sizeof r->nb);
     memset(r->row, 0, sizeof r->row);
     memset(r->col, 0, sizeof r->col);
-    int bit_of[10][10];
+    int bit_of[MAX_SIZE][MAX_SIZE];
     for (int row = 0; row < n; row++)
         for (int c = 0; c < n; c++) {
             bit_of[row][c] = -1;
             if (r->all_squares || (row + c) % 2 == 1) {
                 int s = r->all_squares ? row * n + c : row * h + c / 2 + row / 2;
                 bit_of[row][c] = s;
-                r->mask |= (uint64_t)1 << s;
+                r->mask |= BIT(s);
                 r->row[s] = (uint8_t)row;
                 r->col[s] = (uint8_t)c;
                 if (row == 0)
-                    r->promo[0] |= (uint64_t)1 << s;
+                    r->promo[0] |= BIT(s);
                 if (row == n - 1)
-                    r->promo[1] |= (uint64_t)1 << s;
+                    r->promo[1] |= BIT(s);
                 if (s + 1 > r->nbits)
                     r->nbits = s + 1;
             }
@@ -67,7 +71,7 @@ int rules_init(Rules *r)
                 int rr = row + dr[d], cc = c + dc[d];
                 if (rr >= 0 && rr < n && cc >= 0 && cc < n) {
                     r->nb[d][s] = (int8_t)bit_of[rr][cc];
-                    r->has_nb[d] |= (uint64_t)1 << s;
+                    r->has_nb[d] |= BIT(s);
                 }
             }
         }
@@ -98,20 +102,20 @@ int rules_init(Rules *r)
 
 int rules_set_order(Rules *r, const int *order, int n)
 {
-    if (n != popcount64(r->mask))
+    if (n != popcount_b(r->mask))
         return -1;
-    uint64_t seen = 0;
+    board_t seen = 0;
     for (int i = 0; i < n; i++) {
         int s = order[i];
         if (s < 0 || s >= MAX_BITS || !(r->mask >> s & 1) || (seen >> s & 1))
             return -1;
-        seen |= (uint64_t)1 << s;
+        seen |= BIT(s);
         r->rank[s] = (uint16_t)i;
     }
     return 0;
 }
 
-const char *position_check(const Rules *r, uint64_t white, uint64_t black, uint64_t kings,
+const char *position_check(const Rules *r, board_t white, board_t black, board_t kings,
                            int moves)
 {
     if (r && ((white | black | kings) & ~r->mask))
@@ -120,12 +124,12 @@ const char *position_check(const Rules *r, uint64_t white, uint64_t black, uint6
         return "a square holds pieces of both sides";
     if (kings & ~(white | black))
         return "a king stands on an empty square";
-    if (moves && (popcount64(white) > MAX_CAPS || popcount64(black) > MAX_CAPS))
+    if (moves && (popcount_b(white) > MAX_CAPS || popcount_b(black) > MAX_CAPS))
         return "a side has more than " NUMBER(MAX_CAPS) " pieces";
     return NULL;
 }
 
-static void colours(const Node *n, int side, uint64_t *pieces, uint64_t *kings)
+static void colours(const Node *n, int side, board_t *pieces, board_t *kings)
 {
     *pieces = side ? node_black(n) : node_white(n);
     *kings = *pieces & n->kings;
@@ -133,16 +137,16 @@ static void colours(const Node *n, int side, uint64_t *pieces, uint64_t *kings)
 
 int step_is_progress(const Node *before, const Node *after)
 {
-    uint64_t mine_before, kings_before, mine_after, kings_after;
+    board_t mine_before, kings_before, mine_after, kings_after;
     colours(before, before->side, &mine_before, &kings_before);
     colours(after, before->side, &mine_after, &kings_after);
-    int captured = popcount64(before->own | before->opp) > popcount64(after->own | after->opp);
-    return captured || popcount64(kings_after) > popcount64(kings_before);
+    int captured = popcount_b(before->own | before->opp) > popcount_b(after->own | after->opp);
+    return captured || popcount_b(kings_after) > popcount_b(kings_before);
 }
 
 int step_is_irreversible(const Node *before, const Node *after)
 {
-    uint64_t mine_before, kings_before, mine_after, kings_after;
+    board_t mine_before, kings_before, mine_after, kings_after;
     colours(before, before->side, &mine_before, &kings_before);
     colours(after, before->side, &mine_after, &kings_after);
     return step_is_progress(before, after) ||

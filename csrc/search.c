@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-static inline int popc(uint64_t x) { return popcount64(x); }
+static inline int popc(board_t x) { return popcount_b(x); }
 
 static int poll_limits(Search *S)
 {

@@ -66,7 +66,8 @@ def test_variants_lists_every_rule_set(capsys: pytest.CaptureFixture[str]) -> No
     listed = json.loads(out)
     ids = [v["id"] for v in listed]
     assert ids == ["american", "italian", "czech", "russian", "brazilian", "spanish",
-                   "international", "pool", "thai", "frisian", "frysk", "turkish"]
+                   "international", "pool", "thai", "frisian", "frysk", "turkish", "canadian",
+                   "malaysian"]
     thai = listed[8]
     assert thai["king_lands_behind"] is True and thai["remove_captured_at_once"] is True
     assert thai["pdn_gametype"] == "31,B,8,8,N2,0" and listed[7]["pdn_gametype"].startswith("23,")

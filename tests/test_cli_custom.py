@@ -38,13 +38,21 @@ def test_bestmove_plays_a_custom_rule_set(capsys: pytest.CaptureFixture[str]) ->
 
 @pytest.mark.parametrize(("name", "words"), [
     ("custom:1000001", "only when kings fly"),
-    ("custom:12", "12x12 boards are not supported yet"),
     ("custom:1:<x>", "not '<'"),
 ])
 def test_an_impossible_custom_rule_set_is_refused_with_the_reason(
         capsys: pytest.CaptureFixture[str], name: str, words: str) -> None:
     status, _, err = run(capsys, "perft", name, "2")
     assert status == 2 and words in err
+
+
+def test_a_custom_rule_set_on_the_12x12_board_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    # custom:12 is the defaults on the 12x12 board: three rows of six men each, men capturing
+    # forward only, short kings; the front row's six men have eleven moves.
+    status, out, _ = run(capsys, "perft", "custom:12", "1")
+    assert status == 0 and out.splitlines()[-1] == "Nodes searched: 11"
+    status, out, _ = run(capsys, "bestmove", "custom:12", "--depth", "3")
+    assert status == 0 and out.splitlines()[-1].startswith("bestmove ")
 
 
 def test_variants_says_how_to_name_a_custom_rule_set(

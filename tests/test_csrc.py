@@ -84,7 +84,7 @@ def test_values_that_are_not_positions_or_moves_are_type_errors() -> None:
         legal_moves(v, Position(pos.white, pos.black, 0, "W"))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="Move"):
         apply_move(pos, (1, 2))  # type: ignore[arg-type]
-    bad = Move(70, 1, (70, 1), (), 0, 0, False, False)
+    bad = Move(130, 1, (130, 1), (), 0, 0, False, False)  # past the wide build's 128 bits
     with pytest.raises(ValueError, match="off the board"):
         apply_move(pos, bad)
     with pytest.raises(TypeError, match="Values"):

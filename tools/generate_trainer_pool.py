@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=300, help="games per named rule set")
     parser.add_argument("--per-group", type=int, default=40,
                         help="exercises wanted per rule set, kind and rule")
-    parser.add_argument("--sizes", type=int, nargs="+", default=[8, 10])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[8, 10, 12])
     parser.add_argument("--out", type=Path, default=DATA)
     parser.add_argument("--seed", type=int, default=34)
     args = parser.parse_args(argv)

@@ -57,6 +57,10 @@ static const VariantRow VARIANTS[] = {
     {"frisian", 10, 4, 1, 1, 1, CHOICE_VALUE, PROMO_PASS_THROUGH, 1, 1, 0, 0, 0, 1},
     {"frysk", 10, 1, 1, 1, 1, CHOICE_VALUE, PROMO_PASS_THROUGH, 1, 1, 0, 0, 0, 1},
     {"turkish", 8, 2, 1, 0, 1, CHOICE_MAJORITY, PROMO_PASS_THROUGH, 1, 0, 0, 0, 1, 0, 1, 1, 1},
+#ifdef DAMIERA_WIDE /* the 12x12 board needs the wide build's 128-bit words */
+    {"canadian", 12, 5, 1, 1, 1, CHOICE_MAJORITY, PROMO_PASS_THROUGH, 1, 1, 0},
+    {"malaysian", 12, 5, 1, 0, 1, CHOICE_MAJORITY, PROMO_STOP, 1, 1, 0},
+#endif
 };
 #define NVARIANTS ((int)(sizeof VARIANTS / sizeof *VARIANTS))
 
@@ -128,7 +132,7 @@ static int square_of(const VariantRow *v, const Rules *r, const char *label, siz
 /* A FEN ("W:W21-32:B1-12", kings as K21, numeric ranges a-b) into a Node; 0 or -1. */
 static int parse_fen(const VariantRow *v, const Rules *r, const char *fen, Node *n)
 {
-    uint64_t side_bits[2] = {0, 0}, kings = 0;
+    board_t side_bits[2] = {0, 0}, kings = 0;
     if ((fen[0] != 'W' && fen[0] != 'B') || fen[1] != ':')
         return -1;
     int side = fen[0] == 'B';
@@ -163,9 +167,9 @@ static int parse_fen(const VariantRow *v, const Rules *r, const char *fen, Node 
                 label_of(v, r, s, ls);
                 int x = atoi(ls), lo = atoi(la), hi = atoi(lb);
                 if (s == a || (v->numeric && lo <= x && x <= hi)) {
-                    side_bits[colour] |= (uint64_t)1 << s;
+                    side_bits[colour] |= BIT(s);
                     if (king)
-                        kings |= (uint64_t)1 << s;
+                        kings |= BIT(s);
                 }
             }
             if (*p == ',')
@@ -305,14 +309,14 @@ static uint64_t next_random(void)
 
 static void start_of(const VariantRow *v, const Rules *r, Node *n)
 {
-    uint64_t white = 0, black = 0;
+    board_t white = 0, black = 0;
     int first = v->back_rows, last = v->back_rows + r->man_rows;
     for (int s = 0; s < MAX_BITS; s++)
         if (r->mask >> s & 1) {
             if (first <= r->row[s] && r->row[s] < last)
-                black |= (uint64_t)1 << s;
+                black |= BIT(s);
             else if (first <= r->size - 1 - r->row[s] && r->size - 1 - r->row[s] < last)
-                white |= (uint64_t)1 << s;
+                white |= BIT(s);
         }
     n->side = 0;
     n->own = white;
@@ -470,27 +474,28 @@ static void test_boundary(void)
     rules_of(variant_row("international"), &r10);
     Node start, n;
     start_of(variant_row("american"), &r8, &start);
-    uint64_t white = start.own, black = start.opp;
+    board_t white = start.own, black = start.opp;
     CHECK(!node_from_colours(&r8, white, black, 0, 1, 1, &n) && n.side == 1 && n.own == black &&
               n.opp == white && n.kings == 0,
           "boundary: the start with Black to move is not Black's node");
     Node untouched = {1, 2, 3, 0};
     n = untouched;
-    const uint64_t ghost = (uint64_t)1 << 8; /* 8x8: the bit after the first two rows */
-    const uint64_t empty = r8.mask & ~(white | black);
+    const board_t ghost = BIT(8); /* 8x8: the bit after the first two rows */
+    const board_t empty = r8.mask & ~(white | black);
     CHECK(node_from_colours(&r8, white | ghost, black, 0, 0, 1, &n) &&
               node_from_colours(&r8, white, black | (white & -white), 0, 0, 1, &n) &&
               node_from_colours(&r8, white, black, empty & -empty, 0, 1, &n) &&
               memcmp(&n, &untouched, sizeof n) == 0,
           "boundary: an off-board piece, a doubled square or a lone king passed, or n changed");
-    uint64_t many = 0; /* 10x10's first 30 playing squares: 30 men */
-    for (int s = 0, count = 0; s < MAX_BITS && count < 30; s++)
+    board_t many = 0; /* 10x10's first MAX_CAPS + 1 playing squares: one man too many */
+    for (int s = 0, count = 0; s < MAX_BITS && count < MAX_CAPS + 1; s++)
         if (r10.mask >> s & 1)
-            many |= (uint64_t)1 << s, count++;
-    CHECK(popcount64(many) == 30 && node_from_colours(&r10, many, 0, 0, 0, 1, &n) &&
+            many |= BIT(s), count++;
+    CHECK(popcount_b(many) == MAX_CAPS + 1 && node_from_colours(&r10, many, 0, 0, 0, 1, &n) &&
               !node_from_colours(&r10, many, 0, 0, 0, 0, &n) &&
               !node_from_colours(NULL, white | ghost, black, 0, 0, 0, &n),
-          "boundary: 30 men a side refused or not as the moves flag says, or NULL rules checked");
+          "boundary: %d men a side refused or not as the moves flag says, or NULL rules checked",
+          MAX_CAPS + 1);
 
     CMove m;
     memset(&m, 0, sizeof m);

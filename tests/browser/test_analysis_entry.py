@@ -218,3 +218,17 @@ def test_a_turkish_capture_over_a_freed_square_is_entered_on_the_analysis_board(
     expect(page.locator("#board [data-square='a6'] [data-piece]")).to_have_count(1)
     expect(page.locator("#board [data-piece]")).to_have_count(1)
     assert set(pieces(page)) == {"a6"}
+
+
+def test_a_12x12_flying_capture_is_entered_on_the_analysis_board(page: Page) -> None:
+    """Malaysian draughts on the analysis board: the 12x12 board's 72 squares, and the king's
+    capture from 67 (a1, the high bits of the board word) over 39 to 23 entered by clicks."""
+    open_analysis(page, "variant=malaysian&fen=W%3AWK67%3AB39")
+    labels = page.eval_on_selector_all("#board [data-square]",
+                                       "els => els.map(e => e.dataset.square)")
+    assert sorted(labels, key=int) == [str(n) for n in range(1, 73)]
+    for label in ("67", "23"):
+        square(page, label).click()
+    expect(page.locator("#tree .tree-move")).to_have_text(["67x23"])
+    expect(page.locator("#board [data-square='23'] [data-piece]")).to_have_count(1)
+    expect(page.locator("#board [data-piece]")).to_have_count(1)

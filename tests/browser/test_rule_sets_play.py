@@ -87,3 +87,27 @@ def test_turkish_board_plays_every_square_by_clicking(page: Page) -> None:
     assert moves_listed(page)[-1] == "d4xd6xd8"
     pieces = board_pieces(page)
     assert pieces["d8"] == "white-king" and "d5" not in pieces and "d7" not in pieces
+
+
+def test_canadian_12x12_board_plays_by_clicking(page: Page) -> None:
+    """Canadian draughts on the play page: the 12x12 board's 72 playing squares (data-square
+    1-72), 30 men each, and after 46-40 27-34 White's compulsory capture 40x27 entered by
+    clicks."""
+    game = api_game(page, variant="canadian")
+    open_game(page, game["id"])
+    labels = page.eval_on_selector_all("#board [data-square]",
+                                       "els => els.map(e => e.dataset.square)")
+    assert sorted(labels, key=int) == [str(n) for n in range(1, 73)]
+    pieces = board_pieces(page)
+    assert len(pieces) == 60 and pieces["72"] == "white-man" and pieces["1"] == "black-man"
+    for move in ("46-40", "27-34"):
+        start, end = move.split("-")
+        square(page, start).click()
+        square(page, end).click()
+        wait_idle(page)
+    square(page, "40").click()
+    square(page, "27").click()
+    wait_idle(page)
+    assert moves_listed(page)[-2:] == ["27-34", "40x27"]
+    pieces = board_pieces(page)
+    assert "34" not in pieces and pieces["27"] == "white-man"

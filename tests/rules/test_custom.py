@@ -90,7 +90,6 @@ def test_reading_ignores_the_case_of_prefix_and_code_and_keeps_the_name() -> Non
 
 
 @pytest.mark.parametrize(("fields", "code", "words"), [
-    ({"board_size": 12}, "board-12", "12x12 boards are not supported yet"),
     ({"man_rows": 4}, "rows", "at most 3 rows"),
     ({"board_size": 10, "man_rows": 5}, "rows", "at most 4 rows"),
     ({"king_lands_behind": True}, "land-behind-short-king", "only when kings fly"),

@@ -15,9 +15,9 @@ from tests.conftest import perft_table
 
 #: Deepest depth run by `make test` per variant (the whole suite stays well under 10 minutes);
 #: deeper ones run with `make test-slow`.
-FAST_DEPTH = {"international": 7}
+FAST_DEPTH = {"international": 7, "canadian": 5, "malaysian": 5}
 FAST_DEPTH_8X8 = 8
-SLOW_DEPTH = {"international": 9, "thai": 9, "turkish": 9}
+SLOW_DEPTH = {"international": 9, "thai": 9, "turkish": 9, "canadian": 9, "malaysian": 8}
 SLOW_DEPTH_8X8 = 10
 
 

@@ -30,7 +30,7 @@ def test_home_page_has_the_menu_and_no_game(client: TestClient):
     assert data["game"] is None
     assert [v["id"] for v in data["variants"]] == [  # type: ignore[attr-defined]
         "american", "italian", "czech", "russian", "brazilian", "spanish", "international",
-        "pool", "thai", "frisian", "frysk", "turkish"]
+        "pool", "thai", "frisian", "frysk", "turkish", "canadian", "malaysian"]
     assert data["strings"]["thinking"] == "The computer is thinking…"  # type: ignore[index]
 
 

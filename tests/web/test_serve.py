@@ -84,7 +84,8 @@ def test_serve_starts_the_site_with_its_own_database(tmp_path: Path) -> None:
                 time.sleep(0.1)
         assert data is not None, (proc.communicate()[1] if proc.poll() is not None
                                   else f"no answer in {WAIT_SECONDS} s")
-        assert len(data) == 12  # the specification's seven, Pool, Thai, Frisian, Frysk!, Turkish
+        assert len(data) == 14  # the specification's seven, Pool, Thai, Frisian, Frysk!, Turkish,
+        # Canadian, Malaysian
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/") as r:
             assert b"Damiera" in r.read()
         assert db.exists()

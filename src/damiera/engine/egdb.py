@@ -29,7 +29,7 @@ from typing import Final
 from damiera import _core
 from damiera.engine import egdb_files
 from damiera.rules.geometry import popcount
-from damiera.rules.movegen import native_rules
+from damiera.rules.movegen import core_of, native_rules
 from damiera.rules.position import Position
 from damiera.rules.variant import Variant
 
@@ -103,7 +103,7 @@ def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES,
             else:  # one solve in memory, whichever folder had no files
                 db = _DATABASES.get((rules, pieces, None))
                 if db is None:
-                    db = _DATABASES[(rules, pieces, None)] = _core.Egdb(native_rules(variant),
+                    db = _DATABASES[(rules, pieces, None)] = core_of(variant).Egdb(native_rules(variant),
                                                                         pieces)
             _DATABASES[key] = db
             while len(_DATABASES) > MAX_DATABASES:

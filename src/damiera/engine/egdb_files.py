@@ -29,7 +29,7 @@ from typing import Final
 import platformdirs
 
 from damiera import _core
-from damiera.rules.movegen import native_rules
+from damiera.rules.movegen import core_of, native_rules
 from damiera.rules.variant import Variant
 
 #: The environment variable naming the folder of the endgame databases.
@@ -85,7 +85,8 @@ def empty_database(variant: Variant, pieces: int) -> _core.Egdb:
     check_rules(variant)
     if not 2 <= pieces <= MAX_DISK_PIECES:
         raise ValueError(f"pieces must be from 2 to {MAX_DISK_PIECES}, not {pieces}")
-    return _core.Egdb(native_rules(variant), pieces, solve=False)
+    db: _core.Egdb = core_of(variant).Egdb(native_rules(variant), pieces, solve=False)
+    return db
 
 
 #: Most rules keys remembered (least recently used dropped first).

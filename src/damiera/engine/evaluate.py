@@ -90,7 +90,7 @@ from damiera import _core
 from damiera.engine.patterns import PatternSet, weights_path
 from damiera.engine.switches import read_switch
 from damiera.rules.geometry import geometry
-from damiera.rules.movegen import native_rules
+from damiera.rules.movegen import core_of, native_rules
 from damiera.rules.position import Position
 from damiera.rules.variant import Variant
 
@@ -173,11 +173,11 @@ class Evaluator:
         native: _core.Evaluation | None = None
         if tables is not None:
             rows, window_tables = tables
-            native = _core.Evaluation(rules, tables=_packed(variant, rows, window_tables))
+            native = core_of(variant).Evaluation(rules, tables=_packed(variant, rows, window_tables))
         elif patterns and weights_path(variant).exists():
             path = weights_path(variant)
             try:
-                native = _core.Evaluation(rules, weights=str(path))
+                native = core_of(variant).Evaluation(rules, weights=str(path))
                 self.weights_file = path
             except (ValueError, OSError) as exc:
                 # A broken or unreadable weights file must not stop the engine: say so, play
@@ -185,7 +185,7 @@ class Evaluator:
                 why = (str(exc) if isinstance(exc, ValueError)
                        else f"cannot read {exc.filename}: {exc.strerror or exc}")
                 warnings.warn(f"{why}; playing without the trained patterns", stacklevel=2)
-        self.native = native if native is not None else _core.Evaluation(rules)
+        self.native = native if native is not None else core_of(variant).Evaluation(rules)
         self.king_value: int = self.native.king_value
         self.start_pieces: int = self.native.start_pieces
         self.pattern_rows: int = self.native.pattern_rows

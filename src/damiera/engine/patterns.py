@@ -35,9 +35,8 @@ import sys
 from array import array
 from pathlib import Path
 
-from damiera import _core
 from damiera.rules.geometry import Geometry
-from damiera.rules.movegen import native_rules
+from damiera.rules.movegen import core_of, native_rules
 from damiera.rules.variant import Variant
 
 #: Rows of a window by default (the weights file says how many its windows have).
@@ -209,7 +208,7 @@ def read_weights_file(variant: Variant, path: Path) -> tuple[int, list[list[int]
     (as :func:`load_weights`, from any file: a candidate's, in a match), read by the native
     core, which reads the engine's files the same way (``csrc/weights.c``). Raises ValueError
     when it does not fit the board, OSError when it cannot be read."""
-    rows, _phases, data = _core.read_weights(native_rules(variant), str(path))
+    rows, _phases, data = core_of(variant).read_weights(native_rules(variant), str(path))
     flat = array("h")
     flat.frombytes(data)
     size = 3 ** (2 * rows)

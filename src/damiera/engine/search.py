@@ -107,7 +107,7 @@ from damiera import _core
 from damiera.engine.egdb import endgame_database
 from damiera.engine.evaluate import Evaluator
 from damiera.rules.king_moves import streaks_of, tired_king
-from damiera.rules.movegen import CoreMove, native_rules
+from damiera.rules.movegen import CoreMove, core_of, native_rules
 from damiera.rules.position import Position
 from damiera.rules.variant import Variant
 
@@ -192,7 +192,7 @@ class Searcher:
         if self.evaluator.variant != variant:
             raise ValueError(f"the evaluator is for {self.evaluator.variant.name}, "
                              f"not {variant.name}")
-        self.engine = _core.Engine(native_rules(variant), self.evaluator.native, tt_entries)
+        self.engine = core_of(variant).Engine(native_rules(variant), self.evaluator.native, tt_entries)
         self.nodes = 0
         #: One-ply threat extension at the horizon (see the module docstring).
         self.threat_extension = True

@@ -108,7 +108,7 @@ _INVISIBLE_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0")
 class CustomRuleError(ValueError):
     """A custom id that cannot be read, or a combination of rules that cannot be played.
 
-    ``code`` names the reason (``board-12``, ``rows``, ``land-behind-short-king``,
+    ``code`` names the reason (``rows``, ``land-behind-short-king``,
     ``optional-capture-10x10``, ``losing-breakthrough``, ``pass-through-forward-men``,
     ``breakthrough-kings`` (param ``field``), ``breakthrough-choice`` (params ``choice``,
     ``same``), ``breakthrough-flying``, ``no-reverse-blocked``, ``all-squares-8x8``,
@@ -137,7 +137,7 @@ def default_fields() -> dict[str, object]:
 def check_fields(fields: Mapping[str, object]) -> None:
     """Refuse a combination that cannot be played, or means nothing, with the reason.
 
-    Raises :class:`CustomRuleError`: a 12x12 board (the core has none yet); more rows of men
+    Raises :class:`CustomRuleError`: more rows of men
     than leave two empty rows between the armies; a king landing right behind without flying
     kings; optional capture on a board other than 8x8 (RULES.md section 1: a house rule of
     8x8 boards); the losing rule with breakthrough; a man passing the far row during a capture
@@ -155,8 +155,6 @@ def check_fields(fields: Mapping[str, object]) -> None:
                 f"{', '.join(map(_shown, field.values))}", field=name, value=_shown(value))
     _refuse_straight(fields)
     size = fields["board_size"]
-    if size == 12:
-        raise CustomRuleError("board-12", "12x12 boards are not supported yet")
     rows = fields["man_rows"]
     if not isinstance(size, int) or not isinstance(rows, int):
         raise CustomRuleError("value", "board_size and man_rows are whole numbers",

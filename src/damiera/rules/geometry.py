@@ -34,20 +34,9 @@ OPPOSITE = (DOWN_RIGHT, DOWN_LEFT, UP_RIGHT, UP_LEFT)
 
 
 def popcount(bits: int) -> int:
-    """Number of set bits of a bitboard (a non-negative int below ``2**56``: every board of
-    the dark squares' layout fits, 10x10 takes 54 bits; the 64 squares of ``all_squares`` do
-    not, use ``int.bit_count`` there).
-
-    Same as ``int.bit_count`` for those values, written with shifts and masks so that,
-    compiled, it is a handful of machine operations instead of a Python method call.
-    """
-    bits -= (bits >> 1) & 0x55555555555555
-    bits = (bits & 0x33333333333333) + ((bits >> 2) & 0x33333333333333)
-    bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F
-    bits += bits >> 8
-    bits += bits >> 16
-    bits += bits >> 32
-    return bits & 0x7F
+    """Number of set bits of a bitboard (a non-negative int of any size: the 12x12 board's
+    layout takes 77 bits), the same as ``int.bit_count``."""
+    return bits.bit_count()
 
 
 class SquareError(ValueError):

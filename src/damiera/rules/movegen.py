@@ -14,9 +14,10 @@ module turns its output into values: :class:`CoreMove` records (bit indices; the
 from __future__ import annotations
 
 from collections import OrderedDict
+from types import ModuleType
 from typing import Final, NamedTuple
 
-from damiera import _core
+from damiera import _core, _core_wide
 from damiera.rules.geometry import geometry
 from damiera.rules.position import Position
 from damiera.rules.variant import CaptureChoice, Color, PromotionDuringCapture, Variant
@@ -62,6 +63,32 @@ Move = CoreMove
 
 #: The value types the native core reads and builds (given to every rule object).
 VALUES = _core.Values(CoreMove, Position, Color.WHITE, Color.BLACK)
+#: The same for the wide build (``damiera._core_wide``: the same C sources with 128-bit board
+#: words, for boards of more than 64 bits).
+VALUES_WIDE = _core_wide.Values(CoreMove, Position, Color.WHITE, Color.BLACK)
+
+#: Most bits the normal build's board word holds (csrc/position.h: a uint64_t).
+NORMAL_BITS: Final = 64
+
+
+def _values(bits: int) -> _core.Values:
+    """The value types of the build whose word holds ``bits`` (the highest square used)."""
+    return VALUES if bits >> NORMAL_BITS == 0 else VALUES_WIDE
+
+
+def _move_bits(move: CoreMove) -> int:
+    """The squares a move names, as bits (0 for what is not a move: the core says why)."""
+    if not isinstance(move, CoreMove):
+        return 0
+    return int(move.captured) | 1 << max(int(move.start), int(move.end), 0)
+
+
+def core_of(variant: Variant) -> ModuleType:
+    """The native module that plays ``variant``: ``damiera._core`` when its board's bit layout
+    (:mod:`damiera.rules.geometry`) fits 64 bits (8x8, 10x10, the 64-square board), else
+    ``damiera._core_wide`` (12x12: 77 bits). The one place the choice is made; the engine's
+    evaluation, search and databases take their classes from the module of the rules."""
+    return _core if geometry(variant).nbits <= NORMAL_BITS else _core_wide
 
 #: The native core's numbers for the rule enums (csrc/movegen.h).
 _CHOICE = {
@@ -78,7 +105,7 @@ _PROMOTION = {
     PromotionDuringCapture.PASS_THROUGH: 2,
 }
 
-_RULES: dict[int, tuple[Variant, _core.Rules]] = {}
+_RULES: dict[int, tuple[Variant, _core.Rules]] = {}  # or _core_wide.Rules
 #: Variant objects remembered by identity; past this the identity map starts afresh (equal
 #: variants still share one rule object through ``_by_value``, keyed by the rule
 #: parameters), so a new Variant object per game does not grow memory.
@@ -121,8 +148,9 @@ def _by_value(variant: Variant) -> _core.Rules:
            variant.losing, variant.breakthrough)
     rules = _BY_VALUE.get(key)
     if rules is None:
-        rules = _BY_VALUE[key] = _core.Rules(
-            *args, VALUES, land_behind=variant.king_lands_behind,
+        core = core_of(variant)
+        rules = _BY_VALUE[key] = core.Rules(
+            *args, VALUES if core is _core else VALUES_WIDE, land_behind=variant.king_lands_behind,
             remove_at_once=variant.remove_captured_at_once,
             orthogonal=variant.orthogonal_captures,
             all_squares=variant.all_squares,
@@ -145,7 +173,8 @@ def legal_moves(variant: Variant, position: Position) -> list[CoreMove]:
     and quiet moves are included only when there is no capture or the optional-capture house
     rule is on. Shape: list of :class:`CoreMove`; empty when the side to move has no legal move
     (it has lost). Raises ValueError for bitboards off the variant's board, overlapping, or
-    with more than 24 pieces a side (no capture may take more, ``_core.MAX_CAPS``).
+    with more pieces a side than a capture may take (``MAX_CAPS`` of the variant's module:
+    24, 30 in ``_core_wide``).
     """
     moves: list[CoreMove] = native_rules(variant).moves(position)
     return moves
@@ -207,7 +236,8 @@ def apply_move(position: Position, move: CoreMove) -> Position:
     end, the Turkish strike, or one by one during the move); a man that ends on its
     promotion row is crowned when ``move.promotes`` says so.
     """
-    after: Position = VALUES.apply(position, move)
+    after: Position = _values(_move_bits(move) | getattr(position, "white", 0)
+                              | getattr(position, "black", 0)).apply(position, move)
     return after
 
 
@@ -215,7 +245,7 @@ def is_progress(move: CoreMove) -> bool:
     """Whether ``move`` is progress for the no-progress draw rule (RULES.md section 1: 40 moves
     by each side "with no capture and no promotion"): a capture or a promotion. Decided by the
     native core, where the search asks the same question."""
-    progress: bool = VALUES.is_progress(move)
+    progress: bool = _values(_move_bits(move)).is_progress(move)
     return progress
 
 

@@ -41,6 +41,7 @@ __all__ = [
     "ALIASES",
     "AMERICAN",
     "BRAZILIAN",
+    "CANADIAN",
     "CZECH",
     "FRISIAN",
     "FRYSK",
@@ -48,6 +49,7 @@ __all__ = [
     "GOAL_VARIANT_TAGS",
     "INTERNATIONAL",
     "ITALIAN",
+    "MALAYSIAN",
     "MAX_VARIANT_TEXT",
     "POOL",
     "RUSSIAN",
@@ -282,12 +284,32 @@ TURKISH = Variant(
     pdn_gametype="30,W,8,8,A0,0",
 )
 
+#: Canadian draughts: International draughts' rules on the 12x12 board, 30 men each on the
+#: first five rows, squares numbered 1-72 like International's 1-50 (square 1 the first dark
+#: square of the top row, a1 dark). PDN 3.0 GameType 27. Its 12x12 board needs the wide build
+#: of the rules core (77 bits, :func:`damiera.rules.movegen.core_of`).
+CANADIAN = dataclasses.replace(
+    INTERNATIONAL, id="canadian", name="Canadian draughts", board_size=12, man_rows=5,
+    pdn_gametype="27,W,12,12,N2,0",
+)
+
+#: Malaysian/Singaporean draughts (Dam): International draughts' flying kings, majority
+#: capture and Turkish strike on the 12x12 board with 30 men each, but men move and capture
+#: forward only; White moves first by convention (the sources let the players choose).
+#: PDN 3.0 has no GameType for it (41 is Spantsiretti); 98 is the project's own number,
+#: unused by PDN 3.0 and lidraughts (docs/rules.md).
+MALAYSIAN = dataclasses.replace(
+    CANADIAN, id="malaysian", name="Malaysian draughts", men_capture_backward=False,
+    promotion_during_capture=PromotionDuringCapture.PROMOTE_AND_STOP,
+    pdn_gametype="98,W,12,12,N2,0",
+)
+
 #: The named variants, in menu order (the specification's seven, then the rule sets of
 #: docs/rules.md).
 VARIANTS: dict[str, Variant] = {
     v.id: v
     for v in (AMERICAN, ITALIAN, CZECH, RUSSIAN, BRAZILIAN, SPANISH, INTERNATIONAL, POOL, THAI,
-              FRISIAN, FRYSK, TURKISH)
+              FRISIAN, FRYSK, TURKISH, CANADIAN, MALAYSIAN)
 }
 
 
@@ -319,6 +341,15 @@ ALIASES: dict[str, str] = {
     "frysk!": "frysk",
     "turkish-draughts": "turkish",
     "turkish-checkers": "turkish",
+    "canadian-draughts": "canadian",
+    "canadian-checkers": "canadian",
+    "grand-jeu-de-dames": "canadian",
+    "malaysian-draughts": "malaysian",
+    "malaysian-checkers": "malaysian",
+    "singaporean": "malaysian",
+    "singaporean-draughts": "malaysian",
+    "singaporean-checkers": "malaysian",
+    "dam": "malaysian",
 }
 
 #: PDN ``GameType`` numbers (PDN 3.0) of the named variants: ``"20"`` is International.

@@ -50,8 +50,6 @@ def test_fields_left_out_take_their_default(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize(("rules", "name", "code", "english", "italian"), [
-    ({"board_size": 12, "man_rows": 5}, "", "board-12", "12×12 boards are not supported yet",
-     "Le damiere 12×12 non sono ancora disponibili"),
     ({"king_lands_behind": True}, "", "land-behind-short-king", "only when kings fly",
      "solo se le dame volano"),
     ({"board_size": 10, "man_rows": 4, "mandatory_capture": False}, "",
@@ -143,6 +141,16 @@ def test_a_custom_game_is_played_stored_and_written_as_pdn(client: TestClient) -
     assert imported["full_id"] == custom_id and imported["custom_variant"]["id"] == custom_id
     assert client.post("/api/pdn/replay", json={"variant": custom_id, "moves": ["c3-d4"]},
                        headers={"Origin": str(client.base_url)}).status_code == 200
+
+
+def test_a_custom_rule_set_on_the_12x12_board_is_played(client: TestClient) -> None:
+    # Canadian draughts' rules under a club's name: the 12x12 board, 30 men each.
+    custom_id = create(client, custom_fields(VARIANTS["canadian"]), "Grand jeu").json()["id"]
+    game = new_game(client, variant=custom_id)
+    assert game["full_id"] == custom_id
+    game = play(client, game["id"], "46-40")
+    again = client.get(f"/api/games/{game['id']}").json()
+    assert again["history"] == ["46-40"] and again["full_id"] == custom_id
 
 
 def test_the_analysis_board_takes_a_custom_rule_set(client: TestClient) -> None:

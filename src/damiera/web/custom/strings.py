@@ -91,7 +91,6 @@ VALUE_LABELS: Final[Mapping[str, Mapping[object, str]]] = {
 
 #: The refusals' reasons by :attr:`CustomRuleError.code` (``%(...)s`` from its params).
 REASONS: Final[Mapping[str, str]] = {
-    "board-12": N_("12×12 boards are not supported yet."),
     "rows": N_("On a %(size)s×%(size)s board each side has at most %(most)s rows of men, so "
                "that two empty rows part the armies."),
     "land-behind-short-king": N_("A king can land right behind the piece it takes only when "

@@ -289,6 +289,8 @@ NAMES = (
     N_("Frisian draughts"),
     N_("Frysk!"),
     N_("Turkish draughts"),
+    N_("Canadian draughts"),
+    N_("Malaysian draughts"),
 )
 UI = {
     "rules": N_("Rules"),

@@ -50,6 +50,7 @@ from damiera.web.rules_pages.diagram_model import (
 from damiera.web.rules_pages.frisian_diagrams import FRISIAN_DIAGRAMS
 from damiera.web.rules_pages.messages import N_
 from damiera.web.rules_pages.turkish_diagrams import TURKISH_DIAGRAMS
+from damiera.web.rules_pages.twelve_diagrams import TWELVE_DIAGRAMS
 
 #: Every page's diagrams, by page id (variant id, or :data:`OPTIONAL_CAPTURE_PAGE`).
 DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
@@ -461,6 +462,7 @@ DIAGRAMS: dict[str, tuple[Diagram, ...]] = {
 
 DIAGRAMS.update(FRISIAN_DIAGRAMS)
 DIAGRAMS.update(TURKISH_DIAGRAMS)
+DIAGRAMS.update(TWELVE_DIAGRAMS)
 
 
 def all_diagrams() -> list[tuple[str, Diagram]]:

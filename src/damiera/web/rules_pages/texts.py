@@ -68,6 +68,16 @@ INTRO: dict[str, str] = {
         "diagonally, kings sweep along rows and columns, and the capture that takes the most "
         "pieces is compulsory."
     ),
+    "canadian": N_(
+        "Canadian draughts, played mainly in Quebec, is international draughts on a 12×12 "
+        "board with 30 men each: men capture backwards, kings fly, and the capture that takes "
+        "the most pieces is compulsory."
+    ),
+    "malaysian": N_(
+        "Malaysian draughts, played in Malaysia and Singapore, uses the 12×12 board with 30 men "
+        "each and flying kings, but men move and capture only forwards; the capture that takes "
+        "the most pieces is compulsory."
+    ),
 }
 
 TIPS: dict[str, tuple[str, ...]] = {
@@ -159,5 +169,19 @@ TIPS: dict[str, tuple[str, ...]] = {
            "up two or three men to crown one is often a good trade."),
         N_("Captured pieces leave the board at once, so a long capture can open lines it "
            "crosses later: count the whole chain before you offer a piece."),
+    ),
+    # The 12x12 rule sets share tips of the same rules on other boards (already translated).
+    "canadian": (
+        N_("Control the centre squares; on the large board the centre decides most games."),
+        N_("The majority rule makes long combinations possible: look for sacrifices that force "
+           "the opponent into a capture you have prepared."),
+        N_("Keep your pieces connected; loose men on the wings are easy targets."),
+    ),
+    "malaysian": (
+        N_("Men only capture forwards: protect the squares behind your advanced men from enemy "
+           "kings."),
+        N_("The majority rule makes long combinations possible: look for sacrifices that force "
+           "the opponent into a capture you have prepared."),
+        N_("Control the centre squares; on the large board the centre decides most games."),
     ),
 }

@@ -13,6 +13,7 @@ import pytest
 from damiera import _core, _core_wide
 from damiera.engine.search import Searcher
 from damiera.pdn import read_game, write_game
+from damiera.rules.custom import default_fields, write_custom
 from damiera.rules.game import Game
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import core_of, legal_moves, native_rules
@@ -114,3 +115,17 @@ def test_a_12x12_game_is_written_and_read_back_as_pdn(vid: str, game_type: str) 
     assert f'[GameType "{game_type},W,12,12,N2,0"]' in text and "2. 40x27" in text
     back = read_game(text)
     assert back is not None and back.variant.id == vid
+
+
+def test_fen_reads_column_k_of_the_algebraic_12x12_board_as_a_square_not_a_king() -> None:
+    """On a 12x12 board with algebraic labels (a custom rule set) the columns run a-l, so
+    ``k1`` is a man on k1 and ``Kk11`` the king on k11: the K before a square marks a king
+    only when the token as a whole is not a square."""
+    v = variant(write_custom({**default_fields(), "board_size": 12, "board": "algebraic"}))
+    pos = parse_fen(v, "W:Wk1,Kk11:Bb12,l12")
+    geo = geometry(v)
+    assert pos.kings == 1 << geo.square("k11")
+    assert pos.white == (1 << geo.square("k1")) | pos.kings
+    assert parse_fen(v, write_fen(v, pos)) == pos
+    with pytest.raises(Exception, match="not a square"):
+        parse_fen(v, "W:Wm1:Bb12")

@@ -103,6 +103,15 @@ def fen_excerpt(text: str, limit: int = 40) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
+def _is_square(geo: Geometry, label: str) -> bool:
+    """Whether ``label`` names a playing square of ``geo``."""
+    try:
+        geo.square(label)
+    except SquareError:
+        return False
+    return True
+
+
 def _fen_squares(geo: Geometry, color: Color, body: str) -> tuple[int, int]:
     """Read one side's square list (without its colour letter): ``(pieces, kings)``."""
     pieces = kings = 0
@@ -113,7 +122,9 @@ def _fen_squares(geo: Geometry, color: Color, body: str) -> tuple[int, int]:
         token = raw.strip()
         if not token:
             raise FenError(f"empty square in {side}'s list (two commas in a row?)")
-        king = token[0] in "Kk"
+        # Column k of the 12x12 board: "k11" is a square there, so a leading K marks a king
+        # only when the token as a whole is not a square ("Kk11" is the king on k11).
+        king = token[0] in "Kk" and not _is_square(geo, token)
         if king:
             token = token[1:].strip()
             if not token:

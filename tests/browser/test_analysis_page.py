@@ -178,11 +178,16 @@ def test_a_frisian_king_rests_on_the_analysis_board_as_in_a_game(page: Page) -> 
     expect(page.locator("#ed-error")).to_be_hidden()
     expect(square(page, "46").locator("[data-piece]")).to_have_count(1)
     page.click("#ed-analyse")
+    # the board is redrawn from the server's answer: wait for the edited position (square 31
+    # holds a man in the start position, none here) before the first click
+    expect(square(page, "31").locator("[data-piece]")).to_have_count(0)
+    expect(square(page, "46").locator("[data-piece]")).to_have_count(1)
     for start, end in [("46", "41"), ("1", "7"), ("41", "46"), ("7", "12"), ("46", "41"),
                        ("2", "8")]:
         square(page, start).click()
         square(page, end).click()
         expect(square(page, end).locator("[data-piece]")).to_have_count(1)
+        expect(square(page, start).locator("[data-piece]")).to_have_count(0)
     # the king's fourth quiet move in a row: refused with the rule, as in a game
     square(page, "41").click()
     expect(page.locator("#message")).to_contain_text("3")

@@ -56,7 +56,8 @@ class Level:
     all it is given); ``weaker_chance`` (probability 0-1 of playing a weaker move);
     ``weaker_margin`` (centi-men: how far below the best a weaker move may score);
     ``endgame_pieces`` (the search probes the endgame database of positions with up to that
-    many pieces on 8x8 boards; 0: none).
+    many pieces on 8x8 boards; 0: none); ``book`` (the level plays from the variant's opening
+    book, :mod:`damiera.engine.book`, when there is one).
     """
 
     number: int
@@ -66,6 +67,7 @@ class Level:
     weaker_chance: float
     weaker_margin: int
     endgame_pieces: int = 0
+    book: bool = False
 
     @property
     def uses_given_time(self) -> bool:
@@ -78,7 +80,7 @@ LEVELS: dict[int, Level] = {
     2: Level(2, "Club", depth=4, movetime=1.0, weaker_chance=0.10, weaker_margin=40,
              endgame_pieces=DEFAULT_PIECES),
     3: Level(3, "Master", depth=None, movetime=2.0, weaker_chance=0.0, weaker_margin=0,
-             endgame_pieces=DEFAULT_PIECES),
+             endgame_pieces=DEFAULT_PIECES, book=True),
 }
 
 

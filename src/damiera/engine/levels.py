@@ -29,6 +29,13 @@ they are there, else solved in about a third of a second on first use; measured 
 level 1 plays its endings by search alone. ``Engine(..., endgame_pieces=N)`` asks for
 another size.
 
+Level 3 plays from the rule set's opening book (:mod:`damiera.engine.book`: Damiera's own
+deeper analysis of the first plies, a move drawn among those within 0.2 men of the book's
+best, so its openings vary) when the rule set has one, and searches out of book; levels 1 and
+2 never use it (``Level.book``): their variety is their weaker moves, and a book's deep moves
+would make their openings stronger than the rest of their play. ``Engine(..., book=False)``
+switches it off. The book's measured effect is in ``benchmarks/book_results.md``.
+
 Level 3 searches until the time it is given runs out (default 2 s a move); levels 1 and 2 stop
 at their depth limit or their time cap, whichever comes first. The one engine front,
 :class:`damiera.engine.Engine`, plays by these levels. Their measured strength gaps

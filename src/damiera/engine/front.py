@@ -219,8 +219,8 @@ class Engine:
     variant's book file (ValueError when it has none); or a :class:`~damiera.engine.book.Book`
     of the variant. In a book position :meth:`play` and :meth:`choose` play a book move at
     once, drawn among the moves at most ``book_margin`` centi-men below the book's best (the
-    engine's random source: variety), except under a fixed depth; :meth:`analyse` always
-    searches. :class:`~damiera.engine.book.BookFileError` for an unusable book file.
+    engine's random source: variety), except under a fixed depth or a node budget (limits
+    that judge the search itself); :meth:`analyse` always searches. :class:`~damiera.engine.book.BookFileError` for an unusable book file.
     """
 
     def __init__(self, variant: Variant | str = "international", level: int | Level = 3, *,
@@ -297,7 +297,7 @@ class Engine:
 
     # -- playing ------------------------------------------------------------------------------
     def play(self, game: Game, limit: Limit | None = None, *,
-             on_info: OnInfo | None = None) -> Analysis:
+             on_info: OnInfo | None = None, use_book: bool = True) -> Analysis:
         """The move this level plays in ``game`` (not played on it: call ``game.play``).
 
         Levels 1 and 2 sometimes choose a weaker move, as in a game on the site; a single
@@ -305,10 +305,12 @@ class Engine:
         (:class:`Info`: depth, score, nodes, seconds, nps, and the PV as Move values).
         Raises TypeError for a game or limit of another type,
         :class:`~damiera.rules.game.GameOverError` when the game is over and ValueError for
-        a game of another variant.
+        a game of another variant. ``use_book=False`` searches even in a book position (a
+        Hub's pondering and infinite search).
         """
         self._check(game, limit)
-        return self._answer(self._choose(game.positions, limit or Limit(), self._relay(on_info)))
+        return self._answer(self._choose(game.positions, limit or Limit(), self._relay(on_info),
+                                         use_book))
 
     def choose(self, positions: Sequence[Position], limit: Limit | None = None, *,
                on_info: OnInfo | None = None) -> Analysis:
@@ -322,11 +324,12 @@ class Engine:
         return self._answer(self._choose(positions, limit or Limit(), self._relay(on_info)))
 
     def _choose(self, positions: Sequence[Position], lim: Limit,
-                on_info: Callable[[SearchInfo], None] | None) -> SearchResult:
+                on_info: Callable[[SearchInfo], None] | None,
+                use_book: bool = True) -> SearchResult:
         """The level's move: its depth cap and time (levels 1 and 2 never use more than
         their own time), a single legal move at once, sometimes a weaker move."""
         lv, searcher, pos = self.level_info, self.searcher, positions[-1]
-        if self.book is not None and lim.depth is None:
+        if use_book and self.book is not None and lim.depth is None and lim.nodes is None:
             found = self.book.choose(pos, self.rng, self.book_margin)
             if found is not None:  # a book move is played at once
                 return SearchResult(found.move, found.score, found.depth, 0, 0.0, [found.move])

@@ -9,7 +9,8 @@ for International rules with breakthrough or the losing rule, or any other Damie
 id, rule options included (``russian+losing``); Scan's ``frisian`` is Frisian draughts;
 Scan's ``killer`` is refused with an error saying so;
 ``level``: 1-3, default 3; ``book``: ``true``, the default, lets level 3 play from the
-opening book, ``false`` switches it off); ``init`` (``ready``); ``new-game`` (clears the search tables and
+opening book in ``go think`` under a time or a clock, ``false`` switches it off; pondering,
+``level infinite``, a depth or a node budget always search); ``init`` (``ready``); ``new-game`` (clears the search tables and
 the position); ``pos pos=... [moves="..."]``; ``level depth=N | move-time=S | [moves=M]
 time=T [inc=I] | nodes=N | infinite`` (``time``: the seconds left on the engine's game clock,
 ``inc`` the seconds added after each move, ``moves`` the moves to play on that time, 0 or
@@ -318,7 +319,8 @@ class HubSession:
                 result = engine.play(game, Limit(MAX_MOVETIME, None, nodes), on_info=info)
             elif mode == "ponder" or movetime is None and depth is None:
                 # Until ponder-hit's timer or stop (or the level's depth).
-                result = engine.play(game, Limit(MAX_MOVETIME, depth), on_info=info)
+                result = engine.play(game, Limit(MAX_MOVETIME, depth), on_info=info,
+                                     use_book=False)
             elif movetime is None:  # a fixed depth, searched in full
                 result = engine.analyse(game, Limit(MAX_MOVETIME, depth), on_info=info)
             else:

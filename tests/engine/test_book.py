@@ -152,9 +152,11 @@ def test_engine_falls_back_to_the_search_out_of_book(tiny: Book) -> None:
     assert result.move.raw in legal_moves(AMERICAN, game.position)
 
 
-def test_fixed_depth_and_analysis_always_search(tiny: Book) -> None:
+def test_fixed_depth_node_budget_and_analysis_always_search(tiny: Book) -> None:
     with Engine(AMERICAN, 3, book=tiny) as engine:
         assert engine.play(Game(AMERICAN), Limit(depth=2)).nodes > 0
+        assert engine.play(Game(AMERICAN), Limit(nodes=2000)).nodes > 0
+        assert engine.play(Game(AMERICAN), Limit(time=0.05), use_book=False).nodes > 0
         assert engine.analyse(Game(AMERICAN), Limit(depth=2)).nodes > 0
 
 

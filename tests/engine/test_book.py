@@ -237,3 +237,13 @@ def test_hub_book_parameter() -> None:
     assert session.book is False
     session.handle("set-param name=book value=maybe")
     assert "book is true or false" in out.getvalue()
+
+
+def test_cli_match_takes_each_sides_book_switch(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["match", "american", "--first", "3", "--second", "3", "--games", "2",
+                   "--movetime", "0.01", "--first-book", "off", "--second-book", "off",
+                   "--quiet", "--cpu-time"])
+    assert status == 0 and "2 games" in capsys.readouterr().out
+    with pytest.raises(SystemExit):  # argparse refuses a value other than on or off
+        main(["match", "american", "--first", "3", "--second", "3", "--games", "2",
+              "--first-book", "maybe"])

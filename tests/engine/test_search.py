@@ -164,7 +164,7 @@ def test_tiny_movetime_on_the_cli_prints_a_searched_score(
 ) -> None:
     from damiera.cli import main
 
-    assert main(["bestmove", "international", "--movetime", "0.000001"]) == 0
+    assert main(["bestmove", "international", "--movetime", "0.000001", "--book", "off"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[0].startswith("depth 1 score ")
     assert not any(w in line for line in lines for w in ("depth 0", "loss", "win"))

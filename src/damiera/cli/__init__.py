@@ -6,7 +6,8 @@
 - :mod:`.engine`: ``bestmove``, ``analyse``, ``match``, ``hub``, ``dxp``;
 - :mod:`.pdn`: ``pdn check | convert | replay``;
 - :mod:`.web`: ``serve``, ``worker``; :mod:`.db`: ``db current | upgrade``;
-- :mod:`.puzzles`: ``puzzles export``; :mod:`.egdb`: ``egdb build | info``.
+- :mod:`.puzzles`: ``puzzles export``; :mod:`.egdb`: ``egdb build | info``;
+- :mod:`.book`: ``book build | info`` (opening books).
 
 Each command module adds its subcommands with ``register(subparsers)``; this module builds
 the parser and runs the command (:func:`main`, the console script).
@@ -18,7 +19,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from damiera.cli import db, egdb, engine, pdn, puzzles, rules, web
+from damiera.cli import book, db, egdb, engine, pdn, puzzles, rules, web
 from damiera.cli.common import Parser, UsageError, load_position, load_variant
 from damiera.engine.evaluate import learned_enabled
 from damiera.engine.switches import SwitchError
@@ -30,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``damiera`` parser with every subcommand."""
     parser = Parser(prog="damiera", description="Damiera: multi-variant draughts")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    for module in (rules, engine, egdb, pdn, web, db, puzzles):
+    for module in (rules, engine, egdb, book, pdn, web, db, puzzles):
         module.register(sub)
     return parser
 

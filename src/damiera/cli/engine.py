@@ -130,6 +130,11 @@ def _game_over(v: Variant, pos: Position) -> bool:
     return True
 
 
+def _book_switch(text: str | None) -> bool | None:
+    """``--book on|off`` as the Engine's ``book`` (None: the level's choice)."""
+    return None if text is None else text == "on"
+
+
 def _cmd_bestmove(args: argparse.Namespace) -> int:
     from damiera.cli.common import load_position, variant_of
     from damiera.engine.front import Engine, Limit
@@ -154,7 +159,7 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
     pieces = (_int_in(args.endgame_pieces, "endgame-pieces", 0, MAX_DISK_PIECES)
               if args.endgame_pieces is not None else None)
     try:
-        engine = Engine(v, lv, endgame_pieces=pieces)
+        engine = Engine(v, lv, endgame_pieces=pieces, book=_book_switch(args.book))
     except ValueError as exc:  # EgdbFileError too: a file that cannot be used
         raise UsageError(str(exc)) from None
     with engine:
@@ -286,6 +291,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
                 seed=args.seed, progress=bar, on_game=save if pdn_file is not None else None,
                 cpu_time=args.cpu_time, clock=None if clock is None else clock[0],
                 increment=0.0 if clock is None else clock[1],
+                books=(_book_switch(args.first_book), _book_switch(args.second_book)),
             )
         finally:
             if pdn_file is not None:
@@ -328,6 +334,8 @@ def register(sub: Any) -> None:
                                    "stopped after 3600 s at most)")
     p.add_argument("--cpu-time", action="store_true",
                    help="measure the time on the search's CPU time, not the wall clock")
+    p.add_argument("--book", choices=["on", "off"],
+                   help="play from the opening book (default: level 3 when there is one)")
     p.add_argument("--endgame-pieces", metavar="N",
                    help=f"probe the endgame database of up to N pieces, 0-{MAX_DISK_PIECES} "
                         "(8x8; more than 4 read from the files of 'damiera egdb build'; "
@@ -352,6 +360,9 @@ def register(sub: Any) -> None:
     p.add_argument("--first", required=True,
                    help="1, 2, 3, random, or hub:COMMAND (a Hub engine: its path and arguments)")
     p.add_argument("--second", required=True, help="as --first")
+    p.add_argument("--first-book", choices=["on", "off"],
+                   help="--first plays from the opening book (default: level 3 when there is one)")
+    p.add_argument("--second-book", choices=["on", "off"], help="as --first-book")
     p.add_argument("--games", required=True, help="number of games (colours alternate)")
     p.add_argument("--movetime", help="seconds a move, at most 3600 (default: each level's own)")
     p.add_argument("--tc", metavar="SECONDS+INCREMENT",

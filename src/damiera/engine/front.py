@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Self, TypedDict, overload
 
+from damiera.engine.book import BOOK_MARGIN, Book, default_book
 from damiera.engine.egdb import pieces_for
 from damiera.engine.levels import Level, weaker_move
 from damiera.engine.levels import level as level_of
@@ -212,11 +213,20 @@ class Engine:
     database on 8x8 boards (:mod:`damiera.engine.egdb`: up to that many pieces, read from the
     databases' folder when ``damiera egdb build`` wrote them, else up to 4 solved in memory;
     0: none); ValueError when more than 4 are asked for and not on disk.
+
+    ``book`` (:mod:`damiera.engine.book`): None, the level's choice (:attr:`~damiera.engine.
+    levels.Level.book`: the variant's book file when there is one); False, none; True, the
+    variant's book file (ValueError when it has none); or a :class:`~damiera.engine.book.Book`
+    of the variant. In a book position :meth:`play` and :meth:`choose` play a book move at
+    once, drawn among the moves at most ``book_margin`` centi-men below the book's best (the
+    engine's random source: variety), except under a fixed depth or a node budget (limits
+    that judge the search itself); :meth:`analyse` always searches. :class:`~damiera.engine.book.BookFileError` for an unusable book file.
     """
 
     def __init__(self, variant: Variant | str = "international", level: int | Level = 3, *,
                  seed: int | None = None, rng: random.Random | None = None,
-                 endgame_pieces: int | None = None):
+                 endgame_pieces: int | None = None, book: Book | bool | None = None,
+                 book_margin: int = BOOK_MARGIN):
         if isinstance(variant, str):
             variant = _variant(variant)
         elif not isinstance(variant, Variant):
@@ -230,6 +240,24 @@ class Engine:
         pieces = self.level_info.endgame_pieces if endgame_pieces is None else endgame_pieces
         self._searcher: Searcher | None = Searcher(
             variant, endgame_pieces=pieces_for(variant, pieces))
+        self.book: Book | None = self._book(book)
+        self.book_margin = book_margin
+
+    def _book(self, book: Book | bool | None) -> Book | None:
+        if isinstance(book, Book):
+            if book.variant != self.variant:
+                raise ValueError(f"the book is for {book.variant.full_id}, not "
+                                 f"{self.variant.full_id}")
+            return book
+        if book is None:
+            return default_book(self.variant) if self.level_info.book else None
+        if not isinstance(book, bool):
+            raise TypeError(f"book is a Book, True, False or None, not {type(book).__name__}")
+        found = default_book(self.variant) if book else None
+        if book and found is None:
+            raise ValueError(f"no opening book for {self.variant.full_id}: build one with "
+                             "damiera book build")
+        return found
 
     # -- life ---------------------------------------------------------------------------------
     @property
@@ -269,7 +297,7 @@ class Engine:
 
     # -- playing ------------------------------------------------------------------------------
     def play(self, game: Game, limit: Limit | None = None, *,
-             on_info: OnInfo | None = None) -> Analysis:
+             on_info: OnInfo | None = None, use_book: bool = True) -> Analysis:
         """The move this level plays in ``game`` (not played on it: call ``game.play``).
 
         Levels 1 and 2 sometimes choose a weaker move, as in a game on the site; a single
@@ -277,10 +305,12 @@ class Engine:
         (:class:`Info`: depth, score, nodes, seconds, nps, and the PV as Move values).
         Raises TypeError for a game or limit of another type,
         :class:`~damiera.rules.game.GameOverError` when the game is over and ValueError for
-        a game of another variant.
+        a game of another variant. ``use_book=False`` searches even in a book position (a
+        Hub's pondering and infinite search).
         """
         self._check(game, limit)
-        return self._answer(self._choose(game.positions, limit or Limit(), self._relay(on_info)))
+        return self._answer(self._choose(game.positions, limit or Limit(), self._relay(on_info),
+                                         use_book))
 
     def choose(self, positions: Sequence[Position], limit: Limit | None = None, *,
                on_info: OnInfo | None = None) -> Analysis:
@@ -294,10 +324,15 @@ class Engine:
         return self._answer(self._choose(positions, limit or Limit(), self._relay(on_info)))
 
     def _choose(self, positions: Sequence[Position], lim: Limit,
-                on_info: Callable[[SearchInfo], None] | None) -> SearchResult:
+                on_info: Callable[[SearchInfo], None] | None,
+                use_book: bool = True) -> SearchResult:
         """The level's move: its depth cap and time (levels 1 and 2 never use more than
         their own time), a single legal move at once, sometimes a weaker move."""
         lv, searcher, pos = self.level_info, self.searcher, positions[-1]
+        if use_book and self.book is not None and lim.depth is None and lim.nodes is None:
+            found = self.book.choose(pos, self.rng, self.book_margin)
+            if found is not None:  # a book move is played at once
+                return SearchResult(found.move, found.score, found.depth, 0, 0.0, [found.move])
         budget: float | None
         if lim.remaining is not None:  # the core shares the clock out; a level's time caps it
             budget = None if lv.uses_given_time else lv.movetime

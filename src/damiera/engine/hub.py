@@ -8,7 +8,9 @@ Scan's ``normal`` or ``international`` for International rules, Scan's ``bt`` an
 for International rules with breakthrough or the losing rule, or any other Damiera variant
 id, rule options included (``russian+losing``); Scan's ``frisian`` is Frisian draughts;
 Scan's ``killer`` is refused with an error saying so;
-``level``: 1-3, default 3); ``init`` (``ready``); ``new-game`` (clears the search tables and
+``level``: 1-3, default 3; ``book``: ``true``, the default, lets level 3 play from the
+opening book in ``go think`` under a time or a clock, ``false`` switches it off; pondering,
+``level infinite``, a depth or a node budget always search); ``init`` (``ready``); ``new-game`` (clears the search tables and
 the position); ``pos pos=... [moves="..."]``; ``level depth=N | move-time=S | [moves=M]
 time=T [inc=I] | nodes=N | infinite`` (``time``: the seconds left on the engine's game clock,
 ``inc`` the seconds added after each move, ``moves`` the moves to play on that time, 0 or
@@ -103,6 +105,9 @@ class HubSession:
         self.variant: Variant = VARIANTS["international"]
         self.variant_name = "normal"
         self.level = 3
+        #: ``set-param name=book``: False plays without the opening book; True (the default)
+        #: leaves it to the level (level 3 plays from the variant's book when there is one).
+        self.book = True
         self.engine: Engine | None = None
         self.game: Game | None = None  # the position and the moves that led to it
         self.depth: int | None = None
@@ -163,6 +168,7 @@ class HubSession:
                            [name for name, vid in SCAN_VARIANTS.items() if vid and "+" in vid])
             self.send(f'param name=variant value={self.variant_name} type=enum values="{ids}"')
             self.send(f"param name=level value={self.level} type=int min=1 max=3")
+            self.send(f"param name=book value={str(self.book).lower()} type=bool")
             self.send("wait")
         elif cmd == "set-param":
             self._set_param(args.get("name", ""), args.get("value", ""))
@@ -201,6 +207,11 @@ class HubSession:
                 self.level = level(int(value)).number
             except ValueError as exc:
                 raise HubError(str(exc)) from None
+            self.engine = None
+        elif name == "book":
+            if value.strip().lower() not in ("true", "false"):
+                raise HubError(f"book is true or false, not {excerpt(value)}")
+            self.book = value.strip().lower() == "true"
             self.engine = None
 
     def _pos(self, text: str, moves: str) -> None:
@@ -252,7 +263,7 @@ class HubSession:
 
     def _engine(self) -> Engine:
         if self.engine is None:
-            self.engine = Engine(self.variant, self.level)
+            self.engine = Engine(self.variant, self.level, book=None if self.book else False)
         return self.engine
 
     def _go(self, mode: str) -> None:
@@ -308,7 +319,8 @@ class HubSession:
                 result = engine.play(game, Limit(MAX_MOVETIME, None, nodes), on_info=info)
             elif mode == "ponder" or movetime is None and depth is None:
                 # Until ponder-hit's timer or stop (or the level's depth).
-                result = engine.play(game, Limit(MAX_MOVETIME, depth), on_info=info)
+                result = engine.play(game, Limit(MAX_MOVETIME, depth), on_info=info,
+                                     use_book=False)
             elif movetime is None:  # a fixed depth, searched in full
                 result = engine.analyse(game, Limit(MAX_MOVETIME, depth), on_info=info)
             else:

@@ -29,6 +29,13 @@ they are there, else solved in about a third of a second on first use; measured 
 level 1 plays its endings by search alone. ``Engine(..., endgame_pieces=N)`` asks for
 another size.
 
+Level 3 plays from the rule set's opening book (:mod:`damiera.engine.book`: Damiera's own
+deeper analysis of the first plies, a move drawn among those within 0.2 men of the book's
+best, so its openings vary) when the rule set has one, and searches out of book; levels 1 and
+2 never use it (``Level.book``): their variety is their weaker moves, and a book's deep moves
+would make their openings stronger than the rest of their play. ``Engine(..., book=False)``
+switches it off. The book's measured effect is in ``benchmarks/book_results.md``.
+
 Level 3 searches until the time it is given runs out (default 2 s a move); levels 1 and 2 stop
 at their depth limit or their time cap, whichever comes first. The one engine front,
 :class:`damiera.engine.Engine`, plays by these levels. Their measured strength gaps
@@ -56,7 +63,8 @@ class Level:
     all it is given); ``weaker_chance`` (probability 0-1 of playing a weaker move);
     ``weaker_margin`` (centi-men: how far below the best a weaker move may score);
     ``endgame_pieces`` (the search probes the endgame database of positions with up to that
-    many pieces on 8x8 boards; 0: none).
+    many pieces on 8x8 boards; 0: none); ``book`` (the level plays from the variant's opening
+    book, :mod:`damiera.engine.book`, when there is one).
     """
 
     number: int
@@ -66,6 +74,7 @@ class Level:
     weaker_chance: float
     weaker_margin: int
     endgame_pieces: int = 0
+    book: bool = False
 
     @property
     def uses_given_time(self) -> bool:
@@ -78,7 +87,7 @@ LEVELS: dict[int, Level] = {
     2: Level(2, "Club", depth=4, movetime=1.0, weaker_chance=0.10, weaker_margin=40,
              endgame_pieces=DEFAULT_PIECES),
     3: Level(3, "Master", depth=None, movetime=2.0, weaker_chance=0.0, weaker_margin=0,
-             endgame_pieces=DEFAULT_PIECES),
+             endgame_pieces=DEFAULT_PIECES, book=True),
 }
 
 

@@ -226,13 +226,14 @@ def play_game(
     cpu_time: bool = False,
     clock: float | None = None,
     increment: float = 0.0,
+    books: tuple[bool | None, bool | None] = (None, None),
 ) -> GameRecord:
     """Play one game from ``opening`` between two players (``1``/``2``/``3``/``random``/
     ``hub:COMMAND``); ``movetime`` seconds per move (None: each level's own time, and
     :data:`HUB_MOVETIME` for a Hub engine), or a game ``clock`` of that many seconds for
     each side with ``increment`` seconds added after each move (a flag fall ends the game);
     ``cpu_time``: both measured on CPU time (see the module's text); ``round_number``: the
-    PDN Round tag. Raises :class:`~damiera.engine.hub_client.HubClientError` when a Hub
+    PDN Round tag; ``books``: White's and Black's Engine ``book`` (None, True, False). Raises :class:`~damiera.engine.hub_client.HubClientError` when a Hub
     engine fails."""
     from damiera.engine.hub_client import HubClient
 
@@ -248,7 +249,8 @@ def play_game(
                 players[color] = HubClient(argv, variant)
             else:
                 players[color] = None if name == "random" else Engine(
-                    variant, int(name), rng=random.Random(rng.getrandbits(32)))
+                    variant, int(name), rng=random.Random(rng.getrandbits(32)),
+                    book=books[0 if color is Color.WHITE else 1])
         game = Game(variant, opening)
         while game.outcome() is None and game.ply < MAX_GAME_PLIES:
             pos = game.position
@@ -452,6 +454,7 @@ class _Task(NamedTuple):
     cpu_time: bool
     clock: float | None
     increment: float
+    books: tuple[bool | None, bool | None] = (None, None)
 
 
 def _game_job(task: _Task) -> GameRecord:
@@ -460,7 +463,7 @@ def _game_job(task: _Task) -> GameRecord:
     v = get_variant(task.variant)
     return play_game(v, parse_fen(v, task.fen), task.white, task.black, task.movetime,
                      task.seed, task.number, cpu_time=task.cpu_time, clock=task.clock,
-                     increment=task.increment)
+                     increment=task.increment, books=task.books)
 
 
 def _worker_ignores_ctrl_c() -> None:
@@ -487,6 +490,7 @@ def run_match(
     cpu_time: bool = False,
     clock: float | None = None,
     increment: float = 0.0,
+    books: tuple[bool | None, bool | None] = (None, None),
 ) -> tuple[MatchResult, list[GameRecord]]:
     """Play ``games`` games of ``first`` against ``second`` and score them.
 
@@ -495,7 +499,7 @@ def run_match(
     ``progress``: wraps the iterator of finished games (e.g. a tqdm bar); ``on_game(i,
     record)`` is called as each game ends (in the order they end when ``jobs`` > 1).
     ``cpu_time``, ``clock`` (seconds for each side's game) and ``increment``: see
-    :func:`play_game`. Raises ValueError for a bad player name, fewer than one game, a
+    :func:`play_game`; ``books``: ``first``'s and ``second``'s (as there). Raises ValueError for a bad player name, fewer than one game, a
     ``movetime`` and a ``clock`` together, or a clock or increment out of
     :class:`~damiera.engine.Limit`'s ranges.
     """
@@ -514,8 +518,9 @@ def run_match(
     for i in range(games):
         fen = write_fen(variant, openings[(i // 2) % len(openings)])
         white, black = (first, second) if i % 2 == 0 else (second, first)
+        sides = books if i % 2 == 0 else (books[1], books[0])
         tasks.append(_Task(variant.full_id, fen, white, black, movetime,
-                           seed * 100_003 + i, i + 1, cpu_time, clock, increment))
+                           seed * 100_003 + i, i + 1, cpu_time, clock, increment, sides))
     records: list[GameRecord] = []
     if jobs > 1:
         done: dict[int, GameRecord] = {}

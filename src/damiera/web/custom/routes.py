@@ -41,7 +41,7 @@ from damiera.rules.custom import (
     read_custom,
     write_custom,
 )
-from damiera.rules.variant import VARIANTS, variant
+from damiera.rules.variant import VARIANTS, VariantOptionError, variant
 from damiera.web import i18n
 from damiera.web.api import error_response
 from damiera.web.custom.example import EXAMPLE_NAME, EXAMPLE_RULES
@@ -170,6 +170,14 @@ def build_router() -> APIRouter:
             v = variant(CUSTOM_PREFIX + code)
         except CustomRuleError as exc:
             return render(request, "error.html", {"status": 400, "message": reason(exc)},
+                          status_code=400)
+        except VariantOptionError as exc:  # an id past variant()'s own length limit
+            message = str(exc)
+            try:  # the custom reader's reason (translated) when it has one
+                read_custom(CUSTOM_PREFIX + code)
+            except CustomRuleError as custom_exc:
+                message = reason(custom_exc)
+            return render(request, "error.html", {"status": 400, "message": message},
                           status_code=400)
         if code_of(v.full_id) != code:
             query = f"?{request.url.query}" if request.url.query else ""

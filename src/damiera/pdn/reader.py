@@ -115,7 +115,7 @@ class PdnGame:
 
 
 # -- replay ----------------------------------------------------------------------------------
-_SQUARES = re.compile(r"[0-9]{1,2}|[a-jA-J](?:10|[1-9])")
+_SQUARES = re.compile(r"[0-9]{1,2}|[a-lA-L](?:1[0-2]|[1-9])")
 _CAPTURE_MARK = re.compile(r"[x×:X]")
 
 
@@ -192,7 +192,7 @@ def _parse_fen_any(v: Variant, text: str) -> Position:
     try:
         return parse_fen(v, text)
     except FenError:
-        if v.notation is Notation.NUMERIC or re.search(r"[a-j][0-9]", text):
+        if v.notation is Notation.NUMERIC or re.search(r"[a-l][0-9]", text):
             raise  # already numeric, or written in algebraic squares
         return parse_fen(_numeric_twin(v), text)
 
@@ -386,8 +386,8 @@ def _states_rules(tags: dict[str, str]) -> bool:
 
 def guess_candidates(raw: RawGame, tags: dict[str, str]) -> list[Variant]:
     """The variants a game without ``GameType`` may be in, most likely first, from how its
-    squares are written: letters (a1-h8) for the 8x8 algebraic boards; a number above 32
-    for the 10x10 board; else the numbered 8x8 boards."""
+    squares are written: letters (a1-h8) for the 8x8 algebraic boards; a number above 50
+    for the 12x12 board; above 32 for the 10x10 board; else the numbered 8x8 boards."""
     texts = [p.token.text for p in raw.plies[:40]]
     fen = tags.get("FEN", "")
     algebraic = any(re.search(r"[a-j][0-9]", t) for t in texts) or bool(
@@ -396,6 +396,8 @@ def guess_candidates(raw: RawGame, tags: dict[str, str]) -> list[Variant]:
     by_id = VARIANTS
     if algebraic:
         return [by_id["russian"], by_id["brazilian"], by_id["czech"]]
+    if numbers and max(numbers) > 50:
+        return [by_id["canadian"], by_id["malaysian"]]
     if not numbers or max(numbers) > 32:
         return [by_id["international"]]
     return [by_id["american"], by_id["italian"], by_id["spanish"], by_id["international"]]

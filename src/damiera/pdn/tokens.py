@@ -68,8 +68,8 @@ class Token(NamedTuple):
     column: int
 
 
-_SQUARE = r"(?:[0-9]{1,2}|[a-jA-J](?:10|[1-9]))"
-_SEP = r"(?:[ \t]*[-x×:X][ \t]*|(?=[a-jA-J]))"
+_SQUARE = r"(?:[0-9]{1,2}|[a-lA-L](?:1[0-2]|[1-9]))"
+_SEP = r"(?:[ \t]*[-x×:X][ \t]*|(?=[a-lA-L]))"
 _STRENGTH = r"[!?]{1,3}"
 _TOKEN = re.compile(
     rf"""

@@ -129,3 +129,11 @@ def test_fen_reads_column_k_of_the_algebraic_12x12_board_as_a_square_not_a_king(
     assert parse_fen(v, write_fen(v, pos)) == pos
     with pytest.raises(Exception, match="not a square"):
         parse_fen(v, "W:Wm1:Bb12")
+
+
+def test_fen_errors_on_the_algebraic_12x12_board_quote_the_square_as_written() -> None:
+    v = variant(write_custom({**default_fields(), "board_size": 12, "board": "algebraic"}))
+    with pytest.raises(Exception, match="'k01'"):
+        parse_fen(v, "W:Wk01:Bb12")
+    with pytest.raises(Exception, match="'k1-k11'"):
+        parse_fen(v, "W:Wk1-k11:Bb12")

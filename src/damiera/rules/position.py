@@ -125,19 +125,26 @@ def _fen_squares(geo: Geometry, color: Color, body: str) -> tuple[int, int]:
         # Column k of the 12x12 board: "k11" is a square there, so a leading K marks a king
         # only when the token as a whole is not a square ("Kk11" is the king on k11).
         king = token[0] in "Kk" and not _is_square(geo, token)
+        written = token  # as typed, for the messages
         if king:
             token = token[1:].strip()
             if not token:
                 raise FenError(f"a K in {side}'s list has no square after it")
         if "-" in token:
-            labels = _expand_range(geo, side, token)
+            try:
+                labels = _expand_range(geo, side, token)
+            except FenError as exc:
+                if written == token:
+                    raise
+                raise FenError(f"{exc} (in {fen_excerpt(written)})") from None
         else:
             labels = [token]
         for label in labels:
             try:
                 sq = geo.square(label)
             except SquareError as exc:
-                raise FenError(f"{side}'s list: {exc}") from None
+                where = f" (in {fen_excerpt(written)})" if written != label else ""
+                raise FenError(f"{side}'s list: {exc}{where}") from None
             bit = 1 << sq
             if pieces & bit:
                 raise FenError(f"square {label} is listed twice for {side}")

@@ -4,11 +4,13 @@ board and start), one field changed makes another, and what disagrees is refused
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from damiera.cli import main
 from damiera.rules.variant import VARIANTS
 
 pytestmark = pytest.mark.usefixtures("no_cookie_left")
@@ -66,3 +68,16 @@ def test_a_variants_json_that_disagrees_with_itself_is_refused_with_the_reason(
     del russian["start_fen"]  # so that a misspelt key fits the bound on keys
     r = _post(client, {**russian, **change})
     assert r.status_code == 400 and words in r.json()["error"], r.text
+
+
+def test_every_entry_of_the_clis_variants_json_posts_as_the_rules_it_describes(
+        client: TestClient, capsys: pytest.CaptureFixture[str]) -> None:
+    """`damiera variants --json` adds ``options_available`` (a list of option names): read
+    and left aside, so a rule set copied from the CLI posts like one from the API."""
+    assert main(["variants", "--json"]) == 0
+    entries = json.loads(capsys.readouterr().out)
+    assert all("options_available" in e for e in entries)
+    for entry in entries:
+        r = _post(client, entry)
+        assert r.status_code == 200, r.text
+        assert r.json()["same_as"]["full_id"] == entry["id"]

@@ -84,6 +84,8 @@ class _Board(BaseModel, extra="forbid"):
 #: ``start_pieces`` (:mod:`damiera.web.custom.variant_body`).
 RuleValue = (_Scalar
              | Annotated[list[Annotated[list[_Scalar], Field(max_length=3)]], Field(max_length=4)]
+             # the option names of `damiera variants --json` (read and left aside)
+             | Annotated[list[Annotated[StrictStr, Field(max_length=20)]], Field(max_length=8)]
              | _Board
              | Annotated[dict[Annotated[str, Field(max_length=4)],
                               Annotated[StrictStr, Field(max_length=12)]],

@@ -29,7 +29,7 @@ from damiera.rules.custom import BOARD_STYLES, FIELDS, CustomRuleError
 
 #: Keys of a variant's JSON that describe it without being rules: read and left aside.
 NOT_RULES: Final = frozenset({"id", "name", "full_id", "pdn_gametype", "capture_separator",
-                              "start_fen", "start_pieces"})
+                              "start_fen", "start_pieces", "options_available"})
 #: Keys of a variant's JSON that are the custom field ``board`` (the notation).
 NOTATION_KEYS: Final = ("a1_dark", "notation", "numbering")
 #: Every key ``rules`` may hold.

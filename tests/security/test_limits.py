@@ -174,6 +174,10 @@ def test_the_computer_queue_is_capped_per_client_and_in_all(db: str) -> None:
     assert pool.queued() == 0
 
 
+#: International's start without White's man on 50: a position no opening book holds.
+OUT_OF_BOOK = "W:W31-49:B1-20"
+
+
 def test_abandoned_level_3_requests_are_dropped_and_a_level_1_move_is_served(
     tmp_path: Path,
 ) -> None:
@@ -187,8 +191,11 @@ def test_abandoned_level_3_requests_are_dropped_and_a_level_1_move_is_served(
     with served(app) as (host, port):
         base = f"http://{host}:{port}"
         with httpx.Client(base_url=base, timeout=120) as web:
+            # the start without White's man on 50: out of any opening book, so level 3
+            # searches (a book move would answer at once and never queue)
             games = [web.post("/api/games", json={"variant": "international", "level": 3,
-                                                  "side": "white"}).json()["id"]
+                                                  "side": "white", "fen": OUT_OF_BOOK}
+                              ).json()["id"]
                      for _ in range(30)]
             cookie = f"damiera_player={web.cookies['damiera_player']}"
             body = b'{"move": "32-28"}'

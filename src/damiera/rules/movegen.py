@@ -64,23 +64,15 @@ Move = CoreMove
 #: The value types the native core reads and builds (given to every rule object).
 VALUES = _core.Values(CoreMove, Position, Color.WHITE, Color.BLACK)
 #: The same for the wide build (``damiera._core_wide``: the same C sources with 128-bit board
-#: words, for boards of more than 64 bits).
+#: words, for boards of more than 64 bits). Its word holds every board's bits, so making a
+#: move and the progress question, which do not know the variant, ask it for every board.
 VALUES_WIDE = _core_wide.Values(CoreMove, Position, Color.WHITE, Color.BLACK)
 
 #: Most bits the normal build's board word holds (csrc/position.h: a uint64_t).
 NORMAL_BITS: Final = 64
 
-
-def _values(bits: int) -> _core.Values:
-    """The value types of the build whose word holds ``bits`` (the highest square used)."""
-    return VALUES if bits >> NORMAL_BITS == 0 else VALUES_WIDE
-
-
-def _move_bits(move: CoreMove) -> int:
-    """The squares a move names, as bits (0 for what is not a move: the core says why)."""
-    if not isinstance(move, CoreMove):
-        return 0
-    return int(move.captured) | 1 << max(int(move.start), int(move.end), 0)
+#: Each native module's value types.
+_VALUES_OF: Final = {_core: VALUES, _core_wide: VALUES_WIDE}
 
 
 def core_of(variant: Variant) -> ModuleType:
@@ -89,6 +81,7 @@ def core_of(variant: Variant) -> ModuleType:
     ``damiera._core_wide`` (12x12: 77 bits). The one place the choice is made; the engine's
     evaluation, search and databases take their classes from the module of the rules."""
     return _core if geometry(variant).nbits <= NORMAL_BITS else _core_wide
+
 
 #: The native core's numbers for the rule enums (csrc/movegen.h).
 _CHOICE = {
@@ -150,7 +143,7 @@ def _by_value(variant: Variant) -> _core.Rules:
     if rules is None:
         core = core_of(variant)
         rules = _BY_VALUE[key] = core.Rules(
-            *args, VALUES if core is _core else VALUES_WIDE, land_behind=variant.king_lands_behind,
+            *args, _VALUES_OF[core], land_behind=variant.king_lands_behind,
             remove_at_once=variant.remove_captured_at_once,
             orthogonal=variant.orthogonal_captures,
             all_squares=variant.all_squares,
@@ -236,8 +229,7 @@ def apply_move(position: Position, move: CoreMove) -> Position:
     end, the Turkish strike, or one by one during the move); a man that ends on its
     promotion row is crowned when ``move.promotes`` says so.
     """
-    after: Position = _values(_move_bits(move) | getattr(position, "white", 0)
-                              | getattr(position, "black", 0)).apply(position, move)
+    after: Position = VALUES_WIDE.apply(position, move)
     return after
 
 
@@ -245,7 +237,7 @@ def is_progress(move: CoreMove) -> bool:
     """Whether ``move`` is progress for the no-progress draw rule (RULES.md section 1: 40 moves
     by each side "with no capture and no promotion"): a capture or a promotion. Decided by the
     native core, where the search asks the same question."""
-    progress: bool = _values(_move_bits(move)).is_progress(move)
+    progress: bool = VALUES_WIDE.is_progress(move)
     return progress
 
 

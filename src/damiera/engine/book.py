@@ -47,8 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-import platformdirs
-
+from damiera.engine.data_dir import data_dir
 from damiera.engine.search import MATE, MAX_PLY
 from damiera.rules.movegen import CoreMove, legal_moves
 from damiera.rules.notation import move_text
@@ -262,10 +261,7 @@ def read_book(variant: Variant, path: Path | str) -> Book:
 def user_dir() -> Path:
     """The folder of built books: ``$DAMIERA_BOOK_DIR`` when set and not empty, else
     ``books`` in the user's data folder (``~/.local/share/damiera/books`` on Linux)."""
-    named = os.environ.get(ENV_DIR, "").strip()
-    if named:
-        return Path(named).expanduser()
-    return platformdirs.user_data_path("damiera", appauthor=False) / "books"
+    return data_dir(ENV_DIR, "books")
 
 
 def file_name(variant: Variant) -> str:

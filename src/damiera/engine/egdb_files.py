@@ -19,16 +19,14 @@ data folder) unless a caller names one. Build times and sizes per piece count ar
 from __future__ import annotations
 
 import functools
-import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-import platformdirs
-
 from damiera import _core
+from damiera.engine.data_dir import data_dir
 from damiera.rules.movegen import core_of, native_rules
 from damiera.rules.variant import Variant
 
@@ -49,10 +47,7 @@ def default_dir() -> Path:
     """The folder of the endgame databases: ``$DAMIERA_EGDB_DIR`` when set and not empty,
     else ``egdb`` in the user's data folder (platformdirs: ``~/.local/share/damiera/egdb`` on
     Linux)."""
-    named = os.environ.get(ENV_DIR, "").strip()
-    if named:
-        return Path(named).expanduser()
-    return platformdirs.user_data_path("damiera", appauthor=False) / "egdb"
+    return data_dir(ENV_DIR, "egdb")
 
 
 def unsupported(variant: Variant) -> str | None:

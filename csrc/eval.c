@@ -60,29 +60,6 @@ static int holds_draw(const Eval *e, board_t strong_men, board_t strong_kings,
            (strong == 3 && (e->r->size >= 10 || (weak_kings & e->main_diagonal)));
 }
 
-/* Flying kings on 10x10: four to six pieces against a king and one or two pieces are won
- * far less often than their material says (in self-play a third to a half of those scored
- * at 4-6 men were drawn, while a lone king lost to four pieces: benchmarks/eval_results.md,
- * seventh International session, where the table was fitted). The score is scaled
- * to the sixteenths of this table, [stronger side's pieces - 4][weaker side's pieces - 2];
- * 16 leaves it as it is. Kings along rows and columns (Rules.straight) and 8x8 boards keep
- * the plain score: nothing was measured there. */
-static const int HARD_WIN_SIXTEENTHS[3][2] = {
-    {4, 5},   /* four against two, against three */
-    {11, 6},  /* five */
-    {16, 10}, /* six */
-};
-
-static int hard_win_sixteenths(const Eval *e, board_t strong, board_t weak, board_t weak_kings)
-{
-    if (!weak_kings || e->r->straight || e->r->size < 10)
-        return 16;
-    int s = popc(strong), w = popc(weak);
-    if (s < 4 || s > 6 || w < 2 || w > 3)
-        return 16;
-    return HARD_WIN_SIXTEENTHS[s - 4][w - 2];
-}
-
 /* The windows' weights summed over the board (White's view). With two phases, each window
  * reads its opening and its endgame table (the endgame's lie phase_stride further on), and
  * the sums are blended by the pieces left (patterns.py, "Phases"). */
@@ -175,10 +152,6 @@ int evaluate(const Eval *e, board_t white, board_t black, board_t kings, int sid
                 score /= 8;
             else if (score < 0 && holds_draw(e, bm, bk, wm, wk))
                 score = -((-score) / 8);
-            else if (score > 0)
-                score = score * hard_win_sixteenths(e, white, black, bk) / 16;
-            else if (score < 0)
-                score = -((-score) * hard_win_sixteenths(e, black, white, wk) / 16);
         } else if (!wm && !bm) {
             board_t dc = e->double_corner;
             if (nwk > nbk) {

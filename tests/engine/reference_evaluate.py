@@ -237,10 +237,6 @@ class ReferenceEvaluator:
                 score //= 8
             elif score < 0 and self._holds_draw(bm, bk, wm, wk):
                 score = -((-score) // 8)
-            elif score > 0:
-                score = score * self._hard_win(wm | wk, bm | bk, bk) // 16
-            elif score < 0:
-                score = -((-score) * self._hard_win(bm | bk, wm | wk, wk) // 16)
             return score
         if wm or bm:
             return score
@@ -266,17 +262,6 @@ class ReferenceEvaluator:
         strong = popcount(strong_men | strong_kings)
         return strong <= 2 or (strong == 3 and bool(self.ev.size >= 10
                                                     or weak_kings & self.ev.main_diagonal))
-
-    #: Sixteenths of the score left, [stronger side's pieces - 4][weaker side's - 2].
-    HARD_WIN = ((4, 5), (11, 6), (16, 10))
-
-    def _hard_win(self, strong: int, weak: int, weak_kings: int) -> int:
-        """Sixteenths of the score kept when four to six pieces play a king and one or two
-        pieces on 10x10 (16: all of it)."""
-        s, w = popcount(strong), popcount(weak)
-        if not weak_kings or self.ev.size < 10 or not 4 <= s <= 6 or not 2 <= w <= 3:
-            return 16
-        return self.HARD_WIN[s - 4][w - 2]
 
     def _chase(self, strong: int, weak: int) -> int:
         """CHASE x (N - distance) summed over the strong kings, distance to the nearest weak one."""

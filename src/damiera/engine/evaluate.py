@@ -40,10 +40,6 @@ king holds the draw    flying kings, the weaker side has a king: it cannot be be
                        the main road. On 10x10 the stronger side's men count as the
                        kings they may become and the weaker side may keep men; on 8x8
                        only kings-only endings against a lone king
-hard win               flying kings on 10x10, 4-6 pieces against a king and 1-2        x 4/16
-                       pieces: often drawn, so the score is scaled by a table of       .. 16/16
-                       sixteenths by each side's pieces (``csrc/eval.c``), fitted to
-                       self-play's scores and results
 double corner          short kings, kings only, weaker side: each of its kings in a     30
                        double corner (the corner with two playing squares)
 chase                  short kings, kings only, stronger side: each of its kings        4 x

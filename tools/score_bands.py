@@ -9,8 +9,9 @@ Reads ``selfplay`` files (``pattern_positions``) and prints, as Markdown tables:
 - the endings where the weaker side (by score) has a king, by the pieces of each side
   (positions scored at 1 man or more): positions, median score in men, won / drawn / lost.
 
-``--fit`` fits, for each cell of the evaluation's hard-win table (``csrc/eval.c``: four to
-six pieces against a king and one or two pieces), the share of the score (in sixteenths,
+``--fit`` fits, for each cell of four to six pieces against a king and one or two pieces
+(a hard-win scaling of the evaluation was tried with such a table and not kept:
+``benchmarks/eval_results.md``), the share of the score (in sixteenths,
 1-16) that predicts the results best: the calibration curve (mean result against score, in
 bins of 25 centi-men, from every position outside those cells and outside the held-draw
 endings of at most three pieces) read at the scaled score, squared error against each
@@ -32,7 +33,7 @@ from pattern_positions import load_positions
 from damiera.rules.variant import variant as get_variant
 
 BANDS = [(0, 50), (50, 100), (100, 200), (200, 300), (300, 500), (500, 1000), (1000, 3000)]
-#: The hard-win table's cells: (stronger side's pieces, weaker side's pieces).
+#: The cells fitted: (stronger side's pieces, weaker side's pieces with a king).
 CELLS = [(s, w) for s in (4, 5, 6) for w in (2, 3)]
 
 
@@ -131,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("variant")
     p.add_argument("files", nargs="+")
-    p.add_argument("--fit", action="store_true", help="fit the hard-win table's sixteenths")
+    p.add_argument("--fit", action="store_true", help="fit each cell's sixteenths")
     args = p.parse_args(argv)
     try:
         d = columns(args.variant, args.files)

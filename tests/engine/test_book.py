@@ -141,6 +141,23 @@ def test_book_margin_keeps_moves_far_below_the_best_out(tiny: Book) -> None:
     assert abs(sum(chances) - 1) < 1e-9 and chances[0] == max(chances)
 
 
+def test_book_margin_zero_plays_the_first_of_equal_best_moves() -> None:
+    """Two moves tied for the best score: margin 0 always plays the first (the book's order,
+    by text among equal scores), never a draw between them; a wider margin draws either."""
+    start = start_position(AMERICAN)
+    first, second = (parse_move(AMERICAN, start, t) for t in ("11-15", "11-16"))
+    book = Book(AMERICAN, {start: [BookMove(second, "11-16", 3, 2),
+                                   BookMove(first, "11-15", 3, 2)]})
+    assert [m.text for m in book.moves(start)] == ["11-15", "11-16"]
+
+    def texts(margin: int) -> set[str | None]:
+        chosen = (book.choose(start, random.Random(s), margin=margin) for s in range(16))
+        return {m.text if m is not None else None for m in chosen}
+
+    assert texts(0) == {"11-15"}
+    assert texts(20) == {"11-15", "11-16"}
+
+
 def test_engine_falls_back_to_the_search_out_of_book(tiny: Book) -> None:
     game = Game(AMERICAN)
     for text in ("11-15", "23-19"):  # two plies: past the tiny book

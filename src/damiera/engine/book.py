@@ -132,7 +132,7 @@ class Book:
         ``exp(-d / (margin / 3))`` for a move ``d`` centi-men below the best; None out of
         book. ``margin`` 0 plays the best move (the first of equal ones)."""
         found = self.candidates(pos, margin)
-        if len(found) <= 1:
+        if len(found) <= 1 or margin <= 0:
             return found[0] if found else None
         temperature = max(1.0, margin / 3)
         best = found[0].score

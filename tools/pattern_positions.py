@@ -9,6 +9,7 @@ position: ``white``, ``black``, ``kings`` (bitboards of damiera.rules.geometry),
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +24,7 @@ def save_positions(out: str, rows: list[tuple[int, int, int, int, int, int, int]
     """Write ``rows`` (white, black, kings, turn, score, game, result) of variant ``v`` to
     ``out`` (.npz), replacing it."""
     arr = np.array(rows, dtype=np.int64).reshape(-1, 7)
-    np.savez_compressed(out, variant=np.array(v.id), white=arr[:, 0], black=arr[:, 1],
+    np.savez_compressed(out, variant=np.array(v.full_id), white=arr[:, 0], black=arr[:, 1],
                         kings=arr[:, 2],
                         turn=arr[:, 3], score=arr[:, 4], game=arr[:, 5], result=arr[:, 6])
 
@@ -46,16 +47,21 @@ def load_positions(files: list[str], v: Variant) -> dict[str, np.ndarray]:
             raise ValueError(f"{f}: not a file")
         try:
             part = np.load(f, allow_pickle=False)
+            if not isinstance(part, np.lib.npyio.NpzFile):
+                raise TypeError("a single array, not an archive of columns")
             parts.append({k: part[k] for k in keys})
-        except (OSError, EOFError, KeyError, ValueError, AttributeError) as exc:
+        except (OSError, EOFError, KeyError, ValueError, TypeError, AttributeError,
+                zipfile.BadZipFile) as exc:
             why = exc if isinstance(exc, KeyError) else "not a NumPy .npz archive"
             raise ValueError(f"{f}: not a file written by `selfplay` ({why})") from None
         # Files of older versions say no variant: their squares must at least fit the board.
         stored = str(part["variant"]) if "variant" in part else None
         outside = int(np.bitwise_or.reduce(parts[-1]["white"] | parts[-1]["black"],
                                            initial=0)) & ~board
-        if (stored is not None and stored != v.id) or outside:
-            raise ValueError(f"{f}: positions of {stored or 'another board'}, not {v.id}")
+        # Files before the goal options hold the plain id, which is the full id of the usual
+        # goal with mandatory capture.
+        if (stored is not None and stored != v.full_id) or outside:
+            raise ValueError(f"{f}: positions of {stored or 'another board'}, not {v.full_id}")
     out: dict[str, np.ndarray] = {}
     offset = 0
     for k in keys:

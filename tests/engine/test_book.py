@@ -264,3 +264,13 @@ def test_cli_match_takes_each_sides_book_switch(capsys: pytest.CaptureFixture[st
     with pytest.raises(SystemExit):  # argparse refuses a value other than on or off
         main(["match", "american", "--first", "3", "--second", "3", "--games", "2",
               "--first-book", "maybe"])
+
+
+@pytest.mark.parametrize("margin, error", [(-5, ValueError), (1001, ValueError),
+                                           ("x", TypeError), (2.5, TypeError),
+                                           (True, TypeError)])
+def test_engine_refuses_a_book_margin_that_is_not_centi_men_0_to_1000(margin, error) -> None:
+    """A negative margin once switched the book off without a word, and a text failed only
+    at the first move: both are refused when the engine is made."""
+    with pytest.raises(error, match="book_margin"):
+        Engine(AMERICAN, book_margin=margin)

@@ -239,3 +239,26 @@ def test_a_weight_clipped_at_the_bottom_still_fits_when_written_negated(tmp_path
         _, tables = read_weights_file(v, path)
         assert len(tables) == phases * len(pset.windows)
         assert min(min(t) for t in tables) == -32767
+
+
+def test_a_file_of_another_goal_or_a_damaged_file_is_refused(tmp_path):
+    """A file stores the rule set's full id (its goal and capture options too): losing-rule
+    games are refused as plain Russian. A truncated archive and a single NumPy array get the
+    one-line error, not a traceback."""
+    losing = tmp_path / "losing.npz"
+    _run("selfplay", "russian+losing", "--games", "1", "--depth", "1", "--out", str(losing))
+    truncated = tmp_path / "truncated.npz"
+    truncated.write_bytes(losing.read_bytes()[:200])
+    single = tmp_path / "single.npy"
+    np = pytest.importorskip("numpy")
+    np.save(single, np.zeros(3, dtype=np.int64))
+    cases = [(losing, "positions of russian+losing, not russian"),
+             (truncated, "not a file written by `selfplay`"),
+             (single, "not a file written by `selfplay`")]
+    for path, message in cases:
+        done = subprocess.run([sys.executable, str(TOOL), "fit", "russian", str(path),
+                               "--out", str(tmp_path / "w.bin")],
+                              capture_output=True, text=True, check=False, timeout=120)
+        assert done.returncode == 2, (path, done.stderr)
+        assert message in done.stderr and "Traceback" not in done.stderr, (path, done.stderr)
+    assert not (tmp_path / "w.bin").exists()

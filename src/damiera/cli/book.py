@@ -49,8 +49,9 @@ def _cmd_build(args: argparse.Namespace) -> int:
         raise UsageError(f"--time must be above 0 and at most {MAX_MOVETIME:g} seconds")
     if args.depth is not None and not 1 <= args.depth <= MAX_DEPTH:
         raise UsageError(f"--depth must be 1 to {MAX_DEPTH}, not {args.depth}")
-    if not 0 <= args.margin <= 1000 or not 1 <= args.positions <= books.MAX_POSITIONS:
-        raise UsageError(f"--margin must be 0 to 1000 and --positions 1 to "
+    if (not 0 <= args.margin <= books.MAX_BOOK_MARGIN
+            or not 1 <= args.positions <= books.MAX_POSITIONS):
+        raise UsageError(f"--margin must be 0 to {books.MAX_BOOK_MARGIN} and --positions 1 to "
                          f"{books.MAX_POSITIONS}")
     if args.budget is not None and not args.budget > 0:
         raise UsageError("--budget must be a positive number of CPU minutes")

@@ -66,6 +66,8 @@ MAX_POSITIONS: Final = 400_000
 MAX_MOVES: Final = 256
 #: Default choice margin (centi-men): book moves at most this far below the best are played.
 BOOK_MARGIN: Final = 20
+#: The widest margin (centi-men) a builder or an engine takes: ten men, every sound move.
+MAX_BOOK_MARGIN: Final = 1000
 #: The environment variable naming the folder of built books (looked in before the package's).
 ENV_DIR: Final = "DAMIERA_BOOK_DIR"
 #: The package's folder of books.

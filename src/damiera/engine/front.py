@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Self, TypedDict, overload
 
-from damiera.engine.book import BOOK_MARGIN, Book, default_book
+from damiera.engine.book import BOOK_MARGIN, MAX_BOOK_MARGIN, Book, default_book
 from damiera.engine.egdb import pieces_for
 from damiera.engine.levels import Level, weaker_move
 from damiera.engine.levels import level as level_of
@@ -220,7 +220,9 @@ class Engine:
     of the variant. In a book position :meth:`play` and :meth:`choose` play a book move at
     once, drawn among the moves at most ``book_margin`` centi-men below the book's best (the
     engine's random source: variety), except under a fixed depth or a node budget (limits
-    that judge the search itself); :meth:`analyse` always searches. :class:`~damiera.engine.book.BookFileError` for an unusable book file.
+    that judge the search itself); :meth:`analyse` always searches. :class:`~damiera.engine.book.BookFileError` for an unusable book file;
+    TypeError or ValueError for a ``book_margin`` that is not a whole number of centi-men from
+    0 to :data:`MAX_BOOK_MARGIN`.
     """
 
     def __init__(self, variant: Variant | str = "international", level: int | Level = 3, *,
@@ -240,6 +242,12 @@ class Engine:
         pieces = self.level_info.endgame_pieces if endgame_pieces is None else endgame_pieces
         self._searcher: Searcher | None = Searcher(
             variant, endgame_pieces=pieces_for(variant, pieces))
+        if isinstance(book_margin, bool) or not isinstance(book_margin, int):
+            raise TypeError(f"book_margin is a whole number of centi-men, not "
+                            f"{type(book_margin).__name__}")
+        if not 0 <= book_margin <= MAX_BOOK_MARGIN:
+            raise ValueError(f"book_margin must be 0-{MAX_BOOK_MARGIN} centi-men, not "
+                             f"{book_margin}")
         self.book: Book | None = self._book(book)
         self.book_margin = book_margin
 

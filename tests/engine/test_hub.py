@@ -119,6 +119,18 @@ def test_hub_refused_position_is_not_searched_later() -> None:
     assert len(out) == 2 and out[1].startswith("error message=")
 
 
+def test_hub_pos_with_unquoted_moves_is_refused_not_cut_short() -> None:
+    """``moves=32-28 19-23`` without quotes reads as one move and a flag ``19-23``: the
+    position is refused (and forgotten) instead of searched after the first move only."""
+    out = _session(f"pos pos={START_10}", f"pos pos={START_10} moves=32-28 19-23",
+                   "level depth=1", "go think", "quit")
+    assert out[0].startswith("error message=") and "19-23" in out[0] and "quoted" in out[0]
+    assert len(out) == 2 and "send pos first" in out[1]
+    out = _session(f'pos pos={START_10} moves="32-28 19-23"', "level depth=1", "go think",
+                   "quit")
+    assert out[-1].startswith("done move=") and not any(o.startswith("error") for o in out)
+
+
 def test_hub_level_time_hands_the_game_clock_to_the_search(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # moves=0 (or none) is sudden death: no moves to go, the search estimates the moves left.

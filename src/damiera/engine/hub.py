@@ -180,6 +180,11 @@ class HubSession:
             self.engine = None
             self.game = None
         elif cmd == "pos":
+            extra = sorted(set(args) - {"pos", "moves"})
+            if extra:  # e.g. moves=32-28 19-23 unquoted: the second move would be lost
+                self.game = None
+                raise HubError(f"pos takes pos= and moves= only, not {excerpt(extra[0])} "
+                               f'(a list of moves is quoted: moves="32-28 19-23")')
             self._pos(args.get("pos", ""), args.get("moves", ""))
         elif cmd == "level":
             self._level(args)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from damiera.cli import main
-from damiera.engine import match
+from damiera.engine import match_game
 from damiera.engine.hub_client import HubClient, HubClientError
 from damiera.engine.match import check_player, run_match
 from damiera.rules.game import Game
@@ -121,7 +121,7 @@ def test_a_missing_engine_cannot_be_started(tmp_path: Path) -> None:
 
 
 def test_match_against_our_engine_as_a_hub_player(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(match, "MAX_GAME_PLIES", 30)  # two short games, then adjudicated
+    monkeypatch.setattr(match_game, "MAX_GAME_PLIES", 30)  # two short games, then adjudicated
     hub = "hub:" + shlex.join(OUR_HUB)
     assert check_player(hub) == hub
     result, records = run_match(variant("russian"), "random", hub, 2, movetime=0.02)
@@ -149,7 +149,7 @@ def test_match_cli_stops_with_status_1_when_a_hub_engine_cannot_start(
 
 def test_match_cli_with_a_hub_engine_prints_the_result(capsys: pytest.CaptureFixture[str],
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(match, "MAX_GAME_PLIES", 20)
+    monkeypatch.setattr(match_game, "MAX_GAME_PLIES", 20)
     code = main(["match", "italian", "--first", "random", "--second",
                  "hub:" + shlex.join(OUR_HUB), "--games", "1", "--movetime", "0.02",
                  "--quiet", "--json"])

@@ -209,18 +209,18 @@ def test_random_openings_stop_searching_once_a_variant_has_no_new_one(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """American has a few hundred level 4-ply openings: a long match repeats them after a
     bounded search instead of 200 random tries for every game it asks for."""
-    from damiera.engine import match
+    from damiera.engine import match_openings
 
     v = variant("american")
     calls = 0
-    real = match.legal_moves  # type: ignore[attr-defined]
+    real = match_openings.legal_moves  # type: ignore[attr-defined]
 
     def counted(variant: Variant, pos: Position) -> list[Move]:
         nonlocal calls
         calls += 1
         return real(variant, pos)
 
-    monkeypatch.setattr(match, "legal_moves", counted)
+    monkeypatch.setattr(match_openings, "legal_moves", counted)
     openings = random_openings(v, 50_000, plies=4)
     assert len(openings) == 50_000
     distinct = list(dict.fromkeys(openings))
@@ -497,9 +497,9 @@ def test_cli_match_refuses_an_openings_file_without_end(
     tmp_path: pytest.TempPathFactory
 ) -> None:
     """Input is bounded: '--openings /dev/zero' once read until memory ran out."""
-    from damiera.engine import match
+    from damiera.engine import match_openings
 
-    monkeypatch.setattr(match, "MAX_OPENINGS_BYTES", 1000)
+    monkeypatch.setattr(match_openings, "MAX_OPENINGS_BYTES", 1000)
     path = tmp_path / "openings.txt"  # type: ignore[operator]
     path.write_text("W:W21-32:B1-12\n" * 100)  # 1,500 bytes
     assert main(["match", "american", "--first", "random", "--second", "random", "--games",

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 from damiera.cli import main
-from damiera.engine import match
+from damiera.engine import match, match_game
 from damiera.engine.match import MatchResult, play_game
 from damiera.pdn.reader import read_games
 from damiera.rules.position import start_position
@@ -67,7 +67,7 @@ def _moves_take(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
 
         return tick
 
-    monkeypatch.setattr(match, "time", SimpleNamespace(monotonic=clock(), thread_time=clock()))
+    monkeypatch.setattr(match_game, "time", SimpleNamespace(monotonic=clock(), thread_time=clock()))
 
 
 def test_a_flag_fall_loses_the_game(monkeypatch: pytest.MonkeyPatch) -> None:

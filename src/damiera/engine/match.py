@@ -2,6 +2,11 @@
 as ``hub:COMMAND``), refereed by the rules core's :class:`~damiera.rules.game.Game` (its ``outcome()``), and the
 Elo difference with its error bars.
 
+This module plays the match and scores it (:func:`run_match`, :class:`MatchResult`); the
+players and openings are in :mod:`~damiera.engine.match_openings`, one game in
+:mod:`~damiera.engine.match_game` and the Elo statistics in :mod:`~damiera.engine.elo`. Their
+public names are importable from here as well.
+
 ``hub:COMMAND`` is an engine's path and its arguments, split as a shell would
 (``"hub:/opt/scan/scan hub"``), played through :class:`~damiera.engine.hub_client.HubClient`:
 one engine process a game, started in its own directory, ``--movetime`` (default
@@ -29,290 +34,39 @@ and the match reports each player's mean and largest CPU seconds a move.
 
 from __future__ import annotations
 
-import io
 import math
 import multiprocessing
-import os
-import random
-import shlex
-import shutil
 import signal
-import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import NamedTuple
 
-from damiera.engine.front import Engine, Limit
-from damiera.pdn.writer import write_game
-from damiera.rules.game import Game
-from damiera.rules.movegen import CoreMove, apply_move, generate, has_capture, legal_moves
-from damiera.rules.position import Position, parse_fen, start_position, write_fen
-from damiera.rules.variant import Color, Variant
+from damiera.engine.elo import elo_stats
+from damiera.engine.front import Limit
+from damiera.engine.match_game import (
+    HUB_MOVETIME,
+    MAX_GAME_PLIES,
+    GameRecord,
+    SideTime,
+    play_game,
+)
+from damiera.engine.match_openings import (
+    HUB_PREFIX,
+    MAX_OPENINGS_BYTES,
+    PLAYER_NAMES,
+    check_player,
+    hub_command,
+    random_openings,
+    read_openings,
+)
+from damiera.rules.position import Position, parse_fen, write_fen
+from damiera.rules.variant import Variant
 
-#: Plies after which an unfinished game is adjudicated a draw.
-MAX_GAME_PLIES = 300
-
-PLAYER_NAMES = ("1", "2", "3", "random")
-#: Prefix of a Hub engine player: ``hub:`` then the engine's command line.
-HUB_PREFIX = "hub:"
-#: Seconds a move for a Hub engine when the match gives no ``movetime``.
-HUB_MOVETIME = 1.0
-#: Largest openings file read (bytes): 100,000 FENs of a full 10x10 board fit well within.
-MAX_OPENINGS_BYTES = 32 * 1024 * 1024
-
-
-def hub_command(name: str) -> list[str] | None:
-    """The command line of a ``hub:COMMAND`` player (split as a shell would), None for
-    another player; ValueError for an empty command or one that cannot be split."""
-    if not name.startswith(HUB_PREFIX):
-        return None
-    try:
-        argv = shlex.split(name[len(HUB_PREFIX):])
-    except ValueError as exc:
-        raise ValueError(f"cannot read the engine command {name!r}: {exc}") from None
-    if not argv:
-        raise ValueError("hub: needs an engine command, e.g. hub:/path/to/engine")
-    return argv
-
-
-def check_player(name: str) -> str:
-    """Normalise a player name (``1``, ``2``, ``3``, ``random`` or ``hub:COMMAND``, whose
-    program must be an executable file). ValueError for a name that is none of them (bad
-    input); :class:`~damiera.engine.hub_client.HubClientError` when a Hub engine's program
-    is not an executable file (an engine that cannot start, as one that fails later)."""
-    text = str(name).strip()
-    argv = hub_command(text)
-    if argv is not None:
-        program = argv[0] if os.sep in argv[0] else shutil.which(argv[0])
-        if program is None or not (os.path.isfile(program) and os.access(program, os.X_OK)):
-            from damiera.engine.hub_client import HubClientError
-
-            raise HubClientError(f"no executable engine at {argv[0]!r}")
-        return text
-    key = text.lower()
-    if key not in PLAYER_NAMES:
-        raise ValueError(f"player must be 1, 2, 3, random or hub:COMMAND, not {name!r}")
-    return key
-
-
-def random_openings(
-    variant: Variant, count: int, plies: int = 4, seed: int = 1
-) -> list[Position]:
-    """``count`` distinct short random openings: ``plies`` random legal plies from the start,
-    kept when material is level and the side to move has no capture. Deterministic per seed.
-    When the variant has fewer such openings than ``count`` (American has a few hundred of 4
-    plies), the search stops once a long run of tries finds none new, and the openings found
-    are repeated in order.
-    """
-    rng = random.Random(seed)
-    seen: set[Position] = set()
-    out: list[Position] = []
-    attempts = 0
-    last_new = 0
-    while len(out) < count and attempts < count * 200:
-        if attempts - last_new > max(2000, 20 * len(out)):
-            break  # saturated: every further try would very likely find an opening seen
-        attempts += 1
-        pos = start_position(variant)
-        ok = True
-        for _ in range(plies):
-            moves = legal_moves(variant, pos)
-            if not moves:
-                ok = False
-                break
-            pos = apply_move(pos, rng.choice(moves))
-        if not ok or pos in seen:
-            continue
-        w, b = pos.piece_counts()
-        if w != b or has_capture(variant, pos) or not generate(variant, pos):
-            continue
-        seen.add(pos)
-        out.append(pos)
-        last_new = attempts
-    while len(out) < count:  # tiny variants of tiny depth: repeat what we have
-        out.append(out[len(out) % max(1, len(seen))] if out else start_position(variant))
-    return out
-
-
-def read_openings(variant: Variant, path: str) -> list[Position]:
-    """FENs from a file, one per line (blank lines and ``#`` comments skipped).
-
-    Raises OSError if the file cannot be read, and ValueError naming the file (and the line)
-    for a file larger than :data:`MAX_OPENINGS_BYTES`, not UTF-8 text, a bad FEN, or a
-    finished position (a side without pieces, or no legal move for the side to move): a game
-    cannot start from it.
-    """
-    out = []
-    with open(path, "rb") as fh:
-        data = fh.read(MAX_OPENINGS_BYTES + 1)  # bounded: /dev/zero or a huge file is refused
-    if len(data) > MAX_OPENINGS_BYTES:
-        raise ValueError(f"{path} is larger than {MAX_OPENINGS_BYTES} bytes: not an openings "
-                         "file")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    lines = list(io.StringIO(text, newline=None))  # universal newlines, as open() in text mode
-    for number, line in enumerate(lines, 1):
-        text = line.split("#", 1)[0].strip()
-        if not text:
-            continue
-        try:
-            pos = parse_fen(variant, text)
-        except ValueError as exc:
-            raise ValueError(f"{path}, line {number}: {exc}") from None
-        white, black = pos.piece_counts()
-        if not white or not black:
-            side = "White" if not white else "Black"
-            raise ValueError(f"{path}, line {number}: the game is over ({side} has no pieces)")
-        if not generate(variant, pos):
-            raise ValueError(f"{path}, line {number}: the game is over "
-                             f"({pos.turn.word.capitalize()} to move has no legal move)")
-        out.append(pos)
-    if not out:
-        raise ValueError(f"{path} holds no FEN")
-    return out
-
-
-@dataclass
-class SideTime:
-    """One side's time in a game: ``cpu`` (CPU seconds of each of its moves), and with a
-    game clock ``left`` (seconds on its clock at the end), ``least`` (the fewest seconds it
-    had left after a move, before its increment: how near it came to losing on time) and
-    ``flag_fell``."""
-
-    cpu: list[float] = field(default_factory=list)
-    left: float | None = None
-    least: float | None = None
-    flag_fell: bool = False
-
-
-@dataclass
-class GameRecord:
-    """One finished game: ``opening`` (FEN), ``white``/``black`` (player names), ``result``
-    (+1 White won, 0 draw, -1 Black won), ``reason`` (code; ``time`` for a flag fall),
-    ``plies``, and ``pdn``: the whole game as PDN text (:func:`damiera.pdn.writer.write_game`;
-    an adjudicated game is a draw with ``[Termination "adjudicated"]``, a game on a clock has
-    ``[TimeControl]`` and each move's ``[%clk h:mm:ss.s]``); ``white_time``/``black_time``:
-    each side's :class:`SideTime`."""
-
-    opening: str
-    white: str
-    black: str
-    result: int
-    reason: str
-    plies: int
-    pdn: str = ""
-    white_time: SideTime = field(default_factory=SideTime)
-    black_time: SideTime = field(default_factory=SideTime)
-
-
-def _clk(seconds: float) -> str:
-    """A clock reading as PDN's ``%clk`` writes it, to the tenth: ``0:00:01.8``."""
-    tenths = max(0, int(seconds * 10))
-    whole = tenths // 10
-    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}.{tenths % 10}"
-
-
-def play_game(
-    variant: Variant,
-    opening: Position,
-    white: str,
-    black: str,
-    movetime: float | None,
-    seed: int,
-    round_number: int | None = None,
-    *,
-    cpu_time: bool = False,
-    clock: float | None = None,
-    increment: float = 0.0,
-    books: tuple[bool | None, bool | None] = (None, None),
-) -> GameRecord:
-    """Play one game from ``opening`` between two players (``1``/``2``/``3``/``random``/
-    ``hub:COMMAND``); ``movetime`` seconds per move (None: each level's own time, and
-    :data:`HUB_MOVETIME` for a Hub engine), or a game ``clock`` of that many seconds for
-    each side with ``increment`` seconds added after each move (a flag fall ends the game);
-    ``cpu_time``: both measured on CPU time (see the module's text); ``round_number``: the
-    PDN Round tag; ``books``: White's and Black's Engine ``book`` (None, True, False). Raises :class:`~damiera.engine.hub_client.HubClientError` when a Hub
-    engine fails."""
-    from damiera.engine.hub_client import HubClient
-
-    rng = random.Random(seed)
-    players: dict[Color, Engine | HubClient | None] = {}
-    times = {Color.WHITE: SideTime(), Color.BLACK: SideTime()}
-    left = {Color.WHITE: clock, Color.BLACK: clock}
-    comments: list[str | None] = []
-    try:
-        for color, name in ((Color.WHITE, white), (Color.BLACK, black)):
-            argv = hub_command(name)
-            if argv is not None:
-                players[color] = HubClient(argv, variant)
-            else:
-                players[color] = None if name == "random" else Engine(
-                    variant, int(name), rng=random.Random(rng.getrandbits(32)),
-                    book=books[0 if color is Color.WHITE else 1])
-        game = Game(variant, opening)
-        while game.outcome() is None and game.ply < MAX_GAME_PLIES:
-            pos = game.position
-            player = players[pos.turn]
-            mine = left[pos.turn]
-            move: CoreMove | None
-            wall, cpu = time.monotonic(), time.thread_time()
-            engine_cpu = player.cpu_seconds() if isinstance(player, HubClient) else None
-            if player is None:
-                move = rng.choice(generate(variant, pos))
-            elif isinstance(player, HubClient):
-                if mine is not None:
-                    move = player.play(opening, game.move_stack, clock=(mine, increment)).move
-                else:
-                    move = player.play(opening, game.move_stack, movetime=HUB_MOVETIME
-                                       if movetime is None else movetime).move
-            else:
-                limit = (Limit(remaining=mine, increment=increment, cpu_time=cpu_time)
-                         if mine is not None else Limit(time=movetime, cpu_time=cpu_time))
-                chosen = player.play(game, limit).move
-                move = None if chosen is None else chosen.raw
-            wall, cpu = time.monotonic() - wall, time.thread_time() - cpu
-            if isinstance(player, HubClient):
-                after = player.cpu_seconds()
-                cpu = after - engine_cpu if after is not None and engine_cpu is not None else wall
-            side = times[pos.turn]
-            side.cpu.append(cpu)
-            assert move is not None  # the game is not over, so there is a legal move
-            if mine is not None:
-                mine -= cpu if cpu_time else wall
-                side.least = mine if side.least is None else min(side.least, mine)
-                if mine < 0:
-                    side.flag_fell = True
-                    left[pos.turn] = 0.0
-                    game.flag_fall()
-                    break
-                left[pos.turn] = mine + increment
-                comments.append(f"[%clk {_clk(mine + increment)}]")
-            game.play(move)
-    finally:
-        for p in players.values():
-            if isinstance(p, HubClient):
-                p.close()
-    for color, side in times.items():
-        side.left = left[color]
-    outcome = game.outcome()
-    tags = {"Event": "damiera match", "White": white, "Black": black}
-    if clock is not None:
-        tags["TimeControl"] = f"{clock:g}+{increment:g}"
-    if round_number is not None:
-        tags["Round"] = str(round_number)
-    if outcome is None:
-        tags["Termination"] = "adjudicated"
-        return GameRecord(write_fen(variant, opening), white, black, 0, "adjudicated",
-                          game.ply, write_game(game, tags, result="1/2-1/2",
-                                               comments=comments or None),
-                          times[Color.WHITE], times[Color.BLACK])
-    winner = outcome.winner
-    res = 0 if winner is None else (1 if winner is Color.WHITE else -1)
-    return GameRecord(write_fen(variant, opening), white, black, res, outcome.reason.value,
-                      game.ply, write_game(game, tags, comments=comments or None),
-                      times[Color.WHITE], times[Color.BLACK])
+__all__ = [
+    "HUB_MOVETIME", "HUB_PREFIX", "MAX_GAME_PLIES", "MAX_OPENINGS_BYTES", "PLAYER_NAMES",
+    "GameRecord", "MatchResult", "SideTime", "check_player", "elo_stats", "hub_command",
+    "play_game", "random_openings", "read_openings", "run_match",
+]
 
 
 @dataclass
@@ -392,54 +146,6 @@ class MatchResult:
                 f"; least left {self.first} {least(self.first_least_left)}, {self.second} "
                 f"{least(self.second_least_left)}")
         return lines
-
-
-def _elo(score: float) -> float:
-    """Elo difference for a score fraction; -inf at 0 and +inf at 1."""
-    if score <= 0.0:
-        return -math.inf
-    if score >= 1.0:
-        return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: no "-0" for an even score
-
-
-def elo_stats(wins: int, draws: int, losses: int) -> tuple[float, float, float, float]:
-    """``(score, elo, elo_low, elo_high)`` for a W/D/L record.
-
-    ``score`` is the raw score fraction. ``elo`` is the point estimate; a score of 0% or 100%
-    would be infinite, so for it alone the score is moved half a game in ``n + 1`` from the
-    edge (``1 / (2n + 2)``): 1-0 gives +191, 40-0 gives +763.
-
-    The 95% interval ``elo_low .. elo_high`` comes from the raw score, never from that clamp:
-    it is the Wilson score interval of the score fraction (which stays honest at 0%, 100% and
-    in small samples), widened to score +- 1.96 standard errors of the per-game scores (which
-    count draws right) on each side where that normal bound stays strictly inside 0..1.
-    Bounds are mapped to Elo; a bound at 0% or 100% is infinite (``-inf`` / ``+inf``): a
-    100% result has ``elo_low < elo`` and ``elo_high == +inf``. Raises ValueError for no
-    games."""
-    n = wins + draws + losses
-    if n == 0:
-        raise ValueError("no games played")
-    z = 1.96
-    score = (wins + 0.5 * draws) / n
-    var = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score**2) / n
-    se = math.sqrt(var / n)
-    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    lo_s = 0.0 if losses == n else centre - half
-    hi_s = 1.0 if wins == n else centre + half
-    if 0.0 < score - z * se < lo_s:
-        lo_s = score - z * se
-    if hi_s < score + z * se < 1.0:
-        hi_s = score + z * se
-    if lo_s < 1e-12:
-        lo_s = 0.0
-    if hi_s > 1.0 - 1e-12:
-        hi_s = 1.0
-    eps = 0.5 / (n + 1)
-    mid = min(max(score, eps), 1 - eps)
-    return score, _elo(mid), _elo(lo_s), _elo(hi_s)
-
 
 class _Task(NamedTuple):
     """One game of a match, as sent to a worker process."""

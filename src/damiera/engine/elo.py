@@ -1,0 +1,53 @@
+"""Elo statistics of a match (:mod:`damiera.engine.match`): the score of a W/D/L record,
+the Elo difference it gives and its 95% interval."""
+
+from __future__ import annotations
+
+import math
+
+
+def _elo(score: float) -> float:
+    """Elo difference for a score fraction; -inf at 0 and +inf at 1."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: no "-0" for an even score
+
+
+def elo_stats(wins: int, draws: int, losses: int) -> tuple[float, float, float, float]:
+    """``(score, elo, elo_low, elo_high)`` for a W/D/L record.
+
+    ``score`` is the raw score fraction. ``elo`` is the point estimate; a score of 0% or 100%
+    would be infinite, so for it alone the score is moved half a game in ``n + 1`` from the
+    edge (``1 / (2n + 2)``): 1-0 gives +191, 40-0 gives +763.
+
+    The 95% interval ``elo_low .. elo_high`` comes from the raw score, never from that clamp:
+    it is the Wilson score interval of the score fraction (which stays honest at 0%, 100% and
+    in small samples), widened to score +- 1.96 standard errors of the per-game scores (which
+    count draws right) on each side where that normal bound stays strictly inside 0..1.
+    Bounds are mapped to Elo; a bound at 0% or 100% is infinite (``-inf`` / ``+inf``): a
+    100% result has ``elo_low < elo`` and ``elo_high == +inf``. Raises ValueError for no
+    games."""
+    n = wins + draws + losses
+    if n == 0:
+        raise ValueError("no games played")
+    z = 1.96
+    score = (wins + 0.5 * draws) / n
+    var = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score**2) / n
+    se = math.sqrt(var / n)
+    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    lo_s = 0.0 if losses == n else centre - half
+    hi_s = 1.0 if wins == n else centre + half
+    if 0.0 < score - z * se < lo_s:
+        lo_s = score - z * se
+    if hi_s < score + z * se < 1.0:
+        hi_s = score + z * se
+    if lo_s < 1e-12:
+        lo_s = 0.0
+    if hi_s > 1.0 - 1e-12:
+        hi_s = 1.0
+    eps = 0.5 / (n + 1)
+    mid = min(max(score, eps), 1 - eps)
+    return score, _elo(mid), _elo(lo_s), _elo(hi_s)

@@ -1,0 +1,138 @@
+"""Players and openings of engine matches (:mod:`damiera.engine.match`): the player names
+(levels ``1``-``3``, ``random``, ``hub:COMMAND``) and the positions games start from, either
+short random openings or FENs read from a file.
+
+``hub:COMMAND`` is an engine's path and its arguments, split as a shell would
+(``"hub:/opt/scan/scan hub"``).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import shlex
+import shutil
+
+from damiera.rules.movegen import apply_move, generate, has_capture, legal_moves
+from damiera.rules.position import Position, parse_fen, start_position
+from damiera.rules.variant import Variant
+
+PLAYER_NAMES = ("1", "2", "3", "random")
+#: Prefix of a Hub engine player: ``hub:`` then the engine's command line.
+HUB_PREFIX = "hub:"
+#: Largest openings file read (bytes): 100,000 FENs of a full 10x10 board fit well within.
+MAX_OPENINGS_BYTES = 32 * 1024 * 1024
+
+
+def hub_command(name: str) -> list[str] | None:
+    """The command line of a ``hub:COMMAND`` player (split as a shell would), None for
+    another player; ValueError for an empty command or one that cannot be split."""
+    if not name.startswith(HUB_PREFIX):
+        return None
+    try:
+        argv = shlex.split(name[len(HUB_PREFIX):])
+    except ValueError as exc:
+        raise ValueError(f"cannot read the engine command {name!r}: {exc}") from None
+    if not argv:
+        raise ValueError("hub: needs an engine command, e.g. hub:/path/to/engine")
+    return argv
+
+
+def check_player(name: str) -> str:
+    """Normalise a player name (``1``, ``2``, ``3``, ``random`` or ``hub:COMMAND``, whose
+    program must be an executable file). ValueError for a name that is none of them (bad
+    input); :class:`~damiera.engine.hub_client.HubClientError` when a Hub engine's program
+    is not an executable file (an engine that cannot start, as one that fails later)."""
+    text = str(name).strip()
+    argv = hub_command(text)
+    if argv is not None:
+        program = argv[0] if os.sep in argv[0] else shutil.which(argv[0])
+        if program is None or not (os.path.isfile(program) and os.access(program, os.X_OK)):
+            from damiera.engine.hub_client import HubClientError
+
+            raise HubClientError(f"no executable engine at {argv[0]!r}")
+        return text
+    key = text.lower()
+    if key not in PLAYER_NAMES:
+        raise ValueError(f"player must be 1, 2, 3, random or hub:COMMAND, not {name!r}")
+    return key
+
+
+def random_openings(
+    variant: Variant, count: int, plies: int = 4, seed: int = 1
+) -> list[Position]:
+    """``count`` distinct short random openings: ``plies`` random legal plies from the start,
+    kept when material is level and the side to move has no capture. Deterministic per seed.
+    When the variant has fewer such openings than ``count`` (American has a few hundred of 4
+    plies), the search stops once a long run of tries finds none new, and the openings found
+    are repeated in order.
+    """
+    rng = random.Random(seed)
+    seen: set[Position] = set()
+    out: list[Position] = []
+    attempts = 0
+    last_new = 0
+    while len(out) < count and attempts < count * 200:
+        if attempts - last_new > max(2000, 20 * len(out)):
+            break  # saturated: every further try would very likely find an opening seen
+        attempts += 1
+        pos = start_position(variant)
+        ok = True
+        for _ in range(plies):
+            moves = legal_moves(variant, pos)
+            if not moves:
+                ok = False
+                break
+            pos = apply_move(pos, rng.choice(moves))
+        if not ok or pos in seen:
+            continue
+        w, b = pos.piece_counts()
+        if w != b or has_capture(variant, pos) or not generate(variant, pos):
+            continue
+        seen.add(pos)
+        out.append(pos)
+        last_new = attempts
+    while len(out) < count:  # tiny variants of tiny depth: repeat what we have
+        out.append(out[len(out) % max(1, len(seen))] if out else start_position(variant))
+    return out
+
+
+def read_openings(variant: Variant, path: str) -> list[Position]:
+    """FENs from a file, one per line (blank lines and ``#`` comments skipped).
+
+    Raises OSError if the file cannot be read, and ValueError naming the file (and the line)
+    for a file larger than :data:`MAX_OPENINGS_BYTES`, not UTF-8 text, a bad FEN, or a
+    finished position (a side without pieces, or no legal move for the side to move): a game
+    cannot start from it.
+    """
+    out = []
+    with open(path, "rb") as fh:
+        data = fh.read(MAX_OPENINGS_BYTES + 1)  # bounded: /dev/zero or a huge file is refused
+    if len(data) > MAX_OPENINGS_BYTES:
+        raise ValueError(f"{path} is larger than {MAX_OPENINGS_BYTES} bytes: not an openings "
+                         "file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    lines = list(io.StringIO(text, newline=None))  # universal newlines, as open() in text mode
+    for number, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        try:
+            pos = parse_fen(variant, text)
+        except ValueError as exc:
+            raise ValueError(f"{path}, line {number}: {exc}") from None
+        white, black = pos.piece_counts()
+        if not white or not black:
+            side = "White" if not white else "Black"
+            raise ValueError(f"{path}, line {number}: the game is over ({side} has no pieces)")
+        if not generate(variant, pos):
+            raise ValueError(f"{path}, line {number}: the game is over "
+                             f"({pos.turn.word.capitalize()} to move has no legal move)")
+        out.append(pos)
+    if not out:
+        raise ValueError(f"{path} holds no FEN")
+    return out

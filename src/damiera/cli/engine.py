@@ -28,7 +28,11 @@ interval, each player's CPU seconds a move (mean and max) and, with ``--tc`` (a 
 flag falls and least time left; with ``--json`` the last line is one JSON object
 (:class:`~damiera.engine.match.MatchResult`). ``--cpu-time`` times the moves and the clocks
 on CPU time (:mod:`damiera.engine.match`). A Hub engine that fails (cannot start, exits, answers nothing in time,
-plays an illegal move) ends the match with one line on stderr and exit status 1.
+plays an illegal move) ends the match with one line on stderr and exit status 1. A match
+stopped by Ctrl-C or SIGTERM prints the same summary of the games finished so far (the games
+under way are abandoned), its first line saying ``stopped after K of N games`` (``--json``:
+``"stopped": true, "played": K``; with no game finished, ``no game finished: no score`` and
+nulls for the numbers), and exits with status 130 (Ctrl-C) or 143 (SIGTERM).
 
 ``damiera hub`` serves the Hub protocol (see :mod:`damiera.engine.hub`); ``damiera dxp
 --listen PORT [--once] | --connect HOST:PORT`` plays International draughts over DXP (see
@@ -223,7 +227,13 @@ def _same_file(a: str, b: str) -> bool:
 def _cmd_match(args: argparse.Namespace) -> int:
     from damiera.cli.common import variant_of
     from damiera.engine.hub_client import HubClientError
-    from damiera.engine.match import GameRecord, check_player, read_openings, run_match
+    from damiera.engine.match import (
+        GameRecord,
+        MatchStopped,
+        check_player,
+        read_openings,
+        run_match,
+    )
 
     v = variant_of(args)
     players: list[str] = []
@@ -284,15 +294,21 @@ def _cmd_match(args: argparse.Namespace) -> int:
             raise _PdnWriteError(exc) from None
         written += 1
 
+    stopped_by: list[int] = []  # the signal that stopped the match, if one did
+    stopped = False
     try:
         try:
-            result, _records = run_match(
-                v, first, second, games, movetime=movetime, openings=openings, jobs=jobs,
-                seed=args.seed, progress=bar, on_game=save if pdn_file is not None else None,
-                cpu_time=args.cpu_time, clock=None if clock is None else clock[0],
-                increment=0.0 if clock is None else clock[1],
-                books=(_book_switch(args.first_book), _book_switch(args.second_book)),
-            )
+            with _sigterm_stops_match(stopped_by):
+                result, _records = run_match(
+                    v, first, second, games, movetime=movetime, openings=openings,
+                    jobs=jobs, seed=args.seed, progress=bar,
+                    on_game=save if pdn_file is not None else None,
+                    cpu_time=args.cpu_time, clock=None if clock is None else clock[0],
+                    increment=0.0 if clock is None else clock[1],
+                    books=(_book_switch(args.first_book), _book_switch(args.second_book)),
+                )
+        except MatchStopped as exc:
+            result, stopped = exc.result, True
         finally:
             if pdn_file is not None:
                 try:
@@ -307,19 +323,46 @@ def _cmd_match(args: argparse.Namespace) -> int:
         return 1
     timing = (f" at {movetime:g} s a move" if movetime else
               f" on a {clock[0]:g}+{clock[1]:g} clock" if clock else "")
-    print(f"{first} vs {second} in {v.display_name}, {games} game{'' if games == 1 else 's'}"
+    count = (f"stopped after {result.played} of {games} game{'' if games == 1 else 's'}"
+             if stopped else f"{games} game{'' if games == 1 else 's'}")
+    print(f"{first} vs {second} in {v.display_name}, {count}"
           + timing + (" (CPU time)" if args.cpu_time else ""))
-    print(f"wins {result.wins}  draws {result.draws}  losses {result.losses}  "
-          f"score {100 * result.score:.1f}%")
-    # An interval open on one side (0% or 100%) has no half-width to show.
-    half = f", +-{result.elo_error:.0f}" if math.isfinite(result.elo_error) else ""
-    print(f"Elo difference {result.elo:+.0f} (95% interval {result.elo_low:+.0f} .. "
-          f"{result.elo_high:+.0f}{half})")
-    for line in result.time_lines():
-        print(line)
+    if stopped and not result.played:
+        print("no game finished: no score")
+    else:
+        print(f"wins {result.wins}  draws {result.draws}  losses {result.losses}  "
+              f"score {100 * result.score:.1f}%")
+        # An interval open on one side (0% or 100%) has no half-width to show.
+        half = f", +-{result.elo_error:.0f}" if math.isfinite(result.elo_error) else ""
+        print(f"Elo difference {result.elo:+.0f} (95% interval {result.elo_low:+.0f} .. "
+              f"{result.elo_high:+.0f}{half})")
+        for line in result.time_lines():
+            print(line)
     if args.json:
         print(json.dumps(result.as_dict()))
+    if stopped:  # the shell's status for a process ended by the signal: 128 + its number
+        return 128 + (stopped_by[0] if stopped_by else signal.SIGINT)
     return 0
+
+
+@contextlib.contextmanager
+def _sigterm_stops_match(caught: list[int]) -> Iterator[None]:
+    """SIGTERM (a user's ``kill``, a batch system's stop) raises KeyboardInterrupt, as Ctrl-C
+    does, while the block runs, and is noted in ``caught``; the old handler is put back
+    after. Left alone outside the main thread, where no handler can be set."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, _frame: object) -> None:
+        caught.append(signum)
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
 
 
 def register(sub: Any) -> None:

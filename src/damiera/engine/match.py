@@ -64,7 +64,7 @@ from damiera.rules.variant import Variant
 
 __all__ = [
     "HUB_MOVETIME", "HUB_PREFIX", "MAX_GAME_PLIES", "MAX_OPENINGS_BYTES", "PLAYER_NAMES",
-    "GameRecord", "MatchResult", "SideTime", "check_player", "elo_stats", "hub_command",
+    "GameRecord", "MatchResult", "MatchStopped", "SideTime", "check_player", "elo_stats", "hub_command",
     "play_game", "random_openings", "read_openings", "run_match",
 ]
 
@@ -84,7 +84,12 @@ class MatchResult:
     clock, seconds; None without one); for each player (``first_...``, ``second_...``):
     ``cpu_mean`` and ``cpu_max``, CPU seconds a move over the match; with a game clock
     ``flag_falls`` (games it lost, or drew, on time) and ``least_left`` (the fewest seconds
-    it had left after a move, before its increment)."""
+    it had left after a move, before its increment).
+
+    A match stopped before its last game (:class:`MatchStopped`) has ``stopped`` True and
+    ``played`` the games finished (``wins + draws + losses``; ``games`` stays the number
+    asked for); with none finished ``score``, ``elo`` and ``elo_error`` are NaN and the
+    interval is ``-inf .. +inf`` (all ``null`` in :meth:`as_dict`)."""
 
     variant: str
     first: str
@@ -110,17 +115,28 @@ class MatchResult:
     second_flag_falls: int = 0
     first_least_left: float | None = None
     second_least_left: float | None = None
+    stopped: bool = False
+    played: int | None = None
 
     def as_dict(self) -> dict[str, object]:
-        """The fields as a dict fit for JSON: infinite numbers become None."""
+        """The fields as a dict fit for JSON: numbers that are not finite become None;
+        ``stopped`` and ``played`` only for a stopped match."""
+        fields = asdict(self)
+        if not self.stopped:
+            del fields["stopped"], fields["played"]
         return {k: None if isinstance(v, float) and not math.isfinite(v) else v
-                for k, v in asdict(self).items()}
+                for k, v in fields.items()}
 
     def summary(self) -> str:
         """One line: the score and Elo, then the time lines (:meth:`time_lines`)."""
-        score = (f"{self.first} vs {self.second} ({self.variant}, {self.games} games): "
-                 f"+{self.wins} ={self.draws} -{self.losses}, score {100 * self.score:.1f}%, "
-                 f"Elo {self.elo:+.0f} (95% {self.elo_low:+.0f} .. {self.elo_high:+.0f})")
+        games = (f"stopped after {self.played} of {self.games} games" if self.stopped
+                 else f"{self.games} games")
+        head = f"{self.first} vs {self.second} ({self.variant}, {games}): "
+        if self.stopped and not self.played:
+            return head + "no game finished, no score"
+        score = (head + f"+{self.wins} ={self.draws} -{self.losses}, score "
+                 f"{100 * self.score:.1f}%, Elo {self.elo:+.0f} (95% {self.elo_low:+.0f} .. "
+                 f"{self.elo_high:+.0f})")
         return "\n".join([score, *self.time_lines()])
 
     def time_lines(self) -> list[str]:
@@ -146,6 +162,20 @@ class MatchResult:
                 f"; least left {self.first} {least(self.first_least_left)}, {self.second} "
                 f"{least(self.second_least_left)}")
         return lines
+
+class MatchStopped(KeyboardInterrupt):
+    """:func:`run_match` was stopped by KeyboardInterrupt (Ctrl-C, or a signal such as
+    SIGTERM that the caller turned into one) before its last game. ``result``: the
+    :class:`MatchResult` of the games finished (``stopped`` True, ``played`` their number);
+    ``finished``: those games' records by index (0-based; ``first`` has White in even
+    games). Games under way were abandoned and are not counted. A KeyboardInterrupt, so
+    code that stops on Ctrl-C still does."""
+
+    def __init__(self, result: MatchResult, finished: dict[int, GameRecord]):
+        super().__init__(f"match stopped after {result.played} of {result.games} games")
+        self.result = result
+        self.finished = dict(sorted(finished.items()))
+
 
 class _Task(NamedTuple):
     """One game of a match, as sent to a worker process."""
@@ -207,7 +237,9 @@ def run_match(
     ``cpu_time``, ``clock`` (seconds for each side's game) and ``increment``: see
     :func:`play_game`; ``books``: ``first``'s and ``second``'s (as there). Raises ValueError for a bad player name, fewer than one game, a
     ``movetime`` and a ``clock`` together, or a clock or increment out of
-    :class:`~damiera.engine.Limit`'s ranges.
+    :class:`~damiera.engine.Limit`'s ranges. A KeyboardInterrupt while the games are played
+    (Ctrl-C) abandons the games under way and raises :class:`MatchStopped` with the score
+    of the finished ones.
     """
     first, second = check_player(first), check_player(second)
     if games < 1:
@@ -216,20 +248,40 @@ def run_match(
         if movetime is not None:
             raise ValueError("give a time a move or a game clock, not both")
         Limit(remaining=clock, increment=increment)  # the same ranges as the search's
-    pairs = (games + 1) // 2
-    if openings is None:
-        plies = 4 if variant.board_size == 8 else 6
-        openings = random_openings(variant, pairs, plies=plies, seed=seed)
-    tasks: list[_Task] = []
-    for i in range(games):
-        fen = write_fen(variant, openings[(i // 2) % len(openings)])
-        white, black = (first, second) if i % 2 == 0 else (second, first)
-        sides = books if i % 2 == 0 else (books[1], books[0])
-        tasks.append(_Task(variant.full_id, fen, white, black, movetime,
-                           seed * 100_003 + i, i + 1, cpu_time, clock, increment, sides))
-    records: list[GameRecord] = []
+    done: dict[int, GameRecord] = {}  # finished games by index
+    try:
+        pairs = (games + 1) // 2
+        if openings is None:
+            plies = 4 if variant.board_size == 8 else 6
+            openings = random_openings(variant, pairs, plies=plies, seed=seed)
+        tasks: list[_Task] = []
+        for i in range(games):
+            fen = write_fen(variant, openings[(i // 2) % len(openings)])
+            white, black = (first, second) if i % 2 == 0 else (second, first)
+            sides = books if i % 2 == 0 else (books[1], books[0])
+            tasks.append(_Task(variant.full_id, fen, white, black, movetime,
+                               seed * 100_003 + i, i + 1, cpu_time, clock, increment, sides))
+        _play(tasks, jobs, done, progress, on_game)
+    except KeyboardInterrupt:
+        # Ctrl-C, or a signal the caller turned into one: the games under way are abandoned
+        # (their workers terminated), the finished ones scored.
+        stopped = _score(variant, first, second, games, done, movetime, cpu_time, clock,
+                         increment, stopped=True)
+        raise MatchStopped(stopped, done) from None
+    result = _score(variant, first, second, games, done, movetime, cpu_time, clock, increment)
+    return result, [done[i] for i in range(games)]
+
+
+def _play(
+    tasks: Sequence[_Task],
+    jobs: int,
+    done: dict[int, GameRecord],
+    progress: Callable[[Iterator[GameRecord], int], Iterator[GameRecord]] | None,
+    on_game: Callable[[int, GameRecord], None] | None,
+) -> None:
+    """Play the tasks, in turn or on ``jobs`` worker processes, putting each finished game
+    into ``done`` under its index before ``on_game`` is called."""
     if jobs > 1:
-        done: dict[int, GameRecord] = {}
         # Leaving the block terminates the workers: on Ctrl-C or a failed game or callback the
         # games under way end at once and the queued ones are never started. The workers are
         # spawned, not forked: a fork copies whatever lock another thread of this process held
@@ -246,50 +298,62 @@ def run_match(
 
             it: Iterator[GameRecord] = finished()
             if progress is not None:
-                it = progress(it, games)
+                it = progress(it, len(tasks))
             for _record in it:
                 pass
-        records = [done[i] for i in range(games)]
     else:
         def in_turn() -> Iterator[GameRecord]:
             for i, t in enumerate(tasks):
                 record = _game_job(t)
+                done[i] = record
                 if on_game is not None:
                     on_game(i, record)
                 yield record
 
         it = in_turn()
         if progress is not None:
-            it = progress(it, games)
-        records = list(it)
+            it = progress(it, len(tasks))
+        for _record in it:
+            pass
+
+
+def _score(
+    variant: Variant, first: str, second: str, games: int, done: dict[int, GameRecord],
+    movetime: float | None, cpu_time: bool, clock: float | None, increment: float,
+    stopped: bool = False,
+) -> MatchResult:
+    """The :class:`MatchResult` of the finished games ``done`` (by index: ``first`` has White
+    in even games) of a match of ``games``; ``stopped``: the match ended before its last."""
     wins = draws = losses = 0
-    for i, r in enumerate(records):
-        first_white = i % 2 == 0
-        outcome = r.result if first_white else -r.result
+    for i, r in done.items():
+        outcome = r.result if i % 2 == 0 else -r.result
         if outcome > 0:
             wins += 1
         elif outcome < 0:
             losses += 1
         else:
             draws += 1
-    score, elo, lo, hi = elo_stats(wins, draws, losses)
+    if done:
+        score, elo, lo, hi = elo_stats(wins, draws, losses)
+        numbers = (round(score, 4), round(elo, 1), round(lo, 1), round(hi, 1),
+                   round((hi - lo) / 2, 1))
+    else:  # stopped before a game finished: nothing to score
+        numbers = (math.nan, math.nan, -math.inf, math.inf, math.nan)
     # Each player's sides: first has White in even games.
     mine = [[r.white_time if (i % 2 == 0) == (who == 0) else r.black_time
-             for i, r in enumerate(records)] for who in (0, 1)]
+             for i, r in sorted(done.items())] for who in (0, 1)]
     (first_mean, first_max), (second_mean, second_max) = (_cpu(sides) for sides in mine)
     first_least, second_least = (_least(sides) for sides in mine)
-    result = MatchResult(
-        variant.full_id, first, second, games, wins, draws, losses, round(score, 4),
-        round(elo, 1),
-        round(lo, 1), round(hi, 1), round((hi - lo) / 2, 1), movetime,
+    return MatchResult(
+        variant.full_id, first, second, games, wins, draws, losses, *numbers, movetime,
         cpu_time=cpu_time, clock=clock, increment=None if clock is None else increment,
         first_cpu_mean=first_mean, first_cpu_max=first_max, second_cpu_mean=second_mean,
         second_cpu_max=second_max,
         first_flag_falls=sum(side.flag_fell for side in mine[0]),
         second_flag_falls=sum(side.flag_fell for side in mine[1]),
         first_least_left=first_least, second_least_left=second_least,
+        stopped=stopped, played=len(done) if stopped else None,
     )
-    return result, records
 
 
 def _cpu(sides: Sequence[SideTime]) -> tuple[float | None, float | None]:

@@ -17,7 +17,7 @@
  *   Engine(rules, evaluation, tt_entries): search(position, history, ...) with the GIL released
  *         for the whole search; stop() from any thread.
  *   Egdb(rules, pieces): the endgame database.
- *   read_weights(rules, path), allocate_time(remaining, increment, moves_to_go, ply) (a
+ *   read_weights(rules, path, key), allocate_time(remaining, increment, moves_to_go, ply) (a
  *   game clock's move time), and the constants of the units.
  */
 #define PY_SSIZE_T_CLEAN
@@ -27,9 +27,10 @@
 
 static PyMethodDef core_methods[] = {
     {"read_weights", core_read_weights, METH_VARARGS,
-     "read_weights(rules, path) -> (rows, phases, tables): a weights file's every window "
+     "read_weights(rules, path, key) -> (rows, phases, tables): a weights file's every window "
      "table (16-bit little-endian bytes, phase by phase); ValueError when it does not fit "
-     "the board, OSError when it cannot be read"},
+     "the board, names other rules than key or fails its checksum, OSError when it cannot "
+     "be read"},
     {"allocate_time", core_allocate_time, METH_VARARGS,
      "allocate_time(remaining, increment=0.0, moves_to_go=0, ply=0) -> (soft, hard): the "
      "seconds a search under that game clock plans (no new iteration after soft in an "

@@ -1,6 +1,7 @@
 /* damiera._core.Evaluation (the static evaluation of one rule set, with a weights file's or
- * given pattern tables) and read_weights(rules, path): OSError when a file cannot be read,
- * ValueError when it does not fit the board. */
+ * given pattern tables) and read_weights(rules, path, key): OSError when a file cannot be read,
+ * ValueError when it does not fit the board, names other rules than key (the rules key of
+ * damiera.engine.patterns) or fails its checksum. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
@@ -17,10 +18,13 @@ static PyObject *weights_error(const char *path, int rc, const char *err)
 
 static int Evaluation_init(EvaluationObject *self, PyObject *args, PyObject *kw)
 {
-    static char *names[] = {"rules", "weights", "tables", NULL};
+    static char *names[] = {"rules", "weights", "tables", "key", NULL};
     PyObject *rules, *path = Py_None, *tables = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OO", names, &rules, &path, &tables))
+    const char *key = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOz", names, &rules, &path, &tables, &key))
         return -1;
+    if (path != Py_None && key == NULL)
+        return PyErr_SetString(PyExc_TypeError, "weights= needs key=, the rules key"), -1;
     RulesObject *R = rules_arg(rules);
     if (!R || self->rules)
         return R ? PyErr_SetString(PyExc_RuntimeError, "Evaluation is already built"), -1 : -1;
@@ -32,7 +36,7 @@ static int Evaluation_init(EvaluationObject *self, PyObject *args, PyObject *kw)
         PyObject *bytes;
         if (!PyUnicode_FSConverter(path, &bytes))
             return -1;
-        int rc = eval_load_weights(&self->eval, PyBytes_AS_STRING(bytes), err, sizeof err);
+        int rc = eval_load_weights(&self->eval, PyBytes_AS_STRING(bytes), key, err, sizeof err);
         if (rc != WEIGHTS_OK)
             weights_error(PyBytes_AS_STRING(bytes), rc, err);
         Py_DECREF(bytes);
@@ -89,13 +93,16 @@ static PyObject *Evaluation_get(EvaluationObject *self, void *which)
 PyObject *core_read_weights(PyObject *mod, PyObject *args)
 {
     (void)mod;
-    PyObject *rules, *bytes;
-    if (!PyArg_ParseTuple(args, "OO&", &rules, PyUnicode_FSConverter, &bytes))
+    PyObject *rules, *path, *bytes;
+    const char *key;
+    if (!PyArg_ParseTuple(args, "OOs", &rules, &path, &key) ||
+        !PyUnicode_FSConverter(path, &bytes))
         return NULL;
     RulesObject *R = rules_arg(rules);
     Weights w;
     char err[512];
-    int rc = R ? weights_read(&R->rules, PyBytes_AS_STRING(bytes), &w, err, sizeof err) : -3;
+    int rc = R ? weights_read(&R->rules, PyBytes_AS_STRING(bytes), key, &w, err, sizeof err)
+               : -3;
     PyObject *out = NULL;
     if (rc == WEIGHTS_OK)
         out = Py_BuildValue("(iiy#)", w.rows, w.phases, (const char *)w.tables,

@@ -86,10 +86,10 @@ long long history_first(long long total, int draw_plies)
     return total > keep ? total - keep : 0;
 }
 
-int eval_load_weights(Eval *e, const char *path, char *err, size_t errlen)
+int eval_load_weights(Eval *e, const char *path, const char *key, char *err, size_t errlen)
 {
     Weights w;
-    int rc = weights_read(e->r, path, &w, err, errlen);
+    int rc = weights_read(e->r, path, key, &w, err, errlen);
     if (rc != WEIGHTS_OK)
         return rc;
     rc = eval_set_patterns(e, w.rows, w.phases, w.tables, w.count, err, errlen);

@@ -42,10 +42,11 @@ const char *egdb_request_check(const Rules *r, int pieces);
  * more than that. */
 long long history_first(long long total, int draw_plies);
 
-/* The evaluation's trained patterns from the weights file at path (weights.h's format).
- * Returns WEIGHTS_OK, WEIGHTS_BAD with a message in err (not a weights file of this board, or
- * out of memory), or WEIGHTS_UNREADABLE with errno set. */
-int eval_load_weights(Eval *e, const char *path, char *err, size_t errlen);
+/* The evaluation's trained patterns from the weights file at path (weights.h's format), for
+ * the rules key `key` (weights_read). Returns WEIGHTS_OK, WEIGHTS_BAD with a message in err
+ * (not a weights file of this board or of these rules, damaged, or out of memory), or
+ * WEIGHTS_UNREADABLE with errno set. */
+int eval_load_weights(Eval *e, const char *path, const char *key, char *err, size_t errlen);
 
 /* The evaluation's trained patterns from a caller's bytes: `phases` sets of window tables of
  * `rows` rows, 16-bit weights in the machine's order, len bytes (an odd len is refused).

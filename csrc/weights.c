@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #define MAGIC "damiera-patterns"
 
@@ -110,7 +111,52 @@ static void shown(const unsigned char *data, size_t n, char *out, size_t cap)
     snprintf(out + o, cap - o, "'");
 }
 
-int weights_read(const Rules *r, const char *path, Weights *out, char *err, size_t errlen)
+/* A version 3 header's rules key as a message shows it: itself when it is a plain key (letters,
+ * digits, '_', '-', up to 120 characters), else as bytes. */
+static void key_shown(const unsigned char *t, size_t n, char *out, size_t cap)
+{
+    int plain = n > 0 && n <= 120;
+    for (size_t i = 0; plain && i < n; i++)
+        plain = (t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z') ||
+                (t[i] >= '0' && t[i] <= '9') || t[i] == '_' || t[i] == '-';
+    if (plain)
+        snprintf(out, cap, "%.*s", (int)n, (const char *)t);
+    else
+        shown(t, n, out, cap);
+}
+
+/* The CRC-32 (zlib's) of n bytes, over any length (zlib's length is an unsigned int). */
+static unsigned long crc_of(const unsigned char *p, size_t n)
+{
+    uLong crc = crc32(0L, Z_NULL, 0);
+    while (n > 0) {
+        uInt chunk = n > (1u << 30) ? 1u << 30 : (uInt)n;
+        crc = crc32(crc, p, chunk);
+        p += chunk;
+        n -= chunk;
+    }
+    return (unsigned long)crc;
+}
+
+/* The 8 lowercase hex digits of a version 3 header's checksum, or -1 for anything else. */
+static long long crc_word(const unsigned char *t, size_t n)
+{
+    if (n != 8)
+        return -1;
+    long long v = 0;
+    for (size_t i = 0; i < n; i++) {
+        int d = t[i] >= '0' && t[i] <= '9'   ? t[i] - '0'
+                : t[i] >= 'a' && t[i] <= 'f' ? t[i] - 'a' + 10
+                                             : -1;
+        if (d < 0)
+            return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+int weights_read(const Rules *r, const char *path, const char *key, Weights *out, char *err,
+                 size_t errlen)
 {
     unsigned char *data = NULL;
     size_t len = 0;
@@ -125,9 +171,9 @@ int weights_read(const Rules *r, const char *path, Weights *out, char *err, size
     }
     const unsigned char *nl = memchr(data, '\n', len);
     size_t head = nl ? (size_t)(nl - data) : 0;
-    /* The header's words: the first five kept, all counted. */
-    const unsigned char *word[5] = {0};
-    size_t wlen[5] = {0}, words = 0;
+    /* The header's words: the first seven kept, all counted. */
+    const unsigned char *word[7] = {0};
+    size_t wlen[7] = {0}, words = 0;
     for (size_t i = 0; nl && i < head;) {
         while (i < head && space(data[i]))
             i++;
@@ -136,7 +182,7 @@ int weights_read(const Rules *r, const char *path, Weights *out, char *err, size
         size_t s = i;
         while (i < head && !space(data[i]))
             i++;
-        if (words < 5) {
+        if (words < 7) {
             word[words] = data + s;
             wlen[words] = i - s;
         }
@@ -146,19 +192,31 @@ int weights_read(const Rules *r, const char *path, Weights *out, char *err, size
     int v1 = magic && token_is(word[1], wlen[1], "1") && words == 4;
     int v2 = magic && token_is(word[1], wlen[1], "2") && words == 5 &&
              token_is(word[4], wlen[4], "2");
-    int rows = (v1 || v2) && wlen[2] == 1 && word[2][0] >= '1' && word[2][0] <= '4'
+    int v3 = magic && token_is(word[1], wlen[1], "3") && words == 7 &&
+             (token_is(word[4], wlen[4], "1") || token_is(word[4], wlen[4], "2")) &&
+             crc_word(word[6], wlen[6]) >= 0;
+    int rows = (v1 || v2 || v3) && wlen[2] == 1 && word[2][0] >= '1' && word[2][0] <= '4'
                    ? word[2][0] - '0' : 0;
     if (!rows) {
         char start[200];
         shown(data, nl && head < 40 ? head : len < 40 ? len : 40, start, sizeof start);
         snprintf(err, errlen,
                  "%s: not a patterns file with windows of 1-4 rows (starts %s, expected '" MAGIC
-                 " 1 ROWS WINDOWS' or '" MAGIC " 2 ROWS WINDOWS 2')",
+                 " 3 ROWS WINDOWS PHASES RULES CRC32' or an older version 1 or 2)",
                  path, start);
         free(data);
         return WEIGHTS_BAD;
     }
-    int phases = v1 ? 1 : 2, windows = windows_count(r, rows), size = pattern_count(rows);
+    if (v3 && !token_is(word[5], wlen[5], key)) {
+        char theirs[200];
+        key_shown(word[5], wlen[5], theirs, sizeof theirs);
+        snprintf(err, errlen, "%s: weights trained for the rules %s, not for %s", path, theirs,
+                 key);
+        free(data);
+        return WEIGHTS_BAD;
+    }
+    int phases = v1 || (v3 && word[4][0] == '1') ? 1 : 2;
+    int windows = windows_count(r, rows), size = pattern_count(rows);
     char expected[16];
     snprintf(expected, sizeof expected, "%d", windows);
     if (!token_is(word[3], wlen[3], expected)) {
@@ -184,6 +242,15 @@ int weights_read(const Rules *r, const char *path, Weights *out, char *err, size
                  (size_t)phases * per_phase);
         free(data);
         return WEIGHTS_BAD;
+    }
+    if (v3) {
+        unsigned long crc = crc_of(body, body_len);
+        if ((long long)crc != crc_word(word[6], wlen[6])) {
+            snprintf(err, errlen, "%s: the weights' CRC-32 is %08lx, the header says %.8s: the "
+                     "file is damaged", path, crc, (const char *)word[6]);
+            free(data);
+            return WEIGHTS_BAD;
+        }
     }
     size_t count = (size_t)phases * (size_t)windows * (size_t)size;
     int16_t *tables = malloc(count * sizeof *tables);

@@ -9,9 +9,13 @@
  * and its mirror image score the exact opposite; the file stores the canonical windows only
  * (index not above the partner's).
  *
- * File: the ASCII line "damiera-patterns 1 ROWS WINDOWS\n" (one set of tables) or
- * "damiera-patterns 2 ROWS WINDOWS 2\n" (an opening's, then an endgame's), then, for each
- * phase and each canonical window, 3^(2 ROWS) little-endian signed 16-bit weights.
+ * File: the ASCII line "damiera-patterns 3 ROWS WINDOWS PHASES RULES CRC32\n" (PHASES 1, or 2
+ * for an opening's set of tables then an endgame's; RULES the rules key the weights were
+ * trained for, damiera.engine.patterns.rules_key; CRC32 zlib's CRC-32 of the weight bytes, 8
+ * lowercase hex digits), then, for each phase and each canonical window, 3^(2 ROWS)
+ * little-endian signed 16-bit weights. The older versions, without rules key and checksum, are
+ * still read: "damiera-patterns 1 ROWS WINDOWS\n" (one phase) and "damiera-patterns 2 ROWS
+ * WINDOWS 2\n" (two).
  */
 #ifndef DAMIERA_WEIGHTS_H
 #define DAMIERA_WEIGHTS_H
@@ -38,10 +42,13 @@ int windows_count(const Rules *r, int rows);
 /* Patterns of a window of `rows` rows: 3^(2 rows). */
 int pattern_count(int rows);
 
-/* Read the weights file at path for r's board. Returns WEIGHTS_OK with out filled (free
+/* Read the weights file at path for r's board and the rules key `key` (r's, as
+ * damiera.engine.patterns.rules_key names it). Returns WEIGHTS_OK with out filled (free
  * out->tables), WEIGHTS_BAD with a one-line message in err (starting with the path) when the
- * file is not a weights file of this board, or WEIGHTS_UNREADABLE with errno set when it cannot
+ * file is not a weights file of this board, a version 3 file names other rules than `key` or
+ * its weights do not match its checksum, or WEIGHTS_UNREADABLE with errno set when it cannot
  * be read. */
-int weights_read(const Rules *r, const char *path, Weights *out, char *err, size_t errlen);
+int weights_read(const Rules *r, const char *path, const char *key, Weights *out, char *err,
+                 size_t errlen);
 
 #endif

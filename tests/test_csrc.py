@@ -137,7 +137,9 @@ def test_limits_sizes_and_weights_from_python_are_refused_with_the_reason(
         # the 24 one-row windows of 8x8, 9 weights each, and one byte more
         _core.Evaluation(rules, tables=(1, 1, bytes(24 * 9 * 2 + 1)))
     with pytest.raises(OSError):
-        _core.Evaluation(rules, weights=str(tmp_path / "missing.bin"))
+        _core.Evaluation(rules, weights=str(tmp_path / "missing.bin"), key="8x8")
     (tmp_path / "bad.bin").write_bytes(b"not weights\n")
     with pytest.raises(ValueError, match="bad.bin"):
+        _core.Evaluation(rules, weights=str(tmp_path / "bad.bin"), key="8x8")
+    with pytest.raises(TypeError, match="key="):  # a file's rules are always checked
         _core.Evaluation(rules, weights=str(tmp_path / "bad.bin"))

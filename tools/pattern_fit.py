@@ -13,7 +13,7 @@ import numpy as np
 from pattern_positions import load_positions, position_at
 
 from damiera.engine.evaluate import NO_MOVES, Evaluator
-from damiera.engine.patterns import PatternSet, save_weights, weights_path
+from damiera.engine.patterns import PatternSet, rules_key, save_weights, weights_path
 from damiera.rules.geometry import geometry
 from damiera.rules.variant import Color, Variant
 from damiera.rules.variant import variant as get_variant
@@ -161,7 +161,7 @@ def _write(v: Variant, patterns: PatternSet, theta: np.ndarray, out: str | None,
     sets = [{w: (sign[w] * weights[k * n_params:][column[w]]).astype(np.int64).tolist()
              for w in patterns.canonical()} for k in range(phases)]
     path = _weights_out(v, out)
-    save_weights(path, patterns, sets[0], sets[1] if phases == 2 else None)
+    save_weights(path, patterns, sets[0], sets[1] if phases == 2 else None, key=rules_key(v))
     return path
 
 

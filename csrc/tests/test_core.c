@@ -463,9 +463,8 @@ static void test_goals(void)
     CHECK(rules_init(&both) < 0, "goals: rules_init takes both goals at once");
 }
 
-#define INTERNATIONAL_WEIGHTS                                                                  \
-    "src/damiera/engine/patterns/10x10-4rows-back-flying-menkings-majority-pass_through-"    \
-    "mandatory.bin"
+#define INTERNATIONAL_KEY "10x10-4rows-back-flying-menkings-majority-pass_through-mandatory"
+#define INTERNATIONAL_WEIGHTS "src/damiera/engine/patterns/" INTERNATIONAL_KEY ".bin"
 
 static void test_boundary(void)
 {
@@ -510,7 +509,7 @@ static void test_boundary(void)
           "boundary: a square off the board, a king not captured or %d captures passed",
           MAX_CAPS + 1);
 
-    char err[128] = "";
+    char err[512] = "";
     Limits ok = {MAX_PLY - 10, 0.5, 1000, 0}, deep = {MAX_PLY - 9, 0, 0, 0};
     Limits nan = {1, 0.0 / 0.0, 0, 0}, minus = {1, 0, -1, 0};
     CHECK(limits_check(&ok, err, sizeof err) == 0 && limits_check(&deep, err, sizeof err) < 0 &&
@@ -549,11 +548,17 @@ static void test_boundary(void)
           "boundary: the tables' exact bytes were refused (%s)", err);
     eval_free(&plain);
     free(tables);
-    CHECK(eval_load_weights(&ev, "no/such/weights.bin", err, sizeof err) == WEIGHTS_UNREADABLE &&
-              eval_load_weights(&ev, __FILE__, err, sizeof err) == WEIGHTS_BAD &&
+    CHECK(eval_load_weights(&ev, "no/such/weights.bin", INTERNATIONAL_KEY, err, sizeof err) ==
+                  WEIGHTS_UNREADABLE &&
+              eval_load_weights(&ev, __FILE__, INTERNATIONAL_KEY, err, sizeof err) ==
+                  WEIGHTS_BAD &&
               ev.pattern_rows == 0,
           "boundary: a missing file or this source file read as weights (%s)", err);
-    int rc = eval_load_weights(&ev, INTERNATIONAL_WEIGHTS, err, sizeof err);
+    int rc = eval_load_weights(&ev, INTERNATIONAL_WEIGHTS, "8x8-other-rules", err, sizeof err);
+    CHECK(rc == WEIGHTS_UNREADABLE ||
+              (rc == WEIGHTS_BAD && ev.pattern_rows == 0 && strstr(err, "not for 8x8-other-rules")),
+          "boundary: the shipped weights read for other rules (%s)", err);
+    rc = eval_load_weights(&ev, INTERNATIONAL_WEIGHTS, INTERNATIONAL_KEY, err, sizeof err);
     if (rc == WEIGHTS_UNREADABLE)
         printf("boundary: skipped the shipped weights (%s not found from here)\n",
                INTERNATIONAL_WEIGHTS);

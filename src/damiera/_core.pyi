@@ -36,7 +36,7 @@ MAX_CLOCK: int
 MAX_MOVES_TO_GO: int
 MAX_GAME_PLY: int
 
-def read_weights(rules: Rules, path: str) -> tuple[int, int, bytes]: ...
+def read_weights(rules: Rules, path: str, key: str) -> tuple[int, int, bytes]: ...
 def allocate_time(
     remaining: float, increment: float = 0.0, moves_to_go: int = 0, ply: int = 0, /
 ) -> tuple[float, float]: ...
@@ -88,6 +88,7 @@ class Evaluation:
         rules: Rules,
         weights: str | None = None,
         tables: tuple[int, int, bytes] | None = None,
+        key: str | None = None,
     ) -> None: ...
     def evaluate(self, position: Any) -> int: ...
 

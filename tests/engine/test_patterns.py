@@ -18,6 +18,7 @@ from damiera.rules.variant import Color, variant
 INTERNATIONAL = variant("international")
 RUSSIAN = variant("russian")
 AMERICAN = variant("american")
+RUSSIAN_KEY = pat.rules_key(RUSSIAN)
 ITALIAN = variant("italian")
 #: One variant of each board and king kind: 10x10 flying, 8x8 flying (men capture backward),
 #: 8x8 short kings (men move and capture forward only), and Italian's mirrored board.
@@ -253,18 +254,18 @@ def test_weights_file_round_trip_and_clear_errors(tmp_path, monkeypatch):
     canon = {w: tables[w] for w in pset.canonical()}
     monkeypatch.setattr(pat, "_DIR", tmp_path)
     path = pat.weights_path(RUSSIAN)
-    pat.save_weights(path, pset, canon)
+    pat.save_weights(path, pset, canon, key=RUSSIAN_KEY)
     assert pat.load_weights(RUSSIAN) == (4, tables)
     assert any(pset.partner[w] == w for w in pset.canonical())  # the middle window of 8x8
     broken = dict(canon)
     middle = next(w for w in pset.canonical() if pset.partner[w] == w)
     broken[middle] = [1] * pset.size
-    pat.save_weights(path, pset, broken)
+    pat.save_weights(path, pset, broken, key=RUSSIAN_KEY)
     with pytest.raises(ValueError, match="its own mirror image"):
         pat.load_weights(RUSSIAN)
-    pat.save_weights(path, pset, canon)
+    pat.save_weights(path, pset, canon, key=RUSSIAN_KEY)
     with pytest.raises(ValueError, match="window"):
-        pat.save_weights(path, pset, {})
+        pat.save_weights(path, pset, {}, key=RUSSIAN_KEY)
     path.write_bytes(path.read_bytes()[:-2])
     with pytest.raises(ValueError, match="weights, expected"):
         pat.load_weights(RUSSIAN)
@@ -299,8 +300,8 @@ def test_a_two_phase_file_round_trips_and_blends_by_the_pieces_left(tmp_path, mo
     monkeypatch.setattr(pat, "_DIR", tmp_path)
     path = pat.weights_path(RUSSIAN)
     pat.save_weights(path, pset, {w: opening[w] for w in pset.canonical()},
-                     {w: endgame[w] for w in pset.canonical()})
-    assert path.read_bytes().startswith(b"damiera-patterns 2 3 18 2\n")
+                     {w: endgame[w] for w in pset.canonical()}, key=RUSSIAN_KEY)
+    assert path.read_bytes().startswith(f"damiera-patterns 3 3 18 2 {RUSSIAN_KEY} ".encode())
     assert pat.load_weights(RUSSIAN) == (3, opening + endgame)
     ev = Evaluator(RUSSIAN, patterns=True)
     hand = Evaluator(RUSSIAN, patterns=False)
@@ -334,7 +335,7 @@ def test_a_weights_file_cut_at_an_odd_byte_or_unreadable_is_reported_by_name(tmp
     tables = _random_tables(pset, seed=1, symmetric=True)
     monkeypatch.setattr(pat, "_DIR", tmp_path)
     path = pat.weights_path(RUSSIAN)
-    pat.save_weights(path, pset, {w: tables[w] for w in pset.canonical()})
+    pat.save_weights(path, pset, {w: tables[w] for w in pset.canonical()}, key=RUSSIAN_KEY)
     path.write_bytes(path.read_bytes()[:-1])
     with pytest.raises(ValueError, match=f"{path.name}: .*odd number of bytes"):
         pat.load_weights(RUSSIAN)
@@ -389,7 +390,8 @@ def test_the_switch_chooses_between_learned_and_hand_made(tmp_path, monkeypatch)
     pset = pat.PatternSet(geometry(RUSSIAN))
     tables = _random_tables(pset, seed=3, symmetric=True)
     monkeypatch.setattr(pat, "_DIR", tmp_path)
-    pat.save_weights(pat.weights_path(RUSSIAN), pset, {w: tables[w] for w in pset.canonical()})
+    pat.save_weights(pat.weights_path(RUSSIAN), pset, {w: tables[w] for w in pset.canonical()},
+                     key=RUSSIAN_KEY)
     positions = _random_positions(RUSSIAN, 30, seed=4)
     with_tables = Evaluator(RUSSIAN, tables=(4, tables))
     hand = Evaluator(RUSSIAN, patterns=False)
@@ -451,7 +453,7 @@ def test_a_self_mirrored_window_broken_in_the_endgame_tables_only_is_reported_as
     endgame[middle][q] += 1
     path = tmp_path / "w.bin"
     pat.save_weights(path, pset, {w: opening[w] for w in pset.canonical()},
-                     {w: endgame[w] for w in pset.canonical()})
+                     {w: endgame[w] for w in pset.canonical()}, key=RUSSIAN_KEY)
     with pytest.raises(ValueError, match=f"window {middle} .* its endgame table is not"):
         pat.read_weights_file(RUSSIAN, path)
 

@@ -55,7 +55,8 @@ def test_selfplay_then_fit_writes_weights_the_evaluator_loads(tmp_path, monkeypa
 
 def test_a_two_phase_fit_writes_an_opening_and_an_endgame_set(tmp_path, monkeypatch):
     """--phases 2: the fit's parameters are an opening's tables and an endgame's; the file
-    holds both (version 2) and the evaluator loads them, twice the tables of one phase."""
+    holds both (two phases, for Russian's rules) and the evaluator loads them, twice the
+    tables of one phase."""
     data = tmp_path / "games.npz"
     _run("selfplay", "russian", "--games", "12", "--depth", "2", "--out", str(data))
     out = tmp_path / "w.bin"
@@ -64,12 +65,14 @@ def test_a_two_phase_fit_writes_an_opening_and_an_endgame_set(tmp_path, monkeypa
     assert "prior 30 centi-men: held out" in report
     if "nothing written" in report:
         return
-    assert out.read_bytes().startswith(b"damiera-patterns 2 3 18 2\n")
+    key = pat.rules_key(variant("russian"))
+    assert out.read_bytes().startswith(f"damiera-patterns 3 3 18 2 {key} ".encode())
     rows, tables = _load_as_russian_weights(out, tmp_path, monkeypatch)
     assert rows == 3 and len(tables) == 36 and any(any(t) for t in tables)
     report = _run("fit-scores", "russian", str(data), "--damp", "10", "--phases", "2",
                   "--out", str(out))
-    assert f"wrote {out}" in report and out.read_bytes().startswith(b"damiera-patterns 2")
+    assert f"wrote {out}" in report
+    assert out.read_bytes().startswith(f"damiera-patterns 3 3 18 2 {key} ".encode())
 
 
 def test_a_node_budget_search_is_the_same_whatever_the_clock_and_spends_the_budget():

@@ -87,7 +87,7 @@ from pathlib import Path
 from typing import Final
 
 from damiera import _core
-from damiera.engine.patterns import PatternSet, weights_path
+from damiera.engine.patterns import PatternSet, rules_key, weights_path
 from damiera.engine.switches import read_switch
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import core_of, native_rules
@@ -177,7 +177,8 @@ class Evaluator:
         elif patterns and weights_path(variant).exists():
             path = weights_path(variant)
             try:
-                native = core_of(variant).Evaluation(rules, weights=str(path))
+                native = core_of(variant).Evaluation(rules, weights=str(path),
+                                                     key=rules_key(variant))
                 self.weights_file = path
             except (ValueError, OSError) as exc:
                 # A broken or unreadable weights file must not stop the engine: say so, play

@@ -23,15 +23,21 @@ board. The evaluation then blends them by the pieces left, ``(opening x pieces +
 may be judged differently in the middlegame and in the ending.
 
 File format (:func:`save_weights` writes it; the native core reads it, ``csrc/weights.c``,
-for the engine and for :func:`load_weights`): the ASCII line
-``damiera-patterns 1 ROWS WINDOWS\\n`` (one set of tables) or ``damiera-patterns 2 ROWS
-WINDOWS 2\\n`` (two phases, opening first), then, for each phase and each window whose
-index is not above its partner's, ``3 ** (2 x ROWS)`` little-endian signed 16-bit weights.
+for the engine and for :func:`load_weights`): the ASCII line ``damiera-patterns 3 ROWS WINDOWS
+PHASES RULES CRC32\\n``, where PHASES is 1 (one set of tables) or 2 (the opening's, then the
+endgame's), RULES the :func:`rules_key` of the rules the weights were trained for and CRC32
+the CRC-32 (:func:`zlib.crc32`) of the weight bytes, 8 lowercase hex digits; then, for each
+phase and each window whose index is not above its partner's, ``3 ** (2 x ROWS)``
+little-endian signed 16-bit weights. A file is refused when it names other rules than those
+it is read for, or when its weights do not match the checksum (a damaged file). Files of the
+older versions, without rules key and checksum, are still read: ``damiera-patterns 1 ROWS
+WINDOWS\\n`` (one set) and ``damiera-patterns 2 ROWS WINDOWS 2\\n`` (two).
 """
 
 from __future__ import annotations
 
 import sys
+import zlib
 from array import array
 from pathlib import Path
 
@@ -169,10 +175,15 @@ class PatternSet:
 
 
 def save_weights(path: Path, patterns: PatternSet, tables: dict[int, list[int]],
-                 endgame: dict[int, list[int]] | None = None) -> None:
+                 endgame: dict[int, list[int]] | None = None, *, key: str) -> None:
     """Write the canonical windows' tables (``tables[w]``, ``patterns.size`` ints each, in
-    -32768..32767) to ``path``; with ``endgame`` (the same shape), a two-phase file whose
-    ``tables`` are the opening's. Raises ValueError for a missing table or a wrong size."""
+    -32768..32767) to ``path`` in the current format (version 3), for the rules named ``key``
+    (:func:`rules_key` of the variant they were trained for); with ``endgame`` (the same
+    shape), a two-phase file whose ``tables`` are the opening's. Raises ValueError for a
+    missing table or a wrong size, or a ``key`` that is not a rules key (empty, or other than
+    letters, digits, ``_`` and ``-``)."""
+    if not key or not all(c.isascii() and (c.isalnum() or c in "_-") for c in key):
+        raise ValueError(f"not a rules key: {key!r}")
     out = array("h")
     for phase in (tables,) if endgame is None else (tables, endgame):
         for w in patterns.canonical():
@@ -182,11 +193,12 @@ def save_weights(path: Path, patterns: PatternSet, tables: dict[int, list[int]],
             out.extend(t)
     if sys.byteorder != "little":
         out.byteswap()
-    version = "1" if endgame is None else "2"
-    tail = "" if endgame is None else " 2"
-    header = f"{_MAGIC} {version} {patterns.rows} {len(patterns.windows)}{tail}\n"
+    body = out.tobytes()
+    phases = 1 if endgame is None else 2
+    header = (f"{_MAGIC} 3 {patterns.rows} {len(patterns.windows)} {phases} {key} "
+              f"{zlib.crc32(body):08x}\n")
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(header.encode("ascii") + out.tobytes())
+    path.write_bytes(header.encode("ascii") + body)
 
 
 def load_weights(variant: Variant) -> tuple[int, list[list[int]]] | None:
@@ -195,7 +207,8 @@ def load_weights(variant: Variant) -> tuple[int, list[list[int]]] | None:
     tables, the opening's windows then the endgame's), or None when no weights were trained
     for its rule parameters.
 
-    Raises ValueError when the file exists but does not fit the board (wrong header or size).
+    Raises ValueError when the file exists but does not fit the board (wrong header or size),
+    names other rules or fails its checksum.
     """
     path = weights_path(variant)
     if not path.exists():
@@ -207,8 +220,10 @@ def read_weights_file(variant: Variant, path: Path) -> tuple[int, list[list[int]
     """``(rows per window, tables)`` of the weights file ``path`` for ``variant``'s board
     (as :func:`load_weights`, from any file: a candidate's, in a match), read by the native
     core, which reads the engine's files the same way (``csrc/weights.c``). Raises ValueError
-    when it does not fit the board, OSError when it cannot be read."""
-    rows, _phases, data = core_of(variant).read_weights(native_rules(variant), str(path))
+    when it does not fit the board, names other rules than ``variant``'s (:func:`rules_key`)
+    or fails its checksum, OSError when it cannot be read."""
+    rows, _phases, data = core_of(variant).read_weights(native_rules(variant), str(path),
+                                                        rules_key(variant))
     flat = array("h")
     flat.frombytes(data)
     size = 3 ** (2 * rows)

@@ -1,0 +1,156 @@
+"""The weights file's version 3: the rules key the weights were trained for and a CRC-32 of the
+weight bytes, both checked when read (a file of other rules or a damaged one is refused with
+the one-line error of other malformed files); versions 1 and 2 are still read."""
+
+from __future__ import annotations
+
+import hashlib
+import zlib
+from array import array
+from pathlib import Path
+
+import pytest
+
+from damiera.engine import patterns as pat
+from damiera.engine.evaluate import Evaluator
+from damiera.rules.geometry import geometry
+from damiera.rules.position import start_position
+from damiera.rules.variant import VARIANTS, Variant, variant
+
+RUSSIAN = variant("russian")
+BRAZILIAN = variant("brazilian")  # the same board and windows as Russian, other rules
+
+#: SHA-256 of every window's table (all phases, 16-bit little-endian) as read from each
+#: shipped file before it was rewritten in version 3 (versions 1 and 2 then): the rewrite
+#: kept the weights, so the evaluation did not change.
+TABLES_BEFORE_VERSION_3 = {
+    "10x10-4rows-back-flying-menkings-majority-pass_through-mandatory":
+        "db0a2a88bec8590a0ec170f3c5e78b1301a3ecf257ee62282b675f4d0e424e4e",
+    "8x8-3rows-back-flying-menkings-free-promote_and_continue-mandatory":
+        "45773851ae946606484742724af6e0c73a257bd0c266daeb8055d8ffed485aee",
+    "8x8-3rows-back-flying-menkings-majority-pass_through-mandatory":
+        "28ee1b4348f368641831b6997a00a6e01a72ef39f487cb0cf823944fec623a68",
+    "8x8-3rows-forward-flying-menkings-king_precedence-promote_and_stop-mandatory":
+        "7bb8f313ed41b64af503592e62431e45059e8a97252379843cd898736f0ac962",
+    "8x8-3rows-forward-flying-menkings-most_pieces_then_kings-promote_and_stop-mandatory":
+        "3e9d4c13a1da16b12c3ced28bfc8e4958fe7e771c7ee8fc94088bb1c8f28c9a7",
+    "8x8-3rows-forward-short-menkings-free-promote_and_stop-mandatory":
+        "bf6dfef2bfd49fbad332be853b7060d068716020d8bc4bda6b2d196871802bd9",
+    "8x8-3rows-forward-short-nomenkings-italian_priorities-promote_and_stop-mandatory":
+        "bc0b5df64dea5f446bb695340b5b8ba23bdd80dd9ac5d0bada851dfd352b9847",
+}
+
+
+def _shipped() -> dict[str, Variant]:
+    """One variant for each shipped weights file, by the file's name without ``.bin``."""
+    return {pat.rules_key(v): v for v in VARIANTS.values() if pat.weights_path(v).exists()}
+
+
+def _digest(tables: list[list[int]]) -> str:
+    flat = array("h", [w for table in tables for w in table])
+    return hashlib.sha256(flat.tobytes()).hexdigest()  # little-endian machines (x86, arm)
+
+
+def _russian_file(path: Path) -> list[list[int]]:
+    """Write Russian weights (3-row windows, one phase) to ``path``; their every table."""
+    pset = pat.PatternSet(geometry(RUSSIAN), 3)
+    mirror = pset.mirror()
+    tables = [[0] * pset.size for _ in pset.windows]
+    for w in pset.canonical():
+        for p in range(pset.size):
+            tables[w][p] = (w * 7 + p * 13) % 41 - 20
+        if pset.partner[w] == w:  # its own mirror image: an antisymmetric table
+            tables[w] = [tables[w][p] - tables[w][mirror[p]] for p in range(pset.size)]
+    for w, other in enumerate(pset.partner):
+        if w > other:
+            tables[w] = [-tables[other][mirror[p]] for p in range(pset.size)]
+    pat.save_weights(path, pset, {w: tables[w] for w in pset.canonical()},
+                     key=pat.rules_key(RUSSIAN))
+    return tables
+
+
+def test_the_shipped_files_carry_their_rules_key_and_checksum() -> None:
+    shipped = _shipped()
+    assert set(shipped) == set(TABLES_BEFORE_VERSION_3)
+    for key, v in shipped.items():
+        head, body = pat.weights_path(v).read_bytes().split(b"\n", 1)
+        words = head.decode("ascii").split()
+        assert words[:2] == ["damiera-patterns", "3"] and words[5] == key, head
+        assert words[6] == f"{zlib.crc32(body):08x}"
+
+
+def test_the_shipped_tables_are_those_of_before_version_3() -> None:
+    for key, v in _shipped().items():
+        _rows, tables = pat.read_weights_file(v, pat.weights_path(v))
+        assert _digest(tables) == TABLES_BEFORE_VERSION_3[key], key
+
+
+def test_a_file_of_other_rules_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "w.bin"
+    _russian_file(path)
+    assert pat.read_weights_file(RUSSIAN, path)[0] == 3
+    with pytest.raises(ValueError) as info:
+        pat.read_weights_file(BRAZILIAN, path)  # the same board: only the key tells
+    message = str(info.value)
+    assert "\n" not in message and message.startswith(str(path))
+    assert (f"trained for the rules {pat.rules_key(RUSSIAN)}, not for "
+            f"{pat.rules_key(BRAZILIAN)}") in message
+    # At a rule set's own path the engine plays without it and says why, as for a bad file.
+    monkeypatch.setattr(pat, "_DIR", tmp_path)
+    path.rename(pat.weights_path(BRAZILIAN))
+    with pytest.warns(UserWarning, match="not for .*playing without the trained patterns"):
+        ev = Evaluator(BRAZILIAN, patterns=True)
+    pos = start_position(BRAZILIAN)
+    assert ev.weights_file is None
+    assert ev.evaluate(pos) == Evaluator(BRAZILIAN, patterns=False).evaluate(pos)
+
+
+@pytest.mark.parametrize("where", ["first weight", "last weight", "checksum"])
+def test_a_flipped_byte_is_refused(tmp_path: Path, where: str) -> None:
+    path = tmp_path / "w.bin"
+    _russian_file(path)
+    data = bytearray(path.read_bytes())
+    head = data.index(b"\n")
+    at = {"first weight": head + 1, "last weight": len(data) - 1, "checksum": head - 1}[where]
+    data[at] ^= 0x01 if where != "checksum" else 0x03  # a hex digit stays a hex digit
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="CRC-32 is [0-9a-f]{8}, the header says "
+                                         "[0-9a-f]{8}: the file is damaged") as info:
+        pat.read_weights_file(RUSSIAN, path)
+    assert "\n" not in str(info.value) and str(info.value).startswith(str(path))
+
+
+@pytest.mark.parametrize("header", [
+    b"damiera-patterns 3 3 18 1 KEY 1234567\n",  # a checksum of 7 digits
+    b"damiera-patterns 3 3 18 1 KEY 1234567G\n",
+    b"damiera-patterns 3 3 18 3 KEY 12345678\n",  # 3 phases
+    b"damiera-patterns 3 3 18 1 12345678\n",  # no key
+])
+def test_a_version_3_header_out_of_shape_is_not_a_patterns_file(tmp_path: Path,
+                                                                 header: bytes) -> None:
+    path = tmp_path / "w.bin"
+    path.write_bytes(header.replace(b"KEY", pat.rules_key(RUSSIAN).encode()))
+    with pytest.raises(ValueError, match="not a patterns file"):
+        pat.read_weights_file(RUSSIAN, path)
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_the_older_versions_are_still_read(tmp_path: Path, version: int) -> None:
+    """A user's own file trained before version 3 keeps working (and, having no key, is not
+    checked against the rules)."""
+    path = tmp_path / "w.bin"
+    tables = _russian_file(path)
+    body = path.read_bytes().split(b"\n", 1)[1]
+    header = b"damiera-patterns 1 3 18\n" if version == 1 else b"damiera-patterns 2 3 18 2\n"
+    path.write_bytes(header + body * version)
+    assert pat.read_weights_file(RUSSIAN, path) == (3, tables * version)
+    assert pat.read_weights_file(BRAZILIAN, path) == (3, tables * version)
+
+
+def test_save_weights_needs_a_rules_key(tmp_path: Path) -> None:
+    pset = pat.PatternSet(geometry(RUSSIAN), 1)
+    tables = {w: [0] * pset.size for w in pset.canonical()}
+    for bad in ("", "8x8 russian", "8x8\nrussian", "é"):
+        with pytest.raises(ValueError, match="not a rules key"):
+            pat.save_weights(tmp_path / "w.bin", pset, tables, key=bad)
+    assert not (tmp_path / "w.bin").exists()

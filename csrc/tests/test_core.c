@@ -548,17 +548,16 @@ static void test_boundary(void)
           "boundary: the tables' exact bytes were refused (%s)", err);
     eval_free(&plain);
     free(tables);
-    CHECK(eval_load_weights(&ev, "no/such/weights.bin", INTERNATIONAL_KEY, err, sizeof err) ==
+    const char *key = INTERNATIONAL_KEY;
+    CHECK(eval_load_weights(&ev, "no/such/weights.bin", key, err, sizeof err) ==
                   WEIGHTS_UNREADABLE &&
-              eval_load_weights(&ev, __FILE__, INTERNATIONAL_KEY, err, sizeof err) ==
-                  WEIGHTS_BAD &&
+              eval_load_weights(&ev, __FILE__, key, err, sizeof err) == WEIGHTS_BAD &&
               ev.pattern_rows == 0,
           "boundary: a missing file or this source file read as weights (%s)", err);
     int rc = eval_load_weights(&ev, INTERNATIONAL_WEIGHTS, "8x8-other-rules", err, sizeof err);
-    CHECK(rc == WEIGHTS_UNREADABLE ||
-              (rc == WEIGHTS_BAD && ev.pattern_rows == 0 && strstr(err, "not for 8x8-other-rules")),
+    CHECK(rc == WEIGHTS_UNREADABLE || (rc == WEIGHTS_BAD && strstr(err, "not for 8x8-other")),
           "boundary: the shipped weights read for other rules (%s)", err);
-    rc = eval_load_weights(&ev, INTERNATIONAL_WEIGHTS, INTERNATIONAL_KEY, err, sizeof err);
+    rc = eval_load_weights(&ev, INTERNATIONAL_WEIGHTS, key, err, sizeof err);
     if (rc == WEIGHTS_UNREADABLE)
         printf("boundary: skipped the shipped weights (%s not found from here)\n",
                INTERNATIONAL_WEIGHTS);

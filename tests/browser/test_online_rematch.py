@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import browser_pages
+from tests.browser.conftest import WAIT_MS, browser_pages
 
 Page = Any
 
@@ -43,7 +43,9 @@ def test_both_players_and_their_other_tabs_go_to_the_rematch(
     game: its page must go there too, not only White's."""
     with browser_pages(browser, [base_url] * 2) as (pages, errors):
         white, black = pages
-        white_tab = white.context.new_page()
+        white_tab = white.context.new_page()    # waits and fails like the others
+        white_tab.set_default_timeout(WAIT_MS)
+        white_tab.on("pageerror", lambda e: errors.append(str(e)))
         gid = _over_online_game([white, black, white_tab])
         white.click("#btn-rematch")
         expect(black.locator("#live-offers")).to_contain_text("wants a rematch")

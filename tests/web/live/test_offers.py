@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from damiera.web.store import NotFoundError
 from tests.conftest import WAIT_SECONDS
 from tests.web.live.conftest import TEST_LIVE, ok, online_game
 from tests.web.live.sse import Events, game_event
@@ -118,6 +119,70 @@ def test_a_rematch_swaps_colours_once_both_agree(browsers: Callable[[], httpx.Cl
     assert fresh["seats"] == ["white"] and fresh["online"]["names"]["black"] == "Wanda"
     assert fresh["clock"]["label"] == "3+2" and fresh["clock"]["running"] is None
     assert white.post(f"/api/games/{gid}/rematch/accept").status_code == 409
+
+
+
+def test_the_rematch_is_stored_before_any_page_hears_of_it(
+    browsers: Callable[[], httpx.Client], live_app: Any,
+) -> None:
+    """The old game's save that names the rematch goes at once to every stream of it (the
+    store's listeners), and the pages of both players follow it: the new game must be in the
+    store by then, else a page that follows fast (the offerer's) opens a 404."""
+    white, black, gid = _pair(browsers)
+    ok(black.post(f"/api/games/{gid}/resign"))
+    ok(white.post(f"/api/games/{gid}/rematch/offer"))
+    store = live_app.state.service.store
+    found: list[bool] = []
+
+    def heard(game_id: str, saved: Any) -> None:
+        new = ((saved.offers or {}).get("rematch_game")
+               if game_id == gid and saved is not None else None)
+        if new:
+            try:
+                found.append(store.load(new).id == new)
+            except NotFoundError:
+                found.append(False)
+
+    store.listeners.append(heard)
+    try:
+        new = ok(black.post(f"/api/games/{gid}/rematch/accept"))["online"]["rematch_game"]
+    finally:
+        store.listeners.remove(heard)
+    assert found == [True]
+    assert ok(white.get(f"/api/games/{new}"))["seats"] == ["black"]
+
+
+def test_a_rematch_whose_link_lost_a_race_leaves_no_game_behind(
+    browsers: Callable[[], httpx.Client], live_app: Any, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Another write lands on the old game between the accept's read and its write: the
+    new game made for that try is deleted (nothing names it), the accept is decided again
+    and names the one game that is left."""
+    white, black, gid = _pair(browsers)
+    ok(black.post(f"/api/games/{gid}/resign"))
+    ok(white.post(f"/api/games/{gid}/rematch/offer"))
+    store = live_app.state.service.store
+    save, create = store.save, store.create
+    made: list[str] = []
+
+    def create_noted(stored: Any, *args: Any) -> Any:
+        made.append(stored.id)
+        return create(stored, *args)
+
+    def save_after_another(stored: Any) -> Any:
+        if stored.id == gid and (stored.offers or {}).get("rematch_game") and len(made) == 1:
+            theirs = store.load(gid)             # a name set meanwhile, say
+            theirs.white_name = "Wanda"
+            save(theirs)
+        return save(stored)
+
+    monkeypatch.setattr(store, "create", create_noted)
+    monkeypatch.setattr(store, "save", save_after_another)
+    new = ok(black.post(f"/api/games/{gid}/rematch/accept"))["online"]["rematch_game"]
+    assert len(made) == 2 and new == made[1]
+    with pytest.raises(NotFoundError):
+        store.load(made[0])
+    assert ok(white.get(f"/api/games/{new}"))["online"]["names"]["black"] == "Wanda"
 
 
 def test_the_win_is_claimed_only_after_the_opponent_left_on_its_turn(

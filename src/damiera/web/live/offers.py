@@ -244,7 +244,12 @@ class OnlineActions:
                        offers: dict[str, Any], player: str | None) -> dict[str, Any]:
         """A rematch (colours swapped) once the game is over, from the position this game
         began at (its start and the moves it was created with); its acceptance records the
-        new game's id in this one (``rematch_game``), which both pages follow."""
+        new game's id in this one (``rematch_game``), which both pages follow.
+
+        The new game is stored first and named second: the save that names it goes out at
+        once on this game's event streams, and the pages that follow it must find it (not a
+        404). A name that was surely not stored (this game changed meanwhile, or is gone)
+        deletes the new game again; one the database may have stored keeps it."""
         if not ended_off_board(stored) and game.outcome() is None:
             raise Conflict(_("a rematch can be offered once the game is over"))
         if offers.get("rematch_game"):
@@ -271,9 +276,16 @@ class OnlineActions:
         fresh.white_name, fresh.black_name = stored.black_name, stored.white_name
         fresh.owner = stored.owner
         record(fresh, start)                       # the moves it begins with
-        offers["rematch_game"] = fresh.id
-        answer = await self._store(stored, game, offers, player)   # 409 here: none made
         await asyncio.to_thread(self.games.store.create, fresh)
+        offers["rematch_game"] = fresh.id
+        try:
+            answer = await self._store(stored, game, offers, player)
+        except (ChangedMeanwhile, NotFoundError):  # not named: nobody can reach it
+            try:
+                await asyncio.to_thread(self.games.store.delete, fresh.id)
+            except (NotFoundError, StorageError):
+                pass                               # an orphan: housekeeping's, in time
+            raise
         await self._arrived(fresh.id, "white", "black")
         return answer
 

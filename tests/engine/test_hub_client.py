@@ -156,3 +156,42 @@ def test_match_cli_with_a_hub_engine_prints_the_result(capsys: pytest.CaptureFix
     assert code == 0
     data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert data["games"] == 1 and data["second"].startswith("hub:")
+
+
+def test_an_engine_slow_to_quit_is_killed_when_ctrl_c_interrupts_the_wait(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match stopped by Ctrl-C while ``close`` waits for an engine that ignores ``quit``
+    must not leave the engine running (it was left behind, its parent gone)."""
+    script = tmp_path / "stubborn_engine.py"
+    script.write_text(
+        "import sys, time\n"
+        "for line in sys.stdin:\n"
+        "    cmd = line.split()[0] if line.split() else ''\n"
+        "    if cmd == 'hub':\n"
+        "        print('id name=Stubborn', flush=True)\n"
+        "        print('wait', flush=True)\n"
+        "    elif cmd == 'init':\n"
+        "        print('ready', flush=True)\n"
+        "    elif cmd == 'quit':\n"
+        "        time.sleep(60)\n"
+    )
+    engine = HubClient([sys.executable, str(script)], variant("international"))
+    proc = engine._proc
+    real_wait = proc.wait
+    waits: list[float | None] = []
+
+    def interrupted(timeout: float | None = None) -> int:
+        waits.append(timeout)
+        if len(waits) == 1:  # Ctrl-C arrives during the wait for the engine to quit
+            raise KeyboardInterrupt
+        return real_wait(timeout)
+
+    monkeypatch.setattr(proc, "wait", interrupted)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            engine.close()
+        assert proc.poll() is not None, "the engine is still running"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            real_wait()

@@ -353,7 +353,8 @@ class HubClient:
     # -- ending ------------------------------------------------------------------------------
     def close(self) -> None:
         """``quit``, then wait for the engine to exit (killed after ``timeout`` seconds, or
-        at once if it is not reading)."""
+        at once if it is not reading, or if the wait is interrupted: a Ctrl-C that stops a
+        match while an engine is slow to quit leaves no engine running)."""
         if self._proc.poll() is None:
             try:
                 self.send("quit")
@@ -364,8 +365,11 @@ class HubClient:
             try:
                 self._proc.wait(self.timeout)
             except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait()
+                pass
+            finally:
+                if self._proc.poll() is None:
+                    self._proc.kill()
+                    self._proc.wait()
         for reader in self._readers:
             reader.join(1.0)
         for stream in (self._proc.stdout, self._proc.stderr):

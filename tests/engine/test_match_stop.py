@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import re
 import signal
 import subprocess
@@ -67,6 +68,17 @@ def test_a_stopped_match_scores_the_games_finished(monkeypatch: pytest.MonkeyPat
     assert list(data) == [*JSON_KEYS, "stopped", "played"]
     assert data["stopped"] is True and data["played"] == 3
     assert "stopped after 3 of 10 games" in result.summary()
+
+
+def test_a_stopped_match_survives_pickling_as_a_process_pool_sends_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _stop_after(monkeypatch, [1, 0], _interrupt)
+    with pytest.raises(MatchStopped) as stopped:
+        run_match(variant("american"), "1", "random", 4, movetime=0.01)
+    copy = pickle.loads(pickle.dumps(stopped.value))
+    assert isinstance(copy, MatchStopped)
+    assert copy.result == stopped.value.result and list(copy.finished) == [0, 1]
+    assert str(copy) == str(stopped.value)
 
 
 def test_a_match_stopped_before_any_game_ends_has_no_score(

@@ -176,6 +176,11 @@ class MatchStopped(KeyboardInterrupt):
         self.result = result
         self.finished = dict(sorted(finished.items()))
 
+    def __reduce__(self) -> tuple[type[MatchStopped], tuple[MatchResult, dict[int, GameRecord]]]:
+        # An exception is pickled as its class and its args (here the message), which this
+        # __init__ does not take; a process pool pickles what its worker raised.
+        return type(self), (self.result, self.finished)
+
 
 class _Task(NamedTuple):
     """One game of a match, as sent to a worker process."""

@@ -103,13 +103,14 @@ def test_a_finished_match_has_no_stop_fields(monkeypatch: pytest.MonkeyPatch) ->
 def test_cli_match_stopped_by_sigterm_prints_the_games_so_far(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         tmp_path: Path) -> None:
-    before = signal.getsignal(signal.SIGTERM)
+    before, before_int = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
     _stop_after(monkeypatch, [-1, 0], lambda: os.kill(os.getpid(), signal.SIGTERM))
     pdn = tmp_path / "games.pdn"
     code = main(["match", "american", "--first", "1", "--second", "random", "--games", "6",
                  "--movetime", "0.01", "--json", "--quiet", "--pdn", str(pdn)])
     assert code == 143
     assert signal.getsignal(signal.SIGTERM) == before  # put back
+    assert signal.getsignal(signal.SIGINT) == before_int
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == ("1 vs random in American checkers, stopped after 2 of 6 games at "
                         "0.01 s a move")
@@ -163,7 +164,7 @@ def _stop_a_running_match(tmp_path: Path, jobs: int, sig: int) -> tuple[int, str
 
 @pytest.mark.parametrize(("jobs", "sig", "status"), [
     (1, signal.SIGINT, 130), (1, signal.SIGTERM, 143), (2, signal.SIGTERM, 143),
-    (2, signal.SIGINT, 130)])
+    (2, signal.SIGINT, 130), (1, signal.SIGHUP, 129)])
 def test_a_signalled_match_prints_the_games_in_its_pdn(
         tmp_path: Path, jobs: int, sig: int, status: int) -> None:
     code, out, err, in_pdn = _stop_a_running_match(tmp_path, jobs, sig)

@@ -29,10 +29,11 @@ flag falls and least time left; with ``--json`` the last line is one JSON object
 (:class:`~damiera.engine.match.MatchResult`). ``--cpu-time`` times the moves and the clocks
 on CPU time (:mod:`damiera.engine.match`). A Hub engine that fails (cannot start, exits, answers nothing in time,
 plays an illegal move) ends the match with one line on stderr and exit status 1. A match
-stopped by Ctrl-C or SIGTERM prints the same summary of the games finished so far (the games
+stopped by Ctrl-C, SIGTERM or SIGHUP prints the same summary of the games finished so far (the games
 under way are abandoned), its first line saying ``stopped after K of N games`` (``--json``:
 ``"stopped": true, "played": K``; with no game finished, ``no game finished: no score`` and
-nulls for the numbers), and exits with status 130 (Ctrl-C) or 143 (SIGTERM).
+nulls for the numbers), and exits with status 128 + the first signal's number: 130 (Ctrl-C),
+143 (SIGTERM) or 129 (SIGHUP: a closed terminal).
 
 ``damiera hub`` serves the Hub protocol (see :mod:`damiera.engine.hub`); ``damiera dxp
 --listen PORT [--once] | --connect HOST:PORT`` plays International draughts over DXP (see
@@ -298,7 +299,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     stopped = False
     try:
         try:
-            with _sigterm_stops_match(stopped_by):
+            with _signals_stop_match(stopped_by):
                 result, _records = run_match(
                     v, first, second, games, movetime=movetime, openings=openings,
                     jobs=jobs, seed=args.seed, progress=bar,
@@ -346,10 +347,11 @@ def _cmd_match(args: argparse.Namespace) -> int:
 
 
 @contextlib.contextmanager
-def _sigterm_stops_match(caught: list[int]) -> Iterator[None]:
-    """SIGTERM (a user's ``kill``, a batch system's stop) raises KeyboardInterrupt, as Ctrl-C
-    does, while the block runs, and is noted in ``caught``; the old handler is put back
-    after. Left alone outside the main thread, where no handler can be set."""
+def _signals_stop_match(caught: list[int]) -> Iterator[None]:
+    """SIGINT (Ctrl-C), SIGTERM (a user's ``kill``, a batch system's stop) and SIGHUP (the
+    terminal closed) raise KeyboardInterrupt while the block runs, and are noted in ``caught``
+    in the order they came (the first one gives the exit status); the old handlers are put
+    back after. Left alone outside the main thread, where no handler can be set."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -358,11 +360,13 @@ def _sigterm_stops_match(caught: list[int]) -> Iterator[None]:
         caught.append(signum)
         raise KeyboardInterrupt
 
-    old = signal.signal(signal.SIGTERM, stop)
+    signums = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    old = {signum: signal.signal(signum, stop) for signum in signums}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, old)
+        for signum, handler in old.items():
+            signal.signal(signum, handler)
 
 
 def register(sub: Any) -> None:

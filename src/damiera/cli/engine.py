@@ -299,7 +299,8 @@ def _cmd_match(args: argparse.Namespace) -> int:
     stopped = False
     try:
         try:
-            with _signals_stop_match(stopped_by):
+            with _signals_interrupt((signal.SIGINT, signal.SIGTERM, signal.SIGHUP),
+                                   stopped_by):
                 result, _records = run_match(
                     v, first, second, games, movetime=movetime, openings=openings,
                     jobs=jobs, seed=args.seed, progress=bar,
@@ -347,20 +348,22 @@ def _cmd_match(args: argparse.Namespace) -> int:
 
 
 @contextlib.contextmanager
-def _signals_stop_match(caught: list[int]) -> Iterator[None]:
-    """SIGINT (Ctrl-C), SIGTERM (a user's ``kill``, a batch system's stop) and SIGHUP (the
-    terminal closed) raise KeyboardInterrupt while the block runs, and are noted in ``caught``
-    in the order they came (the first one gives the exit status); the old handlers are put
+def _signals_interrupt(signums: tuple[int, ...],
+                       caught: list[int] | None = None) -> Iterator[None]:
+    """The signals ``signums`` raise KeyboardInterrupt, as Ctrl-C does, while the block runs,
+    so that a command stopped by any of them ends the same way (SIGTERM: a user's ``kill`` or a
+    batch system's stop; SIGHUP: the terminal closed); each is noted in ``caught`` in the
+    order they came (for a match, the first gives the exit status). The old handlers are put
     back after. Left alone outside the main thread, where no handler can be set."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def stop(signum: int, _frame: object) -> None:
-        caught.append(signum)
+        if caught is not None:
+            caught.append(signum)
         raise KeyboardInterrupt
 
-    signums = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
     old = {signum: signal.signal(signum, stop) for signum in signums}
     try:
         yield
@@ -483,7 +486,7 @@ def _cmd_dxp(args: argparse.Namespace) -> int:
 
     try:
         if args.listen is not None:
-            with _stopped_by_sigterm():
+            with _signals_interrupt((signal.SIGTERM,)):
                 listen(args.listen, args.host, sys.stdout, once=args.once, level_number=lv,
                        movetime=movetime, name=name, on_game=show, idle_timeout=idle)
         else:
@@ -507,18 +510,3 @@ def _cmd_dxp(args: argparse.Namespace) -> int:
         print(f"damiera: error: {exc.strerror or exc}", file=sys.stderr)
         return 1
     return 0
-
-
-@contextlib.contextmanager
-def _stopped_by_sigterm() -> Iterator[None]:
-    """SIGTERM raises KeyboardInterrupt, as SIGINT does, while the block runs (in the main
-    thread; elsewhere signals are left alone), so that a server stopped by either ends the
-    same way; the old handler is put back after."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.signal(signal.SIGTERM, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, old)

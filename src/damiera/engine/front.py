@@ -239,15 +239,16 @@ class Engine:
         self.variant: Variant = variant
         self.level_info: Level = level if isinstance(level, Level) else level_of(level)
         self.rng = rng or random.Random(seed)
-        pieces = self.level_info.endgame_pieces if endgame_pieces is None else endgame_pieces
-        self._searcher: Searcher | None = Searcher(
-            variant, endgame_pieces=pieces_for(variant, pieces))
+        # Checked before the searcher is made (its hash table is the large allocation).
         if isinstance(book_margin, bool) or not isinstance(book_margin, int):
             raise TypeError(f"book_margin is a whole number of centi-men, not "
                             f"{type(book_margin).__name__}")
         if not 0 <= book_margin <= MAX_BOOK_MARGIN:
             raise ValueError(f"book_margin must be 0-{MAX_BOOK_MARGIN} centi-men, not "
                              f"{book_margin}")
+        pieces = self.level_info.endgame_pieces if endgame_pieces is None else endgame_pieces
+        self._searcher: Searcher | None = Searcher(
+            variant, endgame_pieces=pieces_for(variant, pieces))
         self.book: Book | None = self._book(book)
         self.book_margin = book_margin
 

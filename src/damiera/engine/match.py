@@ -286,6 +286,21 @@ def _play(
 ) -> None:
     """Play the tasks, in turn or on ``jobs`` worker processes, putting each finished game
     into ``done`` under its index before ``on_game`` is called."""
+
+    def record_each(ended: Iterator[tuple[int, GameRecord]]) -> None:
+        def recorded() -> Iterator[GameRecord]:
+            for i, record in ended:
+                done[i] = record
+                if on_game is not None:
+                    on_game(i, record)
+                yield record
+
+        it = recorded()
+        if progress is not None:
+            it = progress(it, len(tasks))
+        for _record in it:
+            pass
+
     if jobs > 1:
         # Leaving the block terminates the workers: on Ctrl-C or a failed game or callback the
         # games under way end at once and the queued ones are never started. The workers are
@@ -293,33 +308,9 @@ def _play(
         # at that instant, and a worker then waits on it for ever.
         spawn = multiprocessing.get_context("spawn")
         with spawn.Pool(jobs, initializer=_worker_ignores_ctrl_c) as pool:
-
-            def finished() -> Iterator[GameRecord]:
-                for i, record in pool.imap_unordered(_indexed_game_job, enumerate(tasks)):
-                    done[i] = record
-                    if on_game is not None:
-                        on_game(i, record)
-                    yield record
-
-            it: Iterator[GameRecord] = finished()
-            if progress is not None:
-                it = progress(it, len(tasks))
-            for _record in it:
-                pass
+            record_each(pool.imap_unordered(_indexed_game_job, enumerate(tasks)))
     else:
-        def in_turn() -> Iterator[GameRecord]:
-            for i, t in enumerate(tasks):
-                record = _game_job(t)
-                done[i] = record
-                if on_game is not None:
-                    on_game(i, record)
-                yield record
-
-        it = in_turn()
-        if progress is not None:
-            it = progress(it, len(tasks))
-        for _record in it:
-            pass
+        record_each((i, _game_job(t)) for i, t in enumerate(tasks))
 
 
 def _score(

@@ -4,6 +4,7 @@
   traceback), the variant and ``--fen`` readers;
 - :mod:`.rules`: ``variants``, ``moves``, ``perft``;
 - :mod:`.engine`: ``bestmove``, ``analyse``, ``match``, ``hub``, ``dxp``;
+- :mod:`.openings`: ``openings`` (match openings the engine judges level);
 - :mod:`.pdn`: ``pdn check | convert | replay``;
 - :mod:`.web`: ``serve``, ``worker``; :mod:`.db`: ``db current | upgrade``;
 - :mod:`.puzzles`: ``puzzles export``; :mod:`.egdb`: ``egdb build | info``;
@@ -19,7 +20,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from damiera.cli import book, db, egdb, engine, pdn, puzzles, rules, web
+from damiera.cli import book, db, egdb, engine, openings, pdn, puzzles, rules, web
 from damiera.cli.common import Parser, UsageError, load_position, load_variant
 from damiera.engine.evaluate import learned_enabled
 from damiera.engine.switches import SwitchError
@@ -31,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``damiera`` parser with every subcommand."""
     parser = Parser(prog="damiera", description="Damiera: multi-variant draughts")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    for module in (rules, engine, egdb, book, pdn, web, db, puzzles):
+    for module in (rules, engine, openings, egdb, book, pdn, web, db, puzzles):
         module.register(sub)
     return parser
 

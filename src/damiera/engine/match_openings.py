@@ -1,6 +1,7 @@
 """Players and openings of engine matches (:mod:`damiera.engine.match`): the player names
 (levels ``1``-``3``, ``random``, ``hub:COMMAND``) and the positions games start from, either
-short random openings or FENs read from a file.
+short random openings (:func:`random_openings`), those of them the engine judges level
+(:func:`balanced_openings`), or FENs read from a file.
 
 ``hub:COMMAND`` is an engine's path and its arguments, split as a shell would
 (``"hub:/opt/scan/scan hub"``).
@@ -9,14 +10,21 @@ short random openings or FENs read from a file.
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import random
 import shlex
 import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from damiera.rules.movegen import apply_move, generate, has_capture, legal_moves
 from damiera.rules.position import Position, parse_fen, start_position
 from damiera.rules.variant import Variant
+
+if TYPE_CHECKING:
+    from damiera.engine.evaluate import Evaluator
 
 PLAYER_NAMES = ("1", "2", "3", "random")
 #: Prefix of a Hub engine player: ``hub:`` then the engine's command line.
@@ -59,23 +67,18 @@ def check_player(name: str) -> str:
     return key
 
 
-def random_openings(
-    variant: Variant, count: int, plies: int = 4, seed: int = 1
-) -> list[Position]:
-    """``count`` distinct short random openings: ``plies`` random legal plies from the start,
-    kept when material is level and the side to move has no capture. Deterministic per seed.
-    When the variant has fewer such openings than ``count`` (American has a few hundred of 4
-    plies), the search stops once a long run of tries finds none new, and the openings found
-    are repeated in order.
-    """
-    rng = random.Random(seed)
+def _distinct_openings(variant: Variant, plies: int, rng: random.Random,
+                       most_tries: int) -> Iterator[Position]:
+    """Distinct openings of ``plies`` random legal plies from the start, each with level
+    material and no capture for the side to move, drawn with ``rng``; ends after
+    ``most_tries`` tries, or sooner once a long run of tries finds none new (the variant has
+    no more of that length)."""
     seen: set[Position] = set()
-    out: list[Position] = []
     attempts = 0
     last_new = 0
-    while len(out) < count and attempts < count * 200:
-        if attempts - last_new > max(2000, 20 * len(out)):
-            break  # saturated: every further try would very likely find an opening seen
+    while attempts < most_tries:
+        if attempts - last_new > max(2000, 20 * len(seen)):
+            return  # saturated: every further try would very likely find an opening seen
         attempts += 1
         pos = start_position(variant)
         ok = True
@@ -91,10 +94,80 @@ def random_openings(
         if w != b or has_capture(variant, pos) or not generate(variant, pos):
             continue
         seen.add(pos)
-        out.append(pos)
         last_new = attempts
+        yield pos
+
+
+def random_openings(
+    variant: Variant, count: int, plies: int = 4, seed: int = 1
+) -> list[Position]:
+    """``count`` distinct short random openings: ``plies`` random legal plies from the start,
+    kept when material is level and the side to move has no capture. Deterministic per seed.
+    When the variant has fewer such openings than ``count`` (American has a few hundred of 4
+    plies), the search stops once a long run of tries finds none new, and the openings found
+    are repeated in order.
+    """
+    rng = random.Random(seed)
+    out = list(itertools.islice(_distinct_openings(variant, plies, rng, count * 200), count))
+    seen = len(out)
     while len(out) < count:  # tiny variants of tiny depth: repeat what we have
-        out.append(out[len(out) % max(1, len(seen))] if out else start_position(variant))
+        out.append(out[len(out) % max(1, seen)] if out else start_position(variant))
+    return out
+
+
+#: Candidates :func:`balanced_openings` searches for each opening asked for, at most.
+BALANCED_TRIES_EACH = 20
+
+
+@dataclass(frozen=True)
+class JudgedOpening:
+    """An opening and the engine's judgement of it: ``score`` in centi-men for the side to
+    move (a man is 100) after a search of ``depth`` plies (its last finished iteration)."""
+
+    position: Position
+    score: int
+    depth: int
+
+
+def balanced_openings(
+    variant: Variant, count: int, *, plies: int, seed: int, nodes: int, margin: int,
+    on_judged: Callable[[JudgedOpening, bool], None] | None = None,
+    evaluator: Evaluator | None = None,
+) -> list[JudgedOpening]:
+    """Up to ``count`` distinct random openings of ``plies`` plies (drawn as
+    :func:`random_openings` draws them, per ``seed``) that Damiera's own search, ``nodes``
+    nodes each from a cleared hash table, scores within ``margin`` centi-men of level
+    (``abs(score) <= margin``), in the order drawn. Deterministic per arguments and engine.
+
+    Random openings are often decided from the start (a shot a few plies away): a match
+    pair from such an opening scores 1-1 whoever is stronger. This keeps only the openings
+    the engine sees as level. ``on_judged(opening, kept)`` is called after every search;
+    ``evaluator``: the evaluation searched with (default: the engine's own).
+
+    Fewer than ``count`` come back when the variant has too few distinct openings of that
+    length, or when :data:`BALANCED_TRIES_EACH` candidates per opening asked for were searched
+    (a margin few openings meet). ValueError for ``count`` or ``nodes`` below 1, ``plies`` or
+    ``margin`` below 0.
+    """
+    if count < 1 or nodes < 1 or plies < 0 or margin < 0:
+        raise ValueError("count and nodes must be at least 1, plies and margin at least 0")
+    from damiera.engine.search import Searcher  # the search only when openings are judged
+
+    searcher = Searcher(variant, evaluator=evaluator)
+    rng = random.Random(seed)
+    candidates = _distinct_openings(variant, plies, rng, count * BALANCED_TRIES_EACH * 200)
+    out: list[JudgedOpening] = []
+    for pos in itertools.islice(candidates, count * BALANCED_TRIES_EACH):
+        searcher.clear()  # each judgement its own: no table left from the one before
+        r = searcher.search(pos, nodes=nodes)
+        judged = JudgedOpening(pos, r.score, r.depth)
+        kept = abs(r.score) <= margin
+        if kept:
+            out.append(judged)
+        if on_judged is not None:
+            on_judged(judged, kept)
+        if len(out) == count:
+            break
     return out
 
 

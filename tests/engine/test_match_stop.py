@@ -28,6 +28,7 @@ JSON_KEYS = [
     "elo_low", "elo_high", "elo_error", "movetime", "cpu_time", "clock", "increment",
     "first_cpu_mean", "first_cpu_max", "second_cpu_mean", "second_cpu_max",
     "first_flag_falls", "second_flag_falls", "first_least_left", "second_least_left",
+    "pairs", "pair_elo_low", "pair_elo_high",
 ]
 
 

@@ -23,7 +23,10 @@ S nodes N nps X pv ...``, ``multipv`` only when N > 1), then ``bestmove MOVE``
 SECONDS+INCREMENT] [--cpu-time] [--openings FILE] [--json]`` plays a match (levels 1-3,
 ``random``, or ``hub:COMMAND`` for a Hub engine by path, e.g. ``--second "hub:/opt/scan/scan
 hub"``) with a progress bar on stderr and prints W/D/L and the Elo difference with its 95%
-interval, each player's CPU seconds a move (mean and max) and, with ``--tc`` (a game clock:
+interval, the pairs of games (one opening, colours swapped: ``pairs 50: 2-0 10, 1.5-0.5 20,
+1-1 15, 0.5-1.5 5, 0-2 0; 95% interval from pairs +151 .. +262``, the first player's points
+first, the interval with the pair as the unit from 10 pairs on), each player's CPU seconds a
+move (mean and max) and, with ``--tc`` (a game clock:
 ``60+0.5`` is 60 s a side and 0.5 s added after each move; a flag fall loses), each player's
 flag falls and least time left; with ``--json`` the last line is one JSON object
 (:class:`~damiera.engine.match.MatchResult`). ``--cpu-time`` times the moves and the clocks
@@ -338,7 +341,8 @@ def _cmd_match(args: argparse.Namespace) -> int:
         half = f", +-{result.elo_error:.0f}" if math.isfinite(result.elo_error) else ""
         print(f"Elo difference {result.elo:+.0f} (95% interval {result.elo_low:+.0f} .. "
               f"{result.elo_high:+.0f}{half})")
-        for line in result.time_lines():
+        pairs = result.pair_line()
+        for line in [*([pairs] if pairs else []), *result.time_lines()]:
             print(line)
     if args.json:
         print(json.dumps(result.as_dict()))

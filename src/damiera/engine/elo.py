@@ -1,5 +1,6 @@
 """Elo statistics of a match (:mod:`damiera.engine.match`): the score of a W/D/L record,
-the Elo difference it gives and its 95% interval."""
+the Elo difference it gives and its 95% interval (:func:`elo_stats`), and the same interval
+with the pair of games from one opening as the unit (:func:`pair_stats`)."""
 
 from __future__ import annotations
 
@@ -51,3 +52,37 @@ def elo_stats(wins: int, draws: int, losses: int) -> tuple[float, float, float, 
     eps = 0.5 / (n + 1)
     mid = min(max(score, eps), 1 - eps)
     return score, _elo(mid), _elo(lo_s), _elo(hi_s)
+
+
+#: Fewest complete pairs for an interval from pairs (:func:`pair_stats`).
+MIN_PAIRS = 10
+
+
+def pair_stats(pair_points: list[float]) -> tuple[list[int], float | None, float | None]:
+    """``(counts, elo_low, elo_high)`` of a match played in pairs (one opening, each player
+    once with each colour), from ``pair_points``: the first player's points in each complete
+    pair (0, 0.5, 1, 1.5 or 2).
+
+    ``counts``: how many pairs gave the first player 0, 0.5, 1, 1.5 and 2 points (the
+    pentanomial of the pairs). ``elo_low .. elo_high``: the 95% interval of the Elo
+    difference with the pair as the unit (mean pair score +- 1.96 standard errors of the
+    pair scores). The two games of a pair share their opening, so they are not independent:
+    an opening one side wins whoever plays it adds the same to both players, and the
+    interval from pairs counts it once, where :func:`elo_stats`, game by game, does not. A
+    bound at or beyond 0% or 100% is infinite; None for both with fewer than
+    :data:`MIN_PAIRS` pairs or when every pair scored the same (no spread to measure).
+    ValueError for points other than those five."""
+    counts = [0] * 5
+    for p in pair_points:
+        k = round(p * 2)
+        if not 0 <= k <= 4 or k != p * 2:
+            raise ValueError(f"a pair scores 0, 0.5, 1, 1.5 or 2 points, not {p}")
+        counts[k] += 1
+    n = len(pair_points)
+    if n < MIN_PAIRS or max(counts) == n:
+        return counts, None, None
+    scores = [p / 2 for p in pair_points]
+    mean = sum(scores) / n
+    se = math.sqrt(sum((s - mean) ** 2 for s in scores) / n / n)
+    lo, hi = mean - 1.96 * se, mean + 1.96 * se
+    return counts, _elo(lo), _elo(hi)

@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import NamedTuple
 
-from damiera.engine.elo import elo_stats
+from damiera.engine.elo import elo_stats, pair_stats
 from damiera.engine.front import Limit
 from damiera.engine.match_game import (
     HUB_MOVETIME,
@@ -86,6 +86,11 @@ class MatchResult:
     ``flag_falls`` (games it lost, or drew, on time) and ``least_left`` (the fewest seconds
     it had left after a move, before its increment).
 
+    Pairs (the two games of one opening, colours swapped; complete pairs only): ``pairs``,
+    how many gave ``first`` 0, 0.5, 1, 1.5 and 2 points (None before a pair is complete), and
+    ``pair_elo_low`` .. ``pair_elo_high``, the 95% interval of the Elo difference with the
+    pair as the unit (:func:`~damiera.engine.elo.pair_stats`; None with too few pairs).
+
     A match stopped before its last game (:class:`MatchStopped`) has ``stopped`` True and
     ``played`` the games finished (``wins + draws + losses``; ``games`` stays the number
     asked for); with none finished ``score``, ``elo`` and ``elo_error`` are NaN and the
@@ -115,6 +120,9 @@ class MatchResult:
     second_flag_falls: int = 0
     first_least_left: float | None = None
     second_least_left: float | None = None
+    pairs: list[int] | None = None
+    pair_elo_low: float | None = None
+    pair_elo_high: float | None = None
     stopped: bool = False
     played: int | None = None
 
@@ -137,7 +145,22 @@ class MatchResult:
         score = (head + f"+{self.wins} ={self.draws} -{self.losses}, score "
                  f"{100 * self.score:.1f}%, Elo {self.elo:+.0f} (95% {self.elo_low:+.0f} .. "
                  f"{self.elo_high:+.0f})")
-        return "\n".join([score, *self.time_lines()])
+        pairs = self.pair_line()
+        return "\n".join([score, *([pairs] if pairs else []), *self.time_lines()])
+
+    def pair_line(self) -> str | None:
+        """``pairs 50: 2-0 10, 1.5-0.5 20, 1-1 15, 0.5-1.5 5, 0-2 0; 95% interval from pairs
+        +151 .. +262`` (points of ``first`` first; the interval only when there is one), or
+        None before a pair is complete."""
+        if not self.pairs or not sum(self.pairs):
+            return None
+        shown = ", ".join(f"{name} {self.pairs[k]}" for k, name in
+                          ((4, "2-0"), (3, "1.5-0.5"), (2, "1-1"), (1, "0.5-1.5"), (0, "0-2")))
+        line = f"pairs {sum(self.pairs)}: {shown}"
+        if self.pair_elo_low is not None and self.pair_elo_high is not None:
+            line += (f"; 95% interval from pairs {self.pair_elo_low:+.0f} .. "
+                     f"{self.pair_elo_high:+.0f}")
+        return line
 
     def time_lines(self) -> list[str]:
         """``CPU a move: 3 mean 0.291 s, max 0.300 s; random mean 0.000 s, max 0.000 s`` and,
@@ -321,6 +344,7 @@ def _score(
     """The :class:`MatchResult` of the finished games ``done`` (by index: ``first`` has White
     in even games) of a match of ``games``; ``stopped``: the match ended before its last."""
     wins = draws = losses = 0
+    points: dict[int, float] = {}  # first's points by game
     for i, r in done.items():
         outcome = r.result if i % 2 == 0 else -r.result
         if outcome > 0:
@@ -329,6 +353,10 @@ def _score(
             losses += 1
         else:
             draws += 1
+        points[i] = (outcome + 1) / 2
+    pair_points = [points[i] + points[i + 1] for i in range(0, games - 1, 2)
+                   if i in points and i + 1 in points]
+    pairs, pair_low, pair_high = pair_stats(pair_points)
     if done:
         score, elo, lo, hi = elo_stats(wins, draws, losses)
         numbers = (round(score, 4), round(elo, 1), round(lo, 1), round(hi, 1),
@@ -348,6 +376,9 @@ def _score(
         first_flag_falls=sum(side.flag_fell for side in mine[0]),
         second_flag_falls=sum(side.flag_fell for side in mine[1]),
         first_least_left=first_least, second_least_left=second_least,
+        pairs=pairs if pair_points else None,
+        pair_elo_low=None if pair_low is None else round(pair_low, 1),
+        pair_elo_high=None if pair_high is None else round(pair_high, 1),
         stopped=stopped, played=len(done) if stopped else None,
     )
 

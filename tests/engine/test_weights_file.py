@@ -121,8 +121,6 @@ def test_a_flipped_byte_is_refused(tmp_path: Path, where: str) -> None:
 
 
 @pytest.mark.parametrize("header", [
-    b"damiera-patterns 3 3 18 1 KEY 1234567\n",  # a checksum of 7 digits
-    b"damiera-patterns 3 3 18 1 KEY 1234567G\n",
     b"damiera-patterns 3 3 18 3 KEY 12345678\n",  # 3 phases
     b"damiera-patterns 3 3 18 1 12345678\n",  # no key
 ])
@@ -132,6 +130,23 @@ def test_a_version_3_header_out_of_shape_is_not_a_patterns_file(tmp_path: Path,
     path.write_bytes(header.replace(b"KEY", pat.rules_key(RUSSIAN).encode()))
     with pytest.raises(ValueError, match="not a patterns file"):
         pat.read_weights_file(RUSSIAN, path)
+
+
+@pytest.mark.parametrize("word", [b"1234ABCD", b"1234567", b"123456789", b"1234567G",
+                                  b"12\x1b[2J5678"])
+def test_a_malformed_checksum_word_is_named_as_such(tmp_path: Path, word: bytes) -> None:
+    """A version 3 header whose checksum is not 8 lowercase hex digits (uppercase, a digit
+    too few or too many, not hex) is refused, and the message says what is wrong with it
+    rather than only that the file is not a patterns file."""
+    path = tmp_path / "w.bin"
+    _russian_file(path)
+    head, body = path.read_bytes().split(b"\n", 1)
+    path.write_bytes(head.rsplit(b" ", 1)[0] + b" " + word + b"\n" + body)
+    with pytest.raises(ValueError, match="bad checksum word in the header") as info:
+        pat.read_weights_file(RUSSIAN, path)
+    message = str(info.value)
+    assert message.startswith(str(path)) and "8 lowercase hex digits" in message
+    assert message.isprintable()  # an escape byte is shown escaped, never raw
 
 
 @pytest.mark.parametrize("version", [1, 2])

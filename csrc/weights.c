@@ -94,7 +94,10 @@ static int token_is(const unsigned char *t, size_t n, const char *want)
     return n == strlen(want) && memcmp(t, want, n) == 0;
 }
 
-/* Up to 40 bytes of the file's start as a Python bytes literal, for a message. */
+/* Up to 40 of the n bytes at data as a Python bytes literal, for a message (control bytes and
+ * bytes above 126 escaped), followed by "... (first 40 bytes)" when it is cut. out holds at
+ * least SHOWN_CAP characters. */
+#define SHOWN_CAP 200
 static void shown(const unsigned char *data, size_t n, char *out, size_t cap)
 {
     size_t o = 0;
@@ -108,7 +111,7 @@ static void shown(const unsigned char *data, size_t n, char *out, size_t cap)
         else
             o += (size_t)snprintf(out + o, cap - o, "\\x%02x", c);
     }
-    snprintf(out + o, cap - o, "'");
+    snprintf(out + o, cap - o, n > 40 ? "'... (first 40 bytes)" : "'");
 }
 
 /* A version 3 header's rules key as a message shows it: itself when it is a plain key (letters,
@@ -195,7 +198,7 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
     int v3_shape = magic && token_is(word[1], wlen[1], "3") && words == 7 &&
                    (token_is(word[4], wlen[4], "1") || token_is(word[4], wlen[4], "2"));
     if (v3_shape && crc_word(word[6], wlen[6]) < 0) {
-        char theirs[200];
+        char theirs[SHOWN_CAP];
         shown(word[6], wlen[6], theirs, sizeof theirs);
         snprintf(err, errlen,
                  "%s: bad checksum word in the header (%s, expected 8 lowercase hex digits, the "
@@ -207,8 +210,8 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
     int rows = (v1 || v2 || v3) && wlen[2] == 1 && word[2][0] >= '1' && word[2][0] <= '4'
                    ? word[2][0] - '0' : 0;
     if (!rows) {
-        char start[200];
-        shown(data, nl && head < 40 ? head : len < 40 ? len : 40, start, sizeof start);
+        char start[SHOWN_CAP];
+        shown(data, nl && head < 40 ? head : len, start, sizeof start);
         snprintf(err, errlen,
                  "%s: not a patterns file with windows of 1-4 rows (starts %s, expected '" MAGIC
                  " 3 ROWS WINDOWS PHASES RULES CRC32' or an older version 1 or 2)",
@@ -217,7 +220,7 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
         return WEIGHTS_BAD;
     }
     if (v3 && !token_is(word[5], wlen[5], key)) {
-        char theirs[200];
+        char theirs[SHOWN_CAP];
         key_shown(word[5], wlen[5], theirs, sizeof theirs);
         snprintf(err, errlen, "%s: weights trained for the rules %s, not for %s", path, theirs,
                  key);
@@ -229,8 +232,16 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
     char expected[16];
     snprintf(expected, sizeof expected, "%d", windows);
     if (!token_is(word[3], wlen[3], expected)) {
-        snprintf(err, errlen, "%s: %.*s windows do not fit this board (%d windows of %d rows)",
-                 path, (int)(wlen[3] < 20 ? wlen[3] : 20), (const char *)word[3], windows, rows);
+        char theirs[SHOWN_CAP];
+        int digits = wlen[3] <= 20;
+        for (size_t i = 0; digits && i < wlen[3]; i++)
+            digits = word[3][i] >= '0' && word[3][i] <= '9';
+        if (digits)
+            snprintf(theirs, sizeof theirs, "%.*s", (int)wlen[3], (const char *)word[3]);
+        else
+            shown(word[3], wlen[3], theirs, sizeof theirs);
+        snprintf(err, errlen, "%s: %s windows do not fit this board (%d windows of %d rows)",
+                 path, theirs, windows, rows);
         free(data);
         return WEIGHTS_BAD;
     }

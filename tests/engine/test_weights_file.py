@@ -149,6 +149,30 @@ def test_a_malformed_checksum_word_is_named_as_such(tmp_path: Path, word: bytes)
     assert message.isprintable()  # an escape byte is shown escaped, never raw
 
 
+def test_a_long_or_odd_header_word_is_shown_cut_and_says_so(tmp_path: Path) -> None:
+    """A rules key, a window count or a file start shown in a message is cut at 40 bytes
+    with a mark that says so, and a control byte in it is shown escaped, never raw."""
+    path = tmp_path / "w.bin"
+    _russian_file(path)
+    head, body = path.read_bytes().split(b"\n", 1)
+    words = head.split(b" ")
+    words[5] = b"8x8\x1b[2J" + b"k" * 60  # not a plain key, 69 bytes
+    path.write_bytes(b" ".join(words) + b"\n" + body)
+    with pytest.raises(ValueError, match="trained for the rules") as info:
+        pat.read_weights_file(RUSSIAN, path)
+    message = str(info.value)
+    assert message.isprintable() and "\\x1b" in message
+    assert "k" * 31 + "'... (first 40 bytes), not for" in message
+    path.write_bytes(b"damiera-patterns 1 3 1\x078\n" + body)
+    with pytest.raises(ValueError, match="windows do not fit") as info:
+        pat.read_weights_file(RUSSIAN, path)
+    assert str(info.value).isprintable() and "\\x07" in str(info.value)
+    path.write_bytes(b"\x01" + b"x" * 100)  # no header line: the start is shown, cut
+    with pytest.raises(ValueError, match="not a patterns file") as info:
+        pat.read_weights_file(RUSSIAN, path)
+    assert str(info.value).isprintable() and "'... (first 40 bytes)" in str(info.value)
+
+
 @pytest.mark.parametrize("version", [1, 2])
 def test_the_older_versions_are_still_read(tmp_path: Path, version: int) -> None:
     """A user's own file trained before version 3 keeps working (and, having no key, is not

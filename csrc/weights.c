@@ -251,15 +251,19 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
     for (int w = 0; w < windows; w++)
         canonical += w <= partner(r, rows, w);
     size_t per_phase = (size_t)canonical * (size_t)size;
-    if (body_len % 2) {
-        snprintf(err, errlen, "%s: an odd number of bytes of weights (2 bytes each): cut short?",
-                 path);
-        free(data);
-        return WEIGHTS_BAD;
-    }
-    if (body_len / 2 != (size_t)phases * per_phase) {
-        snprintf(err, errlen, "%s: %zu weights, expected %zu", path, body_len / 2,
-                 (size_t)phases * per_phase);
+    size_t expected_bytes = 2 * (size_t)phases * per_phase;
+    if (body_len != expected_bytes) {
+        size_t extra = body_len - expected_bytes;
+        if (body_len > expected_bytes)
+            snprintf(err, errlen, "%s: %zu byte%s after the weights (%zu weights of 2 bytes "
+                     "expected): trailing data", path, extra, extra == 1 ? "" : "s",
+                     expected_bytes / 2);
+        else if (body_len % 2)
+            snprintf(err, errlen, "%s: an odd number of bytes of weights (2 bytes each, %zu "
+                     "weights expected): cut short", path, expected_bytes / 2);
+        else
+            snprintf(err, errlen, "%s: %zu weights, expected %zu: cut short", path,
+                     body_len / 2, expected_bytes / 2);
         free(data);
         return WEIGHTS_BAD;
     }

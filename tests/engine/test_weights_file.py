@@ -173,6 +173,24 @@ def test_a_long_or_odd_header_word_is_shown_cut_and_says_so(tmp_path: Path) -> N
     assert str(info.value).isprintable() and "'... (first 40 bytes)" in str(info.value)
 
 
+@pytest.mark.parametrize("extra", [1, 2, 3, 1000])
+def test_bytes_after_the_weights_are_named_as_trailing_not_as_cut_short(tmp_path: Path,
+                                                                        extra: int) -> None:
+    path = tmp_path / "w.bin"
+    _russian_file(path)
+    whole = path.read_bytes()
+    path.write_bytes(whole + b"\0" * extra)
+    with pytest.raises(ValueError) as info:
+        pat.read_weights_file(RUSSIAN, path)
+    message = str(info.value)
+    s = "" if extra == 1 else "s"
+    assert f": {extra} byte{s} after the weights" in message and "cut short" not in message
+    for cut in (1, 2):  # and a file that is short says so
+        path.write_bytes(whole[:-cut])
+        with pytest.raises(ValueError, match="cut short"):
+            pat.read_weights_file(RUSSIAN, path)
+
+
 @pytest.mark.parametrize("version", [1, 2])
 def test_the_older_versions_are_still_read(tmp_path: Path, version: int) -> None:
     """A user's own file trained before version 3 keeps working (and, having no key, is not

@@ -211,3 +211,12 @@ def test_save_weights_needs_a_rules_key(tmp_path: Path) -> None:
         with pytest.raises(ValueError, match="not a rules key"):
             pat.save_weights(tmp_path / "w.bin", pset, tables, key=bad)
     assert not (tmp_path / "w.bin").exists()
+
+
+def test_save_weights_refuses_a_key_that_is_not_a_str(tmp_path: Path) -> None:
+    pset = pat.PatternSet(geometry(RUSSIAN), 1)
+    tables = {w: [0] * pset.size for w in pset.canonical()}
+    for bad in (pat.rules_key(RUSSIAN).encode(), 8, None):
+        with pytest.raises(TypeError, match="rules key .* a str"):
+            pat.save_weights(tmp_path / "w.bin", pset, tables, key=bad)  # type: ignore[arg-type]
+    assert not (tmp_path / "w.bin").exists()

@@ -181,7 +181,9 @@ def save_weights(path: Path, patterns: PatternSet, tables: dict[int, list[int]],
     (:func:`rules_key` of the variant they were trained for); with ``endgame`` (the same
     shape), a two-phase file whose ``tables`` are the opening's. Raises ValueError for a
     missing table or a wrong size, or a ``key`` that is not a rules key (empty, or other than
-    letters, digits, ``_`` and ``-``)."""
+    letters, digits, ``_`` and ``-``); TypeError for a ``key`` that is not a str."""
+    if not isinstance(key, str):
+        raise TypeError(f"the rules key must be a str, not {type(key).__name__}")
     if not key or not all(c.isascii() and (c.isalnum() or c in "_-") for c in key):
         raise ValueError(f"not a rules key: {key!r}")
     out = array("h")

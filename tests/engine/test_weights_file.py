@@ -5,6 +5,7 @@ the one-line error of other malformed files); versions 1 and 2 are still read.""
 from __future__ import annotations
 
 import hashlib
+import random
 import zlib
 from array import array
 from pathlib import Path
@@ -16,6 +17,7 @@ from damiera.engine.evaluate import Evaluator
 from damiera.rules.geometry import geometry
 from damiera.rules.position import start_position
 from damiera.rules.variant import VARIANTS, Variant, variant
+from tests.engine.weights_files import write_unchecked
 
 RUSSIAN = variant("russian")
 BRAZILIAN = variant("brazilian")  # the same board and windows as Russian, other rules
@@ -220,3 +222,65 @@ def test_save_weights_refuses_a_key_that_is_not_a_str(tmp_path: Path) -> None:
         with pytest.raises(TypeError, match="rules key .* a str"):
             pat.save_weights(tmp_path / "w.bin", pset, tables, key=bad)  # type: ignore[arg-type]
     assert not (tmp_path / "w.bin").exists()
+
+
+def _mutated_tables(pset: pat.PatternSet, rng: random.Random) -> list[list[int]]:
+    """The canonical windows' tables of a valid set (a self-mirrored window's antisymmetric),
+    then up to three weights changed to an edge value (16-bit extremes, beyond them, or a
+    small number that may break a self-mirrored window's antisymmetry)."""
+    mirror = pset.mirror()
+    tables = []
+    for w in pset.canonical():
+        t = [rng.randint(-40, 40) for _ in range(pset.size)]
+        if pset.partner[w] == w:
+            t = [t[p] - t[mirror[p]] for p in range(pset.size)]
+        tables.append(t)
+    for _ in range(rng.randint(0, 3)):
+        t = rng.choice(tables)
+        p = rng.randrange(pset.size)
+        t[p] = rng.choice([-32768, 32767, -32767, 32768, -32769, 0, 1, -t[mirror[p]]])
+    return tables
+
+
+def test_every_table_save_weights_accepts_the_reader_reads(tmp_path: Path) -> None:
+    """save_weights checks what the reader checks (16-bit weights, no -32768, whose
+    opposite does not fit; a self-mirrored window's table its own negated mirror; windows of
+    1-4 rows): it refuses, with ValueError, exactly the tables whose file the reader refuses,
+    so a file it writes always reads back."""
+    rng = random.Random(31)
+    key = pat.rules_key(RUSSIAN)
+    geo = geometry(RUSSIAN)
+    outcomes = {"saved": 0, "refused": 0}
+    for rows, count in ((0, 3), (1, 60), (2, 150), (3, 20), (4, 6), (5, 3)):
+        pset = pat.PatternSet(geo, rows)
+        canonical = pset.canonical()
+        for _ in range(count):
+            phases = [_mutated_tables(pset, rng) for _ in range(rng.randint(1, 2))]
+            unchecked = tmp_path / "unchecked.bin"
+            saved = tmp_path / "saved.bin"
+            saved.unlink(missing_ok=True)
+            fits = all(-32768 <= x <= 32767 for t in phases[0] + phases[-1] for x in t)
+            reads = False
+            if fits:
+                write_unchecked(unchecked, rows, len(pset.windows), phases, key)
+                try:
+                    expected = pat.read_weights_file(RUSSIAN, unchecked)
+                    reads = True
+                except ValueError:
+                    pass
+            tables = [dict(zip(canonical, t)) for t in phases]
+            try:
+                pat.save_weights(saved, pset, *tables, key=key)
+            except ValueError:
+                assert not reads and not saved.exists(), (rows, phases)
+                outcomes["refused"] += 1
+                continue
+            assert reads, (rows, phases)
+            assert pat.read_weights_file(RUSSIAN, saved) == expected
+            outcomes["saved"] += 1
+    assert min(outcomes.values()) > 40, outcomes  # both sides of the line were tried
+
+
+def test_save_weights_has_the_reader_s_size_limit() -> None:
+    header = (Path(__file__).resolve().parents[2] / "csrc" / "weights.h").read_text()
+    assert f"#define WEIGHTS_MAX_BYTES ({pat.MAX_FILE_BYTES >> 20} << 20)" in header

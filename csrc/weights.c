@@ -1,7 +1,11 @@
 /* Windows of a board and the weights file reader (weights.h). */
+#define _POSIX_C_SOURCE 200809L /* open, fstat, fdopen under -std=c11 */
 #include "weights.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,12 +50,47 @@ static int mirror(int rows, int p)
     return q;
 }
 
-/* The whole file into *data (at most WEIGHTS_MAX_BYTES + 1 bytes are read). */
-static int read_all(const char *path, unsigned char **data, size_t *len)
+/* What a path that is not a regular file is, for a message. */
+static const char *kind_of(mode_t mode)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    return S_ISDIR(mode)    ? "a directory"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISSOCK(mode) ? "a socket"
+                            : "something else";
+}
+
+/* The whole file into *data (at most WEIGHTS_MAX_BYTES + 1 bytes are read): 0, -1 with errno
+ * set when it cannot be read, or -2 with a message in err when the path is not a regular file
+ * (opened without blocking, so a FIFO with no writer is refused rather than waited on). */
+static int read_all(const char *path, unsigned char **data, size_t *len, char *err,
+                    size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return -1;
+    struct stat st;
+    if (fstat(fd, &st) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        snprintf(err, errlen, "%s: %s, not a regular file: not a weights file", path,
+                 kind_of(st.st_mode));
+        return -2;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    FILE *f = flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
     size_t cap = 1 << 16, n = 0;
     unsigned char *buf = malloc(cap);
     while (buf) {
@@ -164,8 +203,9 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
     unsigned char *data = NULL;
     size_t len = 0;
     memset(out, 0, sizeof *out);
-    if (read_all(path, &data, &len) < 0)
-        return WEIGHTS_UNREADABLE;
+    int got = read_all(path, &data, &len, err, errlen);
+    if (got < 0)
+        return got == -2 ? WEIGHTS_BAD : WEIGHTS_UNREADABLE;
     if (len > WEIGHTS_MAX_BYTES) {
         snprintf(err, errlen, "%s: more than %d bytes: not a weights file", path,
                  WEIGHTS_MAX_BYTES);

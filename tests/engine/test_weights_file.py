@@ -5,7 +5,10 @@ the one-line error of other malformed files); versions 1 and 2 are still read.""
 from __future__ import annotations
 
 import hashlib
+import os
 import random
+import subprocess
+import sys
 import zlib
 from array import array
 from pathlib import Path
@@ -284,3 +287,47 @@ def test_every_table_save_weights_accepts_the_reader_reads(tmp_path: Path) -> No
 def test_save_weights_has_the_reader_s_size_limit() -> None:
     header = (Path(__file__).resolve().parents[2] / "csrc" / "weights.h").read_text()
     assert f"#define WEIGHTS_MAX_BYTES ({pat.MAX_FILE_BYTES >> 20} << 20)" in header
+
+
+#: Reads a weights path given as argv[1] for Russian, then builds Russian's evaluator with
+#: that path as its weights file; prints the error and the warning.
+_READ_AND_PLAY = """
+import sys, warnings
+from pathlib import Path
+from damiera.engine import patterns as pat
+from damiera.engine.evaluate import Evaluator
+from damiera.rules.variant import variant
+v = variant("russian")
+path = Path(sys.argv[1])
+try:
+    pat.read_weights_file(v, path)
+except ValueError as exc:
+    print("error:", exc)
+pat._DIR = path.parent
+path.rename(pat.weights_path(v))
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    Evaluator(v, patterns=True)
+print("warning:", caught[0].message)
+"""
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_a_path_that_is_not_a_regular_file_is_refused_without_blocking(tmp_path: Path,
+                                                                        kind: str) -> None:
+    """A FIFO at a weights path once blocked the reader (an open for reading waits for a
+    writer): a path that is not a regular file is refused at once, by name. Run in a child
+    process with a timeout, so that a regression fails instead of hanging the suite."""
+    path = tmp_path / "w.bin"
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+    done = subprocess.run([sys.executable, "-c", _READ_AND_PLAY, str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    error, warning = done.stdout.splitlines()
+    what = {"fifo": "a FIFO", "directory": "a directory"}[kind]
+    assert error == f"error: {path}: {what}, not a regular file: not a weights file"
+    assert warning.startswith(f"warning: {tmp_path}") and f"{what}, not a regular file" in warning
+    assert warning.endswith("playing without the trained patterns")

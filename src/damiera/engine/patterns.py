@@ -237,8 +237,8 @@ def load_weights(variant: Variant) -> tuple[int, list[list[int]]] | None:
     tables, the opening's windows then the endgame's), or None when no weights were trained
     for its rule parameters.
 
-    Raises ValueError when the file exists but does not fit the board (wrong header or size),
-    names other rules or fails its checksum.
+    Raises ValueError when the path exists but is not a regular file, or the file does not
+    fit the board (wrong header or size), names other rules or fails its checksum.
     """
     path = weights_path(variant)
     if not path.exists():
@@ -250,8 +250,9 @@ def read_weights_file(variant: Variant, path: Path) -> tuple[int, list[list[int]
     """``(rows per window, tables)`` of the weights file ``path`` for ``variant``'s board
     (as :func:`load_weights`, from any file: a candidate's, in a match), read by the native
     core, which reads the engine's files the same way (``csrc/weights.c``). Raises ValueError
-    when it does not fit the board, names other rules than ``variant``'s (:func:`rules_key`)
-    or fails its checksum, OSError when it cannot be read."""
+    when ``path`` is not a regular file (a FIFO, a directory: refused without waiting on it),
+    when the file does not fit the board, names other rules than ``variant``'s
+    (:func:`rules_key`) or fails its checksum; OSError when it cannot be read."""
     rows, _phases, data = core_of(variant).read_weights(native_rules(variant), str(path),
                                                         rules_key(variant))
     flat = array("h")

@@ -1,7 +1,7 @@
 /* damiera._core.Evaluation (the static evaluation of one rule set, with a weights file's or
  * given pattern tables) and read_weights(rules, path, key): OSError when a file cannot be read,
- * ValueError when it does not fit the board, names other rules than key (the rules key of
- * damiera.engine.patterns) or fails its checksum. */
+ * ValueError when it is not a regular file, does not fit the board, names other rules than key
+ * (the rules key of damiera.engine.patterns) or fails its checksum. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 

@@ -1,7 +1,11 @@
 /* Windows of a board and the weights file reader (weights.h). */
+#define _POSIX_C_SOURCE 200809L /* open, fstat, fdopen under -std=c11 */
 #include "weights.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,12 +50,47 @@ static int mirror(int rows, int p)
     return q;
 }
 
-/* The whole file into *data (at most WEIGHTS_MAX_BYTES + 1 bytes are read). */
-static int read_all(const char *path, unsigned char **data, size_t *len)
+/* What a path that is not a regular file is, for a message. */
+static const char *kind_of(mode_t mode)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    return S_ISDIR(mode)    ? "a directory"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISSOCK(mode) ? "a socket"
+                            : "something else";
+}
+
+/* The whole file into *data (at most WEIGHTS_MAX_BYTES + 1 bytes are read): 0, -1 with errno
+ * set when it cannot be read, or -2 with a message in err when the path is not a regular file
+ * (opened without blocking, so a FIFO with no writer is refused rather than waited on). */
+static int read_all(const char *path, unsigned char **data, size_t *len, char *err,
+                    size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return -1;
+    struct stat st;
+    if (fstat(fd, &st) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        snprintf(err, errlen, "%s: %s, not a regular file: not a weights file", path,
+                 kind_of(st.st_mode));
+        return -2;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    FILE *f = flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
     size_t cap = 1 << 16, n = 0;
     unsigned char *buf = malloc(cap);
     while (buf) {
@@ -94,7 +133,10 @@ static int token_is(const unsigned char *t, size_t n, const char *want)
     return n == strlen(want) && memcmp(t, want, n) == 0;
 }
 
-/* Up to 40 bytes of the file's start as a Python bytes literal, for a message. */
+/* Up to 40 of the n bytes at data as a Python bytes literal, for a message (control bytes and
+ * bytes above 126 escaped), followed by "... (first 40 bytes)" when it is cut. out holds at
+ * least SHOWN_CAP characters. */
+#define SHOWN_CAP 200
 static void shown(const unsigned char *data, size_t n, char *out, size_t cap)
 {
     size_t o = 0;
@@ -108,7 +150,7 @@ static void shown(const unsigned char *data, size_t n, char *out, size_t cap)
         else
             o += (size_t)snprintf(out + o, cap - o, "\\x%02x", c);
     }
-    snprintf(out + o, cap - o, "'");
+    snprintf(out + o, cap - o, n > 40 ? "'... (first 40 bytes)" : "'");
 }
 
 /* A version 3 header's rules key as a message shows it: itself when it is a plain key (letters,
@@ -161,8 +203,9 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
     unsigned char *data = NULL;
     size_t len = 0;
     memset(out, 0, sizeof *out);
-    if (read_all(path, &data, &len) < 0)
-        return WEIGHTS_UNREADABLE;
+    int got = read_all(path, &data, &len, err, errlen);
+    if (got < 0)
+        return got == -2 ? WEIGHTS_BAD : WEIGHTS_UNREADABLE;
     if (len > WEIGHTS_MAX_BYTES) {
         snprintf(err, errlen, "%s: more than %d bytes: not a weights file", path,
                  WEIGHTS_MAX_BYTES);
@@ -192,14 +235,23 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
     int v1 = magic && token_is(word[1], wlen[1], "1") && words == 4;
     int v2 = magic && token_is(word[1], wlen[1], "2") && words == 5 &&
              token_is(word[4], wlen[4], "2");
-    int v3 = magic && token_is(word[1], wlen[1], "3") && words == 7 &&
-             (token_is(word[4], wlen[4], "1") || token_is(word[4], wlen[4], "2")) &&
-             crc_word(word[6], wlen[6]) >= 0;
+    int v3_shape = magic && token_is(word[1], wlen[1], "3") && words == 7 &&
+                   (token_is(word[4], wlen[4], "1") || token_is(word[4], wlen[4], "2"));
+    if (v3_shape && crc_word(word[6], wlen[6]) < 0) {
+        char theirs[SHOWN_CAP];
+        shown(word[6], wlen[6], theirs, sizeof theirs);
+        snprintf(err, errlen,
+                 "%s: bad checksum word in the header (%s, expected 8 lowercase hex digits, the "
+                 "weights' CRC-32): not a patterns file", path, theirs);
+        free(data);
+        return WEIGHTS_BAD;
+    }
+    int v3 = v3_shape;
     int rows = (v1 || v2 || v3) && wlen[2] == 1 && word[2][0] >= '1' && word[2][0] <= '4'
                    ? word[2][0] - '0' : 0;
     if (!rows) {
-        char start[200];
-        shown(data, nl && head < 40 ? head : len < 40 ? len : 40, start, sizeof start);
+        char start[SHOWN_CAP];
+        shown(data, nl && head < 40 ? head : len, start, sizeof start);
         snprintf(err, errlen,
                  "%s: not a patterns file with windows of 1-4 rows (starts %s, expected '" MAGIC
                  " 3 ROWS WINDOWS PHASES RULES CRC32' or an older version 1 or 2)",
@@ -208,7 +260,7 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
         return WEIGHTS_BAD;
     }
     if (v3 && !token_is(word[5], wlen[5], key)) {
-        char theirs[200];
+        char theirs[SHOWN_CAP];
         key_shown(word[5], wlen[5], theirs, sizeof theirs);
         snprintf(err, errlen, "%s: weights trained for the rules %s, not for %s", path, theirs,
                  key);
@@ -220,8 +272,16 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
     char expected[16];
     snprintf(expected, sizeof expected, "%d", windows);
     if (!token_is(word[3], wlen[3], expected)) {
-        snprintf(err, errlen, "%s: %.*s windows do not fit this board (%d windows of %d rows)",
-                 path, (int)(wlen[3] < 20 ? wlen[3] : 20), (const char *)word[3], windows, rows);
+        char theirs[SHOWN_CAP];
+        int digits = wlen[3] <= 20;
+        for (size_t i = 0; digits && i < wlen[3]; i++)
+            digits = word[3][i] >= '0' && word[3][i] <= '9';
+        if (digits)
+            snprintf(theirs, sizeof theirs, "%.*s", (int)wlen[3], (const char *)word[3]);
+        else
+            shown(word[3], wlen[3], theirs, sizeof theirs);
+        snprintf(err, errlen, "%s: %s windows do not fit this board (%d windows of %d rows)",
+                 path, theirs, windows, rows);
         free(data);
         return WEIGHTS_BAD;
     }
@@ -231,15 +291,19 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
     for (int w = 0; w < windows; w++)
         canonical += w <= partner(r, rows, w);
     size_t per_phase = (size_t)canonical * (size_t)size;
-    if (body_len % 2) {
-        snprintf(err, errlen, "%s: an odd number of bytes of weights (2 bytes each): cut short?",
-                 path);
-        free(data);
-        return WEIGHTS_BAD;
-    }
-    if (body_len / 2 != (size_t)phases * per_phase) {
-        snprintf(err, errlen, "%s: %zu weights, expected %zu", path, body_len / 2,
-                 (size_t)phases * per_phase);
+    size_t expected_bytes = 2 * (size_t)phases * per_phase;
+    if (body_len != expected_bytes) {
+        size_t extra = body_len - expected_bytes;
+        if (body_len > expected_bytes)
+            snprintf(err, errlen, "%s: %zu byte%s after the weights (%zu weights of 2 bytes "
+                     "expected): trailing data", path, extra, extra == 1 ? "" : "s",
+                     expected_bytes / 2);
+        else if (body_len % 2)
+            snprintf(err, errlen, "%s: an odd number of bytes of weights (2 bytes each, %zu "
+                     "weights expected): cut short", path, expected_bytes / 2);
+        else
+            snprintf(err, errlen, "%s: %zu weights, expected %zu: cut short", path,
+                     body_len / 2, expected_bytes / 2);
         free(data);
         return WEIGHTS_BAD;
     }

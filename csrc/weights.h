@@ -45,9 +45,10 @@ int pattern_count(int rows);
 /* Read the weights file at path for r's board and the rules key `key` (r's, as
  * damiera.engine.patterns.rules_key names it). Returns WEIGHTS_OK with out filled (free
  * out->tables), WEIGHTS_BAD with a one-line message in err (starting with the path) when the
- * file is not a weights file of this board, a version 3 file names other rules than `key` or
- * its weights do not match its checksum, or WEIGHTS_UNREADABLE with errno set when it cannot
- * be read. */
+ * path is not a regular file (a FIFO or a device is refused without waiting on it), the file
+ * is not a weights file of this board, a version 3 file names other rules than `key` or its
+ * weights do not match its checksum, or WEIGHTS_UNREADABLE with errno set when it cannot be
+ * read. */
 int weights_read(const Rules *r, const char *path, const char *key, Weights *out, char *err,
                  size_t errlen);
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -145,3 +146,35 @@ def test_fens_answers_every_line_even_empty_bom_and_bad_bytes(
 def test_huge_fen_is_one_short_error_line(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "moves", "american", "--fen", "W:W1-" + "9" * 5000 + ":B30")
     assert status == 2 and len(err.splitlines()) == 1 and len(err) < 300
+
+
+#: Runs ``damiera`` (argv[2:]) with the engine's weights files looked up in argv[1].
+_DAMIERA_WITH_WEIGHTS_IN = """
+import sys
+from pathlib import Path
+from damiera.engine import patterns
+patterns._DIR = Path(sys.argv[1])
+from damiera.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def test_a_refused_weights_file_is_one_warning_line(tmp_path: Path) -> None:
+    """The engine warns (warnings.warn, as a library does) when it plays without a weights
+    file it refused; the command line shows that as one line of its own, not as Python's two
+    lines pointing into the library."""
+    from damiera.engine.patterns import weights_path
+    from damiera.rules.variant import variant
+
+    broken = tmp_path / weights_path(variant("russian")).name
+    broken.write_bytes(b"damiera-patterns 3 3 18 1 mine 1234ABCD\n")
+    done = subprocess.run(
+        [sys.executable, "-c", _DAMIERA_WITH_WEIGHTS_IN, str(tmp_path), "bestmove", "russian",
+         "--depth", "1"],
+        check=False, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "DAMIERA_EVAL": "learned"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip()  # the move, played without the patterns
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"damiera: warning: {broken}: bad checksum word in the header")
+    assert line.endswith("; playing without the trained patterns")

@@ -5,6 +5,10 @@ the one-line error of other malformed files); versions 1 and 2 are still read.""
 from __future__ import annotations
 
 import hashlib
+import os
+import random
+import subprocess
+import sys
 import zlib
 from array import array
 from pathlib import Path
@@ -16,6 +20,7 @@ from damiera.engine.evaluate import Evaluator
 from damiera.rules.geometry import geometry
 from damiera.rules.position import start_position
 from damiera.rules.variant import VARIANTS, Variant, variant
+from tests.engine.weights_files import write_unchecked
 
 RUSSIAN = variant("russian")
 BRAZILIAN = variant("brazilian")  # the same board and windows as Russian, other rules
@@ -121,8 +126,6 @@ def test_a_flipped_byte_is_refused(tmp_path: Path, where: str) -> None:
 
 
 @pytest.mark.parametrize("header", [
-    b"damiera-patterns 3 3 18 1 KEY 1234567\n",  # a checksum of 7 digits
-    b"damiera-patterns 3 3 18 1 KEY 1234567G\n",
     b"damiera-patterns 3 3 18 3 KEY 12345678\n",  # 3 phases
     b"damiera-patterns 3 3 18 1 12345678\n",  # no key
 ])
@@ -132,6 +135,65 @@ def test_a_version_3_header_out_of_shape_is_not_a_patterns_file(tmp_path: Path,
     path.write_bytes(header.replace(b"KEY", pat.rules_key(RUSSIAN).encode()))
     with pytest.raises(ValueError, match="not a patterns file"):
         pat.read_weights_file(RUSSIAN, path)
+
+
+@pytest.mark.parametrize("word", [b"1234ABCD", b"1234567", b"123456789", b"1234567G",
+                                  b"12\x1b[2J5678"])
+def test_a_malformed_checksum_word_is_named_as_such(tmp_path: Path, word: bytes) -> None:
+    """A version 3 header whose checksum is not 8 lowercase hex digits (uppercase, a digit
+    too few or too many, not hex) is refused, and the message says what is wrong with it
+    rather than only that the file is not a patterns file."""
+    path = tmp_path / "w.bin"
+    _russian_file(path)
+    head, body = path.read_bytes().split(b"\n", 1)
+    path.write_bytes(head.rsplit(b" ", 1)[0] + b" " + word + b"\n" + body)
+    with pytest.raises(ValueError, match="bad checksum word in the header") as info:
+        pat.read_weights_file(RUSSIAN, path)
+    message = str(info.value)
+    assert message.startswith(str(path)) and "8 lowercase hex digits" in message
+    assert message.isprintable()  # an escape byte is shown escaped, never raw
+
+
+def test_a_long_or_odd_header_word_is_shown_cut_and_says_so(tmp_path: Path) -> None:
+    """A rules key, a window count or a file start shown in a message is cut at 40 bytes
+    with a mark that says so, and a control byte in it is shown escaped, never raw."""
+    path = tmp_path / "w.bin"
+    _russian_file(path)
+    head, body = path.read_bytes().split(b"\n", 1)
+    words = head.split(b" ")
+    words[5] = b"8x8\x1b[2J" + b"k" * 60  # not a plain key, 69 bytes
+    path.write_bytes(b" ".join(words) + b"\n" + body)
+    with pytest.raises(ValueError, match="trained for the rules") as info:
+        pat.read_weights_file(RUSSIAN, path)
+    message = str(info.value)
+    assert message.isprintable() and "\\x1b" in message
+    assert "k" * 31 + "'... (first 40 bytes), not for" in message
+    path.write_bytes(b"damiera-patterns 1 3 1\x078\n" + body)
+    with pytest.raises(ValueError, match="windows do not fit") as info:
+        pat.read_weights_file(RUSSIAN, path)
+    assert str(info.value).isprintable() and "\\x07" in str(info.value)
+    path.write_bytes(b"\x01" + b"x" * 100)  # no header line: the start is shown, cut
+    with pytest.raises(ValueError, match="not a patterns file") as info:
+        pat.read_weights_file(RUSSIAN, path)
+    assert str(info.value).isprintable() and "'... (first 40 bytes)" in str(info.value)
+
+
+@pytest.mark.parametrize("extra", [1, 2, 3, 1000])
+def test_bytes_after_the_weights_are_named_as_trailing_not_as_cut_short(tmp_path: Path,
+                                                                        extra: int) -> None:
+    path = tmp_path / "w.bin"
+    _russian_file(path)
+    whole = path.read_bytes()
+    path.write_bytes(whole + b"\0" * extra)
+    with pytest.raises(ValueError) as info:
+        pat.read_weights_file(RUSSIAN, path)
+    message = str(info.value)
+    s = "" if extra == 1 else "s"
+    assert f": {extra} byte{s} after the weights" in message and "cut short" not in message
+    for cut in (1, 2):  # and a file that is short says so
+        path.write_bytes(whole[:-cut])
+        with pytest.raises(ValueError, match="cut short"):
+            pat.read_weights_file(RUSSIAN, path)
 
 
 @pytest.mark.parametrize("version", [1, 2])
@@ -154,3 +216,118 @@ def test_save_weights_needs_a_rules_key(tmp_path: Path) -> None:
         with pytest.raises(ValueError, match="not a rules key"):
             pat.save_weights(tmp_path / "w.bin", pset, tables, key=bad)
     assert not (tmp_path / "w.bin").exists()
+
+
+def test_save_weights_refuses_a_key_that_is_not_a_str(tmp_path: Path) -> None:
+    pset = pat.PatternSet(geometry(RUSSIAN), 1)
+    tables = {w: [0] * pset.size for w in pset.canonical()}
+    for bad in (pat.rules_key(RUSSIAN).encode(), 8, None):
+        with pytest.raises(TypeError, match="rules key .* a str"):
+            pat.save_weights(tmp_path / "w.bin", pset, tables, key=bad)  # type: ignore[arg-type]
+    assert not (tmp_path / "w.bin").exists()
+
+
+def _mutated_tables(pset: pat.PatternSet, rng: random.Random) -> list[list[int]]:
+    """The canonical windows' tables of a valid set (a self-mirrored window's antisymmetric),
+    then up to three weights changed to an edge value (16-bit extremes, beyond them, or a
+    small number that may break a self-mirrored window's antisymmetry)."""
+    mirror = pset.mirror()
+    tables = []
+    for w in pset.canonical():
+        t = [rng.randint(-40, 40) for _ in range(pset.size)]
+        if pset.partner[w] == w:
+            t = [t[p] - t[mirror[p]] for p in range(pset.size)]
+        tables.append(t)
+    for _ in range(rng.randint(0, 3)):
+        t = rng.choice(tables)
+        p = rng.randrange(pset.size)
+        t[p] = rng.choice([-32768, 32767, -32767, 32768, -32769, 0, 1, -t[mirror[p]]])
+    return tables
+
+
+def test_every_table_save_weights_accepts_the_reader_reads(tmp_path: Path) -> None:
+    """save_weights checks what the reader checks (16-bit weights, no -32768, whose
+    opposite does not fit; a self-mirrored window's table its own negated mirror; windows of
+    1-4 rows): it refuses, with ValueError, exactly the tables whose file the reader refuses,
+    so a file it writes always reads back."""
+    rng = random.Random(31)
+    key = pat.rules_key(RUSSIAN)
+    geo = geometry(RUSSIAN)
+    outcomes = {"saved": 0, "refused": 0}
+    for rows, count in ((0, 3), (1, 60), (2, 150), (3, 20), (4, 6), (5, 3)):
+        pset = pat.PatternSet(geo, rows)
+        canonical = pset.canonical()
+        for _ in range(count):
+            phases = [_mutated_tables(pset, rng) for _ in range(rng.randint(1, 2))]
+            unchecked = tmp_path / "unchecked.bin"
+            saved = tmp_path / "saved.bin"
+            saved.unlink(missing_ok=True)
+            fits = all(-32768 <= x <= 32767 for t in phases[0] + phases[-1] for x in t)
+            reads = False
+            if fits:
+                write_unchecked(unchecked, rows, len(pset.windows), phases, key)
+                try:
+                    expected = pat.read_weights_file(RUSSIAN, unchecked)
+                    reads = True
+                except ValueError:
+                    pass
+            tables = [dict(zip(canonical, t)) for t in phases]
+            try:
+                pat.save_weights(saved, pset, *tables, key=key)
+            except ValueError:
+                assert not reads and not saved.exists(), (rows, phases)
+                outcomes["refused"] += 1
+                continue
+            assert reads, (rows, phases)
+            assert pat.read_weights_file(RUSSIAN, saved) == expected
+            outcomes["saved"] += 1
+    assert min(outcomes.values()) > 40, outcomes  # both sides of the line were tried
+
+
+def test_save_weights_has_the_reader_s_size_limit() -> None:
+    header = (Path(__file__).resolve().parents[2] / "csrc" / "weights.h").read_text()
+    assert f"#define WEIGHTS_MAX_BYTES ({pat.MAX_FILE_BYTES >> 20} << 20)" in header
+
+
+#: Reads a weights path given as argv[1] for Russian, then builds Russian's evaluator with
+#: that path as its weights file; prints the error and the warning.
+_READ_AND_PLAY = """
+import sys, warnings
+from pathlib import Path
+from damiera.engine import patterns as pat
+from damiera.engine.evaluate import Evaluator
+from damiera.rules.variant import variant
+v = variant("russian")
+path = Path(sys.argv[1])
+try:
+    pat.read_weights_file(v, path)
+except ValueError as exc:
+    print("error:", exc)
+pat._DIR = path.parent
+path.rename(pat.weights_path(v))
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    Evaluator(v, patterns=True)
+print("warning:", caught[0].message)
+"""
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_a_path_that_is_not_a_regular_file_is_refused_without_blocking(tmp_path: Path,
+                                                                        kind: str) -> None:
+    """A FIFO at a weights path once blocked the reader (an open for reading waits for a
+    writer): a path that is not a regular file is refused at once, by name. Run in a child
+    process with a timeout, so that a regression fails instead of hanging the suite."""
+    path = tmp_path / "w.bin"
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+    done = subprocess.run([sys.executable, "-c", _READ_AND_PLAY, str(path)],
+                          check=False, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    error, warning = done.stdout.splitlines()
+    what = {"fifo": "a FIFO", "directory": "a directory"}[kind]
+    assert error == f"error: {path}: {what}, not a regular file: not a weights file"
+    assert warning.startswith(f"warning: {tmp_path}") and f"{what}, not a regular file" in warning
+    assert warning.endswith("playing without the trained patterns")

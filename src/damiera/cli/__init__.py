@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections.abc import Sequence
+from typing import TextIO
 
 from damiera.cli import book, db, egdb, engine, openings, pdn, puzzles, rules, web
 from damiera.cli.common import Parser, UsageError, load_position, load_variant
@@ -37,8 +39,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                 file: TextIO | None = None, line: str | None = None) -> None:
+    """A warning as the command line shows it (:data:`warnings.showwarning`'s signature): one
+    line ``damiera: warning: MESSAGE`` on stderr, like its errors, not Python's two lines
+    pointing into the library that warned."""
+    text = " ".join(str(message).split())
+    print(f"damiera: warning: {text}", file=sys.stderr if file is None else file)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``damiera`` console script; returns the exit status."""
+    """Entry point of the ``damiera`` console script; returns the exit status. Warnings
+    (``warnings.warn``, e.g. the engine's about a weights file it refused) are shown by
+    :func:`show_warning` while it runs."""
+    with warnings.catch_warnings():
+        warnings.showwarning = show_warning
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -53,6 +53,10 @@ from damiera.rules.variant import Variant
 
 #: Seconds allowed for the handshake, and beyond its own time for a search to answer.
 DEFAULT_TIMEOUT = 30.0
+#: Seconds an engine is given to quit when it is closed because the program is stopping (a
+#: KeyboardInterrupt or SystemExit, e.g. Ctrl-C or a SIGTERM turned into one), before it is
+#: killed; an engine closed in the ordinary way is given the client's ``timeout``.
+STOP_TIMEOUT = 2.0
 
 
 class HubClientError(RuntimeError):
@@ -99,8 +103,8 @@ class HubClient:
         self._start(command, timeout)
         try:
             self._handshake(params or {})
-        except BaseException:
-            self.close()
+        except BaseException as exc:
+            self.close(None if isinstance(exc, Exception) else STOP_TIMEOUT)
             raise
 
     @classmethod
@@ -351,10 +355,12 @@ class HubClient:
             pass
 
     # -- ending ------------------------------------------------------------------------------
-    def close(self) -> None:
-        """``quit``, then wait for the engine to exit (killed after ``timeout`` seconds, or
-        at once if it is not reading, or if the wait is interrupted: a Ctrl-C that stops a
-        match while an engine is slow to quit leaves no engine running)."""
+    def close(self, timeout: float | None = None) -> None:
+        """``quit``, then wait for the engine to exit: killed after ``timeout`` seconds
+        (default: the client's ``timeout``; :data:`STOP_TIMEOUT` is meant for a program that
+        is stopping), or at once if it is not reading, or if the wait is interrupted (a
+        Ctrl-C that stops a match while an engine is slow to quit leaves no engine
+        running)."""
         if self._proc.poll() is None:
             try:
                 self.send("quit")
@@ -363,7 +369,7 @@ class HubClient:
             except (HubClientError, OSError):
                 pass
             try:
-                self._proc.wait(self.timeout)
+                self._proc.wait(self.timeout if timeout is None else timeout)
             except subprocess.TimeoutExpired:
                 pass
             finally:
@@ -383,4 +389,5 @@ class HubClient:
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
-        self.close()
+        stopping = exc_type is not None and not issubclass(exc_type, Exception)
+        self.close(STOP_TIMEOUT if stopping else None)

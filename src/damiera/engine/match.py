@@ -230,9 +230,18 @@ def _game_job(task: _Task) -> GameRecord:
                      increment=task.increment, books=task.books)
 
 
-def _worker_ignores_ctrl_c() -> None:
-    """A match worker leaves Ctrl-C to the match, which ends every worker at once."""
+def _init_worker() -> None:
+    """A match worker leaves Ctrl-C to the match, which ends every worker at once with
+    SIGTERM (the pool's terminate). SIGTERM raises SystemExit in the worker, once (a second
+    is ignored while it cleans up), so that the game under way closes its Hub engines, and
+    kills one that does not quit in time, before the worker exits."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+
+
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise SystemExit(128 + signum)
 
 
 def _indexed_game_job(item: tuple[int, _Task]) -> tuple[int, GameRecord]:
@@ -326,11 +335,12 @@ def _play(
 
     if jobs > 1:
         # Leaving the block terminates the workers: on Ctrl-C or a failed game or callback the
-        # games under way end at once and the queued ones are never started. The workers are
+        # games under way end at once (their Hub engines closed, _init_worker) and the queued
+        # ones are never started. The workers are
         # spawned, not forked: a fork copies whatever lock another thread of this process held
         # at that instant, and a worker then waits on it for ever.
         spawn = multiprocessing.get_context("spawn")
-        with spawn.Pool(jobs, initializer=_worker_ignores_ctrl_c) as pool:
+        with spawn.Pool(jobs, initializer=_init_worker) as pool:
             record_each(pool.imap_unordered(_indexed_game_job, enumerate(tasks)))
     else:
         record_each((i, _game_job(t)) for i, t in enumerate(tasks))

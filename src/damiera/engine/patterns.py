@@ -48,6 +48,8 @@ from damiera.rules.variant import Variant
 #: Rows of a window by default (the weights file says how many its windows have).
 ROWS = 4
 _MAGIC = "damiera-patterns"
+#: Most bytes of a weights file (the reader's limit, WEIGHTS_MAX_BYTES in csrc/weights.h).
+MAX_FILE_BYTES = 16 << 20
 _DIR = Path(__file__).with_name("patterns")
 
 
@@ -179,26 +181,54 @@ def save_weights(path: Path, patterns: PatternSet, tables: dict[int, list[int]],
     """Write the canonical windows' tables (``tables[w]``, ``patterns.size`` ints each, in
     -32768..32767) to ``path`` in the current format (version 3), for the rules named ``key``
     (:func:`rules_key` of the variant they were trained for); with ``endgame`` (the same
-    shape), a two-phase file whose ``tables`` are the opening's. Raises ValueError for a
-    missing table or a wrong size, or a ``key`` that is not a rules key (empty, or other than
-    letters, digits, ``_`` and ``-``)."""
+    shape), a two-phase file whose ``tables`` are the opening's.
+
+    Checks what the reader (``csrc/weights.c``) checks, so a file written reads back: windows
+    of 1-4 rows; no weight -32768 (a partner's table holds the opposites, which must fit 16
+    bits); the table of a window that is its own partner its own negated mirror
+    (``t[mirror[p]] == -t[p]``); a file of at most :data:`MAX_FILE_BYTES`. Raises ValueError
+    for a table that fails these, a missing table, a wrong size or a weight outside
+    -32768..32767, or a ``key`` that is not a rules key (empty, or other than letters,
+    digits, ``_`` and ``-``); TypeError for a ``key`` that is not a str. Nothing is written
+    when it raises."""
+    if not isinstance(key, str):
+        raise TypeError(f"the rules key must be a str, not {type(key).__name__}")
     if not key or not all(c.isascii() and (c.isalnum() or c in "_-") for c in key):
         raise ValueError(f"not a rules key: {key!r}")
+    if not 1 <= patterns.rows <= 4:
+        raise ValueError(f"windows of {patterns.rows} rows: a weights file holds 1-4")
+    mirror = patterns.mirror()
     out = array("h")
-    for phase in (tables,) if endgame is None else (tables, endgame):
+    phases = (tables,) if endgame is None else (tables, endgame)
+    for number, phase in enumerate(phases):
+        which = "" if endgame is None else (" endgame", " opening")[number == 0]
         for w in patterns.canonical():
             t = phase.get(w)
             if t is None or len(t) != patterns.size:
-                raise ValueError(f"window {w}: expected {patterns.size} weights")
-            out.extend(t)
+                raise ValueError(f"window {w}{which}: expected {patterns.size} weights")
+            try:
+                packed = array("h", t)
+            except OverflowError:
+                raise ValueError(f"window {w}{which}: a weight outside -32768..32767") from None
+            if patterns.partner[w] != w and -32768 in packed:
+                raise ValueError(f"window {w}{which} holds -32768, whose opposite does not "
+                                 "fit 16 bits")
+            if patterns.partner[w] == w:
+                bad = next((p for p in range(patterns.size) if t[mirror[p]] != -t[p]), None)
+                if bad is not None:
+                    raise ValueError(f"window {w} is its own mirror image, its{which} table is "
+                                     f"not its negated mirror (pattern {bad})")
+            out.extend(packed)
     if sys.byteorder != "little":
         out.byteswap()
     body = out.tobytes()
-    phases = 1 if endgame is None else 2
-    header = (f"{_MAGIC} 3 {patterns.rows} {len(patterns.windows)} {phases} {key} "
-              f"{zlib.crc32(body):08x}\n")
+    header = (f"{_MAGIC} 3 {patterns.rows} {len(patterns.windows)} {len(phases)} {key} "
+              f"{zlib.crc32(body):08x}\n").encode("ascii")
+    if len(header) + len(body) > MAX_FILE_BYTES:
+        raise ValueError(f"{len(header) + len(body)} bytes: a weights file holds at most "
+                         f"{MAX_FILE_BYTES}")
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(header.encode("ascii") + body)
+    path.write_bytes(header + body)
 
 
 def load_weights(variant: Variant) -> tuple[int, list[list[int]]] | None:
@@ -207,8 +237,8 @@ def load_weights(variant: Variant) -> tuple[int, list[list[int]]] | None:
     tables, the opening's windows then the endgame's), or None when no weights were trained
     for its rule parameters.
 
-    Raises ValueError when the file exists but does not fit the board (wrong header or size),
-    names other rules or fails its checksum.
+    Raises ValueError when the path exists but is not a regular file, or the file does not
+    fit the board (wrong header or size), names other rules or fails its checksum.
     """
     path = weights_path(variant)
     if not path.exists():
@@ -220,8 +250,9 @@ def read_weights_file(variant: Variant, path: Path) -> tuple[int, list[list[int]
     """``(rows per window, tables)`` of the weights file ``path`` for ``variant``'s board
     (as :func:`load_weights`, from any file: a candidate's, in a match), read by the native
     core, which reads the engine's files the same way (``csrc/weights.c``). Raises ValueError
-    when it does not fit the board, names other rules than ``variant``'s (:func:`rules_key`)
-    or fails its checksum, OSError when it cannot be read."""
+    when ``path`` is not a regular file (a FIFO, a directory: refused without waiting on it),
+    when the file does not fit the board, names other rules than ``variant``'s
+    (:func:`rules_key`) or fails its checksum; OSError when it cannot be read."""
     rows, _phases, data = core_of(variant).read_weights(native_rules(variant), str(path),
                                                         rules_key(variant))
     flat = array("h")

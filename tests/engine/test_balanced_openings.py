@@ -15,7 +15,7 @@ from damiera.engine.match_openings import balanced_openings, random_openings, re
 from damiera.engine.search import Searcher
 from damiera.rules.movegen import has_capture
 from damiera.rules.position import parse_fen
-from damiera.rules.variant import variant
+from damiera.rules.variant import Color, variant
 
 NODES = 60_000
 
@@ -88,8 +88,8 @@ def test_cli_openings_writes_a_file_match_reads(capsys: pytest.CaptureFixture[st
                  "--quiet"]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert lines[0].startswith("# damiera openings russian: 4 openings of 4 plies, "
-                               "|score| <= 30 at 20000 nodes, seed 3")
+    assert lines[0] == ("# damiera openings russian: 4 wanted, 4 plies, |score| <= 30 at "
+                        "20000 nodes, seed 3")
     assert len(lines) == 5
     v = variant("russian")
     for line in lines[1:]:
@@ -110,8 +110,8 @@ def test_cli_openings_says_how_many_it_found_when_short(
                  "--margin", "1000", "--quiet"]) == 1
     captured = capsys.readouterr()
     assert len([x for x in captured.out.splitlines() if not x.startswith("#")]) == 7
-    assert ("found 7 of 9 openings within 1000 (american has no more distinct openings of "
-            "1 plies)") in captured.err
+    assert ("found 7 of 9 openings within 1000 (7 searched, american has no more distinct "
+            "openings of 1 ply)") in captured.err
 
 
 @pytest.mark.parametrize("args, message", [
@@ -125,3 +125,19 @@ def test_cli_openings_refuses_bad_input(args: list[str], message: str,
     assert main(["openings", "american", *args, "--quiet"]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("name", ["american", "frysk", "thai"])
+def test_long_random_openings_have_as_many_men_and_as_many_kings_each(name: str) -> None:
+    # 40 random plies crown men: a king and four men against five men is not level material,
+    # though each side has five pieces.
+    v = variant(name)
+    for pos in random_openings(v, 20, plies=40, seed=11):
+        assert pos.men(Color.WHITE).bit_count() == pos.men(Color.BLACK).bit_count()
+        assert pos.kings_of(Color.WHITE).bit_count() == pos.kings_of(Color.BLACK).bit_count()
+
+
+def test_cli_openings_header_names_the_rule_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["openings", "russian", "--losing", "--count", "1", "--nodes", "1000",
+                 "--margin", "1000", "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith("# damiera openings russian+losing: 1 wanted")

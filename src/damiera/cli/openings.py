@@ -3,10 +3,10 @@ match_openings.balanced_openings`), written for ``damiera match --openings FILE`
 
 ``damiera openings VARIANT --count N [--plies P] [--nodes N] [--margin CENTI_MEN] [--seed S]
 [--quiet]`` draws random openings of P plies (default 4 on 8x8 boards, 6 on larger ones, as
-``match`` draws them), searches each for N nodes (default 2,000,000) and prints those scored
+``match`` draws them; as many men and as many kings each, no capture pending), searches each for N nodes (default 2,000,000) and prints those scored
 within the margin (default 30 centi-men, a man being 100) of level, one a line::
 
-    # damiera openings russian: 50 openings of 4 plies, |score| <= 30 at 2000000 nodes, seed 1
+    # damiera openings russian: 50 wanted, 4 plies, |score| <= 30 at 2000000 nodes, seed 1
     B:W18,21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,...  # score +12, depth 15
 
 (``match`` reads the FEN and skips the comment). A progress bar goes to stderr. When fewer
@@ -50,8 +50,8 @@ def _cmd_openings(args: argparse.Namespace) -> int:
     margin = _int_in(args.margin, "--margin", 0, MAX_MARGIN)
     from tqdm import tqdm  # type: ignore[import-untyped]
 
-    print(f"# damiera openings {v.id}: {count} openings of {plies} plies, |score| <= {margin} "
-          f"at {nodes} nodes, seed {args.seed}", flush=True)
+    print(f"# damiera openings {v.full_id}: {count} wanted, {_plies(plies)}, |score| <= "
+          f"{margin} at {nodes} nodes, seed {args.seed}", flush=True)
     with tqdm(total=count, desc="level openings", unit="opening", file=sys.stderr,
               disable=args.quiet) as bar:
         searched = 0
@@ -69,13 +69,16 @@ def _cmd_openings(args: argparse.Namespace) -> int:
         found = balanced_openings(v, count, plies=plies, seed=args.seed, nodes=nodes,
                                   margin=margin, on_judged=judged)
     if len(found) < count:
-        why = (f"{searched} searched, the most for {count} is {count * BALANCED_TRIES_EACH}"
-               if searched >= count * BALANCED_TRIES_EACH
-               else f"{v.id} has no more distinct openings of {plies} plies")
-        print(f"damiera: found {len(found)} of {count} openings within {margin} ({why})",
-              file=sys.stderr)
+        why = (f"the most searched for {count}" if searched >= count * BALANCED_TRIES_EACH
+               else f"{v.full_id} has no more distinct openings of {_plies(plies)}")
+        print(f"damiera: found {len(found)} of {count} openings within {margin} ({searched} "
+              f"searched, {why})", file=sys.stderr)
         return 1
     return 0
+
+
+def _plies(n: int) -> str:
+    return f"{n} ply" if n == 1 else f"{n} plies"
 
 
 def register(sub: Any) -> None:

@@ -56,6 +56,9 @@ def elo_stats(wins: int, draws: int, losses: int) -> tuple[float, float, float, 
 
 #: Fewest complete pairs for an interval from pairs (:func:`pair_stats`).
 MIN_PAIRS = 10
+#: Pairs added to each of the five outcomes when :func:`pair_stats` estimates the spread of
+#: the pair scores (never their mean).
+PAIR_PRIOR = 0.5
 
 
 def pair_stats(pair_points: list[float]) -> tuple[list[int], float | None, float | None]:
@@ -65,13 +68,15 @@ def pair_stats(pair_points: list[float]) -> tuple[list[int], float | None, float
 
     ``counts``: how many pairs gave the first player 0, 0.5, 1, 1.5 and 2 points (the
     pentanomial of the pairs). ``elo_low .. elo_high``: the 95% interval of the Elo
-    difference with the pair as the unit (mean pair score +- 1.96 standard errors of the
-    pair scores). The two games of a pair share their opening, so they are not independent:
-    an opening one side wins whoever plays it adds the same to both players, and the
-    interval from pairs counts it once, where :func:`elo_stats`, game by game, does not. A
-    bound at or beyond 0% or 100% is infinite; None for both with fewer than
-    :data:`MIN_PAIRS` pairs or when every pair scored the same (no spread to measure).
-    ValueError for points other than those five."""
+    difference with the pair as the unit: the mean pair score (a fraction of 2 points) +-
+    1.96 standard errors. The two games of a pair share their opening, so they are not
+    independent: an opening one side wins whoever plays it adds the same to both players,
+    and the interval from pairs counts it once, where :func:`elo_stats`, game by game, does
+    not. The spread of the pair scores is estimated with :data:`PAIR_PRIOR` pairs added to
+    each outcome, so that a match whose pairs all scored alike (every pair 2-0, or 1-1) still
+    has an interval of a sensible width rather than none. A bound at or beyond 0% or 100% is
+    infinite (a 100% result: ``elo_low`` finite, ``elo_high`` +inf). None for both with fewer
+    than :data:`MIN_PAIRS` pairs. ValueError for points other than those five."""
     counts = [0] * 5
     for p in pair_points:
         k = round(p * 2)
@@ -79,10 +84,9 @@ def pair_stats(pair_points: list[float]) -> tuple[list[int], float | None, float
             raise ValueError(f"a pair scores 0, 0.5, 1, 1.5 or 2 points, not {p}")
         counts[k] += 1
     n = len(pair_points)
-    if n < MIN_PAIRS or max(counts) == n:
+    if n < MIN_PAIRS:
         return counts, None, None
-    scores = [p / 2 for p in pair_points]
-    mean = sum(scores) / n
-    se = math.sqrt(sum((s - mean) ** 2 for s in scores) / n / n)
-    lo, hi = mean - 1.96 * se, mean + 1.96 * se
-    return counts, _elo(lo), _elo(hi)
+    mean = sum(k * c for k, c in enumerate(counts)) / 4 / n
+    spread = sum((c + PAIR_PRIOR) * (k / 4 - mean) ** 2 for k, c in enumerate(counts))
+    se = math.sqrt(spread / (n + 5 * PAIR_PRIOR - 1) / n)
+    return counts, _elo(mean - 1.96 * se), _elo(mean + 1.96 * se)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from damiera.rules.movegen import apply_move, generate, has_capture, legal_moves
 from damiera.rules.position import Position, parse_fen, start_position
-from damiera.rules.variant import Variant
+from damiera.rules.variant import Color, Variant
 
 if TYPE_CHECKING:
     from damiera.engine.evaluate import Evaluator
@@ -70,7 +70,8 @@ def check_player(name: str) -> str:
 def _distinct_openings(variant: Variant, plies: int, rng: random.Random,
                        most_tries: int) -> Iterator[Position]:
     """Distinct openings of ``plies`` random legal plies from the start, each with level
-    material and no capture for the side to move, drawn with ``rng``; ends after
+    material (as many men and as many kings each) and no capture for the side to move, drawn
+    with ``rng``; ends after
     ``most_tries`` tries, or sooner once a long run of tries finds none new (the variant has
     no more of that length)."""
     seen: set[Position] = set()
@@ -90,19 +91,26 @@ def _distinct_openings(variant: Variant, plies: int, rng: random.Random,
             pos = apply_move(pos, rng.choice(moves))
         if not ok or pos in seen:
             continue
-        w, b = pos.piece_counts()
-        if w != b or has_capture(variant, pos) or not generate(variant, pos):
+        if not _level(pos) or has_capture(variant, pos) or not generate(variant, pos):
             continue
         seen.add(pos)
         last_new = attempts
         yield pos
 
 
+def _level(pos: Position) -> bool:
+    """Each side has as many men and as many kings as the other."""
+    return all(a.bit_count() == b.bit_count() for a, b in
+               ((pos.men(Color.WHITE), pos.men(Color.BLACK)),
+                (pos.kings_of(Color.WHITE), pos.kings_of(Color.BLACK))))
+
+
 def random_openings(
     variant: Variant, count: int, plies: int = 4, seed: int = 1
 ) -> list[Position]:
     """``count`` distinct short random openings: ``plies`` random legal plies from the start,
-    kept when material is level and the side to move has no capture. Deterministic per seed.
+    kept when material is level (as many men and as many kings each) and the side to move has
+    no capture. Deterministic per seed.
     When the variant has fewer such openings than ``count`` (American has a few hundred of 4
     plies), the search stops once a long run of tries finds none new, and the openings found
     are repeated in order.

@@ -64,6 +64,18 @@ def load_position(v: Variant, fen: str | None) -> Position:
         raise UsageError(f"bad FEN {shown(fen)}: {exc}") from None
 
 
+def int_in(text: str, what: str, low: int, high: int) -> int:
+    """A whole number from ``low`` to ``high`` given on the command line (``what`` names the
+    option in the message); :class:`UsageError` if it is not one."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"{what} must be a whole number, not {shown(text)}") from None
+    if not low <= value <= high:
+        raise UsageError(f"{what} must be between {low} and {high}, not {value}")
+    return value
+
+
 def shown(text: str, limit: int = 60) -> str:
     """User input quoted for an error message, cut so the message stays one short line."""
     return repr(text if len(text) <= limit else text[:limit] + "...")

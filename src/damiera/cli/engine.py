@@ -60,7 +60,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-from damiera.cli.common import UsageError, add_rule_options
+from damiera.cli.common import UsageError, add_rule_options, int_in
 from damiera.engine.analysis import score_text
 from damiera.engine.egdb_files import MAX_DISK_PIECES
 from damiera.engine.front import Info
@@ -110,16 +110,6 @@ def _time_control(text: str) -> tuple[float, float]:
 MAX_IDLE_TIMEOUT = 86400.0
 
 
-def _int_in(text: str, what: str, low: int, high: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise UsageError(f"{what} must be a whole number, not {text!r}") from None
-    if not low <= value <= high:
-        raise UsageError(f"{what} must be between {low} and {high}, not {value}")
-    return value
-
-
 def _game_over(v: Variant, pos: Position) -> bool:
     """True, after one line on stderr saying why, when the game is over in ``pos`` (the side to
     move has no legal move, or a side has no pieces: :meth:`Game.outcome` decides)."""
@@ -150,9 +140,9 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
 
     v = variant_of(args)
     pos = load_position(v, args.fen)
-    lv = _int_in(args.level, "level", 1, 3)
+    lv = int_in(args.level, "level", 1, 3)
     movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
-    depth = _int_in(args.depth, "depth", 1, MAX_DEPTH) if args.depth is not None else None
+    depth = int_in(args.depth, "depth", 1, MAX_DEPTH) if args.depth is not None else None
     cpu = args.cpu_time
     if _game_over(v, pos):
         return 1
@@ -164,7 +154,7 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
             flush=True,
         )
 
-    pieces = (_int_in(args.endgame_pieces, "endgame-pieces", 0, MAX_DISK_PIECES)
+    pieces = (int_in(args.endgame_pieces, "endgame-pieces", 0, MAX_DISK_PIECES)
               if args.endgame_pieces is not None else None)
     try:
         engine = Engine(v, lv, endgame_pieces=pieces, book=_book_switch(args.book))
@@ -191,9 +181,9 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
 
     v = variant_of(args)
     pos = load_position(v, args.fen)
-    multipv = _int_in(args.multipv, "multipv", 1, MAX_MULTIPV)
+    multipv = int_in(args.multipv, "multipv", 1, MAX_MULTIPV)
     movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
-    depth = _int_in(args.depth, "depth", 1, MAX_DEPTH) if args.depth is not None else None
+    depth = int_in(args.depth, "depth", 1, MAX_DEPTH) if args.depth is not None else None
     if movetime is None and depth is None:
         movetime = 2.0
     if _game_over(v, pos):
@@ -250,8 +240,8 @@ def _cmd_match(args: argparse.Namespace) -> int:
         except HubClientError as exc:
             cannot_start = cannot_start or exc
             players.append(name)
-    games = _int_in(args.games, "games", 1, 100_000)
-    jobs = _int_in(args.jobs, "jobs", 1, 64)
+    games = int_in(args.games, "games", 1, 100_000)
+    jobs = int_in(args.jobs, "jobs", 1, 64)
     movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
     clock = _time_control(args.tc) if args.tc is not None else None
     if clock is not None and movetime is not None:
@@ -474,7 +464,7 @@ def _cmd_dxp(args: argparse.Namespace) -> int:
     from damiera.engine.dxp_protocol import DxpError
     from damiera.rules.variant import Color
 
-    lv = _int_in(args.level, "level", 1, 3)
+    lv = int_in(args.level, "level", 1, 3)
     movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
     idle = (IDLE_TIMEOUT if args.idle_timeout is None
             else _positive_float(args.idle_timeout, "idle-timeout", MAX_IDLE_TIMEOUT))
@@ -495,8 +485,8 @@ def _cmd_dxp(args: argparse.Namespace) -> int:
                        movetime=movetime, name=name, on_game=show, idle_timeout=idle)
         else:
             color = Color.WHITE if args.color == "white" else Color.BLACK
-            connect(args.connect, _int_in(args.games, "games", 1, 1000), color,
-                    _int_in(args.time, "time", 0, 999), _int_in(args.moves, "moves", 0, 999),
+            connect(args.connect, int_in(args.games, "games", 1, 1000), color,
+                    int_in(args.time, "time", 0, 999), int_in(args.moves, "moves", 0, 999),
                     level_number=lv, movetime=movetime, name=name, on_game=show,
                     idle_timeout=idle)
     except KeyboardInterrupt:

@@ -21,7 +21,7 @@ import argparse
 import sys
 from typing import Any
 
-from damiera.cli.common import UsageError, add_rule_options, variant_of
+from damiera.cli.common import add_rule_options, int_in, variant_of
 from damiera.engine.match_openings import BALANCED_TRIES_EACH, JudgedOpening, balanced_openings
 from damiera.rules.position import write_fen
 
@@ -35,19 +35,13 @@ MAX_NODES = 2_000_000_000
 MAX_MARGIN = 1000
 
 
-def _int_in(value: int | None, what: str, low: int, high: int) -> int:
-    if value is None or not low <= value <= high:
-        raise UsageError(f"{what} must be between {low} and {high}, not {value}")
-    return value
-
-
 def _cmd_openings(args: argparse.Namespace) -> int:
     v = variant_of(args)
-    count = _int_in(args.count, "--count", 1, MAX_COUNT)
-    plies = args.plies if args.plies is not None else (4 if v.board_size == 8 else 6)
-    plies = _int_in(plies, "--plies", 0, MAX_PLIES)
-    nodes = _int_in(args.nodes, "--nodes", 1000, MAX_NODES)
-    margin = _int_in(args.margin, "--margin", 0, MAX_MARGIN)
+    count = int_in(args.count, "--count", 1, MAX_COUNT)
+    plies = (int_in(args.plies, "--plies", 0, MAX_PLIES) if args.plies is not None
+             else 4 if v.board_size == 8 else 6)
+    nodes = int_in(args.nodes, "--nodes", 1000, MAX_NODES)
+    margin = int_in(args.margin, "--margin", 0, MAX_MARGIN)
     from tqdm import tqdm  # type: ignore[import-untyped]
 
     print(f"# damiera openings {v.full_id}: {count} wanted, {_plies(plies)}, |score| <= "
@@ -86,12 +80,12 @@ def register(sub: Any) -> None:
     p = sub.add_parser("openings",
                        help="random openings the engine judges level, for match --openings")
     p.add_argument("variant")
-    p.add_argument("--count", type=int, required=True, help="openings wanted")
-    p.add_argument("--plies", type=int,
+    p.add_argument("--count", required=True, help="openings wanted")
+    p.add_argument("--plies",
                    help="random plies from the start (default: 4 on 8x8 boards, else 6)")
-    p.add_argument("--nodes", type=int, default=2_000_000,
+    p.add_argument("--nodes", default="2000000",
                    help="nodes each opening is searched (default 2000000)")
-    p.add_argument("--margin", type=int, default=30,
+    p.add_argument("--margin", default="30",
                    help="most |score| kept, in centi-men (a man is 100; default 30)")
     p.add_argument("--seed", type=int, default=1, help="seed of the random openings")
     add_rule_options(p)

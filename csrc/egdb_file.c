@@ -8,6 +8,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "regular_file.h"
+
 static const char MAGIC[16] = "DAMIERA-EGDB\n\0\0";
 
 static void put32(uint8_t *p, uint32_t v)
@@ -240,7 +242,10 @@ int egdb_class_load(Egdb *db, int k, const char *path, char *err, size_t errlen)
 {
     const int *n = db->order[k];
     EgdbClass *c = &db->cls[n[0]][n[1]][n[2]][n[3]];
-    FILE *f = fopen(path, "rb");
+    const char *kind;
+    FILE *f = open_regular(path, &kind); /* a FIFO is refused, not waited on */
+    if (!f && kind)
+        return BAD("%s, not a regular file: not an endgame database file", kind);
     if (!f)
         return EGDB_FILE_IO;
     uint8_t h[EGDB_HEADER_LEN], *packed = NULL, *val = NULL;

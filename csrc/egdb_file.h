@@ -37,7 +37,9 @@ enum { EGDB_FILE_OK = 0, EGDB_FILE_BAD = -1, EGDB_FILE_IO = -2 };
 int egdb_class_save(const Egdb *db, int k, const char *path, char *err, size_t errlen);
 
 /* Read the k-th class of db->order from path and mark it ready. Returns EGDB_FILE_OK,
- * EGDB_FILE_IO with errno set (unreadable), or EGDB_FILE_BAD with the reason in err. */
+ * EGDB_FILE_IO with errno set (unreadable), or EGDB_FILE_BAD with the reason in err (also for
+ * a path that is not a regular file: it is opened without blocking, so a FIFO with no writer
+ * is refused at once rather than waited on). */
 int egdb_class_load(Egdb *db, int k, const char *path, char *err, size_t errlen);
 
 #endif

@@ -1,15 +1,13 @@
 /* Windows of a board and the weights file reader (weights.h). */
-#define _POSIX_C_SOURCE 200809L /* open, fstat, fdopen under -std=c11 */
 #include "weights.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+
+#include "regular_file.h"
 
 #define MAGIC "damiera-patterns"
 
@@ -50,47 +48,20 @@ static int mirror(int rows, int p)
     return q;
 }
 
-/* What a path that is not a regular file is, for a message. */
-static const char *kind_of(mode_t mode)
-{
-    return S_ISDIR(mode)    ? "a directory"
-           : S_ISFIFO(mode) ? "a FIFO"
-           : S_ISCHR(mode)  ? "a character device"
-           : S_ISBLK(mode)  ? "a block device"
-           : S_ISSOCK(mode) ? "a socket"
-                            : "something else";
-}
-
 /* The whole file into *data (at most WEIGHTS_MAX_BYTES + 1 bytes are read): 0, -1 with errno
  * set when it cannot be read, or -2 with a message in err when the path is not a regular file
  * (opened without blocking, so a FIFO with no writer is refused rather than waited on). */
 static int read_all(const char *path, unsigned char **data, size_t *len, char *err,
                     size_t errlen)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    struct stat st;
-    if (fstat(fd, &st) < 0) {
-        int saved = errno;
-        close(fd);
-        errno = saved;
-        return -1;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        snprintf(err, errlen, "%s: %s, not a regular file: not a weights file", path,
-                 kind_of(st.st_mode));
+    const char *kind;
+    FILE *f = open_regular(path, &kind);
+    if (!f && kind) {
+        snprintf(err, errlen, "%s: %s, not a regular file: not a weights file", path, kind);
         return -2;
     }
-    int flags = fcntl(fd, F_GETFL);
-    FILE *f = flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 ? NULL : fdopen(fd, "rb");
-    if (!f) {
-        int saved = errno;
-        close(fd);
-        errno = saved;
+    if (!f)
         return -1;
-    }
     size_t cap = 1 << 16, n = 0;
     unsigned char *buf = malloc(cap);
     while (buf) {

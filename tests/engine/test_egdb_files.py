@@ -6,7 +6,10 @@ temporary folder."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -156,6 +159,32 @@ def test_file_of_another_class_is_refused(american_files: Path) -> None:
 def test_missing_file_is_an_os_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         _fresh(variant("american")).load(CLASS, tmp_path / "nothing.egdb")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_a_class_path_that_is_not_a_regular_file_is_refused_without_blocking(
+    tmp_path: Path, kind: str
+) -> None:
+    """A FIFO at a class file's path blocked the reader (an open for reading waits for a
+    writer), and with it ``damiera egdb build``: a path that is not a regular file is refused
+    at once, by name, in one line. Run in a child process with a timeout, so that a
+    regression fails instead of hanging the suite."""
+    v = variant("american")
+    folder = egdb_files.rules_dir(v, tmp_path)
+    folder.mkdir(parents=True)
+    path = folder / class_name(egdb_files.empty_database(v, 2).classes[0])
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+    done = subprocess.run([sys.executable, "-m", "damiera", "egdb", "build", "american",
+                           "--pieces", "2", "--dir", str(tmp_path)],
+                          check=False, capture_output=True, text=True, timeout=60)
+    what = {"fifo": "a FIFO", "directory": "a directory"}[kind]
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines()[-1] == (
+        f"damiera: error: {path}: {what}, not a regular file: not an endgame database file "
+        "(delete the file to build it again)")
 
 
 def test_classes_are_solved_in_order_only() -> None:

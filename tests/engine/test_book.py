@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -228,6 +231,23 @@ def test_cli_book_build_and_info(tmp_path: Path, capsys: pytest.CaptureFixture[s
     out.write_bytes(b"junk")
     assert main(["book", "info", "american", "--file", str(out)]) == 2
     assert "not gzip" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["info", "build"])
+def test_cli_book_refuses_a_fifo_without_blocking(tmp_path: Path, command: str) -> None:
+    """A FIFO named as the book blocked the reader (an open for reading waits for a writer):
+    it is refused at once, by name, in one line. Run in a child process with a timeout, so
+    that a regression fails instead of hanging the suite."""
+    fifo = tmp_path / "a.book"
+    os.mkfifo(fifo)
+    argv = (["info", "american", "--file", str(fifo)] if command == "info" else
+            ["build", "american", "--plies", "1", "--depth", "1", "--out", str(fifo)])
+    done = subprocess.run([sys.executable, "-m", "damiera", "book", *argv], check=False,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"damiera: error: {fifo}: cannot read it (a FIFO, not a "
+                                  "regular file)")
+    assert done.stderr.count("\n") == 1
 
 
 def test_cli_bestmove_plays_from_a_book(tiny: Book, tmp_path: Path,

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -335,6 +339,19 @@ def test_cli_bad_input_exits_2_with_one_line(argv: list[str],
     assert err.startswith("damiera: error:") and "\n" not in err
 
 
+def test_cli_match_refuses_an_openings_fifo_without_blocking(tmp_path: Path) -> None:
+    """A FIFO named by ``match --openings`` blocked the reader (an open for reading waits for
+    a writer): it is refused at once, by name, in one line. Run in a child process with a
+    timeout, so that a regression fails instead of hanging the suite."""
+    fifo = tmp_path / "openings.txt"
+    os.mkfifo(fifo)
+    done = subprocess.run([sys.executable, "-m", "damiera", "match", "american", "--first", "1",
+                           "--second", "1", "--games", "2", "--openings", str(fifo)],
+                          check=False, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"damiera: error: cannot read {fifo}: a FIFO, not a regular file\n"
+
+
 def test_cli_match_json_last_line(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
     assert main(["match", "american", "--first", "1", "--second", "random", "--games", "2",
                  "--json", "--quiet"]) == 0
@@ -496,7 +513,8 @@ def test_cli_match_refuses_an_openings_file_without_end(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
     tmp_path: pytest.TempPathFactory
 ) -> None:
-    """Input is bounded: '--openings /dev/zero' once read until memory ran out."""
+    """Input is bounded: '--openings /dev/zero' once read until memory ran out (now a device
+    is refused before a byte is read, and a regular file is read up to the bound)."""
     from damiera.engine import match_openings
 
     monkeypatch.setattr(match_openings, "MAX_OPENINGS_BYTES", 1000)
@@ -508,7 +526,8 @@ def test_cli_match_refuses_an_openings_file_without_end(
     assert "\n" not in err and str(path) in err and "larger than 1000 bytes" in err
     assert main(["match", "american", "--first", "random", "--second", "random", "--games",
                  "2", "--openings", "/dev/zero", "--quiet"]) == 2
-    assert "/dev/zero is larger than 1000 bytes" in capsys.readouterr().err
+    assert capsys.readouterr().err == ("damiera: error: cannot read /dev/zero: a character "
+                                       "device, not a regular file\n")
 
 
 def test_openings_file_lines_end_in_any_newline(tmp_path: pytest.TempPathFactory) -> None:

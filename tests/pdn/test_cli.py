@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -48,6 +51,19 @@ def test_check_unreadable_input_exits_2(tmp_path: Path,
     assert err.startswith("damiera: error:") and "missing.pdn" in err
     status, _, err = run(capsys, "pdn", "check", str(tmp_path))  # a directory
     assert status == 2
+
+
+@pytest.mark.parametrize("argv", [["check"], ["convert", "-o", "-"], ["replay"]])
+def test_a_fifo_is_refused_without_blocking(tmp_path: Path, argv: list[str]) -> None:
+    """A FIFO named as the PDN file blocked the reader (an open for reading waits for a
+    writer): it is refused at once, by name, in one line, exit status 2. Run in a child
+    process with a timeout, so that a regression fails instead of hanging the suite."""
+    fifo = tmp_path / "games.pdn"
+    os.mkfifo(fifo)
+    done = subprocess.run([sys.executable, "-m", "damiera", "pdn", argv[0], str(fifo),
+                           *argv[1:]], check=False, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"damiera: error: {fifo}: a FIFO, not a regular file\n"
 
 
 def test_check_variant_for_files_without_gametype(

@@ -2,7 +2,7 @@
 
 - ``damiera pdn check FILE...``: reads every game and prints, per file, the games, plies
   and errors (each with its game, line and column). Exit status 1 when a game is broken, 2
-  when a file cannot be read.
+  when a file cannot be read or is not a regular file (a FIFO is refused, not waited on).
 - ``damiera pdn convert FILE -o OUT``: writes the readable games as canonical PDN 3.0
   (``-o -``: standard output); broken games are reported on standard error and left out
   (exit status 1). The output file is written whole or not at all.
@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from damiera.cli.common import load_variant
+from damiera.files import open_regular
 from damiera.pdn.reader import PdnGame, read_games
 from damiera.pdn.writer import write_game
 from damiera.rules.position import write_fen
@@ -43,7 +44,7 @@ def _variant(name: str) -> Variant | None:
 def _games(path: str, v: Variant | None) -> Iterator[PdnGame]:
     """The games of a file (errors collected); :class:`_Unreadable` when it cannot be read."""
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:  # a FIFO is refused, not waited on
             yield from read_games(handle, "guess" if v is None else v, errors="collect")
     except OSError as exc:
         raise _Unreadable(f"{path}: {exc.strerror or exc}") from None

@@ -21,8 +21,8 @@ one object::
 FEN (the key: no collision is possible) with its moves in full notation, best first, as
 ``[move, score, depth]``. ``settings`` records how it was built (free-form numbers and text).
 On reading, the file is refused with :class:`BookFileError` (saying which file and why) when
-it is larger than :data:`MAX_BOOK_BYTES` compressed or :data:`MAX_JSON_BYTES` unpacked, not
-gzip, not JSON of that shape, of another format, version or rule set, holds more than
+it is not a regular file (a FIFO is refused at once, not waited on), larger than
+:data:`MAX_BOOK_BYTES` compressed or :data:`MAX_JSON_BYTES` unpacked, not gzip, not JSON of that shape, of another format, version or rule set, holds more than
 :data:`MAX_POSITIONS` positions or :data:`MAX_MOVES` moves in one, a FEN that is not the
 canonical one of its position, a move that is not legal there (every move is checked against
 the rules core), a score beyond :data:`~damiera.engine.search.MATE` or a depth outside 0 ..
@@ -49,6 +49,7 @@ from typing import Final
 
 from damiera.engine.data_dir import data_dir
 from damiera.engine.search import MATE, MAX_PLY
+from damiera.files import open_regular
 from damiera.rules.movegen import CoreMove, legal_moves
 from damiera.rules.notation import move_text
 from damiera.rules.position import Position, parse_fen, write_fen
@@ -170,7 +171,7 @@ def write_book(book: Book, path: Path) -> int:
 
 def _unpack(path: Path) -> object:
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:  # a FIFO is refused, not waited on
             data = fh.read(MAX_BOOK_BYTES + 1)
     except OSError as exc:
         raise BookFileError(f"{path}: cannot read it ({exc.strerror})") from None

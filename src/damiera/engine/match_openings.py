@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from damiera.files import open_regular
 from damiera.rules.movegen import apply_move, generate, has_capture, legal_moves
 from damiera.rules.position import Position, parse_fen, start_position
 from damiera.rules.variant import Color, Variant
@@ -182,14 +183,16 @@ def balanced_openings(
 def read_openings(variant: Variant, path: str) -> list[Position]:
     """FENs from a file, one per line (blank lines and ``#`` comments skipped).
 
-    Raises OSError if the file cannot be read, and ValueError naming the file (and the line)
+    Raises OSError if the file cannot be read or is not a regular file (a FIFO is refused at
+    once, not waited on: :func:`damiera.files.open_regular`), and ValueError naming the file
+    (and the line)
     for a file larger than :data:`MAX_OPENINGS_BYTES`, not UTF-8 text, a bad FEN, or a
     finished position (a side without pieces, or no legal move for the side to move): a game
     cannot start from it.
     """
     out = []
-    with open(path, "rb") as fh:
-        data = fh.read(MAX_OPENINGS_BYTES + 1)  # bounded: /dev/zero or a huge file is refused
+    with open_regular(path) as fh:  # a FIFO is refused, not waited on
+        data = fh.read(MAX_OPENINGS_BYTES + 1)  # bounded: a huge file is refused
     if len(data) > MAX_OPENINGS_BYTES:
         raise ValueError(f"{path} is larger than {MAX_OPENINGS_BYTES} bytes: not an openings "
                          "file")

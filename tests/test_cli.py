@@ -178,3 +178,60 @@ def test_a_refused_weights_file_is_one_warning_line(tmp_path: Path) -> None:
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"damiera: warning: {broken}: bad checksum word in the header")
     assert line.endswith("; playing without the trained patterns")
+
+
+def _run_into(stdout: int, argv: list[str], buffered: bool) -> subprocess.CompletedProcess[str]:
+    """``damiera ARGV`` in a child process writing its standard output to the file descriptor
+    ``stdout``, with Python's standard output block-buffered or not (PYTHONUNBUFFERED): the
+    error surfaces at a write in one case, at the last flush in the other."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    return subprocess.run([sys.executable, "-m", "damiera", *argv], stdout=stdout,
+                          stderr=subprocess.PIPE, text=True, env=env, check=False, timeout=120)
+
+
+FULL_DISK_COMMANDS = [
+    ["variants"],
+    ["openings", "russian", "--count", "3", "--nodes", "20000", "--quiet"],
+    ["match", "american", "--first", "random", "--second", "random", "--games", "2",
+     "--quiet"],
+    ["moves", "american", "--fens", "FENS"],
+]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs Linux's /dev/full")
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize("argv", FULL_DISK_COMMANDS, ids=lambda a: a[0])
+def test_a_full_disk_for_standard_output_is_one_error_line_and_status_1(
+    argv: list[str], buffered: bool, tmp_path: Path
+) -> None:
+    """Standard output on a full disk (``> /dev/full``) once ended in a Python traceback (or,
+    for ``moves --fens``, blamed the input file): one line on stderr and exit status 1."""
+    fens = tmp_path / "fens.txt"
+    fens.write_text("W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\n")
+    argv = [str(fens) if a == "FENS" else a for a in argv]
+    fd = os.open("/dev/full", os.O_WRONLY)
+    try:
+        done = _run_into(fd, argv, buffered)
+    finally:
+        os.close(fd)
+    assert done.stderr == "damiera: error: cannot write the output: No space left on device\n"
+    assert done.returncode == 1
+
+
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize("argv", [["variants"], ["moves", "american"]], ids=lambda a: a[0])
+def test_a_closed_pipe_for_standard_output_ends_quietly_with_status_0(
+    argv: list[str], buffered: bool
+) -> None:
+    """Standard output into a pipe whose reader has gone (``| head -1``): no message, status
+    0 (with block buffering the interpreter's flush at exit once said 'Exception ignored ...
+    BrokenPipeError', status 120)."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = _run_into(write, argv, buffered)
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (0, "")

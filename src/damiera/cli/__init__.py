@@ -17,13 +17,15 @@ the parser and runs the command (:func:`main`, the console script).
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import sys
 import warnings
-from collections.abc import Sequence
-from typing import TextIO
+from collections.abc import Iterable, Sequence
+from typing import Any, TextIO
 
 from damiera.cli import book, db, egdb, engine, openings, pdn, puzzles, rules, web
-from damiera.cli.common import Parser, UsageError, load_position, load_variant
+from damiera.cli.common import OutputError, Parser, UsageError, load_position, load_variant
 from damiera.engine.evaluate import learned_enabled
 from damiera.engine.switches import SwitchError
 
@@ -48,13 +50,72 @@ def show_warning(message: Warning | str, category: type[Warning], filename: str,
     print(f"damiera: warning: {text}", file=sys.stderr if file is None else file)
 
 
+class _Output:
+    """Standard output while a command runs: ``write`` and ``flush`` raise the stream's OSError
+    as :class:`OutputError`; everything else is the stream's."""
+
+    def __init__(self, stream: TextIO):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            raise OutputError(exc.errno, exc.strerror) from exc
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise OutputError(exc.errno, exc.strerror) from exc
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _output_failed(stream: TextIO, exc: OutputError) -> int:
+    """Standard output ``stream`` cannot be written: its file descriptor pointed at
+    ``os.devnull`` (so that the interpreter's flush at exit does not fail again on what is
+    still buffered) and the exit status: 0 quietly for a closed pipe (``| head``), else 1
+    after one line on stderr."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file (a test's capture)
+        fd = -1
+    if fd >= 0:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    if exc.errno == errno.EPIPE:
+        return 0
+    print(f"damiera: error: cannot write the output: {exc.strerror}", file=sys.stderr)
+    return 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``damiera`` console script; returns the exit status. Warnings
     (``warnings.warn``, e.g. the engine's about a weights file it refused) are shown by
-    :func:`show_warning` while it runs."""
+    :func:`show_warning` while it runs. Standard output that cannot be written (a full disk)
+    ends the command with one line on stderr, ``damiera: error: cannot write the output:
+    REASON``, and status 1; into a closed pipe, quietly with status 0."""
+    stream = sys.stdout
     with warnings.catch_warnings():
         warnings.showwarning = show_warning
-        return _run(argv)
+        if stream is None:  # no standard output at all: nothing to watch
+            return _run(argv)
+        sys.stdout = _Output(stream)
+        try:
+            status = _run(argv)
+            sys.stdout.flush()  # what is still buffered: the last write that can fail
+            return status
+        except OutputError as exc:
+            return _output_failed(stream, exc)
+        finally:
+            sys.stdout = stream
 
 
 def _run(argv: Sequence[str] | None) -> int:

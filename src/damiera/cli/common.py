@@ -1,6 +1,6 @@
 """What every ``damiera`` command shares: :class:`UsageError` (bad input: one line on
-stderr, exit status 2), the parser that exits so, the rule options' flags, and the readers of
-a variant name and a ``--fen``."""
+stderr, exit status 2), :class:`OutputError` (standard output cannot be written), the parser
+that exits so, the rule options' flags, and the readers of a variant name and a ``--fen``."""
 
 from __future__ import annotations
 
@@ -12,6 +12,13 @@ from damiera.rules.variant import RuleOption, UnknownVariantError, Variant, vari
 
 class UsageError(Exception):
     """Bad input from the user: printed as one line, exit status 2."""
+
+
+class OutputError(OSError):
+    """Writing standard output failed (a full disk, a closed pipe, ...): the stream's OSError,
+    same ``errno`` and ``strerror``, raised in its place while a command runs
+    (:func:`damiera.cli.main`), so that it is told apart from a command's own file errors. An
+    OSError still, so that a command that carries on without its output (``hub``) does."""
 
 
 class Parser(argparse.ArgumentParser):

@@ -13,7 +13,14 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from damiera.cli.common import UsageError, add_rule_options, load_position, shown, variant_of
+from damiera.cli.common import (
+    OutputError,
+    UsageError,
+    add_rule_options,
+    load_position,
+    shown,
+    variant_of,
+)
 from damiera.rules.custom import CUSTOM_PREFIX
 from damiera.rules.movegen import apply_move, legal_moves, perft
 from damiera.rules.notation import move_labels, move_text
@@ -91,6 +98,8 @@ def _cmd_moves(args: argparse.Namespace) -> int:
         try:
             with open(args.fens, encoding="utf-8-sig", errors="replace") as stream:
                 _answer_fens(v, stream, args.json)
+        except OutputError:  # the answers could not be written: not the input's fault
+            raise
         except OSError as exc:
             raise UsageError(f"cannot read {args.fens}: {exc.strerror}") from None
         return 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import os
 import subprocess
@@ -235,3 +237,38 @@ def test_a_closed_pipe_for_standard_output_ends_quietly_with_status_0(
     finally:
         os.close(write)
     assert (done.returncode, done.stderr) == (0, "")
+
+
+class _FillsUp(io.StringIO):
+    """Standard output on a disk that fills up after ``room`` writes."""
+
+    def __init__(self, room: int):
+        super().__init__()
+        self.room = room
+
+    def write(self, text: str) -> int:
+        if self.room <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        self.room -= 1
+        return super().write(text)
+
+
+@pytest.mark.parametrize(
+    "argv,room",
+    [(["egdb", "build", "american", "--pieces", "2", "--dir", "DIR"], 2),  # after a print
+     (["pdn", "convert", "GAMES", "-o", "-"], 1)],  # after a game
+    ids=["egdb", "pdn"],
+)
+def test_output_that_fills_the_disk_midway_is_not_blamed_on_a_file(
+    argv: list[str], room: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A command's own handler of its file errors once caught standard output's too: 'egdb
+    build' said it could not write in its folder, 'pdn convert -o -' blamed '-'."""
+    games = tmp_path / "games.pdn"
+    games.write_text('[Event "a"]\n1. 32-28 19-23 2. 28x19 14x23 2-0\n\n[Event "b"]\n1. 31-27 *\n')
+    argv = [str(tmp_path) if a == "DIR" else str(games) if a == "GAMES" else a for a in argv]
+    monkeypatch.setattr(sys, "stdout", _FillsUp(room))
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == "damiera: error: cannot write the output: No space left on device"

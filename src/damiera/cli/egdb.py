@@ -35,7 +35,7 @@ from typing import Any
 
 from tqdm import tqdm  # type: ignore[import-untyped]
 
-from damiera.cli.common import UsageError, add_rule_options, variant_of
+from damiera.cli.common import OutputError, UsageError, add_rule_options, variant_of
 from damiera.engine import egdb_files
 from damiera.rules.variant import Variant
 
@@ -85,6 +85,8 @@ def _cmd_build(args: argparse.Namespace) -> int:
                                f"{row[4]:.1f} s")
     except egdb_files.EgdbFileError as exc:
         raise UsageError(f"{exc} (delete the file to build it again)") from None
+    except OutputError:  # standard output, not the folder
+        raise
     except OSError as exc:
         raise UsageError(f"cannot write in {folder}: {exc.strerror}") from None
     except MemoryError:

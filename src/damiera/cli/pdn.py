@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from damiera.cli.common import load_variant
+from damiera.cli.common import OutputError, load_variant
 from damiera.files import open_regular
 from damiera.pdn.reader import PdnGame, read_games
 from damiera.pdn.writer import write_game
@@ -102,6 +102,8 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     except _Unreadable as exc:
         print(f"damiera: error: {exc}", file=sys.stderr)
         return 2
+    except OutputError:  # -o -: standard output, reported as every command's
+        raise
     except OSError as exc:
         print(f"damiera: error: {args.output}: {exc.strerror or exc}", file=sys.stderr)
         return 2

@@ -22,7 +22,8 @@ FEN (the key: no collision is possible) with its moves in full notation, best fi
 ``[move, score, depth]``. ``settings`` records how it was built (free-form numbers and text).
 On reading, the file is refused with :class:`BookFileError` (saying which file and why) when
 it is not a regular file (a FIFO is refused at once, not waited on), larger than
-:data:`MAX_BOOK_BYTES` compressed or :data:`MAX_JSON_BYTES` unpacked, not gzip, not JSON of that shape, of another format, version or rule set, holds more than
+:data:`MAX_BOOK_BYTES` compressed or :data:`MAX_JSON_BYTES` unpacked, not gzip, not JSON of
+that shape, of another format, version or rule set, holds more than
 :data:`MAX_POSITIONS` positions or :data:`MAX_MOVES` moves in one, a FEN that is not the
 canonical one of its position, a move that is not legal there (every move is checked against
 the rules core), a score beyond :data:`~damiera.engine.search.MATE` or a depth outside 0 ..

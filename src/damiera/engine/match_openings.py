@@ -185,10 +185,9 @@ def read_openings(variant: Variant, path: str) -> list[Position]:
 
     Raises OSError if the file cannot be read or is not a regular file (a FIFO is refused at
     once, not waited on: :func:`damiera.files.open_regular`), and ValueError naming the file
-    (and the line)
-    for a file larger than :data:`MAX_OPENINGS_BYTES`, not UTF-8 text, a bad FEN, or a
-    finished position (a side without pieces, or no legal move for the side to move): a game
-    cannot start from it.
+    (and the line) for a file larger than :data:`MAX_OPENINGS_BYTES`, not UTF-8 text, a bad
+    FEN, or a finished position (a side without pieces, or no legal move for the side to
+    move): a game cannot start from it.
     """
     out = []
     with open_regular(path) as fh:  # a FIFO is refused, not waited on

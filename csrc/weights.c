@@ -206,9 +206,9 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
     int v1 = magic && token_is(word[1], wlen[1], "1") && words == 4;
     int v2 = magic && token_is(word[1], wlen[1], "2") && words == 5 &&
              token_is(word[4], wlen[4], "2");
-    int v3_shape = magic && token_is(word[1], wlen[1], "3") && words == 7 &&
-                   (token_is(word[4], wlen[4], "1") || token_is(word[4], wlen[4], "2"));
-    if (v3_shape && crc_word(word[6], wlen[6]) < 0) {
+    int v3 = magic && token_is(word[1], wlen[1], "3") && words == 7 &&
+             (token_is(word[4], wlen[4], "1") || token_is(word[4], wlen[4], "2"));
+    if (v3 && crc_word(word[6], wlen[6]) < 0) {
         char theirs[SHOWN_CAP];
         shown(word[6], wlen[6], theirs, sizeof theirs);
         snprintf(err, errlen,
@@ -217,7 +217,6 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
         free(data);
         return WEIGHTS_BAD;
     }
-    int v3 = v3_shape;
     int rows = (v1 || v2 || v3) && wlen[2] == 1 && word[2][0] >= '1' && word[2][0] <= '4'
                    ? word[2][0] - '0' : 0;
     if (!rows) {

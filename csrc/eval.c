@@ -45,13 +45,15 @@ static int chase(const Eval *e, board_t strong, board_t weak)
  * pieces, nor by three on 10x10, nor by three on 8x8 while it holds the main road. On 10x10
  * each of the stronger side's men counts as the king it may become and the weaker side may
  * keep men beside its king; on 8x8 only kings-only endings against a lone king count. These
- * are facts of diagonal kings; for kings going along rows and columns (Rules.straight) none
- * is known (Turkish draws only one king against one, a rule of the game), so there the
- * search judges such endings by material. */
+ * are facts of kings that may land on any free square beyond the piece they capture. They do
+ * not hold for kings that land right behind it (Rules.land_behind, Thai: two kings beat one
+ * in every position of the endgame database, benchmarks/egdb_results.md), and for kings going
+ * along rows and columns (Rules.straight) none is known (Turkish draws only one king against
+ * one, a rule of the game): there the search judges such endings by material. */
 static int holds_draw(const Eval *e, board_t strong_men, board_t strong_kings,
                       board_t weak_men, board_t weak_kings)
 {
-    if (!weak_kings || e->r->straight)
+    if (!weak_kings || e->r->straight || e->r->land_behind)
         return 0;
     if (e->r->size < 10 && (strong_men || weak_men || popc(weak_kings) != 1))
         return 0;

@@ -45,6 +45,7 @@ class _Tables:
         n = self.size = variant.board_size
         self.mask = geo.mask
         self.flying = variant.flying_kings
+        self.lands_behind = variant.king_lands_behind
         if variant.flying_kings:
             self.king_value = KING_FLYING
         elif variant.men_capture_kings:
@@ -254,8 +255,9 @@ class ReferenceEvaluator:
                     weak_kings: int) -> bool:
         """A king against at most two pieces, or three on 10x10 (men counted as the kings
         they may become, the weaker side's men allowed), or three on 8x8 in a kings-only
-        ending while the lone king holds the main road."""
-        if not weak_kings:
+        ending while the lone king holds the main road; never for kings that land right
+        behind the piece they capture (Thai: two kings beat one)."""
+        if not weak_kings or self.ev.lands_behind:
             return False
         if self.ev.size < 10 and (strong_men or weak_men or popcount(weak_kings) != 1):
             return False

@@ -151,6 +151,15 @@ def test_king_holds_the_draw_is_scored_near_zero(vid: str, held: str, full: str)
     assert 0 > black_to_move > -ev.evaluate(parse_fen(v, full)) / 4
 
 
+def test_thai_two_kings_against_a_king_are_scored_in_full() -> None:
+    # Thai kings land right behind the piece they capture: two kings beat one in every
+    # position of the 4-piece database, so no held draw is scored (it is for kings that may
+    # land anywhere beyond).
+    v = variant("thai")
+    ev = Evaluator(v)
+    assert ev.evaluate(parse_fen(v, "W:WK1,K2:BK30")) > KING_FLYING // 2
+
+
 def test_runaway_man_is_worth_more_than_a_blocked_one() -> None:
     # Russian: the white man on c5 has a free road to the king row unless a piece stands in
     # the cone ahead of it (b8 is in it, h8 is not).

@@ -104,7 +104,7 @@ class HubClient:
         try:
             self._handshake(params or {})
         except BaseException as exc:
-            self.close(None if isinstance(exc, Exception) else STOP_TIMEOUT)
+            self.close_after(exc)
             raise
 
     @classmethod
@@ -384,10 +384,15 @@ class HubClient:
 
     quit = close
 
+    def close_after(self, exc: BaseException | None) -> None:
+        """:meth:`close` the engine whose use ``exc`` ended (None: it ended normally): given
+        :data:`STOP_TIMEOUT` to quit when the program is stopping (``exc`` a
+        KeyboardInterrupt or SystemExit, not an Exception), else the client's ``timeout``."""
+        self.close(None if exc is None or isinstance(exc, Exception) else STOP_TIMEOUT)
+
     def __enter__(self) -> Self:
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
-        stopping = exc_type is not None and not issubclass(exc_type, Exception)
-        self.close(STOP_TIMEOUT if stopping else None)
+        self.close_after(exc)

@@ -90,14 +90,14 @@ def play_game(
     ``cpu_time``: both measured on CPU time (see the module's text); ``round_number``: the
     PDN Round tag; ``books``: White's and Black's Engine ``book`` (None, True, False). Raises :class:`~damiera.engine.hub_client.HubClientError` when a Hub
     engine fails."""
-    from damiera.engine.hub_client import STOP_TIMEOUT, HubClient
+    from damiera.engine.hub_client import HubClient
 
     rng = random.Random(seed)
     players: dict[Color, Engine | HubClient | None] = {}
     times = {Color.WHITE: SideTime(), Color.BLACK: SideTime()}
     left = {Color.WHITE: clock, Color.BLACK: clock}
     comments: list[str | None] = []
-    stopping = False
+    ended: BaseException | None = None  # what ended the game early, if anything
     try:
         for color, name in ((Color.WHITE, white), (Color.BLACK, black)):
             argv = hub_command(name)
@@ -147,14 +147,14 @@ def play_game(
                 comments.append(f"[%clk {_clk(mine + increment)}]")
             game.play(move)
     except BaseException as exc:
-        # Stopped (Ctrl-C, or SIGTERM in a match's worker, as SystemExit): the engines are
-        # given a moment to quit, then killed, so that none outlives the match.
-        stopping = not isinstance(exc, Exception)
+        # On a stop (Ctrl-C, or SIGTERM in a match's worker, as SystemExit) the engines are
+        # given a moment to quit, then killed (HubClient.close_after): none outlives the match.
+        ended = exc
         raise
     finally:
         for p in players.values():
             if isinstance(p, HubClient):
-                p.close(STOP_TIMEOUT if stopping else None)
+                p.close_after(ended)
     for color, side in times.items():
         side.left = left[color]
     outcome = game.outcome()

@@ -124,9 +124,9 @@ static void shown(const unsigned char *data, size_t n, char *out, size_t cap)
     snprintf(out + o, cap - o, n > 40 ? "'... (first 40 bytes)" : "'");
 }
 
-/* A version 3 header's rules key as a message shows it: itself when it is a plain key (letters,
- * digits, '_', '-', up to 120 characters), else as bytes. */
-static void key_shown(const unsigned char *t, size_t n, char *out, size_t cap)
+/* A header word (a version 3 file's rules key, the window count) as a message shows it: itself
+ * when it is plain (letters, digits, '_', '-', up to 120 characters), else as bytes. */
+static void word_shown(const unsigned char *t, size_t n, char *out, size_t cap)
 {
     int plain = n > 0 && n <= 120;
     for (size_t i = 0; plain && i < n; i++)
@@ -231,7 +231,7 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
     }
     if (v3 && !token_is(word[5], wlen[5], key)) {
         char theirs[SHOWN_CAP];
-        key_shown(word[5], wlen[5], theirs, sizeof theirs);
+        word_shown(word[5], wlen[5], theirs, sizeof theirs);
         snprintf(err, errlen, "%s: weights trained for the rules %s, not for %s", path, theirs,
                  key);
         free(data);
@@ -243,13 +243,7 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
     snprintf(expected, sizeof expected, "%d", windows);
     if (!token_is(word[3], wlen[3], expected)) {
         char theirs[SHOWN_CAP];
-        int digits = wlen[3] <= 20;
-        for (size_t i = 0; digits && i < wlen[3]; i++)
-            digits = word[3][i] >= '0' && word[3][i] <= '9';
-        if (digits)
-            snprintf(theirs, sizeof theirs, "%.*s", (int)wlen[3], (const char *)word[3]);
-        else
-            shown(word[3], wlen[3], theirs, sizeof theirs);
+        word_shown(word[3], wlen[3], theirs, sizeof theirs);
         snprintf(err, errlen, "%s: %s windows do not fit this board (%d windows of %d rows)",
                  path, theirs, windows, rows);
         free(data);

@@ -199,12 +199,14 @@ FULL_DISK_COMMANDS = [
     ["match", "american", "--first", "random", "--second", "random", "--games", "2",
      "--quiet"],
     ["moves", "american", "--fens", "FENS"],
+    ["--help"],
+    ["match", "--help"],
 ]
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs Linux's /dev/full")
 @pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
-@pytest.mark.parametrize("argv", FULL_DISK_COMMANDS, ids=lambda a: a[0])
+@pytest.mark.parametrize("argv", FULL_DISK_COMMANDS, ids=lambda a: "-".join(a[:2]))
 def test_a_full_disk_for_standard_output_is_one_error_line_and_status_1(
     argv: list[str], buffered: bool, tmp_path: Path
 ) -> None:
@@ -223,7 +225,8 @@ def test_a_full_disk_for_standard_output_is_one_error_line_and_status_1(
 
 
 @pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
-@pytest.mark.parametrize("argv", [["variants"], ["moves", "american"]], ids=lambda a: a[0])
+@pytest.mark.parametrize("argv", [["variants"], ["moves", "american"], ["--help"],
+                                  ["match", "--help"]], ids="-".join)
 def test_a_closed_pipe_for_standard_output_ends_quietly_with_status_0(
     argv: list[str], buffered: bool
 ) -> None:

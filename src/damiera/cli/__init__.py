@@ -109,7 +109,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run(argv)
         sys.stdout = _Output(stream)
         try:
-            status = _run(argv)
+            try:
+                status = _run(argv)
+            except SystemExit:  # argparse's exit after --help or a usage error
+                sys.stdout.flush()
+                raise
             sys.stdout.flush()  # what is still buffered: the last write that can fail
             return status
         except OutputError as exc:

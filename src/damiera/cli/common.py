@@ -5,9 +5,14 @@ that exits so, the rule options' flags, and the readers of a variant name and a 
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import TYPE_CHECKING
 
 from damiera.rules.position import FenError, Position, parse_fen, start_position
 from damiera.rules.variant import RuleOption, UnknownVariantError, Variant, variant
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 
 class UsageError(Exception):
@@ -22,10 +27,19 @@ class OutputError(OSError):
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line and exit status 2."""
+    """An argument parser whose errors are one line and exit status 2, and whose help
+    (``--help``) fails as any command's output does when standard output cannot be
+    written."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+    def print_help(self, file: SupportsWrite[str] | None = None) -> None:
+        """The help on ``file`` (standard output by default). argparse's own drops the write's
+        OSError, which left a full disk unreported (or reported as 'Exception ignored' by the
+        interpreter's flush at exit); here standard output's :class:`OutputError` is raised,
+        so :func:`damiera.cli.main` ends the command as it ends every other one."""
+        (sys.stdout if file is None else file).write(self.format_help())
 
 
 #: Help of each rule option's flag (``--optional-capture``, ``--losing``, ``--breakthrough``).

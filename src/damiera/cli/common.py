@@ -23,7 +23,8 @@ class OutputError(OSError):
     """Writing standard output failed (a full disk, a closed pipe, ...): the stream's OSError,
     same ``errno`` and ``strerror``, raised in its place while a command runs
     (:func:`damiera.cli.main`), so that it is told apart from a command's own file errors. An
-    OSError still, so that a command that carries on without its output (``hub``) does."""
+    OSError still, so that library code that writes standard output and catches OSError
+    (the Hub engine's answers) sees it as the error it is."""
 
 
 class Parser(argparse.ArgumentParser):

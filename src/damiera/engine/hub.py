@@ -123,16 +123,27 @@ class HubSession:
         self._pondering = False
         self._stop_requested = threading.Event()
         self._timer: threading.Timer | None = None
+        #: The error of the first write to ``out`` that failed (None while it works).
+        self.output_error: OSError | ValueError | None = None
 
     # -- output ------------------------------------------------------------------------------
     def send(self, line: str) -> None:
-        """Write one line (from either thread) and flush it."""
+        """Write one line (from either thread) and flush it. When the output cannot be
+        written (the GUI closed its end, a full disk), the first error is kept in
+        :attr:`output_error`, nothing more is written and the running search is stopped:
+        :func:`run` then leaves."""
         with self._out_lock:
+            if self.output_error is not None:
+                return
             try:
                 self.out.write(line + "\n")
                 self.out.flush()
-            except (OSError, ValueError):  # the GUI has gone; the end of input follows
-                pass
+            except (OSError, ValueError) as exc:  # ValueError: ``out`` was closed
+                self.output_error = exc
+                self._stop_requested.set()  # a search about to start stops at its first info
+                engine = self.engine
+                if engine is not None:
+                    engine.stop()
 
     def _error(self, message: str) -> None:
         self.send(format_line("error", message=message))
@@ -414,20 +425,28 @@ _WHOLE_NUMBER = re.compile(r"([+-]?)([0-9]+)")
 
 
 def run(lines: Iterable[str | HubError], out: TextIO) -> None:
-    """Serve the protocol: answer each line of ``lines`` on ``out`` until ``quit`` or the end
-    of input (the GUI has gone: a running search is stopped)."""
+    """Serve the protocol: answer each line of ``lines`` on ``out`` until ``quit``, the end
+    of input (the GUI has gone: a running search is stopped) or a write to ``out`` that fails
+    (a closed pipe, a full disk: the engine stops, at once when the line's answer failed,
+    else (an ``info`` or ``done`` of the search) at the next line read). Raises that write's
+    OSError (an ``out`` found closed, ValueError, ends quietly)."""
     session = HubSession(out)
     try:
         for line in lines:
             if not session.handle(line.strip() if isinstance(line, str) else line):
                 break
+            if session.output_error is not None:
+                break
     finally:
         session.close()
+    if isinstance(session.output_error, OSError):
+        raise session.output_error
 
 
 def main() -> int:
     """Entry point of ``damiera hub``: lines read as bytes from standard input (so that no
-    input can stop the engine with a decoding error), answers on standard output."""
+    input can stop the engine with a decoding error), answers on standard output. Raises
+    the OSError of a write to standard output that failed (see :func:`run`)."""
     # The reading thread asks the searching one for the interpreter lock after this long.
     sys.setswitchinterval(0.001)
     run(read_lines(sys.stdin.buffer), sys.stdout)

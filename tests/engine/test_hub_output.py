@@ -1,0 +1,105 @@
+"""A Hub engine whose output is gone stops: ``damiera hub`` into a closed pipe leaves quietly
+with status 0, into a full disk with one error line and status 1, without waiting for the
+end of its input; a write of the search thread that fails stops the search.
+
+The waits are generous guards against an engine that carries on, never speed bounds.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from damiera.engine.hub import HubSession, run
+
+START_10 = "W" + "b" * 20 + "e" * 10 + "w" * 20
+GUARD = 120.0  # seconds: only an engine that carries on takes this long
+
+
+def _hub_into(stdout: int, buffered: bool) -> tuple[int, str]:
+    """``damiera hub`` writing to the file descriptor ``stdout``, sent ``hub`` on an input
+    that stays open: exit status and standard error once it has left by itself."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    proc = subprocess.Popen([sys.executable, "-m", "damiera", "hub"], stdin=subprocess.PIPE,
+                            stdout=stdout, stderr=subprocess.PIPE, env=env)
+    assert proc.stdin is not None and proc.stderr is not None
+    try:
+        proc.stdin.write(b"hub\n")
+        proc.stdin.flush()
+        try:
+            code = proc.wait(GUARD)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the engine carried on with its output gone")
+        return code, proc.stderr.read().decode("utf-8", "replace")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdin.close()
+        proc.stderr.close()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs Linux's /dev/full")
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+def test_a_full_disk_stops_the_engine_with_one_error_line(buffered: bool) -> None:
+    fd = os.open("/dev/full", os.O_WRONLY)
+    try:
+        code, err = _hub_into(fd, buffered)
+    finally:
+        os.close(fd)
+    assert err == "damiera: error: cannot write the output: No space left on device\n"
+    assert code == 1
+
+
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+def test_a_closed_pipe_stops_the_engine_quietly(buffered: bool) -> None:
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        code, err = _hub_into(write, buffered)
+    finally:
+        os.close(write)
+    assert (code, err) == (0, "")
+
+
+class _FailingAfter(io.StringIO):
+    """An output whose writes fail with ENOSPC once ``good`` lines have been written."""
+
+    def __init__(self, good: int):
+        super().__init__()
+        self.good = good
+
+    def write(self, text: str) -> int:
+        if self.getvalue().count("\n") >= self.good:
+            raise OSError(28, "No space left on device")
+        return super().write(text)
+
+
+def test_a_failed_info_line_stops_an_infinite_search_without_more_input() -> None:
+    session = HubSession(_FailingAfter(0))  # the first info line of the search fails
+    for line in (f"pos pos={START_10}", "level infinite", "go analyze"):
+        session.handle(line)
+    deadline = time.monotonic() + GUARD
+    while session.searching and time.monotonic() < deadline:
+        time.sleep(0.05)
+    searching = session.searching
+    session.close()
+    assert not searching, "the search went on with its output gone"
+    assert isinstance(session.output_error, OSError)
+
+
+def test_run_reads_no_line_after_an_answer_failed() -> None:
+    def lines() -> Iterator[str]:
+        yield "hub"
+        pytest.fail("a line was read after the output failed")
+
+    with pytest.raises(OSError, match="No space left on device"):
+        run(lines(), _FailingAfter(2))

@@ -60,7 +60,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-from damiera.cli.common import UsageError, add_rule_options, int_in
+from damiera.cli.common import OutputError, UsageError, add_rule_options, int_in
 from damiera.engine.analysis import score_text
 from damiera.engine.egdb_files import MAX_DISK_PIECES
 from damiera.engine.front import Info
@@ -500,6 +500,8 @@ def _cmd_dxp(args: argparse.Namespace) -> int:
             print(f"damiera: error: {exc}", file=sys.stderr)
             return 1
         raise UsageError(str(exc)) from None
+    except OutputError:
+        raise  # standard output is gone: ended as every command's (damiera.cli.main)
     except OSError as exc:
         print(f"damiera: error: {exc.strerror or exc}", file=sys.stderr)
         return 1

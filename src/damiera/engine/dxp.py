@@ -462,10 +462,21 @@ def listen(port_text: str, host: str, out: TextIO, *, once: bool = False,
     when the address cannot be bound; a connection that fails (reset, broken pipe, an
     opponent silent past ``idle_timeout``: see :class:`DxpSession`, told so in a CHAT) is
     logged and closed, and the next one served, except with ``once``, where its OSError is
-    raised."""
+    raised. What ``on_game`` raises, and an OSError writing ``out``, is the caller's, not the
+    connection's: it goes up to the caller (the CLI's standard output is gone: it stops)."""
     port = _port(port_text)
     count = 0  # games played over every connection
     say = log if log is not None else sys.stderr
+    failed: list[BaseException] = []  # what on_game raised
+
+    def game_over(number: int, outcome: GameOutcome) -> None:
+        if on_game is not None:
+            try:
+                on_game(number, outcome)
+            except BaseException as exc:
+                failed.append(exc)
+                raise
+
     with socket.create_server((host, port)) as server:
         bound = server.getsockname()
         print(f"listening on {bound[0]}:{bound[1]}", file=out, flush=True)
@@ -473,7 +484,7 @@ def listen(port_text: str, host: str, out: TextIO, *, once: bool = False,
             conn, peer = server.accept()
             with conn:
                 follower = Follower(conn, level_number=level_number, movetime=movetime,
-                                    name=name, log=log, on_game=on_game,
+                                    name=name, log=log, on_game=game_over,
                                     first_game=count + 1, idle_timeout=idle_timeout)
                 follower.say(f"connection from {peer[0]}:{peer[1]}")
                 try:
@@ -482,7 +493,7 @@ def listen(port_text: str, host: str, out: TextIO, *, once: bool = False,
                     if isinstance(exc, IdleTimeout):
                         with contextlib.suppress(OSError):
                             follower.send(Chat(f"closing the connection: {exc}"))
-                    if once:
+                    if once or failed:
                         raise
                     print(f"connection from {peer[0]}:{peer[1]} lost: "
                           f"{exc.strerror or exc}", file=say, flush=True)

@@ -235,7 +235,9 @@ def _moves(variant: Variant, path: Path, fen: str, pos: Position, rows: object) 
 
 def read_book(variant: Variant, path: Path | str) -> Book:
     """Read and check the book file ``path`` for ``variant`` (see the module's text for the
-    format and the checks). Raises :class:`BookFileError` naming the file and the fault."""
+    format and the checks). Raises :class:`BookFileError` naming the file and the fault; a
+    path that is not a regular file is refused so at once, not waited on (a FIFO: ``PATH:
+    cannot read it (a FIFO, not a regular file)``)."""
     path = Path(path)
     data = _unpack(path)
     if not isinstance(data, dict) or data.get("format") != FORMAT:

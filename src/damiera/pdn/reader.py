@@ -477,7 +477,9 @@ def read_games(
     whole input (each move played, and each tried while resolving short captures or guessing
     the variant; None: no bound but each game's own); when they run out, the game being
     read gets a :class:`PdnError` (rule ``"limit"``; raised with ``"raise"``, else yielded)
-    and reading stops. With it, reading any input takes time linear in its size.
+    and reading stops. With it, reading any input takes time linear in its size. OSError
+    when a path cannot be read: :class:`damiera.files.NotRegularFileError` at once for one
+    that is not a regular file (a FIFO is refused, not waited on).
     """
     if errors not in ("raise", "skip", "collect"):
         raise ValueError(f"errors must be 'raise', 'skip' or 'collect', not {errors!r}")
@@ -519,5 +521,6 @@ def read_game(
     source: Source, variant: Variant | str | None = None, *, variations: bool = True,
 ) -> PdnGame | None:
     """The first game of a PDN input, or None when it holds none; raises
-    :class:`PdnError` when that game is broken."""
+    :class:`PdnError` when that game is broken, and OSError as :func:`read_games` does
+    for a path that cannot be read or is not a regular file."""
     return next(read_games(source, variant, errors="raise", variations=variations), None)

@@ -33,6 +33,8 @@ from collections.abc import Iterable, Iterator
 from enum import Enum
 from typing import BinaryIO, NamedTuple, TextIO
 
+from damiera.files import open_regular
+
 #: Longest line read whole (characters or bytes); the rest of a longer line is skipped.
 MAX_LINE = 65_536
 #: Longest comment kept (characters); a longer one is an error.
@@ -137,10 +139,12 @@ def lines(source: Source) -> Iterator[tuple[str, bool]]:
     ``source``: PDN text (``str``), raw bytes, a path (``os.PathLike`` such as
     :class:`pathlib.Path`: the file is opened as bytes and closed after its last line), a
     text or binary file handle, or any iterable of text lines. Raises TypeError for anything
-    else (when the first line is asked for) and OSError when a path cannot be read.
+    else (when the first line is asked for) and OSError when a path cannot be read:
+    :class:`damiera.files.NotRegularFileError` at once for a path that is not a regular file
+    (a FIFO is refused, not waited on; a directory, a device).
     """
     if isinstance(source, os.PathLike):
-        with open(source, "rb") as handle:
+        with open_regular(source) as handle:
             yield from lines(handle)
         return
     if not isinstance(source, (str, bytes)) and not hasattr(source, "readline") and not (

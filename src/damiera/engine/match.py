@@ -36,10 +36,12 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import pickle
 import signal
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from damiera.engine.elo import elo_stats, pair_stats
 from damiera.engine.front import Limit
@@ -61,6 +63,9 @@ from damiera.engine.match_openings import (
 )
 from damiera.rules.position import Position, parse_fen, write_fen
 from damiera.rules.variant import Variant
+
+#: The signature of :data:`warnings.showwarning`.
+ShowWarning = Callable[..., Any]
 
 __all__ = [
     "HUB_MOVETIME", "HUB_PREFIX", "MAX_GAME_PLIES", "MAX_OPENINGS_BYTES", "PLAYER_NAMES",
@@ -230,13 +235,29 @@ def _game_job(task: _Task) -> GameRecord:
                      increment=task.increment, books=task.books)
 
 
-def _init_worker() -> None:
+def _init_worker(show_warning: ShowWarning | None = None) -> None:
     """A match worker leaves Ctrl-C to the match, which ends every worker at once with
     SIGTERM (the pool's terminate). SIGTERM raises SystemExit in the worker, once (a second
     is ignored while it cleans up), so that the game under way closes its Hub engines, and
-    kills one that does not quit in time, before the worker exits."""
+    kills one that does not quit in time, before the worker exits. ``show_warning``: the
+    match process's :data:`warnings.showwarning` (:func:`_worker_warnings`), so that the
+    worker's warnings are shown as the match's are (``damiera``'s one line); None leaves
+    Python's."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    if show_warning is not None:
+        warnings.showwarning = show_warning
+
+
+def _worker_warnings() -> ShowWarning | None:
+    """This process's :data:`warnings.showwarning` when it can be handed to a worker (a
+    function defined at a module's top level: pickled by name), else None."""
+    show = warnings.showwarning
+    try:
+        pickle.dumps(show)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        return None
+    return show
 
 
 def _exit_on_sigterm(signum: int, frame: object) -> None:
@@ -340,7 +361,8 @@ def _play(
         # spawned, not forked: a fork copies whatever lock another thread of this process held
         # at that instant, and a worker then waits on it for ever.
         spawn = multiprocessing.get_context("spawn")
-        with spawn.Pool(jobs, initializer=_init_worker) as pool:
+        with spawn.Pool(jobs, initializer=_init_worker,
+                        initargs=(_worker_warnings(),)) as pool:
             record_each(pool.imap_unordered(_indexed_game_job, enumerate(tasks)))
     else:
         record_each((i, _game_job(t)) for i, t in enumerate(tasks))

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import json
 import shlex
+import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -195,3 +198,41 @@ def test_an_engine_slow_to_quit_is_killed_when_ctrl_c_interrupts_the_wait(
         if proc.poll() is None:
             proc.kill()
             real_wait()
+
+
+@pytest.mark.parametrize("start", ["constructor", "offered_variants"])
+def test_a_stop_between_the_engine_start_and_its_cleanup_kills_the_engine(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start: str) -> None:
+    """A SIGTERM in a match worker raises SystemExit wherever it lands: one that came after
+    the engine's process had started, before the client had made its cleanup sure (here:
+    while the threads that read it were made), left the engine running."""
+    script = tmp_path / "sleeping_engine.py"
+    script.write_text("import time\ntime.sleep(120)\n")  # ignores quit: must be killed
+    started: list[subprocess.Popen[bytes]] = []
+    real_popen = subprocess.Popen
+
+    def popen(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        proc = real_popen(*args, **kwargs)
+        started.append(proc)
+        return proc
+
+    def stopped(*args: Any, **kwargs: Any) -> threading.Thread:
+        raise SystemExit(143)  # as the match worker's SIGTERM handler raises it
+
+    monkeypatch.setattr(subprocess, "Popen", popen)
+    monkeypatch.setattr(threading, "Thread", stopped)
+    command = [sys.executable, str(script)]
+    try:
+        with pytest.raises(SystemExit):
+            if start == "constructor":
+                HubClient(command, variant("international"))
+            else:
+                HubClient.offered_variants(command)
+        monkeypatch.undo()
+        (proc,) = started
+        assert proc.poll() is not None, "the engine is still running"
+    finally:
+        for proc in started:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()

@@ -100,11 +100,11 @@ class HubClient:
         timeout: float = DEFAULT_TIMEOUT,
     ):
         self.variant = variant
-        self._start(command, timeout)
         try:
+            self._start(command, timeout)
             self._handshake(params or {})
         except BaseException as exc:
-            self.close_after(exc)
+            self._close_if_started(exc)
             raise
 
     @classmethod
@@ -118,12 +118,14 @@ class HubClient:
         from damiera.rules.variant import VARIANTS
 
         self = cls.__new__(cls)
-        self._start(command, timeout)
         try:
+            self._start(command, timeout)
             self.send("hub")
             self._hello(time.monotonic() + timeout)
-        finally:
-            self.close()
+        except BaseException as exc:
+            self._close_if_started(exc)
+            raise
+        self.close()
         return self.name, [v for v in VARIANTS if self._engine_name(v) is not None]
 
     def _start(self, command: str | Sequence[str], timeout: float) -> None:
@@ -136,14 +138,17 @@ class HubClient:
         self.params: dict[str, dict[str, str]] = {}
         path = os.path.abspath(argv[0]) if os.sep in argv[0] else argv[0]
         cwd = os.path.dirname(path) if os.sep in argv[0] else None
+        # Everything close() needs but the process is ready before it starts: from the
+        # moment it has started, close() can end it (see _close_if_started).
+        self._lines: queue.Queue[str | HubError | None] = queue.Queue()
+        self._stderr: collections.deque[str] = collections.deque(maxlen=5)
+        self._readers: list[threading.Thread] = []
         try:
             self._proc = subprocess.Popen(
                 [path, *argv[1:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, cwd=cwd)
         except OSError as exc:
             raise HubClientError(f"cannot start engine {argv[0]}: {exc.strerror or exc}") from None
-        self._lines: queue.Queue[str | HubError | None] = queue.Queue()
-        self._stderr: collections.deque[str] = collections.deque(maxlen=5)
         assert self._proc.stdout is not None and self._proc.stderr is not None
         self._readers = [
             threading.Thread(target=self._read_out, args=(self._proc.stdout,), daemon=True),
@@ -151,6 +156,15 @@ class HubClient:
         ]
         for reader in self._readers:
             reader.start()
+
+    def _close_if_started(self, exc: BaseException) -> None:
+        """After ``exc`` ended a start (the constructor's, :meth:`offered_variants`'): the
+        engine's process closed (:meth:`close_after`) if it had started. Whatever came after
+        its start was recorded, a SIGTERM turned into SystemExit included, leaves no engine
+        running. (One that lands inside ``subprocess.Popen`` itself, after the fork and
+        before it returns, is not covered: the process is not known yet.)"""
+        if "_proc" in self.__dict__:
+            self.close_after(exc)
 
     # -- plumbing ----------------------------------------------------------------------------
     def _read_out(self, stream: IO[bytes]) -> None:
@@ -377,7 +391,8 @@ class HubClient:
                     self._proc.kill()
                     self._proc.wait()
         for reader in self._readers:
-            reader.join(1.0)
+            if reader.ident is not None:  # started
+                reader.join(1.0)
         for stream in (self._proc.stdout, self._proc.stderr):
             if stream is not None and not any(r.is_alive() for r in self._readers):
                 stream.close()

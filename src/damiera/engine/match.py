@@ -65,7 +65,7 @@ from damiera.rules.position import Position, parse_fen, write_fen
 from damiera.rules.variant import Variant
 
 #: The signature of :data:`warnings.showwarning`.
-ShowWarning = Callable[..., Any]
+_ShowWarning = Callable[..., Any]
 
 __all__ = [
     "HUB_MOVETIME", "HUB_PREFIX", "MAX_GAME_PLIES", "MAX_OPENINGS_BYTES", "PLAYER_NAMES",
@@ -235,7 +235,7 @@ def _game_job(task: _Task) -> GameRecord:
                      increment=task.increment, books=task.books)
 
 
-def _init_worker(show_warning: ShowWarning | None = None) -> None:
+def _init_worker(show_warning: _ShowWarning | None = None) -> None:
     """A match worker leaves Ctrl-C to the match, which ends every worker at once with
     SIGTERM (the pool's terminate). SIGTERM raises SystemExit in the worker, once (a second
     is ignored while it cleans up), so that the game under way closes its Hub engines, and
@@ -249,7 +249,7 @@ def _init_worker(show_warning: ShowWarning | None = None) -> None:
         warnings.showwarning = show_warning
 
 
-def _worker_warnings() -> ShowWarning | None:
+def _worker_warnings() -> _ShowWarning | None:
     """This process's :data:`warnings.showwarning` when it can be handed to a worker (a
     function defined at a module's top level: pickled by name), else None."""
     show = warnings.showwarning

@@ -60,3 +60,25 @@ def test_workers_are_given_the_warning_display_of_the_match_process() -> None:
     with warnings.catch_warnings():
         match._init_worker(_shown)
         assert warnings.showwarning is _shown
+
+
+#: A match worker whose SIGTERM lands while the interpreter is shutting down: the main thread
+#: has ended and waits in threading's shutdown for a thread, which then sends the SIGTERM (as
+#: the pool's close does when a worker is leaving on the pool's stop sentinel).
+_SIGTERM_WHILE_LEAVING = """
+import os, signal, threading, time
+from damiera.engine import match
+match._init_worker()
+def late_stop():
+    time.sleep(0.2)
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(5)
+threading.Thread(target=late_stop).start()
+"""
+
+
+def test_an_idle_match_worker_stopped_while_leaving_exits_without_a_traceback() -> None:
+    done = subprocess.run([sys.executable, "-c", _SIGTERM_WHILE_LEAVING], check=False,
+                          capture_output=True, text=True, timeout=120)
+    assert done.stderr == ""
+    assert done.returncode == 128 + 15

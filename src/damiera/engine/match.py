@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
 import pickle
 import signal
 import warnings
@@ -260,13 +261,29 @@ def _worker_warnings() -> _ShowWarning | None:
     return show
 
 
+#: In a match worker: a game is under way (set by :func:`_indexed_game_job`).
+_playing = False
+
+
 def _exit_on_sigterm(signum: int, frame: object) -> None:
+    """SIGTERM in a match worker: during a game, SystemExit unwinds it (its Hub engines are
+    closed); otherwise the worker has nothing to close and leaves at once, also when the
+    signal lands while the interpreter is already shutting down (pool workers get the
+    pool's stop sentinel and its SIGTERM close together), where a SystemExit would be
+    printed as "Exception ignored in: <module 'threading'>"."""
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if not _playing:
+        os._exit(128 + signum)
     raise SystemExit(128 + signum)
 
 
 def _indexed_game_job(item: tuple[int, _Task]) -> tuple[int, GameRecord]:
-    return item[0], _game_job(item[1])
+    global _playing
+    _playing = True
+    try:
+        return item[0], _game_job(item[1])
+    finally:
+        _playing = False
 
 
 def run_match(

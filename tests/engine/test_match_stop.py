@@ -244,3 +244,36 @@ def test_a_match_on_workers_stopped_by_sigterm_leaves_no_hub_engine_running(
         for p in pids.iterdir():
             if _running(int(p.name)):
                 os.kill(int(p.name), signal.SIGKILL)
+
+
+def _two_signals(first: int, second: int) -> None:
+    """Send this process ``first`` and ``second`` so that both are pending together: the
+    second handler runs while the first one's KeyboardInterrupt is being handled (Python
+    runs the handlers of the pending signals in the order of their numbers)."""
+    both = {first, second}
+    signal.pthread_sigmask(signal.SIG_BLOCK, both)
+    try:
+        os.kill(os.getpid(), second)
+        os.kill(os.getpid(), first)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, both)
+
+
+@pytest.mark.parametrize(("first", "second", "status"), [
+    (signal.SIGINT, signal.SIGTERM, 130), (signal.SIGHUP, signal.SIGTERM, 129),
+    (signal.SIGHUP, signal.SIGINT, 129)])
+def test_cli_match_stopped_by_two_different_signals_ends_as_by_the_first(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        first: int, second: int, status: int) -> None:
+    """The first stop signal wins; a second, different one landing while the match stops is
+    only noted (it raised KeyboardInterrupt in the stop's own cleanup: a traceback, status 1
+    and no summary)."""
+    assert first < second  # the order Python runs their handlers in
+    _stop_after(monkeypatch, [1, 0], lambda: _two_signals(first, second))
+    code = main(["match", "american", "--first", "1", "--second", "random", "--games", "6",
+                 "--movetime", "0.01", "--json", "--quiet"])
+    assert code == status
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == ("1 vs random in American checkers, stopped after 2 of 6 games at "
+                        "0.01 s a move")
+    assert json.loads(lines[-1])["played"] == 2

@@ -347,16 +347,22 @@ def _signals_interrupt(signums: tuple[int, ...],
     """The signals ``signums`` raise KeyboardInterrupt, as Ctrl-C does, while the block runs,
     so that a command stopped by any of them ends the same way (SIGTERM: a user's ``kill`` or a
     batch system's stop; SIGHUP: the terminal closed); each is noted in ``caught`` in the
-    order they came (for a match, the first gives the exit status). The old handlers are put
-    back after. Left alone outside the main thread, where no handler can be set."""
+    order they came (for a match, the first gives the exit status). Only the first raises:
+    a later one, of the same signal or another, lands while the first is being handled (the
+    command stopping, its workers or Hub engines being closed) and is only noted, so that
+    the command still stops as the first asked. The old handlers are put back after. Left
+    alone outside the main thread, where no handler can be set."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    taken: list[int] = []
 
     def stop(signum: int, _frame: object) -> None:
         if caught is not None:
             caught.append(signum)
-        raise KeyboardInterrupt
+        taken.append(signum)
+        if len(taken) == 1:
+            raise KeyboardInterrupt
 
     old = {signum: signal.signal(signum, stop) for signum in signums}
     try:

@@ -13,6 +13,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -247,14 +248,14 @@ def test_a_match_on_workers_stopped_by_sigterm_leaves_no_hub_engine_running(
 
 
 def _two_signals(first: int, second: int) -> None:
-    """Send this process ``first`` and ``second`` so that both are pending together: the
+    """Send the main thread ``first`` and ``second`` so that both are pending together: the
     second handler runs while the first one's KeyboardInterrupt is being handled (Python
     runs the handlers of the pending signals in the order of their numbers)."""
     both = {first, second}
     signal.pthread_sigmask(signal.SIG_BLOCK, both)
-    try:
-        os.kill(os.getpid(), second)
-        os.kill(os.getpid(), first)
+    try:  # sent to this thread, which blocks them (another thread of the process would not)
+        signal.pthread_kill(threading.get_ident(), second)
+        signal.pthread_kill(threading.get_ident(), first)
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, both)
 

@@ -112,8 +112,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``damiera`` console script; returns the exit status. Warnings
     (``warnings.warn``, e.g. the engine's about a weights file it refused) are shown by
     :func:`show_warning` while it runs. Standard output that cannot be written (a full disk,
-    or none open: REASON ``standard output is closed``) ends the command with one line on stderr, ``damiera: error: cannot write the output:
-    REASON``, and status 1; into a closed pipe, quietly with status 0."""
+    or none open: REASON ``standard output is closed``) ends the command with one line on
+    stderr, ``damiera: error: cannot write the output: REASON``, and status 1; into a closed
+    pipe, quietly with status 0."""
     stream = sys.stdout
     with warnings.catch_warnings():
         warnings.showwarning = show_warning

@@ -1,7 +1,8 @@
 """Warnings raised in the worker processes of ``damiera match --jobs 2`` are shown by the
 match's own process, as it shows its own (in ``damiera``, one line ``damiera: warning: ...``;
 the workers showed Python's two lines pointing into the library), and each once for the
-match however many workers raised it."""
+match however many workers raised it. And how a worker meets signals: Ctrl-C while it starts,
+SIGTERM while it leaves."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -23,6 +25,7 @@ from damiera.rules.variant import variant
 #: that they look there as well.
 _DAMIERA_WITH_WEIGHTS_IN = """
 import sys
+import time
 from pathlib import Path
 from damiera.engine import patterns
 patterns._DIR = Path(sys.argv[1])
@@ -105,3 +108,53 @@ def test_an_idle_match_worker_stopped_while_leaving_exits_without_a_traceback() 
                           capture_output=True, text=True, timeout=120)
     assert done.stderr == ""
     assert done.returncode == 128 + 15
+
+
+#: ``damiera match`` (argv[2:]) whose spawned workers, while they start (running this
+#: script's top level as ``__mp_main__``, before the pool's initializer), each write their
+#: pid into the folder argv[1] and wait there for the file ``go``.
+_WORKERS_WAIT_WHILE_STARTING = """
+import os, sys, time
+from pathlib import Path
+folder = Path(sys.argv[1])
+if __name__ == "__mp_main__":
+    (folder / str(os.getpid())).touch()
+    end = time.monotonic() + 300
+    while not (folder / "go").exists() and time.monotonic() < end:
+        time.sleep(0.01)
+if __name__ == "__main__":
+    from damiera.cli import main
+    sys.exit(main(sys.argv[2:]))
+"""
+
+
+def test_a_match_worker_ignores_ctrl_c_while_it_starts(tmp_path: Path) -> None:
+    """Ctrl-C reaches the whole process group, the workers too, which leave Ctrl-C to the
+    match only once the pool's initializer has run: a worker still starting (importing) was
+    ended by it with a KeyboardInterrupt traceback. Here SIGINT goes to the starting
+    workers alone: they carry on and the match ends normally."""
+    script = tmp_path / "damiera_main.py"
+    script.write_text(_WORKERS_WAIT_WHILE_STARTING, encoding="utf-8")
+    folder = tmp_path / "workers"
+    folder.mkdir()
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(folder), "match", "american", "--first", "random",
+         "--second", "random", "--games", "2", "--jobs", "2", "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 300  # a bound for a broken start, not a wait
+        while len(list(folder.iterdir())) < 2:
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.01)
+        for worker in folder.iterdir():
+            os.kill(int(worker.name), signal.SIGINT)
+        (folder / "go").touch()
+        out, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert proc.returncode == 0, err
+    assert "2 games" in out.splitlines()[0]

@@ -39,9 +39,11 @@ import multiprocessing
 import os
 import pickle
 import signal
+import threading
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
+from multiprocessing import resource_tracker
 from typing import NamedTuple
 
 from damiera.engine.elo import elo_stats, pair_stats
@@ -245,8 +247,27 @@ def _init_worker() -> None:
     (those its filters let through) are kept by :func:`_keep_warning` and sent back with
     its next game, for the match's process to show (:func:`_show_once`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Started with SIGINT blocked (_hold_sigint); one that came meanwhile is dropped now.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     warnings.showwarning = _keep_warning
+
+
+def _hold_sigint() -> set[int] | None:
+    """Block SIGINT in this thread (the processes it starts inherit that) and return the
+    old mask to restore; None (nothing done) outside the main thread, whose mask is left
+    as it is. multiprocessing's resource tracker is started first: starting it unblocks
+    SIGINT (after blocking it for the tracker), which would undo this for the workers."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    resource_tracker.ensure_running()
+    return set(signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}))
+
+
+def _release_sigint(held: set[int] | None) -> None:
+    """Restore the mask :func:`_hold_sigint` returned: a SIGINT that came meanwhile lands."""
+    if held is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 #: In a match worker: the warnings raised since its last game was sent back.
@@ -404,7 +425,18 @@ def _play(
                 _show_once(warned, shown)
                 yield i, record
 
-        with spawn.Pool(jobs, initializer=_init_worker) as pool:
+        # The workers start with SIGINT blocked (a blocked signal stays blocked across fork
+        # and exec) until _init_worker ignores it: Ctrl-C to the process group while they
+        # import would end them with a KeyboardInterrupt traceback each. This process holds a
+        # Ctrl-C of that moment back, not lost: it lands once the pool is there to stop.
+        held = _hold_sigint()
+        try:
+            pool = spawn.Pool(jobs, initializer=_init_worker)
+        except BaseException:
+            _release_sigint(held)
+            raise
+        with pool:
+            _release_sigint(held)
             record_each(shown_once(pool.imap_unordered(_indexed_game_job, enumerate(tasks))))
     else:
         record_each((i, _game_job(t)) for i, t in enumerate(tasks))

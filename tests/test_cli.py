@@ -242,6 +242,28 @@ def test_a_closed_pipe_for_standard_output_ends_quietly_with_status_0(
     assert (done.returncode, done.stderr) == (0, "")
 
 
+@pytest.mark.parametrize("argv", [["--help"], ["variants"], ["match", "--help"]],
+                         ids="-".join)
+def test_no_standard_output_at_all_is_one_error_line_and_status_1(argv: list[str]) -> None:
+    """Standard output not open (``damiera --help >&-``): Python has no sys.stdout; '--help'
+    ended in a traceback and other commands succeeded with their output lost."""
+    done = subprocess.run(
+        ["/bin/sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "damiera", *argv],
+        stderr=subprocess.PIPE, text=True, check=False, timeout=120)
+    assert done.stderr == ("damiera: error: cannot write the output: standard output is "
+                           "closed\n")
+    assert done.returncode == 1
+
+
+def test_a_command_with_no_standard_output_says_so(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdout", None)
+    assert main(["variants"]) == 1
+    assert capsys.readouterr().err == ("damiera: error: cannot write the output: standard "
+                                       "output is closed\n")
+    assert sys.stdout is None  # put back
+
+
 class _FillsUp(io.StringIO):
     """Standard output on a disk that fills up after ``room`` writes."""
 

@@ -11,12 +11,14 @@ import io
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 
 import pytest
 
 from damiera.engine.hub import HubSession, run
+from damiera.engine.hub_protocol import ReadAhead
 
 START_10 = "W" + "b" * 20 + "e" * 10 + "w" * 20
 GUARD = 120.0  # seconds: only an engine that carries on takes this long
@@ -103,3 +105,51 @@ def test_run_reads_no_line_after_an_answer_failed() -> None:
 
     with pytest.raises(OSError, match="No space left on device"):
         run(lines(), _FailingAfter(2))
+
+
+def test_a_pipe_closed_during_a_search_stops_the_engine_without_more_input() -> None:
+    """The GUI closes its end of the engine's output while a search runs and sends nothing
+    more: the search's next ``info`` fails and the engine leaves (it stayed, blocked reading
+    its input, until another line came)."""
+    proc = subprocess.Popen([sys.executable, "-m", "damiera", "hub"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    try:
+        proc.stdin.write(f"hub\ninit\npos pos={START_10}\nlevel infinite\ngo analyze\n"
+                         .encode())
+        proc.stdin.flush()
+        for line in proc.stdout:  # synchronised on the output: the search has started
+            if line.startswith(b"info"):
+                break
+        else:
+            pytest.fail("no info line")
+        proc.stdout.close()  # the input stays open, silent
+        try:
+            code = proc.wait(GUARD)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the engine waited for input with its output gone")
+        assert (code, proc.stderr.read()) == (0, b"")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdin.close()
+        proc.stderr.close()
+
+
+def test_run_on_lines_read_ahead_leaves_when_a_search_write_fails() -> None:
+    """:func:`run` over a :class:`ReadAhead` of an input that stays open and silent ends
+    when the search's first ``info`` fails, raising that write's error."""
+    read, write = os.pipe()
+    stream = open(read, "rb")  # noqa: SIM115 (closed once its reading thread has left)
+    try:
+        os.write(write, f"pos pos={START_10}\nlevel infinite\ngo analyze\n".encode())
+        lines = ReadAhead(stream)
+        with pytest.raises(OSError, match="No space left on device"):
+            run(lines, _FailingAfter(0), lines.wake)
+    finally:
+        os.close(write)  # the reading thread sees the end of its input and leaves
+        for thread in threading.enumerate():
+            if thread.name == "hub-input":
+                thread.join(GUARD)
+        stream.close()

@@ -13,6 +13,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -244,3 +245,69 @@ def test_a_match_on_workers_stopped_by_sigterm_leaves_no_hub_engine_running(
         for p in pids.iterdir():
             if _running(int(p.name)):
                 os.kill(int(p.name), signal.SIGKILL)
+
+
+def _two_signals(first: int, second: int) -> None:
+    """Send the main thread ``first`` and ``second`` so that both are pending together: the
+    second handler runs while the first one's KeyboardInterrupt is being handled. (Which
+    of two pending signals arrives first is the kernel's choice, not the sending order.)"""
+    both = {first, second}
+    signal.pthread_sigmask(signal.SIG_BLOCK, both)
+    try:  # sent to this thread, which blocks them (another thread of the process would not)
+        signal.pthread_kill(threading.get_ident(), second)
+        signal.pthread_kill(threading.get_ident(), first)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, both)
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    (signal.SIGINT, signal.SIGTERM), (signal.SIGHUP, signal.SIGTERM),
+    (signal.SIGHUP, signal.SIGINT)])
+def test_cli_match_stopped_by_two_different_signals_ends_as_by_one(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        first: int, second: int) -> None:
+    """The first stop signal wins; a second, different one landing while the match stops is
+    only noted (it raised KeyboardInterrupt in the stop's own cleanup: a traceback, status 1
+    and no summary)."""
+    _stop_after(monkeypatch, [1, 0], lambda: _two_signals(first, second))
+    code = main(["match", "american", "--first", "1", "--second", "random", "--games", "6",
+                 "--movetime", "0.01", "--json", "--quiet"])
+    assert code in (128 + first, 128 + second)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == ("1 vs random in American checkers, stopped after 2 of 6 games at "
+                        "0.01 s a move")
+    assert json.loads(lines[-1])["played"] == 2
+
+
+def _two_signals_while_busy(first: int, second: int) -> None:
+    """``first`` then ``second`` arrive while the main thread is in a C call (as the match's
+    is, waiting for a game): a helper thread takes both, in that order, and the main thread
+    runs their Python handlers after, in the order of their numbers, not of arrival."""
+    def send() -> None:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {first, second})
+        os.kill(os.getpid(), first)
+        os.kill(os.getpid(), second)
+
+    helper = threading.Thread(target=send)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {first, second})  # taken by the helper
+    try:
+        helper.start()
+        helper.join()
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {first, second})
+
+
+@pytest.mark.parametrize(("first", "second", "status"), [
+    (signal.SIGTERM, signal.SIGINT, 143), (signal.SIGTERM, signal.SIGHUP, 143),
+    (signal.SIGINT, signal.SIGHUP, 130)])
+def test_cli_match_status_is_the_signal_that_came_first(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        first: int, second: int, status: int) -> None:
+    """``kill -TERM PID; kill -INT PID`` is a SIGTERM stop (143), though Python runs the
+    handler of the lower-numbered SIGINT first when both came during a C call."""
+    assert first > second  # the handlers would run the other way round
+    _stop_after(monkeypatch, [1, 0], lambda: _two_signals_while_busy(first, second))
+    code = main(["match", "american", "--first", "1", "--second", "random", "--games", "6",
+                 "--movetime", "0.01", "--json", "--quiet"])
+    assert code == status
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["played"] == 2

@@ -3,6 +3,7 @@ well-formed pieces come back as the tokens they are (Hypothesis)."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,32 @@ def test_a_line_longer_than_the_limit_is_cut_with_an_error() -> None:
     tokens = list(tokenize("1. 32-28 " + "{" + "x" * (MAX_LINE + 10) + "}\n2. 31-27 *"))
     assert tokens[0].kind is Kind.ERROR and "longer than" in tokens[0].text
     assert tokens[-1].kind is Kind.RESULT and tokens[-1].line == 2
+
+
+class _CountingBytes(io.BytesIO):
+    """A binary file handle that counts the bytes its readers took."""
+
+    taken = 0
+
+    def readline(self, size: int | None = -1) -> bytes:
+        line = super().readline(size)
+        self.taken += len(line)
+        return line
+
+    def read(self, size: int | None = -1) -> bytes:
+        data = super().read(size)
+        self.taken += len(data)
+        return data
+
+
+def test_reading_the_first_game_stops_at_an_overlong_line() -> None:
+    """A first game whose line is past the limit is refused when the limit is reached: the
+    rest of that line (a file of gigabytes without a newline) is not read to skip it."""
+    tail = 50 * MAX_LINE  # the rest of the line, never reached
+    handle = _CountingBytes(b"[Event " + b"x" * (MAX_LINE + 10) + b"y" * tail)
+    with pytest.raises(pdn.PdnError, match="longer than"):
+        pdn.read_game(handle)
+    assert handle.taken <= 2 * MAX_LINE + 2
 
 
 def test_tokenizing_is_linear_in_the_input() -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import io
 import os
 import sys
 import warnings
@@ -77,13 +78,24 @@ class _Output:
         return getattr(self._stream, name)
 
 
-def _output_failed(stream: TextIO, exc: OutputError) -> int:
+class _NoOutput(io.StringIO):
+    """Standard output when the process has none: every write fails (EBADF, ``standard
+    output is closed``); a flush with nothing written does not."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+def _output_failed(stream: TextIO | None, exc: OutputError) -> int:
     """Standard output ``stream`` cannot be written: its file descriptor pointed at
     ``os.devnull`` (so that the interpreter's flush at exit does not fail again on what is
     still buffered) and the exit status: 0 quietly for a closed pipe (``| head``), else 1
-    after one line on stderr."""
+    after one line on stderr (None: there was no standard output)."""
     try:
-        fd = stream.fileno()
+        fd = -1 if stream is None else stream.fileno()
     except (AttributeError, OSError, ValueError):  # not a file (a test's capture)
         fd = -1
     if fd >= 0:
@@ -99,15 +111,16 @@ def _output_failed(stream: TextIO, exc: OutputError) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``damiera`` console script; returns the exit status. Warnings
     (``warnings.warn``, e.g. the engine's about a weights file it refused) are shown by
-    :func:`show_warning` while it runs. Standard output that cannot be written (a full disk)
-    ends the command with one line on stderr, ``damiera: error: cannot write the output:
-    REASON``, and status 1; into a closed pipe, quietly with status 0."""
+    :func:`show_warning` while it runs. Standard output that cannot be written (a full disk,
+    or none open: REASON ``standard output is closed``) ends the command with one line on
+    stderr, ``damiera: error: cannot write the output: REASON``, and status 1; into a closed
+    pipe, quietly with status 0."""
     stream = sys.stdout
     with warnings.catch_warnings():
         warnings.showwarning = show_warning
-        if stream is None:  # no standard output at all: nothing to watch
-            return _run(argv)
-        sys.stdout = _Output(stream)
+        # No standard output at all (``>&-``: Python then has no sys.stdout): the first write
+        # fails as a closed descriptor's would, and the command ends as for any failed write.
+        sys.stdout = _Output(_NoOutput() if stream is None else stream)
         try:
             try:
                 status = _run(argv)

@@ -53,6 +53,7 @@ import argparse
 import contextlib
 import json
 import math
+import os
 import re
 import signal
 import sys
@@ -347,16 +348,36 @@ def _signals_interrupt(signums: tuple[int, ...],
     """The signals ``signums`` raise KeyboardInterrupt, as Ctrl-C does, while the block runs,
     so that a command stopped by any of them ends the same way (SIGTERM: a user's ``kill`` or a
     batch system's stop; SIGHUP: the terminal closed); each is noted in ``caught`` in the
-    order they came (for a match, the first gives the exit status). The old handlers are put
-    back after. Left alone outside the main thread, where no handler can be set."""
+    order they came (for a match, the first gives the exit status). Only the first raises:
+    a later one, of the same signal or another, lands while the first is being handled (the
+    command stopping, its workers or Hub engines being closed) and is only noted, so that
+    the command still stops as the first asked. The order is the order of arrival, read from
+    :func:`signal.set_wakeup_fd`'s bytes: signals that came during a C call (a wait for a
+    game) have their handlers run after it in the order of their numbers (SIGINT before
+    SIGTERM). Two signals pending at once (the process did not run between them) have no
+    order: the kernel picks one (Linux: the higher-numbered). The old handlers are put back after. Left alone outside the main thread, where
+    no handler can be set."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    taken: list[int] = []
+    arrivals, wakeup = os.pipe()
+    os.set_blocking(arrivals, False)
+    os.set_blocking(wakeup, False)
+    old_wakeup = signal.set_wakeup_fd(wakeup, warn_on_full_buffer=False)
 
     def stop(signum: int, _frame: object) -> None:
+        try:
+            came = [n for n in os.read(arrivals, 256) if n in signums]
+        except BlockingIOError:  # its byte was read with an earlier signal's
+            came = []
+        if not came and signum not in taken:
+            came = [signum]
         if caught is not None:
-            caught.append(signum)
-        raise KeyboardInterrupt
+            caught.extend(came)
+        taken.extend(came)
+        if came and len(taken) == len(came):  # the first call with a signal of its own
+            raise KeyboardInterrupt
 
     old = {signum: signal.signal(signum, stop) for signum in signums}
     try:
@@ -364,6 +385,9 @@ def _signals_interrupt(signums: tuple[int, ...],
     finally:
         for signum, handler in old.items():
             signal.signal(signum, handler)
+        signal.set_wakeup_fd(old_wakeup)
+        os.close(arrivals)
+        os.close(wakeup)
 
 
 def register(sub: Any) -> None:

@@ -48,18 +48,20 @@ a record: a draw by rule is not enforced, the GUI decides it).
 from __future__ import annotations
 
 import gc
+import io
 import math
 import re
 import sys
 import threading
-from collections.abc import Iterable
-from typing import TextIO
+from collections.abc import Callable, Iterable
+from typing import IO, TextIO
 
 from damiera.engine.front import Analysis, Engine, Info, Limit
 from damiera.engine.hub_protocol import (
     _SCAN_NAMES,
     SCAN_VARIANTS,
     HubError,
+    ReadAhead,
     excerpt,
     format_line,
     hub_variant_name,
@@ -67,7 +69,6 @@ from damiera.engine.hub_protocol import (
     parse_hub_move,
     parse_line,
     parse_position,
-    read_lines,
     score_string,
 )
 from damiera.engine.levels import level
@@ -100,8 +101,11 @@ class HubSession:
     started in a thread and answered from it); :meth:`wait` waits for that search to end and
     :meth:`close` stops it."""
 
-    def __init__(self, out: TextIO):
+    def __init__(self, out: TextIO, on_output_error: Callable[[], None] | None = None):
         self.out = out
+        #: Called once, from the thread that wrote, when a write to ``out`` first fails
+        #: (e.g. to wake the main loop waiting for input: :meth:`ReadAhead.wake`).
+        self._on_output_error = on_output_error
         self.variant: Variant = VARIANTS["international"]
         self.variant_name = "normal"
         self.level = 3
@@ -144,6 +148,8 @@ class HubSession:
                 engine = self.engine
                 if engine is not None:
                     engine.stop()
+                if self._on_output_error is not None:
+                    self._on_output_error()
 
     def _error(self, message: str) -> None:
         self.send(format_line("error", message=message))
@@ -424,13 +430,16 @@ def _int_arg(text: str, what: str, low: int, high: int) -> int:
 _WHOLE_NUMBER = re.compile(r"([+-]?)([0-9]+)")
 
 
-def run(lines: Iterable[str | HubError], out: TextIO) -> None:
+def run(lines: Iterable[str | HubError], out: TextIO,
+        on_output_error: Callable[[], None] | None = None) -> None:
     """Serve the protocol: answer each line of ``lines`` on ``out`` until ``quit``, the end
     of input (the GUI has gone: a running search is stopped) or a write to ``out`` that fails
     (a closed pipe, a full disk: the engine stops, at once when the line's answer failed,
-    else (an ``info`` or ``done`` of the search) at the next line read). Raises that write's
-    OSError (an ``out`` found closed, ValueError, ends quietly)."""
-    session = HubSession(out)
+    else (an ``info`` or ``done`` of the search) when ``lines`` next ends or gives a line:
+    ``on_output_error``, called from the search thread as its write fails, can end it, as
+    :meth:`ReadAhead.wake` does). Raises that write's OSError (an ``out`` found closed,
+    ValueError, ends quietly)."""
+    session = HubSession(out, on_output_error)
     try:
         for line in lines:
             if not session.handle(line.strip() if isinstance(line, str) else line):
@@ -449,5 +458,14 @@ def main() -> int:
     the OSError of a write to standard output that failed (see :func:`run`)."""
     # The reading thread asks the searching one for the interpreter lock after this long.
     sys.setswitchinterval(0.001)
-    run(read_lines(sys.stdin.buffer), sys.stdout)
+    # A reader of its own on the descriptor, for the life of the process (its thread stays
+    # blocked on it): sys.stdin.buffer is closed at exit, which would wait for its lock.
+    try:
+        stream: IO[bytes] = open(sys.stdin.fileno(), "rb", closefd=False)  # noqa: SIM115
+    except (AttributeError, OSError, ValueError):  # no standard input: an input at its end
+        stream = io.BytesIO()
+    # Read ahead by a thread, so that a search whose output failed ends the engine at once
+    # rather than when the next line comes.
+    lines = ReadAhead(stream)
+    run(lines, sys.stdout, lines.wake)
     return 0

@@ -17,6 +17,8 @@ captured squares in any order (``28x19x23``).
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections.abc import Iterator
 from typing import IO
 
@@ -136,6 +138,59 @@ def read_lines(stream: IO[bytes]) -> Iterator[str | HubError]:
             yield raw.decode("utf-8").rstrip("\r\n")
         except UnicodeDecodeError as exc:
             yield HubError(f"line is not UTF-8 text (byte {exc.start + 1}): ignored")
+
+
+class ReadAhead:
+    """The lines of a byte stream as :func:`read_lines` gives them, read by a daemon thread
+    so that the reader of this iterator waits on a queue, not on the stream: :meth:`wake`
+    (from any thread, e.g. a search thread whose write failed) ends the iteration at once,
+    without another line arriving. A read that fails raises its error here, after the lines
+    read before it. The thread stays blocked on the stream until it ends or the process
+    does: give it a stream of its own (not ``sys.stdin.buffer``, which the interpreter
+    closes at exit)."""
+
+    _END = object()
+
+    def __init__(self, stream: IO[bytes]):
+        # Bounded: a thread reading far ahead of a busy main loop holds only this many lines.
+        self._queue: queue.Queue[object] = queue.Queue(maxsize=64)
+        self._woken = threading.Event()
+        threading.Thread(target=self._read, args=(stream,), name="hub-input",
+                         daemon=True).start()
+
+    def _read(self, stream: IO[bytes]) -> None:
+        try:
+            for line in read_lines(stream):
+                self._queue.put(line)
+        except (OSError, ValueError) as exc:  # raised to the iterator's reader, as its own
+            self._queue.put(_ReadFailed(exc))
+        finally:
+            self._queue.put(self._END)
+
+    def __iter__(self) -> Iterator[str | HubError]:
+        while not self._woken.is_set():
+            item = self._queue.get()
+            if item is self._END or self._woken.is_set():
+                return
+            if isinstance(item, _ReadFailed):
+                raise item.error
+            assert isinstance(item, (str, HubError))
+            yield item
+
+    def wake(self) -> None:
+        """End the iteration now: its reader, waiting for a line or not, gets no more."""
+        self._woken.set()
+        try:
+            self._queue.put_nowait(self._END)
+        except queue.Full:  # the reader is not waiting: it sees the flag at its next get
+            pass
+
+
+class _ReadFailed:
+    """In a :class:`ReadAhead`'s queue: the error of the read that failed."""
+
+    def __init__(self, error: OSError | ValueError):
+        self.error = error
 
 
 # -- variant names ---------------------------------------------------------------------------

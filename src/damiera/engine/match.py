@@ -39,10 +39,12 @@ import multiprocessing
 import os
 import pickle
 import signal
+import threading
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, NamedTuple
+from multiprocessing import resource_tracker
+from typing import NamedTuple
 
 from damiera.engine.elo import elo_stats, pair_stats
 from damiera.engine.front import Limit
@@ -65,8 +67,9 @@ from damiera.engine.match_openings import (
 from damiera.rules.position import Position, parse_fen, write_fen
 from damiera.rules.variant import Variant
 
-#: The signature of :data:`warnings.showwarning`.
-_ShowWarning = Callable[..., Any]
+#: A warning raised in a match worker, as sent back to the match: its message's text, its
+#: category, the file and line that raised it.
+_Warned = tuple[str, type[Warning], str, int]
 
 __all__ = [
     "HUB_MOVETIME", "HUB_PREFIX", "MAX_GAME_PLIES", "MAX_OPENINGS_BYTES", "PLAYER_NAMES",
@@ -236,29 +239,61 @@ def _game_job(task: _Task) -> GameRecord:
                      increment=task.increment, books=task.books)
 
 
-def _init_worker(show_warning: _ShowWarning | None = None) -> None:
+def _init_worker() -> None:
     """A match worker leaves Ctrl-C to the match, which ends every worker at once with
     SIGTERM (the pool's terminate). SIGTERM raises SystemExit in the worker, once (a second
     is ignored while it cleans up), so that the game under way closes its Hub engines, and
-    kills one that does not quit in time, before the worker exits. ``show_warning``: the
-    match process's :data:`warnings.showwarning` (:func:`_worker_warnings`), so that the
-    worker's warnings are shown as the match's are (``damiera``'s one line); None leaves
-    Python's."""
+    kills one that does not quit in time, before the worker exits. The worker's warnings
+    (those its filters let through) are kept by :func:`_keep_warning` and sent back with
+    its next game, for the match's process to show (:func:`_show_once`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Started with SIGINT blocked (_hold_sigint); one that came meanwhile is dropped now.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
-    if show_warning is not None:
-        warnings.showwarning = show_warning
+    warnings.showwarning = _keep_warning
 
 
-def _worker_warnings() -> _ShowWarning | None:
-    """This process's :data:`warnings.showwarning` when it can be handed to a worker (a
-    function defined at a module's top level: pickled by name), else None."""
-    show = warnings.showwarning
-    try:
-        pickle.dumps(show)
-    except (pickle.PicklingError, AttributeError, TypeError):
+def _hold_sigint() -> set[int] | None:
+    """Block SIGINT in this thread (the processes it starts inherit that) and return the
+    old mask to restore; None (nothing done) outside the main thread, whose mask is left
+    as it is. multiprocessing's resource tracker is started first: starting it unblocks
+    SIGINT (after blocking it for the tracker), which would undo this for the workers."""
+    if threading.current_thread() is not threading.main_thread():
         return None
-    return show
+    resource_tracker.ensure_running()
+    return set(signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}))
+
+
+def _release_sigint(held: set[int] | None) -> None:
+    """Restore the mask :func:`_hold_sigint` returned: a SIGINT that came meanwhile lands."""
+    if held is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+#: In a match worker: the warnings raised since its last game was sent back.
+_worker_warned: list[_Warned] = []
+
+
+def _keep_warning(message: Warning | str, category: type[Warning], filename: str,
+                  lineno: int, file: object = None, line: str | None = None) -> None:
+    """A match worker's :data:`warnings.showwarning`: the warning is kept for the match's
+    process, not shown (each worker would show it: twice with ``jobs=2``). A category that
+    cannot be pickled (defined inside a function) is sent as UserWarning."""
+    try:
+        pickle.dumps(category)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        category = UserWarning
+    _worker_warned.append((str(message), category, filename, lineno))
+
+
+def _show_once(warned: Sequence[_Warned], shown: set[tuple[str, type[Warning]]]) -> None:
+    """Show the workers' warnings ``warned`` with this process's :data:`warnings.showwarning`
+    (``damiera``'s one line in the command line), each text and category once: ``shown``
+    holds those shown so far in the match."""
+    for text, category, filename, lineno in warned:
+        if (text, category) not in shown:
+            shown.add((text, category))
+            warnings.showwarning(text, category, filename, lineno)
 
 
 #: In a match worker: a game is under way (set by :func:`_indexed_game_job`).
@@ -277,13 +312,17 @@ def _exit_on_sigterm(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)
 
 
-def _indexed_game_job(item: tuple[int, _Task]) -> tuple[int, GameRecord]:
+def _indexed_game_job(item: tuple[int, _Task]) -> tuple[int, GameRecord, list[_Warned]]:
+    """A worker's game: its index, its record, and the worker's warnings since its last."""
     global _playing
     _playing = True
     try:
-        return item[0], _game_job(item[1])
+        record = _game_job(item[1])
     finally:
         _playing = False
+    warned = _worker_warned[:]
+    _worker_warned.clear()
+    return item[0], record, warned
 
 
 def run_match(
@@ -378,9 +417,27 @@ def _play(
         # spawned, not forked: a fork copies whatever lock another thread of this process held
         # at that instant, and a worker then waits on it for ever.
         spawn = multiprocessing.get_context("spawn")
-        with spawn.Pool(jobs, initializer=_init_worker,
-                        initargs=(_worker_warnings(),)) as pool:
-            record_each(pool.imap_unordered(_indexed_game_job, enumerate(tasks)))
+        shown: set[tuple[str, type[Warning]]] = set()
+
+        def shown_once(ended: Iterator[tuple[int, GameRecord, list[_Warned]]],
+                       ) -> Iterator[tuple[int, GameRecord]]:
+            for i, record, warned in ended:
+                _show_once(warned, shown)
+                yield i, record
+
+        # The workers start with SIGINT blocked (a blocked signal stays blocked across fork
+        # and exec) until _init_worker ignores it: Ctrl-C to the process group while they
+        # import would end them with a KeyboardInterrupt traceback each. This process holds a
+        # Ctrl-C of that moment back, not lost: it lands once the pool is there to stop.
+        held = _hold_sigint()
+        try:
+            pool = spawn.Pool(jobs, initializer=_init_worker)
+        except BaseException:
+            _release_sigint(held)
+            raise
+        with pool:
+            _release_sigint(held)
+            record_each(shown_once(pool.imap_unordered(_indexed_game_job, enumerate(tasks))))
     else:
         record_each((i, _game_job(t)) for i, t in enumerate(tasks))
 

@@ -143,12 +143,17 @@ def _join(a: str, b: str) -> str:
 
 
 class Splitter:
-    """Groups tokens into raw games; on a syntax error skips to the end of the game."""
+    """Groups tokens into raw games; on a syntax error skips to the end of the game, when
+    the next game is asked for (a reader that stops at the error reads no further: the
+    rest of a broken game can be the rest of a file of gigabytes)."""
 
     def __init__(self, tokens: Iterator[Token]):
         self.tokens = tokens
         self.ahead: Token | None = None
         self.ended: Token | None = None  # the result token that ended the last game
+        #: The last game broke off at a syntax error: its rest is still to be skipped (the
+        #: value: whether the error came in its moves, as :meth:`_skip` takes it).
+        self.broken: bool | None = None
 
     def _next(self) -> Token | None:
         if self.ahead is not None:
@@ -158,6 +163,9 @@ class Splitter:
 
     def games(self) -> Iterator[RawGame]:
         while True:
+            if self.broken is not None:
+                in_moves, self.broken = self.broken, None
+                self._skip(in_moves)
             tok = self._next()
             if tok is None:
                 return
@@ -264,7 +272,7 @@ class Splitter:
                     raise _Syntax(f"unexpected {kind.value} {tok.text!r} in the moves", tok)
             except _Syntax as exc:
                 raw.error = PdnError(exc.message, exc.token.line, exc.token.column, "syntax")
-                self._skip(in_moves)
+                self.broken = in_moves  # skipped when the next game is asked for
                 return raw
         if star is not None and len(stack) == 1 and raw.error is None:
             self._star_result(raw)  # the end of the input

@@ -134,7 +134,8 @@ def _strip_eol(line: str) -> str:
 
 def lines(source: Source) -> Iterator[tuple[str, bool]]:
     """The lines of ``source`` without their line ends, each with a flag that is True when
-    the line was longer than :data:`MAX_LINE` and cut.
+    the line was longer than :data:`MAX_LINE` and cut (the rest of a cut line is read past
+    only when the next line is asked for).
 
     ``source``: PDN text (``str``), raw bytes, a path (``os.PathLike`` such as
     :class:`pathlib.Path`: the file is opened as bytes and closed after its last line), a
@@ -171,16 +172,19 @@ def lines(source: Source) -> Iterator[tuple[str, bool]]:
             return
         newline = b"\n" if isinstance(chunk, bytes) else "\n"
         cut = len(chunk) > MAX_LINE and not chunk.endswith(newline)
+        rest = chunk
         if cut:
-            rest = chunk
-            while rest and not rest.endswith(newline):
-                rest = readline(MAX_LINE)
             chunk = chunk[:MAX_LINE]
         text = _decode(chunk, first) if isinstance(chunk, bytes) else chunk
         if first:
             text = text.removeprefix("\ufeff")
         first = False
         yield (_strip_eol(text), cut)
+        # The rest of a cut line is skipped only when the next line is asked for: a reader
+        # that stops at the cut (read_game's error) does not read on to the line's end, which
+        # in a file without a newline is the end of the file.
+        while cut and rest and not rest.endswith(newline):
+            rest = readline(MAX_LINE)
 
 
 def tokenize(source: Source) -> Iterator[Token]:

@@ -355,8 +355,8 @@ def _signals_interrupt(signums: tuple[int, ...],
     :func:`signal.set_wakeup_fd`'s bytes: signals that came during a C call (a wait for a
     game) have their handlers run after it in the order of their numbers (SIGINT before
     SIGTERM). Two signals pending at once (the process did not run between them) have no
-    order: the kernel picks one (Linux: the higher-numbered). The old handlers are put back after. Left alone outside the main thread, where
-    no handler can be set."""
+    order: the kernel picks one (Linux: the higher-numbered). The old handlers are put back
+    after. Left alone outside the main thread, where no handler can be set."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -63,8 +63,8 @@ pattern weights are fitted to self-play on top of the hand-made terms
 endgame's table blended by the pieces left, fitted to the search scores of self-play games)
 won its SPRTs against the hand-made evaluation and then against each earlier file at a
 fixed node budget (``benchmarks/eval_results.md``), so it is used by default; so are those
-of the six 8x8 variants (3-row windows fitted the same way to self-play games of each), each
-after its own SPRTs.
+of the six 8x8 variants (windows fitted the same way to self-play games of each: 4 rows and
+two phases for American and Russian, 3 rows for the others), each after its own SPRTs.
 The ``DAMIERA_EVAL`` environment variable switches them (``hand``: the hand-made terms
 only). A variant without a file (the optional-capture house rule, the goal options) plays
 with the hand-made terms and values above. Under the losing rule the terms are replaced by

@@ -7,6 +7,7 @@ The waits are generous guards against an engine that carries on, never speed bou
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import subprocess
@@ -24,29 +25,44 @@ START_10 = "W" + "b" * 20 + "e" * 10 + "w" * 20
 GUARD = 120.0  # seconds: only an engine that carries on takes this long
 
 
-def _hub_into(stdout: int, buffered: bool) -> tuple[int, str]:
-    """``damiera hub`` writing to the file descriptor ``stdout``, sent ``hub`` on an input
-    that stays open: exit status and standard error once it has left by itself."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
-    if not buffered:
-        env["PYTHONUNBUFFERED"] = "1"
+@contextlib.contextmanager
+def _hub(stdout: int, env: dict[str, str] | None = None) -> Iterator[subprocess.Popen[bytes]]:
+    """``damiera hub`` writing to ``stdout`` (a file descriptor or ``subprocess.PIPE``), its
+    input and standard error pipes; killed if still running when the block ends."""
     proc = subprocess.Popen([sys.executable, "-m", "damiera", "hub"], stdin=subprocess.PIPE,
                             stdout=stdout, stderr=subprocess.PIPE, env=env)
     assert proc.stdin is not None and proc.stderr is not None
     try:
-        proc.stdin.write(b"hub\n")
-        proc.stdin.flush()
-        try:
-            code = proc.wait(GUARD)
-        except subprocess.TimeoutExpired:
-            pytest.fail("the engine carried on with its output gone")
-        return code, proc.stderr.read().decode("utf-8", "replace")
+        yield proc
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
         proc.stdin.close()
         proc.stderr.close()
+
+
+def _left_by_itself(proc: subprocess.Popen[bytes], why: str) -> int:
+    """The engine's exit status once it has left with no more input; a test failure saying
+    ``why`` if it is still running after :data:`GUARD` seconds."""
+    try:
+        return proc.wait(GUARD)
+    except subprocess.TimeoutExpired:
+        pytest.fail(why)
+
+
+def _hub_into(stdout: int, buffered: bool) -> tuple[int, str]:
+    """``damiera hub`` writing to the file descriptor ``stdout``, sent ``hub`` on an input
+    that stays open: exit status and standard error once it has left by itself."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    with _hub(stdout, env) as proc:
+        assert proc.stdin is not None and proc.stderr is not None
+        proc.stdin.write(b"hub\n")
+        proc.stdin.flush()
+        code = _left_by_itself(proc, "the engine carried on with its output gone")
+        return code, proc.stderr.read().decode("utf-8", "replace")
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs Linux's /dev/full")
@@ -111,10 +127,8 @@ def test_a_pipe_closed_during_a_search_stops_the_engine_without_more_input() -> 
     """The GUI closes its end of the engine's output while a search runs and sends nothing
     more: the search's next ``info`` fails and the engine leaves (it stayed, blocked reading
     its input, until another line came)."""
-    proc = subprocess.Popen([sys.executable, "-m", "damiera", "hub"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-    try:
+    with _hub(subprocess.PIPE) as proc:
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         proc.stdin.write(f"hub\ninit\npos pos={START_10}\nlevel infinite\ngo analyze\n"
                          .encode())
         proc.stdin.flush()
@@ -124,17 +138,8 @@ def test_a_pipe_closed_during_a_search_stops_the_engine_without_more_input() -> 
         else:
             pytest.fail("no info line")
         proc.stdout.close()  # the input stays open, silent
-        try:
-            code = proc.wait(GUARD)
-        except subprocess.TimeoutExpired:
-            pytest.fail("the engine waited for input with its output gone")
+        code = _left_by_itself(proc, "the engine waited for input with its output gone")
         assert (code, proc.stderr.read()) == (0, b"")
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        proc.stdin.close()
-        proc.stderr.close()
 
 
 def test_run_on_lines_read_ahead_leaves_when_a_search_write_fails() -> None:

@@ -217,6 +217,14 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
         free(data);
         return WEIGHTS_BAD;
     }
+    size_t magic_len = sizeof MAGIC - 1;
+    if (!nl && len > magic_len && !memcmp(data, MAGIC, magic_len) && space(data[magic_len])) {
+        /* A header that starts right and never ends: the file was cut inside its first line. */
+        snprintf(err, errlen, "%s: the header line has no end (no newline in the file's %zu "
+                 "bytes): not a patterns file, or one cut short inside its header", path, len);
+        free(data);
+        return WEIGHTS_BAD;
+    }
     int rows = (v1 || v2 || v3) && wlen[2] == 1 && word[2][0] >= '1' && word[2][0] <= '4'
                    ? word[2][0] - '0' : 0;
     if (!rows) {

@@ -179,6 +179,24 @@ def test_a_long_or_odd_header_word_is_shown_cut_and_says_so(tmp_path: Path) -> N
     assert str(info.value).isprintable() and "'... (first 40 bytes)" in str(info.value)
 
 
+@pytest.mark.parametrize("cut", [len(b"damiera-patterns "), 25, -1])
+def test_a_file_cut_inside_its_header_line_is_named_cut_short(tmp_path: Path, cut: int) -> None:
+    """A weights file cut before the end of its first line (its header starts as a patterns
+    file's does, but no newline follows) says so, rather than quoting its start, which looks
+    like a valid header, as the reason."""
+    path = tmp_path / "w.bin"
+    _russian_file(path)
+    head = path.read_bytes().split(b"\n", 1)[0]
+    path.write_bytes(head[:cut])
+    with pytest.raises(ValueError, match="the header line has no end") as info:
+        pat.read_weights_file(RUSSIAN, path)
+    message = str(info.value)
+    assert "cut short inside its header" in message and "starts" not in message
+    path.write_bytes(b"damiera-patternsX 3 3 18 1")  # another word, no newline: not ours
+    with pytest.raises(ValueError, match="not a patterns file"):
+        pat.read_weights_file(RUSSIAN, path)
+
+
 @pytest.mark.parametrize("extra", [1, 2, 3, 1000])
 def test_bytes_after_the_weights_are_named_as_trailing_not_as_cut_short(tmp_path: Path,
                                                                         extra: int) -> None:

@@ -282,11 +282,14 @@ def test_cli_match_stopped_by_two_different_signals_ends_as_by_one(
 def _two_signals_while_busy(first: int, second: int) -> None:
     """``first`` then ``second`` arrive while the main thread is in a C call (as the match's
     is, waiting for a game): a helper thread takes both, in that order, and the main thread
-    runs their Python handlers after, in the order of their numbers, not of arrival."""
+    runs their Python handlers after, in the order of their numbers, not of arrival. Each is
+    sent to the helper itself (``pthread_kill``), so it lands before the next is sent: sent to
+    the process, the kernel may hand one to another thread of pytest's (a Hub test's reader
+    left blocked on its input), which takes it later, after the second."""
     def send() -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {first, second})
-        os.kill(os.getpid(), first)
-        os.kill(os.getpid(), second)
+        signal.pthread_kill(threading.get_ident(), first)
+        signal.pthread_kill(threading.get_ident(), second)
 
     helper = threading.Thread(target=send)
     signal.pthread_sigmask(signal.SIG_BLOCK, {first, second})  # taken by the helper

@@ -42,7 +42,6 @@ from pattern_games import budget_search
 
 from damiera.engine.evaluate import Evaluator
 from damiera.engine.match import elo_stats, random_openings
-from damiera.engine.patterns import read_weights_file
 from damiera.engine.search import Searcher
 from damiera.rules.game import Game
 from damiera.rules.variant import Color, Variant, variant
@@ -71,10 +70,11 @@ def llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
 
 
 def evaluator(v: Variant, weights: str | None) -> Evaluator:
-    """The hand-made evaluation, plus the patterns of the weights file ``weights`` if given."""
+    """The hand-made evaluation, plus the patterns (and learned terms) of the weights file
+    ``weights`` if given."""
     if weights is None:
         return Evaluator(v, patterns=False)
-    return Evaluator(v, patterns=False, tables=read_weights_file(v, Path(weights)))
+    return Evaluator(v, weights=Path(weights))
 
 
 def play(v: Variant, candidate: Searcher, base: Searcher, opening: Game, candidate_white: bool,

@@ -81,6 +81,40 @@ static PyObject *Evaluation_evaluate(EvaluationObject *self, PyObject *pos)
     return PyLong_FromLong(evaluate(&self->eval, node_white(&n), node_black(&n), n.kings, n.side));
 }
 
+static PyObject *Evaluation_term_features(EvaluationObject *self, PyObject *pos)
+{
+    Node n;
+    if (!evaluation_arg((PyObject *)self) ||
+        position_of(self->rules->values, &self->rules->rules, pos, &n, 0) < 0)
+        return NULL;
+    int f[EVAL_TERMS];
+    eval_term_features(&self->eval, node_white(&n), node_black(&n), n.kings, f);
+    PyObject *out = PyTuple_New(EVAL_TERMS);
+    for (int t = 0; out && t < EVAL_TERMS; t++) {
+        PyObject *v = PyLong_FromLong(f[t]);
+        if (!v)
+            return Py_DECREF(out), NULL;
+        PyTuple_SET_ITEM(out, t, v);
+    }
+    return out;
+}
+
+static PyObject *Evaluation_terms(EvaluationObject *self, void *unused)
+{
+    (void)unused;
+    if (!evaluation_arg((PyObject *)self))
+        return NULL;
+    const Eval *e = &self->eval;
+    PyObject *out = PyTuple_New(e->terms);
+    for (int t = 0; out && t < e->terms; t++) {
+        PyObject *v = PyLong_FromLong(e->term_weights[t]);
+        if (!v)
+            return Py_DECREF(out), NULL;
+        PyTuple_SET_ITEM(out, t, v);
+    }
+    return out;
+}
+
 static PyObject *Evaluation_get(EvaluationObject *self, void *which)
 {
     if (!evaluation_arg((PyObject *)self))
@@ -118,6 +152,9 @@ PyObject *core_read_weights(PyObject *mod, PyObject *args)
 static PyMethodDef Evaluation_methods[] = {
     {"evaluate", (PyCFunction)Evaluation_evaluate, METH_O,
      "evaluate(position) -> static score for the side to move (centi-men), or NO_MOVES"},
+    {"term_features", (PyCFunction)Evaluation_term_features, METH_O,
+     "term_features(position) -> the learned terms' features (TERM_NAMES' order), White's "
+     "view, in units of 1/start_pieces (csrc/eval.h, \"Learned terms\")"},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef Evaluation_getset[] = {
@@ -125,6 +162,8 @@ static PyGetSetDef Evaluation_getset[] = {
     {"start_pieces", (getter)Evaluation_get, NULL, "pieces of the start position", (void *)1},
     {"pattern_rows", (getter)Evaluation_get, NULL, "rows of a pattern window (0: none)", (void *)2},
     {"pattern_phases", (getter)Evaluation_get, NULL, "sets of pattern tables (0: none)", (void *)3},
+    {"terms", (getter)Evaluation_terms, NULL,
+     "the learned terms' weights, centi-men (a version 4 weights file's; () without)", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 TYPE(EvaluationType, Evaluation, "The static evaluation of one rule set.", Evaluation_getset);

@@ -94,6 +94,8 @@ int eval_load_weights(Eval *e, const char *path, const char *key, char *err, siz
         return rc;
     rc = eval_set_patterns(e, w.rows, w.phases, w.tables, w.count, err, errlen);
     free(w.tables);
+    if (rc == 0)
+        eval_set_terms(e, w.term_weights, w.terms);
     return rc < 0 ? WEIGHTS_BAD : WEIGHTS_OK;
 }
 
@@ -119,6 +121,7 @@ const CoreConstant CORE_CONSTANTS[] = {
     {"CHASE", EVAL_CHASE}, {"RUNAWAY_ROWS", EVAL_RUNAWAY_ROWS},
     {"RUNAWAY_STEP", EVAL_RUNAWAY_STEP}, {"EGDB_MAX_PIECES", EGDB_MAX_PIECES},
     {"MAX_MOVES_TO_GO", MAX_MOVES_TO_GO}, {"MAX_GAME_PLY", MAX_GAME_PLY},
-    {"MAX_MOVETIME", (long)MAX_MOVETIME}, {"MAX_CLOCK", (long)MAX_CLOCK}};
+    {"MAX_MOVETIME", (long)MAX_MOVETIME}, {"MAX_CLOCK", (long)MAX_CLOCK},
+    {"TERMS", EVAL_TERMS}};
 
 const size_t CORE_CONSTANT_COUNT = sizeof CORE_CONSTANTS / sizeof *CORE_CONSTANTS;

@@ -10,6 +10,8 @@
 #include "movegen.h"
 #include "weights.h"
 
+_Static_assert(EVAL_TERMS == WEIGHTS_TERMS, "a weights file's learned terms are eval.h's");
+
 static inline int popc(board_t x) { return popcount_b(x); }
 
 static int runaways(const Eval *e, board_t men, board_t blockers, const board_t *cones,
@@ -100,6 +102,59 @@ static int patterns(const Eval *e, board_t wm, board_t bm, int pieces)
     return total;
 }
 
+/* The learned terms' features (eval.h) from the pieces of each kind. */
+static void term_features(const Eval *e, board_t wm, board_t bm, int nwm, int nbm, int nwk,
+                          int nbk, int out[EVAL_TERMS])
+{
+    int start = e->start_pieces, left = nwm + nbm + nwk + nbk;
+    int p = left < start ? left : start, late = start - p;
+    int men = nwm - nbm, kings = nwk - nbk;
+    int white_alone = nwk && !nbk, black_alone = nbk && !nwk;
+    out[TERM_KINGS] = kings * start;
+    out[TERM_KINGS_OPENING] = kings * p;
+    out[TERM_MEN_WITH_KINGS] = (nwk || nbk) ? men * start : 0;
+    out[TERM_LONE_KINGS] = (white_alone - black_alone) * start;
+    out[TERM_LONE_KINGS_MEN] = (white_alone * nbm - black_alone * nwm) * start;
+    out[TERM_PIECES_BOTH_KINGS] = (nwk && nbk) ? (men + kings) * start : 0;
+    int tempo = 0;
+    if (!nwk && !nbk) {
+        int last = e->r->size - 1;
+        for (board_t b = wm; b; b &= b - 1)
+            tempo += last - e->r->row[lowest_bit(b)];
+        for (board_t b = bm; b; b &= b - 1)
+            tempo -= e->r->row[lowest_bit(b)];
+    }
+    out[TERM_TEMPO_ENDING] = tempo * late;
+    out[TERM_MEN_ENDING] = men * late;
+}
+
+static int learned_terms(const Eval *e, board_t wm, board_t bm, int nwm, int nbm, int nwk,
+                         int nbk)
+{
+    int f[EVAL_TERMS];
+    term_features(e, wm, bm, nwm, nbm, nwk, nbk, f);
+    long long sum = 0;
+    for (int t = 0; t < e->terms; t++)
+        sum += (long long)e->term_weights[t] * f[t];
+    /* Toward zero either way, so that the colour-swapped position scores the exact opposite. */
+    return (int)(sum / e->start_pieces);
+}
+
+void eval_term_features(const Eval *e, board_t white, board_t black, board_t kings,
+                        int out[EVAL_TERMS])
+{
+    board_t wk = white & kings, bk = black & kings, wm = white ^ wk, bm = black ^ bk;
+    term_features(e, wm, bm, popc(wm), popc(bm), popc(wk), popc(bk), out);
+}
+
+void eval_set_terms(Eval *e, const int16_t *weights, int count)
+{
+    memset(e->term_weights, 0, sizeof e->term_weights);
+    e->terms = count < 0 ? 0 : count > EVAL_TERMS ? EVAL_TERMS : count;
+    for (int t = 0; t < e->terms; t++)
+        e->term_weights[t] = weights[t];
+}
+
 /* The losing rule (goal.h): the side with fewer pieces (a king, harder to give away, counts
  * as its usual worth) and fewer quiet moves (closer to having none) is ahead. */
 static int evaluate_losing(const Eval *e, board_t white, board_t black, board_t kings,
@@ -146,6 +201,8 @@ int evaluate(const Eval *e, board_t white, board_t black, board_t kings, int sid
         score -= runaways(e, bm & e->black_zone, white | bm, e->black_cone, e->black_to_go);
     if (e->pattern_rows)
         score += patterns(e, wm, bm, left);
+    if (e->terms)
+        score += learned_terms(e, wm, bm, nwm, nbm, nwk, nbk);
     if (wk || bk) {
         if (e->r->flying) {
             board_t d = e->main_diagonal;

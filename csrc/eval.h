@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "position.h"
+#include "weights.h"
 
 /* The score when the side to move has no quiet move (callers ask only without a capture). */
 #define NO_MOVES (-(1 << 30))
@@ -33,6 +34,23 @@
  * (its promotion wins the game). */
 #define EVAL_BT_ADVANCE 3
 #define EVAL_BT_RUNAWAY 600
+/* Learned terms (a version 4 weights file weighs them, weights.h): each is White's feature
+ * less Black's, in units of 1/start of the start position's pieces, so that a term can grow
+ * or fade with the pieces left (p = min(pieces, start)); the evaluation adds the sum of
+ * weight x feature over start (centi-men, rounded toward zero). In this order:
+ *   KINGS             kings, x start
+ *   KINGS_OPENING     kings, x p (a king made early)
+ *   MEN_WITH_KINGS    men, x start, while any king is on the board
+ *   LONE_KINGS        1 x start for the side that alone has kings
+ *   LONE_KINGS_MEN    the other side's men x start, for the side that alone has kings
+ *   PIECES_BOTH_KINGS pieces, x start, while both sides have kings
+ *   TEMPO_ENDING      the rows its men have advanced, x (start - p), while no king is on the
+ *                     board
+ *   MEN_ENDING        men, x (start - p) */
+enum {
+    TERM_KINGS, TERM_KINGS_OPENING, TERM_MEN_WITH_KINGS, TERM_LONE_KINGS, TERM_LONE_KINGS_MEN,
+    TERM_PIECES_BOTH_KINGS, TERM_TEMPO_ENDING, TERM_MEN_ENDING, EVAL_TERMS
+};
 /* Bits of one packed pattern field: a window's pattern is below 3^8 = 6561 < 2^13. */
 #define EVAL_FIELD_BITS 13
 
@@ -51,6 +69,9 @@ typedef struct {
     int64_t *row_places; /* a row's digits at place 0 of a window, (1 << 2h) entries */
     int16_t *weights;    /* window tables, centi-men (int16: half the cache of int) */
     uint64_t row_mask;
+    /* Learned terms' weights (none while terms is 0). */
+    int terms;
+    int term_weights[EVAL_TERMS];
 } Eval;
 
 /* The hand-made evaluation of r's rules, without patterns. */
@@ -62,6 +83,12 @@ void eval_init(Eval *e, const Rules *r);
 int eval_set_patterns(Eval *e, int rows, int phases, const int16_t *tables, size_t count,
                       char *err, size_t errlen);
 void eval_free(Eval *e);
+/* Weigh the first `count` learned terms (0..EVAL_TERMS; the rest weigh 0). */
+void eval_set_terms(Eval *e, const int16_t *weights, int count);
+/* The learned terms' features of a position (White's view, units of 1/start), out[EVAL_TERMS]:
+ * what the trainer fits the terms' weights on. */
+void eval_term_features(const Eval *e, board_t white, board_t black, board_t kings,
+                        int out[EVAL_TERMS]);
 
 /* Score for the side to move (side 0 White, 1 Black), centi-men, or NO_MOVES. */
 int evaluate(const Eval *e, board_t white, board_t black, board_t kings, int side);

@@ -185,9 +185,9 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
     }
     const unsigned char *nl = memchr(data, '\n', len);
     size_t head = nl ? (size_t)(nl - data) : 0;
-    /* The header's words: the first seven kept, all counted. */
-    const unsigned char *word[7] = {0};
-    size_t wlen[7] = {0}, words = 0;
+    /* The header's words: the first eight kept, all counted. */
+    const unsigned char *word[8] = {0};
+    size_t wlen[8] = {0}, words = 0;
     for (size_t i = 0; nl && i < head;) {
         while (i < head && space(data[i]))
             i++;
@@ -196,7 +196,7 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
         size_t s = i;
         while (i < head && !space(data[i]))
             i++;
-        if (words < 7) {
+        if (words < 8) {
             word[words] = data + s;
             wlen[words] = i - s;
         }
@@ -206,11 +206,16 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
     int v1 = magic && token_is(word[1], wlen[1], "1") && words == 4;
     int v2 = magic && token_is(word[1], wlen[1], "2") && words == 5 &&
              token_is(word[4], wlen[4], "2");
-    int v3 = magic && token_is(word[1], wlen[1], "3") && words == 7 &&
-             (token_is(word[4], wlen[4], "1") || token_is(word[4], wlen[4], "2"));
-    if (v3 && crc_word(word[6], wlen[6]) < 0) {
+    int phases_word = words >= 5 && (token_is(word[4], wlen[4], "1") ||
+                                     token_is(word[4], wlen[4], "2"));
+    int v3 = magic && token_is(word[1], wlen[1], "3") && words == 7 && phases_word;
+    int v4 = magic && token_is(word[1], wlen[1], "4") && words == 8 && phases_word;
+    /* Versions 3 and 4 name their rules and checksum in their last two words; version 4
+     * counts its learned terms before them. */
+    int key_at = v4 ? 6 : 5, crc_at = key_at + 1, checked = v3 || v4;
+    if (checked && crc_word(word[crc_at], wlen[crc_at]) < 0) {
         char theirs[SHOWN_CAP];
-        shown(word[6], wlen[6], theirs, sizeof theirs);
+        shown(word[crc_at], wlen[crc_at], theirs, sizeof theirs);
         snprintf(err, errlen,
                  "%s: bad checksum word in the header (%s, expected 8 lowercase hex digits, the "
                  "weights' CRC-32): not a patterns file", path, theirs);
@@ -225,27 +230,45 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
         free(data);
         return WEIGHTS_BAD;
     }
-    int rows = (v1 || v2 || v3) && wlen[2] == 1 && word[2][0] >= '1' && word[2][0] <= '4'
+    int rows = (v1 || v2 || checked) && wlen[2] == 1 && word[2][0] >= '1' && word[2][0] <= '4'
                    ? word[2][0] - '0' : 0;
     if (!rows) {
         char start[SHOWN_CAP];
         shown(data, nl && head < 40 ? head : len, start, sizeof start);
         snprintf(err, errlen,
                  "%s: not a patterns file with windows of 1-4 rows (starts %s, expected '" MAGIC
-                 " 3 ROWS WINDOWS PHASES RULES CRC32' or an older version 1 or 2)",
+                 " 3 ROWS WINDOWS PHASES RULES CRC32', its version 4 with TERMS before RULES, "
+                 "or an older version 1 or 2)",
                  path, start);
         free(data);
         return WEIGHTS_BAD;
     }
-    if (v3 && !token_is(word[5], wlen[5], key)) {
+    if (checked && !token_is(word[key_at], wlen[key_at], key)) {
         char theirs[SHOWN_CAP];
-        word_shown(word[5], wlen[5], theirs, sizeof theirs);
+        word_shown(word[key_at], wlen[key_at], theirs, sizeof theirs);
         snprintf(err, errlen, "%s: weights trained for the rules %s, not for %s", path, theirs,
                  key);
         free(data);
         return WEIGHTS_BAD;
     }
-    int phases = v1 || (v3 && word[4][0] == '1') ? 1 : 2;
+    int terms = 0;
+    if (v4) {
+        /* 1..WEIGHTS_TERMS, written as a plain decimal number. */
+        int plain = wlen[5] >= 1 && wlen[5] <= 3 && word[5][0] != '0';
+        for (size_t i = 0; plain && i < wlen[5]; i++) {
+            plain = word[5][i] >= '0' && word[5][i] <= '9';
+            terms = terms * 10 + (word[5][i] - '0');
+        }
+        if (!plain || terms > WEIGHTS_TERMS) {
+            char theirs[SHOWN_CAP];
+            word_shown(word[5], wlen[5], theirs, sizeof theirs);
+            snprintf(err, errlen, "%s: weights of %s learned terms, this engine knows 1 to %d "
+                     "(a file of a newer engine, or damaged)", path, theirs, WEIGHTS_TERMS);
+            free(data);
+            return WEIGHTS_BAD;
+        }
+    }
+    int phases = v1 || (checked && word[4][0] == '1') ? 1 : 2;
     int windows = windows_count(r, rows), size = pattern_count(rows);
     char expected[16];
     snprintf(expected, sizeof expected, "%d", windows);
@@ -263,7 +286,7 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
     for (int w = 0; w < windows; w++)
         canonical += w <= partner(r, rows, w);
     size_t per_phase = (size_t)canonical * (size_t)size;
-    size_t expected_bytes = 2 * (size_t)phases * per_phase;
+    size_t expected_bytes = 2 * (size_t)phases * per_phase + 2 * (size_t)terms;
     if (body_len != expected_bytes) {
         size_t extra = body_len - expected_bytes;
         if (body_len > expected_bytes)
@@ -279,11 +302,11 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
         free(data);
         return WEIGHTS_BAD;
     }
-    if (v3) {
+    if (checked) {
         unsigned long crc = crc_of(body, body_len);
-        if ((long long)crc != crc_word(word[6], wlen[6])) {
+        if ((long long)crc != crc_word(word[crc_at], wlen[crc_at])) {
             snprintf(err, errlen, "%s: the weights' CRC-32 is %08lx, the header says %.8s: the "
-                     "file is damaged", path, crc, (const char *)word[6]);
+                     "file is damaged", path, crc, (const char *)word[crc_at]);
             free(data);
             return WEIGHTS_BAD;
         }
@@ -327,6 +350,8 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
         }
     }
     free(mirrored);
+    for (int t = 0; t < terms; t++, at++)
+        out->term_weights[t] = (int16_t)(uint16_t)(body[2 * at] | body[2 * at + 1] << 8);
     free(data);
     if (failure) {
         const char *which = phases == 1 ? "" : bad_phase ? " endgame" : " opening";
@@ -342,5 +367,6 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
     out->phases = phases;
     out->tables = tables;
     out->count = count;
+    out->terms = terms;
     return WEIGHTS_OK;
 }

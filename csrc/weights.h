@@ -13,9 +13,11 @@
  * for an opening's set of tables then an endgame's; RULES the rules key the weights were
  * trained for, damiera.engine.patterns.rules_key; CRC32 zlib's CRC-32 of the weight bytes, 8
  * lowercase hex digits), then, for each phase and each canonical window, 3^(2 ROWS)
- * little-endian signed 16-bit weights. The older versions, without rules key and checksum, are
- * still read: "damiera-patterns 1 ROWS WINDOWS\n" (one phase) and "damiera-patterns 2 ROWS
- * WINDOWS 2\n" (two).
+ * little-endian signed 16-bit weights. Version 4, "damiera-patterns 4 ROWS WINDOWS PHASES
+ * TERMS RULES CRC32\n", adds the weights of the first TERMS (1..WEIGHTS_TERMS) learned terms
+ * (eval.h, "Learned terms") after the tables, little-endian signed 16-bit, in the checksum.
+ * The older versions, without rules key and checksum, are still read: "damiera-patterns 1 ROWS
+ * WINDOWS\n" (one phase) and "damiera-patterns 2 ROWS WINDOWS 2\n" (two).
  */
 #ifndef DAMIERA_WEIGHTS_H
 #define DAMIERA_WEIGHTS_H
@@ -31,10 +33,15 @@
 
 enum { WEIGHTS_OK = 0, WEIGHTS_BAD = -1, WEIGHTS_UNREADABLE = -2 };
 
+/* Learned terms a version 4 file may weigh (eval.h names them, in this order). */
+#define WEIGHTS_TERMS 8
+
 typedef struct {
     int rows, phases;
     int16_t *tables; /* every window's table (not only the canonical ones), phase by phase */
     size_t count;    /* weights in tables */
+    int terms;       /* learned terms weighed (0 before version 4); the rest weigh 0 */
+    int16_t term_weights[WEIGHTS_TERMS];
 } Weights;
 
 /* Windows of `rows` rows on r's board, 0 for rows outside 1..4. */
@@ -46,8 +53,9 @@ int pattern_count(int rows);
  * damiera.engine.patterns.rules_key names it). Returns WEIGHTS_OK with out filled (free
  * out->tables), WEIGHTS_BAD with a one-line message in err (starting with the path) when the
  * path is not a regular file (a FIFO or a device is refused without waiting on it), the file
- * is not a weights file of this board, a version 3 file names other rules than `key` or its
- * weights do not match its checksum, or WEIGHTS_UNREADABLE with errno set when it cannot be
+ * is not a weights file of this board, a version 3 or 4 file names other rules than `key` or
+ * its weights do not match its checksum, a version 4 file weighs more terms than this build
+ * knows, or WEIGHTS_UNREADABLE with errno set when it cannot be
  * read. */
 int weights_read(const Rules *r, const char *path, const char *key, Weights *out, char *err,
                  size_t errlen);

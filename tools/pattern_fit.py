@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from pattern_positions import load_positions, position_at
 
-from damiera.engine.evaluate import NO_MOVES, Evaluator
+from damiera.engine.evaluate import NO_MOVES, TERM_NAMES, Evaluator
 from damiera.engine.patterns import PatternSet, rules_key, save_weights, weights_path
 from damiera.rules.geometry import geometry
 from damiera.rules.variant import Color, Variant
@@ -122,12 +122,16 @@ def _loss(logit: np.ndarray, target: np.ndarray) -> float:
     return float(-np.mean(target * np.log(p) + (1 - target) * np.log(1 - p)))
 
 
-def _hand_made(v: Variant, data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """The hand-made evaluation of every position (White's view, centi-men) and a mask of
-    the positions it scores (not the ones where the side to move is blocked)."""
+def _hand_made(v: Variant, data: dict[str, np.ndarray],
+               terms: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The hand-made evaluation of every position (White's view, centi-men), a mask of the
+    positions it scores (not the ones where the side to move is blocked) and, with
+    ``terms``, the learned terms' features of every position (shape (positions,
+    len(TERM_NAMES)), in units of one: the core's over ``start_pieces``), else None."""
     evaluator = Evaluator(v, patterns=False)
     base = np.zeros(len(data["white"]), dtype=np.float64)
     keep = np.ones(len(data["white"]), dtype=bool)
+    features = np.zeros((len(base), len(TERM_NAMES)), dtype=np.float64) if terms else None
     for i in range(len(base)):
         pos = position_at(data, i)
         e = evaluator.evaluate(pos)
@@ -135,7 +139,11 @@ def _hand_made(v: Variant, data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.
             keep[i] = False
             continue
         base[i] = e if pos.turn is Color.WHITE else -e
-    return base, keep
+        if features is not None:
+            features[i] = evaluator.term_features(pos)
+    if features is not None:
+        features /= evaluator.start_pieces
+    return base, keep, features
 
 
 def _weights_out(v: Variant, out: str | None) -> Path:
@@ -150,18 +158,21 @@ def _weights_out(v: Variant, out: str | None) -> Path:
 
 
 def _write(v: Variant, patterns: PatternSet, theta: np.ndarray, out: str | None,
-           share: str = "none", phases: int = 1) -> Path:
+           share: str = "none", phases: int = 1, terms: bool = False) -> Path:
     """Round the fitted parameters into the weights file (``out`` or the package's own):
     every canonical window's full table, whatever the sharing of the fit (with two phases,
-    ``theta`` holds the opening's parameters, then the endgame's)."""
+    ``theta`` holds the opening's parameters, then the endgame's), and with ``terms`` the
+    learned terms' weights, the last ``len(TERM_NAMES)`` parameters (a version 4 file)."""
     column, sign, n_params = _param_map(patterns, share)
     # Symmetric bounds: a weight is stored negated too (a window's sign), and -(-32768)
     # does not fit 16 bits.
     weights = np.clip(np.round(theta), -32767, 32767)
     sets = [{w: (sign[w] * weights[k * n_params:][column[w]]).astype(np.int64).tolist()
              for w in patterns.canonical()} for k in range(phases)]
+    term_weights = weights[phases * n_params:].astype(np.int64).tolist() if terms else None
     path = _weights_out(v, out)
-    save_weights(path, patterns, sets[0], sets[1] if phases == 2 else None, key=rules_key(v))
+    save_weights(path, patterns, sets[0], sets[1] if phases == 2 else None, key=rules_key(v),
+                 terms=term_weights)
     return path
 
 
@@ -178,10 +189,17 @@ class _Inputs(NamedTuple):
     n_params: int  # parameters of one set of tables
     held_out: np.ndarray  # every tenth game
     opening: np.ndarray | None  # two phases: each position's share of the opening tables
+    features: np.ndarray | None  # the learned terms' features (--terms), else None
 
     def matrix(self, mask: np.ndarray) -> Any:
-        """The design matrix of the positions in ``mask`` (see :func:`_matrix`)."""
-        return _matrix(self.cols, self.signs, mask, self.n_params, self.opening)
+        """The design matrix of the positions in ``mask`` (see :func:`_matrix`), with the
+        learned terms' features as its last columns when they are fitted."""
+        a = _matrix(self.cols, self.signs, mask, self.n_params, self.opening)
+        if self.features is None:
+            return a
+        from scipy.sparse import csr_matrix, hstack
+
+        return hstack([a, csr_matrix(self.features[mask])], format="csr")
 
     @property
     def phases(self) -> int:
@@ -189,18 +207,20 @@ class _Inputs(NamedTuple):
 
 
 def _fit_inputs(variant_id: str, files: list[str], rows: int, out: str | None,
-                share: str = "none", phases: int = 1) -> _Inputs:
+                share: str = "none", phases: int = 1, terms: bool = False) -> _Inputs:
     """Load ``files`` for a fit of ``rows``-row windows (one set of tables, or an opening's
-    and an endgame's: ``phases``), checking ``--out`` first."""
+    and an endgame's: ``phases``; with ``terms``, the learned terms too), checking ``--out``
+    first."""
     v = get_variant(variant_id)
     _weights_out(v, out)
     data = load_positions(files, v)
-    base, keep = _hand_made(v, data)
+    base, keep, features = _hand_made(v, data, terms)
     patterns = PatternSet(geometry(v), rows)
     cols, signs, n_params = _columns(patterns, data["white"] & ~data["kings"],
                                      data["black"] & ~data["kings"], share)
     return _Inputs(v, data, base, keep, patterns, cols, signs, n_params,
-                   data["game"] % 10 == 0, _opening_share(v, data) if phases == 2 else None)
+                   data["game"] % 10 == 0, _opening_share(v, data) if phases == 2 else None,
+                   features)
 
 
 def fit_scores(variant_id: str, files: list[str], rows: int, damps: list[float], clip: float,
@@ -245,17 +265,26 @@ def fit_scores(variant_id: str, files: list[str], rows: int, damps: list[float],
     print(f"damp {best_damp:g}: wrote {path} ({n_params} weights)")
 
 
+#: The prior spread of a learned term's weight, centi-men (``fit --terms``): wide, since a
+#: term counts whole pieces (a king's worth may move by a man or more) and each is fitted
+#: on every position, not on the few that show one pattern.
+TERM_PRIOR = 1000.0
+
+
 def fit(variant_id: str, files: list[str], priors: list[float], mix: float, iterations: int,
-        out: str | None, rows: int = 3, share: str = "none", phases: int = 1) -> None:
-    """Fit the pattern weights by penalised logistic regression (see the module docstring)
-    and write the fit that predicts the held-out games best."""
+        out: str | None, rows: int = 3, share: str = "none", phases: int = 1,
+        terms: bool = False) -> None:
+    """Fit the pattern weights (and with ``terms`` the learned terms' weights, each with
+    the prior :data:`TERM_PRIOR`) by penalised logistic regression (see the module
+    docstring) and write the fit that predicts the held-out games best."""
     from scipy.optimize import minimize
 
-    inputs = _fit_inputs(variant_id, files, rows, out, share, phases)
+    inputs = _fit_inputs(variant_id, files, rows, out, share, phases, terms)
     v, data, base, keep, patterns, cols, held_out = (inputs.v, inputs.data, inputs.base,
                                                      inputs.keep, inputs.patterns, inputs.cols,
                                                      inputs.held_out)
-    n_params = inputs.phases * inputs.n_params
+    n_terms = len(TERM_NAMES) if terms else 0
+    n_params = inputs.phases * inputs.n_params + n_terms
     result = (data["result"].astype(np.float64) + 1) / 2
     train, test = keep & ~held_out, keep & held_out
     print(f"{len(base)} positions, {len(np.unique(data['game']))} games; "
@@ -280,16 +309,20 @@ def fit(variant_id: str, files: list[str], priors: list[float], mix: float, iter
     a_train = inputs.matrix(train)
     a_test = inputs.matrix(test)
     tr_base, tr_target = base[train], target[train]
-    seen = np.tile(np.bincount(cols[train].ravel(), minlength=inputs.n_params) > 0,
-                   inputs.phases)
+    seen = np.concatenate([np.tile(np.bincount(cols[train].ravel(),
+                                               minlength=inputs.n_params) > 0, inputs.phases),
+                           np.zeros(n_terms, dtype=bool)])
 
     def objective(theta: np.ndarray, penalty: float) -> tuple[float, np.ndarray]:
         # Minus the log posterior: the summed log loss (log(1 + e^z) - y z, written stably)
-        # and a normal prior of spread ``prior`` on every weight.
+        # and a normal prior of spread ``prior`` on every pattern weight (TERM_PRIOR on a
+        # learned term's).
         logit = (tr_base + a_train @ theta) / k
         loss = float(np.sum(np.logaddexp(0.0, logit) - tr_target * logit))
         grad = a_train.T @ ((_sigmoid(logit) - tr_target) / k)
-        return loss + 0.5 * penalty * float(theta @ theta), grad + penalty * theta
+        scale = np.full(n_params, penalty)
+        scale[n_params - n_terms:] = 1.0 / (TERM_PRIOR * TERM_PRIOR)
+        return loss + 0.5 * float(theta @ (scale * theta)), grad + scale * theta
 
     best_held, best_prior, best_theta = held0, 0.0, np.zeros(n_params)
     theta = np.zeros(n_params)
@@ -309,6 +342,10 @@ def fit(variant_id: str, files: list[str], priors: list[float], mix: float, iter
         print("no fit beat the hand-made evaluation on the held-out games: nothing written")
         return
     print(f"kept prior {best_prior:g}: held out {best_held:.5f}")
-    path = _write(v, patterns, best_theta, out, share, inputs.phases)
+    if terms:
+        print("learned terms: " + ", ".join(
+            f"{name} {int(np.round(weight))}"
+            for name, weight in zip(TERM_NAMES, best_theta[-n_terms:])))
+    path = _write(v, patterns, best_theta, out, share, inputs.phases, terms)
     print(f"wrote {path} ({n_params} weights, {int(seen.sum())} seen in training)")
 

@@ -29,7 +29,7 @@ venv's Python):
     result-based ``fit`` below played worse for exactly that).
 
 ``fit VARIANT FILE.npz [FILE.npz ...] [--rows 3] [--prior 5,10,20,40] [--mix 1]
-[--iterations 300] [--share none|edges|band] [--phases 1] [--out FILE]``
+[--iterations 300] [--share none|edges|band] [--phases 1] [--terms] [--out FILE]``
     Fits the pattern weights by logistic regression (the "Texel" method): the probability
     that White wins is ``sigmoid((hand-made evaluation + pattern sum) / K)``, K fitted first
     on the hand-made evaluation alone; the target mixes the game result and the search score
@@ -43,6 +43,11 @@ venv's Python):
     table (``pattern_fit.SHARES``), fewer weights each seen more often. (An earlier version took
     Adam steps of a fixed size with early stopping: every pattern, however rarely seen, moved as
     fast as a common one, and the weights learned the games by heart.)
+
+``fit --terms`` fits the learned terms (``damiera.engine.evaluate.TERM_NAMES``: a king's
+worth early and late, men beside kings, kings against men only, the ending's men and tempo)
+with the patterns, each weight with the wide prior ``pattern_fit.TERM_PRIOR``, and writes a
+version 4 weights file that holds them.
 
 Both fits take ``--phases 2``: an opening's and an endgame's tables, which the evaluation
 blends by the pieces left (``damiera.engine.patterns``, "Phases"); each position's row of
@@ -124,6 +129,9 @@ def main(argv: list[str] | None = None) -> int:
                     "rules, under src/, which the engine then plays with)")
     fp.add_argument("--phases", type=int, choices=(1, 2), default=1,
                     help="2: an opening's and an endgame's tables, blended by the pieces left")
+    fp.add_argument("--terms", action="store_true",
+                    help="fit the learned terms too (damiera.engine.evaluate.TERM_NAMES): a "
+                         "version 4 weights file")
     args = p.parse_args(argv)
     if args.cmd in ("selfplay", "label") and not args.out.endswith(".npz"):
         p.error(f"--out must name a .npz file, not {args.out!r}")
@@ -169,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
                   (part[0], part[1]))
         else:
             fit(args.variant, args.files, priors, args.mix, args.iterations, args.out,
-                args.rows, args.share, args.phases)
+                args.rows, args.share, args.phases, args.terms)
     except (OSError, ValueError) as exc:  # UnknownVariantError is a ValueError
         print(f"train_patterns: error: {exc}", file=sys.stderr)
         return 2

@@ -35,6 +35,7 @@ MAX_MOVETIME: int
 MAX_CLOCK: int
 MAX_MOVES_TO_GO: int
 MAX_GAME_PLY: int
+TERMS: int
 
 def read_weights(rules: Rules, path: str, key: str) -> tuple[int, int, bytes]: ...
 def allocate_time(
@@ -83,6 +84,7 @@ class Evaluation:
     start_pieces: int
     pattern_rows: int
     pattern_phases: int
+    terms: tuple[int, ...]
     def __init__(
         self,
         rules: Rules,
@@ -91,6 +93,7 @@ class Evaluation:
         key: str | None = None,
     ) -> None: ...
     def evaluate(self, position: Any) -> int: ...
+    def term_features(self, position: Any) -> tuple[int, ...]: ...
 
 class Engine:
     nodes: int

@@ -92,6 +92,9 @@ from damiera._core import (
     TEMPO as TEMPO,
 )
 from damiera._core import (
+    TERMS as TERMS,
+)
+from damiera._core import (
     Egdb as Egdb,
 )
 from damiera._core import (

@@ -265,3 +265,25 @@ def test_a_file_of_another_goal_or_a_damaged_file_is_refused(tmp_path):
         assert done.returncode == 2, (path, done.stderr)
         assert message in done.stderr and "Traceback" not in done.stderr, (path, done.stderr)
     assert not (tmp_path / "w.bin").exists()
+
+
+def test_a_fit_with_learned_terms_writes_a_version_4_file_that_weighs_them(tmp_path):
+    """--terms: the learned terms' weights are fitted with the patterns, reported by name,
+    and written after the tables (a version 4 file), where the evaluator reads them."""
+    data = tmp_path / "games.npz"
+    _run("selfplay", "russian", "--games", "16", "--depth", "2", "--seed", "3",
+         "--out", str(data))
+    out = tmp_path / "w.bin"
+    report = _run("fit", "russian", str(data), "--mix", "0", "--prior", "30", "--rows", "2",
+                  "--iterations", "40", "--phases", "2", "--terms", "--out", str(out))
+    assert "learned terms: kings " in report and f"wrote {out}" in report
+    russian = variant("russian")
+    key = pat.rules_key(russian)
+    assert out.read_bytes().startswith(f"damiera-patterns 4 2 21 2 8 {key} ".encode())
+    ev = Evaluator(russian, weights=out)
+    assert len(ev.terms) == 8 and any(ev.terms)
+    shown = report.split("learned terms: ")[1].splitlines()[0]
+    assert shown == ", ".join(f"{name} {w}" for name, w in
+                              zip(("kings", "kings_opening", "men_with_kings", "lone_kings",
+                                   "lone_kings_men", "pieces_both_kings", "tempo_ending",
+                                   "men_ending"), ev.terms))

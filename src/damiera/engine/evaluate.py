@@ -48,6 +48,11 @@ patterns of men        where weights were trained for the variant's exact rules:
                        weight per window of rows x 4 files for the men it holds
                        (:mod:`damiera.engine.patterns`); shipped for every
                        named variant
+learned terms          where a weights file of version 4 weighs them: one weight each   trained
+                       for the few counts :data:`TERM_NAMES` names (a king's worth
+                       early and late, men beside kings, kings against men only,
+                       pieces when both sides have kings, men and their tempo in the
+                       ending), fitted with the patterns
 =====================  ==============================================================  ========
 
 The terms are computed by the native core (``csrc/eval.c``), which builds its tables from the
@@ -109,6 +114,13 @@ DOUBLE_CORNER: Final[int] = _core.DOUBLE_CORNER
 CHASE: Final[int] = _core.CHASE
 RUNAWAY_ROWS: Final[int] = _core.RUNAWAY_ROWS
 RUNAWAY_STEP: Final[int] = _core.RUNAWAY_STEP
+#: The learned terms a weights file of version 4 weighs, in its order (``csrc/eval.h``,
+#: "Learned terms", defines each feature: White's count less Black's, in units of
+#: 1/``start_pieces``, some growing or fading with the pieces left).
+TERM_NAMES: Final[tuple[str, ...]] = (
+    "kings", "kings_opening", "men_with_kings", "lone_kings", "lone_kings_men",
+    "pieces_both_kings", "tempo_ending", "men_ending")
+assert len(TERM_NAMES) == _core.TERMS, "TERM_NAMES must name csrc/eval.h's terms"
 #: Score returned by :meth:`Evaluator.evaluate` when the side to move has no legal move
 #: (given it has no capture): the caller turns it into a loss at the right ply.
 NO_MOVES: Final[int] = _core.NO_MOVES
@@ -146,16 +158,19 @@ class Evaluator:
     (:func:`damiera.engine.patterns.weights_path`); None (the default): when
     :func:`learned_enabled` says so; ``tables``: use these instead of the stored ones,
     ``(rows per window, tables[w][pattern])`` (tests, training, matches of a candidate; twice
-    as many tables for a two-phase set, the opening's windows first).
-    Raises ValueError when ``tables`` do not fit the board; a stored weights file that does
-    not, or cannot be read, is reported with a warning and left out.
+    as many tables for a two-phase set, the opening's windows first); ``weights``: read
+    this weights file instead of the stored one (a candidate's, with its learned terms).
+    Raises ValueError when ``tables`` do not fit the board or ``weights`` is not a weights
+    file of the variant's rules, OSError when it cannot be read; a stored weights file that
+    does not fit, or cannot be read, is reported with a warning and left out.
 
     Attributes: ``variant``, ``native`` (the core's evaluation, which a
     :class:`~damiera.engine.search.Searcher` searches with), ``king_value`` and
     ``start_pieces`` (as the core chose them), ``pattern_rows`` (rows of a window, 0 without
     patterns), ``pattern_phases`` (1, or 2 for an opening's and an endgame's tables),
     ``window_rows`` (window positions down the board, 0 without patterns), ``tables`` (the
-    tables given) and ``weights_file`` (the file read, or None).
+    tables given), ``weights_file`` (the file read, or None) and ``terms`` (the learned
+    terms' weights a version 4 file gave, :data:`TERM_NAMES`' order; ``()`` without).
     """
 
     def __init__(
@@ -163,6 +178,7 @@ class Evaluator:
         variant: Variant,
         patterns: bool | None = None,
         tables: tuple[int, list[list[int]]] | None = None,
+        weights: Path | str | None = None,
     ):
         if patterns is None:
             patterns = learned_enabled()
@@ -171,7 +187,11 @@ class Evaluator:
         self.weights_file: Path | None = None
         rules = native_rules(variant)
         native: _core.Evaluation | None = None
-        if tables is not None:
+        if weights is not None:
+            native = core_of(variant).Evaluation(rules, weights=str(weights),
+                                                 key=rules_key(variant))
+            self.weights_file = Path(weights)
+        elif tables is not None:
             rows, window_tables = tables
             native = core_of(variant).Evaluation(rules, tables=_packed(variant, rows, window_tables))
         elif patterns and weights_path(variant).exists():
@@ -192,12 +212,19 @@ class Evaluator:
         self.pattern_rows: int = self.native.pattern_rows
         self.pattern_phases: int = self.native.pattern_phases or 1
         self.window_rows = variant.board_size - self.pattern_rows + 1 if self.pattern_rows else 0
+        self.terms: tuple[int, ...] = self.native.terms
 
     def evaluate(self, pos: Position) -> int:
         """Static score of ``pos`` for the side to move (see the module table for terms),
         computed by the native core."""
         score: int = self.native.evaluate(pos)
         return score
+
+    def term_features(self, pos: Position) -> tuple[int, ...]:
+        """The learned terms' features of ``pos`` (:data:`TERM_NAMES`' order, White's view,
+        in units of 1/``start_pieces``): what a version 4 file's weights multiply."""
+        features: tuple[int, ...] = self.native.term_features(pos)
+        return features
 
 
 def _packed(variant: Variant, rows: int, window_tables: list[list[int]]) -> tuple[int, int, bytes]:

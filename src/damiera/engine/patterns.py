@@ -28,7 +28,10 @@ PHASES RULES CRC32\\n``, where PHASES is 1 (one set of tables) or 2 (the opening
 endgame's), RULES the :func:`rules_key` of the rules the weights were trained for and CRC32
 the CRC-32 (:func:`zlib.crc32`) of the weight bytes, 8 lowercase hex digits; then, for each
 phase and each window whose index is not above its partner's, ``3 ** (2 x ROWS)``
-little-endian signed 16-bit weights. A file is refused when it names other rules than those
+little-endian signed 16-bit weights. Version 4, ``damiera-patterns 4 ROWS WINDOWS PHASES
+TERMS RULES CRC32\n``, adds after the tables the weights of the first TERMS learned terms
+(:data:`damiera.engine.evaluate.TERM_NAMES`), little-endian signed 16-bit, inside the
+checksum. A file is refused when it names other rules than those
 it is read for, or when its weights do not match the checksum (a damaged file). Files of the
 older versions, without rules key and checksum, are still read: ``damiera-patterns 1 ROWS
 WINDOWS\\n`` (one set) and ``damiera-patterns 2 ROWS WINDOWS 2\\n`` (two).
@@ -41,6 +44,7 @@ import zlib
 from array import array
 from pathlib import Path
 
+from damiera import _core
 from damiera.rules.geometry import Geometry
 from damiera.rules.movegen import core_of, native_rules
 from damiera.rules.variant import Variant
@@ -177,18 +181,20 @@ class PatternSet:
 
 
 def save_weights(path: Path, patterns: PatternSet, tables: dict[int, list[int]],
-                 endgame: dict[int, list[int]] | None = None, *, key: str) -> None:
+                 endgame: dict[int, list[int]] | None = None, *, key: str,
+                 terms: list[int] | None = None) -> None:
     """Write the canonical windows' tables (``tables[w]``, ``patterns.size`` ints each, in
-    -32768..32767) to ``path`` in the current format (version 3), for the rules named ``key``
-    (:func:`rules_key` of the variant they were trained for); with ``endgame`` (the same
-    shape), a two-phase file whose ``tables`` are the opening's.
+    -32768..32767) to ``path`` (version 3), for the rules named ``key`` (:func:`rules_key` of
+    the variant they were trained for); with ``endgame`` (the same shape), a two-phase file
+    whose ``tables`` are the opening's; with ``terms`` (1 to ``damiera._core.TERMS`` weights
+    of the learned terms, in -32768..32767), a version 4 file that weighs them too.
 
     Checks what the reader (``csrc/weights.c``) checks, so a file written reads back: windows
     of 1-4 rows; no weight -32768 (a partner's table holds the opposites, which must fit 16
     bits); the table of a window that is its own partner its own negated mirror
     (``t[mirror[p]] == -t[p]``); a file of at most :data:`MAX_FILE_BYTES`. Raises ValueError
     for a table that fails these, a missing table, a wrong size or a weight outside
-    -32768..32767, or a ``key`` that is not a rules key (empty, or other than letters,
+    -32768..32767, ``terms`` of another length, or a ``key`` that is not a rules key (empty, or other than letters,
     digits, ``_`` and ``-``); TypeError for a ``key`` that is not a str. Nothing is written
     when it raises."""
     if not isinstance(key, str):
@@ -219,11 +225,21 @@ def save_weights(path: Path, patterns: PatternSet, tables: dict[int, list[int]],
                     raise ValueError(f"window {w} is its own mirror image, its{which} table is "
                                      f"not its negated mirror (pattern {bad})")
             out.extend(packed)
+    version, counted = "3", ""
+    if terms is not None:
+        if not 1 <= len(terms) <= _core.TERMS:
+            raise ValueError(f"{len(terms)} learned terms: a weights file weighs 1 to "
+                             f"{_core.TERMS}")
+        try:
+            out.extend(array("h", terms))
+        except OverflowError:
+            raise ValueError("a learned term's weight outside -32768..32767") from None
+        version, counted = "4", f" {len(terms)}"
     if sys.byteorder != "little":
         out.byteswap()
     body = out.tobytes()
-    header = (f"{_MAGIC} 3 {patterns.rows} {len(patterns.windows)} {len(phases)} {key} "
-              f"{zlib.crc32(body):08x}\n").encode("ascii")
+    header = (f"{_MAGIC} {version} {patterns.rows} {len(patterns.windows)} {len(phases)}"
+              f"{counted} {key} {zlib.crc32(body):08x}\n").encode("ascii")
     if len(header) + len(body) > MAX_FILE_BYTES:
         raise ValueError(f"{len(header) + len(body)} bytes: a weights file holds at most "
                          f"{MAX_FILE_BYTES}")

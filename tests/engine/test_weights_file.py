@@ -28,12 +28,13 @@ BRAZILIAN = variant("brazilian")  # the same board and windows as Russian, other
 #: SHA-256 of every window's table (all phases, 16-bit little-endian) as read from each
 #: shipped file before it was rewritten in version 3 (versions 1 and 2 then): the rewrite
 #: kept the weights, so the evaluation did not change. Russian's file was replaced since, by
-#: g2r4 (benchmarks/eval_results.md, "Russian at scale"): its tables as written.
+#: g2r4 (benchmarks/eval_results.md, "Russian at scale"), then by g2t4 with learned terms
+#: ("Russian: learned terms"): its tables as written.
 TABLES_BEFORE_VERSION_3 = {
     "10x10-4rows-back-flying-menkings-majority-pass_through-mandatory":
         "db0a2a88bec8590a0ec170f3c5e78b1301a3ecf257ee62282b675f4d0e424e4e",
     "8x8-3rows-back-flying-menkings-free-promote_and_continue-mandatory":
-        "ef73647f16697aa173b493598fd59d0e94a0d8cbb9fe41a467e61fdd64b234b6",
+        "94280457e29d59d1729240a8f1ce0f3a19659da4675463137440fa37ad73b6f7",
     "8x8-3rows-back-flying-menkings-majority-pass_through-mandatory":
         "28ee1b4348f368641831b6997a00a6e01a72ef39f487cb0cf823944fec623a68",
     "8x8-3rows-forward-flying-menkings-king_precedence-promote_and_stop-mandatory":
@@ -44,6 +45,13 @@ TABLES_BEFORE_VERSION_3 = {
         "bf6dfef2bfd49fbad332be853b7060d068716020d8bc4bda6b2d196871802bd9",
     "8x8-3rows-forward-short-nomenkings-italian_priorities-promote_and_stop-mandatory":
         "bc0b5df64dea5f446bb695340b5b8ba23bdd80dd9ac5d0bada851dfd352b9847",
+}
+
+
+#: The learned terms' weights of the shipped files of version 4 (the others weigh none).
+SHIPPED_TERMS = {
+    "8x8-3rows-back-flying-menkings-free-promote_and_continue-mandatory":
+        (8, 155, -61, -16, 16, -33, 13, 258),
 }
 
 
@@ -81,14 +89,20 @@ def test_the_shipped_files_carry_their_rules_key_and_checksum() -> None:
     for key, v in shipped.items():
         head, body = pat.weights_path(v).read_bytes().split(b"\n", 1)
         words = head.decode("ascii").split()
-        assert words[:2] == ["damiera-patterns", "3"] and words[5] == key, head
-        assert words[6] == f"{zlib.crc32(body):08x}"
+        version = "4" if key in SHIPPED_TERMS else "3"
+        assert words[:2] == ["damiera-patterns", version] and words[-2] == key, head
+        assert words[-1] == f"{zlib.crc32(body):08x}"
 
 
 def test_the_shipped_tables_are_those_of_before_version_3() -> None:
     for key, v in _shipped().items():
         _rows, tables = pat.read_weights_file(v, pat.weights_path(v))
         assert _digest(tables) == TABLES_BEFORE_VERSION_3[key], key
+
+
+def test_the_shipped_learned_terms_are_the_pinned_ones() -> None:
+    for key, v in _shipped().items():
+        assert Evaluator(v, patterns=True).terms == SHIPPED_TERMS.get(key, ()), key
 
 
 def test_a_file_of_other_rules_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

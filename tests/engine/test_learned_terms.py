@@ -15,6 +15,7 @@ from damiera.rules.geometry import geometry
 from damiera.rules.movegen import apply_move, generate
 from damiera.rules.position import Position, parse_fen, start_position
 from damiera.rules.variant import Color, variant
+from tests.engine.test_patterns import _rotate
 
 RUSSIAN = variant("russian")
 KEY = pat.rules_key(RUSSIAN)
@@ -22,7 +23,8 @@ START = 2 * RUSSIAN.men_per_side  # 24 pieces
 
 
 def _positions(v, count: int, seed: int) -> list[Position]:
-    """Positions of random games, kings and endings among them (every 2nd ply from ply 20)."""
+    """Positions of random games, kings and endings among them (every 2nd ply from ply 20:
+    test_patterns' positions, from shorter games, hold few kings on 10x10)."""
     rng = random.Random(seed)
     out: list[Position] = []
     while len(out) < count:
@@ -35,18 +37,6 @@ def _positions(v, count: int, seed: int) -> list[Position]:
             if ply >= 20 and ply % 2 == 0:
                 out.append(pos)
     return out[:count]
-
-
-def _rotate(v, pos: Position) -> Position:
-    """The board turned half a turn, colours and the side to move swapped."""
-    geo = geometry(v)
-    n = geo.size
-
-    def turn(bits: int) -> int:
-        return sum(1 << geo.by_coords[(n - 1 - r, n - 1 - c)]
-                   for s, (r, c) in geo.coords.items() if bits >> s & 1)
-
-    return Position(turn(pos.black), turn(pos.white), turn(pos.kings), pos.turn.opponent)
 
 
 def _features(v, pos: Position) -> tuple[int, ...]:

@@ -13,7 +13,13 @@ import numpy as np
 from pattern_positions import load_positions, position_at
 
 from damiera.engine.evaluate import NO_MOVES, TERM_NAMES, Evaluator
-from damiera.engine.patterns import PatternSet, rules_key, save_weights, weights_path
+from damiera.engine.patterns import (
+    PatternSet,
+    read_weights_file,
+    rules_key,
+    save_weights,
+    weights_path,
+)
 from damiera.rules.geometry import geometry
 from damiera.rules.variant import Color, Variant
 from damiera.rules.variant import variant as get_variant
@@ -122,13 +128,15 @@ def _loss(logit: np.ndarray, target: np.ndarray) -> float:
     return float(-np.mean(target * np.log(p) + (1 - target) * np.log(1 - p)))
 
 
-def _hand_made(v: Variant, data: dict[str, np.ndarray],
-               terms: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """The hand-made evaluation of every position (White's view, centi-men), a mask of the
-    positions it scores (not the ones where the side to move is blocked) and, with
-    ``terms``, the learned terms' features of every position (shape (positions,
-    len(TERM_NAMES)), in units of one: the core's over ``start_pieces``), else None."""
-    evaluator = Evaluator(v, patterns=False)
+def _hand_made(v: Variant, data: dict[str, np.ndarray], terms: bool = False,
+               evaluator: Evaluator | None = None
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The hand-made evaluation (or ``evaluator``'s) of every position (White's view,
+    centi-men), a mask of the positions it scores (not the ones where the side to move is
+    blocked) and, with ``terms``, the learned terms' features of every position (shape
+    (positions, len(TERM_NAMES)), in units of one: the core's over ``start_pieces``), else
+    None."""
+    evaluator = evaluator or Evaluator(v, patterns=False)
     base = np.zeros(len(data["white"]), dtype=np.float64)
     keep = np.ones(len(data["white"]), dtype=bool)
     features = np.zeros((len(base), len(TERM_NAMES)), dtype=np.float64) if terms else None
@@ -342,10 +350,67 @@ def fit(variant_id: str, files: list[str], priors: list[float], mix: float, iter
         print("no fit beat the hand-made evaluation on the held-out games: nothing written")
         return
     print(f"kept prior {best_prior:g}: held out {best_held:.5f}")
-    if terms:
-        print("learned terms: " + ", ".join(
-            f"{name} {int(np.round(weight))}"
-            for name, weight in zip(TERM_NAMES, best_theta[-n_terms:])))
+    _report_terms(best_theta[n_params - n_terms:] if terms else None)
     path = _write(v, patterns, best_theta, out, share, inputs.phases, terms)
     print(f"wrote {path} ({n_params} weights, {int(seen.sum())} seen in training)")
+
+
+def _report_terms(weights: np.ndarray | None) -> None:
+    if weights is not None:
+        print("learned terms: " + ", ".join(
+            f"{name} {int(np.round(weight))}" for name, weight in zip(TERM_NAMES, weights)))
+
+
+def fit_terms(variant_id: str, files: list[str], tables_file: str, mix: float,
+              iterations: int, out: str | None) -> None:
+    """Fit the learned terms alone on top of the tables of the weights file
+    ``tables_file`` (kept as they are): the logistic fit of :func:`fit` whose base is the
+    evaluation with those tables and whose parameters are the terms' weights (prior
+    :data:`TERM_PRIOR`); the tables and the fitted terms are written as one version 4 file
+    when the terms predict the held-out games better. Few parameters: a small set of games
+    serves (a new generation of tables needs far more)."""
+    from scipy.optimize import minimize
+
+    v = get_variant(variant_id)
+    _weights_out(v, out)
+    rows, window_tables = read_weights_file(v, Path(tables_file))
+    data = load_positions(files, v)
+    base, keep, features = _hand_made(v, data, True, Evaluator(v, tables=(rows, window_tables)))
+    assert features is not None
+    held_out = data["game"] % 10 == 0
+    train, test = keep & ~held_out, keep & held_out
+    if not train.any() or not test.any():
+        raise ValueError("too few games: every tenth game is held out, and both the training "
+                         "and the held-out games need positions (play at least 11 games)")
+    result = (data["result"].astype(np.float64) + 1) / 2
+    k = min(range(40, 600, 10), key=lambda scale: _loss(base[train] / scale, result[train]))
+    target = mix * result + (1 - mix) * _sigmoid(data["score"].astype(np.float64) / k)
+    held0 = _loss(base[test] / k, target[test])
+    f_train, f_test = features[train], features[test]
+    penalty = 1.0 / (TERM_PRIOR * TERM_PRIOR)
+
+    def objective(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        logit = (base[train] + f_train @ theta) / k
+        loss = float(np.sum(np.logaddexp(0.0, logit) - target[train] * logit))
+        grad = f_train.T @ ((_sigmoid(logit) - target[train]) / k)
+        return loss + 0.5 * penalty * float(theta @ theta), grad + penalty * theta
+
+    theta = minimize(objective, np.zeros(len(TERM_NAMES)), jac=True, method="L-BFGS-B",
+                     options={"maxiter": iterations, "gtol": 1e-8}).x
+    held = _loss((base[test] + f_test @ theta) / k, target[test])
+    print(f"{len(base)} positions, {len(np.unique(data['game']))} games; train "
+          f"{int(train.sum())}, held out {int(test.sum())}; K = {k} centi-men; the tables of "
+          f"{tables_file}: held out {held0:.5f} -> {held:.5f} (target) with the terms")
+    _report_terms(theta)
+    if held >= held0:
+        print("the terms did not beat the tables alone on the held-out games: nothing written")
+        return
+    patterns = PatternSet(geometry(v), rows)
+    phases = len(window_tables) // len(patterns.windows)
+    sets = [{w: window_tables[phase * len(patterns.windows) + w] for w in patterns.canonical()}
+            for phase in range(phases)]
+    path = _weights_out(v, out)
+    save_weights(path, patterns, sets[0], sets[1] if phases == 2 else None, key=rules_key(v),
+                 terms=np.clip(np.round(theta), -32767, 32767).astype(np.int64).tolist())
+    print(f"wrote {path} (the tables of {tables_file} and {len(TERM_NAMES)} learned terms)")
 

@@ -29,7 +29,8 @@ venv's Python):
     result-based ``fit`` below played worse for exactly that).
 
 ``fit VARIANT FILE.npz [FILE.npz ...] [--rows 3] [--prior 5,10,20,40] [--mix 1]
-[--iterations 300] [--share none|edges|band] [--phases 1] [--terms] [--out FILE]``
+[--iterations 300] [--share none|edges|band] [--phases 1] [--terms [--tables FILE]]
+[--out FILE]``
     Fits the pattern weights by logistic regression (the "Texel" method): the probability
     that White wins is ``sigmoid((hand-made evaluation + pattern sum) / K)``, K fitted first
     on the hand-made evaluation alone; the target mixes the game result and the search score
@@ -47,7 +48,10 @@ venv's Python):
 ``fit --terms`` fits the learned terms (``damiera.engine.evaluate.TERM_NAMES``: a king's
 worth early and late, men beside kings, kings against men only, the ending's men and tempo)
 with the patterns, each weight with the wide prior ``pattern_fit.TERM_PRIOR``, and writes a
-version 4 weights file that holds them.
+version 4 weights file that holds them. With ``--tables FILE`` it keeps that file's tables
+as they are and fits the eight terms alone on top of them (a few thousand games serve for
+eight weights; ``--rows``, ``--phases``, ``--share`` and ``--prior`` are then the file's or
+unused), writing the tables and the terms when the terms predict the held-out games better.
 
 Both fits take ``--phases 2``: an opening's and an endgame's tables, which the evaluation
 blends by the pieces left (``damiera.engine.patterns``, "Phases"); each position's row of
@@ -65,7 +69,7 @@ import argparse
 import math
 import sys
 
-from pattern_fit import SHARES, fit, fit_scores
+from pattern_fit import SHARES, fit, fit_scores, fit_terms
 from pattern_games import label, selfplay
 
 
@@ -132,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     fp.add_argument("--terms", action="store_true",
                     help="fit the learned terms too (damiera.engine.evaluate.TERM_NAMES): a "
                          "version 4 weights file")
+    fp.add_argument("--tables", metavar="FILE",
+                    help="with --terms: keep this weights file's tables and fit the learned "
+                         "terms alone on top of them")
     args = p.parse_args(argv)
     if args.cmd in ("selfplay", "label") and not args.out.endswith(".npz"):
         p.error(f"--out must name a .npz file, not {args.out!r}")
@@ -165,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
             fp.error(f"--iterations must be at least 1, not {args.iterations}")
         if not 0 <= args.mix <= 1:
             fp.error(f"--mix must be between 0 and 1, not {args.mix}")
+        if args.tables is not None and not args.terms:
+            fp.error("--tables keeps a file's tables to fit the learned terms: give --terms")
     try:
         if args.cmd == "selfplay":
             selfplay(args.variant, args.games, args.depth, args.out, args.seed, args.nodes,
@@ -175,6 +184,9 @@ def main(argv: list[str] | None = None) -> int:
         elif args.cmd == "label":
             label(args.variant, args.src, args.out, args.depth, args.every,
                   (part[0], part[1]))
+        elif args.tables is not None:
+            fit_terms(args.variant, args.files, args.tables, args.mix, args.iterations,
+                      args.out)
         else:
             fit(args.variant, args.files, priors, args.mix, args.iterations, args.out,
                 args.rows, args.share, args.phases, args.terms)

@@ -287,3 +287,29 @@ def test_a_fit_with_learned_terms_writes_a_version_4_file_that_weighs_them(tmp_p
                               zip(("kings", "kings_opening", "men_with_kings", "lone_kings",
                                    "lone_kings_men", "pieces_both_kings", "tempo_ending",
                                    "men_ending"), ev.terms))
+
+
+def test_a_terms_fit_on_kept_tables_writes_those_tables_and_the_fitted_terms(tmp_path):
+    """--terms --tables FILE: FILE's tables are kept as they are and only the eight learned
+    terms are fitted on top; the file written holds the same tables and the terms the
+    report names. Without --terms, --tables is refused."""
+    from damiera.engine.patterns import read_weights_file
+
+    russian = variant("russian")
+    data, out = tmp_path / "games.npz", tmp_path / "w.bin"
+    _run("selfplay", "russian", "--games", "16", "--depth", "2", "--seed", "3",
+         "--out", str(data))
+    kept = pat.weights_path(russian)
+    report = _run("fit", "russian", str(data), "--mix", "0", "--terms", "--tables", str(kept),
+                  "--out", str(out))
+    assert f"the tables of {kept}: held out" in report and "learned terms: kings " in report
+    if "nothing written" in report:
+        assert not out.exists()
+        return
+    assert read_weights_file(russian, out) == read_weights_file(russian, kept)
+    shown = report.split("learned terms: ")[1].splitlines()[0]
+    assert [int(w.rsplit(" ", 1)[1]) for w in shown.split(", ")] == list(
+        Evaluator(russian, weights=out).terms)
+    done = subprocess.run([sys.executable, str(TOOL), "fit", "russian", str(data), "--tables",
+                           str(kept)], capture_output=True, text=True, check=False, timeout=600)
+    assert done.returncode == 2 and "--tables keeps a file's tables" in done.stderr

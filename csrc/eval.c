@@ -222,6 +222,8 @@ int evaluate(const Eval *e, board_t white, board_t black, board_t kings, int sid
             }
         }
     }
+    /* Symmetric bounds, so that the colour-swapped position still scores the exact opposite. */
+    score = score > EVAL_LIMIT ? EVAL_LIMIT : score < -EVAL_LIMIT ? -EVAL_LIMIT : score;
     return side == 0 ? score + EVAL_TEMPO : EVAL_TEMPO - score;
 }
 

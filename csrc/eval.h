@@ -12,6 +12,9 @@
 
 /* The score when the side to move has no quiet move (callers ask only without a capture). */
 #define NO_MOVES (-(1 << 30))
+/* Every other score lies within +-EVAL_LIMIT (1,000 men): trained tables and terms of any
+ * weights a file may hold cannot reach the search's mate scores (search.h checks). */
+#define EVAL_LIMIT 100000
 
 /* The hand-made terms' values, centi-men (evaluate.py's table says what each rewards). */
 #define EVAL_MAN 100

@@ -23,6 +23,7 @@
 #define MATE 1000000
 #define MATE_BOUND (MATE - 10000)
 #define INF (MATE + 1)
+_Static_assert(EVAL_LIMIT + EVAL_TEMPO < MATE_BOUND, "a static score must never read as a mate");
 /* Deepest ply of the tree (quiescence included); iterations stop 10 plies before it. */
 #define MAX_PLY 200
 /* Longest principal variation kept, in moves. */

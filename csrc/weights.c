@@ -263,7 +263,8 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
             char theirs[SHOWN_CAP];
             word_shown(word[5], wlen[5], theirs, sizeof theirs);
             snprintf(err, errlen, "%s: weights of %s learned terms, this engine knows 1 to %d "
-                     "(a file of a newer engine, or damaged)", path, theirs, WEIGHTS_TERMS);
+                     "(%s)", path, theirs, WEIGHTS_TERMS,
+                     plain ? "a file of a newer engine" : "not a count: a damaged file");
             free(data);
             return WEIGHTS_BAD;
         }

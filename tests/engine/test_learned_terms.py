@@ -162,14 +162,17 @@ def _version_4(path, pset, tables, count_word: str, terms: list[int]) -> None:
     path.write_bytes(header.encode() + body)
 
 
-@pytest.mark.parametrize("count_word", ["9", "0", "x", "08", "100"])
+@pytest.mark.parametrize("count_word,why", [("9", "a file of a newer engine"),
+                                            ("100", "a file of a newer engine"),
+                                            ("0", "not a count"), ("x", "not a count"),
+                                            ("08", "not a count")])
 def test_a_file_weighing_terms_this_engine_does_not_know_is_refused_by_name(tmp_path,
-                                                                           count_word):
+                                                                           count_word, why):
     pset, tables = _zero_tables()
     path = tmp_path / "w.bin"
     _version_4(path, pset, tables, count_word, [1] * 9)
     with pytest.raises(ValueError, match=f"weights of {count_word} learned terms, this engine "
-                                         "knows 1 to 8"):
+                                         f"knows 1 to 8 \\({why}"):
         Evaluator(RUSSIAN, weights=path)
 
 
@@ -196,3 +199,47 @@ def test_a_version_4_file_of_other_rules_is_refused(tmp_path):
     pat.save_weights(path, pset, tables, key="other-rules", terms=[1])
     with pytest.raises(ValueError, match="weights trained for the rules other-rules"):
         Evaluator(RUSSIAN, weights=path)
+
+
+def test_extreme_weights_keep_the_static_score_below_the_mate_scores(tmp_path):
+    """Every term at +32767 (or -32768) on a board of twenty kings: the static score is held
+    at EVAL_LIMIT (1,000 men), so the search still searches and scores a static score, not a
+    mate or a draw."""
+    v = variant("international")
+    pset = pat.PatternSet(geometry(v), 2)
+    tables = {w: [0] * pset.size for w in pset.canonical()}
+    pos = parse_fen(v, "B:W" + ",".join(f"K{s}" for s in range(21, 41)) + ":B1,2,3,4,5,6")
+    for weight in (32767, -32768):
+        path = tmp_path / f"w{weight}.bin"
+        pat.save_weights(path, pset, tables, key=pat.rules_key(v), terms=[weight] * 8)
+        ev = Evaluator(v, weights=path)
+        for p in (pos, _rotate(v, pos)):
+            assert abs(ev.evaluate(p)) <= 100_000 + _core.TEMPO
+        from damiera.engine.search import Searcher
+
+        result = Searcher(v, 1 << 16, ev).search(pos, depth=4)
+        assert result.depth >= 4 and abs(result.score) < _core.MATE_BOUND
+        assert result.score != 0
+
+
+@pytest.mark.parametrize("terms", [b"\x01\x02", bytearray(4), [True, False], {1: 2}, {1, 2},
+                                   memoryview(b"ab"), [1.0], [1, None], "12"])
+def test_the_writer_refuses_terms_that_are_not_a_list_of_ints(tmp_path, terms):
+    pset, tables = _zero_tables()
+    path = tmp_path / "w.bin"
+    pat.save_weights(path, pset, tables, key=KEY, terms=[3])
+    before = path.read_bytes()
+    with pytest.raises(TypeError, match="a list or tuple of ints"):
+        pat.save_weights(path, pset, tables, key=KEY, terms=terms)
+    assert path.read_bytes() == before
+
+
+def test_a_weights_path_may_be_bytes_and_not_given_with_tables(tmp_path):
+    pset, tables = _zero_tables()
+    path = tmp_path / "w.bin"
+    pat.save_weights(path, pset, tables, key=KEY, terms=[7])
+    assert Evaluator(RUSSIAN, weights=bytes(path)).terms == (7,)
+    with pytest.raises(TypeError, match="not both"):
+        Evaluator(RUSSIAN, weights=path, tables=(2, [[0] * pset.size] * 21))
+    with pytest.raises(TypeError):
+        Evaluator(RUSSIAN, weights=3)

@@ -86,6 +86,7 @@ py-draughts; so did the fit to the results of this session's games (``eval_resul
 
 from __future__ import annotations
 
+import os
 import warnings
 from array import array
 from pathlib import Path
@@ -159,7 +160,8 @@ class Evaluator:
     :func:`learned_enabled` says so; ``tables``: use these instead of the stored ones,
     ``(rows per window, tables[w][pattern])`` (tests, training, matches of a candidate; twice
     as many tables for a two-phase set, the opening's windows first); ``weights``: read
-    this weights file instead of the stored one (a candidate's, with its learned terms).
+    this weights file instead of the stored one (a candidate's, with its learned terms; a
+    str, bytes or path-like object; not with ``tables``, TypeError).
     Raises ValueError when ``tables`` do not fit the board or ``weights`` is not a weights
     file of the variant's rules, OSError when it cannot be read; a stored weights file that
     does not fit, or cannot be read, is reported with a warning and left out.
@@ -178,7 +180,7 @@ class Evaluator:
         variant: Variant,
         patterns: bool | None = None,
         tables: tuple[int, list[list[int]]] | None = None,
-        weights: Path | str | None = None,
+        weights: str | bytes | os.PathLike[str] | os.PathLike[bytes] | None = None,
     ):
         if patterns is None:
             patterns = learned_enabled()
@@ -188,9 +190,12 @@ class Evaluator:
         rules = native_rules(variant)
         native: _core.Evaluation | None = None
         if weights is not None:
-            native = core_of(variant).Evaluation(rules, weights=str(weights),
+            if tables is not None:
+                raise TypeError("give weights= (a file) or tables=, not both")
+            path = Path(os.fsdecode(os.fspath(weights)))
+            native = core_of(variant).Evaluation(rules, weights=str(path),
                                                  key=rules_key(variant))
-            self.weights_file = Path(weights)
+            self.weights_file = path
         elif tables is not None:
             rows, window_tables = tables
             native = core_of(variant).Evaluation(rules, tables=_packed(variant, rows, window_tables))

@@ -42,6 +42,7 @@ from __future__ import annotations
 import sys
 import zlib
 from array import array
+from numbers import Integral
 from pathlib import Path
 
 from damiera import _core
@@ -195,7 +196,8 @@ def save_weights(path: Path, patterns: PatternSet, tables: dict[int, list[int]],
     (``t[mirror[p]] == -t[p]``); a file of at most :data:`MAX_FILE_BYTES`. Raises ValueError
     for a table that fails these, a missing table, a wrong size or a weight outside
     -32768..32767, ``terms`` of another length, or a ``key`` that is not a rules key (empty, or other than letters,
-    digits, ``_`` and ``-``); TypeError for a ``key`` that is not a str. Nothing is written
+    digits, ``_`` and ``-``); TypeError for a ``key`` that is not a str or ``terms`` that
+    are not a list or tuple of ints (bools refused). Nothing is written
     when it raises."""
     if not isinstance(key, str):
         raise TypeError(f"the rules key must be a str, not {type(key).__name__}")
@@ -227,6 +229,12 @@ def save_weights(path: Path, patterns: PatternSet, tables: dict[int, list[int]],
             out.extend(packed)
     version, counted = "3", ""
     if terms is not None:
+        # A list or tuple of ints: bytes, sets, dicts and bools would each pass array("h")
+        # as something other than the weights meant.
+        if not isinstance(terms, (list, tuple)) or not all(
+                isinstance(w, Integral) and not isinstance(w, bool) for w in terms):
+            raise TypeError("the learned terms' weights must be a list or tuple of ints")
+        terms = [int(w) for w in terms]
         if not 1 <= len(terms) <= _core.TERMS:
             raise ValueError(f"{len(terms)} learned terms: a weights file weighs 1 to "
                              f"{_core.TERMS}")

@@ -29,7 +29,7 @@ endgame's), RULES the :func:`rules_key` of the rules the weights were trained fo
 the CRC-32 (:func:`zlib.crc32`) of the weight bytes, 8 lowercase hex digits; then, for each
 phase and each window whose index is not above its partner's, ``3 ** (2 x ROWS)``
 little-endian signed 16-bit weights. Version 4, ``damiera-patterns 4 ROWS WINDOWS PHASES
-TERMS RULES CRC32\n``, adds after the tables the weights of the first TERMS learned terms
+TERMS RULES CRC32\\n``, adds after the tables the weights of the first TERMS learned terms
 (:data:`damiera.engine.evaluate.TERM_NAMES`), little-endian signed 16-bit, inside the
 checksum. A file is refused when it names other rules than those
 it is read for, or when its weights do not match the checksum (a damaged file). Files of the
@@ -183,7 +183,7 @@ class PatternSet:
 
 def save_weights(path: Path, patterns: PatternSet, tables: dict[int, list[int]],
                  endgame: dict[int, list[int]] | None = None, *, key: str,
-                 terms: list[int] | None = None) -> None:
+                 terms: list[int] | tuple[int, ...] | None = None) -> None:
     """Write the canonical windows' tables (``tables[w]``, ``patterns.size`` ints each, in
     -32768..32767) to ``path`` (version 3), for the rules named ``key`` (:func:`rules_key` of
     the variant they were trained for); with ``endgame`` (the same shape), a two-phase file
@@ -195,9 +195,9 @@ def save_weights(path: Path, patterns: PatternSet, tables: dict[int, list[int]],
     bits); the table of a window that is its own partner its own negated mirror
     (``t[mirror[p]] == -t[p]``); a file of at most :data:`MAX_FILE_BYTES`. Raises ValueError
     for a table that fails these, a missing table, a wrong size or a weight outside
-    -32768..32767, ``terms`` of another length, or a ``key`` that is not a rules key (empty, or other than letters,
-    digits, ``_`` and ``-``); TypeError for a ``key`` that is not a str or ``terms`` that
-    are not a list or tuple of ints (bools refused). Nothing is written
+    -32768..32767, ``terms`` of another length, or a ``key`` that is not a rules key (empty,
+    or other than letters, digits, ``_`` and ``-``); TypeError for a ``key`` that is not a
+    str or ``terms`` that are not a list or tuple of ints (bools refused). Nothing is written
     when it raises."""
     if not isinstance(key, str):
         raise TypeError(f"the rules key must be a str, not {type(key).__name__}")

@@ -22,7 +22,13 @@ from damiera.rules.variant import Color, Variant
 def save_positions(out: str, rows: list[tuple[int, int, int, int, int, int, int]],
                    v: Variant) -> None:
     """Write ``rows`` (white, black, kings, turn, score, game, result) of variant ``v`` to
-    ``out`` (.npz), replacing it."""
+    ``out`` (.npz), replacing it. Raises ValueError for a board whose bitboards do not fit
+    the files' signed 64-bit columns (the 12x12 boards), before anything is written."""
+    bits = geometry(v).nbits
+    if bits > 63:
+        raise ValueError(f"{v.id}: its board's bitboards take {bits} bits; the position files "
+                         f"hold boards of at most 63 (pattern weights are trained for boards "
+                         f"up to 10x10)")
     arr = np.array(rows, dtype=np.int64).reshape(-1, 7)
     np.savez_compressed(out, variant=np.array(v.full_id), white=arr[:, 0], black=arr[:, 1],
                         kings=arr[:, 2],

@@ -128,6 +128,20 @@ def _loss(logit: np.ndarray, target: np.ndarray) -> float:
     return float(-np.mean(target * np.log(p) + (1 - target) * np.log(1 - p)))
 
 
+def _scale_and_target(data: dict[str, np.ndarray], base: np.ndarray, result: np.ndarray,
+                      train: np.ndarray, mix: float) -> tuple[float, float, np.ndarray]:
+    """``(K, loss, target)``: K, the scale (centi-men, 40..590 by 10) that best turns
+    ``base`` into the training games' results (``result``, 0..1), its training loss, and
+    each position's target, ``mix`` of the result and the rest the search score over K."""
+    best_k, best = 100.0, float("inf")
+    for scale in range(40, 600, 10):
+        loss = _loss(base[train] / scale, result[train])
+        if loss < best:
+            best_k, best = float(scale), loss
+    target = mix * result + (1 - mix) * _sigmoid(data["score"].astype(np.float64) / best_k)
+    return best_k, best, target
+
+
 def _hand_made(v: Variant, data: dict[str, np.ndarray], terms: bool = False,
                evaluator: Evaluator | None = None
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
@@ -300,14 +314,7 @@ def fit(variant_id: str, files: list[str], priors: list[float], mix: float, iter
     if not train.any() or not test.any():
         raise ValueError("too few games: every tenth game is held out, and both the training "
                          "and the held-out games need positions (play at least 11 games)")
-    # K: the scale that best turns the hand-made evaluation into a result.
-    best_k, best = 100.0, float("inf")
-    for scale in range(40, 600, 10):
-        loss = _loss(base[train] / scale, result[train])
-        if loss < best:
-            best_k, best = float(scale), loss
-    k = best_k
-    target = mix * result + (1 - mix) * _sigmoid(data["score"].astype(np.float64) / k)
+    k, best, target = _scale_and_target(data, base, result, train, mix)
     # The held-out loss is measured against the training target (with --mix 0, the search
     # scores: a fit to scores must not be judged by the noise of game results).
     held0 = _loss(base[test] / k, target[test])
@@ -383,8 +390,7 @@ def fit_terms(variant_id: str, files: list[str], tables_file: str, mix: float,
         raise ValueError("too few games: every tenth game is held out, and both the training "
                          "and the held-out games need positions (play at least 11 games)")
     result = (data["result"].astype(np.float64) + 1) / 2
-    k = min(range(40, 600, 10), key=lambda scale: _loss(base[train] / scale, result[train]))
-    target = mix * result + (1 - mix) * _sigmoid(data["score"].astype(np.float64) / k)
+    k, _, target = _scale_and_target(data, base, result, train, mix)
     held0 = _loss(base[test] / k, target[test])
     f_train, f_test = features[train], features[test]
     penalty = 1.0 / (TERM_PRIOR * TERM_PRIOR)
@@ -399,7 +405,7 @@ def fit_terms(variant_id: str, files: list[str], tables_file: str, mix: float,
                      options={"maxiter": iterations, "gtol": 1e-8}).x
     held = _loss((base[test] + f_test @ theta) / k, target[test])
     print(f"{len(base)} positions, {len(np.unique(data['game']))} games; train "
-          f"{int(train.sum())}, held out {int(test.sum())}; K = {k} centi-men; the tables of "
+          f"{int(train.sum())}, held out {int(test.sum())}; K = {k:.0f} centi-men; the tables of "
           f"{tables_file}: held out {held0:.5f} -> {held:.5f} (target) with the terms")
     _report_terms(theta)
     if held >= held0:

@@ -160,12 +160,7 @@ static RootOut root_iteration(Search *S, const int *order, int count, int *score
                     idx = i;
                     break;
                 }
-        TTEntry *te = tt_slot(&S->tt, h);
-        te->key = h;
-        te->depth = (int16_t)depth;
-        te->flag = TT_EXACT;
-        te->score = out.score;
-        te->best = (uint8_t)idx;
+        tt_store(&S->tt, h, depth, out.score, TT_EXACT, idx);
     }
     return out;
 }
@@ -247,8 +242,8 @@ static void finish_line(Search *S, Line *line, int depth)
         if (i + 1 < known) {
             idx = line->next[i];
         } else {
-            const TTEntry *te = tt_slot(&S->tt, h);
-            if (te->key != h || te->best == TT_NO_MOVE)
+            const TTEntry *te = tt_probe(&S->tt, h);
+            if (!te || te->best == TT_NO_MOVE)
                 break;
             idx = te->best;
         }
@@ -420,6 +415,7 @@ int search_run(Search *S, const Node *pos, const Node *history, int nhistory,
     S->poll_ctx = poll_ctx;
     if (prepare(S, pos, history, nhistory, &quiet) < 0)
         return -1;
+    tt_new_search(&S->tt);
     if (lim->resting_king) { /* the resting king's quiet moves leave the root (sorted kept) */
         int kept = 0, rest = lim->resting_king - 1;
         for (int i = 0; i < S->root_moves.n; i++) {

@@ -291,8 +291,8 @@ static void pv_from_table(Search *S, const Node *n, uint64_t h, int ply, int dep
             if (seen[k] == h)
                 goto done;
         seen[len] = h;
-        const TTEntry *te = tt_slot(&S->tt, h);
-        if (te->key != h || te->best == TT_NO_MOVE ||
+        const TTEntry *te = tt_probe(&S->tt, h);
+        if (!te || te->best == TT_NO_MOVE ||
             gen_legal(S->r, at.own, at.opp, at.kings, at.side, l) < 0 || te->best >= l->n)
             break;
         const CMove *m = &l->m[te->best];
@@ -331,9 +331,9 @@ int search_node(Search *S, const Node *n, uint64_t h, int depth, int alpha, int 
     }
     if (depth <= 0 || ply >= MAX_PLY)
         return quiesce(S, n, alpha, beta, ply, S->opt.threat_extension);
-    TTEntry *te = tt_slot(&S->tt, h);
+    const TTEntry *te = tt_probe(&S->tt, h);
     int hash_idx = -1;
-    if (te->key == h) {
+    if (te) {
         hash_idx = te->best == TT_NO_MOVE ? -1 : te->best;
         if (te->depth >= depth) {
             int s = te->score;
@@ -366,7 +366,8 @@ int search_node(Search *S, const Node *n, uint64_t h, int depth, int alpha, int 
             return 0;
         if (s >= cut)
             return s - margin;
-        if (te->key == h) /* the shallow search's best move, first in the order */
+        te = tt_probe(&S->tt, h);
+        if (te) /* the shallow search's best move, first in the order */
             hash_idx = te->best == TT_NO_MOVE ? -1 : te->best;
     }
     int count = gen(S, n, ply);
@@ -421,11 +422,7 @@ int search_node(Search *S, const Node *n, uint64_t h, int depth, int alpha, int 
         stored += ply;
     else if (stored < -MATE_BOUND)
         stored -= ply;
-    te->key = h;
-    te->depth = (int16_t)depth;
-    te->flag = (uint8_t)flag;
-    te->score = stored;
-    te->best = (uint8_t)(best_idx < TT_NO_MOVE ? best_idx : TT_NO_MOVE);
+    tt_store(&S->tt, h, depth, stored, flag, best_idx);
     if (flag == TT_EXACT && ply < PV_MAX) {
         struct PvEntry *keep = &S->pv_table[h & (PV_TABLE_SIZE - 1)];
         keep->key = h;

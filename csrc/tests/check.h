@@ -22,5 +22,7 @@ extern int failures;
 void test_time(void);
 /* test_egdb.c: the endgame database's files written, read back and refused. */
 void test_egdb(void);
+/* test_tt.c: the transposition table's probe and its buckets' replacement. */
+void test_tt(void);
 
 #endif

@@ -14,8 +14,8 @@
  * - the checks at the boundary (boundary.h): positions, moves, limits, table sizes, endgame
  *   requests, weights files and bytes, each refused with its message and its output untouched;
  * - the game clock's sharing out (time_allocate, time_target) on given numbers, in
- *   test_time.c; the endgame database's files, in test_egdb.c (check.h: what the files
- *   share).
+ *   test_time.c; the endgame database's files, in test_egdb.c; the transposition table's
+ *   buckets, in test_tt.c (check.h: what the files share).
  *
  * The variants' rule parameters are written out here as test data (RULES.md section 2); the
  * Python package builds the same Rules from its Variant values.
@@ -590,6 +590,7 @@ int main(int argc, char **argv)
     test_goals();
     test_time();
     test_egdb();
+    test_tt();
     if (failures) {
         printf("%d check(s) failed\n", failures);
         return 1;

@@ -22,8 +22,10 @@ What it does:
   window, the others with a null window and re-searched only when they beat alpha.
 - **Transposition table**: a fixed array indexed by a 64-bit **Zobrist hash** (one random
   number per piece kind and square, one for the side to move), updated incrementally move by
-  move; an entry is replaced by the newest. Entries hold depth, bound type, score and the
-  index of the best move in the generator's (deterministic) move order.
+  move, in buckets of two entries: the first keeps the deepest search of the current search
+  (an earlier search's entry gives way to any new one), the second takes the rest. Entries
+  hold depth, bound type, score and the index of the best move in the generator's
+  (deterministic) move order.
 - **Move ordering**: hash move, then captures (most pieces, kings first), promotions, two killer
   moves per ply, then the history heuristic (start, end) counters.
 - **Aspiration windows**: from depth 4 the root is searched in a window of +-0.2 men around

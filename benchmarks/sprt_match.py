@@ -17,7 +17,8 @@ database of up to N pieces (``Searcher(endgame_pieces=N)``, built in its process
 the same build on both sides then judges the probe alone.
 
 Each engine searches ``--nodes`` nodes a move, or ``--movetime`` seconds (a forced move is
-played at once; level 3 plays so, with ``--*-endgame-pieces 3`` on 8x8), keeping its
+played at once; level 3 plays so, with ``--*-endgame-pieces 3`` on 8x8; ``--cpu-time`` times
+it on the searching thread's CPU clock, fair on a busy machine), keeping its
 table between the moves of a game and starting each game with a fresh one: equal work, so the
 result does not depend on the machine's load (and a reduction's gain is depth per node). Games
 start from random ``--opening-plies``-ply openings (``--seed``), each played twice with the
@@ -63,6 +64,7 @@ from damiera.rules.notation import move_text
 from damiera.rules.position import parse_fen
 from damiera.rules.variant import variant
 searchers = {}
+cpu_time = os.environ.get("DAMIERA_CPU_TIME") == "1"
 for line in sys.stdin:
     vid, fens, nodes, movetime = json.loads(line)
     v = variant(vid)
@@ -76,7 +78,7 @@ for line in sys.stdin:
         continue
     history = [parse_fen(v, f) for f in fens]
     if movetime:
-        r = searcher.search(history[-1], history=history, movetime=movetime)
+        r = searcher.search(history[-1], history=history, movetime=movetime, cpu_time=cpu_time)
     else:
         r = searcher.search(history[-1], history=history, nodes=nodes)
     print(json.dumps([move_text(v, r.move), r.depth]), flush=True)
@@ -86,10 +88,11 @@ for line in sys.stdin:
 class Engine(JsonLinesProcess):
     """One build's player process (see :data:`PLAYER`)."""
 
-    def __init__(self, src: str, endgame_pieces: int = 0):
+    def __init__(self, src: str, endgame_pieces: int = 0, cpu_time: bool = False):
         super().__init__([sys.executable, "-c", PLAYER], "an engine process",
                          env=dict(os.environ, PYTHONPATH=os.path.abspath(src),
-                                  DAMIERA_ENDGAME_PIECES=str(endgame_pieces)))
+                                  DAMIERA_ENDGAME_PIECES=str(endgame_pieces),
+                                  DAMIERA_CPU_TIME="1" if cpu_time else "0"))
         self.depths: list[int] = []
 
 
@@ -188,7 +191,12 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=50_000, help="nodes a move")
     parser.add_argument("--movetime", type=float, default=0.0,
                         help="seconds a move instead of nodes (0: nodes); the machine's load "
-                             "then falls on the result: run one match at a time")
+                             "then falls on the result: run one match at a time, or add "
+                             "--cpu-time")
+    parser.add_argument("--cpu-time", action="store_true",
+                        help="time --movetime on the searching thread's CPU clock, not the "
+                             "wall clock (Searcher.search(cpu_time=True)): fair on a busy "
+                             "machine")
     parser.add_argument("--elo0", type=float, default=0.0)
     parser.add_argument("--elo1", type=float, default=15.0)
     parser.add_argument("--alpha", type=float, default=0.05)
@@ -206,8 +214,8 @@ def main() -> int:
     v = variant(a.variant)
     openings = [write_fen(v, p) for p in random_openings(v, (a.max_games + 1) // 2,
                                                           plies=a.opening_plies, seed=a.seed)]
-    new = Engine(a.new, a.new_endgame_pieces)
-    base = Engine(a.base, a.base_endgame_pieces)
+    new = Engine(a.new, a.new_endgame_pieces, a.cpu_time)
+    base = Engine(a.base, a.base_endgame_pieces, a.cpu_time)
     start = time.monotonic()
     try:
         t = play_pairs(a.variant, openings, new, base, a.nodes, (a.elo0, a.elo1), (low, high),
@@ -226,6 +234,7 @@ def main() -> int:
           f"{depth_new:.2f} new, {depth_base:.2f} base; "
           f"{(time.monotonic() - start) / 60:.1f} min")
     print(json.dumps({"variant": a.variant, "nodes": a.nodes, "movetime": a.movetime,
+                      "cpu_time": a.cpu_time,
                       "games": wins + draws + losses,
                       "wins": wins, "draws": draws, "losses": losses, "score": score,
                       "elo": elo, "elo_low": elo_low, "elo_high": elo_high, "llr": ratio,

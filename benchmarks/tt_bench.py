@@ -6,12 +6,13 @@ Usage: ``.venv/bin/python benchmarks/tt_bench.py [--variants american,russian,in
 [--plies 80]``
 
 The games: ``--games`` random 4-ply openings per variant (``random_openings(seed=5)``), played
-on for ``--plies`` plies (or to the end) by a depth-6 search with a fresh table each move, so
-they are the same games for any table. Then, per table size, one searcher per game searches
-every position of it to the variant's depth in turn (the game's earlier positions as its
-history, the table kept from move to move, as a level-3 player keeps it), and the nodes are
-summed. Fixed depths: the same trees on any machine, so the node counts do not depend on its
-load; the CPU seconds printed beside them do.
+on for ``--plies`` plies (or to the end) by a depth-6 search with a fresh table of 2**20
+entries each move, far more than such a search fills: the same games for every size
+measured, and for two builds whose depth-6 searches agree. Then, per table size, one searcher
+per game searches every position of it to the variant's depth in turn (the game's earlier
+positions as its history, the table kept from move to move, as a level-3 player keeps it),
+and the nodes are summed. Fixed depths: the same trees on any machine, so the node counts do
+not depend on its load; the CPU seconds printed beside them do.
 
 Prints one line per variant and size, and one JSON line with every number last.
 """

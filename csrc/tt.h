@@ -52,29 +52,20 @@ static inline TTEntry *tt_probe(const TT *t, uint64_t key)
 }
 
 /* Stores a search of `key` to `depth` plies (1-255; deeper is cut to 255) and returns the
- * entry. The key's own entry is overwritten; otherwise the first entry if the new search is
- * as deep or the first is from an earlier search (its old content moves to the second),
- * else the second. */
+ * entry. The first entry when it holds the key already, or when the new search is as deep
+ * or the first is from an earlier search (its old content then moves to the second, over
+ * the key's own older entry if that was there); else the second. */
 static inline TTEntry *tt_store(TT *t, uint64_t key, int depth, int score, int flag, int best)
 {
     TTEntry *b = &t->entries[(key & t->mask) * 2];
     uint8_t d = (uint8_t)(depth < 1 ? 1 : depth > 255 ? 255 : depth);
-    TTEntry *e;
+    TTEntry *e = &b[1];
     if (b[0].key == key)
         e = &b[0];
-    else if (b[1].key == key) {
-        e = &b[1];
-        if (d >= b[0].depth || b[0].generation != t->generation) { /* promoted */
-            TTEntry old = b[0];
-            b[0] = b[1];
-            b[1] = old;
-            e = &b[0];
-        }
-    } else if (d >= b[0].depth || b[0].generation != t->generation) {
+    else if (d >= b[0].depth || b[0].generation != t->generation) {
         b[1] = b[0];
         e = &b[0];
-    } else
-        e = &b[1];
+    }
     e->key = key;
     e->depth = d;
     e->generation = t->generation;

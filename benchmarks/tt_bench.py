@@ -68,6 +68,9 @@ def main() -> None:
     args = parser.parse_args()
     depths = {k: int(d) for k, d in (item.split("=") for item in args.depths.split(","))}
     sizes = [int(s) for s in args.sizes.split(",")]
+    missing = [vid for vid in args.variants.split(",") if vid not in depths]
+    if missing:
+        parser.error(f"no depth for {', '.join(missing)}: add it to --depths (variant=plies)")
     out: list[dict[str, object]] = []
     for vid in args.variants.split(","):
         v = variant(vid)

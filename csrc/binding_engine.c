@@ -10,9 +10,20 @@
 static int Engine_init(EngineObject *self, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"rules", "evaluation", "tt_entries", NULL};
-    PyObject *rules, *ev;
-    long long entries;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOL", names, &rules, &ev, &entries))
+    PyObject *rules, *ev, *size;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO", names, &rules, &ev, &size))
+        return -1;
+    /* An int, not a bool (True would read as a table of one entry). */
+    if (!PyLong_Check(size) || PyBool_Check(size)) {
+        PyErr_Format(PyExc_TypeError, "tt_entries must be an int, not %s",
+                     Py_TYPE(size)->tp_name);
+        return -1;
+    }
+    int overflow = 0;
+    long long entries = PyLong_AsLongLongAndOverflow(size, &overflow);
+    if (overflow)
+        entries = overflow > 0 ? LLONG_MAX : LLONG_MIN;
+    else if (entries == -1 && PyErr_Occurred())
         return -1;
     RulesObject *R = rules_arg(rules);
     EvaluationObject *E = R ? evaluation_arg(ev) : NULL;
@@ -30,8 +41,12 @@ static int Engine_init(EngineObject *self, PyObject *args, PyObject *kw)
         return -1;
     }
     self->search = search_new(&R->rules, &E->eval, (uint64_t)entries);
-    if (!self->search)
-        return PyErr_NoMemory(), -1;
+    if (!self->search) {
+        PyErr_Format(PyExc_MemoryError,
+                     "no memory for a table of %lld entries (%lld MiB); ask for fewer",
+                     entries, (long long)((uint64_t)entries * sizeof(TTEntry) >> 20));
+        return -1;
+    }
     Py_INCREF(R);
     Py_INCREF(E);
     self->rules = R;

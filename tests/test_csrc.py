@@ -126,8 +126,11 @@ def test_limits_sizes_and_weights_from_python_are_refused_with_the_reason(
         with pytest.raises(ValueError, match=message):
             engine.search(start, [], **limits)
     assert engine.search(start, [], depth=1)[0] is not None
-    for entries in (0, (1 << 32) + 1):
+    for entries in (0, -1, (1 << 32) + 1, 1 << 70, -(1 << 70)):
         with pytest.raises(ValueError, match="tt_entries must be from 1 to 2"):
+            _core.Engine(rules, evaluation, entries)
+    for entries in (True, 1024.0, "1024", None):
+        with pytest.raises(TypeError, match="tt_entries must be an int"):
             _core.Engine(rules, evaluation, entries)
     with pytest.raises(ValueError, match="8x8 boards only"):
         _core.Egdb(native_rules(variant("international")), 2)

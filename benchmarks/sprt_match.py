@@ -210,6 +210,14 @@ def main() -> int:
                              "pieces (0: none; Searcher(endgame_pieces=))")
     parser.add_argument("--base-endgame-pieces", type=int, default=0)
     a = parser.parse_args()
+    if not a.movetime >= 0:
+        parser.error(f"--movetime must be 0 or more seconds, not {a.movetime:g}")
+    if a.cpu_time and not a.movetime:
+        parser.error("--cpu-time times --movetime; with nodes a move it has nothing to time")
+    if not a.movetime and a.nodes < 1:
+        parser.error(f"--nodes must be 1 or more, not {a.nodes}")
+    if not (0 < a.alpha < 1 and 0 < a.beta < 1) or a.elo0 >= a.elo1 or a.max_games < 2:
+        parser.error("need 0 < --alpha, --beta < 1, --elo0 below --elo1 and --max-games >= 2")
     low, high = math.log(a.beta / (1 - a.alpha)), math.log((1 - a.beta) / a.alpha)
     v = variant(a.variant)
     openings = [write_fen(v, p) for p in random_openings(v, (a.max_games + 1) // 2,
@@ -233,7 +241,8 @@ def main() -> int:
           f"LLR {ratio:+.2f} ({a.elo0:g}, {a.elo1:g}): {decision}; mean depth "
           f"{depth_new:.2f} new, {depth_base:.2f} base; "
           f"{(time.monotonic() - start) / 60:.1f} min")
-    print(json.dumps({"variant": a.variant, "nodes": a.nodes, "movetime": a.movetime,
+    print(json.dumps({"variant": a.variant, "nodes": None if a.movetime else a.nodes,
+                      "movetime": a.movetime,
                       "cpu_time": a.cpu_time,
                       "games": wins + draws + losses,
                       "wins": wins, "draws": draws, "losses": losses, "score": score,

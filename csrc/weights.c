@@ -230,6 +230,25 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
         free(data);
         return WEIGHTS_BAD;
     }
+    /* A known version whose header is out of shape: say which word is wrong. */
+    int version = magic && wlen[1] == 1 && word[1][0] >= '1' && word[1][0] <= '4'
+                      ? word[1][0] - '0' : 0;
+    if (version && !(v1 || v2 || checked)) {
+        static const char *const shape[5] = {
+            "", MAGIC " 1 ROWS WINDOWS", MAGIC " 2 ROWS WINDOWS 2",
+            MAGIC " 3 ROWS WINDOWS PHASES RULES CRC32",
+            MAGIC " 4 ROWS WINDOWS PHASES TERMS RULES CRC32"};
+        static const size_t count[5] = {0, 4, 5, 7, 8};
+        if (words != count[version])
+            snprintf(err, errlen, "%s: a version %d header of %zu words, expected %zu ('%s'): "
+                     "not a patterns file", path, version, words, count[version],
+                     shape[version]);
+        else
+            snprintf(err, errlen, "%s: the phases word of a version %d header must be %s: not "
+                     "a patterns file", path, version, version == 2 ? "2" : "1 or 2");
+        free(data);
+        return WEIGHTS_BAD;
+    }
     int rows = (v1 || v2 || checked) && wlen[2] == 1 && word[2][0] >= '1' && word[2][0] <= '4'
                    ? word[2][0] - '0' : 0;
     if (!rows) {

@@ -143,16 +143,22 @@ def test_a_flipped_byte_is_refused(tmp_path: Path, where: str) -> None:
     assert "\n" not in str(info.value) and str(info.value).startswith(str(path))
 
 
-@pytest.mark.parametrize("header", [
-    b"damiera-patterns 3 3 18 3 KEY 12345678\n",  # 3 phases
-    b"damiera-patterns 3 3 18 1 12345678\n",  # no key
+@pytest.mark.parametrize(("header", "why"), [
+    (b"damiera-patterns 3 3 18 3 KEY 12345678\n", "phases word of a version 3 header must "
+                                                 "be 1 or 2"),
+    (b"damiera-patterns 3 3 18 1 12345678\n", "a version 3 header of 6 words, expected 7 "
+                                              "('damiera-patterns 3 ROWS WINDOWS PHASES"),
+    (b"damiera-patterns 4 3 18 1 KEY 12345678\n", "a version 4 header of 7 words, expected 8"),
+    (b"damiera-patterns 2 3 18 1\n", "phases word of a version 2 header must be 2"),
+    (b"damiera-patterns 1 3 18 2\n", "a version 1 header of 5 words, expected 4"),
 ])
-def test_a_version_3_header_out_of_shape_is_not_a_patterns_file(tmp_path: Path,
-                                                                 header: bytes) -> None:
+def test_a_header_out_of_shape_is_not_a_patterns_file_and_says_which_word(
+        tmp_path: Path, header: bytes, why: str) -> None:
     path = tmp_path / "w.bin"
     path.write_bytes(header.replace(b"KEY", pat.rules_key(RUSSIAN).encode()))
-    with pytest.raises(ValueError, match="not a patterns file"):
+    with pytest.raises(ValueError, match="not a patterns file") as info:
         pat.read_weights_file(RUSSIAN, path)
+    assert why in str(info.value)
 
 
 @pytest.mark.parametrize("word", [b"1234ABCD", b"1234567", b"123456789", b"1234567G",

@@ -55,7 +55,8 @@ unused), writing the tables and the terms when the terms predict the held-out ga
 
 Both fits take ``--phases 2``: an opening's and an endgame's tables, which the evaluation
 blends by the pieces left (``damiera.engine.patterns``, "Phases"); each position's row of
-the fit holds every window twice, scaled by its share of each.
+the fit holds every window twice, scaled by its share of each. Neither fit takes a rule set
+with the losing rule, whose evaluation reads no patterns and no learned terms.
 
 The steps live beside this file: ``pattern_games`` (selfplay, label), ``pattern_fit`` (both
 fits, the weights file) and ``pattern_positions`` (the .npz files they pass on).
@@ -71,6 +72,8 @@ import sys
 
 from pattern_fit import SHARES, fit, fit_scores, fit_terms
 from pattern_games import label, selfplay
+
+from damiera.rules.variant import variant as get_variant
 
 
 def _numbers(parser: argparse.ArgumentParser, option: str, text: str, low: float,
@@ -140,6 +143,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --terms: keep this weights file's tables and fit the learned "
                          "terms alone on top of them")
     args = p.parse_args(argv)
+    try:
+        rules = get_variant(args.variant)
+    except ValueError as exc:  # UnknownVariantError is a ValueError
+        p.error(str(exc))
+    if rules.losing and args.cmd in ("fit", "fit-scores"):
+        p.error(f"{args.variant}: under the losing rule the evaluation uses neither patterns "
+                "nor learned terms (only material and mobility against their owner), so "
+                "there is nothing to fit")
     if args.cmd in ("selfplay", "label") and not args.out.endswith(".npz"):
         p.error(f"--out must name a .npz file, not {args.out!r}")
     if args.cmd == "selfplay":

@@ -190,6 +190,9 @@ def test_bad_input_gets_a_one_line_error(tmp_path):
         (("label", "russian", str(garbage), "--out", str(tmp_path / "no-suffix")),
          "--out must name a .npz file"),
         (("fit-scores", "russian", str(garbage), *out), "not a file written by `selfplay`"),
+        (("fit", "russian+losing", str(garbage), *out),
+         "under the losing rule the evaluation uses neither patterns nor learned terms"),
+        (("fit-scores", "american+losing", str(garbage), *out), "nothing to fit"),
         (("selfplay", "canadian", "--games", "1", "--depth", "1", "--out",
           str(tmp_path / "c.npz")), "canadian: its board's bitboards take 77 bits"),
     ]

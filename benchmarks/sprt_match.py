@@ -48,7 +48,9 @@ from dataclasses import dataclass, field
 
 from json_lines import JsonLinesProcess  # this folder is sys.path[0]
 
+from damiera.engine.egdb_files import MAX_DISK_PIECES
 from damiera.engine.match import MAX_GAME_PLIES, elo_stats, random_openings
+from damiera.engine.search import MAX_MOVETIME
 from damiera.rules.game import Game
 from damiera.rules.notation import parse_move
 from damiera.rules.position import parse_fen, write_fen
@@ -183,6 +185,46 @@ def play_pairs(vid: str, fens: list[str], new: Engine, base: Engine, nodes: int,
     return t
 
 
+MAX_GAMES = 100_000
+MAX_OPENING_PLIES = 40
+
+
+def check_arguments(parser: argparse.ArgumentParser, a: argparse.Namespace) -> None:
+    """Refuse, before any game, what cannot give a sound test: limits out of range (a NaN
+    too: every comparison below is written to fail on it), SPRT bounds that decide at once
+    (alpha + beta must be below 1), a variant or endgame size the engines would refuse."""
+    if not 0 <= a.movetime <= MAX_MOVETIME:
+        parser.error(f"--movetime must be 0-{MAX_MOVETIME:g} seconds, not {a.movetime:g}")
+    if a.cpu_time and not a.movetime:
+        parser.error("--cpu-time times --movetime; with nodes a move it has nothing to time")
+    if not a.movetime and a.nodes < 1:
+        parser.error(f"--nodes must be 1 or more, not {a.nodes}")
+    if not (0 < a.alpha < 1 and 0 < a.beta < 1 and a.alpha + a.beta < 1):
+        parser.error("need 0 < --alpha, --beta and --alpha + --beta < 1")
+    if not (math.isfinite(a.elo0) and math.isfinite(a.elo1) and a.elo0 < a.elo1):
+        parser.error("need finite --elo0 below --elo1")
+    if not 2 <= a.max_games <= MAX_GAMES:
+        parser.error(f"--max-games must be 2-{MAX_GAMES}, not {a.max_games}")
+    if not 0 < a.max_minutes < math.inf:
+        parser.error(f"--max-minutes must be a finite number above 0, not {a.max_minutes:g}")
+    if not 1 <= a.opening_plies <= MAX_OPENING_PLIES:
+        parser.error(f"--opening-plies must be 1-{MAX_OPENING_PLIES}, not {a.opening_plies}")
+    for name in ("new_endgame_pieces", "base_endgame_pieces"):
+        pieces = getattr(a, name)
+        if pieces and not 2 <= pieces <= MAX_DISK_PIECES:
+            parser.error(f"--{name.replace('_', '-')} must be 0 or 2-{MAX_DISK_PIECES}, "
+                         f"not {pieces}")
+    try:
+        variant(a.variant)
+    except ValueError as exc:  # UnknownVariantError is a ValueError
+        parser.error(str(exc))
+    for option, folder in (("--new", a.new), ("--base", a.base)):
+        # Without this, a missing folder would leave the child on the venv's own damiera.
+        if not os.path.isfile(os.path.join(folder, "damiera", "__init__.py")):
+            parser.error(f"{option} must be a src folder that holds the damiera package, "
+                         f"not {folder!r}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--new", required=True, help="src directory of the candidate build")
@@ -210,14 +252,7 @@ def main() -> int:
                              "pieces (0: none; Searcher(endgame_pieces=))")
     parser.add_argument("--base-endgame-pieces", type=int, default=0)
     a = parser.parse_args()
-    if not a.movetime >= 0:
-        parser.error(f"--movetime must be 0 or more seconds, not {a.movetime:g}")
-    if a.cpu_time and not a.movetime:
-        parser.error("--cpu-time times --movetime; with nodes a move it has nothing to time")
-    if not a.movetime and a.nodes < 1:
-        parser.error(f"--nodes must be 1 or more, not {a.nodes}")
-    if not (0 < a.alpha < 1 and 0 < a.beta < 1) or a.elo0 >= a.elo1 or a.max_games < 2:
-        parser.error("need 0 < --alpha, --beta < 1, --elo0 below --elo1 and --max-games >= 2")
+    check_arguments(parser, a)
     low, high = math.log(a.beta / (1 - a.alpha)), math.log((1 - a.beta) / a.alpha)
     v = variant(a.variant)
     openings = [write_fen(v, p) for p in random_openings(v, (a.max_games + 1) // 2,

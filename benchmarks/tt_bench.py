@@ -24,7 +24,7 @@ import json
 import time
 
 from damiera.engine.match import random_openings
-from damiera.engine.search import Searcher
+from damiera.engine.search import MAX_DEPTH, Searcher
 from damiera.rules.game import Game
 from damiera.rules.position import Position, write_fen
 from damiera.rules.variant import Variant, variant
@@ -66,8 +66,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--plies", type=int, default=80)
     args = parser.parse_args()
-    depths = {k: int(d) for k, d in (item.split("=") for item in args.depths.split(","))}
-    sizes = [int(s) for s in args.sizes.split(",")]
+    try:
+        depths = {k: int(d) for k, d in (item.split("=") for item in args.depths.split(","))}
+        sizes = [int(s) for s in args.sizes.split(",")]
+    except ValueError:
+        parser.error("--depths must be variant=plies and --sizes whole numbers, "
+                     "comma-separated")
+    if not all(1 <= d <= MAX_DEPTH for d in depths.values()):
+        parser.error(f"a depth must be 1-{MAX_DEPTH} plies")
+    if not all(1 <= size <= 1 << 32 for size in sizes):
+        parser.error("a size must be 1-2**32 entries")
+    if args.games < 1 or args.plies < 1:
+        parser.error("--games and --plies must be at least 1")
     missing = [vid for vid in args.variants.split(",") if vid not in depths]
     if missing:
         parser.error(f"no depth for {', '.join(missing)}: add it to --depths (variant=plies)")

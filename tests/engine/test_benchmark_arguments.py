@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+SRC = str(BENCHMARKS.parent / "src")
 
 
 def run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -18,23 +19,43 @@ def run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (("--movetime", "-1"), "--movetime must be 0 or more seconds"),
-    (("--movetime", "nan"), "--movetime must be 0 or more seconds"),
+    (("--movetime", "-1"), "--movetime must be 0-3600 seconds"),
+    (("--movetime", "nan"), "--movetime must be 0-3600 seconds"),
+    (("--movetime", "inf"), "--movetime must be 0-3600 seconds"),
     (("--nodes", "5000", "--cpu-time"), "--cpu-time times --movetime"),
     (("--nodes", "0"), "--nodes must be 1 or more"),
-    (("--elo0", "5", "--elo1", "5"), "--elo0 below --elo1"),
+    (("--elo0", "5", "--elo1", "5"), "finite --elo0 below --elo1"),
+    (("--elo1", "nan"), "finite --elo0 below --elo1"),
     (("--alpha", "0"), "0 < --alpha"),
-    (("--max-games", "1"), "--max-games >= 2"),
+    (("--alpha", "0.5", "--beta", "0.5"), "--alpha + --beta < 1"),  # decides at once
+    (("--max-games", "1"), "--max-games must be 2-100000"),
+    (("--max-games", "1000000000"), "--max-games must be 2-100000"),
+    (("--max-minutes", "nan"), "--max-minutes must be a finite number above 0"),
+    (("--opening-plies", "500"), "--opening-plies must be 1-40"),
+    (("--variant", "bogus"), "unknown variant 'bogus'"),
+    (("--new-endgame-pieces", "99"), "--new-endgame-pieces must be 0 or 2-"),
+    (("--new", "/nonexistent"), "--new must be a src folder that holds the damiera package"),
 ])
 def test_sprt_match_refuses_impossible_limits_before_playing(args: tuple[str, ...],
                                                              message: str) -> None:
-    result = run("sprt_match.py", "--new", "src", "--base", "src", *args)
+    result = run("sprt_match.py", "--new", SRC, "--base", SRC, *args)
     assert result.returncode == 2
     assert message in result.stderr
     assert "Traceback" not in result.stderr
 
 
-def test_tt_bench_refuses_a_variant_without_a_depth_before_playing() -> None:
-    result = run("tt_bench.py", "--variants", "italian")
+@pytest.mark.parametrize(("args", "message"), [
+    (("--variants", "italian"), "no depth for italian"),
+    (("--sizes", "0"), "a size must be 1-2**32 entries"),
+    (("--sizes", "4294967297"), "a size must be 1-2**32 entries"),
+    (("--sizes", "1e6"), "--sizes whole numbers"),
+    (("--depths", "russian"), "--depths must be variant=plies"),
+    (("--depths", "russian=0"), "a depth must be 1-"),
+    (("--games", "0"), "--games and --plies must be at least 1"),
+])
+def test_tt_bench_refuses_impossible_arguments_before_playing(args: tuple[str, ...],
+                                                              message: str) -> None:
+    result = run("tt_bench.py", *args)
     assert result.returncode == 2
-    assert "no depth for italian" in result.stderr
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr

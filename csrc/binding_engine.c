@@ -13,14 +13,18 @@ static int Engine_init(EngineObject *self, PyObject *args, PyObject *kw)
     PyObject *rules, *ev, *size;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO", names, &rules, &ev, &size))
         return -1;
-    /* An int, not a bool (True would read as a table of one entry). */
-    if (!PyLong_Check(size) || PyBool_Check(size)) {
+    /* An integer (an int, or any __index__ such as NumPy's), not a bool: True would read as
+     * a table of one entry. */
+    PyObject *whole = PyBool_Check(size) ? NULL : PyNumber_Index(size);
+    if (!whole) {
+        PyErr_Clear();
         PyErr_Format(PyExc_TypeError, "tt_entries must be an int, not %s",
                      Py_TYPE(size)->tp_name);
         return -1;
     }
     int overflow = 0;
-    long long entries = PyLong_AsLongLongAndOverflow(size, &overflow);
+    long long entries = PyLong_AsLongLongAndOverflow(whole, &overflow);
+    Py_DECREF(whole);
     if (overflow)
         entries = overflow > 0 ? LLONG_MAX : LLONG_MIN;
     else if (entries == -1 && PyErr_Occurred())
@@ -42,9 +46,11 @@ static int Engine_init(EngineObject *self, PyObject *args, PyObject *kw)
     }
     self->search = search_new(&R->rules, &E->eval, (uint64_t)entries);
     if (!self->search) {
+        uint64_t held = tt_size_for((uint64_t)entries);
         PyErr_Format(PyExc_MemoryError,
-                     "no memory for a table of %lld entries (%lld MiB); ask for fewer",
-                     entries, (long long)((uint64_t)entries * sizeof(TTEntry) >> 20));
+                     "no memory for a table of %llu entries (%llu MiB); ask for fewer",
+                     (unsigned long long)held,
+                     (unsigned long long)(held * sizeof(TTEntry) >> 20));
         return -1;
     }
     Py_INCREF(R);

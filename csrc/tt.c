@@ -4,11 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-int tt_init(TT *t, uint64_t entries)
+uint64_t tt_size_for(uint64_t entries)
 {
     uint64_t size = 1;
     while (size * 2 <= (entries > 1024 ? entries : 1024) && size < ((uint64_t)1 << 40))
         size *= 2;
+    return size;
+}
+
+int tt_init(TT *t, uint64_t entries)
+{
+    uint64_t size = tt_size_for(entries);
     /* calloc (pages the search never reaches stay untouched), moved up to 64 bytes so that
      * a bucket never straddles two cache lines. */
     t->block = calloc(size + 4, sizeof(TTEntry));

@@ -30,8 +30,10 @@ typedef struct {
     uint8_t generation; /* advanced by tt_new_search */
 } TT;
 
-/* A table of the largest power of two entries not above `entries` (at least 1024).
- * Returns 0, or -1 when out of memory. */
+/* The entries of a table asked for `entries`: the largest power of two not above it, at
+ * least 1024. */
+uint64_t tt_size_for(uint64_t entries);
+/* A table of tt_size_for(entries) entries. Returns 0, or -1 when out of memory. */
 int tt_init(TT *t, uint64_t entries);
 void tt_free(TT *t);
 void tt_clear(TT *t);

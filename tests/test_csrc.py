@@ -129,9 +129,15 @@ def test_limits_sizes_and_weights_from_python_are_refused_with_the_reason(
     for entries in (0, -1, (1 << 32) + 1, 1 << 70, -(1 << 70)):
         with pytest.raises(ValueError, match="tt_entries must be from 1 to 2"):
             _core.Engine(rules, evaluation, entries)
-    for entries in (True, 1024.0, "1024", None):
+    for not_whole in (True, 1024.0, "1024", None):
         with pytest.raises(TypeError, match="tt_entries must be an int"):
-            _core.Engine(rules, evaluation, entries)
+            _core.Engine(rules, evaluation, not_whole)  # type: ignore[arg-type]
+
+    class Whole:  # an integer by __index__, as NumPy's are
+        def __index__(self) -> int:
+            return 2048
+
+    assert _core.Engine(rules, evaluation, Whole()).search(start, [], depth=1)[0] is not None
     with pytest.raises(ValueError, match="8x8 boards only"):
         _core.Egdb(native_rules(variant("international")), 2)
     with pytest.raises(ValueError, match=f"from 2 to {_core.EGDB_MAX_PIECES}"):

@@ -3,7 +3,7 @@
 import builtins
 import os
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, SupportsIndex
 
 MATE: int
 MATE_BOUND: int
@@ -97,7 +97,7 @@ class Evaluation:
 
 class Engine:
     nodes: int
-    def __init__(self, rules: Rules, evaluation: Evaluation, tt_entries: int) -> None: ...
+    def __init__(self, rules: Rules, evaluation: Evaluation, tt_entries: SupportsIndex) -> None: ...
     def search(
         self,
         position: Any,

@@ -181,10 +181,11 @@ class SearchResult:
 
 class Searcher:
     """Search engine for one variant. Keeps its transposition table (``tt_entries`` entries,
-    rounded down to a power of two, 16 bytes each) between searches; ``evaluator``: the
-    static evaluation to search with (default: ``Evaluator(variant)``, the engine's own).
-    A ``tt_entries`` that is not an int (a bool included) raises TypeError, one outside
-    1-2**32 ValueError, and a table the machine cannot allocate MemoryError with its size.
+    rounded down to a power of two and at least 1024, 16 bytes each) between searches;
+    ``evaluator``: the static evaluation to search with (default: ``Evaluator(variant)``, the
+    engine's own). A ``tt_entries`` that is not an integer (an int or any ``__index__``, not
+    a bool) raises TypeError, one outside 1-2**32 ValueError, and a table the machine cannot
+    allocate MemoryError with its size.
 
     Not for two searches at once; :meth:`stop` may be called from any thread.
     """

@@ -1,4 +1,5 @@
-"""SPRT self-play of two builds of the search at a fixed node budget per move.
+"""SPRT self-play of two builds of the search at a fixed node budget per move, a fixed time
+per move, or a game clock.
 
 Usage::
 
@@ -18,8 +19,13 @@ the same build on both sides then judges the probe alone.
 
 Each engine searches ``--nodes`` nodes a move, or ``--movetime`` seconds (a forced move is
 played at once; level 3 plays so, with ``--*-endgame-pieces 3`` on 8x8; ``--cpu-time`` times
-it on the searching thread's CPU clock, fair on a busy machine), keeping its
-table between the moves of a game and starting each game with a fresh one: equal work, so the
+it on the searching thread's CPU clock, fair on a busy machine), or shares out a game clock
+(``--tc 12+0.1``: seconds for each side's game and seconds added after each move, the core's
+``time_allocate``, ``Searcher.search(remaining=, increment=, ply=)``; each move's seconds,
+CPU seconds of the engine process with ``--cpu-time``, are taken off its clock here, and a
+side whose clock falls below 0 loses on time, or draws when the opponent cannot win:
+``Game.flag_fall``); it keeps its
+table between the moves of a game and starts each game with a fresh one: equal work, so the
 result does not depend on the machine's load (and a reduction's gain is depth per node). Games
 start from random ``--opening-plies``-ply openings (``--seed``), each played twice with the
 colours swapped; this checkout's rules core referees every move; a game still running after
@@ -32,7 +38,8 @@ s = 1 / (1 + 10^(-elo / 400)). It stops when the LLR leaves [ln(beta / (1 - alph
 ln((1 - beta) / alpha)] (not before 10 pairs: ``MIN_PAIRS``), or at ``--max-games`` /
 ``--max-minutes`` (after a whole pair).
 Prints each pair, then W/D/L, score, Elo with its 95% interval, LLR and the decision; the mean
-depth each engine reached; one JSON line with every number last.
+depth each engine reached; with a game clock, each engine's seconds a move (mean), flag falls and
+the fewest seconds it had left after a move; one JSON line with every number last.
 """
 
 from __future__ import annotations
@@ -48,6 +55,8 @@ from dataclasses import dataclass, field
 
 from json_lines import JsonLinesProcess  # this folder is sys.path[0]
 
+from damiera.cli.common import UsageError
+from damiera.cli.engine import time_control
 from damiera.engine.egdb_files import MAX_DISK_PIECES
 from damiera.engine.match import MAX_GAME_PLIES, elo_stats, random_openings
 from damiera.engine.search import MAX_MOVETIME
@@ -56,11 +65,13 @@ from damiera.rules.notation import parse_move
 from damiera.rules.position import parse_fen, write_fen
 from damiera.rules.variant import Color, variant
 
-#: One engine, one request per input line: JSON ``[variant, [fen, ...], nodes, movetime]``
-#: (the game's positions, current last; an empty list starts a new game; ``movetime`` seconds
-#: instead of ``nodes`` when it is not 0) -> ``[move text, depth]``.
+#: One engine, one request per input line: JSON ``[variant, [fen, ...], nodes, movetime,
+#: clock]`` (the game's positions, current last; an empty list starts a new game; ``movetime``
+#: seconds instead of ``nodes`` when it is not 0; ``clock``: ``[seconds left, increment]`` of a
+#: game clock instead of both, or null) -> ``[move text, depth, seconds]`` (the search's
+#: seconds: the process's CPU seconds with DAMIERA_CPU_TIME, else the wall clock's).
 PLAYER = r"""
-import json, os, sys
+import json, os, sys, time
 from damiera.engine.search import Searcher
 from damiera.rules.notation import move_text
 from damiera.rules.position import parse_fen
@@ -68,7 +79,7 @@ from damiera.rules.variant import variant
 searchers = {}
 cpu_time = os.environ.get("DAMIERA_CPU_TIME") == "1"
 for line in sys.stdin:
-    vid, fens, nodes, movetime = json.loads(line)
+    vid, fens, nodes, movetime, clock = json.loads(line)
     v = variant(vid)
     if vid not in searchers:
         pieces = int(os.environ.get("DAMIERA_ENDGAME_PIECES", "0"))
@@ -79,16 +90,24 @@ for line in sys.stdin:
         print("[]", flush=True)
         continue
     history = [parse_fen(v, f) for f in fens]
-    if movetime:
+    started = time.process_time() if cpu_time else time.monotonic()
+    if clock:
+        r = searcher.search(history[-1], history=history, remaining=clock[0],
+                            increment=clock[1], ply=len(history) - 1, cpu_time=cpu_time)
+    elif movetime:
         r = searcher.search(history[-1], history=history, movetime=movetime, cpu_time=cpu_time)
     else:
         r = searcher.search(history[-1], history=history, nodes=nodes)
-    print(json.dumps([move_text(v, r.move), r.depth]), flush=True)
+    spent = (time.process_time() if cpu_time else time.monotonic()) - started
+    print(json.dumps([move_text(v, r.move), r.depth, spent]), flush=True)
 """
 
 
 class Engine(JsonLinesProcess):
-    """One build's player process (see :data:`PLAYER`)."""
+    """One build's player process (see :data:`PLAYER`); what it did over the match:
+    ``depths`` (each searched move's depth), ``seconds`` (each move's seconds as its clock was
+    charged, with a game clock), ``flag_falls``, ``least_left`` (the fewest seconds left on its
+    clock after a move, before the increment)."""
 
     def __init__(self, src: str, endgame_pieces: int = 0, cpu_time: bool = False):
         super().__init__([sys.executable, "-c", PLAYER], "an engine process",
@@ -96,22 +115,39 @@ class Engine(JsonLinesProcess):
                                   DAMIERA_ENDGAME_PIECES=str(endgame_pieces),
                                   DAMIERA_CPU_TIME="1" if cpu_time else "0"))
         self.depths: list[int] = []
+        self.seconds: list[float] = []
+        self.flag_falls = 0
+        self.least_left: float | None = None
 
 
 def play(vid: str, opening_fen: str, white: Engine, black: Engine, nodes: int,
-         movetime: float = 0.0) -> float:
-    """One game, ``nodes`` a move, or ``movetime`` seconds a move when it is not 0; returns
-    White's score (1, 0.5 or 0)."""
+         movetime: float = 0.0, clock: tuple[float, float] | None = None) -> float:
+    """One game, ``nodes`` a move, or ``movetime`` seconds a move when it is not 0, or on a
+    game ``clock`` (seconds for each side, increment) when it is given; returns White's
+    score (1, 0.5 or 0)."""
     v = variant(vid)
     game = Game(v, parse_fen(v, opening_fen))
-    white.ask([vid, [], nodes, movetime])
-    black.ask([vid, [], nodes, movetime])
+    white.ask([vid, [], nodes, movetime, None])
+    black.ask([vid, [], nodes, movetime, None])
+    left = {Color.WHITE: clock[0], Color.BLACK: clock[0]} if clock else {}
     while not game.is_over() and len(game.moves) < MAX_GAME_PLIES:
-        engine = white if game.position.turn is Color.WHITE else black
-        text, depth = engine.ask([vid, [write_fen(v, p) for p in game.positions], nodes,
-                                  movetime])
+        turn = game.position.turn
+        engine = white if turn is Color.WHITE else black
+        mine = [left[turn], clock[1]] if clock else None
+        text, depth, spent = engine.ask([vid, [write_fen(v, p) for p in game.positions],
+                                         nodes, movetime, mine])
         if depth:
             engine.depths.append(depth)
+        if clock:
+            engine.seconds.append(spent)
+            rest = left[turn] - spent
+            engine.least_left = rest if engine.least_left is None else min(engine.least_left,
+                                                                          rest)
+            if rest < 0:
+                engine.flag_falls += 1
+                game.flag_fall()
+                break
+            left[turn] = rest + clock[1]
         game.play(parse_move(v, game.position, text))
     winner = game.result.winner if game.result is not None else None
     return 0.5 if winner is None else 1.0 if winner is Color.WHITE else 0.0
@@ -155,16 +191,17 @@ class Tally:
 
 def play_pairs(vid: str, fens: list[str], new: Engine, base: Engine, nodes: int,
                elo: tuple[float, float], bounds: tuple[float, float] | None,
-               max_minutes: float, movetime: float = 0.0) -> Tally:
+               max_minutes: float, movetime: float = 0.0,
+               clock: tuple[float, float] | None = None) -> Tally:
     """Each FEN played twice (the new engine White, then Black), the GSPRT of H1 ``elo[1]``
     against H0 ``elo[0]`` printed after every pair; stops when the LLR crosses ``bounds``
     (None: never) or after ``max_minutes``. ``movetime`` (seconds a move) replaces ``nodes``
-    when it is not 0."""
+    when it is not 0, a game ``clock`` (seconds, increment) both when given."""
     t = Tally()
     start = time.monotonic()
     for i, fen in enumerate(fens):
-        first = play(vid, fen, new, base, nodes, movetime)  # new has White
-        second = 1 - play(vid, fen, base, new, nodes, movetime)  # new has Black
+        first = play(vid, fen, new, base, nodes, movetime, clock)  # new has White
+        second = 1 - play(vid, fen, base, new, nodes, movetime, clock)  # new has Black
         for s in (first, second):
             t.wins += s == 1.0
             t.draws += s == 0.5
@@ -195,9 +232,19 @@ def check_arguments(parser: argparse.ArgumentParser, a: argparse.Namespace) -> N
     (alpha + beta must be below 1), a variant or endgame size the engines would refuse."""
     if not 0 <= a.movetime <= MAX_MOVETIME:
         parser.error(f"--movetime must be 0-{MAX_MOVETIME:g} seconds, not {a.movetime:g}")
-    if a.cpu_time and not a.movetime:
-        parser.error("--cpu-time times --movetime; with nodes a move it has nothing to time")
-    if not a.movetime and a.nodes < 1:
+    if a.tc is not None:
+        if a.movetime:
+            parser.error("--tc and --movetime: give one of them")
+        try:
+            a.clock = time_control(a.tc)
+        except UsageError as exc:
+            parser.error(str(exc))
+    else:
+        a.clock = None
+    if a.cpu_time and not (a.movetime or a.clock):
+        parser.error("--cpu-time times --movetime or --tc; with nodes a move it has nothing "
+                     "to time")
+    if not (a.movetime or a.clock) and a.nodes < 1:
         parser.error(f"--nodes must be 1 or more, not {a.nodes}")
     if not (0 < a.alpha < 1 and 0 < a.beta < 1 and a.alpha + a.beta < 1):
         parser.error("need 0 < --alpha, --beta and --alpha + --beta < 1")
@@ -235,10 +282,12 @@ def main() -> int:
                         help="seconds a move instead of nodes (0: nodes); the machine's load "
                              "then falls on the result: run one match at a time, or add "
                              "--cpu-time")
+    parser.add_argument("--tc", metavar="SECONDS+INCREMENT",
+                        help="a game clock instead of nodes: seconds for each side's game and "
+                             "seconds added after each move, e.g. 12+0.1 (a flag fall loses)")
     parser.add_argument("--cpu-time", action="store_true",
-                        help="time --movetime on the searching thread's CPU clock, not the "
-                             "wall clock (Searcher.search(cpu_time=True)): fair on a busy "
-                             "machine")
+                        help="time --movetime or --tc on CPU time, not the wall clock "
+                             "(Searcher.search(cpu_time=True)): fair on a busy machine")
     parser.add_argument("--elo0", type=float, default=0.0)
     parser.add_argument("--elo1", type=float, default=15.0)
     parser.add_argument("--alpha", type=float, default=0.05)
@@ -262,7 +311,7 @@ def main() -> int:
     start = time.monotonic()
     try:
         t = play_pairs(a.variant, openings, new, base, a.nodes, (a.elo0, a.elo1), (low, high),
-                       a.max_minutes, a.movetime)
+                       a.max_minutes, a.movetime, a.clock)
     finally:
         new.close()
         base.close()
@@ -270,15 +319,34 @@ def main() -> int:
     score, elo, elo_low, elo_high = elo_stats(wins, draws, losses)
     depth_new = statistics.mean(new.depths) if new.depths else 0.0
     depth_base = statistics.mean(base.depths) if base.depths else 0.0
-    budget = f"{a.movetime:g} s" if a.movetime else f"{a.nodes} nodes"
-    print(f"{a.variant}, {budget} a move: +{wins} ={draws} -{losses} "
+    if a.clock:
+        budget = f"clock {a.clock[0]:g}+{a.clock[1]:g} ({'CPU' if a.cpu_time else 'wall'} time)"
+    else:
+        budget = (f"{a.movetime:g} s" if a.movetime else f"{a.nodes} nodes") + " a move"
+    print(f"{a.variant}, {budget}: +{wins} ={draws} -{losses} "
           f"({100 * score:.1f}%), Elo {elo:+.1f} [{elo_low:+.1f}, {elo_high:+.1f}], "
           f"LLR {ratio:+.2f} ({a.elo0:g}, {a.elo1:g}): {decision}; mean depth "
           f"{depth_new:.2f} new, {depth_base:.2f} base; "
           f"{(time.monotonic() - start) / 60:.1f} min")
-    print(json.dumps({"variant": a.variant, "nodes": None if a.movetime else a.nodes,
+    clocked: dict[str, object] = {}
+    if a.clock:
+        for name, engine in (("new", new), ("base", base)):
+            clocked[f"seconds_{name}"] = (statistics.mean(engine.seconds) if engine.seconds
+                                          else None)
+            clocked[f"flag_falls_{name}"] = engine.flag_falls
+            clocked[f"least_left_{name}"] = engine.least_left
+        print("seconds a move " + ", ".join(
+            f"{name} {clocked[f'seconds_{name}'] or 0:.3f}" for name in ("new", "base"))
+            + "; flag falls " + ", ".join(
+            f"{name} {clocked[f'flag_falls_{name}']}" for name in ("new", "base"))
+            + "; least left " + ", ".join(
+            f"{name} {clocked[f'least_left_{name}'] or 0:.2f} s" for name in ("new", "base")))
+    print(json.dumps({"variant": a.variant,
+                      "nodes": None if a.movetime or a.clock else a.nodes,
                       "movetime": a.movetime,
-                      "cpu_time": a.cpu_time,
+                      "clock": a.clock[0] if a.clock else None,
+                      "increment": a.clock[1] if a.clock else None,
+                      "cpu_time": a.cpu_time, **clocked,
                       "games": wins + draws + losses,
                       "wins": wins, "draws": draws, "losses": losses, "score": score,
                       "elo": elo, "elo_low": elo_low, "elo_high": elo_high, "llr": ratio,

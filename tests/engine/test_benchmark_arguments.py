@@ -35,6 +35,10 @@ def run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
     (("--variant", "bogus"), "unknown variant 'bogus'"),
     (("--new-endgame-pieces", "99"), "--new-endgame-pieces must be 0 or 2-"),
     (("--new", "/nonexistent"), "--new must be a src folder that holds the damiera package"),
+    (("--tc", "12+0.1", "--movetime", "1"), "--tc and --movetime: give one of them"),
+    (("--tc", "twelve"), "--tc must be seconds for the game and seconds added a move"),
+    (("--tc", "0+0.1"), "--tc: the clock must be above 0"),
+    (("--tc", "12+4000"), "--tc: the increment must be at most 3600"),
 ])
 def test_sprt_match_refuses_impossible_limits_before_playing(args: tuple[str, ...],
                                                              message: str) -> None:

@@ -88,7 +88,7 @@ MAX_TC_CHARS = 40
 _TIME_CONTROL = re.compile(r"([0-9]+(?:\.[0-9]*)?)(?:\+([0-9]+(?:\.[0-9]*)?))?")
 
 
-def _time_control(text: str) -> tuple[float, float]:
+def time_control(text: str) -> tuple[float, float]:
     """``SECONDS+INCREMENT`` (``60+0.5``; ``60`` alone: no increment) as ``(seconds,
     increment)``; a usage error for another text, a clock not above 0 or above
     :data:`~damiera.engine.search.MAX_CLOCK`, or an increment above
@@ -244,7 +244,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     games = int_in(args.games, "games", 1, 100_000)
     jobs = int_in(args.jobs, "jobs", 1, 64)
     movetime = _positive_float(args.movetime, "movetime") if args.movetime is not None else None
-    clock = _time_control(args.tc) if args.tc is not None else None
+    clock = time_control(args.tc) if args.tc is not None else None
     if clock is not None and movetime is not None:
         raise UsageError("--movetime and --tc: give a time a move or a game clock, not both")
     openings = None

@@ -112,6 +112,22 @@ def test_variant_aliases(name: str, variant_id: str) -> None:
     assert damiera.Game(name).variant.id == variant_id
 
 
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("amercan", "american"), ("Internationl", "international"), ("russain", "russian"),
+    ("chekers", "checkers"), ("english-draught", "english-draughts"),
+])
+def test_a_misspelt_variant_names_the_nearest_one(typed: str, meant: str) -> None:
+    with pytest.raises(damiera.UnknownVariantError, match=f"did you mean '{meant}'"):
+        damiera.variant(typed)
+
+
+def test_a_variant_name_near_none_gets_no_guess() -> None:
+    with pytest.raises(damiera.UnknownVariantError) as raised:
+        damiera.variant("klingon" * 10)  # 70 characters, the id's 40 shown
+    assert "did you mean" not in str(raised.value)
+    assert "'klingonklingon" in str(raised.value) and len(str(raised.value)) < 1000
+
+
 def test_unknown_variants_and_wrong_types_say_what_was_expected() -> None:
     for bad in ("klingon", "99", "21,W,10,10,N1,0"):
         with pytest.raises(damiera.UnknownVariantError, match="GameType number"):

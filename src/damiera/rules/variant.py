@@ -12,6 +12,7 @@ Variant, named by its ``custom:`` id. The Variant class and the enums of its fie
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from enum import Enum
 from functools import lru_cache
 from typing import Final
@@ -473,9 +474,12 @@ def _base_variant(variant_id: str, text: str) -> Variant:
     except KeyError:
         known = ", ".join(VARIANTS)
         aliases = ", ".join(ALIASES)
+        # The nearest id or alias for a misspelling (difflib, on at most 40 characters).
+        near = difflib.get_close_matches(key[:40], [*VARIANTS, *ALIASES], n=1, cutoff=0.75)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
         raise UnknownVariantError(
-            f"unknown variant {variant_id[:40]!r}; known variants: {known} (also {aliases}, "
-            "or a PDN GameType number such as 20)"
+            f"unknown variant {variant_id[:40]!r}{hint}; known variants: {known} (also "
+            f"{aliases}, or a PDN GameType number such as 20)"
         ) from None
 
 

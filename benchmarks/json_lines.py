@@ -29,8 +29,20 @@ class JsonLinesProcess:
             raise RuntimeError(f"{self.what} ended")
         return json.loads(line)
 
-    def close(self) -> None:
-        """Close its input (its end of work) and wait for it (at most 10 s)."""
+    def close(self, at_once: bool = False) -> None:
+        """Close its input (its end of work) and wait for it, at most 10 s; then, or at once
+        with ``at_once`` (a stopped run, whose process may be deep in a long search), kill
+        it: none outlives the benchmark."""
         if self.proc.stdin:
-            self.proc.stdin.close()
-        self.proc.wait(timeout=10)
+            try:
+                self.proc.stdin.close()
+            except OSError:  # a broken pipe: it has ended already
+                pass
+        if not at_once:
+            try:
+                self.proc.wait(timeout=10)
+                return
+            except subprocess.TimeoutExpired:
+                pass
+        self.proc.kill()
+        self.proc.wait()

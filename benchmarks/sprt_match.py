@@ -23,8 +23,8 @@ it on the searching thread's CPU clock, fair on a busy machine), or shares out a
 (``--tc 12+0.1``: seconds for each side's game and seconds added after each move, the core's
 ``time_allocate``, ``Searcher.search(remaining=, increment=, ply=)``; each move's seconds,
 CPU seconds of the engine process with ``--cpu-time``, are taken off its clock here, and a
-side whose clock falls below 0 loses on time, or draws when the opponent cannot win:
-``Game.flag_fall``); it keeps its
+side whose clock reaches 0 loses on time, or draws when the opponent cannot win:
+``Game.flag_fall``; a clock is offered to the engine as at most ``MAX_CLOCK``); it keeps its
 table between the moves of a game and starts each game with a fresh one: equal work, so the
 result does not depend on the machine's load (and a reduction's gain is depth per node). Games
 start from random ``--opening-plies``-ply openings (``--seed``), each played twice with the
@@ -36,10 +36,12 @@ sample), H0 "new is ``--elo0`` Elo better than base" against H1 "``--elo1`` bett
 Elo), ``--alpha``/``--beta`` error rates; LLR = N (s1 - s0) (2 mean - s0 - s1) / (2 var) with
 s = 1 / (1 + 10^(-elo / 400)). It stops when the LLR leaves [ln(beta / (1 - alpha)),
 ln((1 - beta) / alpha)] (not before 10 pairs: ``MIN_PAIRS``), or at ``--max-games`` /
-``--max-minutes`` (after a whole pair).
+``--max-minutes`` (after a whole pair), or on Ctrl-C or SIGTERM (the unfinished pair is
+dropped, the engines are killed and the summary of the pairs played is printed, exit 130).
 Prints each pair, then W/D/L, score, Elo with its 95% interval, LLR and the decision; the mean
 depth each engine reached; with a game clock, each engine's seconds a move (mean), flag falls and
-the fewest seconds it had left after a move; one JSON line with every number last.
+the fewest seconds it had left after a move; one JSON line with every number last (an Elo
+bound of a 0% or 100% score, which is infinite, as null).
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ import argparse
 import json
 import math
 import os
+import signal
 import statistics
 import sys
 import time
@@ -59,7 +62,7 @@ from damiera.cli.common import UsageError
 from damiera.cli.engine import time_control
 from damiera.engine.egdb_files import MAX_DISK_PIECES
 from damiera.engine.match import MAX_GAME_PLIES, elo_stats, random_openings
-from damiera.engine.search import MAX_MOVETIME
+from damiera.engine.search import MAX_CLOCK, MAX_MOVETIME
 from damiera.rules.game import Game
 from damiera.rules.notation import parse_move
 from damiera.rules.position import parse_fen, write_fen
@@ -133,7 +136,7 @@ def play(vid: str, opening_fen: str, white: Engine, black: Engine, nodes: int,
     while not game.is_over() and len(game.moves) < MAX_GAME_PLIES:
         turn = game.position.turn
         engine = white if turn is Color.WHITE else black
-        mine = [left[turn], clock[1]] if clock else None
+        mine = [min(left[turn], MAX_CLOCK), clock[1]] if clock else None
         text, depth, spent = engine.ask([vid, [write_fen(v, p) for p in game.positions],
                                          nodes, movetime, mine])
         if depth:
@@ -143,7 +146,7 @@ def play(vid: str, opening_fen: str, white: Engine, black: Engine, nodes: int,
             rest = left[turn] - spent
             engine.least_left = rest if engine.least_left is None else min(engine.least_left,
                                                                           rest)
-            if rest < 0:
+            if rest <= 0:  # time has run out (and the engines refuse a clock of 0)
                 engine.flag_falls += 1
                 game.flag_fall()
                 break
@@ -187,6 +190,7 @@ class Tally:
     pairs: list[float] = field(default_factory=list)
     llr: float = 0.0
     decision: str = "none (cap reached)"
+    stopped: bool = False
 
 
 def play_pairs(vid: str, fens: list[str], new: Engine, base: Engine, nodes: int,
@@ -195,13 +199,18 @@ def play_pairs(vid: str, fens: list[str], new: Engine, base: Engine, nodes: int,
                clock: tuple[float, float] | None = None) -> Tally:
     """Each FEN played twice (the new engine White, then Black), the GSPRT of H1 ``elo[1]``
     against H0 ``elo[0]`` printed after every pair; stops when the LLR crosses ``bounds``
-    (None: never) or after ``max_minutes``. ``movetime`` (seconds a move) replaces ``nodes``
+    (None: never) or after ``max_minutes``, or on KeyboardInterrupt (``stopped``; the
+    unfinished pair is not counted). ``movetime`` (seconds a move) replaces ``nodes``
     when it is not 0, a game ``clock`` (seconds, increment) both when given."""
     t = Tally()
     start = time.monotonic()
     for i, fen in enumerate(fens):
-        first = play(vid, fen, new, base, nodes, movetime, clock)  # new has White
-        second = 1 - play(vid, fen, base, new, nodes, movetime, clock)  # new has Black
+        try:
+            first = play(vid, fen, new, base, nodes, movetime, clock)  # new has White
+            second = 1 - play(vid, fen, base, new, nodes, movetime, clock)  # new has Black
+        except KeyboardInterrupt:
+            t.decision, t.stopped = "none (stopped)", True
+            break
         for s in (first, second):
             t.wins += s == 1.0
             t.draws += s == 0.5
@@ -306,17 +315,23 @@ def main() -> int:
     v = variant(a.variant)
     openings = [write_fen(v, p) for p in random_openings(v, (a.max_games + 1) // 2,
                                                           plies=a.opening_plies, seed=a.seed)]
+    signal.signal(signal.SIGTERM, _interrupt)  # stopped as by Ctrl-C: a summary, no orphan
     new = Engine(a.new, a.new_endgame_pieces, a.cpu_time)
     base = Engine(a.base, a.base_endgame_pieces, a.cpu_time)
     start = time.monotonic()
+    t = Tally(stopped=True)
     try:
         t = play_pairs(a.variant, openings, new, base, a.nodes, (a.elo0, a.elo1), (low, high),
                        a.max_minutes, a.movetime, a.clock)
     finally:
-        new.close()
-        base.close()
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the engines are closed in any case
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        new.close(at_once=t.stopped)
+        base.close(at_once=t.stopped)
     wins, draws, losses, ratio, decision = t.wins, t.draws, t.losses, t.llr, t.decision
-    score, elo, elo_low, elo_high = elo_stats(wins, draws, losses)
+    # No game finished (stopped in the first pair): no score, written as null.
+    score, elo, elo_low, elo_high = (elo_stats(wins, draws, losses) if wins + draws + losses
+                                     else (math.nan,) * 4)
     depth_new = statistics.mean(new.depths) if new.depths else 0.0
     depth_base = statistics.mean(base.depths) if base.depths else 0.0
     if a.clock:
@@ -336,12 +351,12 @@ def main() -> int:
             clocked[f"flag_falls_{name}"] = engine.flag_falls
             clocked[f"least_left_{name}"] = engine.least_left
         print("seconds a move " + ", ".join(
-            f"{name} {clocked[f'seconds_{name}'] or 0:.3f}" for name in ("new", "base"))
+            f"{name} {_shown(clocked[f'seconds_{name}'], 3)}" for name in ("new", "base"))
             + "; flag falls " + ", ".join(
             f"{name} {clocked[f'flag_falls_{name}']}" for name in ("new", "base"))
             + "; least left " + ", ".join(
-            f"{name} {clocked[f'least_left_{name}'] or 0:.2f} s" for name in ("new", "base")))
-    print(json.dumps({"variant": a.variant,
+            f"{name} {_shown(clocked[f'least_left_{name}'], 2)} s" for name in ("new", "base")))
+    print(json.dumps(_finite({"variant": a.variant,
                       "nodes": None if a.movetime or a.clock else a.nodes,
                       "movetime": a.movetime,
                       "clock": a.clock[0] if a.clock else None,
@@ -351,8 +366,24 @@ def main() -> int:
                       "wins": wins, "draws": draws, "losses": losses, "score": score,
                       "elo": elo, "elo_low": elo_low, "elo_high": elo_high, "llr": ratio,
                       "elo0": a.elo0, "elo1": a.elo1, "decision": decision,
-                      "depth_new": depth_new, "depth_base": depth_base, "seed": a.seed}))
-    return 0
+                      "depth_new": depth_new, "depth_base": depth_base, "seed": a.seed,
+                      "stopped": t.stopped})))
+    return 130 if t.stopped else 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _shown(value: object, places: int) -> str:
+    """A figure of the summary line: ``places`` decimals, ``none`` for no value."""
+    return "none" if value is None else f"{value:.{places}f}"
+
+
+def _finite(summary: dict[str, object]) -> dict[str, object]:
+    """``summary`` with every infinite or NaN float as None: strict JSON (no ``Infinity``)."""
+    return {key: None if isinstance(value, float) and not math.isfinite(value) else value
+            for key, value in summary.items()}
 
 
 if __name__ == "__main__":

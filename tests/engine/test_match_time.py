@@ -129,3 +129,27 @@ def test_run_match_refuses_a_clock_out_of_range() -> None:
         match.run_match(variant("american"), "1", "1", 2, movetime=1.0, clock=60.0)
     with pytest.raises(ValueError, match="increment must be 0 to 3600"):
         match.run_match(variant("american"), "1", "1", 2, clock=60.0, increment=-1.0)
+
+
+def test_a_clock_at_exactly_zero_has_run_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Moves of 0.5 s on a 1 s clock without increment: Black's second move leaves exactly
+    0.0 s, which is a flag fall (the next search could not be given a clock of 0)."""
+    _moves_take(monkeypatch, 0.5)
+    v = variant("american")
+    record = play_game(v, start_position(v), "random", "random", None, seed=3, clock=1.0)
+    assert record.black_time.flag_fell and record.plies == 2
+    assert record.black_time.least == 0.0 and record.black_time.cpu == [0.5, 0.5]
+
+
+def test_a_clock_grown_past_the_search_limit_is_offered_as_the_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Moves of 0.01 s with 10 s added: the clock grows past MAX_CLOCK, and level 1 is
+    still given a clock it accepts (Limit refuses more than MAX_CLOCK)."""
+    from damiera.engine.search import MAX_CLOCK
+
+    _moves_take(monkeypatch, 0.01)
+    v = variant("american")
+    record = play_game(v, start_position(v), "1", "1", None, seed=3, clock=MAX_CLOCK,
+                       increment=10.0)
+    assert record.plies > 2 and not record.white_time.flag_fell
+    assert record.white_time.left is not None and record.white_time.left > MAX_CLOCK

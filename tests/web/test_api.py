@@ -155,6 +155,14 @@ def test_openapi_documents_the_routes(client: TestClient):
         assert p in paths
 
 
+def test_a_misspelt_variant_of_a_new_game_is_refused_with_a_guess(client: TestClient):
+    r = client.post("/api/games", json={"variant": "amercan"})
+    assert r.status_code == 400
+    assert "unknown variant 'amercan' (did you mean 'american'?)" in r.json()["error"]
+    r = client.post("/api/games", json={"variant": "Italian draughts"})  # its listed name
+    assert r.status_code == 201 and r.json()["variant"] == "italian"
+
+
 def test_errors_never_echo_a_huge_input_in_full(client: TestClient):
     r = client.post("/api/games", json={"variant": "x" * 30})
     assert r.status_code == 400 and len(r.json()["error"]) < 300

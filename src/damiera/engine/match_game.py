@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from damiera.engine.front import Engine, Limit
 from damiera.engine.match_openings import hub_command
+from damiera.engine.search import MAX_CLOCK
 from damiera.pdn.writer import write_game
 from damiera.rules.game import Game
 from damiera.rules.movegen import CoreMove, generate
@@ -86,7 +87,9 @@ def play_game(
     """Play one game from ``opening`` between two players (``1``/``2``/``3``/``random``/
     ``hub:COMMAND``); ``movetime`` seconds per move (None: each level's own time, and
     :data:`HUB_MOVETIME` for a Hub engine), or a game ``clock`` of that many seconds for
-    each side with ``increment`` seconds added after each move (a flag fall ends the game);
+    each side with ``increment`` seconds added after each move (a flag fall, the clock at 0
+    or below after a move, ends the game; a clock above :data:`MAX_CLOCK` is offered to the
+    engine as that);
     ``cpu_time``: both measured on CPU time (see the module's text); ``round_number``: the
     PDN Round tag; ``books``: White's and Black's Engine ``book`` (None, True, False). Raises :class:`~damiera.engine.hub_client.HubClientError` when a Hub
     engine fails."""
@@ -124,7 +127,9 @@ def play_game(
                     move = player.play(opening, game.move_stack, movetime=HUB_MOVETIME
                                        if movetime is None else movetime).move
             else:
-                limit = (Limit(remaining=mine, increment=increment, cpu_time=cpu_time)
+                # A clock grown by increments past the search's limit is offered as it.
+                limit = (Limit(remaining=min(mine, MAX_CLOCK), increment=increment,
+                               cpu_time=cpu_time)
                          if mine is not None else Limit(time=movetime, cpu_time=cpu_time))
                 chosen = player.play(game, limit).move
                 move = None if chosen is None else chosen.raw
@@ -138,7 +143,7 @@ def play_game(
             if mine is not None:
                 mine -= cpu if cpu_time else wall
                 side.least = mine if side.least is None else min(side.least, mine)
-                if mine < 0:
+                if mine <= 0:  # time has run out (and no search takes a clock of 0)
                     side.flag_fell = True
                     left[pos.turn] = 0.0
                     game.flag_fall()

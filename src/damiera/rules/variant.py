@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import re
 from enum import Enum
 from functools import lru_cache
 from typing import Final
@@ -70,7 +71,9 @@ __all__ = [
     "custom_fields",
     "custom_name",
     "custom_variant",
+    "nearest_variant",
     "parse_options",
+    "unknown_variant_hint",
     "variant",
     "with_options",
 ]
@@ -461,9 +464,49 @@ def _typed(key: str, value: object) -> object:
     return type(template)(value) if isinstance(template, Enum) else value
 
 
+#: Each variant's name as ``damiera variants`` shows it (:attr:`Variant.name`), lower case,
+#: blanks as ``-``: "Italian draughts" reads as ``italian-draughts``.
+_BY_NAME: dict[str, str] = {v.name.lower().replace(" ", "-"): v.id for v in VARIANTS.values()}
+
+#: Words of the game's name, not of a rule set's: left out when a misspelt name is compared.
+_GAME_WORDS = frozenset({"draughts", "draught", "checkers", "checker", "dames", "dame"})
+#: Shortest name part a guess may be (``dam`` would be guessed for "dama", which is two
+#: other games).
+_MIN_GUESS = 4
+
+
+def _distinctive(name: str) -> str:
+    """``name`` without the game's words: ``russian-checkers`` -> ``russian``; a name that is
+    nothing else (``checkers``) stays whole."""
+    words = [w for w in re.split(r"[-\s_]+", name.lower()) if w and w not in _GAME_WORDS]
+    return "-".join(words) or name.lower().strip()
+
+
+def nearest_variant(text: str) -> str | None:
+    """The variant id or alias that ``text``, a name no variant has, most likely misspells
+    (difflib's ratio at least 0.75 on the names' distinctive words, their first 40
+    characters: ``"amercan"`` -> ``"american"``, ``"russian-checkers"`` -> ``"russian"``), or
+    None when none is near enough to guess."""
+    parts: dict[str, str] = {}  # distinctive part -> the first name with it: ids, then aliases
+    for name in (*VARIANTS, *ALIASES):
+        part = _distinctive(name)
+        if len(part) >= _MIN_GUESS:
+            parts.setdefault(part, name)
+    near = difflib.get_close_matches(_distinctive(text[:40]), list(parts), n=1, cutoff=0.75)
+    return parts[near[0]] if near else None
+
+
+def unknown_variant_hint(text: str) -> str:
+    """`` (did you mean 'american'?)`` for a misspelt variant name (:func:`nearest_variant`),
+    else the empty string: the part of an unknown variant's message that guesses."""
+    near = nearest_variant(text)
+    return f" (did you mean {near!r}?)" if near else ""
+
+
 def _base_variant(variant_id: str, text: str) -> Variant:
     key = text.strip().lower()
     key = ALIASES.get(key.replace(" ", "-"), key)
+    key = _BY_NAME.get(key.replace(" ", "-"), key)
     if key in GAME_TYPE_NUMBERS:
         key = GAME_TYPE_NUMBERS[key]
     elif "," in key:  # a full GameType form: exactly one of ours
@@ -474,12 +517,10 @@ def _base_variant(variant_id: str, text: str) -> Variant:
     except KeyError:
         known = ", ".join(VARIANTS)
         aliases = ", ".join(ALIASES)
-        # The nearest id or alias for a misspelling (difflib, on at most 40 characters).
-        near = difflib.get_close_matches(key[:40], [*VARIANTS, *ALIASES], n=1, cutoff=0.75)
-        hint = f" (did you mean {near[0]!r}?)" if near else ""
         raise UnknownVariantError(
-            f"unknown variant {variant_id[:40]!r}{hint}; known variants: {known} (also "
-            f"{aliases}, or a PDN GameType number such as 20)"
+            f"unknown variant {variant_id[:40]!r}{unknown_variant_hint(key)}; known "
+            f"variants: {known} (also a name such as 'Italian draughts', an alias: {aliases}, "
+            "or a PDN GameType number such as 20)"
         ) from None
 
 
@@ -512,7 +553,8 @@ def variant(
     """Return the named variant with the options of its id and of the keywords.
 
     ``variant_id``: an id of :data:`VARIANTS` (``"international"``, ``"italian"``, ...), an
-    alias (:data:`ALIASES`: ``"english"``, ``"checkers"``, ``"standard"``) or a PDN
+    alias (:data:`ALIASES`: ``"english"``, ``"checkers"``, ``"standard"``), a variant's name
+    (:attr:`Variant.name`, blanks or ``-``: ``"Italian draughts"``) or a PDN
     ``GameType`` number or full form (``"20"``, ``"21,B,8,8,N1,0"``), followed by any rule
     options joined with ``+`` (the canonical id :attr:`Variant.full_id`:
     ``"international+losing"``, ``"american+optional-capture"``, in any order); case and

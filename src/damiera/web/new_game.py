@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from damiera.rules.game import Game, GameOverError
 from damiera.rules.notation import MAX_MOVE_TEXT, NotationError
 from damiera.rules.position import FenError, parse_fen, start_position, write_fen
-from damiera.rules.variant import VARIANTS, UnknownVariantError, variant
+from damiera.rules.variant import VARIANTS, UnknownVariantError, unknown_variant_hint, variant
 from damiera.web import clocks, seats
 from damiera.web.errors import BadRequest, clip, quoted
 from damiera.web.hub_engines import HubPlayers
@@ -65,7 +65,8 @@ def new_game(options: NewGame, owner: str | None,
                     losing=options.losing, breakthrough=options.breakthrough)
     except UnknownVariantError:
         raise BadRequest(
-            f"unknown variant {quoted(str(options.variant))}; known variants: "
+            f"unknown variant {quoted(str(options.variant))}"
+            f"{unknown_variant_hint(str(options.variant))}; known variants: "
             f"{', '.join(VARIANTS)}"
         ) from None
     except ValueError as exc:

@@ -55,7 +55,7 @@ from damiera.pdn import PdnError, PdnGame, read_games
 from damiera.rules.game import Game
 from damiera.rules.notation import NotationError, move_labels, move_text
 from damiera.rules.position import FenError, parse_fen, write_fen
-from damiera.rules.variant import VARIANTS, UnknownVariantError, variant
+from damiera.rules.variant import VARIANTS, UnknownVariantError, unknown_variant_hint, variant
 from damiera.web import i18n
 from damiera.web.api import current_player
 from damiera.web.client_address import client_address
@@ -170,7 +170,8 @@ def replay(body: ReplayBody) -> dict[str, Any]:
     try:
         v = variant(body.variant)
     except UnknownVariantError:
-        raise BadRequest(f"unknown variant {quoted(body.variant)}; known variants: "
+        raise BadRequest(f"unknown variant {quoted(body.variant)}"
+                         f"{unknown_variant_hint(body.variant)}; known variants: "
                          f"{', '.join(VARIANTS)}") from None
     try:
         start = parse_fen(v, body.fen) if body.fen and body.fen.strip() else None

@@ -118,6 +118,7 @@ def test_variant_aliases(name: str, variant_id: str) -> None:
     # The game's word ("-checkers", "-draughts") is not what tells the rule sets apart: it
     # must not pull the guess to another game ("malaysian-checkers", "turkish-checkers").
     ("russian-checkers", "russian"), ("spanish-checkers", "spanish"), ("pool checker", "pool"),
+    ("amercan+losing", "american"),
 ])
 def test_a_misspelt_variant_names_the_nearest_one(typed: str, meant: str) -> None:
     with pytest.raises(damiera.UnknownVariantError, match=f"did you mean '{meant}'"):

@@ -144,10 +144,10 @@ def test_a_flipped_byte_is_refused(tmp_path: Path, where: str) -> None:
 
 
 @pytest.mark.parametrize(("header", "why"), [
-    (b"damiera-patterns 3 3 18 3 KEY 12345678\n", "phases word of a version 3 header must "
-                                                 "be 1 or 2"),
-    (b"damiera-patterns 3 3 18 1 12345678\n", "a version 3 header of 6 words, expected 7 "
-                                              "('damiera-patterns 3 ROWS WINDOWS PHASES"),
+    (b"damiera-patterns 3 3 18 3 KEY 12345678\n", ("phases word of a version 3 header must "
+                                                 "be 1 or 2")),
+    (b"damiera-patterns 3 3 18 1 12345678\n", ("a version 3 header of 6 words, expected 7 "
+                                              "('damiera-patterns 3 ROWS WINDOWS PHASES")),
     (b"damiera-patterns 4 3 18 1 KEY 12345678\n", "a version 4 header of 7 words, expected 8"),
     (b"damiera-patterns 2 3 18 1\n", "phases word of a version 2 header must be 2"),
     (b"damiera-patterns 1 3 18 2\n", "a version 1 header of 5 words, expected 4"),

@@ -159,6 +159,8 @@ def test_a_misspelt_variant_of_a_new_game_is_refused_with_a_guess(client: TestCl
     r = client.post("/api/games", json={"variant": "amercan"})
     assert r.status_code == 400
     assert "unknown variant 'amercan' (did you mean 'american'?)" in r.json()["error"]
+    r = client.post("/api/games", json={"variant": "amercan+losing"})
+    assert r.status_code == 400 and "(did you mean 'american'?)" in r.json()["error"]
     r = client.post("/api/games", json={"variant": "Italian draughts"})  # its listed name
     assert r.status_code == 201 and r.json()["variant"] == "italian"
 

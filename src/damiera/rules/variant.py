@@ -485,14 +485,15 @@ def _distinctive(name: str) -> str:
 def nearest_variant(text: str) -> str | None:
     """The variant id or alias that ``text``, a name no variant has, most likely misspells
     (difflib's ratio at least 0.75 on the names' distinctive words, their first 40
-    characters: ``"amercan"`` -> ``"american"``, ``"russian-checkers"`` -> ``"russian"``), or
+    characters, options after a ``+`` left out: ``"amercan"`` -> ``"american"``, ``"russian-checkers"`` -> ``"russian"``), or
     None when none is near enough to guess."""
     parts: dict[str, str] = {}  # distinctive part -> the first name with it: ids, then aliases
     for name in (*VARIANTS, *ALIASES):
         part = _distinctive(name)
         if len(part) >= _MIN_GUESS:
             parts.setdefault(part, name)
-    near = difflib.get_close_matches(_distinctive(text[:40]), list(parts), n=1, cutoff=0.75)
+    base = text[:40].split("+", 1)[0]  # rule options after a "+" are not the name
+    near = difflib.get_close_matches(_distinctive(base), list(parts), n=1, cutoff=0.75)
     return parts[near[0]] if near else None
 
 

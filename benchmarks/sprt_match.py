@@ -345,17 +345,8 @@ def main() -> int:
           f"{(time.monotonic() - start) / 60:.1f} min")
     clocked: dict[str, object] = {}
     if a.clock:
-        for name, engine in (("new", new), ("base", base)):
-            clocked[f"seconds_{name}"] = (statistics.mean(engine.seconds) if engine.seconds
-                                          else None)
-            clocked[f"flag_falls_{name}"] = engine.flag_falls
-            clocked[f"least_left_{name}"] = engine.least_left
-        print("seconds a move " + ", ".join(
-            f"{name} {_shown(clocked[f'seconds_{name}'], 3)}" for name in ("new", "base"))
-            + "; flag falls " + ", ".join(
-            f"{name} {clocked[f'flag_falls_{name}']}" for name in ("new", "base"))
-            + "; least left " + ", ".join(
-            f"{name} {_shown(clocked[f'least_left_{name}'], 2)} s" for name in ("new", "base")))
+        line, clocked = _clock_summary({"new": new, "base": base})
+        print(line)
     print(json.dumps(_finite({"variant": a.variant,
                       "nodes": None if a.movetime or a.clock else a.nodes,
                       "movetime": a.movetime,
@@ -373,6 +364,20 @@ def main() -> int:
 
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
+
+
+def _clock_summary(engines: dict[str, Engine]) -> tuple[str, dict[str, object]]:
+    """Each engine's clock over the match (seconds a move: mean, flag falls, least left) as
+    the summary line and as the JSON's fields (``seconds_new``, ``flag_falls_base``, ...)."""
+    figures = {name: (statistics.mean(e.seconds) if e.seconds else None, e.flag_falls,
+                      e.least_left) for name, e in engines.items()}
+    line = ("seconds a move " + ", ".join(f"{n} {_shown(f[0], 3)}" for n, f in figures.items())
+            + "; flag falls " + ", ".join(f"{n} {f[1]}" for n, f in figures.items())
+            + "; least left " + ", ".join(f"{n} {_shown(f[2], 2)} s"
+                                          for n, f in figures.items()))
+    fields: dict[str, object] = {f"{key}_{n}": value for n, f in figures.items()
+              for key, value in zip(("seconds", "flag_falls", "least_left"), f)}
+    return line, fields
 
 
 def _shown(value: object, places: int) -> str:

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 VARIANTS = ["american", "italian", "czech", "russian", "brazilian", "spanish", "international"]
 
@@ -53,14 +53,14 @@ async def _timed(coro: Any, sink: list[float]) -> Any:
     return r
 
 
-async def _new(client: httpx.AsyncClient, variant: str, opponent: str) -> dict[str, Any]:
+async def _new(client: httpx2.AsyncClient, variant: str, opponent: str) -> dict[str, Any]:
     r = await client.post("/api/games", json={"variant": variant, "opponent": opponent})
     r.raise_for_status()
     game: dict[str, Any] = r.json()
     return game
 
 
-async def _play_game(client: httpx.AsyncClient, variant: str, opponent: str, moves: int,
+async def _play_game(client: httpx2.AsyncClient, variant: str, opponent: str, moves: int,
                      sink: list[float], seed: int) -> None:
     """Play up to ``moves`` of our moves (the i-th legal move, cycling), timing each POST;
     a finished game is replaced by a new one."""
@@ -76,7 +76,7 @@ async def _play_game(client: httpx.AsyncClient, variant: str, opponent: str, mov
         game = r.json()
 
 
-async def _long_game(client: httpx.AsyncClient, seed: int) -> str:
+async def _long_game(client: httpx2.AsyncClient, seed: int) -> str:
     """A game between two people, 20 plies long; returns its id."""
     game = await _new(client, "international", "friend")
     for i in range(20):
@@ -90,7 +90,7 @@ async def _long_game(client: httpx.AsyncClient, seed: int) -> str:
     return game_id
 
 
-async def _get_game(client: httpx.AsyncClient, game_id: str, rounds: int,
+async def _get_game(client: httpx2.AsyncClient, game_id: str, rounds: int,
                     sink: list[float]) -> None:
     for _ in range(rounds):
         r = await _timed(client.get(f"/api/games/{game_id}"), sink)
@@ -98,8 +98,8 @@ async def _get_game(client: httpx.AsyncClient, game_id: str, rounds: int,
 
 
 async def _run(url: str, clients: int, rounds: int) -> list[tuple[str, list[float]]]:
-    limits = httpx.Limits(max_connections=clients * 2)
-    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
+    limits = httpx2.Limits(max_connections=clients * 2)
+    async with httpx2.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
         await client.get("/api/variants")
         # warm the computer's worker processes
         await _play_game(client, "italian", "computer", 1, [], 0)
@@ -139,9 +139,9 @@ def main() -> int:
         url = f"http://127.0.0.1:{port}"
         for _ in range(100):
             try:
-                httpx.get(f"{url}/api/variants")
+                httpx2.get(f"{url}/api/variants")
                 break
-            except httpx.TransportError:
+            except httpx2.TransportError:
                 time.sleep(0.1)
     try:
         started = time.perf_counter()

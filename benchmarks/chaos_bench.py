@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -84,7 +84,7 @@ class Sink:
         self.failure_times.append((time.monotonic() - self.start, cause))
 
 
-def _cause(r: httpx.Response) -> str:
+def _cause(r: httpx2.Response) -> str:
     try:
         error = str(r.json().get("error", ""))
     except ValueError:
@@ -93,13 +93,13 @@ def _cause(r: httpx.Response) -> str:
     return f"{r.status_code} {words}"
 
 
-async def _send(c: httpx.AsyncClient, sink: Sink, method: str, path: str,
-                **kwargs: Any) -> httpx.Response | None:
+async def _send(c: httpx2.AsyncClient, sink: Sink, method: str, path: str,
+                **kwargs: Any) -> httpx2.Response | None:
     t = time.monotonic()
     sink.requests += 1
     try:
         r = await c.request(method, path, **kwargs)
-    except httpx.HTTPError as exc:
+    except httpx2.HTTPError as exc:
         sink.fail(f"connection: {type(exc).__name__}")
         return None
     finally:
@@ -109,7 +109,7 @@ async def _send(c: httpx.AsyncClient, sink: Sink, method: str, path: str,
     return r
 
 
-async def _settle(c: httpx.AsyncClient, sink: Sink, gid: str, until: float) -> dict[str, Any]:
+async def _settle(c: httpx2.AsyncClient, sink: Sink, gid: str, until: float) -> dict[str, Any]:
     """The game once the computer's reply is in (asking for it when it is missing)."""
     while True:
         r = await _send(c, sink, "GET", f"/api/games/{gid}")
@@ -128,7 +128,7 @@ async def _settle(c: httpx.AsyncClient, sink: Sink, gid: str, until: float) -> d
 
 
 async def _client(base: str, level: int, until: float, sink: Sink, rng: random.Random) -> None:
-    async with httpx.AsyncClient(base_url=base, timeout=300) as c:
+    async with httpx2.AsyncClient(base_url=base, timeout=300) as c:
         game: dict[str, Any] | None = None
         while time.monotonic() < until:
             if game is None or game["result"] or len(game["history"]) >= MAX_PLIES:
@@ -267,7 +267,7 @@ async def _check(base: str, sink: Sink) -> tuple[int, int, int]:
     """(acknowledged moves lost, games left thinking, games read) after the lease."""
     histories: dict[str, list[str]] = {}
     stuck = 0
-    async with httpx.AsyncClient(base_url=base, timeout=120) as c:
+    async with httpx2.AsyncClient(base_url=base, timeout=120) as c:
         for gid in sorted(sink.games):
             r = await c.get(f"/api/games/{gid}")
             game = r.json()

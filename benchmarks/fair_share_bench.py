@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 sys.path.insert(0, str(Path(__file__).parent))
 from api_bench import _pct
@@ -56,10 +56,10 @@ def _as(address: str) -> dict[str, str]:
             "cookie": f"damiera_player={secrets.token_urlsafe(16)}"}
 
 
-async def _analysis_round(http: httpx.AsyncClient, streams: int) -> tuple[
+async def _analysis_round(http: httpx2.AsyncClient, streams: int) -> tuple[
         collections.Counter[int], float]:
     """One round: the attacker's statuses and the visitor's seconds to its first data."""
-    opened: list[httpx.Response] = []
+    opened: list[httpx2.Response] = []
 
     async def attack() -> int:
         r = await http.send(http.build_request("GET", STREAM, headers=_as(ATTACKER)),
@@ -87,7 +87,7 @@ async def _analysis_round(http: httpx.AsyncClient, streams: int) -> tuple[
     return statuses, waited
 
 
-async def _reviews(http: httpx.AsyncClient, count: int) -> tuple[int, collections.Counter[int],
+async def _reviews(http: httpx2.AsyncClient, count: int) -> tuple[int, collections.Counter[int],
                                                                  int]:
     body = {"variant": "international", "moves": ["32-28", "19-23", "28x19", "14x23"]}
     mine = await http.post("/api/analysis/reviews", json=body, headers=_as(VISITOR))
@@ -99,7 +99,7 @@ async def _reviews(http: httpx.AsyncClient, count: int) -> tuple[int, collection
     return mine.status_code, statuses, after.status_code
 
 
-async def _imports(http: httpx.AsyncClient, seconds: float) -> dict[str, Any]:
+async def _imports(http: httpx2.AsyncClient, seconds: float) -> dict[str, Any]:
     end = time.monotonic() + seconds
     attacker: collections.Counter[int] = collections.Counter()
     visitor: collections.Counter[int] = collections.Counter()
@@ -127,8 +127,8 @@ async def _imports(http: httpx.AsyncClient, seconds: float) -> dict[str, Any]:
 
 
 async def _run(base: str, args: argparse.Namespace) -> None:
-    limits = httpx.Limits(max_connections=args.streams + 20)
-    async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
+    limits = httpx2.Limits(max_connections=args.streams + 20)
+    async with httpx2.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
         waits = []
         for n in range(args.rounds):
             statuses, waited = await _analysis_round(http, args.streams)

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -103,10 +103,10 @@ async def _client(base: str, certificate: str | None, until: float,
                   record: dict[str, list[tuple[int | str, float]]]) -> None:
     """The other client, from 127.0.0.2: a friend game, then reads in a loop, ten a second
     (a person's page makes fewer; the proxy allows one address 20 a second after a burst)."""
-    transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2",
+    transport = httpx2.AsyncHTTPTransport(local_address="127.0.0.2",
                                          verify=ssl.create_default_context(cafile=certificate)
                                          if certificate else True)
-    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=60) as c:
+    async with httpx2.AsyncClient(base_url=base, transport=transport, timeout=60) as c:
         gid = "none"                  # a game id that does not exist (404) if none is made
         for _ in range(50):
             r = await c.post("/api/games", json={"variant": "italian", "opponent": "friend"})
@@ -122,7 +122,7 @@ async def _client(base: str, certificate: str | None, until: float,
                 t = time.perf_counter()
                 try:
                     status: int | str = (await c.get(path)).status_code
-                except httpx.HTTPError as exc:
+                except httpx2.HTTPError as exc:
                     status = type(exc).__name__
                 record[name].append((status, (time.perf_counter() - t) * 1000))
 
@@ -167,9 +167,9 @@ def run_flood_bench(mode: str, connections: int, seconds: float) -> None:
                 base = f"http://127.0.0.1:{port}"
                 for _ in range(200):
                     try:
-                        httpx.get(f"{base}/api/variants", timeout=1)
+                        httpx2.get(f"{base}/api/variants", timeout=1)
                         break
-                    except httpx.HTTPError:
+                    except httpx2.HTTPError:
                         time.sleep(0.1)
             context = multiprocessing.get_context("spawn")
             ready, results = context.Event(), context.Queue()

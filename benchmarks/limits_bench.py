@@ -43,7 +43,7 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-import httpx
+import httpx2
 
 sys.path.insert(0, str(Path(__file__).parent))
 from api_bench import _free_port, _pct
@@ -88,10 +88,10 @@ async def _raw(port: int, request: bytes) -> int:
 
 
 async def _attacker(base: str, port: int, until: float, record: Record) -> None:
-    async with httpx.AsyncClient(base_url=base, timeout=120) as c:
+    async with httpx2.AsyncClient(base_url=base, timeout=120) as c:
         r = await c.post("/api/games", json={"variant": "italian", "opponent": "friend"})
         gid = r.json()["id"]
-        kinds: dict[str, Callable[[], Awaitable[httpx.Response]]] = {
+        kinds: dict[str, Callable[[], Awaitable[httpx2.Response]]] = {
             "1 MB move body": lambda: c.post(f"/api/games/{gid}/moves",
                                              content=b"{" + b" " * MB + b"}",
                                              headers={"content-type": "application/json"}),
@@ -113,7 +113,7 @@ async def _attacker(base: str, port: int, until: float, record: Record) -> None:
                 t = time.perf_counter()
                 try:
                     status = (await send()).status_code
-                except httpx.HTTPError:
+                except httpx2.HTTPError:
                     status = 0          # the server closed the connection
                 record[name].append((status, (time.perf_counter() - t) * 1000))
             for name, request in raw.items():
@@ -126,11 +126,11 @@ async def _attacker(base: str, port: int, until: float, record: Record) -> None:
 
 
 async def _player(base: str, until: float, record: Record) -> None:
-    async with httpx.AsyncClient(base_url=base, timeout=120) as c:
+    async with httpx2.AsyncClient(base_url=base, timeout=120) as c:
         r = await c.post("/api/games", json={"variant": "italian", "opponent": "friend"})
         gid = r.json()["id"]
         while time.perf_counter() < until:
-            reads: list[tuple[str, Callable[[], Awaitable[httpx.Response]]]] = [
+            reads: list[tuple[str, Callable[[], Awaitable[httpx2.Response]]]] = [
                 ("normal: GET /api/variants", lambda: c.get("/api/variants")),
                 ("normal: GET /api/games/{id}", lambda: c.get(f"/api/games/{gid}")),
                 ("normal: move + undo", lambda: c.post(f"/api/games/{gid}/moves",
@@ -178,9 +178,9 @@ def main() -> None:
         try:
             for _ in range(200):
                 try:
-                    httpx.get(f"http://127.0.0.1:{port}/api/variants", timeout=1)
+                    httpx2.get(f"http://127.0.0.1:{port}/api/variants", timeout=1)
                     break
-                except httpx.HTTPError:
+                except httpx2.HTTPError:
                     time.sleep(0.1)
             record = asyncio.run(_run(port, args.clients, attackers, args.seconds))
         finally:

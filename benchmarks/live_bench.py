@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 SERVER = """
 import sys, uvicorn
@@ -157,10 +157,10 @@ def opening(plies: int) -> list[str]:
 
 
 class Board:
-    """A game between two people (httpx clients with their own cookies) and its newest
+    """A game between two people (httpx2 clients with their own cookies) and its newest
     legal moves (each move posted is the first legal one)."""
 
-    def __init__(self, white: httpx.AsyncClient, black: httpx.AsyncClient, game: Any):
+    def __init__(self, white: httpx2.AsyncClient, black: httpx2.AsyncClient, game: Any):
         self.white, self.black, self.id = white, black, str(game["id"])
         self.legal: list[str] = [m["move"] for m in game["legal_moves"]]
         self.turn = str(game["turn"])
@@ -178,9 +178,9 @@ class Board:
 
 
 async def new_game(base: str, moves: list[str]) -> Board:
-    white = httpx.AsyncClient(base_url=base, headers={"Origin": base}, timeout=120,
+    white = httpx2.AsyncClient(base_url=base, headers={"Origin": base}, timeout=120,
                               trust_env=False, follow_redirects=True)
-    black = httpx.AsyncClient(base_url=base, headers={"Origin": base}, timeout=120,
+    black = httpx2.AsyncClient(base_url=base, headers={"Origin": base}, timeout=120,
                               trust_env=False, follow_redirects=True)
     r = await white.post("/api/games", json={"variant": "international", "moves": moves,
                                              "opponent": "online", "side": "white"})
@@ -204,7 +204,7 @@ async def one_setup(port: int, pid: int, games: int, per_game: int, moves: int,
     await asyncio.sleep(1.0)
     streams = games * per_game
     after = rss_kb(pid)
-    async with httpx.AsyncClient(base_url=base, trust_env=False) as probe:
+    async with httpx2.AsyncClient(base_url=base, trust_env=False) as probe:
         q0 = (await probe.get("/_bench/queries")).json()["queries"]
         delays: list[float] = []
         sizes: list[int] = []

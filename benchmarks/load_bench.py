@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -90,18 +90,18 @@ def _stop(proc: Any) -> None:
         proc.wait()
 
 
-async def _client(web: httpx.AsyncClient, base: str, level: str, until: float,
+async def _client(web: httpx2.AsyncClient, base: str, level: str, until: float,
                   sink: Sink, rng: random.Random) -> None:
     """One player: games against ``level`` ("1", "3") or between friends, move after move;
     a connection closed under a request counts as an error and the player goes on."""
     while time.monotonic() < until:
         try:
             await _play(web, base, level, until, sink, rng)
-        except httpx.TransportError:
+        except httpx2.TransportError:
             sink.errors["closed"] = sink.errors.get("closed", 0) + 1
 
 
-async def _play(web: httpx.AsyncClient, base: str, level: str, until: float,
+async def _play(web: httpx2.AsyncClient, base: str, level: str, until: float,
                 sink: Sink, rng: random.Random) -> None:
     headers = {"Origin": base}
     body: dict[str, Any] = {"variant": "italian", "side": "white"}
@@ -135,13 +135,13 @@ async def _play(web: httpx.AsyncClient, base: str, level: str, until: float,
             sink.latency[level].append(took)
 
 
-async def _reader(web: httpx.AsyncClient, base: str, game_id: str, until: float,
+async def _reader(web: httpx2.AsyncClient, base: str, game_id: str, until: float,
                   sink: Sink) -> None:
     while time.monotonic() < until:
         t = time.perf_counter()
         try:
             r = await web.get(f"{base}/api/games/{game_id}")
-        except httpx.TransportError:
+        except httpx2.TransportError:
             sink.errors["closed"] = sink.errors.get("closed", 0) + 1
             continue
         took = (time.perf_counter() - t) * 1000
@@ -155,8 +155,8 @@ async def _reader(web: httpx.AsyncClient, base: str, game_id: str, until: float,
 async def _load(base: str, seconds: float, seed: int) -> Sink:
     sink = Sink()
     rng = random.Random(seed)
-    limits = httpx.Limits(max_connections=100, max_keepalive_connections=100)
-    async with httpx.AsyncClient(timeout=120, trust_env=False, limits=limits) as web:
+    limits = httpx2.Limits(max_connections=100, max_keepalive_connections=100)
+    async with httpx2.AsyncClient(timeout=120, trust_env=False, limits=limits) as web:
         r = await web.post(base + "/api/games", headers={"Origin": base},
                            json={"variant": "italian", "opponent": "friend"})
         r.raise_for_status()

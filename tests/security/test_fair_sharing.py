@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -124,8 +124,8 @@ def test_one_address_with_random_cookies_cannot_starve_the_analysis_board(
     site.state.analysis_pool.analysis_movetime = 600.0
 
     async def scenario(base: str) -> None:
-        timeout = httpx.Timeout(WAIT_SECONDS)
-        async with httpx.AsyncClient(base_url=base, timeout=timeout) as http:
+        timeout = httpx2.Timeout(WAIT_SECONDS)
+        async with httpx2.AsyncClient(base_url=base, timeout=timeout) as http:
             async def open_stream(address: str) -> tuple[int, Any]:
                 request = http.build_request(
                     "GET", STREAM, headers={"x-forwarded-for": address},

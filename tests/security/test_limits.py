@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -136,7 +136,7 @@ def test_the_computer_queue_is_capped_per_client_and_in_all(db: str) -> None:
     pool = app.state.service.computer
     senders = ["10.0.0.1", "10.0.0.1", "10.0.0.2", "10.0.0.3"]
 
-    async def run() -> list[httpx.Response]:
+    async def run() -> list[httpx2.Response]:
         release = asyncio.Event()
 
         async def slow(*_args: Any) -> Any:
@@ -145,9 +145,9 @@ def test_the_computer_queue_is_capped_per_client_and_in_all(db: str) -> None:
 
         pool._run = slow
 
-        async def one(address: str, gid: str) -> httpx.Response:
-            transport = httpx.ASGITransport(app=app, client=(address, 1234))
-            async with httpx.AsyncClient(transport=transport, base_url="http://testserver",
+        async def one(address: str, gid: str) -> httpx2.Response:
+            transport = httpx2.ASGITransport(app=app, client=(address, 1234))
+            async with httpx2.AsyncClient(transport=transport, base_url="http://testserver",
                                          cookies=cookies) as client:
                 return await client.post(f"/api/games/{gid}/moves", json={"move": "22-19"})
 
@@ -190,7 +190,7 @@ def test_abandoned_level_3_requests_are_dropped_and_a_level_1_move_is_served(
     pool = app.state.service.computer
     with served(app) as (host, port):
         base = f"http://{host}:{port}"
-        with httpx.Client(base_url=base, timeout=120) as web:
+        with httpx2.Client(base_url=base, timeout=120) as web:
             # the start without White's man on 50: out of any opening book, so level 3
             # searches (a book move would answer at once and never queue)
             games = [web.post("/api/games", json={"variant": "international", "level": 3,
@@ -245,7 +245,7 @@ def test_a_queued_search_whose_game_changed_is_dropped(db: str) -> None:
     service = app.state.service
     pool = service.computer
 
-    async def run() -> list[httpx.Response]:
+    async def run() -> list[httpx2.Response]:
         release = asyncio.Event()
         real_run = pool._run
 
@@ -254,8 +254,8 @@ def test_a_queued_search_whose_game_changed_is_dropped(db: str) -> None:
             return await real_run(*args)
 
         pool._run = first_waits
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver",
+        transport = httpx2.ASGITransport(app=app)
+        async with httpx2.AsyncClient(transport=transport, base_url="http://testserver",
                                      cookies=cookies) as client:
             first = asyncio.ensure_future(
                 client.post(f"/api/games/{a}/moves", json={"move": "22-19"}))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 
@@ -104,9 +104,9 @@ def test_two_moves_at_once_one_wins_the_other_is_409(client: TestClient):
     the game changed (the version check, or the store's optimistic write), in any process."""
     game = new_game(client, variant="italian")
 
-    async def both() -> list[httpx.Response]:
-        transport = httpx.ASGITransport(app=client.app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver",
+    async def both() -> list[httpx2.Response]:
+        transport = httpx2.ASGITransport(app=client.app)
+        async with httpx2.AsyncClient(transport=transport, base_url="http://testserver",
                                      cookies=client.cookies) as ac:
             return list(await asyncio.gather(
                 ac.post(f"/api/games/{game['id']}/moves",

@@ -420,15 +420,15 @@ def test_a_search_whose_worker_was_killed_is_searched_by_the_next_worker(queue: 
 def test_a_game_deleted_while_its_job_waits_is_never_searched(queue: str, tmp_db: str) -> None:
     """DELETE (from any process) while the computer's job waits for a worker: the job is
     dropped (no search), and the move request says the game is gone (404)."""
-    import httpx
+    import httpx2
 
     app = create_app(tmp_db, computer_movetime=0.05, limits=ROOMY, redis_url=queue)
     with TestClient(app) as c:
         game = new_game(c, variant="italian", opponent="computer", side="white")
         cookies = c.cookies
 
-    async def run() -> tuple[httpx.Response, httpx.Response]:
-        client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+    async def run() -> tuple[httpx2.Response, httpx2.Response]:
+        client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app),
                                    base_url="http://testserver", cookies=cookies)
         computer = _computer(queue)
         redis = await computer._pool_of_redis()

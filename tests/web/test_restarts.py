@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 from tests.conftest import WAIT_SECONDS
 from tests.web.processes import spawned_children, start_server, stop
@@ -36,7 +36,7 @@ def test_a_search_killed_with_its_server_is_asked_afresh_after_the_restart(
     server, base = start_server(database)
     searchers: set[int] = set()
     try:
-        client = httpx.Client(base_url=base, timeout=60)
+        client = httpx2.Client(base_url=base, timeout=60)
         game = client.post("/api/games", json={"variant": "italian", "opponent": "computer",
                                                "level": 3, "side": "white"}).json()
         gid = game["id"]
@@ -51,7 +51,7 @@ def test_a_search_killed_with_its_server_is_asked_afresh_after_the_restart(
             try:
                 client.post(f"/api/games/{gid}/moves",
                             json={"move": game["legal_moves"][0]["move"]})
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 pass                                   # the server dies under it
 
         threading.Thread(target=move, daemon=True).start()
@@ -68,7 +68,7 @@ def test_a_search_killed_with_its_server_is_asked_afresh_after_the_restart(
     client.close()
     again, base = start_server(database)
     try:
-        with httpx.Client(base_url=base, timeout=60, cookies=cookies) as fresh:
+        with httpx2.Client(base_url=base, timeout=60, cookies=cookies) as fresh:
             stuck = fresh.get(f"/api/games/{gid}").json()
             assert len(stuck["history"]) == 3
             r = fresh.post(f"/api/games/{gid}/reply")      # before: blocked 130 s

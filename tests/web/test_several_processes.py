@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from tests.conftest import WAIT_SECONDS, run_async
@@ -50,7 +50,7 @@ def test_a_level_3_game_on_two_web_processes_searches_once_per_move_and_never_40
     bases, redis_url = site
 
     async def play() -> dict[str, Any]:
-        async with httpx.AsyncClient(timeout=WAIT_SECONDS, trust_env=False) as web:
+        async with httpx2.AsyncClient(timeout=WAIT_SECONDS, trust_env=False) as web:
             async def call(i: int, method: str, path: str, **kw: Any) -> dict[str, Any]:
                 base = bases[i % 2]
                 r = await web.request(method, base + path, headers=_headers(base), **kw)

@@ -10,7 +10,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import httpx
+import httpx2
 from fastapi.testclient import TestClient
 
 from damiera.web import thinking
@@ -27,7 +27,7 @@ def _two_sites(db: str) -> tuple[Any, Any]:
 @asynccontextmanager
 async def _move_with_search_held(
     sites: tuple[Any, Any], game_id: str, cookies: Any, move: str,
-) -> AsyncIterator[tuple[list[httpx.AsyncClient], asyncio.Future[httpx.Response],
+) -> AsyncIterator[tuple[list[httpx2.AsyncClient], asyncio.Future[httpx2.Response],
                          asyncio.Event]]:
     """A client for each site; ``move`` sent to the first, whose computer search is held
     (started, not run) until the yielded event is set; the move request's future."""
@@ -40,7 +40,7 @@ async def _move_with_search_held(
         return await real_run(*args)
 
     pool._run = held
-    clients = [httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+    clients = [httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app),
                                  base_url="http://testserver", cookies=cookies)
                for app in sites]
     try:
@@ -64,7 +64,7 @@ def test_another_process_sees_the_computer_thinking_and_its_reply_waits_for_that
         cookies = c.cookies
     pools = [one.state.service.computer, two.state.service.computer]
 
-    async def run() -> tuple[httpx.Response, dict[str, Any], httpx.Response]:
+    async def run() -> tuple[httpx2.Response, dict[str, Any], httpx2.Response]:
         async with _move_with_search_held((one, two), game["id"], cookies, "22-19") as (
                 clients, move, release):
             seen = (await clients[1].get(f"/api/games/{game['id']}")).json()
@@ -141,7 +141,7 @@ def test_a_game_deleted_while_the_computer_thinks_answers_404_not_your_move_was_
         cookies = c.cookies
     pools = [one.state.service.computer, two.state.service.computer]
 
-    async def run() -> tuple[httpx.Response, httpx.Response]:
+    async def run() -> tuple[httpx2.Response, httpx2.Response]:
         async with _move_with_search_held((one, two), game["id"], cookies, "22-19") as (
                 clients, move, release):
             deleted = await clients[1].delete(f"/api/games/{game['id']}")

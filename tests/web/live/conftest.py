@@ -1,12 +1,12 @@
 """Fixtures of the live-board tests: one site per backend (SQLite, PostgreSQL) served by
-Uvicorn in a thread, and browsers of their own on it (httpx clients with own cookies)."""
+Uvicorn in a thread, and browsers of their own on it (httpx2 clients with own cookies)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from damiera.web.app import create_app
@@ -34,11 +34,11 @@ def base(live_app: Any) -> Iterator[str]:
 
 
 @pytest.fixture
-def browsers(base: str) -> Iterator[Callable[[], httpx.Client]]:
+def browsers(base: str) -> Iterator[Callable[[], httpx2.Client]]:
     """Make browsers (each its own cookies); closed after the test."""
-    made: list[httpx.Client] = []
+    made: list[httpx2.Client] = []
 
-    def make() -> httpx.Client:
+    def make() -> httpx2.Client:
         made.append(client(base))
         return made[-1]
 
@@ -47,7 +47,7 @@ def browsers(base: str) -> Iterator[Callable[[], httpx.Client]]:
         web.close()
 
 
-def online_game(web: httpx.Client, **options: Any) -> dict[str, Any]:
+def online_game(web: httpx2.Client, **options: Any) -> dict[str, Any]:
     """POST /api/games for a game online (International, White, by default); asserts 201."""
     r = web.post("/api/games", json={"variant": "international", "opponent": "online",
                                      "side": "white", **options})
@@ -56,7 +56,7 @@ def online_game(web: httpx.Client, **options: Any) -> dict[str, Any]:
     return game
 
 
-def ok(r: httpx.Response) -> dict[str, Any]:
+def ok(r: httpx2.Response) -> dict[str, Any]:
     """The JSON of a 200/201 answer (asserts the status)."""
     assert r.status_code in (200, 201), (r.status_code, r.text)
     data: dict[str, Any] = r.json()

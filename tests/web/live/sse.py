@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import httpx
+import httpx2
 import uvicorn
 
 from damiera.web.live.events import apply_change
@@ -39,9 +39,9 @@ def served(app: Any) -> Iterator[str]:
         thread.join(timeout=WAIT_SECONDS)
 
 
-def client(base: str) -> httpx.Client:
+def client(base: str) -> httpx2.Client:
     """A browser of its own (own cookies) on the site, sending same-site requests."""
-    return httpx.Client(base_url=base, headers={"Origin": base}, timeout=WAIT_SECONDS,
+    return httpx2.Client(base_url=base, headers={"Origin": base}, timeout=WAIT_SECONDS,
                         trust_env=False, follow_redirects=True)
 
 
@@ -53,7 +53,7 @@ class Events:
     one that does not follow the version the stream has is a ``gaps`` entry; ``sizes`` is
     the length of each event's ``data:`` line (bytes)."""
 
-    def __init__(self, web: httpx.Client, path: str, headers: dict[str, str | bytes] | None = None):
+    def __init__(self, web: httpx2.Client, path: str, headers: dict[str, str | bytes] | None = None):
         self.items: queue.Queue[tuple[int | None, dict[str, Any]]] = queue.Queue()
         self.events: list[tuple[int | None, dict[str, Any]]] = []
         self.comments = 0
@@ -63,19 +63,19 @@ class Events:
         self.headers: dict[str, str] = {}
         self._stop = threading.Event()
         self._opened = threading.Event()
-        self._response: httpx.Response | None = None
+        self._response: httpx2.Response | None = None
         self.ended: str | None = None     # why the reading stopped, if not by close()
         self._thread = threading.Thread(target=self._read, args=(web, path, headers or {}),
                                         daemon=True)
         self._thread.start()
         assert self._opened.wait(WAIT_SECONDS), "the stream did not answer"
 
-    def _read(self, web: httpx.Client, path: str, headers: dict[str, str | bytes]) -> None:
+    def _read(self, web: httpx2.Client, path: str, headers: dict[str, str | bytes]) -> None:
         try:
             raw = {k.encode(): v if isinstance(v, bytes) else v.encode()
                    for k, v in headers.items()}
             with web.stream("GET", path, headers=raw,
-                            timeout=httpx.Timeout(WAIT_SECONDS, read=None)) as r:
+                            timeout=httpx2.Timeout(WAIT_SECONDS, read=None)) as r:
                 self._response = r
                 self.status = r.status_code
                 self.headers = dict(r.headers)

@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,7 +22,7 @@ from tests.web.live.sse import Events, game_event
 OWN = ("seats", "invite_url")
 
 
-def _game_of(web: httpx.Client, gid: str, watcher: bool = False) -> dict[str, Any]:
+def _game_of(web: httpx2.Client, gid: str, watcher: bool = False) -> dict[str, Any]:
     """The game as ``GET /api/games/{id}`` gives it, less the caller's own fields (and for
     a watcher's stream, its legal moves)."""
     data = ok(web.get(f"/api/games/{gid}"))
@@ -31,7 +31,7 @@ def _game_of(web: httpx.Client, gid: str, watcher: bool = False) -> dict[str, An
 
 
 def test_a_watcher_gets_the_game_once_then_changes_that_rebuild_it_exactly(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     white, black, watcher = browsers(), browsers(), browsers()
     game = online_game(white)                # International, no clock: no time in the JSON
@@ -41,7 +41,7 @@ def test_a_watcher_gets_the_game_once_then_changes_that_rebuild_it_exactly(
     player = Events(black, f"/api/games/{gid}/events")
     for s in (stream, player):
         s.wait_for(lambda i, d: d["type"] == "game", "the whole game")
-    steps: list[tuple[httpx.Client, str, dict[str, Any] | None]] = [
+    steps: list[tuple[httpx2.Client, str, dict[str, Any] | None]] = [
         (white, "moves", {"move": "32-28"}), (black, "moves", {"move": "19-23"}),
         (white, "moves", {"move": "28x19"}), (black, "moves", {"move": "14x23"}),
         (white, "draw/offer", None), (black, "draw/decline", None),
@@ -66,7 +66,7 @@ def test_a_watcher_gets_the_game_once_then_changes_that_rebuild_it_exactly(
 
 
 def test_each_change_is_serialized_once_per_language_however_many_watch(
-    browsers: Callable[[], httpx.Client], monkeypatch: pytest.MonkeyPatch,
+    browsers: Callable[[], httpx2.Client], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     white, black = browsers(), browsers()
     game = online_game(white)

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from sqlalchemy import event
 
@@ -21,7 +21,7 @@ from tests.web.live.sse import Events, game_event
 
 
 def test_moves_offers_and_results_reach_both_players_and_a_watcher(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     white, black, watcher = browsers(), browsers(), browsers()
     game = online_game(white, variant="italian", clock="1+0")
@@ -55,7 +55,7 @@ def test_moves_offers_and_results_reach_both_players_and_a_watcher(
         s.close()
 
 
-def test_a_resumed_stream_gets_what_it_missed_once(browsers: Callable[[], httpx.Client]) -> None:
+def test_a_resumed_stream_gets_what_it_missed_once(browsers: Callable[[], httpx2.Client]) -> None:
     white, black, watcher = browsers(), browsers(), browsers()
     game = online_game(white)
     black.get(game["invite_url"])
@@ -80,7 +80,7 @@ def test_a_resumed_stream_gets_what_it_missed_once(browsers: Callable[[], httpx.
 
 @pytest.mark.parametrize("header", [b"\xb2", b"1\xb9", b"\xd9\xa3", b"12345678901234"])
 def test_a_last_event_id_of_other_than_ascii_digits_is_ignored(
-    browsers: Callable[[], httpx.Client], header: bytes,
+    browsers: Callable[[], httpx2.Client], header: bytes,
 ) -> None:
     """Superscript and other Unicode digits (``str.isdigit`` accepts them, ``int`` does
     not) and overlong numbers: the stream starts with the whole game, as with no header."""
@@ -93,7 +93,7 @@ def test_a_last_event_id_of_other_than_ascii_digits_is_ignored(
     stream.close()
 
 
-def test_an_idle_stream_gets_heartbeats(browsers: Callable[[], httpx.Client]) -> None:
+def test_an_idle_stream_gets_heartbeats(browsers: Callable[[], httpx2.Client]) -> None:
     web = browsers()
     game = online_game(web)
     stream = Events(web, f"/api/games/{game['id']}/events")
@@ -106,7 +106,7 @@ def test_an_idle_stream_gets_heartbeats(browsers: Callable[[], httpx.Client]) ->
 
 
 def test_streams_are_bounded_per_client_with_retry_after(
-    browsers: Callable[[], httpx.Client], live_app: Any,
+    browsers: Callable[[], httpx2.Client], live_app: Any,
 ) -> None:
     hub = live_app.state.live
     deadline = time.monotonic() + WAIT_SECONDS
@@ -126,7 +126,7 @@ def test_streams_are_bounded_per_client_with_retry_after(
 
 
 def test_a_players_stream_of_its_own_game_is_not_refused_by_the_watchers_cap(
-    browsers: Callable[[], httpx.Client], live_app: Any,
+    browsers: Callable[[], httpx2.Client], live_app: Any,
 ) -> None:
     """Players behind one address (a club's or a school's NAT): once that address has
     filled its watchers' cap, its players still get their own games' streams (and stay
@@ -158,7 +158,7 @@ def test_a_players_stream_of_its_own_game_is_not_refused_by_the_watchers_cap(
         s.close()
 
 
-def test_unknown_games_have_no_stream(browsers: Callable[[], httpx.Client]) -> None:
+def test_unknown_games_have_no_stream(browsers: Callable[[], httpx2.Client]) -> None:
     r = browsers().get("/api/games/nope/events")
     assert r.status_code == 404 and r.json()["error"]
 
@@ -189,7 +189,7 @@ def test_the_process_refuses_streams_over_its_total_with_503(total: int) -> None
 
 
 def test_watchers_cost_no_database_query_per_event(
-    browsers: Callable[[], httpx.Client], live_app: Any,
+    browsers: Callable[[], httpx2.Client], live_app: Any,
 ) -> None:
     white, black = browsers(), browsers()
     game = online_game(white)

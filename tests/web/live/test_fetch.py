@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import httpx
+import httpx2
 
 from tests.web.live.conftest import ok, online_game
 from tests.web.live.sse import Events, game_event
 
 
 def test_an_event_without_its_row_is_read_from_the_store(
-    browsers: Callable[[], httpx.Client], live_app: Any,
+    browsers: Callable[[], httpx2.Client], live_app: Any,
 ) -> None:
     white, black, watcher = browsers(), browsers(), browsers()
     game = online_game(white)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import httpx
+import httpx2
 import pytest
 
 from damiera.web.live.invitations import SECRET_LENGTH
@@ -13,7 +13,7 @@ from tests.web.live.conftest import ok, online_game
 
 
 def test_the_invite_url_gives_the_free_seat_to_the_first_other_browser_only(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     alice, bob, carol = browsers(), browsers(), browsers()
     game = online_game(alice, side="black", clock="1+0")
@@ -40,7 +40,7 @@ def test_the_invite_url_gives_the_free_seat_to_the_first_other_browser_only(
 
 
 def test_the_creator_opening_the_link_keeps_its_seat_and_can_show_it_again(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     alice = browsers()
     game = online_game(alice, side="random")
@@ -54,7 +54,7 @@ def test_the_creator_opening_the_link_keeps_its_seat_and_can_show_it_again(
     assert b"<svg" in qr.content
 
 
-def test_nobody_moves_before_the_second_player_comes(browsers: Callable[[], httpx.Client]) -> None:
+def test_nobody_moves_before_the_second_player_comes(browsers: Callable[[], httpx2.Client]) -> None:
     alice = browsers()
     game = online_game(alice)
     r = alice.post(f"/api/games/{game['id']}/moves", json={"move": "32-28"})
@@ -62,7 +62,7 @@ def test_nobody_moves_before_the_second_player_comes(browsers: Callable[[], http
 
 
 def test_an_unknown_or_malformed_invitation_is_a_404_page(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     bob = browsers()
     for secret in ("A" * SECRET_LENGTH, "x", "A" * 5000):
@@ -72,7 +72,7 @@ def test_an_unknown_or_malformed_invitation_is_a_404_page(
 
 
 def test_a_link_preview_robot_does_not_take_the_seat(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     alice, robot, bob = browsers(), browsers(), browsers()
     game = online_game(alice)
@@ -103,7 +103,7 @@ NAVIGATION = {"User-Agent": CHROME, "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Des
     {**NAVIGATION, "Sec-Fetch-Dest": "iframe"},
 ])
 def test_link_previews_in_browser_clothes_do_not_take_the_seat(
-    browsers: Callable[[], httpx.Client], headers: dict[str, str],
+    browsers: Callable[[], httpx2.Client], headers: dict[str, str],
 ) -> None:
     """Chat apps' previews that name themselves (Viber), and fetches that look like a
     browser but are not a browser's navigation to a page (no Sec-Fetch headers, as an
@@ -118,7 +118,7 @@ def test_link_previews_in_browser_clothes_do_not_take_the_seat(
 
 
 def test_a_browser_navigation_takes_the_seat_and_an_unsure_one_takes_it_by_the_button(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     alice, bob, carol = browsers(), browsers(), browsers()
     game = online_game(alice)
@@ -142,7 +142,7 @@ def test_a_browser_navigation_takes_the_seat_and_an_unsure_one_takes_it_by_the_b
 
 
 def test_display_names_are_bounded_and_free_of_control_characters(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     alice, bob = browsers(), browsers()
     game = online_game(alice, name="  Anna   Maria ")

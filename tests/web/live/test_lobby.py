@@ -7,26 +7,26 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-import httpx
+import httpx2
 
 from tests.web.live.conftest import TEST_LIVE, ok
 from tests.web.live.sse import Events
 
 
-def _lobby(web: httpx.Client) -> Events:
+def _lobby(web: httpx2.Client) -> Events:
     """``web``'s lobby page open (its challenges last while it is)."""
     stream = Events(web, "/api/challenges/events")
     stream.wait_for(lambda i, d: d["type"] == "list", "the lobby's list")
     return stream
 
 
-def _challenge(web: httpx.Client, **options: object) -> dict[str, Any]:
+def _challenge(web: httpx2.Client, **options: object) -> dict[str, Any]:
     body = {"variant": "italian", "clock": "5+3", "side": "white", **options}
     return ok(web.post("/api/challenges", json=body))
 
 
 def test_three_clients_race_to_accept_one_challenge_and_exactly_one_gets_the_seat(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     maker = browsers()
     racers = [browsers() for _ in range(3)]
@@ -34,10 +34,10 @@ def test_three_clients_race_to_accept_one_challenge_and_exactly_one_gets_the_sea
     challenge = _challenge(maker, name="Maker")
     assert challenge["mine"] is True and challenge["expires_in_s"] == TEST_LIVE.challenge_ttl
     start = threading.Barrier(len(racers))
-    answers: list[httpx.Response] = []
+    answers: list[httpx2.Response] = []
     lock = threading.Lock()
 
-    def accept(web: httpx.Client) -> None:
+    def accept(web: httpx2.Client) -> None:
         start.wait()
         r = web.post(f"/api/challenges/{challenge['id']}/accept", json={"name": "Racer"})
         with lock:
@@ -64,7 +64,7 @@ def test_three_clients_race_to_accept_one_challenge_and_exactly_one_gets_the_sea
 
 
 def test_a_challenge_is_listed_cancelled_by_its_maker_only_and_bounded_per_client(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     maker, other = browsers(), browsers()
     lobby = _lobby(maker)
@@ -86,7 +86,7 @@ def test_a_challenge_is_listed_cancelled_by_its_maker_only_and_bounded_per_clien
     lobby.close()
 
 
-def test_bad_challenges_are_refused_with_a_reason(browsers: Callable[[], httpx.Client]) -> None:
+def test_bad_challenges_are_refused_with_a_reason(browsers: Callable[[], httpx2.Client]) -> None:
     web = browsers()
     for body, word in (({"variant": "chess"}, "variant"), ({"variant": "italian",
                        "clock": "0+0"}, "clock"), ({"variant": "italian", "name": "\x00"},
@@ -97,7 +97,7 @@ def test_bad_challenges_are_refused_with_a_reason(browsers: Callable[[], httpx.C
 
 
 def test_the_lobby_stream_tells_of_new_and_taken_challenges(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     maker, taker = browsers(), browsers()
     stream = Events(maker, "/api/challenges/events")
@@ -114,7 +114,7 @@ def test_the_lobby_stream_tells_of_new_and_taken_challenges(
 
 
 def test_the_creator_away_from_the_lobby_finds_the_game_its_challenge_became(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     """The creator left the lobby (within the grace period) and missed the one-off
     ``removed`` event: its games list the game (before any move), its clock waits for the
@@ -137,7 +137,7 @@ def test_the_creator_away_from_the_lobby_finds_the_game_its_challenge_became(
 
 
 def test_a_challenge_carries_its_goal_option_into_the_game_it_becomes(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     maker, taker = browsers(), browsers()
     lobby = _lobby(maker)
@@ -154,7 +154,7 @@ def test_a_challenge_carries_its_goal_option_into_the_game_it_becomes(
 
 
 def test_a_challenge_of_a_custom_rule_set_carries_its_name_and_rules(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     maker, taker = browsers(), browsers()
     lobby = _lobby(maker)

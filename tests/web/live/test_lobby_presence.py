@@ -8,31 +8,31 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import httpx
+import httpx2
 
 from tests.conftest import WAIT_SECONDS
 from tests.web.live.conftest import TEST_LIVE, ok
 from tests.web.live.sse import Events
 
 
-def _challenge(web: httpx.Client) -> dict[str, Any]:
+def _challenge(web: httpx2.Client) -> dict[str, Any]:
     return ok(web.post("/api/challenges", json={"variant": "italian", "side": "white"}))
 
 
-def _listed(web: httpx.Client) -> set[str]:
+def _listed(web: httpx2.Client) -> set[str]:
     r = web.get("/api/challenges")
     assert r.status_code == 200, r.text
     return {c["id"] for c in r.json()}
 
 
-def _lobby(web: httpx.Client) -> Events:
+def _lobby(web: httpx2.Client) -> Events:
     stream = Events(web, "/api/challenges/events")
     stream.wait_for(lambda i, d: d["type"] == "list", "the lobby's list")
     return stream
 
 
 def test_a_challenge_is_cancelled_once_its_creators_lobby_page_has_been_gone_a_while(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     maker, other = browsers(), browsers()
     page = _lobby(maker)
@@ -51,7 +51,7 @@ def test_a_challenge_is_cancelled_once_its_creators_lobby_page_has_been_gone_a_w
 
 
 def test_a_creator_back_within_the_grace_period_keeps_the_challenge(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     maker, other = browsers(), browsers()
     page = _lobby(maker)
@@ -66,7 +66,7 @@ def test_a_creator_back_within_the_grace_period_keeps_the_challenge(
 
 
 def test_a_challenge_whose_creator_never_opens_the_lobby_lasts_the_grace_period(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     maker, other = browsers(), browsers()
     watching = _lobby(other)
@@ -78,7 +78,7 @@ def test_a_challenge_whose_creator_never_opens_the_lobby_lasts_the_grace_period(
 
 
 def test_the_lobby_page_says_how_long_a_challenge_outlives_it(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     page = browsers().get("/lobby").text
     assert f"{int(TEST_LIVE.challenge_grace)} seconds after you leave" in page

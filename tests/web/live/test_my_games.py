@@ -7,20 +7,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import httpx
+import httpx2
 
 from tests.web.live.conftest import ok, online_game
 from tests.web.live.sse import Events
 
 
-def _mine(web: httpx.Client) -> dict[str, dict[str, Any]]:
+def _mine(web: httpx2.Client) -> dict[str, dict[str, Any]]:
     r = web.get("/api/games")
     assert r.status_code == 200, r.text
     return {g["id"]: g for g in r.json()}
 
 
 def test_a_seat_taken_by_the_invitation_link_lists_the_game_for_both_players(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     alice, bob, carol = browsers(), browsers(), browsers()
     game = online_game(alice, side="white", name="Alice")
@@ -50,7 +50,7 @@ def test_a_seat_taken_by_the_invitation_link_lists_the_game_for_both_players(
 
 
 def test_an_accepted_challenge_and_its_rematch_are_in_both_players_games(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     maker, taker = browsers(), browsers()
     lobby = Events(maker, "/api/challenges/events")      # the maker waits in the lobby
@@ -75,7 +75,7 @@ def test_an_accepted_challenge_and_its_rematch_are_in_both_players_games(
 
 
 def test_my_own_games_keep_their_sides_and_delete_button(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     web = browsers()
     friend = ok(web.post("/api/games", json={"variant": "italian", "opponent": "friend"}))
@@ -89,7 +89,7 @@ def test_my_own_games_keep_their_sides_and_delete_button(
 
 
 def test_games_online_are_labelled_with_your_side_and_deleted_only_while_yours_alone(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     """A game online in My games says your side (not "Both (same screen)") and who you
     play; it may be deleted while nobody else holds a seat in it (an invitation not taken

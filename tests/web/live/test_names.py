@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import httpx
+import httpx2
 import pytest
 
 from damiera.web.live.names import MAX_MARKS, check_name
@@ -52,7 +52,7 @@ def test_invisible_stacked_or_label_names_are_refused(name: str, why: str) -> No
     assert why in str(refused.value)
 
 
-def test_the_api_refuses_them_with_the_reason(browsers: Callable[[], httpx.Client]) -> None:
+def test_the_api_refuses_them_with_the_reason(browsers: Callable[[], httpx2.Client]) -> None:
     alice, bob = browsers(), browsers()
     game = online_game(alice, name="Anna")
     bob.get(game["invite_url"])

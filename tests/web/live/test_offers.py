@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from damiera.web.store import NotFoundError
@@ -16,8 +16,8 @@ from tests.web.live.conftest import TEST_LIVE, ok, online_game
 from tests.web.live.sse import Events, game_event
 
 
-def _pair(browsers: Callable[[], httpx.Client], **options: Any,
-          ) -> tuple[httpx.Client, httpx.Client, str]:
+def _pair(browsers: Callable[[], httpx2.Client], **options: Any,
+          ) -> tuple[httpx2.Client, httpx2.Client, str]:
     white, black = browsers(), browsers()
     game = online_game(white, **options)
     black.get(game["invite_url"])
@@ -25,7 +25,7 @@ def _pair(browsers: Callable[[], httpx.Client], **options: Any,
 
 
 def test_a_draw_offer_is_accepted_declined_or_withdrawn_and_a_move_declines_it(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     white, black, gid = _pair(browsers)
     g = ok(white.post(f"/api/games/{gid}/draw/offer"))
@@ -44,7 +44,7 @@ def test_a_draw_offer_is_accepted_declined_or_withdrawn_and_a_move_declines_it(
 
 
 def test_two_draw_offers_crossing_make_a_draw_instead_of_a_409(
-    browsers: Callable[[], httpx.Client], live_app: Any, monkeypatch: pytest.MonkeyPatch,
+    browsers: Callable[[], httpx2.Client], live_app: Any, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Both players offer a draw at the same moment: Black's offer is stored between
     White's read of the game and White's write. White's request named no version, so it
@@ -72,7 +72,7 @@ def test_two_draw_offers_crossing_make_a_draw_instead_of_a_409(
 
 
 def test_a_takeback_needs_the_opponent_and_there_is_no_unilateral_undo(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     white, black, gid = _pair(browsers)
     ok(white.post(f"/api/games/{gid}/moves", json={"move": "32-28"}))
@@ -90,7 +90,7 @@ def test_a_takeback_needs_the_opponent_and_there_is_no_unilateral_undo(
 
 
 def test_abort_while_a_side_has_not_moved_then_no_more(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     white, black, gid = _pair(browsers, clock="1+0")
     ok(white.post(f"/api/games/{gid}/moves", json={"move": "32-28"}))
@@ -106,7 +106,7 @@ def test_abort_while_a_side_has_not_moved_then_no_more(
     assert white.post(f"/api/games/{gid}/abort").status_code == 409
 
 
-def test_a_rematch_swaps_colours_once_both_agree(browsers: Callable[[], httpx.Client]) -> None:
+def test_a_rematch_swaps_colours_once_both_agree(browsers: Callable[[], httpx2.Client]) -> None:
     white, black, gid = _pair(browsers, clock="3+2", name="Wanda")
     assert black.post(f"/api/games/{gid}/rematch/offer").status_code == 409   # not over
     ok(black.post(f"/api/games/{gid}/resign"))
@@ -123,7 +123,7 @@ def test_a_rematch_swaps_colours_once_both_agree(browsers: Callable[[], httpx.Cl
 
 
 def test_the_rematch_is_stored_before_any_page_hears_of_it(
-    browsers: Callable[[], httpx.Client], live_app: Any,
+    browsers: Callable[[], httpx2.Client], live_app: Any,
 ) -> None:
     """The old game's save that names the rematch goes at once to every stream of it (the
     store's listeners), and the pages of both players follow it: the new game must be in the
@@ -153,7 +153,7 @@ def test_the_rematch_is_stored_before_any_page_hears_of_it(
 
 
 def test_a_rematch_whose_link_lost_a_race_leaves_no_game_behind(
-    browsers: Callable[[], httpx.Client], live_app: Any, monkeypatch: pytest.MonkeyPatch,
+    browsers: Callable[[], httpx2.Client], live_app: Any, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Another write lands on the old game between the accept's read and its write: the
     new game made for that try is deleted (nothing names it), the accept is decided again
@@ -186,7 +186,7 @@ def test_a_rematch_whose_link_lost_a_race_leaves_no_game_behind(
 
 
 def test_the_win_is_claimed_only_after_the_opponent_left_on_its_turn(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     white, black, gid = _pair(browsers)
     stream = Events(black, f"/api/games/{gid}/events")
@@ -211,7 +211,7 @@ def test_the_win_is_claimed_only_after_the_opponent_left_on_its_turn(
 
 
 def test_no_claim_before_both_sides_have_moved_but_an_abort(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     """A player who has not moved yet (the creator of an accepted challenge still on its
     way, say) is not claimed against: no clock runs for it yet, and the game may be
@@ -231,14 +231,14 @@ def test_no_claim_before_both_sides_have_moved_but_an_abort(
     assert ok(white.post(f"/api/games/{gid}/abort"))["result"]["reason"] == "aborted"
 
 
-def test_no_claim_on_your_own_turn(browsers: Callable[[], httpx.Client]) -> None:
+def test_no_claim_on_your_own_turn(browsers: Callable[[], httpx2.Client]) -> None:
     white, _black, gid = _pair(browsers)
     r = white.post(f"/api/games/{gid}/claim", json={"result": "draw"})
     assert r.status_code == 409 and "your move" in r.json()["error"]
 
 
 def test_players_whose_pages_stay_open_are_shown_present_long_after_they_came(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     """Presence is confirmed every few seconds: a player here for longer than the time after
     which an unconfirmed presence counts as gone is still shown here, and no claim lies."""
@@ -257,7 +257,7 @@ def test_players_whose_pages_stay_open_are_shown_present_long_after_they_came(
 
 
 def test_a_player_who_just_took_the_seat_cannot_be_claimed_against_at_once(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     """Until its page opens the game, a player who has just joined counts as here since it
     joined, not as gone since the game was created (which may be long before)."""
@@ -270,7 +270,7 @@ def test_a_player_who_just_took_the_seat_cannot_be_claimed_against_at_once(
 
 
 def test_a_game_continued_from_moves_counts_only_the_players_moves(
-    browsers: Callable[[], httpx.Client],
+    browsers: Callable[[], httpx2.Client],
 ) -> None:
     """Created with ``moves`` (continued from a record): those moves are nobody's, so the
     game may be aborted until both players have moved in it, a takeback never reaches into

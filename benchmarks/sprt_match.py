@@ -375,8 +375,10 @@ def _clock_summary(engines: dict[str, Engine]) -> tuple[str, dict[str, object]]:
             + "; flag falls " + ", ".join(f"{n} {f[1]}" for n, f in figures.items())
             + "; least left " + ", ".join(f"{n} {_shown(f[2], 2)} s"
                                           for n, f in figures.items()))
-    fields: dict[str, object] = {f"{key}_{n}": value for n, f in figures.items()
-              for key, value in zip(("seconds", "flag_falls", "least_left"), f)}
+    fields: dict[str, object] = {
+        f"{key}_{n}": value
+        for n, f in figures.items()
+        for key, value in zip(("seconds", "flag_falls", "least_left"), f)}
     return line, fields
 
 

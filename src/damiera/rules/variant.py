@@ -485,8 +485,8 @@ def _distinctive(name: str) -> str:
 def nearest_variant(text: str) -> str | None:
     """The variant id or alias that ``text``, a name no variant has, most likely misspells
     (difflib's ratio at least 0.75 on the names' distinctive words, their first 40
-    characters, options after a ``+`` left out: ``"amercan"`` -> ``"american"``, ``"russian-checkers"`` -> ``"russian"``), or
-    None when none is near enough to guess."""
+    characters, options after a ``+`` left out: ``"amercan"`` -> ``"american"``,
+    ``"russian-checkers"`` -> ``"russian"``), or None when none is near enough to guess."""
     parts: dict[str, str] = {}  # distinctive part -> the first name with it: ids, then aliases
     for name in (*VARIANTS, *ALIASES):
         part = _distinctive(name)

@@ -74,30 +74,53 @@ def selfplay(variant_id: str, games: int, depth: int, out: str, seed: int,
 
 
 def label(variant_id: str, src: str, out: str, depth: int, every: int,
-          part: tuple[int, int]) -> None:
-    """Search positions of ``src`` again at ``depth`` and save them with the new scores."""
+          part: tuple[int, int], nodes: int | None = None,
+          pieces: tuple[int, int] | None = None) -> None:
+    """Search positions of ``src`` again, to ``depth`` plies or with a budget of ``nodes``
+    (:func:`budget_search`), and save them with the new scores.
+
+    Without ``pieces``: every ``every``-th position, of those the ones of part ``part`` (I, N),
+    written alone. With ``pieces`` (low, high): the positions with low to high pieces on the
+    board are searched again and every other position is written with its own score, so the
+    output replaces ``src`` in a fit (the same games and positions, the deeper scores where
+    they are wanted). A part is the games whose number is I modulo N, whole: positions of
+    one game never land in two files, which a fit would count as two games and could hold
+    one out while training on the other. Raises ValueError when nothing is left to label."""
     v = get_variant(variant_id)
     data = load_positions([src], v)
-    index = np.arange(0, len(data["white"]), every)
     i, n = part
-    index = index[i::n]
-    if not len(index):
+    index = np.arange(0, len(data["white"]), 1 if pieces else every)
+    index = index[data["game"][index] % n == i]
+    counts = np.bitwise_count(data["white"][index]) + np.bitwise_count(data["black"][index])
+    wanted = np.ones(len(index), dtype=bool) if pieces is None else \
+        (counts >= pieces[0]) & (counts <= pieces[1])
+    if not wanted.any():
+        within = "" if pieces is None else f", {pieces[0]}-{pieces[1]} pieces"
         raise ValueError(f"no position to label: {len(data['white'])} positions, every "
-                         f"{every}, part {i}/{n}")
+                         f"{every}, part {i}/{n}{within}")
     searcher = Searcher(v, tt_entries=400_000)
     rows: list[tuple[int, int, int, int, int, int, int]] = []
     save_positions(out, rows, v)  # an unwritable --out fails now, not after the first searches
     t0 = time.perf_counter()
-    for count, j in enumerate(index, 1):
-        pos = position_at(data, int(j))
-        res = searcher.search(pos, depth=depth)
-        if res.move is not None and abs(res.score) < 5000:
-            white_score = res.score if pos.turn is Color.WHITE else -res.score
-            rows.append((pos.white, pos.black, pos.kings, int(data["turn"][j]), white_score,
-                         int(data["game"][j]), int(data["result"][j])))
-        if count % 500 == 0:
-            rate = count / (time.perf_counter() - t0)
-            print(f"{count}/{len(index)} positions, {rate:.1f} a second", flush=True)
-            save_positions(out, rows, v)
+    searched = 0
+    for j, deeper in zip(index, wanted):
+        j = int(j)
+        row = (int(data["white"][j]), int(data["black"][j]), int(data["kings"][j]),
+               int(data["turn"][j]), int(data["score"][j]), int(data["game"][j]),
+               int(data["result"][j]))
+        if deeper:
+            pos = position_at(data, j)
+            res = budget_search(searcher, pos, [], depth, nodes)
+            searched += 1
+            if res.move is None or abs(res.score) >= 5000:
+                continue
+            row = row[:4] + (res.score if pos.turn is Color.WHITE else -res.score,) + row[5:]
+            if searched % 500 == 0:
+                rate = searched / (time.perf_counter() - t0)
+                print(f"{searched}/{int(wanted.sum())} positions, {rate:.1f} a second",
+                      flush=True)
+                save_positions(out, rows, v)
+        rows.append(row)
     save_positions(out, rows, v)
-    print(f"{len(rows)} positions labelled at depth {depth}: {out}")
+    budget = f"{nodes} nodes" if nodes is not None else f"depth {depth}"
+    print(f"{searched} positions searched again at {budget}, {len(rows)} written: {out}")

@@ -13,10 +13,15 @@ venv's Python):
     a draw), and the variant, which every step that reads the file checks. Run several at
     once with different seeds to use every core.
 
-``label VARIANT IN.npz --out OUT.npz --depth D [--every K] [--part I/N]``
+``label VARIANT IN.npz --out OUT.npz (--depth D | --nodes N) [--every K] [--part I/N]
+[--pieces LOW-HIGH]``
     Scores positions of a ``selfplay`` file again with a deeper search (a better teacher for
-    ``fit-scores``): every K-th position, and of those the I-th of N parts (run the N parts
-    at once to use every core). The game numbers and results are kept.
+    ``fit-scores`` and ``fit --mix 0``), to D plies or with a budget of N nodes: every K-th
+    position, of the games of part I of N (the games whose number is I modulo N; run the N
+    parts at once to use every core). The game numbers and results are kept. With
+    ``--pieces`` only the positions with LOW-HIGH pieces on the board are searched again and
+    every other position is written with its own score, so that the N parts replace the
+    input in a fit: deeper labels for the endings alone, at a fraction of the cost.
 
 ``fit-scores VARIANT FILE.npz [FILE.npz ...] [--rows 3] [--damp 1,3,10,30] [--clip 600]
 [--phases 1] [--out FILE]``
@@ -105,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     lp.add_argument("src")
     lp.add_argument("--out", required=True)
     lp.add_argument("--depth", type=int, default=7)
+    lp.add_argument("--nodes", type=int, help="node budget a position (instead of --depth)")
+    lp.add_argument("--pieces", help="LOW-HIGH: search again only positions with that many "
+                                     "pieces, and keep the others' scores")
     lp.add_argument("--every", type=int, default=1, help="keep every K-th position")
     lp.add_argument("--part", default="0/1", help="I/N: the I-th of N parts (0-based)")
     rp = sub.add_parser("fit-scores")
@@ -168,8 +176,17 @@ def main(argv: list[str] | None = None) -> int:
             ok = False
         if not ok:
             p.error(f"--part must be I/N with 0 <= I < N, not {args.part!r}")
-        if args.depth < 1 or args.every < 1:
-            p.error("--depth and --every must be at least 1")
+        if args.depth < 1 or args.every < 1 or (args.nodes is not None and args.nodes < 1):
+            p.error("--depth, --nodes and --every must be at least 1")
+        pieces = None
+        if args.pieces is not None:
+            low, _, high = args.pieces.partition("-")
+            if not (low.isdigit() and high.isdigit() and 2 <= int(low) <= int(high) <= 100):
+                p.error(f"--pieces must be LOW-HIGH pieces (2-100), not {args.pieces!r}")
+            if args.every != 1:
+                p.error("--pieces writes every position (the ones of LOW-HIGH pieces searched "
+                        "again): it takes no --every")
+            pieces = (int(low), int(high))
     elif not 1 <= args.rows <= 4:
         p.error(f"--rows must be 1-4, not {args.rows}")
     elif args.cmd == "fit-scores":
@@ -194,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
                        args.phases)
         elif args.cmd == "label":
             label(args.variant, args.src, args.out, args.depth, args.every,
-                  (part[0], part[1]))
+                  (part[0], part[1]), args.nodes, pieces)
         elif args.tables is not None:
             fit_terms(args.variant, args.files, args.tables, args.mix, args.iterations,
                       args.out)

@@ -154,6 +154,42 @@ def test_label_then_fit_scores_writes_weights_the_evaluator_loads(tmp_path, monk
     assert rows == 3 and len(tables) == 18
 
 
+def test_label_with_pieces_searches_the_endings_again_and_keeps_whole_games(tmp_path):
+    import numpy as np
+
+    data = tmp_path / "games.npz"
+    _run("selfplay", "russian", "--games", "6", "--depth", "1", "--out", str(data))
+    parts = [tmp_path / f"endings{i}.npz" for i in range(2)]
+    for i, part in enumerate(parts):
+        report = _run("label", "russian", str(data), "--nodes", "3000", "--pieces", "2-16",
+                      "--part", f"{i}/2", "--out", str(part))
+        assert "positions searched again at 3000 nodes" in report
+    before = np.load(data)
+
+    def rows(d, keep):
+        pieces = np.bitwise_count(d["white"]) + np.bitwise_count(d["black"])
+        return [(tuple(int(d[k][j]) for k in ("white", "black", "kings", "turn", "game",
+                                               "result")), int(d["score"][j]), int(pieces[j]))
+                for j in np.flatnonzero(keep)]
+
+    changed = 0
+    for i, part in enumerate(parts):
+        got = np.load(part)
+        mine = rows(before, before["game"] % 2 == i)
+        theirs = rows(got, np.ones(len(got["white"]), dtype=bool))
+        # Each part is the games of its number modulo 2, in order: every position with more
+        # than 16 pieces with the self-play's score; the others searched again (those the
+        # deeper search finds decided are left out, as self-play leaves them out).
+        assert {key[4] for key, _, _ in theirs} == {key[4] for key, _, _ in mine}
+        assert [r for r in theirs if r[2] > 16] == [r for r in mine if r[2] > 16]
+        assert [key for key, _, _ in theirs] == [key for key, _, n in mine
+                                                 if key in {k for k, _, _ in theirs} or n > 16]
+        old = {key: score for key, score, _ in mine}
+        changed += sum(score != old[key] for key, score, n in theirs if n <= 16)
+    # Searched again at 3,000 nodes instead of 1 ply, some endings score differently.
+    assert changed > 0
+
+
 def test_bad_input_gets_a_one_line_error(tmp_path):
     garbage = tmp_path / "garbage.npz"
     garbage.write_bytes(b"not numpy")
@@ -183,6 +219,12 @@ def test_bad_input_gets_a_one_line_error(tmp_path):
          "not a file written by `selfplay`"),
         (("label", "russian", str(tmp_path / "missing.npz"), "--out", str(tmp_path / "x.npz")),
          "missing.npz: no such file"),
+        (("label", "russian", str(garbage), "--pieces", "12-8", "--out",
+          str(tmp_path / "x.npz")), "--pieces must be LOW-HIGH pieces"),
+        (("label", "russian", str(garbage), "--pieces", "8-12", "--every", "2", "--out",
+          str(tmp_path / "x.npz")), "it takes no --every"),
+        (("label", "russian", str(garbage), "--nodes", "0", "--out", str(tmp_path / "x.npz")),
+         "--depth, --nodes and --every must be at least 1"),
         (("fit-scores", "russian", str(garbage), "--damp", "a", *out),
          "--damp must be comma-separated"),
         (("fit-scores", "russian", str(garbage), "--damp=inf", *out),

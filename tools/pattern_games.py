@@ -92,8 +92,10 @@ def label(variant_id: str, src: str, out: str, depth: int, every: int,
     index = np.arange(0, len(data["white"]), 1 if pieces else every)
     index = index[data["game"][index] % n == i]
     counts = np.bitwise_count(data["white"][index]) + np.bitwise_count(data["black"][index])
-    wanted = np.ones(len(index), dtype=bool) if pieces is None else \
-        (counts >= pieces[0]) & (counts <= pieces[1])
+    if pieces is None:
+        wanted = np.ones(len(index), dtype=bool)
+    else:
+        wanted = (counts >= pieces[0]) & (counts <= pieces[1])
     if not wanted.any():
         within = "" if pieces is None else f", {pieces[0]}-{pieces[1]} pieces"
         raise ValueError(f"no position to label: {len(data['white'])} positions, every "

@@ -4,7 +4,8 @@
         [--prior 40] [--tables FILE.bin] [--iterations 300]
 
 The evaluation's windows (``damiera.engine.patterns``) hold men only: a king's square reads
-as empty. This fits one more set of window tables (``--rows`` rows by four files, as the
+as empty. This fits (``tools/king_window_fit.py``, without writing a file) one more set of
+window tables (``--rows`` rows by four files, as the
 men's windows) whose squares have ``--states`` states: 5 (empty, white man, black man, white
 king, black king) or 3 (kings read as empty: the control, the same number of windows and
 positions with the kings left out). They are fitted in the positions that hold a king (the
@@ -28,8 +29,6 @@ import argparse
 import sys
 import time
 from pathlib import Path
-
-import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -67,114 +66,21 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def _mirror(states: int, digits: int) -> np.ndarray:
-    """``mirror[p]``: the pattern the partner window shows on the rotated, colour-swapped
-    board when this one shows ``p`` (digit k -> digits-1-k, each state's colour swapped)."""
-    swap = (0, 2, 1, 4, 3)[:states]
-    out = np.zeros(states**digits, dtype=np.int64)
-    for p in range(states**digits):
-        out[p] = sum(swap[p // states**k % states] * states ** (digits - 1 - k)
-                     for k in range(digits))
-    return out
-
-
-def _design(data: dict[str, np.ndarray], rows_at: np.ndarray, patterns, states: int):
-    """The sparse design matrix (positions ``rows_at`` x parameters) of the king windows and
-    its number of parameters: each window adds its canonical table's entry, negated for a
-    partner, halved twice (entry and negated mirror) for a window that is its own partner."""
-    from scipy import sparse
-
-    white, black, kings = (data[k].astype(np.uint64)[rows_at]
-                           for k in ("white", "black", "kings"))
-    digits = 2 * patterns.rows
-    size = states**digits
-    mirror = _mirror(states, digits)
-    offset = {w: i * size for i, w in enumerate(patterns.canonical())}
-
-    def state(square: int) -> np.ndarray:
-        bit = np.uint64(1) << np.uint64(square)
-        st = ((white & ~kings & bit) != 0) * 1 + ((black & ~kings & bit) != 0) * 2
-        if states == 5:
-            st = st + ((white & kings & bit) != 0) * 3 + ((black & kings & bit) != 0) * 4
-        return st.astype(np.int64)
-
-    at = np.arange(len(rows_at))
-    r_parts, c_parts, d_parts = [], [], []
-    for w, squares in enumerate(patterns.squares):
-        pattern = sum(state(s) * states**k for k, s in enumerate(squares))
-        partner = patterns.partner[w]
-        if w == partner:
-            r_parts += [at, at]
-            c_parts += [offset[w] + pattern, offset[w] + mirror[pattern]]
-            d_parts += [np.full(len(at), 0.5), np.full(len(at), -0.5)]
-        elif w < partner:
-            r_parts.append(at)
-            c_parts.append(offset[w] + pattern)
-            d_parts.append(np.ones(len(at)))
-        else:
-            r_parts.append(at)
-            c_parts.append(offset[partner] + mirror[pattern])
-            d_parts.append(-np.ones(len(at)))
-    n_params = len(offset) * size
-    matrix = sparse.csr_matrix(
-        (np.concatenate(d_parts), (np.concatenate(r_parts), np.concatenate(c_parts))),
-        shape=(len(at), n_params))
-    return matrix, n_params
-
-
 def main(argv: list[str] | None = None) -> int:
     args = _args(argv)
-    from pattern_fit import _hand_made, _loss, _scale_and_target, _sigmoid
-    from pattern_positions import load_positions
-    from scipy.optimize import minimize
+    from king_window_fit import fit_king_windows
 
-    from damiera.engine.evaluate import Evaluator
-    from damiera.engine.patterns import PatternSet
-    from damiera.rules.geometry import geometry
+    from damiera.engine.patterns import weights_path
 
-    v = args.v
+    started = time.monotonic()
     try:
-        data = load_positions(args.files, v)
+        fit_king_windows(args.v.id, args.files, args.tables or str(weights_path(args.v)),
+                         args.rows, args.prior, 0.0, args.iterations, None, args.states,
+                         write=False)
     except ValueError as exc:
         print(f"king_windows_fit.py: error: {exc}", file=sys.stderr)
         return 2
-    evaluator = Evaluator(v, weights=args.tables) if args.tables else Evaluator(v)
-    started = time.monotonic()
-    base, keep, _ = _hand_made(v, data, False, evaluator)
-    held_out = data["game"] % 10 == 0
-    result = (data["result"].astype(np.float64) + 1) / 2
-    k, _, target = _scale_and_target(data, base, result, keep & ~held_out, 0.0)
-    rows_at = np.nonzero(keep & (data["kings"] != 0))[0]
-    patterns = PatternSet(geometry(v), args.rows)
-    matrix, n_params = _design(data, rows_at, patterns, args.states)
-    train, test = ~held_out[rows_at], held_out[rows_at]
-    if not train.any() or not test.any():
-        print("too few games with a king: every tenth game is held out", file=sys.stderr)
-        return 2
-    b, t, res = base[rows_at], target[rows_at], result[rows_at]
-    m_train, m_test = matrix[train], matrix[test]
-    penalty = 1.0 / (args.prior * args.prior)
-
-    def objective(theta: np.ndarray) -> tuple[float, np.ndarray]:
-        logit = (b[train] + m_train @ theta) / k
-        loss = float(np.sum(np.logaddexp(0.0, logit) - t[train] * logit))
-        grad = m_train.T @ ((_sigmoid(logit) - t[train]) / k)
-        return loss + 0.5 * penalty * float(theta @ theta), grad + penalty * theta
-
-    theta = minimize(objective, np.zeros(n_params), jac=True, method="L-BFGS-B",
-                     options={"maxiter": args.iterations}).x
-    before, after = b[test] / k, (b[test] + m_test @ theta) / k
-    losses = [(_loss(before, t[test]), _loss(after, t[test])),
-              (_loss(before, res[test]), _loss(after, res[test]))]
-    share = int(test.sum()) / int((keep & held_out).sum())
-    seen = int((np.asarray(abs(m_train).sum(axis=0)).ravel() > 0).sum())
-    print(f"{v.id}: {len(base)} positions, {len(rows_at)} with a king "
-          f"({int(test.sum())} of them held out); {len(patterns.windows)} windows of "
-          f"{args.rows} rows, {args.states} states: {n_params} weights, {seen} seen; "
-          f"K = {k:.0f} centi-men, prior {args.prior:g}; {time.monotonic() - started:.0f} s")
-    for name, (lo0, lo1) in zip(("target", "results"), losses):
-        print(f"held out, positions with a king, {name}: {lo0:.5f} -> {lo1:.5f}; "
-              f"over all held-out positions {(lo1 - lo0) * share:+.5f}")
+    print(f"{time.monotonic() - started:.0f} s")
     return 0
 
 

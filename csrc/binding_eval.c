@@ -120,7 +120,8 @@ static PyObject *Evaluation_get(EvaluationObject *self, void *which)
     if (!evaluation_arg((PyObject *)self))
         return NULL;
     const Eval *e = &self->eval;
-    int v[] = {e->king_value, e->start_pieces, e->pattern_rows, e->pattern_rows ? e->phases : 0};
+    int v[] = {e->king_value, e->start_pieces, e->pattern_rows,
+               e->pattern_rows ? e->phases : 0, e->king_rows};
     return PyLong_FromLong(v[(intptr_t)which]);
 }
 
@@ -139,12 +140,16 @@ PyObject *core_read_weights(PyObject *mod, PyObject *args)
                : -3;
     PyObject *out = NULL;
     if (rc == WEIGHTS_OK)
-        out = Py_BuildValue("(iiy#)", w.rows, w.phases, (const char *)w.tables,
-                            (Py_ssize_t)(w.count * sizeof *w.tables));
+        out = Py_BuildValue("(iiy#iy#)", w.rows, w.phases, (const char *)w.tables,
+                            (Py_ssize_t)(w.count * sizeof *w.tables), w.king_rows,
+                            w.king_tables ? (const char *)w.king_tables : "",
+                            (Py_ssize_t)(w.king_count * sizeof *w.king_tables));
     else if (R)
         weights_error(PyBytes_AS_STRING(bytes), rc, err);
-    if (rc == WEIGHTS_OK)
+    if (rc == WEIGHTS_OK) {
         free(w.tables);
+        free(w.king_tables);
+    }
     Py_DECREF(bytes);
     return out;
 }
@@ -162,6 +167,7 @@ static PyGetSetDef Evaluation_getset[] = {
     {"start_pieces", (getter)Evaluation_get, NULL, "pieces of the start position", (void *)1},
     {"pattern_rows", (getter)Evaluation_get, NULL, "rows of a pattern window (0: none)", (void *)2},
     {"pattern_phases", (getter)Evaluation_get, NULL, "sets of pattern tables (0: none)", (void *)3},
+    {"king_rows", (getter)Evaluation_get, NULL, "rows of a king window (0: none)", (void *)4},
     {"terms", (getter)Evaluation_terms, NULL,
      "the learned terms' weights, centi-men (a version 4 weights file's; () without)", NULL},
     {NULL, NULL, NULL, NULL, NULL}};

@@ -93,7 +93,10 @@ int eval_load_weights(Eval *e, const char *path, const char *key, char *err, siz
     if (rc != WEIGHTS_OK)
         return rc;
     rc = eval_set_patterns(e, w.rows, w.phases, w.tables, w.count, err, errlen);
+    if (rc == 0 && w.king_rows)
+        rc = eval_set_king_windows(e, w.king_rows, w.king_tables, w.king_count, err, errlen);
     free(w.tables);
+    free(w.king_tables);
     if (rc == 0)
         eval_set_terms(e, w.term_weights, w.terms);
     return rc < 0 ? WEIGHTS_BAD : WEIGHTS_OK;

@@ -11,6 +11,7 @@
 #include "weights.h"
 
 _Static_assert(EVAL_TERMS == WEIGHTS_TERMS, "a weights file's learned terms are eval.h's");
+_Static_assert(KING_WINDOW_MAX_ROWS == WEIGHTS_KING_ROWS, "a weights file's king windows are eval.h's");
 
 static inline int popc(board_t x) { return popcount_b(x); }
 
@@ -98,6 +99,34 @@ static int patterns(const Eval *e, board_t wm, board_t bm, int pieces)
         /* Rounded toward zero either way, so that the colour-swapped position scores the
          * exact opposite. */
         return blend / start;
+    }
+    return total;
+}
+
+/* The king windows' weights summed over the board (White's view): as patterns(), with
+ * five-state digits, each row's from its men and its kings. */
+static int king_windows(const Eval *e, board_t wm, board_t bm, board_t wk, board_t bk)
+{
+    int h = e->r->half, total = 0, offset = 0;
+    static const uint64_t POW25[KING_WINDOW_MAX_ROWS] = {1, 25, 625};
+    uint64_t digits[16];
+    for (int i = 0; i < e->r->size; i++) {
+        int shift = e->row_shifts[i];
+        uint64_t men = (uint64_t)((wm >> shift) & e->row_mask) |
+                       ((uint64_t)((bm >> shift) & e->row_mask) << h);
+        uint64_t kings = (uint64_t)((wk >> shift) & e->row_mask) |
+                         ((uint64_t)((bk >> shift) & e->row_mask) << h);
+        digits[i] = (uint64_t)e->king_men_places[men] + (uint64_t)e->king_kings_places[kings];
+    }
+    for (int r0 = 0; r0 < e->king_window_rows; r0++) {
+        uint64_t fields = 0;
+        for (int p = 0; p < e->king_rows; p++)
+            fields += digits[r0 + p] * POW25[p];
+        for (int k = 0; k < h - 1; k++) {
+            total += e->king_weights[offset + (int)(fields & ((UINT64_C(1) << KING_FIELD_BITS) - 1))];
+            fields >>= KING_FIELD_BITS;
+            offset += e->king_size;
+        }
     }
     return total;
 }
@@ -203,6 +232,8 @@ int evaluate(const Eval *e, board_t white, board_t black, board_t kings, int sid
         score += patterns(e, wm, bm, left);
     if (e->terms)
         score += learned_terms(e, wm, bm, nwm, nbm, nwk, nbk);
+    if (e->king_rows && (wk || bk))
+        score += king_windows(e, wm, bm, wk, bk);
     if (wk || bk) {
         if (e->r->flying) {
             board_t d = e->main_diagonal;
@@ -302,6 +333,15 @@ void eval_init(Eval *e, const Rules *r)
         e->row_shifts[row] = row * h + row / 2;
 }
 
+static void free_patterns(Eval *e)
+{
+    free(e->row_places);
+    free(e->weights);
+    e->row_places = NULL;
+    e->weights = NULL;
+    e->pattern_rows = 0;
+}
+
 int eval_set_patterns(Eval *e, int rows, int phases, const int16_t *tables, size_t count,
                       char *err, size_t errlen)
 {
@@ -346,7 +386,7 @@ int eval_set_patterns(Eval *e, int rows, int phases, const int16_t *tables, size
         row_places[x] = packed;
     }
     memcpy(weights, tables, count * sizeof *weights);
-    eval_free(e);
+    free_patterns(e);
     e->row_places = row_places;
     e->weights = weights;
     e->pattern_rows = rows;
@@ -357,11 +397,70 @@ int eval_set_patterns(Eval *e, int rows, int phases, const int16_t *tables, size
     return 0;
 }
 
+static void free_king_windows(Eval *e)
+{
+    free(e->king_weights);
+    free(e->king_men_places);
+    free(e->king_kings_places);
+    e->king_weights = NULL;
+    e->king_men_places = e->king_kings_places = NULL;
+    e->king_rows = 0;
+}
+
+int eval_set_king_windows(Eval *e, int rows, const int16_t *tables, size_t count, char *err,
+                          size_t errlen)
+{
+    const Rules *r = e->r;
+    int h = r->half;
+    int windows = windows_count(r, rows), size = king_pattern_count(rows);
+    if ((h - 1) * KING_FIELD_BITS > 64 || rows < 1 || rows > KING_WINDOW_MAX_ROWS ||
+        windows <= 0 || count != (size_t)windows * (size_t)size) {
+        snprintf(err, errlen,
+                 "king windows do not fit: %zu weights of %d-row windows on %dx%d (1-%d rows, "
+                 "%d windows of %d expected, boards up to 10x10)",
+                 count, rows, r->size, r->size, KING_WINDOW_MAX_ROWS, windows, size);
+        return -1;
+    }
+    size_t places = (size_t)1 << (2 * h);
+    int64_t *men_places = calloc(places, sizeof *men_places);
+    int64_t *kings_places = calloc(places, sizeof *kings_places);
+    int16_t *weights = malloc(count * sizeof *weights);
+    if (!men_places || !kings_places || !weights) {
+        free(men_places);
+        free(kings_places);
+        free(weights);
+        snprintf(err, errlen, "out of memory for the king windows");
+        return -1;
+    }
+    /* For every file pair j, the row's two digits (left + 5 right) in bits 14j..: a white
+     * piece counts 1 (man) or 3 (king), a black one 2 or 4. */
+    for (size_t x = 0; x < places; x++) {
+        uint64_t wr = x & e->row_mask, br = x >> h;
+        if (wr & br)
+            continue;
+        int64_t men = 0, kings = 0;
+        for (int j = 0; j < h - 1; j++) {
+            int64_t wl = (int64_t)(wr >> j & 1), bl = (int64_t)(br >> j & 1);
+            int64_t wr1 = (int64_t)(wr >> (j + 1) & 1), br1 = (int64_t)(br >> (j + 1) & 1);
+            men += (wl + 2 * bl + 5 * (wr1 + 2 * br1)) << (KING_FIELD_BITS * j);
+            kings += (3 * wl + 4 * bl + 5 * (3 * wr1 + 4 * br1)) << (KING_FIELD_BITS * j);
+        }
+        men_places[x] = men;
+        kings_places[x] = kings;
+    }
+    memcpy(weights, tables, count * sizeof *weights);
+    free_king_windows(e);
+    e->king_men_places = men_places;
+    e->king_kings_places = kings_places;
+    e->king_weights = weights;
+    e->king_rows = rows;
+    e->king_window_rows = r->size - rows + 1;
+    e->king_size = size;
+    return 0;
+}
+
 void eval_free(Eval *e)
 {
-    free(e->row_places);
-    free(e->weights);
-    e->row_places = NULL;
-    e->weights = NULL;
-    e->pattern_rows = 0;
+    free_patterns(e);
+    free_king_windows(e);
 }

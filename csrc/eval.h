@@ -56,6 +56,11 @@ enum {
 };
 /* Bits of one packed pattern field: a window's pattern is below 3^8 = 6561 < 2^13. */
 #define EVAL_FIELD_BITS 13
+/* King windows (weights.h, version 5): windows whose squares have five states (empty, white
+ * man, black man, white king, black king), read only while a king is on the board. At most
+ * KING_WINDOW_MAX_ROWS rows: a pattern below 5^6 = 15625 < 2^14 fills one field. */
+#define KING_WINDOW_MAX_ROWS 3
+#define KING_FIELD_BITS 14
 
 typedef struct {
     const Rules *r; /* must outlive the evaluation */
@@ -75,6 +80,13 @@ typedef struct {
     /* Learned terms' weights (none while terms is 0). */
     int terms;
     int term_weights[EVAL_TERMS];
+    /* King windows (none while king_rows is 0): one table of king_size weights per window
+     * (every window, partners expanded), and a row's five-state digits at place 0 of a
+     * window from its men and from its kings (each (1 << 2h) entries: White's row bits, then
+     * Black's h bits above them), which add without a carry (a square holds one piece). */
+    int king_rows, king_window_rows, king_size;
+    int16_t *king_weights;
+    int64_t *king_men_places, *king_kings_places;
 } Eval;
 
 /* The hand-made evaluation of r's rules, without patterns. */
@@ -85,6 +97,13 @@ void eval_init(Eval *e, const Rules *r);
  * they do not fit the board (a row's packed fields fill 64 bits: boards up to 10x10), or when out of memory. */
 int eval_set_patterns(Eval *e, int rows, int phases, const int16_t *tables, size_t count,
                       char *err, size_t errlen);
+/* Add king windows: one table of 5^(2 rows) weights per window of `rows` rows (1 to
+ * KING_WINDOW_MAX_ROWS; weights.h's window order), `count` in all, White's view. Returns 0, or
+ * -1 with a message in err when they do not fit the board or when out of memory. */
+int eval_set_king_windows(Eval *e, int rows, const int16_t *tables, size_t count, char *err,
+                          size_t errlen);
+/* Free the pattern tables and the king windows (the evaluation is hand-made again, terms
+ * kept). */
 void eval_free(Eval *e);
 /* Weigh the first `count` learned terms (0..EVAL_TERMS; the rest weigh 0). */
 void eval_set_terms(Eval *e, const int16_t *weights, int count);

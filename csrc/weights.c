@@ -18,13 +18,18 @@ int windows_count(const Rules *r, int rows)
     return (r->size - rows + 1) * (r->half - 1);
 }
 
-int pattern_count(int rows)
+/* Patterns of a window of `rows` rows whose squares have `states` states. */
+static int patterns_of(int rows, int states)
 {
     int n = 1;
     for (int i = 0; i < 2 * rows; i++)
-        n *= 3;
+        n *= states;
     return n;
 }
+
+int pattern_count(int rows) { return patterns_of(rows, 3); }
+
+int king_pattern_count(int rows) { return patterns_of(rows, 5); }
 
 /* The window that w becomes under the half turn (rows and files reversed). */
 static int partner(const Rules *r, int rows, int w)
@@ -33,19 +38,56 @@ static int partner(const Rules *r, int rows, int w)
     return (r->size - rows - r0) * per_row + (per_row - 1 - j);
 }
 
-/* The pattern the partner window shows when w shows p: digits reversed, colours swapped. */
-static int mirror(int rows, int p)
+/* The pattern the partner window shows when w shows p (states 3: men; 5: men and kings):
+ * digits reversed, colours swapped. */
+static int mirror(int rows, int states, int p)
 {
-    static const int swapped[3] = {0, 2, 1};
+    static const int swapped[5] = {0, 2, 1, 4, 3};
     int digits = 2 * rows, q = 0;
     for (int k = 0; k < digits; k++) {
-        int state = p % 3, weight = 1;
-        p /= 3;
+        int state = p % states, weight = 1;
+        p /= states;
         for (int i = 0; i < digits - 1 - k; i++)
-            weight *= 3;
+            weight *= states;
         q += swapped[state] * weight;
     }
     return q;
+}
+
+/* The canonical windows' tables of one set, read from body at *at (16-bit little-endian
+ * weights), into every window's table of `tables` (the partners' negated and mirrored).
+ * Returns NULL, or what is wrong with window *bad's table. */
+static const char *expand(const Rules *r, int rows, int states, const unsigned char *body,
+                          size_t *at, int16_t *tables, int *bad)
+{
+    int windows = windows_count(r, rows), size = patterns_of(rows, states);
+    int *mirrored = malloc((size_t)size * sizeof *mirrored);
+    if (!mirrored)
+        return "could not be read: out of memory";
+    for (int p = 0; p < size; p++)
+        mirrored[p] = mirror(rows, states, p);
+    const char *failure = NULL;
+    for (int w = 0; w < windows && !failure; w++) {
+        int other = partner(r, rows, w);
+        if (w > other)
+            continue;
+        int16_t *t = tables + (size_t)w * size;
+        for (int p = 0; p < size; p++, (*at)++)
+            t[p] = (int16_t)(uint16_t)(body[2 * *at] | body[2 * *at + 1] << 8);
+        for (int p = 0; p < size && !failure; p++) {
+            int negated = -(int)t[mirrored[p]];
+            if (other != w) {
+                if (negated > INT16_MAX)
+                    failure = "holds -32768, whose opposite does not fit 16 bits";
+                tables[(size_t)other * size + p] = (int16_t)negated;
+            } else if (t[p] != negated) {
+                failure = "is its own mirror image, its";
+            }
+        }
+        *bad = w;
+    }
+    free(mirrored);
+    return failure;
 }
 
 /* The whole file into *data (at most WEIGHTS_MAX_BYTES + 1 bytes are read): 0, -1 with errno
@@ -185,9 +227,9 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
     }
     const unsigned char *nl = memchr(data, '\n', len);
     size_t head = nl ? (size_t)(nl - data) : 0;
-    /* The header's words: the first eight kept, all counted. */
-    const unsigned char *word[8] = {0};
-    size_t wlen[8] = {0}, words = 0;
+    /* The header's words: the first ten kept, all counted. */
+    const unsigned char *word[10] = {0};
+    size_t wlen[10] = {0}, words = 0;
     for (size_t i = 0; nl && i < head;) {
         while (i < head && space(data[i]))
             i++;
@@ -196,7 +238,7 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
         size_t s = i;
         while (i < head && !space(data[i]))
             i++;
-        if (words < 8) {
+        if (words < 10) {
             word[words] = data + s;
             wlen[words] = i - s;
         }
@@ -210,9 +252,10 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
                                      token_is(word[4], wlen[4], "2"));
     int v3 = magic && token_is(word[1], wlen[1], "3") && words == 7 && phases_word;
     int v4 = magic && token_is(word[1], wlen[1], "4") && words == 8 && phases_word;
-    /* Versions 3 and 4 name their rules and checksum in their last two words; version 4
-     * counts its learned terms before them. */
-    int key_at = v4 ? 6 : 5, crc_at = key_at + 1, checked = v3 || v4;
+    int v5 = magic && token_is(word[1], wlen[1], "5") && words == 10 && phases_word;
+    /* Versions 3-5 name their rules and checksum in their last two words; version 4 counts
+     * its learned terms before them, version 5 its terms and its king windows. */
+    int key_at = v5 ? 8 : v4 ? 6 : 5, crc_at = key_at + 1, checked = v3 || v4 || v5;
     if (checked && crc_word(word[crc_at], wlen[crc_at]) < 0) {
         char theirs[SHOWN_CAP];
         shown(word[crc_at], wlen[crc_at], theirs, sizeof theirs);
@@ -231,14 +274,15 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
         return WEIGHTS_BAD;
     }
     /* A known version whose header is out of shape: say which word is wrong. */
-    int version = magic && wlen[1] == 1 && word[1][0] >= '1' && word[1][0] <= '4'
+    int version = magic && wlen[1] == 1 && word[1][0] >= '1' && word[1][0] <= '5'
                       ? word[1][0] - '0' : 0;
     if (version && !(v1 || v2 || checked)) {
-        static const char *const shape[5] = {
+        static const char *const shape[6] = {
             "", MAGIC " 1 ROWS WINDOWS", MAGIC " 2 ROWS WINDOWS 2",
             MAGIC " 3 ROWS WINDOWS PHASES RULES CRC32",
-            MAGIC " 4 ROWS WINDOWS PHASES TERMS RULES CRC32"};
-        static const size_t count[5] = {0, 4, 5, 7, 8};
+            MAGIC " 4 ROWS WINDOWS PHASES TERMS RULES CRC32",
+            MAGIC " 5 ROWS WINDOWS PHASES TERMS KROWS KWINDOWS RULES CRC32"};
+        static const size_t count[6] = {0, 4, 5, 7, 8, 10};
         if (words != count[version])
             snprintf(err, errlen, "%s: a version %d header of %zu words, expected %zu ('%s'): "
                      "not a patterns file", path, version, words, count[version],
@@ -257,7 +301,7 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
         snprintf(err, errlen,
                  "%s: not a patterns file with windows of 1-4 rows (starts %s, expected '" MAGIC
                  " 3 ROWS WINDOWS PHASES RULES CRC32', its version 4 with TERMS before RULES, "
-                 "or an older version 1 or 2)",
+                 "5 with TERMS KROWS KWINDOWS, or an older version 1 or 2)",
                  path, start);
         free(data);
         return WEIGHTS_BAD;
@@ -271,7 +315,7 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
         return WEIGHTS_BAD;
     }
     int terms = 0;
-    if (v4) {
+    if (v4 || v5) {
         /* 1..WEIGHTS_TERMS, written as a plain decimal number. */
         int plain = wlen[5] >= 1 && wlen[5] <= 3 && word[5][0] != '0';
         for (size_t i = 0; plain && i < wlen[5]; i++) {
@@ -300,13 +344,40 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
         free(data);
         return WEIGHTS_BAD;
     }
+    int king_rows = 0, king_windows = 0, king_size = 0, king_canonical = 0;
+    if (v5) {
+        king_rows = wlen[6] == 1 && word[6][0] >= '1' && word[6][0] <= '0' + WEIGHTS_KING_ROWS
+                        ? word[6][0] - '0' : 0;
+        if (!king_rows) {
+            char theirs[SHOWN_CAP];
+            word_shown(word[6], wlen[6], theirs, sizeof theirs);
+            snprintf(err, errlen, "%s: king windows of %s rows, this engine reads 1 to %d",
+                     path, theirs, WEIGHTS_KING_ROWS);
+            free(data);
+            return WEIGHTS_BAD;
+        }
+        king_windows = windows_count(r, king_rows);
+        king_size = king_pattern_count(king_rows);
+        snprintf(expected, sizeof expected, "%d", king_windows);
+        if (!token_is(word[7], wlen[7], expected)) {
+            char theirs[SHOWN_CAP];
+            word_shown(word[7], wlen[7], theirs, sizeof theirs);
+            snprintf(err, errlen, "%s: %s king windows do not fit this board (%d windows of %d "
+                     "rows)", path, theirs, king_windows, king_rows);
+            free(data);
+            return WEIGHTS_BAD;
+        }
+        for (int w = 0; w < king_windows; w++)
+            king_canonical += w <= partner(r, king_rows, w);
+    }
     const unsigned char *body = nl + 1;
     size_t body_len = len - head - 1;
     int canonical = 0;
     for (int w = 0; w < windows; w++)
         canonical += w <= partner(r, rows, w);
     size_t per_phase = (size_t)canonical * (size_t)size;
-    size_t expected_bytes = 2 * (size_t)phases * per_phase + 2 * (size_t)terms;
+    size_t expected_bytes = 2 * (size_t)phases * per_phase + 2 * (size_t)terms +
+                            2 * (size_t)king_canonical * (size_t)king_size;
     if (body_len != expected_bytes) {
         size_t extra = body_len - expected_bytes;
         if (body_len > expected_bytes)
@@ -332,57 +403,46 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
         }
     }
     size_t count = (size_t)phases * (size_t)windows * (size_t)size;
+    size_t king_count = (size_t)king_windows * (size_t)king_size;
     int16_t *tables = malloc(count * sizeof *tables);
-    int *mirrored = malloc((size_t)size * sizeof *mirrored);
-    if (!tables || !mirrored) {
+    int16_t *king_tables = king_count ? malloc(king_count * sizeof *king_tables) : NULL;
+    if (!tables || (king_count && !king_tables)) {
         free(tables);
-        free(mirrored);
+        free(king_tables);
         free(data);
         errno = ENOMEM;
         return WEIGHTS_UNREADABLE;
     }
-    for (int p = 0; p < size; p++)
-        mirrored[p] = mirror(rows, p);
-    const char *failure = NULL;
-    int bad_window = 0, bad_phase = 0;
+    const char *failure = NULL, *which = "";
+    int bad_window = 0;
     size_t at = 0;
     for (int phase = 0; phase < phases && !failure; phase++) {
-        int16_t *mine = tables + (size_t)phase * windows * size;
-        for (int w = 0; w < windows && !failure; w++) {
-            int other = partner(r, rows, w);
-            if (w > other)
-                continue;
-            int16_t *t = mine + (size_t)w * size;
-            for (int p = 0; p < size; p++, at++)
-                t[p] = (int16_t)(uint16_t)(body[2 * at] | body[2 * at + 1] << 8);
-            for (int p = 0; p < size && !failure; p++) {
-                int negated = -(int)t[mirrored[p]];
-                if (other != w) {
-                    if (negated > INT16_MAX)
-                        failure = "holds -32768, whose opposite does not fit 16 bits";
-                    mine[(size_t)other * size + p] = (int16_t)negated;
-                } else if (t[p] != negated) {
-                    failure = "is its own mirror image, its";
-                }
-            }
-            bad_window = w;
-            bad_phase = phase;
-        }
+        failure = expand(r, rows, 3, body, &at, tables + (size_t)phase * windows * size,
+                         &bad_window);
+        if (failure && phases == 2)
+            which = phase ? " endgame" : " opening";
     }
-    free(mirrored);
-    for (int t = 0; t < terms; t++, at++)
+    for (int t = 0; t < terms && !failure; t++, at++)
         out->term_weights[t] = (int16_t)(uint16_t)(body[2 * at] | body[2 * at + 1] << 8);
+    if (king_count && !failure) {
+        failure = expand(r, king_rows, 5, body, &at, king_tables, &bad_window);
+        if (failure)
+            which = " king";
+    }
     free(data);
     if (failure) {
-        const char *which = phases == 1 ? "" : bad_phase ? " endgame" : " opening";
         if (failure[0] == 'i')
             snprintf(err, errlen, "%s: window %d %s%s table is not", path, bad_window, failure,
                      which);
         else
             snprintf(err, errlen, "%s: window %d%s %s", path, bad_window, which, failure);
         free(tables);
+        free(king_tables);
         return WEIGHTS_BAD;
     }
+    out->king_rows = king_rows;
+    out->king_tables = king_tables;
+    out->king_count = king_count;
     out->rows = rows;
     out->phases = phases;
     out->tables = tables;

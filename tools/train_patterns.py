@@ -35,7 +35,7 @@ venv's Python):
 
 ``fit VARIANT FILE.npz [FILE.npz ...] [--rows 3] [--prior 5,10,20,40] [--mix 1]
 [--iterations 300] [--share none|edges|band] [--phases 1] [--terms [--tables FILE]]
-[--out FILE]``
+[--king-windows ROWS --tables FILE] [--out FILE]``
     Fits the pattern weights by logistic regression (the "Texel" method): the probability
     that White wins is ``sigmoid((hand-made evaluation + pattern sum) / K)``, K fitted first
     on the hand-made evaluation alone; the target mixes the game result and the search score
@@ -58,13 +58,19 @@ as they are and fits the eight terms alone on top of them (a few thousand games 
 eight weights; ``--rows``, ``--phases``, ``--share`` and ``--prior`` are then the file's or
 unused), writing the tables and the terms when the terms predict the held-out games better.
 
+``fit --king-windows ROWS --tables FILE`` keeps that file's tables and learned terms and fits
+king windows of ROWS rows (1-3) on top, in the positions with a king (``king_window_fit``:
+windows whose squares have five states, kings seen), writing a version 5 file that holds all
+three when they predict the held-out games better; one ``--prior``, ``--mix`` as above.
+
 Both fits take ``--phases 2``: an opening's and an endgame's tables, which the evaluation
 blends by the pieces left (``damiera.engine.patterns``, "Phases"); each position's row of
 the fit holds every window twice, scaled by its share of each. Neither fit takes a rule set
 with the losing rule, whose evaluation reads no patterns and no learned terms.
 
 The steps live beside this file: ``pattern_games`` (selfplay, label), ``pattern_fit`` (both
-fits, the weights file) and ``pattern_positions`` (the .npz files they pass on).
+fits, the weights file), ``king_window_fit`` (the king windows) and ``pattern_positions`` (the
+.npz files they pass on).
 
 Needs numpy and scipy (the ``train`` extra; only this tool uses them).
 """
@@ -75,9 +81,11 @@ import argparse
 import math
 import sys
 
+from king_window_fit import fit_king_windows
 from pattern_fit import SHARES, fit, fit_scores, fit_terms
 from pattern_games import label, selfplay
 
+from damiera.engine.patterns import KING_ROWS
 from damiera.rules.variant import variant as get_variant
 
 
@@ -149,7 +157,11 @@ def main(argv: list[str] | None = None) -> int:
                          "version 4 weights file")
     fp.add_argument("--tables", metavar="FILE",
                     help="with --terms: keep this weights file's tables and fit the learned "
-                         "terms alone on top of them")
+                         "terms alone on top of them; with --king-windows: keep its tables "
+                         "and terms and fit king windows on top")
+    fp.add_argument("--king-windows", type=int, metavar="ROWS",
+                    help="fit king windows of ROWS rows (1-3) on top of --tables FILE: a "
+                         "version 5 weights file (tools/king_window_fit.py)")
     args = p.parse_args(argv)
     try:
         rules = get_variant(args.variant)
@@ -200,7 +212,15 @@ def main(argv: list[str] | None = None) -> int:
             fp.error(f"--iterations must be at least 1, not {args.iterations}")
         if not 0 <= args.mix <= 1:
             fp.error(f"--mix must be between 0 and 1, not {args.mix}")
-        if args.tables is not None and not args.terms:
+        if args.king_windows is not None:
+            if not 1 <= args.king_windows <= KING_ROWS:
+                fp.error(f"--king-windows must be 1-{KING_ROWS} rows, not {args.king_windows}")
+            if args.tables is None or args.terms:
+                fp.error("--king-windows fits on top of a file's tables and terms: give "
+                         "--tables FILE, without --terms")
+            if len(priors) != 1:
+                fp.error("--king-windows takes one --prior")
+        elif args.tables is not None and not args.terms:
             fp.error("--tables keeps a file's tables to fit the learned terms: give --terms")
     try:
         if args.cmd == "selfplay":
@@ -212,6 +232,9 @@ def main(argv: list[str] | None = None) -> int:
         elif args.cmd == "label":
             label(args.variant, args.src, args.out, args.depth, args.every,
                   (part[0], part[1]), args.nodes, pieces)
+        elif args.king_windows is not None:
+            fit_king_windows(args.variant, args.files, args.tables, args.king_windows,
+                             priors[0], args.mix, args.iterations, args.out)
         elif args.tables is not None:
             fit_terms(args.variant, args.files, args.tables, args.mix, args.iterations,
                       args.out)

@@ -37,7 +37,7 @@ MAX_MOVES_TO_GO: int
 MAX_GAME_PLY: int
 TERMS: int
 
-def read_weights(rules: Rules, path: str, key: str) -> tuple[int, int, bytes]: ...
+def read_weights(rules: Rules, path: str, key: str) -> tuple[int, int, bytes, int, bytes]: ...
 def allocate_time(
     remaining: float, increment: float = 0.0, moves_to_go: int = 0, ply: int = 0, /
 ) -> tuple[float, float]: ...
@@ -84,6 +84,7 @@ class Evaluation:
     start_pieces: int
     pattern_rows: int
     pattern_phases: int
+    king_rows: int
     terms: tuple[int, ...]
     def __init__(
         self,

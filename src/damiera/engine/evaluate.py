@@ -53,6 +53,9 @@ learned terms          where a weights file of version 4 weighs them: one weight
                        early and late, men beside kings, kings against men only,
                        pieces when both sides have kings, men and their tempo in the
                        ending), fitted with the patterns
+king windows           where a weights file of version 5 holds them, and only while a   trained
+                       king is on the board: one weight per window of rows x 4 files
+                       for the men and kings it holds (:mod:`damiera.engine.patterns`)
 =====================  ==============================================================  ========
 
 The terms are computed by the native core (``csrc/eval.c``), which builds its tables from the
@@ -171,8 +174,9 @@ class Evaluator:
     ``start_pieces`` (as the core chose them), ``pattern_rows`` (rows of a window, 0 without
     patterns), ``pattern_phases`` (1, or 2 for an opening's and an endgame's tables),
     ``window_rows`` (window positions down the board, 0 without patterns), ``tables`` (the
-    tables given), ``weights_file`` (the file read, or None) and ``terms`` (the learned
-    terms' weights a version 4 file gave, :data:`TERM_NAMES`' order; ``()`` without).
+    tables given), ``weights_file`` (the file read, or None), ``terms`` (the learned
+    terms' weights a version 4 or 5 file gave, :data:`TERM_NAMES`' order; ``()`` without)
+    and ``king_rows`` (rows of the king windows a version 5 file gave, 0 without).
     """
 
     def __init__(
@@ -218,6 +222,7 @@ class Evaluator:
         self.pattern_phases: int = self.native.pattern_phases or 1
         self.window_rows = variant.board_size - self.pattern_rows + 1 if self.pattern_rows else 0
         self.terms: tuple[int, ...] = self.native.terms
+        self.king_rows: int = self.native.king_rows
 
     def evaluate(self, pos: Position) -> int:
         """Static score of ``pos`` for the side to move (see the module table for terms),

@@ -31,8 +31,13 @@ phase and each window whose index is not above its partner's, ``3 ** (2 x ROWS)`
 little-endian signed 16-bit weights. Version 4, ``damiera-patterns 4 ROWS WINDOWS PHASES
 TERMS RULES CRC32\\n``, adds after the tables the weights of the first TERMS learned terms
 (:data:`damiera.engine.evaluate.TERM_NAMES`), little-endian signed 16-bit, inside the
-checksum. A file is refused when it names other rules than those
-it is read for, or when its weights do not match the checksum (a damaged file). Files of the
+checksum. Version 5, ``damiera-patterns 5 ROWS
+WINDOWS PHASES TERMS KROWS KWINDOWS RULES CRC32\n``, adds after the terms the tables of the
+*king windows*: windows of KROWS rows (1 to 3) whose squares have five states (0 empty, 1 white
+man, 2 black man, 3 white king, 4 black king; pattern ``sum(state_k * 5**k)``), for each
+canonical window ``5 ** (2 x KROWS)`` weights, shared with the partner as above; the
+evaluation adds them only while a king is on the board. A file is refused when it names
+other rules than those it is read for, or when its weights do not match the checksum (a damaged file). Files of the
 older versions, without rules key and checksum, are still read: ``damiera-patterns 1 ROWS
 WINDOWS\\n`` (one set) and ``damiera-patterns 2 ROWS WINDOWS 2\\n`` (two).
 """
@@ -52,6 +57,8 @@ from damiera.rules.variant import Variant
 
 #: Rows of a window by default (the weights file says how many its windows have).
 ROWS = 4
+#: Most rows of a king window (KING_WINDOW_MAX_ROWS in csrc/eval.h).
+KING_ROWS = 3
 _MAGIC = "damiera-patterns"
 #: Most bytes of a weights file (the reader's limit, WEIGHTS_MAX_BYTES in csrc/weights.h).
 MAX_FILE_BYTES = 16 << 20
@@ -117,18 +124,23 @@ def weights_path(variant: Variant) -> Path:
 class PatternSet:
     """The windows of one board.
 
-    Attributes: ``rows`` (rows per window), ``windows`` (list of ``(top row, file pair j)``:
-    the window covers files ``2j .. 2j+3``), ``squares[w]`` (its squares, in pattern-digit
-    order), ``partner[w]`` (the window it maps to under rotation + colour swap), ``size``
-    (``3 ** (2 x rows)`` patterns a window), ``row_shift[r]`` (bit offset of row r in the
-    bitboard: a row's squares are consecutive bits, left to right).
+    Attributes: ``rows`` (rows per window), ``states`` (3: a square is empty, a white man or
+    a black man, kings read as empty; 5: king windows, a white king 3 and a black king 4
+    too), ``windows`` (list of ``(top row, file pair j)``: the window covers files
+    ``2j .. 2j+3``), ``squares[w]`` (its squares, in pattern-digit order), ``partner[w]``
+    (the window it maps to under rotation + colour swap), ``size`` (``states ** (2 x rows)``
+    patterns a window), ``row_shift[r]`` (bit offset of row r in the bitboard: a row's
+    squares are consecutive bits, left to right).
     """
 
-    def __init__(self, geo: Geometry, rows: int = ROWS):
+    def __init__(self, geo: Geometry, rows: int = ROWS, states: int = 3):
+        if states not in (3, 5):
+            raise ValueError(f"a window's squares have 3 or 5 states, not {states}")
         n = geo.size
         h = geo.half
         self.rows = rows
-        self.size = 3 ** (2 * rows)
+        self.states = states
+        self.size = states ** (2 * rows)
         self.half = h
         self.row_shift = [r * h + r // 2 for r in range(n)]
         self.windows: list[tuple[int, int]] = []
@@ -158,75 +170,93 @@ class PatternSet:
     def mirror(self) -> list[int]:
         """``mirror()[p]``: the pattern that the rotated, colour-swapped board shows in the
         partner window when this window shows pattern p (the same for every window)."""
-        k_count = 2 * self.rows
+        k_count, states = 2 * self.rows, self.states
         out = []
         for p in range(self.size):
             q = 0
             for k in range(k_count):
-                state = p // 3**k % 3
-                swapped = (0, 2, 1)[state]
+                state = p // states**k % states
+                swapped = (0, 2, 1, 4, 3)[state]
                 # Row i -> rows-1-i, left <-> right: digit k -> k_count-1-k.
-                q += swapped * 3 ** (k_count - 1 - k)
+                q += swapped * states ** (k_count - 1 - k)
             out.append(q)
         return out
 
-    def pattern(self, w: int, white_men: int, black_men: int) -> int:
-        """The pattern of window ``w`` (reference implementation, one square at a time)."""
-        p = 0
+    def pattern(self, w: int, white_men: int, black_men: int, white_kings: int = 0,
+                black_kings: int = 0) -> int:
+        """The pattern of window ``w`` (reference implementation, one square at a time; kings
+        are read only by king windows, ``states`` 5)."""
+        p, states = 0, self.states
         for k, s in enumerate(self.squares[w]):
             if white_men >> s & 1:
-                p += 3**k
+                p += states**k
             elif black_men >> s & 1:
-                p += 2 * 3**k
+                p += 2 * states**k
+            elif states == 5 and white_kings >> s & 1:
+                p += 3 * states**k
+            elif states == 5 and black_kings >> s & 1:
+                p += 4 * states**k
         return p
+
+
+def _packed_tables(patterns: PatternSet, tables: dict[int, list[int]], which: str) -> array:
+    """The canonical windows' tables as 16-bit weights, checked as the reader checks them
+    (see :func:`save_weights`); ``which`` names the set in a message."""
+    mirror = patterns.mirror()
+    out = array("h")
+    for w in patterns.canonical():
+        t = tables.get(w)
+        if t is None or len(t) != patterns.size:
+            raise ValueError(f"window {w}{which}: expected {patterns.size} weights")
+        try:
+            packed = array("h", t)
+        except OverflowError:
+            raise ValueError(f"window {w}{which}: a weight outside -32768..32767") from None
+        if patterns.partner[w] != w and -32768 in packed:
+            raise ValueError(f"window {w}{which} holds -32768, whose opposite does not "
+                             "fit 16 bits")
+        if patterns.partner[w] == w:
+            bad = next((p for p in range(patterns.size) if t[mirror[p]] != -t[p]), None)
+            if bad is not None:
+                raise ValueError(f"window {w} is its own mirror image, its{which} table is "
+                                 f"not its negated mirror (pattern {bad})")
+        out.extend(packed)
+    return out
 
 
 def save_weights(path: Path, patterns: PatternSet, tables: dict[int, list[int]],
                  endgame: dict[int, list[int]] | None = None, *, key: str,
-                 terms: list[int] | tuple[int, ...] | None = None) -> None:
+                 terms: list[int] | tuple[int, ...] | None = None,
+                 king_windows: tuple[PatternSet, dict[int, list[int]]] | None = None) -> None:
     """Write the canonical windows' tables (``tables[w]``, ``patterns.size`` ints each, in
     -32768..32767) to ``path`` (version 3), for the rules named ``key`` (:func:`rules_key` of
     the variant they were trained for); with ``endgame`` (the same shape), a two-phase file
     whose ``tables`` are the opening's; with ``terms`` (1 to ``damiera._core.TERMS`` weights
-    of the learned terms, in -32768..32767), a version 4 file that weighs them too.
+    of the learned terms, in -32768..32767), a version 4 file that weighs them too; with
+    ``king_windows`` too (a :class:`PatternSet` of 5 states and 1-3 rows on the same board,
+    and its canonical windows' tables), a version 5 file that holds them after the terms.
 
     Checks what the reader (``csrc/weights.c``) checks, so a file written reads back: windows
     of 1-4 rows; no weight -32768 (a partner's table holds the opposites, which must fit 16
     bits); the table of a window that is its own partner its own negated mirror
     (``t[mirror[p]] == -t[p]``); a file of at most :data:`MAX_FILE_BYTES`. Raises ValueError
     for a table that fails these, a missing table, a wrong size or a weight outside
-    -32768..32767, ``terms`` of another length, or a ``key`` that is not a rules key (empty,
-    or other than letters, digits, ``_`` and ``-``); TypeError for a ``key`` that is not a
-    str or ``terms`` that are not a list or tuple of ints (bools refused). Nothing is written
-    when it raises."""
+    -32768..32767, ``terms`` of another length, king windows without terms, of other states
+    or rows or of another board, or a ``key`` that is not a rules key (empty, or other than
+    letters, digits, ``_`` and ``-``); TypeError for a ``key`` that is not a str or ``terms``
+    that are not a list or tuple of ints (bools refused). Nothing is written when it
+    raises."""
     if not isinstance(key, str):
         raise TypeError(f"the rules key must be a str, not {type(key).__name__}")
     if not key or not all(c.isascii() and (c.isalnum() or c in "_-") for c in key):
         raise ValueError(f"not a rules key: {key!r}")
     if not 1 <= patterns.rows <= 4:
         raise ValueError(f"windows of {patterns.rows} rows: a weights file holds 1-4")
-    mirror = patterns.mirror()
     out = array("h")
     phases = (tables,) if endgame is None else (tables, endgame)
     for number, phase in enumerate(phases):
         which = "" if endgame is None else (" endgame", " opening")[number == 0]
-        for w in patterns.canonical():
-            t = phase.get(w)
-            if t is None or len(t) != patterns.size:
-                raise ValueError(f"window {w}{which}: expected {patterns.size} weights")
-            try:
-                packed = array("h", t)
-            except OverflowError:
-                raise ValueError(f"window {w}{which}: a weight outside -32768..32767") from None
-            if patterns.partner[w] != w and -32768 in packed:
-                raise ValueError(f"window {w}{which} holds -32768, whose opposite does not "
-                                 "fit 16 bits")
-            if patterns.partner[w] == w:
-                bad = next((p for p in range(patterns.size) if t[mirror[p]] != -t[p]), None)
-                if bad is not None:
-                    raise ValueError(f"window {w} is its own mirror image, its{which} table is "
-                                     f"not its negated mirror (pattern {bad})")
-            out.extend(packed)
+        out.extend(_packed_tables(patterns, phase, which))
     version, counted = "3", ""
     if terms is not None:
         # A list or tuple of ints: bytes, sets, dicts and bools would each pass array("h")
@@ -243,6 +273,18 @@ def save_weights(path: Path, patterns: PatternSet, tables: dict[int, list[int]],
         except OverflowError:
             raise ValueError("a learned term's weight outside -32768..32767") from None
         version, counted = "4", f" {len(terms)}"
+    if king_windows is not None:
+        kings, king_tables = king_windows
+        if terms is None:
+            raise ValueError("king windows are written with the learned terms (version 5 "
+                             "holds both): give terms")
+        if kings.states != 5 or not 1 <= kings.rows <= KING_ROWS or kings.half != patterns.half \
+                or len(kings.row_shift) != len(patterns.row_shift):
+            raise ValueError(f"king windows are windows of 5 states and 1-{KING_ROWS} rows on "
+                             f"the same board")
+        out.extend(_packed_tables(kings, king_tables, " king"))
+        version = "5"
+        counted += f" {kings.rows} {len(kings.windows)}"
     if sys.byteorder != "little":
         out.byteswap()
     body = out.tobytes()
@@ -277,9 +319,23 @@ def read_weights_file(variant: Variant, path: Path) -> tuple[int, list[list[int]
     when ``path`` is not a regular file (a FIFO, a directory: refused without waiting on it),
     when the file does not fit the board, names other rules than ``variant``'s
     (:func:`rules_key`) or fails its checksum; OSError when it cannot be read."""
-    rows, _phases, data = core_of(variant).read_weights(native_rules(variant), str(path),
-                                                        rules_key(variant))
+    rows, _phases, data, _king_rows, _kings = core_of(variant).read_weights(
+        native_rules(variant), str(path), rules_key(variant))
+    return rows, _split(data, 3 ** (2 * rows))
+
+
+def read_king_windows(variant: Variant, path: Path) -> tuple[int, list[list[int]]] | None:
+    """``(rows per king window, tables)`` of the weights file ``path`` for ``variant``'s
+    board: every king window's full table (``5 ** (2 x rows)`` weights, White's view), or
+    None for a file without king windows (before version 5). Raises as
+    :func:`read_weights_file`."""
+    _rows, _phases, _data, king_rows, kings = core_of(variant).read_weights(
+        native_rules(variant), str(path), rules_key(variant))
+    return (king_rows, _split(kings, 5 ** (2 * king_rows))) if king_rows else None
+
+
+def _split(data: bytes, size: int) -> list[list[int]]:
+    """The core's 16-bit weights (the machine's byte order) cut into tables of ``size``."""
     flat = array("h")
     flat.frombytes(data)
-    size = 3 ** (2 * rows)
-    return rows, [flat[i:i + size].tolist() for i in range(0, len(flat), size)]
+    return [flat[i:i + size].tolist() for i in range(0, len(flat), size)]

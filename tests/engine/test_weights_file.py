@@ -50,7 +50,16 @@ TABLES_BEFORE_VERSION_3 = {
 }
 
 
-#: The learned terms' weights of the shipped files of version 4 (the others weigh none).
+#: The king windows of the shipped files of version 5 (the others have none): their rows and
+#: the SHA-256 of every king window's table as read. American's: g5w, the king windows fitted
+#: on top of g5s's tables and terms (benchmarks/eval_results.md, "American: king windows in
+#: the engine").
+SHIPPED_KING_WINDOWS = {
+    "8x8-3rows-forward-short-menkings-free-promote_and_stop-mandatory":
+        (3, "196922fa64e2fc488380fc8162915990a7f6d563e9087d676bfa20bb4ab18c19"),
+}
+
+#: The learned terms' weights of the shipped files of version 4 or 5 (the others weigh none).
 SHIPPED_TERMS = {
     "8x8-3rows-back-flying-menkings-free-promote_and_continue-mandatory":
         (8, 155, -61, -16, 16, -33, 13, 258),
@@ -93,7 +102,7 @@ def test_the_shipped_files_carry_their_rules_key_and_checksum() -> None:
     for key, v in shipped.items():
         head, body = pat.weights_path(v).read_bytes().split(b"\n", 1)
         words = head.decode("ascii").split()
-        version = "4" if key in SHIPPED_TERMS else "3"
+        version = "5" if key in SHIPPED_KING_WINDOWS else "4" if key in SHIPPED_TERMS else "3"
         assert words[:2] == ["damiera-patterns", version] and words[-2] == key, head
         assert words[-1] == f"{zlib.crc32(body):08x}"
 
@@ -107,6 +116,14 @@ def test_the_shipped_tables_are_those_of_before_version_3() -> None:
 def test_the_shipped_learned_terms_are_the_pinned_ones() -> None:
     for key, v in _shipped().items():
         assert Evaluator(v, patterns=True).terms == SHIPPED_TERMS.get(key, ()), key
+
+
+def test_the_shipped_king_windows_are_the_pinned_ones() -> None:
+    for key, v in _shipped().items():
+        kings = pat.read_king_windows(v, pat.weights_path(v))
+        got = (kings[0], _digest(kings[1])) if kings else None
+        assert got == SHIPPED_KING_WINDOWS.get(key), key
+        assert Evaluator(v, patterns=True).king_rows == (got[0] if got else 0), key
 
 
 def test_a_file_of_other_rules_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,17 +1,17 @@
 """Would windows that see kings pay? A fit on top of an evaluation, before any engine code.
 
-    .venv/bin/python benchmarks/king_windows_fit.py VARIANT FILES... [--rows 3] [--states 5]
-        [--prior 40] [--tables FILE.bin] [--iterations 300]
+    .venv/bin/python benchmarks/king_windows_fit.py VARIANT FILES... --tables FILE.bin
+        [--rows 3] [--states 5] [--prior 40] [--iterations 300]
 
-The evaluation's windows (``damiera.engine.patterns``) hold men only: a king's square reads
-as empty. This fits (``tools/king_window_fit.py``, without writing a file) one more set of
-window tables (``--rows`` rows by four files, as the
-men's windows) whose squares have ``--states`` states: 5 (empty, white man, black man, white
-king, black king) or 3 (kings read as empty: the control, the same number of windows and
-positions with the kings left out). They are fitted in the positions that hold a king (the
-only ones they would score) on top of a fixed evaluation: the shipped one for the variant, or
-that of ``--tables FILE`` (a weights file, its tables and learned terms). A window and its
-image under the half turn with colours swapped share one table, negated, as the men's do.
+The windows of men (``damiera.engine.patterns``) read a king's square as empty. This fits
+(``tools/king_window_fit.py``, without writing a file) one more set of window tables
+(``--rows`` rows by four files, as the men's windows) whose squares have ``--states`` states:
+5 (empty, white man, black man, white king, black king) or 3 (kings read as empty: the
+control, the same windows and positions with the kings left out). They are fitted in the
+positions that hold a king (the only ones they would score) on top of a fixed evaluation,
+that of ``--tables FILE`` (a weights file without king windows, its tables and learned terms;
+American's before them was g5s). A window and its image under the half turn with colours
+swapped share one table, negated, as the men's do.
 
 Data and criterion as ``tools/train_patterns.py fit --mix 0``: the positions written by
 ``selfplay`` or ``label``, every tenth game held out, the logistic scale K fitted to the
@@ -47,7 +47,8 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--states", type=int, default=5, choices=(3, 5),
                     help="5: kings seen; 3: kings read as empty (the control)")
     ap.add_argument("--prior", type=float, default=40.0, help="centi-men (above 0)")
-    ap.add_argument("--tables", help="weights file of the fixed evaluation (default: shipped)")
+    ap.add_argument("--tables", required=True,
+                    help="weights file of the fixed evaluation (without king windows)")
     ap.add_argument("--iterations", type=int, default=300, help="L-BFGS steps (1-10000)")
     args = ap.parse_args(argv)
     if not 1 <= args.rows <= MAX_ROWS:
@@ -61,7 +62,7 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         args.v = variant(args.variant)
     except (KeyError, ValueError) as exc:
         ap.error(str(exc))
-    if args.tables is not None and not Path(args.tables).is_file():
+    if not Path(args.tables).is_file():
         ap.error(f"--tables {args.tables}: no such file")
     return args
 
@@ -70,11 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     args = _args(argv)
     from king_window_fit import fit_king_windows
 
-    from damiera.engine.patterns import weights_path
-
     started = time.monotonic()
     try:
-        fit_king_windows(args.v.id, args.files, args.tables or str(weights_path(args.v)),
+        fit_king_windows(args.v.id, args.files, args.tables,
                          args.rows, args.prior, 0.0, args.iterations, None, args.states,
                          write=False)
     except ValueError as exc:

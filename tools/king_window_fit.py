@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pattern_fit import _hand_made, _loss, _scale_and_target, _sigmoid, _weights_out
+from pattern_fit import _hand_made, _loss, _scale_and_target, _weights_out, logistic_fit
 from pattern_positions import load_positions
 
 from damiera.engine.evaluate import Evaluator
@@ -102,8 +102,6 @@ def fit_king_windows(variant_id: str, files: list[str], tables_file: str, rows: 
     better. Returns the held-out loss of the positions with a king against the target, before
     and after. Raises ValueError for a file that holds king windows already or weighs no
     learned terms, or too few games."""
-    from scipy.optimize import minimize
-
     v = get_variant(variant_id)
     if write and states != 5:
         raise ValueError("a weights file holds king windows of 5 states")
@@ -130,16 +128,7 @@ def fit_king_windows(variant_id: str, files: list[str], tables_file: str, rows: 
                          "the training and the held-out games need positions with a king")
     b, t, res = base[rows_at], target[rows_at], result[rows_at]
     m_train, m_test = matrix[train], matrix[test]
-    penalty = 1.0 / (prior * prior)
-
-    def objective(theta: np.ndarray) -> tuple[float, np.ndarray]:
-        logit = (b[train] + m_train @ theta) / k
-        loss = float(np.sum(np.logaddexp(0.0, logit) - t[train] * logit))
-        grad = m_train.T @ ((_sigmoid(logit) - t[train]) / k)
-        return loss + 0.5 * penalty * float(theta @ theta), grad + penalty * theta
-
-    theta = minimize(objective, np.zeros(n_params), jac=True, method="L-BFGS-B",
-                     options={"maxiter": iterations}).x
+    theta = logistic_fit(b[train], m_train, t[train], k, prior, iterations)
     before, after = b[test] / k, (b[test] + m_test @ theta) / k
     share = int(test.sum()) / int((keep & held_out).sum())
     seen = int((np.asarray(abs(m_train).sum(axis=0)).ravel() > 0).sum())

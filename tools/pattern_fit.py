@@ -142,6 +142,29 @@ def _scale_and_target(data: dict[str, np.ndarray], base: np.ndarray, result: np.
     return best_k, best, target
 
 
+def logistic_fit(base: np.ndarray, design: Any, target: np.ndarray, k: float, prior: float,
+                 iterations: int, gtol: float = 1e-5) -> np.ndarray:
+    """The parameters ``theta`` that best predict ``target`` (0..1) as
+    ``sigmoid((base + design @ theta) / k)`` under a Gaussian prior of spread ``prior`` on
+    each (summed log loss plus ``theta^2 / 2 prior^2``; L-BFGS, at most ``iterations`` steps):
+    the fit of the learned terms on fixed tables and of the king windows. ``design``: a dense
+    or sparse matrix, one row a position."""
+    from scipy.optimize import minimize
+
+    penalty = 1.0 / (prior * prior)
+
+    def objective(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        logit = (base + design @ theta) / k
+        loss = float(np.sum(np.logaddexp(0.0, logit) - target * logit))
+        grad = design.T @ ((_sigmoid(logit) - target) / k)
+        return loss + 0.5 * penalty * float(theta @ theta), grad + penalty * theta
+
+    theta: np.ndarray = minimize(objective, np.zeros(design.shape[1]), jac=True,
+                                 method="L-BFGS-B",
+                                 options={"maxiter": iterations, "gtol": gtol}).x
+    return theta
+
+
 def _hand_made(v: Variant, data: dict[str, np.ndarray], terms: bool = False,
                evaluator: Evaluator | None = None
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
@@ -376,8 +399,6 @@ def fit_terms(variant_id: str, files: list[str], tables_file: str, mix: float,
     :data:`TERM_PRIOR`); the tables and the fitted terms are written as one version 4 file
     when the terms predict the held-out games better. Few parameters: a small set of games
     serves (a new generation of tables needs far more)."""
-    from scipy.optimize import minimize
-
     v = get_variant(variant_id)
     _weights_out(v, out)
     rows, window_tables = read_weights_file(v, Path(tables_file))
@@ -392,17 +413,9 @@ def fit_terms(variant_id: str, files: list[str], tables_file: str, mix: float,
     result = (data["result"].astype(np.float64) + 1) / 2
     k, _, target = _scale_and_target(data, base, result, train, mix)
     held0 = _loss(base[test] / k, target[test])
-    f_train, f_test = features[train], features[test]
-    penalty = 1.0 / (TERM_PRIOR * TERM_PRIOR)
-
-    def objective(theta: np.ndarray) -> tuple[float, np.ndarray]:
-        logit = (base[train] + f_train @ theta) / k
-        loss = float(np.sum(np.logaddexp(0.0, logit) - target[train] * logit))
-        grad = f_train.T @ ((_sigmoid(logit) - target[train]) / k)
-        return loss + 0.5 * penalty * float(theta @ theta), grad + penalty * theta
-
-    theta = minimize(objective, np.zeros(len(TERM_NAMES)), jac=True, method="L-BFGS-B",
-                     options={"maxiter": iterations, "gtol": 1e-8}).x
+    f_test = features[test]
+    theta = logistic_fit(base[train], features[train], target[train], k, TERM_PRIOR,
+                         iterations, gtol=1e-8)
     held = _loss((base[test] + f_test @ theta) / k, target[test])
     print(f"{len(base)} positions, {len(np.unique(data['game']))} games; train "
           f"{int(train.sum())}, held out {int(test.sum())}; K = {k:.0f} centi-men; the tables of "

@@ -305,6 +305,7 @@ def test_fit_king_windows_refuses_impossible_arguments(args, message):
 
 
 @pytest.mark.parametrize(("args", "message"), [
+    (("american", "x.npz"), "the following arguments are required: --tables"),
     (("american", "x.npz", "--rows", "4"), "--rows must be 1-3"),
     (("american", "x.npz", "--rows", "0"), "--rows must be 1-3"),
     (("american", "x.npz", "--states", "4"), "invalid choice: 4"),
@@ -312,10 +313,17 @@ def test_fit_king_windows_refuses_impossible_arguments(args, message):
     (("american", "x.npz", "--prior", "0"), "--prior must be a number of centi-men above 0"),
     (("american", "x.npz", "--iterations", "0"), "--iterations must be 1-10000"),
     (("american", "x.npz", "--tables", "/nonexistent"), "--tables /nonexistent: no such file"),
-    (("bogus", "x.npz"), "unknown variant 'bogus'"),
-    (("american", "/nonexistent.npz"), "/nonexistent.npz: no such file"),
+    (("bogus", "x.npz", "--prior", "1"), "unknown variant 'bogus'"),
+    (("american", "/nonexistent.npz", "--prior", "1"), "/nonexistent.npz: no such file"),
 ])
-def test_the_benchmark_refuses_impossible_arguments_before_any_fit(args, message):
+def test_the_benchmark_refuses_impossible_arguments_before_any_fit(args, message, tmp_path):
+    if "--tables" not in args and len(args) > 2:
+        base = tmp_path / "base.bin"
+        v = variant("american")
+        men = PatternSet(geometry(v), 2)
+        pat.save_weights(base, men, {w: [0] * men.size for w in men.canonical()},
+                         key=pat.rules_key(v), terms=[1])
+        args = (*args, "--tables", str(base))
     result = _run(BENCH, *args)
     assert result.returncode == 2 and message in result.stderr
     assert "Traceback" not in result.stderr
@@ -331,8 +339,12 @@ def test_the_benchmark_reports_the_positions_with_a_king(games):
         if k and evaluator.evaluate(Position(int(w), int(b), int(k),
                                              Color.WHITE if turn else Color.BLACK)) != NO_MOVES)
     assert 0 < with_king < len(stored["kings"])
+    men = PatternSet(geometry(v), 2)
+    base = games.with_name("base.bin")
+    pat.save_weights(base, men, {w: [0] * men.size for w in men.canonical()},
+                     key=pat.rules_key(v), terms=[1])
     result = _run(BENCH, "american", str(games), "--rows", "1", "--iterations", "20",
-                  "--states", "3")
+                  "--states", "3", "--tables", str(base))
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith(f"american: {len(stored['kings'])} positions, {with_king} with a "

@@ -28,10 +28,10 @@
 static PyMethodDef core_methods[] = {
     {"read_weights", core_read_weights, METH_VARARGS,
      "read_weights(rules, path, key) -> (rows, phases, tables, king_rows, king_tables): a "
-     "weights file's every window table (16-bit little-endian bytes, phase by phase) and "
-     "its king windows' (king_rows 0 and no bytes before version 5); ValueError when it does not fit "
-     "the board, names other rules than key or fails its checksum, OSError when it cannot "
-     "be read"},
+     "weights file's every window table (16-bit bytes in the machine's order, phase by "
+     "phase) and its king windows' (king_rows 0 and no bytes before version 5); ValueError "
+     "when it does not fit the board, names other rules than key or fails its checksum, "
+     "OSError when it cannot be read"},
     {"allocate_time", core_allocate_time, METH_VARARGS,
      "allocate_time(remaining, increment=0.0, moves_to_go=0, ply=0) -> (soft, hard): the "
      "seconds a search under that game clock plans (no new iteration after soft in an "

@@ -11,7 +11,8 @@
 #include "weights.h"
 
 _Static_assert(EVAL_TERMS == WEIGHTS_TERMS, "a weights file's learned terms are eval.h's");
-_Static_assert(KING_WINDOW_MAX_ROWS == WEIGHTS_KING_ROWS, "a weights file's king windows are eval.h's");
+_Static_assert(KING_WINDOW_MAX_ROWS == WEIGHTS_KING_ROWS,
+               "a weights file's king windows are eval.h's");
 
 static inline int popc(board_t x) { return popcount_b(x); }
 
@@ -108,6 +109,7 @@ static int patterns(const Eval *e, board_t wm, board_t bm, int pieces)
 static int king_windows(const Eval *e, board_t wm, board_t bm, board_t wk, board_t bk)
 {
     int h = e->r->half, total = 0, offset = 0;
+    const uint64_t field = (UINT64_C(1) << KING_FIELD_BITS) - 1;
     static const uint64_t POW25[KING_WINDOW_MAX_ROWS] = {1, 25, 625};
     uint64_t digits[16];
     for (int i = 0; i < e->r->size; i++) {
@@ -123,7 +125,7 @@ static int king_windows(const Eval *e, board_t wm, board_t bm, board_t wk, board
         for (int p = 0; p < e->king_rows; p++)
             fields += digits[r0 + p] * POW25[p];
         for (int k = 0; k < h - 1; k++) {
-            total += e->king_weights[offset + (int)(fields & ((UINT64_C(1) << KING_FIELD_BITS) - 1))];
+            total += e->king_weights[offset + (int)(fields & field)];
             fields >>= KING_FIELD_BITS;
             offset += e->king_size;
         }

@@ -432,8 +432,8 @@ int weights_read(const Rules *r, const char *path, const char *key, Weights *out
     free(data);
     if (failure) {
         if (failure[0] == 'i')
-            snprintf(err, errlen, "%s: window %d %s%s table is not", path, bad_window, failure,
-                     which);
+            snprintf(err, errlen, "%s: window %d %s%s table is not its negated mirror", path,
+                     bad_window, failure, which);
         else
             snprintf(err, errlen, "%s: window %d%s %s", path, bad_window, which, failure);
         free(tables);

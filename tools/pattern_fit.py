@@ -15,6 +15,7 @@ from pattern_positions import load_positions, position_at
 from damiera.engine.evaluate import NO_MOVES, TERM_NAMES, Evaluator
 from damiera.engine.patterns import (
     PatternSet,
+    read_king_windows,
     read_weights_file,
     rules_key,
     save_weights,
@@ -398,9 +399,15 @@ def fit_terms(variant_id: str, files: list[str], tables_file: str, mix: float,
     evaluation with those tables and whose parameters are the terms' weights (prior
     :data:`TERM_PRIOR`); the tables and the fitted terms are written as one version 4 file
     when the terms predict the held-out games better. Few parameters: a small set of games
-    serves (a new generation of tables needs far more)."""
+    serves (a new generation of tables needs far more). Raises ValueError for a file that
+    holds king windows (fitted on top of its terms, they would be lost or misfitted): fit the
+    terms on the file they were fitted on, then the king windows again."""
+
     v = get_variant(variant_id)
     _weights_out(v, out)
+    if read_king_windows(v, Path(tables_file)) is not None:
+        raise ValueError(f"{tables_file} holds king windows, fitted on top of its terms: fit "
+                         f"the terms on a file without them (then fit --king-windows again)")
     rows, window_tables = read_weights_file(v, Path(tables_file))
     data = load_positions(files, v)
     base, keep, features = _hand_made(v, data, True, Evaluator(v, tables=(rows, window_tables)))

@@ -162,6 +162,11 @@ def test_the_writer_refuses_king_windows_it_could_not_read_back(tmp_path):
     with pytest.raises(ValueError, match=f"window {middle} is its own mirror image, its king "
                                          f"table is not its negated mirror"):
         pat.save_weights(path, men, zero, key=key, terms=[1], king_windows=(kings, broken))
+    # A numpy int16 -32768 is its own negation: the check is made on the weights as written.
+    broken[middle] = np.zeros(kings.size, dtype=np.int16)
+    broken[middle][0] = -32768  # pattern 0, the empty window, is its own mirror
+    with pytest.raises(ValueError, match=f"window {middle} is its own mirror image"):
+        pat.save_weights(path, men, zero, key=key, terms=[1], king_windows=(kings, broken))
     assert not path.exists()
     with pytest.raises(ValueError, match="3 or 5 states"):
         PatternSet(geometry(v), 2, states=4)
@@ -206,7 +211,8 @@ def test_a_version_5_file_with_a_broken_middle_king_window_or_damage_is_refused(
     flat[middle * kings.size + 1] = 9  # its mirror's entry stays 0, not -9
     path = tmp_path / "w.bin"
     _version_5(path, v, "2", "21", 0, flat)
-    with pytest.raises(ValueError, match="is its own mirror image, its king table is not"):
+    with pytest.raises(ValueError, match="is its own mirror image, its king table is not its "
+                                         "negated mirror"):
         Evaluator(v, weights=path)
     _version_5(path, v, "2", "21", 11 * 625)
     data = bytearray(path.read_bytes())
@@ -291,6 +297,12 @@ def test_fit_king_windows_writes_a_version_5_file_that_keeps_the_tables_and_term
     again = _run(TOOL, "fit", "american", str(games), "--king-windows", "2", "--tables",
                  str(out), "--prior", "40", "--out", str(tmp_path / "x.bin"))
     assert again.returncode == 2 and "holds king windows already" in again.stderr
+    # Nor are the terms fitted again on top of king windows (which would drop them).
+    terms = _run(TOOL, "fit", "american", str(games), "--terms", "--tables", str(out),
+                 "--out", str(tmp_path / "y.bin"))
+    assert terms.returncode == 2 and "holds king windows, fitted on top of its terms" in \
+        terms.stderr
+    assert not (tmp_path / "x.bin").exists() and not (tmp_path / "y.bin").exists()
 
 
 @pytest.mark.parametrize(("args", "message"), [

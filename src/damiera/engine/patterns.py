@@ -31,15 +31,15 @@ phase and each window whose index is not above its partner's, ``3 ** (2 x ROWS)`
 little-endian signed 16-bit weights. Version 4, ``damiera-patterns 4 ROWS WINDOWS PHASES
 TERMS RULES CRC32\\n``, adds after the tables the weights of the first TERMS learned terms
 (:data:`damiera.engine.evaluate.TERM_NAMES`), little-endian signed 16-bit, inside the
-checksum. Version 5, ``damiera-patterns 5 ROWS
-WINDOWS PHASES TERMS KROWS KWINDOWS RULES CRC32\n``, adds after the terms the tables of the
-*king windows*: windows of KROWS rows (1 to 3) whose squares have five states (0 empty, 1 white
-man, 2 black man, 3 white king, 4 black king; pattern ``sum(state_k * 5**k)``), for each
-canonical window ``5 ** (2 x KROWS)`` weights, shared with the partner as above; the
-evaluation adds them only while a king is on the board. A file is refused when it names
-other rules than those it is read for, or when its weights do not match the checksum (a damaged file). Files of the
-older versions, without rules key and checksum, are still read: ``damiera-patterns 1 ROWS
-WINDOWS\\n`` (one set) and ``damiera-patterns 2 ROWS WINDOWS 2\\n`` (two).
+checksum. Version 5, ``damiera-patterns 5 ROWS WINDOWS PHASES TERMS KROWS KWINDOWS RULES
+CRC32\\n``, adds after the terms the tables of the *king windows*: windows of KROWS rows (1 to
+3) whose squares have five states (0 empty, 1 white man, 2 black man, 3 white king, 4 black
+king; pattern ``sum(state_k * 5**k)``), for each canonical window ``5 ** (2 x KROWS)``
+weights, shared with the partner as above; the evaluation adds them only while a king is on
+the board. A file is refused when it names other rules than those it is read for, or when
+its weights do not match the checksum (a damaged file). Files of the older versions,
+without rules key and checksum, are still read: ``damiera-patterns 1 ROWS WINDOWS\\n`` (one
+set) and ``damiera-patterns 2 ROWS WINDOWS 2\\n`` (two).
 """
 
 from __future__ import annotations
@@ -216,7 +216,9 @@ def _packed_tables(patterns: PatternSet, tables: dict[int, list[int]], which: st
             raise ValueError(f"window {w}{which} holds -32768, whose opposite does not "
                              "fit 16 bits")
         if patterns.partner[w] == w:
-            bad = next((p for p in range(patterns.size) if t[mirror[p]] != -t[p]), None)
+            # On the 16-bit weights as written (a numpy int16 -32768 is its own negation).
+            bad = next((p for p in range(patterns.size) if packed[mirror[p]] != -packed[p]),
+                       None)
             if bad is not None:
                 raise ValueError(f"window {w} is its own mirror image, its{which} table is "
                                  f"not its negated mirror (pattern {bad})")

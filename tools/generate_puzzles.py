@@ -1,9 +1,10 @@
 """Generate tactics puzzles (``src/damiera/puzzles/data/``) from self-play and from games.
 
     .venv/bin/python tools/generate_puzzles.py italian russian --count 1000
-    .venv/bin/python tools/generate_puzzles.py all --count 1000           # the seven rule sets
+    .venv/bin/python tools/generate_puzzles.py all --count 1000   # every rule set with a file
     .venv/bin/python tools/generate_puzzles.py czech --pdn games.pdn --self-play 0
     .venv/bin/python tools/generate_puzzles.py italian --database-url sqlite:///var/damiera.sqlite3
+    .venv/bin/python tools/generate_puzzles.py american --recheck --count 1000  # new weights
 
 Sources: self-play games of the engine against itself at the weaker levels (1 against 1 or
 2, a few random opening moves first, so games differ and both sides blunder into shots),
@@ -15,6 +16,10 @@ puzzle twice: ids are hashes of the position) until it holds ``--count`` puzzles
 puzzles are appended as they come, so a stopped run keeps them, and the file is rewritten
 sorted when the run ends. Rule sets are served in turn, a few games each, so all of them
 grow together. Run it with ``nice -n 19``: it keeps one core busy.
+
+A puzzle is only as good as the engine that judged it: after the search or the evaluation
+of a rule set changed, ``--recheck`` judges its puzzles again at the depth the test suite
+does, drops those whose first move is no longer the only win and refills the file.
 """
 
 from __future__ import annotations
@@ -121,25 +126,30 @@ class Collection:
 
 
 def recheck(c: Collection, finder: Finder) -> None:
-    """Keep only the puzzles of ``c`` that :meth:`Finder.confirm` still accepts; rewrite its
-    file and print how many stayed."""
+    """Keep only the puzzles of ``c`` whose first move is still the only win at
+    :attr:`Settings.recheck_depth` (the depth the test suite judges them at): what to run
+    after the engine's search or evaluation changed. Rewrites the file and prints how many
+    stayed."""
     from damiera.rules.notation import parse_move
     from damiera.rules.position import parse_fen
 
     kept = {}
     for p in c.puzzles.values():
         position = parse_fen(c.variant, p.fen)
-        if finder.confirm(position, parse_move(c.variant, position, p.solution[0])):
+        first = parse_move(c.variant, position, p.solution[0])
+        if finder.confirm(position, first, finder.settings.recheck_depth):
             kept[p.id] = p
     print(f"{c.variant.id}: {len(kept)} of {len(c.puzzles)} puzzles confirmed at "
-          f"{finder.settings.confirm_depth} plies", flush=True)
+          f"{finder.settings.recheck_depth} plies", flush=True)
     c.puzzles = kept
     c.finish()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("variants", nargs="+", help="rule set ids, or 'all'")
+    parser.add_argument("variants", nargs="+",
+                        help="rule set ids, or 'all': those that have a file in --out (the "
+                             "seven shipped; name another to start its file)")
     parser.add_argument("--count", type=int, default=1000, help="puzzles wanted per rule set")
     parser.add_argument("--self-play", type=int, default=100_000,
                         help="most self-play games per rule set (0: none)")
@@ -150,10 +160,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None, help="random seed")
     parser.add_argument("--batch", type=int, default=4, help="games per rule set per turn")
     parser.add_argument("--recheck", action="store_true",
-                        help="check every puzzle already in the files at the confirm depth "
-                             "and drop those whose first move is no longer the only win")
+                        help="judge every puzzle already in the files two plies deeper than "
+                             "the confirm depth (as the tests do), drop those whose first move "
+                             "is no longer the only win, and give the new ones their last "
+                             "check at that depth too; run it after the engine changed")
     args = parser.parse_args(argv)
-    ids = list(VARIANTS) if args.variants == ["all"] else args.variants
+    ids = args.variants
+    if ids == ["all"]:
+        ids = [vid for vid in VARIANTS if data_file(
+            variant_key(variant(vid, optional_capture=args.optional_capture)), args.out).exists()]
+        if not ids:
+            parser.error(f"'all' names the rule sets with a file in {args.out}: it has none")
     rng = random.Random(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
     collections = [Collection(variant(i, optional_capture=args.optional_capture), args.out)
@@ -164,8 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     if args.recheck:
         for c in collections:
+            finders[c.variant].final_depth = finders[c.variant].settings.recheck_depth
             recheck(c, finders[c.variant])
-        return 0
     try:
         for c in collections:   # games given first: each is read once
             sources = list(pdn_games(c.variant, args.pdn)) if args.pdn else []

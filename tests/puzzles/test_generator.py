@@ -8,7 +8,10 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from damiera.puzzles.library import read_puzzles
+import pytest
+
+from damiera.puzzles.library import data_file, read_puzzles, write_puzzles
+from damiera.puzzles.model import Puzzle, puzzle_id
 from damiera.web.store import GameStore, StoredGame
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,3 +68,36 @@ def test_self_play_adds_puzzles_until_the_count(tmp_path: Path) -> None:
     puzzles = list(read_puzzles(out / "russian.jsonl.gz"))
     assert len(puzzles) >= 3
     assert [p.id for p in puzzles] == sorted(p.id for p in puzzles)
+
+
+def test_recheck_drops_a_puzzle_that_is_no_longer_the_only_win(tmp_path: Path) -> None:
+    """After the engine changed, ``--recheck`` judges the file's puzzles again at the depth
+    the tests do: the Italian shot stays; a 'puzzle' from the opening position (no move
+    wins anything there) goes."""
+    out = tmp_path / "data"
+    out.mkdir()
+    shot = "W:W14,22,23,24,25,26,30:B1,5,7,10,13,15,17"
+    start = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    puzzles = [Puzzle(puzzle_id("italian", fen), "italian", fen, solution, 1000, ("win",))
+               for fen, solution in [(shot, ("23-20", "10x19", "20x11x4")),
+                                     (start, ("21-17",))]]
+    write_puzzles(data_file("italian", out), puzzles)
+    assert _tool().main(["italian", "--recheck", "--self-play", "0", "--count", "0",
+                         "--out", str(out)]) == 0
+    assert _found(out) == [("23-20", "10x19", "20x11x4")]
+
+
+def test_all_names_the_rule_sets_that_have_a_file(tmp_path: Path) -> None:
+    """'all' serves the rule sets whose file is in --out (it starts no file of its own) and
+    is refused with a reason where there is none."""
+    out = tmp_path / "data"
+    out.mkdir()
+    with pytest.raises(SystemExit) as stop:
+        _tool().main(["all", "--self-play", "0", "--out", str(out)])
+    assert stop.value.code == 2
+    games = tmp_path / "games.pdn"
+    games.write_text(PDN, encoding="utf-8")
+    write_puzzles(data_file("italian", out), [])
+    assert _tool().main(["all", "--pdn", str(games), "--self-play", "0", "--out", str(out)]) == 0
+    assert ("23-20", "10x19", "20x11x4") in _found(out)
+    assert [p.name for p in out.iterdir()] == ["italian.jsonl.gz"]

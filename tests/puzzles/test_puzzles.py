@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from damiera.cli import main
-from damiera.puzzles.finder import Settings, judge, settings_for, solution_line
+from damiera.puzzles.finder import Settings, judge, new_searcher, settings_for, solution_line
 from damiera.puzzles.library import read_puzzles, shipped, variant_key, write_puzzles
 from damiera.puzzles.model import Puzzle, PuzzleError, puzzle_id
 from damiera.rules.movegen import apply_move, legal_moves
@@ -50,19 +50,32 @@ def test_every_line_is_legal_and_starts_with_the_side_to_move(vid: str) -> None:
             position = apply_move(position, move)
 
 
+def _re_verify(vid: str, puzzles: list[Puzzle]) -> None:
+    v = variant(vid)
+    settings = settings_for(v)
+    searcher = new_searcher(v)
+    for p in puzzles:
+        position = parse_fen(v, p.fen)
+        verdict = judge(v, position, settings.recheck_depth, settings, searcher=searcher)
+        assert verdict.unique, (p.id, verdict.best, verdict.second)
+        assert verdict.move == parse_move(v, position, p.solution[0]), p.id
+
+
 @pytest.mark.parametrize("vid", RULE_SETS)
 def test_a_sample_is_re_verified_deeper_than_the_generator_searched(vid: str) -> None:
     """Each sampled puzzle's first move is still the only winning move, by the generator's
     margin, two plies deeper than the generator's last check (its confirm depth)."""
-    v = variant(vid)
-    settings = settings_for(v)
     puzzles = shipped(vid)
     step = max(1, len(puzzles) // SAMPLE)
-    for p in puzzles[::step][:SAMPLE]:
-        position = parse_fen(v, p.fen)
-        verdict = judge(v, position, settings.confirm_depth + 2, settings)
-        assert verdict.unique, (p.id, verdict.best, verdict.second)
-        assert verdict.move == parse_move(v, position, p.solution[0]), p.id
+    _re_verify(vid, list(puzzles[::step][:SAMPLE]))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("vid", RULE_SETS)
+def test_every_puzzle_is_re_verified_deeper_than_the_generator_searched(vid: str) -> None:
+    """As the sample above, for every shipped puzzle: the files were judged again with the
+    current engine (``tools/generate_puzzles.py --recheck``)."""
+    _re_verify(vid, list(shipped(vid)))
 
 
 def test_export_writes_the_contract_as_json_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]

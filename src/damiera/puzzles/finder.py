@@ -50,8 +50,9 @@ COMBINATION = frozenset({"sacrifice", "multi-capture", "breakthrough", "win"})
 class Settings:
     """How puzzles are found: ``screen_depth`` (plies of the shallow search every position
     gets), ``verify_depth`` (plies of the multi-PV search of a candidate and of each move of
-    its line; a found puzzle is checked once more two plies deeper), ``gain`` (centi-men the solution must win), ``margin`` (centi-men by which
-    the best move must beat the second), ``max_plies`` (longest line)."""
+    its line; a found puzzle is checked once more two plies deeper), ``gain`` (centi-men the
+    solution must win), ``margin`` (centi-men by which the best move must beat the second),
+    ``max_plies`` (longest line)."""
 
     screen_depth: int
     verify_depth: int
@@ -63,6 +64,13 @@ class Settings:
     def confirm_depth(self) -> int:
         """Plies of the last check of a found puzzle (two more than ``verify_depth``)."""
         return self.verify_depth + 2
+
+    @property
+    def recheck_depth(self) -> int:
+        """Plies at which a shipped puzzle is judged again (two more than
+        :attr:`confirm_depth`): by the test suite, and by the generator's ``--recheck``,
+        which drops the puzzles a changed engine no longer finds unique there."""
+        return self.confirm_depth + 2
 
 
 def settings_for(variant: Variant) -> Settings:
@@ -155,11 +163,13 @@ def wins_alone(best: int, second: int, base: int, settings: Settings) -> bool:
 @dataclass
 class Finder:
     """Finds puzzles in the positions of games of one variant (keeps a screening engine
-    whose tables carry over from position to position)."""
+    whose tables carry over from position to position). ``final_depth``: plies of a found
+    puzzle's last check (0: :attr:`Settings.confirm_depth`)."""
 
     variant: Variant
     settings: Settings
     variant_key: str
+    final_depth: int = 0
     screens: int = 0
     candidates: int = 0
     verified: int = 0
@@ -207,11 +217,12 @@ class Finder:
             return None
         return self.verify(position)
 
-    def confirm(self, position: Position, move: Move) -> bool:
-        """The last check of a found puzzle: two plies deeper than the verification
-        (:attr:`Settings.confirm_depth`), ``move`` is still the only winning move."""
-        verdict = judge(self.variant, position, self.settings.confirm_depth, self.settings,
-                        searcher=self._searcher)
+    def confirm(self, position: Position, move: Move, depth: int | None = None) -> bool:
+        """The last check of a found puzzle: ``depth`` plies deep (default
+        :attr:`final_depth`, or when that is 0 two plies deeper than the verification,
+        :attr:`Settings.confirm_depth`), ``move`` is still the only winning move."""
+        depth = depth or self.final_depth or self.settings.confirm_depth
+        verdict = judge(self.variant, position, depth, self.settings, searcher=self._searcher)
         return verdict.unique and verdict.move == move
 
     def verify(self, position: Position) -> Puzzle | None:

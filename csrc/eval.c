@@ -335,6 +335,28 @@ void eval_init(Eval *e, const Rules *r)
         e->row_shifts[row] = row * h + row / 2;
 }
 
+/* A row's digits at place 0 of a window, out[x] for every row x (White's row bits, then
+ * Black's h bits above them; a square cannot hold both colours, such x stay 0): for every
+ * file pair j, left + base * right in bits `bits` * j.., a square counting `white` or
+ * `black` by the colour on it and 0 when empty. */
+static void row_digits(const Eval *e, int64_t *out, int base, int white, int black, int bits)
+{
+    int h = e->r->half;
+    for (size_t x = 0; x < (size_t)1 << (2 * h); x++) {
+        uint64_t wr = x & e->row_mask, br = x >> h;
+        if (wr & br)
+            continue;
+        int64_t packed = 0;
+        for (int j = 0; j < h - 1; j++) {
+            int64_t left = white * (int64_t)(wr >> j & 1) + black * (int64_t)(br >> j & 1);
+            int64_t right = white * (int64_t)(wr >> (j + 1) & 1) +
+                            black * (int64_t)(br >> (j + 1) & 1);
+            packed += (left + base * right) << (bits * j);
+        }
+        out[x] = packed;
+    }
+}
+
 static void free_patterns(Eval *e)
 {
     free(e->row_places);
@@ -372,21 +394,9 @@ int eval_set_patterns(Eval *e, int rows, int phases, const int16_t *tables, size
         snprintf(err, errlen, "out of memory for the pattern tables");
         return -1;
     }
-    /* A row's men x (White's row bits, then Black's h bits above them) give, for every file
-     * pair j, the row's two digits of a window's pattern in bits 13j.. (place 0 of the window;
+    /* A row's men give the row's two digits of a window's pattern (place 0 of the window;
      * place p weighs 9^p, see patterns()). */
-    for (size_t x = 0; x < places; x++) {
-        uint64_t wr = x & e->row_mask, br = x >> h;
-        if (wr & br)
-            continue; /* a square cannot hold both colours */
-        int64_t packed = 0;
-        for (int j = 0; j < h - 1; j++) {
-            int64_t left = (int64_t)(wr >> j & 1) + 2 * (int64_t)(br >> j & 1);
-            int64_t right = (int64_t)(wr >> (j + 1) & 1) + 2 * (int64_t)(br >> (j + 1) & 1);
-            packed += (left + 3 * right) << (EVAL_FIELD_BITS * j);
-        }
-        row_places[x] = packed;
-    }
+    row_digits(e, row_places, 3, 1, 2, EVAL_FIELD_BITS);
     memcpy(weights, tables, count * sizeof *weights);
     free_patterns(e);
     e->row_places = row_places;
@@ -434,22 +444,9 @@ int eval_set_king_windows(Eval *e, int rows, const int16_t *tables, size_t count
         snprintf(err, errlen, "out of memory for the king windows");
         return -1;
     }
-    /* For every file pair j, the row's two digits (left + 5 right) in bits 14j..: a white
-     * piece counts 1 (man) or 3 (king), a black one 2 or 4. */
-    for (size_t x = 0; x < places; x++) {
-        uint64_t wr = x & e->row_mask, br = x >> h;
-        if (wr & br)
-            continue;
-        int64_t men = 0, kings = 0;
-        for (int j = 0; j < h - 1; j++) {
-            int64_t wl = (int64_t)(wr >> j & 1), bl = (int64_t)(br >> j & 1);
-            int64_t wr1 = (int64_t)(wr >> (j + 1) & 1), br1 = (int64_t)(br >> (j + 1) & 1);
-            men += (wl + 2 * bl + 5 * (wr1 + 2 * br1)) << (KING_FIELD_BITS * j);
-            kings += (3 * wl + 4 * bl + 5 * (3 * wr1 + 4 * br1)) << (KING_FIELD_BITS * j);
-        }
-        men_places[x] = men;
-        kings_places[x] = kings;
-    }
+    /* Five-state digits: a white piece counts 1 (man) or 3 (king), a black one 2 or 4. */
+    row_digits(e, men_places, 5, 1, 2, KING_FIELD_BITS);
+    row_digits(e, kings_places, 5, 3, 4, KING_FIELD_BITS);
     memcpy(weights, tables, count * sizeof *weights);
     free_king_windows(e);
     e->king_men_places = men_places;

@@ -5,7 +5,8 @@ Usage: ``.venv/bin/python benchmarks/core_bench.py --base /tmp/base/.venv/bin/py
 in a scratch worktree with ``git worktree add /tmp/base 0ded512 && make -C /tmp/base install``).
 
 For each variant: the start position and ``--middlegames`` positions reached by this
-checkout's level-2 play (depth 4) from random openings, 16 plies in; each searched with a fresh
+checkout's level-2 play (depth 4) from random openings, 16 plies in (``--kings``: only
+middlegames, played on until a king stands); each searched with a fresh
 ``Searcher`` for every movetime (default 0.3 s and 1 s), by both engines in turn, ``--runs``
 times. Reported per row: the median depth reached and the median nodes per second of each
 engine, by the clock and per second of the process's CPU time (what the machine's other work
@@ -123,15 +124,17 @@ def match(base: str, vid: str, games: int, movetime: float, seed: int = 19) -> d
             "elo_low": low, "elo_high": high}
 
 
-def positions(vid: str, count: int) -> list[tuple[str, str]]:
-    """``(name, fen)``: the start and ``count`` middlegames of level-2 play."""
+def positions(vid: str, count: int, kings: bool = False) -> list[tuple[str, str]]:
+    """``(name, fen)``: the start and ``count`` middlegames of level-2 play (``kings``: played
+    on until a king stands, and no start)."""
     v = variant(vid)
-    out = [("start", write_fen(v, start_position(v)))]
+    out = [] if kings else [("start", write_fen(v, start_position(v)))]
     for i, opening in enumerate(random_openings(v, count, seed=11)):
         game = Game(v, opening)
         searcher = Searcher(v)
         while not game.is_over() and (
             len(game.moves) < 16
+            or (kings and not game.position.kings)
             or has_capture(v, game.position)
             or len(generate(v, game.position)) < 2
         ):
@@ -139,7 +142,7 @@ def positions(vid: str, count: int) -> list[tuple[str, str]]:
             assert r.move is not None
             game.play(r.move)
         if not game.is_over():
-            out.append((f"middle{i + 1}", write_fen(v, game.position)))
+            out.append((f"{'kings' if kings else 'middle'}{i + 1}", write_fen(v, game.position)))
     return out
 
 
@@ -156,6 +159,8 @@ def main() -> int:
     parser.add_argument("--variants", default="international,russian")
     parser.add_argument("--times", default="0.3,1.0", help="movetimes in seconds")
     parser.add_argument("--middlegames", type=int, default=2)
+    parser.add_argument("--kings", action="store_true",
+                        help="middlegames played on until a king stands (no start position)")
     parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
     parser.add_argument("--depth", type=int, default=0,
                         help="search every position to this depth instead (0: --times)")
@@ -170,7 +175,7 @@ def main() -> int:
         print(json.dumps({"match": rows}))
         return 0
     times = [0.0] if a.depth else [float(t) for t in a.times.split(",")]
-    found = {vid: positions(vid, a.middlegames) for vid in a.variants.split(",")}
+    found = {vid: positions(vid, a.middlegames, a.kings) for vid in a.variants.split(",")}
     jobs = [(vid, fen, t, a.depth) for vid, ps in found.items() for _, fen in ps for t in times]
     names = [(vid, name, t) for vid, ps in found.items() for name, _ in ps for t in times]
     ours: list[list[dict[str, Any]]] = []

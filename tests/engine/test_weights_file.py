@@ -50,10 +50,14 @@ TABLES_BEFORE_VERSION_3 = {
 }
 
 
-#: The king windows of the shipped files of version 5 (rows, SHA-256 of every king window's
-#: table as read); none yet: American's g5w (benchmarks/eval_results.md, "American: king
-#: windows in the engine") waits for the American puzzles to be judged again with it.
-SHIPPED_KING_WINDOWS: dict[str, tuple[int, str]] = {}
+#: The king windows of the shipped files of version 5 (the others have none): their rows and
+#: the SHA-256 of every king window's table as read. American's: g5w, the king windows fitted
+#: on top of g5s's tables and terms (benchmarks/eval_results.md, "American: king windows in
+#: the engine").
+SHIPPED_KING_WINDOWS = {
+    "8x8-3rows-forward-short-menkings-free-promote_and_stop-mandatory":
+        (3, "196922fa64e2fc488380fc8162915990a7f6d563e9087d676bfa20bb4ab18c19"),
+}
 
 #: The learned terms' weights of the shipped files of version 4 or 5 (the others weigh none).
 SHIPPED_TERMS = {

@@ -29,7 +29,7 @@ import gzip
 import random
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from damiera.engine import Engine, Limit
@@ -38,7 +38,7 @@ from damiera.puzzles.library import DATA, data_file, read_puzzles, variant_key, 
 from damiera.puzzles.model import Puzzle
 from damiera.rules.game import Game
 from damiera.rules.position import Position
-from damiera.rules.variant import VARIANTS, Variant, variant
+from damiera.rules.variant import VARIANTS, Variant, VariantOptionError, variant
 
 #: Random plies played before the engines take over (a different opening every game).
 OPENING_PLIES = (2, 6)
@@ -145,6 +145,17 @@ def recheck(c: Collection, finder: Finder) -> None:
     c.finish()
 
 
+def _variants(ids: Iterable[str], optional_capture: bool) -> list[Variant]:
+    """The rule sets of ``ids`` (with the optional-capture house rule: those it applies to)."""
+    out = []
+    for vid in ids:
+        try:
+            out.append(variant(vid, optional_capture=optional_capture))
+        except VariantOptionError:
+            continue
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("variants", nargs="+",
@@ -165,16 +176,21 @@ def main(argv: list[str] | None = None) -> int:
                              "is no longer the only win, and give the new ones their last "
                              "check at that depth too; run it after the engine changed")
     args = parser.parse_args(argv)
-    ids = args.variants
-    if ids == ["all"]:
-        ids = [vid for vid in VARIANTS if data_file(
-            variant_key(variant(vid, optional_capture=args.optional_capture)), args.out).exists()]
-        if not ids:
+    if args.variants == ["all"]:
+        chosen = [v for v in _variants(VARIANTS, args.optional_capture)
+                  if data_file(variant_key(v), args.out).exists()]
+        if not chosen:
             parser.error(f"'all' names the rule sets with a file in {args.out}: it has none")
+    else:
+        try:
+            chosen = [variant(vid, optional_capture=args.optional_capture)
+                      for vid in args.variants]
+        except ValueError as error:   # an unknown rule set, or the house rule on 10x10
+            parser.error(str(error))
+    ids = [v.id for v in chosen]
     rng = random.Random(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
-    collections = [Collection(variant(i, optional_capture=args.optional_capture), args.out)
-                   for i in ids]
+    collections = [Collection(v, args.out) for v in chosen]
     finders = {c.variant: Finder(c.variant, settings_for(c.variant), variant_key(c.variant))
                for c in collections}
     players: dict[Variant, dict[int, Engine]] = {c.variant: {} for c in collections}

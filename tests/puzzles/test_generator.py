@@ -101,3 +101,13 @@ def test_all_names_the_rule_sets_that_have_a_file(tmp_path: Path) -> None:
     assert _tool().main(["all", "--pdn", str(games), "--self-play", "0", "--out", str(out)]) == 0
     assert ("23-20", "10x19", "20x11x4") in _found(out)
     assert [p.name for p in out.iterdir()] == ["italian.jsonl.gz"]
+
+
+@pytest.mark.parametrize("args", [["checkers-on-mars"], ["international", "--optional-capture"],
+                                  ["all", "--optional-capture"]])
+def test_rule_sets_it_cannot_serve_are_refused_with_a_reason(
+        args: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        _tool().main([*args, "--self-play", "0", "--out", str(tmp_path)])
+    assert stop.value.code == 2
+    assert "error:" in capsys.readouterr().err

@@ -126,21 +126,20 @@ class Collection:
 
 
 def recheck(c: Collection, finder: Finder) -> None:
-    """Keep only the puzzles of ``c`` whose first move is still the only win at
-    :attr:`Settings.recheck_depth` (the depth the test suite judges them at): what to run
-    after the engine's search or evaluation changed. Rewrites the file and prints how many
-    stayed."""
+    """Keep only the puzzles of ``c`` that :meth:`Finder.confirm` still accepts (main sets
+    its depth to :attr:`Settings.recheck_depth`, the depth the test suite judges them at):
+    what to run after the engine's search or evaluation changed. Rewrites the file and
+    prints how many stayed."""
     from damiera.rules.notation import parse_move
     from damiera.rules.position import parse_fen
 
     kept = {}
     for p in c.puzzles.values():
         position = parse_fen(c.variant, p.fen)
-        first = parse_move(c.variant, position, p.solution[0])
-        if finder.confirm(position, first, finder.settings.recheck_depth):
+        if finder.confirm(position, parse_move(c.variant, position, p.solution[0])):
             kept[p.id] = p
     print(f"{c.variant.id}: {len(kept)} of {len(c.puzzles)} puzzles confirmed at "
-          f"{finder.settings.recheck_depth} plies", flush=True)
+          f"{finder.final_depth or finder.settings.confirm_depth} plies", flush=True)
     c.puzzles = kept
     c.finish()
 

@@ -217,11 +217,11 @@ class Finder:
             return None
         return self.verify(position)
 
-    def confirm(self, position: Position, move: Move, depth: int | None = None) -> bool:
-        """The last check of a found puzzle: ``depth`` plies deep (default
-        :attr:`final_depth`, or when that is 0 two plies deeper than the verification,
-        :attr:`Settings.confirm_depth`), ``move`` is still the only winning move."""
-        depth = depth or self.final_depth or self.settings.confirm_depth
+    def confirm(self, position: Position, move: Move) -> bool:
+        """The last check of a found puzzle: :attr:`final_depth` plies deep (when 0, two
+        plies deeper than the verification, :attr:`Settings.confirm_depth`), ``move`` is
+        still the only winning move."""
+        depth = self.final_depth or self.settings.confirm_depth
         verdict = judge(self.variant, position, depth, self.settings, searcher=self._searcher)
         return verdict.unique and verdict.move == move
 

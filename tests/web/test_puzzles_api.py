@@ -105,6 +105,29 @@ def test_daily_and_share_addresses(client: TestClient) -> None:
     assert c.get("/puzzles/nothing-here").status_code == 404
 
 
+def test_daily_puzzle_survives_puzzles_added_to_or_dropped_from_the_file(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new puzzle file (the generator's --recheck drops some and adds others) keeps each
+    day's puzzle unless that very puzzle was dropped; the days still differ."""
+    from damiera.web.puzzles import service
+
+    v = variant("russian")
+    shipped = library.shipped("russian")
+    days = [datetime(2026, 12, 1, tzinfo=UTC).date() + timedelta(days=i) for i in range(40)]
+    before = {day: service.daily(v, day) for day in days}
+    assert len({p.id for p in before.values() if p}) >= 30
+    chosen = {p.id for p in before.values() if p}
+    kept = tuple(p for i, p in enumerate(shipped) if p.id in chosen or i % 10)
+    extra = tuple(Puzzle(f"new{i:07d}", p.variant, p.fen, p.solution, p.rating, p.themes)
+                  for i, p in enumerate(shipped[:5]))
+    assert len(kept) < len(shipped)
+    monkeypatch.setattr(library, "shipped", lambda key: tuple(sorted(kept + extra,
+                                                                     key=lambda p: p.id)))
+    after = {day: service.daily(v, day) for day in days}
+    moved = [day for day in days if after[day] != before[day]]
+    assert all(after[day] in extra for day in moved) and len(moved) <= 2
+
+
 def test_bad_requests_get_an_error(client: TestClient) -> None:
     c = _client(client)
     assert c.get("/api/puzzles/next", params={"variant": "mars"}).status_code == 400

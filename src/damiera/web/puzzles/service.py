@@ -98,12 +98,15 @@ def check_moves(puzzle: Puzzle, moves: list[str]) -> Check:
 
 def daily(v: Variant, day: dt.date) -> Puzzle | None:
     """The rule set's puzzle of the day (the same all day for everyone; None without
-    puzzles): drawn from the shipped ones by a hash of the date."""
-    puzzles = library.shipped(library.variant_key(v))
+    puzzles): of the shipped ones, the puzzle whose id hashes highest with the date
+    (rendezvous hashing), so that puzzles added to or dropped from the file change a day's
+    puzzle only when the dropped one was that day's or an added one hashes higher."""
+    key = library.variant_key(v)
+    puzzles = library.shipped(key)
     if not puzzles:
         return None
-    digest = hashlib.sha256(f"{day.isoformat()}|{library.variant_key(v)}".encode()).digest()
-    return puzzles[int.from_bytes(digest[:8], "big") % len(puzzles)]
+    stem = f"{day.isoformat()}|{key}|".encode()
+    return max(puzzles, key=lambda p: hashlib.sha256(stem + p.id.encode()).digest())
 
 
 def choose(puzzles: tuple[Puzzle, ...], ratings: dict[str, Rating], tried: set[str],

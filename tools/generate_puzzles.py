@@ -139,7 +139,7 @@ def recheck(c: Collection, finder: Finder) -> None:
         if finder.confirm(position, parse_move(c.variant, position, p.solution[0])):
             kept[p.id] = p
     print(f"{c.variant.id}: {len(kept)} of {len(c.puzzles)} puzzles confirmed at "
-          f"{finder.final_depth or finder.settings.confirm_depth} plies", flush=True)
+          f"{finder.confirm_plies} plies", flush=True)
     c.puzzles = kept
     c.finish()
 

@@ -217,12 +217,17 @@ class Finder:
             return None
         return self.verify(position)
 
+    @property
+    def confirm_plies(self) -> int:
+        """Plies of :meth:`confirm`'s search: :attr:`final_depth`, or when that is 0 two
+        plies deeper than the verification (:attr:`Settings.confirm_depth`)."""
+        return self.final_depth or self.settings.confirm_depth
+
     def confirm(self, position: Position, move: Move) -> bool:
-        """The last check of a found puzzle: :attr:`final_depth` plies deep (when 0, two
-        plies deeper than the verification, :attr:`Settings.confirm_depth`), ``move`` is
-        still the only winning move."""
-        depth = self.final_depth or self.settings.confirm_depth
-        verdict = judge(self.variant, position, depth, self.settings, searcher=self._searcher)
+        """The last check of a found puzzle: :attr:`confirm_plies` deep, ``move`` is still
+        the only winning move."""
+        verdict = judge(self.variant, position, self.confirm_plies, self.settings,
+                        searcher=self._searcher)
         return verdict.unique and verdict.move == move
 
     def verify(self, position: Position) -> Puzzle | None:

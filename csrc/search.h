@@ -42,7 +42,7 @@ _Static_assert(EVAL_LIMIT + EVAL_TEMPO < MATE_BOUND, "a static score must never 
 #define TIME_SAFETY 0.05
 #define TIME_OVERHEAD 0.03
 #define MIN_THINK 0.001
-#define MOVES_LEFT_START 45
+#define MOVES_LEFT_START 30
 #define MOVES_LEFT_MIN 15
 #define INCREMENT_SHARE 0.8
 /* soft: this share of a move's even share of the clock; hard: this many even shares, at most
@@ -50,7 +50,7 @@ _Static_assert(EVAL_LIMIT + EVAL_TEMPO < MATE_BOUND, "a static score must never 
  * the target (time_target) is cut at CUT_FACTOR times it (at most hard): an iteration costs
  * about as much as all the earlier ones together, or more, and an unfinished one still
  * counts when it found a better move. */
-#define SOFT_SHARE 0.5
+#define SOFT_SHARE 0.6
 #define HARD_FACTOR 4.0
 #define HARD_SHARE 0.3
 #define CUT_FACTOR 2.0

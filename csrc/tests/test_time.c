@@ -14,16 +14,17 @@
  * spends all that is usable on the last move to go; and the iteration target's stretching. */
 void test_time(void)
 {
-    /* 60 s + 0.5 s at the start: 45 own moves assumed left. */
+    /* 60 s + 0.5 s at the start: 30 own moves assumed left. */
     double usable = 60 * (1 - TIME_SAFETY) - TIME_OVERHEAD;
     double share = usable / MOVES_LEFT_START + INCREMENT_SHARE * 0.5;
     TimeBudget b = time_allocate(60, 0.5, 0, 0);
     CHECK(NEAR(b.soft, SOFT_SHARE * share) && NEAR(b.hard, HARD_FACTOR * share),
           "time: 60+0.5 at ply 0 gives %g / %g", b.soft, b.hard);
-    /* 80 plies later (40 own moves): 25 moves assumed left, so more a move. */
-    TimeBudget later = time_allocate(60, 0.5, 0, 80);
-    CHECK(later.soft > b.soft && NEAR(later.soft, SOFT_SHARE * (usable / 25 + 0.4)),
-          "time: 60+0.5 at ply 80 gives %g", later.soft);
+    /* 40 plies later (20 own moves): 10 fewer moves assumed left, so more a move. */
+    TimeBudget later = time_allocate(60, 0.5, 0, 40);
+    CHECK(later.soft > b.soft &&
+              NEAR(later.soft, SOFT_SHARE * (usable / (MOVES_LEFT_START - 10) + 0.4)),
+          "time: 60+0.5 at ply 40 gives %g", later.soft);
     /* Never fewer than MOVES_LEFT_MIN moves assumed left. */
     TimeBudget end = time_allocate(60, 0, 0, 1000);
     CHECK(NEAR(end.soft, SOFT_SHARE * usable / MOVES_LEFT_MIN), "time: ply 1000 gives %g",

@@ -21,10 +21,10 @@ from damiera.engine import Engine, Limit
 from damiera.engine.front import Info
 from damiera.engine.search import MAX_CLOCK, MAX_MOVETIME, allocate_time
 
-# The sharing out's constants (csrc/search.h): 5% and 30 ms kept back, 45 own moves assumed
-# left at the start, 80% of the increment counted on, soft 0.5 and hard 4 even shares, hard
+# The sharing out's constants (csrc/search.h): 5% and 30 ms kept back, 30 own moves assumed
+# left at the start, 80% of the increment counted on, soft 0.6 and hard 4 even shares, hard
 # at most 30% of the usable clock plus the increment's share.
-SAFETY, OVERHEAD, MOVES_LEFT, INC_SHARE, SOFT, HARD, HARD_SHARE = 0.05, 0.03, 45, 0.8, 0.5, 4, 0.3
+SAFETY, OVERHEAD, MOVES_LEFT, INC_SHARE, SOFT, HARD, HARD_SHARE = 0.05, 0.03, 30, 0.8, 0.6, 4, 0.3
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
@@ -89,13 +89,13 @@ def _usable(remaining: float) -> float:
 
 
 def test_the_clock_is_shared_out_by_the_moves_left() -> None:
-    # 60 s + 0.5 s at the start: 45 own moves assumed left, 80% of the increment counted on.
+    # 60 s + 0.5 s at the start: 30 own moves assumed left, 80% of the increment counted on.
     share = _usable(60) / MOVES_LEFT + INC_SHARE * 0.5
     assert allocate_time(60.0, 0.5) == pytest.approx((SOFT * share, HARD * share))
-    assert allocate_time(60.0, 0.5) == pytest.approx((0.833, 6.664))
-    # 80 plies later (40 own moves): 25 moves assumed left.
-    assert allocate_time(60.0, 0.5, ply=80)[0] == pytest.approx(
-        SOFT * (_usable(60) / 25 + 0.4))
+    assert allocate_time(60.0, 0.5) == pytest.approx((1.379, 9.196), abs=5e-4)
+    # 40 plies later (20 own moves): 20 moves assumed left.
+    assert allocate_time(60.0, 0.5, ply=40)[0] == pytest.approx(
+        SOFT * (_usable(60) / 20 + 0.4))
     # Moves to go replace the estimate; hard stays within 30% of the usable clock.
     assert allocate_time(10.0, 0.0, moves_to_go=2) == pytest.approx(
         (SOFT * _usable(10) / 2, HARD_SHARE * _usable(10)))

@@ -276,6 +276,12 @@ const CMove *search_root_moves(const Search *S, int *count)
 TimeBudget time_allocate(double remaining, double increment, int moves_to_go, int ply)
 {
     double usable = remaining * (1.0 - TIME_SAFETY) - TIME_OVERHEAD;
+    double uncovered = TIME_OVERHEAD - (1.0 - INCREMENT_SHARE) * (increment > 0 ? increment : 0.0);
+    if (uncovered > 0) {
+        int later = moves_to_go > 0 && moves_to_go - 1 < RESERVE_MOVES ? moves_to_go - 1
+                                                                         : RESERVE_MOVES;
+        usable -= uncovered * later;
+    }
     if (!(usable >= MIN_THINK)) /* NaN too */
         usable = MIN_THINK;
     int horizon = moves_to_go;

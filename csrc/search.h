@@ -45,6 +45,12 @@ _Static_assert(EVAL_LIMIT + EVAL_TEMPO < MATE_BOUND, "a static score must never 
 #define MOVES_LEFT_START 30
 #define MOVES_LEFT_MIN 15
 #define INCREMENT_SHARE 0.8
+/* What the increment does not cover of a move's overhead (TIME_OVERHEAD less the share of the
+ * increment not counted on) is kept back for each move still to come: the moves to go after
+ * this one, at most RESERVE_MOVES, or RESERVE_MOVES when not known. Without it a clock spent
+ * by a share a move shrinks geometrically, and a long sudden-death game (100 own moves and
+ * more in International) runs it down to the overhead and loses on time. */
+#define RESERVE_MOVES 30
 /* soft: this share of a move's even share of the clock; hard: this many even shares, at most
  * HARD_SHARE of the usable clock (plus the increment's share). An iteration started before
  * the target (time_target) is cut at CUT_FACTOR times it (at most hard): an iteration costs

@@ -25,14 +25,28 @@ void test_time(void)
     CHECK(later.soft > b.soft &&
               NEAR(later.soft, SOFT_SHARE * (usable / (MOVES_LEFT_START - 10) + 0.4)),
           "time: 60+0.5 at ply 40 gives %g", later.soft);
-    /* Never fewer than MOVES_LEFT_MIN moves assumed left. */
-    TimeBudget end = time_allocate(60, 0, 0, 1000);
-    CHECK(NEAR(end.soft, SOFT_SHARE * usable / MOVES_LEFT_MIN), "time: ply 1000 gives %g",
-          end.soft);
-    /* The hard bound is at most HARD_SHARE of the usable clock plus the increment's share. */
+    /* Never fewer than MOVES_LEFT_MIN moves assumed left (an increment that covers the
+     * overhead keeps nothing back). */
+    TimeBudget end = time_allocate(60, 0.5, 0, 1000);
+    CHECK(NEAR(end.soft, SOFT_SHARE * (usable / MOVES_LEFT_MIN + 0.4)),
+          "time: ply 1000 gives %g", end.soft);
+    /* Without an increment, the overhead of RESERVE_MOVES more moves is kept back. */
+    TimeBudget sudden = time_allocate(60, 0, 0, 1000);
+    double kept = usable - RESERVE_MOVES * TIME_OVERHEAD;
+    CHECK(NEAR(sudden.soft, SOFT_SHARE * kept / MOVES_LEFT_MIN),
+          "time: 60+0 at ply 1000 gives %g", sudden.soft);
+    /* A small increment keeps back what it does not cover. */
+    TimeBudget small = time_allocate(60, 0.05, 0, 1000);
+    double uncovered = TIME_OVERHEAD - (1 - INCREMENT_SHARE) * 0.05;
+    CHECK(NEAR(small.soft, SOFT_SHARE * ((usable - RESERVE_MOVES * uncovered) / MOVES_LEFT_MIN +
+                                         INCREMENT_SHARE * 0.05)),
+          "time: 60+0.05 at ply 1000 gives %g", small.soft);
+    /* The hard bound is at most HARD_SHARE of the usable clock plus the increment's share;
+     * with moves to go, the overhead of the moves after this one is kept back. */
     TimeBudget few = time_allocate(10, 0, 2, 0);
     double usable10 = 10 * (1 - TIME_SAFETY) - TIME_OVERHEAD;
-    CHECK(NEAR(few.hard, HARD_SHARE * usable10) && NEAR(few.soft, SOFT_SHARE * usable10 / 2),
+    double kept10 = usable10 - TIME_OVERHEAD;
+    CHECK(NEAR(few.hard, HARD_SHARE * kept10) && NEAR(few.soft, SOFT_SHARE * kept10 / 2),
           "time: 10 s for 2 moves gives %g / %g", few.soft, few.hard);
     /* The last move to go may use all that is usable, never the safety share. */
     TimeBudget last = time_allocate(10, 0, 1, 0);
@@ -46,6 +60,12 @@ void test_time(void)
     TimeBudget inc = time_allocate(0.5, 5, 0, 0);
     CHECK(inc.hard <= 0.5 * (1 - TIME_SAFETY) - TIME_OVERHEAD + 1e-12 && inc.soft <= inc.hard,
           "time: 0.5 s + 5 s gives %g / %g", inc.soft, inc.hard);
+    /* A long sudden-death game: 3 s for 200 own moves, each spending its hard bound and
+     * 2 ms beyond it, never runs the clock out. */
+    double left = 3.0;
+    for (int move = 0; move < 200 && left > 0; move++)
+        left -= time_allocate(left, 0, 0, 2 * move).hard + 0.002;
+    CHECK(left > 0, "time: 3+0 ran out within 200 moves (%g s left)", left);
     /* The same numbers give the same budget. */
     TimeBudget again = time_allocate(60, 0.5, 0, 0);
     CHECK(again.soft == b.soft && again.hard == b.hard, "time: not the same budget twice");

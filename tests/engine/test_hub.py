@@ -162,6 +162,30 @@ def test_hub_level_time_hands_the_game_clock_to_the_search(
     assert limits == [Limit(remaining=60.0, increment=0.5, moves_to_go=12)]
 
 
+def test_hub_ponder_hit_shares_the_clock_out_from_the_plies_played(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # ponder-hit times the rest of the search itself: as the search does, it estimates the
+    # moves left from the plies played (here 4), not as at the start of a game.
+    from damiera.engine import hub
+
+    asked: list[tuple[Any, ...]] = []
+
+    def recorded(*args: Any) -> tuple[float, float]:
+        asked.append(args)
+        return (0.01, 0.01)
+
+    monkeypatch.setattr(hub, "allocate_time", recorded)
+    out = io.StringIO()
+    session = HubSession(out)
+    for line in (f"pos pos={START_10} moves=\"32-28 19-23 28x19x23 14x23x19\"",
+                 "level time=60 inc=0.5", "go ponder", "ponder-hit"):
+        session.handle(line)
+    session.wait()
+    session.close()
+    assert asked == [(60.0, 0.5, None, 4)]
+    assert "done move=" in out.getvalue()
+
+
 def test_hub_forced_move_played_at_once_sends_its_info_line() -> None:
     # White's only move is the capture 28x19 (FORCED_INTO_LOSS in test_search): played at
     # once under the clock, with an info line at depth 0 carrying the one-ply search's score

@@ -22,9 +22,11 @@ from damiera.engine.front import Info
 from damiera.engine.search import MAX_CLOCK, MAX_MOVETIME, allocate_time
 
 # The sharing out's constants (csrc/search.h): 5% and 30 ms kept back, 30 own moves assumed
-# left at the start, 80% of the increment counted on, soft 0.6 and hard 4 even shares, hard
-# at most 30% of the usable clock plus the increment's share.
+# left at the start and never fewer than 15, 80% of the increment counted on, soft 0.6 and
+# hard 4 even shares, hard at most 30% of the usable clock plus the increment's share; what
+# the increment does not cover of the 30 ms kept back for at most 30 moves still to come.
 SAFETY, OVERHEAD, MOVES_LEFT, INC_SHARE, SOFT, HARD, HARD_SHARE = 0.05, 0.03, 30, 0.8, 0.6, 4, 0.3
+MOVES_LEFT_MIN, RESERVE_MOVES = 15, 30
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
@@ -96,12 +98,48 @@ def test_the_clock_is_shared_out_by_the_moves_left() -> None:
     # 40 plies later (20 own moves): 20 moves assumed left.
     assert allocate_time(60.0, 0.5, ply=40)[0] == pytest.approx(
         SOFT * (_usable(60) / 20 + 0.4))
-    # Moves to go replace the estimate; hard stays within 30% of the usable clock.
+    # Moves to go replace the estimate; hard stays within 30% of the usable clock, less the
+    # overhead of the one move after this (no increment covers it).
+    kept = _usable(10) - OVERHEAD
     assert allocate_time(10.0, 0.0, moves_to_go=2) == pytest.approx(
-        (SOFT * _usable(10) / 2, HARD_SHARE * _usable(10)))
+        (SOFT * kept / 2, HARD_SHARE * kept))
     # The last move to go may use all that is usable, never the safety share.
     soft, hard = allocate_time(10.0, 0.0, moves_to_go=1)
     assert hard == pytest.approx(_usable(10)) and soft <= hard < 10
+
+
+def test_sudden_death_keeps_back_the_overhead_of_the_moves_still_to_come() -> None:
+    # No increment, late in the game: 15 moves assumed left, and 30 ms for each of 30 more
+    # moves kept back; an increment of 0.15 s or more covers the overhead and keeps nothing.
+    assert allocate_time(60.0, 0.0, ply=1000)[0] == pytest.approx(
+        SOFT * (_usable(60) - RESERVE_MOVES * OVERHEAD) / MOVES_LEFT_MIN)
+    assert allocate_time(60.0, 0.0, ply=1000)[0] == pytest.approx(2.2428)
+    assert allocate_time(60.0, 0.15, ply=1000)[0] == pytest.approx(
+        SOFT * (_usable(60) / MOVES_LEFT_MIN + INC_SHARE * 0.15))
+
+
+def test_a_long_sudden_death_game_is_not_lost_on_time() -> None:
+    # 3 s for 200 own moves (a long International game), each move spending its whole hard
+    # bound and 2 ms beyond it: the clock never runs out. Spending a share of what is left
+    # without the overhead kept back ran it out at move 41.
+    left = 3.0
+    for move in range(200):
+        left -= allocate_time(left, 0.0, ply=2 * move)[1] + 0.002
+        assert left > 0, f"the clock ran out at own move {move + 1}"
+
+
+@pytest.mark.parametrize(("args", "error", "message"), [
+    ((1.0, 0.0, None, 2**31), ValueError, "ply must be 0-100000, not 2147483648"),
+    ((1.0, 0.0, 2**40), ValueError, "moves_to_go must be 0-10000"),
+    ((True,), TypeError, "remaining is seconds"),
+    ((1.0, "0.5"), TypeError, "increment is seconds"),
+    ((1.0, 0.0, 2.5), TypeError, "moves_to_go is an int"),
+])
+def test_allocate_time_refuses_what_the_core_cannot_take(args: tuple[Any, ...],
+                                                         error: type[Exception],
+                                                         message: str) -> None:
+    with pytest.raises(error, match=message):
+        allocate_time(*args)
 
 
 @given(remaining=st.floats(min_value=1e-6, max_value=MAX_CLOCK),

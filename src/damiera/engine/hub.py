@@ -72,7 +72,7 @@ from damiera.engine.hub_protocol import (
     score_string,
 )
 from damiera.engine.levels import level
-from damiera.engine.search import MAX_CLOCK, MAX_DEPTH, MAX_MOVETIME, allocate_time
+from damiera.engine.search import MAX_CLOCK, MAX_DEPTH, MAX_GAME_PLY, MAX_MOVETIME, allocate_time
 from damiera.rules import game as _rules
 from damiera.rules.game import Game
 from damiera.rules.variant import VARIANTS, Variant, variant
@@ -125,6 +125,7 @@ class HubSession:
         self._worker: threading.Thread | None = None
         self._searching = False
         self._pondering = False
+        self._search_ply = 0  # plies played before the searched position
         self._stop_requested = threading.Event()
         self._timer: threading.Timer | None = None
         #: The error of the first write to ``out`` that failed (None while it works).
@@ -299,6 +300,7 @@ class HubSession:
         with self._lock:
             self._searching = True
             self._pondering = mode == "ponder"
+            self._search_ply = min(game.ply, MAX_GAME_PLY)  # for ponder-hit's share of the clock
             self._stop_requested.clear()
         self._worker = threading.Thread(
             target=self._search, args=(engine, game.copy(), mode),
@@ -380,7 +382,7 @@ class HubSession:
             seconds = self.movetime
             if self.clock is not None:
                 remaining, inc, moves = self.clock
-                seconds = allocate_time(remaining, inc, moves)[0]
+                seconds = allocate_time(remaining, inc, moves, self._search_ply)[0]
             if seconds is not None:
                 self._timer = threading.Timer(seconds, self._stop_search)
                 self._timer.daemon = True

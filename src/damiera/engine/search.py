@@ -332,8 +332,23 @@ def allocate_time(remaining: float, increment: float = 0.0, moves_to_go: int | N
     ``remaining`` seconds (``increment`` added after each move, ``moves_to_go`` moves to play
     on it, None for the rest of the game, estimated from ``ply``, the plies played): no new
     iteration starts after ``soft`` in an ordinary move, the search is cut at ``hard``, which
-    stays below ``remaining`` by a safety share (``csrc/root.c``, ``time_allocate``).
+    stays below ``remaining`` by a safety share (``csrc/root.c``, ``time_allocate``); when
+    the increment does not cover a move's overhead (30 ms), that of the moves still to come
+    (at most 30) is kept back too, so that a long sudden-death game is not lost on time. A
+    remaining time of 0 plans the least (1 ms).
     Raises ValueError for a remaining time outside 0 .. :data:`MAX_CLOCK`, an increment
-    outside 0 .. :data:`MAX_MOVETIME` (NaN included), negative moves to go or plies."""
+    outside 0 .. :data:`MAX_MOVETIME` (NaN included), moves to go outside 0 ..
+    :data:`MAX_MOVES_TO_GO` or plies outside 0 .. :data:`MAX_GAME_PLY`; TypeError for a
+    value of another type (a bool included)."""
+    for name, value in (("remaining", remaining), ("increment", increment)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"allocate_time's {name} is seconds (a number), "
+                            f"not {type(value).__name__}")
+    for name, count, most in (("moves_to_go", moves_to_go or 0, MAX_MOVES_TO_GO),
+                              ("ply", ply, MAX_GAME_PLY)):
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise TypeError(f"allocate_time's {name} is an int, not {type(count).__name__}")
+        if not 0 <= count <= most:  # before the core's C int could overflow
+            raise ValueError(f"{name} must be 0-{most}, not {count}")
     soft, hard = _core.allocate_time(remaining, increment, moves_to_go or 0, ply)
     return float(soft), float(hard)

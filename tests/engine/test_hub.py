@@ -82,7 +82,8 @@ def test_hub_bad_level_values_answer_an_error_and_the_engine_keeps_running() -> 
     bad = ["level depth=0", "level depth=-3", "level move-time=-1", "level move-time=0",
            "level move-time=nan", "level move-time=inf", "level move-time=-inf",
            "level time=nan", "level time=inf", "level time=10 inc=nan", "level move-time=abc",
-           "level inc=abc", "level inc=0.5", "level moves=40"]
+           "level inc=abc", "level inc=0.5", "level moves=40", "level move-time=1 inc=0.5",
+           "level depth=3 moves=40", "level infinite inc=2"]
     out = _session(f"pos pos={START_10}", "level depth=1", *bad, "go think", "quit")
     assert len([line for line in out if line.startswith("error message=")]) == len(bad)
     # The last good setting (depth 1) is kept: one depth-1 search, then a legal move.

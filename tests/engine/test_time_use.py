@@ -44,6 +44,8 @@ MOVES_LEFT_MIN, RESERVE_MOVES = 15, 30
     ({"moves_to_go": 20}, "needs the clock's remaining time"),
     ({"time": 1.0, "remaining": 60.0}, "not both"),
     ({"time": math.nan, "cpu_time": True}, "time must be above 0"),
+    ({"time": 10**400}, "time must be above 0"),
+    ({"remaining": 10**400}, "remaining must be above 0"),
 ])
 def test_a_limit_out_of_range_is_refused_saying_which(kwargs: dict[str, float],
                                                       message: str) -> None:
@@ -134,6 +136,9 @@ def test_a_long_sudden_death_game_is_not_lost_on_time() -> None:
     ((True,), TypeError, "remaining is seconds"),
     ((1.0, "0.5"), TypeError, "increment is seconds"),
     ((1.0, 0.0, 2.5), TypeError, "moves_to_go is an int"),
+    ((1.0, 0.0, False), TypeError, "moves_to_go is an int, not bool"),
+    ((10**400,), ValueError, "remaining must be 0-360000 seconds"),
+    ((1.0, -10**400), ValueError, "increment must be 0-3600 seconds"),
 ])
 def test_allocate_time_refuses_what_the_core_cannot_take(args: tuple[Any, ...],
                                                          error: type[Exception],

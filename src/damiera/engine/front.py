@@ -113,7 +113,7 @@ class Limit:
         if self.nodes is not None and self.nodes < 1:
             raise ValueError(f"nodes must be at least 1, not {self.nodes!r}")
         if self.time is not None and not (
-            math.isfinite(self.time) and 0 < self.time <= MAX_MOVETIME
+            0 < self.time <= MAX_MOVETIME and math.isfinite(self.time)
         ):
             raise ValueError(f"time must be above 0 and at most {MAX_MOVETIME:g} seconds, "
                              f"not {self.time!r}")
@@ -129,11 +129,11 @@ class Limit:
             return
         if self.time is not None:
             raise ValueError("give a time for the move or a game clock (remaining), not both")
-        if not (math.isfinite(self.remaining) and 0 < self.remaining <= MAX_CLOCK):
+        if not (0 < self.remaining <= MAX_CLOCK and math.isfinite(self.remaining)):
             raise ValueError(f"remaining must be above 0 and at most {MAX_CLOCK:g} seconds, "
                              f"not {self.remaining!r}")
         if self.increment is not None and not (
-            math.isfinite(self.increment) and 0 <= self.increment <= MAX_MOVETIME
+            0 <= self.increment <= MAX_MOVETIME and math.isfinite(self.increment)
         ):
             raise ValueError(f"increment must be 0 to {MAX_MOVETIME:g} seconds, "
                              f"not {self.increment!r}")

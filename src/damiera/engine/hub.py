@@ -257,6 +257,10 @@ class HubSession:
         and ``inc`` must be finite numbers (``move-time`` above 0, the others 0 or more);
         ``inc`` or ``moves`` without ``time`` is an error; a search never runs longer than
         :data:`~damiera.engine.search.MAX_MOVETIME` seconds."""
+        if ("inc" in args or "moves" in args) and "time" not in args:
+            # A clock's parts without its time (beside another setting too): not ignored.
+            raise HubError("inc and moves go with a game clock's time: level time=T [inc=I] "
+                           "[moves=M]")
         if "depth" in args:
             depth = _int_arg(args["depth"], "depth", 1, MAX_DEPTH)
             self.depth, self.movetime, self.nodes, self.clock = depth, None, None, None
@@ -277,9 +281,6 @@ class HubSession:
             self.clock = (min(max(total, 0.001), MAX_CLOCK), min(inc, MAX_MOVETIME), moves)
         elif "infinite" in args:
             self.depth, self.movetime, self.nodes, self.clock = None, None, None, None
-        elif "inc" in args or "moves" in args:  # a clock's parts without its time
-            raise HubError("inc and moves go with a game clock's time: level time=T [inc=I] "
-                           "[moves=M]")
 
     # -- searching ---------------------------------------------------------------------------
     @property

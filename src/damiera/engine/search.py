@@ -340,12 +340,17 @@ def allocate_time(remaining: float, increment: float = 0.0, moves_to_go: int | N
     outside 0 .. :data:`MAX_MOVETIME` (NaN included), moves to go outside 0 ..
     :data:`MAX_MOVES_TO_GO` or plies outside 0 .. :data:`MAX_GAME_PLY`; TypeError for a
     value of another type (a bool included)."""
-    for name, value in (("remaining", remaining), ("increment", increment)):
+    for name, value, most in (("remaining", remaining, MAX_CLOCK),
+                              ("increment", increment, MAX_MOVETIME)):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise TypeError(f"allocate_time's {name} is seconds (a number), "
                             f"not {type(value).__name__}")
-    for name, count, most in (("moves_to_go", moves_to_go or 0, MAX_MOVES_TO_GO),
+        if isinstance(value, int) and abs(value) > most:  # also beyond a float's range
+            raise ValueError(f"{name} must be 0-{most:g} seconds, not {value}")
+    for name, count, most in (("moves_to_go", moves_to_go, MAX_MOVES_TO_GO),
                               ("ply", ply, MAX_GAME_PLY)):
+        if count is None and name == "moves_to_go":
+            continue
         if isinstance(count, bool) or not isinstance(count, int):
             raise TypeError(f"allocate_time's {name} is an int, not {type(count).__name__}")
         if not 0 <= count <= most:  # before the core's C int could overflow

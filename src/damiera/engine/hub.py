@@ -125,7 +125,6 @@ class HubSession:
         self._worker: threading.Thread | None = None
         self._searching = False
         self._pondering = False
-        self._search_ply = 0  # plies played before the searched position
         self._stop_requested = threading.Event()
         self._timer: threading.Timer | None = None
         #: The error of the first write to ``out`` that failed (None while it works).
@@ -305,7 +304,6 @@ class HubSession:
         with self._lock:
             self._searching = True
             self._pondering = mode == "ponder"
-            self._search_ply = min(game.ply, MAX_GAME_PLY)  # for ponder-hit's share of the clock
             self._stop_requested.clear()
         self._worker = threading.Thread(
             target=self._search, args=(engine, game.copy(), mode),
@@ -387,7 +385,9 @@ class HubSession:
             seconds = self.movetime
             if self.clock is not None:
                 remaining, inc, moves = self.clock
-                seconds = allocate_time(remaining, inc, moves, self._search_ply)[0]
+                # pos is refused during a search, so self.game is the searched game.
+                ply = min(self.game.ply, MAX_GAME_PLY) if self.game is not None else 0
+                seconds = allocate_time(remaining, inc, moves, ply)[0]
             if seconds is not None:
                 self._timer = threading.Timer(seconds, self._stop_search)
                 self._timer.daemon = True

@@ -269,6 +269,32 @@ def test_hub_level_refuses_what_is_not_a_whole_number(value: str) -> None:
     assert len(errors) == 1 and "nodes must be a whole number" in errors[0], out
 
 
+@pytest.mark.parametrize("value", ["5_0", "٣", "１", "nan", "inf", "0x1p-2", "1e", ".", "",
+                                   "1" * 41])
+def test_hub_level_refuses_seconds_that_are_not_an_ascii_decimal_number(value: str) -> None:
+    """Python's ``float`` reads ``5_0`` as 50 and other scripts' digits as numbers; the Hub
+    protocol's numbers are ASCII decimals, bounded in length."""
+    out = _session(f"level move-time={value}", f"level time={value}", "quit")
+    errors = [line for line in out if line.startswith("error ")]
+    assert len(errors) == 2 and "must be a number of seconds" in errors[0], out
+    assert all(len(e) < 200 for e in errors)
+
+
+@pytest.mark.parametrize("value", ["0.25", ".25", "25e-2", "+0.25", "0.250000"])
+def test_hub_level_move_time_reads_decimal_numbers(value: str) -> None:
+    out = _session(f"pos pos={START_10}", f"level move-time={value}", "go think", "quit")
+    assert not any(line.startswith("error ") for line in out), out
+    assert out[-1].startswith("done move=")
+
+
+@pytest.mark.parametrize("value", ["0", "4", "٣", "3_0", "2.0", "9" * 5000])
+def test_hub_set_param_level_refuses_all_but_1_2_3(value: str) -> None:
+    out = _session(f"set-param name=level value={value}", "set-param name=level value=2",
+                   "quit")
+    errors = [line for line in out if line.startswith("error ")]
+    assert len(errors) == 1 and "level" in errors[0] and len(errors[0]) < 200, out
+
+
 def test_hub_level_nodes_gives_the_same_move_whatever_the_machine() -> None:
     # A node budget, unlike a clock, is the same search on every run.
     lines = (f"pos pos={START_10}", "level nodes=2000", "go analyze", "quit")

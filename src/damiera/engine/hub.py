@@ -225,10 +225,7 @@ class HubSession:
             self.engine = None
             self.game = None  # a position of another variant means nothing here
         elif name == "level":
-            try:
-                self.level = level(int(value)).number
-            except ValueError as exc:
-                raise HubError(str(exc)) from None
+            self.level = level(_int_arg(value.strip(), "level", 1, 3)).number
             self.engine = None
         elif name == "book":
             if value.strip().lower() not in ("true", "false"):
@@ -407,10 +404,9 @@ class HubSession:
 
 def _seconds(text: str, what: str, positive: bool) -> float:
     """A finite number of seconds (above 0 if ``positive``, else 0 or more); HubError if not."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise HubError(f"{what} must be a number of seconds, not {excerpt(text)!r}") from None
+    if len(text) > _MAX_NUMBER_CHARS or _DECIMAL.fullmatch(text) is None:
+        raise HubError(f"{what} must be a number of seconds, not {excerpt(text)!r}")
+    value = float(text)
     if not math.isfinite(value) or value < 0 or (positive and value == 0):
         kind = "a positive" if positive else "a finite, non-negative"
         raise HubError(f"{what} must be {kind} number of seconds, not {excerpt(text)!r}")
@@ -435,6 +431,11 @@ def _int_arg(text: str, what: str, low: int, high: int) -> int:
 
 
 _WHOLE_NUMBER = re.compile(r"([+-]?)([0-9]+)")
+#: A decimal number in ASCII, as the Hub protocol writes one (``0.5``, ``.5``, ``1e-3``): not
+#: Python's ``float`` syntax, which also takes ``5_0``, ``nan``, ``inf`` and other scripts'
+#: digits. Longer texts are refused before they are read.
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_MAX_NUMBER_CHARS = 40
 
 
 def run(lines: Iterable[str | HubError], out: TextIO,

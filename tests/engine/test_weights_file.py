@@ -31,10 +31,11 @@ BRAZILIAN = variant("brazilian")  # the same board and windows as Russian, other
 #: g2r4 (benchmarks/eval_results.md, "Russian at scale"), then by g2t4 with learned terms
 #: ("Russian: learned terms"), and American's by g3t4 ("American: a second generation, with
 #: learned terms"), then by g5s ("American: a fourth generation, and deeper labels for the
-#: endings"): their tables as written.
+#: endings"), and International's by g8w ("International: king windows, and a generation three
+#: times the size"): their tables as written.
 TABLES_BEFORE_VERSION_3 = {
     "10x10-4rows-back-flying-menkings-majority-pass_through-mandatory":
-        "db0a2a88bec8590a0ec170f3c5e78b1301a3ecf257ee62282b675f4d0e424e4e",
+        "13466606584e521a79063476490983bcebb889025c1bac901008802c66300be7",
     "8x8-3rows-back-flying-menkings-free-promote_and_continue-mandatory":
         "94280457e29d59d1729240a8f1ce0f3a19659da4675463137440fa37ad73b6f7",
     "8x8-3rows-back-flying-menkings-majority-pass_through-mandatory":
@@ -53,14 +54,19 @@ TABLES_BEFORE_VERSION_3 = {
 #: The king windows of the shipped files of version 5 (the others have none): their rows and
 #: the SHA-256 of every king window's table as read. American's: g5w, the king windows fitted
 #: on top of g5s's tables and terms (benchmarks/eval_results.md, "American: king windows in
-#: the engine").
+#: the engine"); International's: g8w, fitted the same way on g8t4 ("International: king
+#: windows, and a generation three times the size").
 SHIPPED_KING_WINDOWS = {
+    "10x10-4rows-back-flying-menkings-majority-pass_through-mandatory":
+        (3, "fc773c2d28262214fb726d5cc28b675ee5ea73b7132f4a43a32329c5308a98ae"),
     "8x8-3rows-forward-short-menkings-free-promote_and_stop-mandatory":
         (3, "196922fa64e2fc488380fc8162915990a7f6d563e9087d676bfa20bb4ab18c19"),
 }
 
 #: The learned terms' weights of the shipped files of version 4 or 5 (the others weigh none).
 SHIPPED_TERMS = {
+    "10x10-4rows-back-flying-menkings-majority-pass_through-mandatory":
+        (-4, -92, -31, -117, 14, 15, 6, 32),
     "8x8-3rows-back-flying-menkings-free-promote_and_continue-mandatory":
         (8, 155, -61, -16, 16, -33, 13, 258),
     "8x8-3rows-forward-short-menkings-free-promote_and_stop-mandatory":

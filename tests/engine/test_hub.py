@@ -295,6 +295,36 @@ def test_hub_set_param_level_refuses_all_but_1_2_3(value: str) -> None:
     assert len(errors) == 1 and "level" in errors[0] and len(errors[0]) < 200, out
 
 
+@pytest.mark.parametrize("line", ["level time=10 inc=", "level time=10 inc",
+                                  "level time=10 moves=", "level time=10 inc= 0.5",
+                                  "level depth=3 move-time=nan", "level move-time=nan depth=3",
+                                  "level move-time=0.5 time=nan", "level depth=2 nodes=x",
+                                  "level nodes=500 time=10 inc=-1"])
+def test_hub_level_checks_every_value_given_even_one_a_higher_setting_overrides(
+        line: str) -> None:
+    """An empty ``inc=`` is not 0, and a bad value beside a setting that takes precedence
+    (depth over nodes over move-time over time) is refused, not ignored: the line changes
+    nothing."""
+    session = HubSession(io.StringIO())
+    session.handle("level depth=1")
+    session.handle(line)
+    session.close()
+    assert session.out.getvalue().startswith("error message="), line
+    assert (session.depth, session.nodes, session.movetime, session.clock) == (1, None, None,
+                                                                               None)
+
+
+def test_hub_error_lines_write_control_characters_escaped_so_one_answer_is_one_line() -> None:
+    out = io.StringIO()
+    session = HubSession(out)
+    session.handle('set-param name=book value="x\rpong\r\x1c\x0b\x00\x1b[2J"')
+    session.close()
+    text = out.getvalue()
+    assert text.count("\n") == 1 and len(text.splitlines()) == 1, text
+    assert text.startswith("error message=") and "\\x0dpong" in text
+    assert all(" " <= c <= "~" for c in text[:-1])
+
+
 def test_hub_level_nodes_gives_the_same_move_whatever_the_machine() -> None:
     # A node budget, unlike a clock, is the same search on every run.
     lines = (f"pos pos={START_10}", "level nodes=2000", "go analyze", "quit")

@@ -252,29 +252,34 @@ class HubSession:
         ``depth`` must be 1 to :data:`~damiera.engine.search.MAX_DEPTH`; ``move-time``, ``time``
         and ``inc`` must be finite numbers (``move-time`` above 0, the others 0 or more);
         ``inc`` or ``moves`` without ``time`` is an error; a search never runs longer than
-        :data:`~damiera.engine.search.MAX_MOVETIME` seconds."""
+        :data:`~damiera.engine.search.MAX_MOVETIME` seconds. Of several settings the first of
+        depth, nodes, move-time, time, infinite is used, but a bad value of any is refused."""
         if ("inc" in args or "moves" in args) and "time" not in args:
             # A clock's parts without its time (beside another setting too): not ignored.
             raise HubError("inc and moves go with a game clock's time: level time=T [inc=I] "
                            "[moves=M]")
-        if "depth" in args:
-            depth = _int_arg(args["depth"], "depth", 1, MAX_DEPTH)
+        # Every value given is checked, the ones a higher setting overrides too; empty is bad.
+        depth = _int_arg(args["depth"], "depth", 1, MAX_DEPTH) if "depth" in args else None
+        nodes = _int_arg(args["nodes"], "nodes", 1, MAX_NODES) if "nodes" in args else None
+        movetime = (_seconds(args["move-time"], "move-time", positive=True)
+                    if "move-time" in args else None)
+        clock = None
+        if "time" in args:
+            # moves=0 (or none) is sudden death: the search estimates the moves left.
+            moves = _int_arg(args.get("moves", "0"), "moves", 0, 10_000) or None
+            total = _seconds(args["time"], "time", positive=False)
+            inc = _seconds(args.get("inc", "0"), "inc", positive=False)
+            # A clock at 0 still gets the least think; beyond the search's ranges, the most.
+            clock = (min(max(total, 0.001), MAX_CLOCK), min(inc, MAX_MOVETIME), moves)
+        if depth is not None:
             self.depth, self.movetime, self.nodes, self.clock = depth, None, None, None
-        elif "nodes" in args:
-            nodes = _int_arg(args["nodes"], "nodes", 1, MAX_NODES)
+        elif nodes is not None:
             self.depth, self.movetime, self.nodes, self.clock = None, None, nodes, None
-        elif "move-time" in args:
-            movetime = _seconds(args["move-time"], "move-time", positive=True)
+        elif movetime is not None:
             self.depth, self.nodes, self.clock = None, None, None
             self.movetime = min(movetime, MAX_MOVETIME)
-        elif "time" in args:
-            # moves=0 (or none) is sudden death: the search estimates the moves left.
-            moves = _int_arg(args.get("moves") or "0", "moves", 0, 10_000) or None
-            total = _seconds(args["time"], "time", positive=False)
-            inc = _seconds(args.get("inc") or "0", "inc", positive=False)
-            self.depth, self.movetime, self.nodes = None, None, None
-            # A clock at 0 still gets the least think; beyond the search's ranges, the most.
-            self.clock = (min(max(total, 0.001), MAX_CLOCK), min(inc, MAX_MOVETIME), moves)
+        elif clock is not None:
+            self.depth, self.movetime, self.nodes, self.clock = None, None, None, clock
         elif "infinite" in args:
             self.depth, self.movetime, self.nodes, self.clock = None, None, None, None
 

@@ -44,7 +44,9 @@ class HubError(ValueError):
 def excerpt(text: str) -> str:
     """A short, printable-ASCII excerpt of outside input for an error message."""
     cut = text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS] + "..."
-    return cut.encode("ascii", "backslashreplace").decode("ascii").replace('"', "'")
+    ascii_text = cut.encode("ascii", "backslashreplace").decode("ascii").replace('"', "'")
+    # Control characters (CR, NUL, escape...) are written as \xNN: one answer stays one line.
+    return "".join(c if " " <= c <= "~" else f"\\x{ord(c):02x}" for c in ascii_text)
 
 
 def parse_line(line: str) -> tuple[str, dict[str, str]]:

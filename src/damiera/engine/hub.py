@@ -71,7 +71,7 @@ from damiera.engine.hub_protocol import (
     parse_position,
     score_string,
 )
-from damiera.engine.levels import level
+from damiera.engine.levels import LEVELS
 from damiera.engine.search import MAX_CLOCK, MAX_DEPTH, MAX_GAME_PLY, MAX_MOVETIME, allocate_time
 from damiera.rules import game as _rules
 from damiera.rules.game import Game
@@ -225,7 +225,7 @@ class HubSession:
             self.engine = None
             self.game = None  # a position of another variant means nothing here
         elif name == "level":
-            self.level = level(_int_arg(value.strip(), "level", 1, 3)).number
+            self.level = _int_arg(value.strip(), "level", min(LEVELS), max(LEVELS))
             self.engine = None
         elif name == "book":
             if value.strip().lower() not in ("true", "false"):
@@ -272,16 +272,18 @@ class HubSession:
             # A clock at 0 still gets the least think; beyond the search's ranges, the most.
             clock = (min(max(total, 0.001), MAX_CLOCK), min(inc, MAX_MOVETIME), moves)
         if depth is not None:
-            self.depth, self.movetime, self.nodes, self.clock = depth, None, None, None
+            chosen = (depth, None, None, None)
         elif nodes is not None:
-            self.depth, self.movetime, self.nodes, self.clock = None, None, nodes, None
+            chosen = (None, nodes, None, None)
         elif movetime is not None:
-            self.depth, self.nodes, self.clock = None, None, None
-            self.movetime = min(movetime, MAX_MOVETIME)
+            chosen = (None, None, min(movetime, MAX_MOVETIME), None)
         elif clock is not None:
-            self.depth, self.movetime, self.nodes, self.clock = None, None, None, clock
+            chosen = (None, None, None, clock)
         elif "infinite" in args:
-            self.depth, self.movetime, self.nodes, self.clock = None, None, None, None
+            chosen = (None, None, None, None)
+        else:
+            return  # no setting this engine knows: nothing changes
+        self.depth, self.nodes, self.movetime, self.clock = chosen
 
     # -- searching ---------------------------------------------------------------------------
     @property

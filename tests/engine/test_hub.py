@@ -325,6 +325,24 @@ def test_hub_error_lines_write_control_characters_escaped_so_one_answer_is_one_l
     assert all(" " <= c <= "~" for c in text[:-1])
 
 
+@pytest.mark.parametrize("value, written", [
+    ("\u0663", "'\\u0663'"),                      # Arabic-Indic three: one backslash, not two
+    ("\U0001f600" * 41, "'" + "\\U0001f600" * 4 + "...'"),  # cut to whole escapes
+    ("9" * 60, "'" + "9" * 40 + "...'"),
+    ("\u00e9" * 40, "'" + "\\xe9" * 10 + "...'"),
+])
+def test_hub_error_quotes_a_bad_value_once_escaped_and_at_most_forty_characters(
+        value: str, written: str) -> None:
+    """The excerpt of a refused value is written between single quotes with each escape's
+    backslash once (not repr's twice) and at most EXCERPT_CHARS characters before ``...``,
+    however long the value's escapes make it."""
+    out = io.StringIO()
+    session = HubSession(out)
+    session.handle(f'level time="{value}"')
+    session.close()
+    assert out.getvalue() == f'error message="time must be a number of seconds, not {written}"\n'
+
+
 def test_hub_level_nodes_gives_the_same_move_whatever_the_machine() -> None:
     # A node budget, unlike a clock, is the same search on every run.
     lines = (f"pos pos={START_10}", "level nodes=2000", "go analyze", "quit")

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from damiera.engine.hub_protocol import excerpt
+from damiera.engine.hub_protocol import quoted_excerpt
 from damiera.rules.geometry import geometry
 from damiera.rules.movegen import Move, generate
 from damiera.rules.position import (
@@ -172,7 +172,7 @@ class _Fields:
     def take(self, width: int, what: str) -> str:
         if self.at + width > len(self.text):
             raise DxpError(f"{self.kind}: too short for its {what} field "
-                           f"({len(self.text)} characters): {excerpt(self.text)!r}")
+                           f"({len(self.text)} characters): {quoted_excerpt(self.text)}")
         field = self.text[self.at : self.at + width]
         self.at += width
         return field
@@ -199,7 +199,7 @@ class _Fields:
     def end(self) -> None:
         if self.at != len(self.text):
             raise DxpError(f"{self.kind}: {len(self.text) - self.at} characters too many: "
-                           f"{excerpt(self.text)!r}")
+                           f"{quoted_excerpt(self.text)}")
 
 
 def _board(v: Variant, turn: Color, board: str) -> Position:
@@ -232,7 +232,7 @@ def decode(v: Variant, text: str) -> Message:
     kinds = {"R": "GAMEREQ", "A": "GAMEACC", "M": "MOVE", "E": "GAMEEND", "B": "BACKREQ",
              "K": "BACKACC"}
     if head not in readers:
-        raise DxpError(f"unknown message type {head!r}: {excerpt(text)!r}")
+        raise DxpError(f"unknown message type {head!r}: {quoted_excerpt(text)}")
     fields = _Fields(text, kinds[head])
     msg = readers[head](fields)
     fields.end()

@@ -69,6 +69,7 @@ from damiera.engine.hub_protocol import (
     parse_hub_move,
     parse_line,
     parse_position,
+    quoted_excerpt,
     score_string,
 )
 from damiera.engine.levels import LEVELS
@@ -412,11 +413,11 @@ class HubSession:
 def _seconds(text: str, what: str, positive: bool) -> float:
     """A finite number of seconds (above 0 if ``positive``, else 0 or more); HubError if not."""
     if len(text) > _MAX_NUMBER_CHARS or _DECIMAL.fullmatch(text) is None:
-        raise HubError(f"{what} must be a number of seconds, not {excerpt(text)!r}")
+        raise HubError(f"{what} must be a number of seconds, not {quoted_excerpt(text)}")
     value = float(text)
     if not math.isfinite(value) or value < 0 or (positive and value == 0):
         kind = "a positive" if positive else "a finite, non-negative"
-        raise HubError(f"{what} must be {kind} number of seconds, not {excerpt(text)!r}")
+        raise HubError(f"{what} must be {kind} number of seconds, not {quoted_excerpt(text)}")
     return value
 
 
@@ -426,7 +427,7 @@ def _int_arg(text: str, what: str, low: int, high: int) -> int:
     digits past the bound's are never converted."""
     found = _WHOLE_NUMBER.fullmatch(text)
     if found is None:
-        raise HubError(f"{what} must be a whole number, not {excerpt(text)!r}")
+        raise HubError(f"{what} must be a whole number, not {quoted_excerpt(text)}")
     sign, digits = found.group(1), found.group(2).lstrip("0") or "0"
     if sign == "-" and digits != "0":
         raise HubError(f"{what} must be between {low} and {high}, not {excerpt(text)}")

@@ -42,11 +42,33 @@ class HubError(ValueError):
 
 
 def excerpt(text: str) -> str:
-    """A short, printable-ASCII excerpt of outside input for an error message."""
-    cut = text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS] + "..."
-    ascii_text = cut.encode("ascii", "backslashreplace").decode("ascii").replace('"', "'")
-    # Control characters (CR, NUL, escape...) are written as \xNN: one answer stays one line.
-    return "".join(c if " " <= c <= "~" else f"\\x{ord(c):02x}" for c in ascii_text)
+    """A short, printable-ASCII excerpt of outside input for an error message: at most
+    :data:`EXCERPT_CHARS` characters as written (then ``...``), each character outside
+    printable ASCII written as its ``\\xNN``, ``\\uNNNN`` or ``\\UNNNNNNNN`` escape (so one
+    answer stays one line, and an escape is never cut in two), a double quote as ``'``.
+    Reads at most ``EXCERPT_CHARS + 1`` characters of ``text``."""
+    out: list[str] = []
+    used = 0
+    for c in text[: EXCERPT_CHARS + 1]:
+        if c == '"':
+            piece = "'"
+        elif " " <= c <= "~":
+            piece = c
+        else:
+            code = ord(c)
+            piece = (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000
+                     else f"\\U{code:08x}")
+        if used + len(piece) > EXCERPT_CHARS:
+            return "".join(out) + "..."
+        out.append(piece)
+        used += len(piece)
+    return "".join(out)
+
+
+def quoted_excerpt(text: str) -> str:
+    """:func:`excerpt` between single quotes, as an error message quotes a bad value (not
+    ``repr``, which would write each escape's backslash twice)."""
+    return f"'{excerpt(text)}'"
 
 
 def parse_line(line: str) -> tuple[str, dict[str, str]]:
@@ -76,7 +98,7 @@ def parse_line(line: str) -> tuple[str, dict[str, str]]:
             if i < n and line[i] == '"':
                 close = line.find('"', i + 1)
                 if close < 0:
-                    raise HubError(f"unclosed quote in {excerpt(line)!r}")
+                    raise HubError(f"unclosed quote in {quoted_excerpt(line)}")
                 value = line[i + 1 : close]
                 i = close + 1
             else:
@@ -85,7 +107,7 @@ def parse_line(line: str) -> tuple[str, dict[str, str]]:
                     i += 1
                 value = line[start:i]
         if i < n and line[i] == '"' or not key:
-            raise HubError(f"cannot read the line {excerpt(line)!r}")
+            raise HubError(f"cannot read the line {quoted_excerpt(line)}")
         words.append((key, value))
     if not words:
         return "", {}
@@ -257,7 +279,7 @@ def parse_hub_move(v: Variant, pos: Position, text: str) -> Move:
     sep = "x" if "x" in text else "-"
     parts = text.split(sep)
     if len(parts) < 2 or not all(p.isascii() and p.isdigit() and len(p) <= 3 for p in parts):
-        raise HubError(f"cannot read the move {excerpt(text)!r}")
+        raise HubError(f"cannot read the move {quoted_excerpt(text)}")
     numbers = [int(p) for p in parts]
     for m in generate(v, pos):
         if (

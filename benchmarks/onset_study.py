@@ -16,7 +16,9 @@ stays at ``--hold`` or more in every later position of the game: the point from 
 engine saw the opponent's edge and never lost sight of it. For each game: the judge's onset
 (ply, pieces on the board, its score), our score there, and our own onset. The summary
 (standard error) gives medians and quartiles over the games, and how many plies our onset
-lags the judge's.
+lags the judge's. Two engines score the positions of their own games each in its own favour,
+so read the lag against the same study of the drawn games (``--draws``), whose rows give each
+engine's scores where neither side was winning.
 
 Usage::
 

@@ -43,6 +43,10 @@ from damiera.rules.variant import Color
 
 #: The largest PDN file read (bytes): the study is for match files, not databases.
 MAX_BYTES = 20_000_000
+#: PDN results that name a winner (both the draughts and the chess way of writing them).
+_WINNER_BY_RESULT = {"2-0": Color.WHITE, "1-0": Color.WHITE, "0-2": Color.BLACK,
+                     "0-1": Color.BLACK}
+_DRAWN = ("1-1", "1/2-1/2")
 #: Scores are clipped to +-CLIP centi-men (a won position's mate scores included).
 CLIP = 999
 
@@ -93,9 +97,11 @@ def study(game: PdnGame, player: str, draws: bool, judge: list[str], judge_depth
         ours = Color.BLACK
     else:
         return None
+    # The Result tag first: a game lost on time or by resignation ends in no decided position.
     outcome = game.game.outcome()
-    drawn = result in ("1-1", "1/2-1/2") or (outcome is not None and outcome.winner is None)
-    lost = outcome is not None and outcome.winner is ours.opponent
+    winner = _WINNER_BY_RESULT.get(result, outcome.winner if outcome is not None else None)
+    drawn = result in _DRAWN or (result == "*" and outcome is not None and winner is None)
+    lost = winner is ours.opponent
     if (draws and not drawn) or (not draws and not lost):
         return None
     v = game.variant

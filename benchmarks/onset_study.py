@@ -35,7 +35,7 @@ import statistics
 import sys
 from dataclasses import asdict, dataclass, field
 
-from damiera.engine.hub_client import HubClient
+from damiera.engine.hub_client import HubClient, HubClientError
 from damiera.engine.search import MATE_BOUND, Searcher
 from damiera.pdn.reader import PdnGame, read_games
 from damiera.rules.movegen import generate
@@ -188,8 +188,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{a.pdn} is larger than {MAX_BYTES} bytes")
     studies = []
     for game in read_games(data):
-        s = study(game, a.player, a.draws, judge, a.judge_depth, a.nodes, a.from_ply, a.onset,
-                  a.hold, a.decided)
+        try:
+            s = study(game, a.player, a.draws, judge, a.judge_depth, a.nodes, a.from_ply,
+                      a.onset, a.hold, a.decided)
+        except HubClientError as exc:
+            print(f"onset_study.py: error: {exc}", file=sys.stderr)
+            return 1
         if s is not None:
             studies.append(s)
             print(json.dumps(asdict(s)), flush=True)

@@ -343,6 +343,24 @@ def test_hub_error_quotes_a_bad_value_once_escaped_and_at_most_forty_characters(
     assert out.getvalue() == f'error message="time must be a number of seconds, not {written}"\n'
 
 
+@pytest.mark.parametrize("line", ['set-param name=variant value="\u00e9"',
+                                  'set-param name=variant value="it\u0430lian"',
+                                  'set-param name=variant value="international+\U0001f600"',
+                                  'pos pos="W' + "b" * 19 + "\u00e9" + "e" * 10 + "w" * 20 + '"'])
+def test_hub_error_lines_are_printable_ascii_whatever_module_wrote_the_message(
+        line: str) -> None:
+    """The rules' own messages (a variant's name, a FEN's square) quote the input as it came;
+    the Hub's error line escapes what is not printable ASCII."""
+    out = io.StringIO()
+    session = HubSession(out)
+    session.handle(line)
+    session.close()
+    text = out.getvalue()
+    assert text.startswith("error message=") and text.count("\n") == 1, text
+    assert all(" " <= c <= "~" for c in text[:-1]), text
+    assert "\\u0" in text or "\\xe9" in text or "\\U0001f600" in text, text
+
+
 def test_hub_level_nodes_gives_the_same_move_whatever_the_machine() -> None:
     # A node budget, unlike a clock, is the same search on every run.
     lines = (f"pos pos={START_10}", "level nodes=2000", "go analyze", "quit")

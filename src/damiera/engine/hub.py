@@ -62,6 +62,7 @@ from damiera.engine.hub_protocol import (
     SCAN_VARIANTS,
     HubError,
     ReadAhead,
+    ascii_message,
     excerpt,
     format_line,
     hub_variant_name,
@@ -153,7 +154,8 @@ class HubSession:
                     self._on_output_error()
 
     def _error(self, message: str) -> None:
-        self.send(format_line("error", message=message))
+        # Messages of the rules (a variant's or a FEN's) may quote non-ASCII input as it came.
+        self.send(format_line("error", message=ascii_message(message)))
 
     # -- input -------------------------------------------------------------------------------
     def handle(self, line: str | HubError) -> bool:

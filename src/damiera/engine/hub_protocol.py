@@ -50,19 +50,30 @@ def excerpt(text: str) -> str:
     out: list[str] = []
     used = 0
     for c in text[: EXCERPT_CHARS + 1]:
-        if c == '"':
-            piece = "'"
-        elif " " <= c <= "~":
-            piece = c
-        else:
-            code = ord(c)
-            piece = (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000
-                     else f"\\U{code:08x}")
+        piece = _printable(c)
         if used + len(piece) > EXCERPT_CHARS:
             return "".join(out) + "..."
         out.append(piece)
         used += len(piece)
     return "".join(out)
+
+
+def _printable(c: str) -> str:
+    """One character as an answer line writes it: printable ASCII as itself (a double quote
+    as ``'``), anything else as its ``\\xNN``, ``\\uNNNN`` or ``\\UNNNNNNNN`` escape."""
+    if c == '"':
+        return "'"
+    if " " <= c <= "~":
+        return c
+    code = ord(c)
+    return (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000
+            else f"\\U{code:08x}")
+
+
+def ascii_message(text: str) -> str:
+    """A whole message in printable ASCII, each other character escaped as :func:`excerpt`
+    does (not cut): what an ``error`` line carries, whatever module wrote the message."""
+    return "".join(map(_printable, text))
 
 
 def quoted_excerpt(text: str) -> str:

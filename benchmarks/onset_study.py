@@ -36,7 +36,7 @@ import sys
 from dataclasses import asdict, dataclass, field
 
 from damiera.engine.hub_client import HubClient, HubClientError
-from damiera.engine.search import MATE_BOUND, Searcher
+from damiera.engine.search import Searcher
 from damiera.pdn.reader import PdnGame, read_games
 from damiera.rules.movegen import generate
 from damiera.rules.variant import Color
@@ -67,7 +67,7 @@ class GameStudy:
 
 
 def _clip(score: int) -> int:
-    return max(-CLIP, min(CLIP, score if abs(score) < MATE_BOUND else CLIP * (1 if score > 0 else -1)))
+    return max(-CLIP, min(CLIP, score))  # a mate's score lies far beyond CLIP
 
 
 def onset(scores: list[int | None], reach: int, hold: int) -> int | None:

@@ -7,12 +7,15 @@ from __future__ import annotations
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from damiera.engine.levels import LEVELS
+from damiera.engine.search import allocate_time
 from damiera.web import clocks
-from damiera.web.store import GameStore
+from damiera.web.store import GameStore, StoredGame
 from tests.conftest import FIRST_RELEASE_GAMES_TABLE
 from tests.web.conftest import new_game, play
 
@@ -103,6 +106,56 @@ def test_against_the_computer_its_thinking_time_is_on_its_clock(client: TestClie
     assert game["clock"]["black_ms"] == 900_000 + 10_000   # the hand-moved time stood still
     pdn = client.get(f"/api/games/{game['id']}/pdn").text
     assert "{[%clk 0:15:07]}" in pdn and "{[%clk 0:15:10]}" in pdn
+
+
+@pytest.fixture
+def computer_times(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> list[float | None]:
+    """The ``movetime`` each computer move of the session's site is asked with."""
+    pool = client.app.state.service.computer     # type: ignore[attr-defined]
+    asked: list[float | None] = []
+    real = pool.choose
+
+    async def spy(*args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs.get("movetime"))
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(pool, "choose", spy)
+    return asked
+
+
+def test_against_the_computer_a_short_clock_shortens_its_moves(
+        client: TestClient, time: Time, computer_times: list[float | None]) -> None:
+    # 1 minute a game: level 3's own 2 s a move would lose on time in 30 moves; it gets the
+    # share of its 60 s that the engine's clock management plans for its first move
+    game = new_game(client, variant="italian", opponent="computer", level=3, clock="1+0")
+    time.advance(3)
+    play(client, game["id"], "22-19")
+    assert computer_times == [pytest.approx(allocate_time(60.0, 0.0, ply=1)[0])]
+    assert 0.5 < computer_times[0] < LEVELS[3].movetime
+
+
+def test_against_the_computer_a_long_clock_or_none_keeps_the_levels_own_time(
+        client: TestClient, time: Time, computer_times: list[float | None]) -> None:
+    for clock in ("15+10", "none"):
+        game = new_game(client, variant="italian", opponent="computer", level=2, clock=clock)
+        play(client, game["id"], "22-19")
+    assert computer_times == [LEVELS[2].movetime, None]
+
+
+def test_move_share_follows_the_time_left_and_stops_with_the_clock(time: Time) -> None:
+    stored = StoredGame(id="g", variant="italian", optional_capture=False,
+                        opponent="computer", level=3, side="white", start_fen=None,
+                        moves=["22-19"], clock=clocks.new_clock((60, 0), T0))
+    assert stored.clock is not None
+    stored.clock["remaining"]["black"] = 2000          # the computer (Black) has 2 s left
+    assert clocks.move_share(stored) == pytest.approx(allocate_time(2.0, 0.0, ply=1)[0])
+    time.advance(1.5)                                   # its clock runs: 0.5 s left
+    assert clocks.move_share(stored) == pytest.approx(allocate_time(0.5, 0.0, ply=1)[0])
+    assert clocks.move_share(stored) < 0.05
+    stored.clock["stopped"] = True
+    assert clocks.move_share(stored) is None
+    stored.clock = None
+    assert clocks.move_share(stored) is None
 
 
 def test_a_database_made_before_clocks_gets_the_column(tmp_path: Path) -> None:

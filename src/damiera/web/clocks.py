@@ -29,6 +29,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
+from damiera.engine.search import MAX_CLOCK, MAX_GAME_PLY, allocate_time
 from damiera.rules.game import Result, ResultReason, flag_result
 from damiera.rules.position import Position
 from damiera.rules.variant import Variant, variant
@@ -122,6 +123,21 @@ def live(stored: StoredGame, at: datetime | None = None) -> dict[str, int] | Non
         side = turn_of(stored)
         left[side] = max(0, left[side] - _elapsed_ms(clock, at or now()))
     return left
+
+
+def move_share(stored: StoredGame, at: datetime | None = None) -> float | None:
+    """Seconds the side to move of ``stored`` should spend on its move at most, by its
+    clock: the share the engine's clock management plans for an ordinary move (the soft
+    time of :func:`damiera.engine.search.allocate_time`) of that side's time left now, with
+    the game's increment and the plies played; None for an untimed game or a stopped clock
+    (a game over, or online before its first moves)."""
+    left = live(stored, at)
+    if left is None or stored.clock is None or stored.clock.get("stopped"):
+        return None
+    remaining = min(left[turn_of(stored)] / 1000, MAX_CLOCK)
+    increment = min(float(stored.clock["increment"]), float(MAX_INCREMENT))
+    soft, _ = allocate_time(remaining, increment, ply=min(len(stored.moves), MAX_GAME_PLY))
+    return soft
 
 
 def flag_due(stored: StoredGame, at: datetime | None = None) -> bool:

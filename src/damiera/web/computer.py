@@ -127,6 +127,13 @@ def choose_move(
     return result.move.raw if result.move is not None else legal_moves(v, position)[0]
 
 
+def capped(cap: float | None, movetime: float | None) -> float | None:
+    """The shorter of two times in seconds, either of which may be None (no limit)."""
+    if cap is None:
+        return movetime
+    return cap if movetime is None else min(cap, movetime)
+
+
 def _stop_when_asked(player: Engine, asked: Callable[[], bool], done: threading.Event) -> None:
     """Stop ``player``'s search once ``asked()`` says so (in a pool's worker: the server
     wrote this search's number, never reused, into its slot's stop request, so a request
@@ -218,10 +225,13 @@ class ComputerPool:
         still_wanted: Callable[[], Awaitable[bool]] | None = None,
         engine: str | None = None,
         ask: Ask | None = None,
+        movetime: float | None = None,
     ) -> Move:
         """The computer's move (see :func:`choose_move`), computed in a worker process, or
         with ``engine`` the move of that Hub engine (``level`` unused; raises
-        :class:`~damiera.web.hub_engines.EngineFailed` when it fails).
+        :class:`~damiera.web.hub_engines.EngineFailed` when it fails). ``movetime``: seconds
+        for this move (a timed game's share of the clock), within the pool's cap; None: the
+        level's or the engine's own time.
         Raises :class:`LimitExceeded` when the queue is full; cancelling the caller while the
         search waits for a worker drops it, and so does ``still_wanted`` answering False
         when a worker is free (the game changed meanwhile: :class:`GameChanged`); cancelling
@@ -249,10 +259,11 @@ class ComputerPool:
                 self.started += 1
                 slot = self._free.pop()
                 try:
+                    movetime = capped(self.movetime, movetime)
                     if engine is not None:
-                        return await self._run_hub(engine, variant_id, positions)
+                        return await self._run_hub(engine, variant_id, positions, movetime)
                     return await self._run(variant_id, optional_capture, positions, level, slot,
-                                           ask)
+                                           ask, movetime)
                 finally:
                     self._free.append(slot)
             finally:
@@ -264,11 +275,11 @@ class ComputerPool:
 
     async def _run(self, variant_id: str, optional_capture: bool,
                    positions: Sequence[Position], level: int, slot: int,
-                   ask: Ask | None) -> Move:
+                   ask: Ask | None, movetime: float | None) -> Move:
         loop = asyncio.get_running_loop()
         self._jobs += 1
         job = self._jobs
-        args = (variant_id, optional_capture, list(positions), level, self.movetime, slot, job)
+        args = (variant_id, optional_capture, list(positions), level, movetime, slot, job)
         try:
             try:
                 return await loop.run_in_executor(self._pool(), choose_move, *args)
@@ -282,11 +293,10 @@ class ComputerPool:
             raise
 
     async def _run_hub(self, engine: str, variant_id: str,
-                       positions: Sequence[Position]) -> Move:
+                       positions: Sequence[Position], movetime: float | None) -> Move:
         stop = threading.Event()
         try:
-            movetime = self.hub.movetime if self.movetime is None else min(
-                self.movetime, self.hub.movetime)  # the pool's cap applies to engines too
+            movetime = capped(self.hub.movetime, movetime)  # the pool's cap applies too
             return await asyncio.to_thread(self.hub.search, engine, variant_id, list(positions),
                                            movetime, stop)
         except asyncio.CancelledError:

@@ -16,6 +16,7 @@ import asyncio
 import logging
 from typing import Any
 
+from damiera.engine.levels import LEVELS
 from damiera.rules.game import Game
 from damiera.rules.movegen import Move
 from damiera.rules.notation import NotationError
@@ -62,17 +63,23 @@ class ComputerTurns(GameRecords):
 
     async def computer_reply(self, stored: StoredGame, game: Game) -> Move:
         """The computer's move in ``game`` (``stored`` rebuilt), searched now and played on
-        ``game``. Raises Conflict when the game changed before a worker was free."""
+        ``game``: in a timed game within the share of its clock that the engine's clock
+        management plans for a move (:func:`clocks.move_share`), at most its level's own time.
+        Raises Conflict when the game changed before a worker was free."""
 
         async def unchanged() -> bool:   # checked when a worker is free, before the search
             return stored.version == 0 or (await self.load(stored.id)).version == stored.version
 
         ask = (Ask(stored.computer_job, stored.id, stored.version)
                if stored.computer_job is not None else None)
+        level = stored.level or 1
+        movetime = clocks.move_share(stored)
+        if movetime is not None and stored.engine is None and level in LEVELS:
+            movetime = min(movetime, LEVELS[level].movetime)   # never longer than untimed
         try:
             move = await self.computer.choose(
-                stored.variant, stored.optional_capture, game.positions, stored.level or 1,
-                still_wanted=unchanged, engine=stored.engine, ask=ask,
+                stored.variant, stored.optional_capture, game.positions, level,
+                still_wanted=unchanged, engine=stored.engine, ask=ask, movetime=movetime,
             )
         except GameChanged:
             raise Conflict(_("the game was changed by another request; reload it")) from None

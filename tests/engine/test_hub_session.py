@@ -227,6 +227,19 @@ def test_line_reader_bounds_every_line() -> None:
     assert isinstance(got[3], ValueError) and "not UTF-8" in str(got[3])
 
 
+def test_line_reader_counts_no_end_of_line_lf_or_crlf() -> None:
+    longest, longer = b"c" * MAX_LINE_BYTES, b"d" * (MAX_LINE_BYTES + 1)
+    for end in (b"\n", b"\r\n"):
+        got = list(read_lines(io.BytesIO(longest + end + longer + end + b"ping" + end)))
+        assert got[0] == "c" * MAX_LINE_BYTES, end
+        assert isinstance(got[1], ValueError) and "longer than" in str(got[1])
+        assert got[2] == "ping"
+    # the last line without an end of line, at and over the bound
+    assert list(read_lines(io.BytesIO(longest))) == ["c" * MAX_LINE_BYTES]
+    over = list(read_lines(io.BytesIO(longer)))
+    assert len(over) == 1 and isinstance(over[0], ValueError)
+
+
 def _traced_lines(line: str) -> int:
     """Python lines run by parse_line (the scanning is in Python: a count of its work)."""
     count = 0

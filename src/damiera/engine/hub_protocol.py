@@ -159,14 +159,21 @@ def score_string(score: int) -> str:
 def read_lines(stream: IO[bytes]) -> Iterator[str | HubError]:
     """The lines of a byte stream, without their end of line, until end of input; a line
     longer than :data:`MAX_LINE_BYTES` (read on and dropped in bounded chunks) or not UTF-8
-    comes as a :class:`HubError` in its place, so the caller answers it and goes on."""
+    comes as a :class:`HubError` in its place, so the caller answers it and goes on. The end
+    of line (LF or CR LF) does not count."""
     while True:
-        raw = stream.readline(MAX_LINE_BYTES + 1)
+        raw = stream.readline(MAX_LINE_BYTES + 2)   # the longest line and its CR LF
         if not raw:
             return
-        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-            while raw and not raw.endswith(b"\n"):
-                raw = stream.readline(MAX_LINE_BYTES)
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+        elif len(raw) == MAX_LINE_BYTES + 2:   # cut off: read on and drop the rest
+            rest = raw
+            while rest and not rest.endswith(b"\n"):
+                rest = stream.readline(MAX_LINE_BYTES)
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        if len(raw) > MAX_LINE_BYTES:
             yield HubError(f"line longer than {MAX_LINE_BYTES} bytes: ignored")
             continue
         try:

@@ -5,6 +5,7 @@ is replaced by a hand-moved one (no test waits for the wall clock)."""
 from __future__ import annotations
 
 import sqlite3
+import time as wall_time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from damiera.engine.levels import LEVELS
 from damiera.engine.search import allocate_time
-from damiera.web import clocks
+from damiera.web import clocks, computer
 from damiera.web.store import GameStore, StoredGame
 from tests.conftest import FIRST_RELEASE_GAMES_TABLE
 from tests.web.conftest import new_game, play
@@ -130,8 +131,9 @@ def test_against_the_computer_a_short_clock_shortens_its_moves(
     game = new_game(client, variant="italian", opponent="computer", level=3, clock="1+0")
     time.advance(3)
     play(client, game["id"], "22-19")
-    assert computer_times == [pytest.approx(allocate_time(60.0, 0.0, ply=1)[0])]
-    assert 0.5 < computer_times[0] < LEVELS[3].movetime
+    share = allocate_time(60.0 - clocks.SERVER_RESERVE, 0.0, ply=1)[0]
+    assert computer_times == [pytest.approx(share)]
+    assert 0.5 < share < LEVELS[3].movetime
 
 
 def test_against_the_computer_a_long_clock_or_none_keeps_the_levels_own_time(
@@ -147,15 +149,63 @@ def test_move_share_follows_the_time_left_and_stops_with_the_clock(time: Time) -
                         opponent="computer", level=3, side="white", start_fen=None,
                         moves=["22-19"], clock=clocks.new_clock((60, 0), T0))
     assert stored.clock is not None
-    stored.clock["remaining"]["black"] = 2000          # the computer (Black) has 2 s left
-    assert clocks.move_share(stored) == pytest.approx(allocate_time(2.0, 0.0, ply=1)[0])
-    time.advance(1.5)                                   # its clock runs: 0.5 s left
-    assert clocks.move_share(stored) == pytest.approx(allocate_time(0.5, 0.0, ply=1)[0])
-    assert clocks.move_share(stored) < 0.05
+    reserve = clocks.SERVER_RESERVE
+    stored.clock["remaining"]["black"] = 5000          # the computer (Black) has 5 s left
+    assert clocks.move_share(stored) == pytest.approx(allocate_time(5 - reserve, 0.0, ply=1)[0])
+    time.advance(2.5)                                   # its clock runs: 2.5 s left
+    assert clocks.move_share(stored) == pytest.approx(allocate_time(2.5 - reserve, 0.0,
+                                                                    ply=1)[0])
+    time.advance(1.0)                                   # 1.5 s left: all of it kept back
+    assert clocks.move_share(stored) == pytest.approx(allocate_time(0.0, 0.0, ply=1)[0])
+    assert clocks.move_share(stored) < 0.01
     stored.clock["stopped"] = True
     assert clocks.move_share(stored) is None
     stored.clock = None
     assert clocks.move_share(stored) is None
+
+
+def test_against_the_computer_a_reply_found_after_its_flag_fell_is_a_loss_on_time(
+        client: TestClient, time: Time, monkeypatch: pytest.MonkeyPatch) -> None:
+    pool = client.app.state.service.computer     # type: ignore[attr-defined]
+    real = pool.choose
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        move = await real(*args, **kwargs)
+        time.advance(61)                        # the search outlasted the computer's minute
+        return move
+
+    monkeypatch.setattr(pool, "choose", slow)
+    game = new_game(client, variant="italian", opponent="computer", level=1, clock="1+0")
+    game = play(client, game["id"], "22-19")
+    assert game["history"] == ["22-19"]         # its move was not stored
+    assert game["result"]["reason"] == "time" and game["result"]["winner"] == "white"
+    assert game["clock"]["black_ms"] == 0 and game["clock"]["running"] is None
+    assert game["thinking"] is False
+    again = client.get(f"/api/games/{game['id']}").json()
+    assert again["history"] == ["22-19"] and again["result"] == game["result"]
+
+
+def test_the_computers_share_is_reckoned_when_asked_and_the_wait_comes_off_it(
+        client: TestClient, time: Time, monkeypatch: pytest.MonkeyPatch) -> None:
+    pool = client.app.state.service.computer     # type: ignore[attr-defined]
+    asked: list[tuple[float | None, float | None]] = []
+    real = pool.choose
+
+    async def spy(*args: Any, **kwargs: Any) -> Any:
+        asked.append((kwargs.get("movetime"), kwargs.get("asked_at")))
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(pool, "choose", spy)
+    for clock in ("1+0", "none"):
+        game = new_game(client, variant="italian", opponent="computer", level=3, clock=clock)
+        before = wall_time.time()
+        play(client, game["id"], "22-19")
+        assert asked[-1][0] is None or before <= (asked[-1][1] or 0) <= wall_time.time()
+    assert asked[0][1] is not None and asked[1] == (None, None)
+    # the worker's side: what is left of the share after the wait
+    assert computer.time_left(1.0, None) == 1.0 and computer.time_left(None, 5.0) is None
+    assert computer.time_left(1.0, wall_time.time() - 0.4) == pytest.approx(0.6, abs=0.05)
+    assert computer.time_left(1.0, wall_time.time() - 9) == computer.LEAST_MOVETIME
 
 
 def test_a_database_made_before_clocks_gets_the_column(tmp_path: Path) -> None:

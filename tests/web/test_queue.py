@@ -38,8 +38,9 @@ def test_a_job_is_plain_json_and_reads_back_the_positions() -> None:
     job = _job()
     raw = computer_jobs.dumps(job)
     assert computer_jobs.loads(raw) == job
-    variant_id, optional, positions, level, movetime = read_job(computer_jobs.loads(raw))
-    assert (variant_id, optional, level, movetime) == ("italian", False, 1, 0.05)
+    variant_id, optional, positions, level, movetime, asked_at = read_job(
+        computer_jobs.loads(raw))
+    assert (variant_id, optional, level, movetime, asked_at) == ("italian", False, 1, 0.05, None)
     assert positions == [start_position(variant("italian"))]
 
 
@@ -54,6 +55,9 @@ def test_a_job_is_plain_json_and_reads_back_the_positions() -> None:
         ({"positions": ["x" * 2000]}, "FEN string"),
         ({"positions": ["W:W21:B1"] * (computer_jobs.MAX_POSITIONS + 1)}, "positions"),
         ({"movetime": -1}, "movetime"),
+        ({"asked_at": "now"}, "asked_at"),
+        ({"asked_at": float("nan")}, "asked_at"),
+        ({"asked_at": True}, "asked_at"),
         ({"optional_capture": "yes"}, "optional_capture"),
     ],
 )

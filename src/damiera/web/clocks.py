@@ -44,6 +44,13 @@ MAX_INCREMENT = 60
 _SPEC = re.compile(r"(\d{1,3})\+(\d{1,3})")
 
 
+#: Seconds of a side's clock that :func:`move_share` keeps back from the engine's planning:
+#: on the server a move costs more than its search (the request, the worker's round trip,
+#: two saves), beyond what the engine keeps back for a move's overhead itself; this keeps
+#: that cost of a few dozen moves on the clock.
+SERVER_RESERVE = 2.0
+
+
 def now() -> datetime:
     """The server's time (UTC); the one place clocks read it."""
     return datetime.now(UTC)
@@ -129,12 +136,12 @@ def move_share(stored: StoredGame, at: datetime | None = None) -> float | None:
     """Seconds the side to move of ``stored`` should spend on its move at most, by its
     clock: the share the engine's clock management plans for an ordinary move (the soft
     time of :func:`damiera.engine.search.allocate_time`) of that side's time left now, with
-    the game's increment and the plies played; None for an untimed game or a stopped clock
-    (a game over, or online before its first moves)."""
+    the game's increment and the plies played, :data:`SERVER_RESERVE` kept back; None for an
+    untimed game or a stopped clock (a game over, or online before its first moves)."""
     left = live(stored, at)
     if left is None or stored.clock is None or stored.clock.get("stopped"):
         return None
-    remaining = min(left[turn_of(stored)] / 1000, MAX_CLOCK)
+    remaining = min(max(0.0, left[turn_of(stored)] / 1000 - SERVER_RESERVE), MAX_CLOCK)
     increment = min(float(stored.clock["increment"]), float(MAX_INCREMENT))
     soft, _ = allocate_time(remaining, increment, ply=min(len(stored.moves), MAX_GAME_PLY))
     return soft

@@ -93,11 +93,14 @@ def choose_move(
     slot: int | None = None,
     job: int = 0,
     stop: threading.Event | None = None,
+    asked_at: float | None = None,
 ) -> Move:
     """The computer's move in ``positions[-1]`` at ``level`` (1, 2 or 3).
 
     ``positions``: the game's positions, oldest first, the current one last (the search uses
-    them to see repetitions). ``movetime``: seconds allowed (None: the level's own time).
+    them to see repetitions). ``movetime``: seconds allowed (None: the level's own time);
+    ``asked_at``: in a timed game, the Unix time it was asked at, the wait since then taken
+    from ``movetime`` (:func:`time_left`).
     ``slot``, ``job``: in a pool's worker, the slot and number of this search; the server
     writes ``job`` into the slot's stop request to end it early (its best move so far is
     returned, and the server throws it away). ``stop``: elsewhere (a queue worker), an event
@@ -121,10 +124,23 @@ def choose_move(
         threading.Thread(target=_stop_when_asked, args=(player, asked, done),
                          name="damiera-stop-watch", daemon=True).start()
     try:
-        result = player.choose(list(positions), Limit(time=movetime))
+        result = player.choose(list(positions), Limit(time=time_left(movetime, asked_at)))
     finally:
         done.set()
     return result.move.raw if result.move is not None else legal_moves(v, position)[0]
+
+
+#: Seconds a search gets at least when the wait for a worker used up a timed game's share.
+LEAST_MOVETIME = 0.01
+
+
+def time_left(movetime: float | None, asked_at: float | None) -> float | None:
+    """``movetime`` less the seconds since ``asked_at`` (a Unix time: in a timed game the
+    wait for a worker runs on the computer's clock), at least :data:`LEAST_MOVETIME`;
+    ``movetime`` unchanged when either is None."""
+    if movetime is None or asked_at is None:
+        return movetime
+    return max(LEAST_MOVETIME, movetime - max(0.0, time.time() - asked_at))
 
 
 def capped(cap: float | None, movetime: float | None) -> float | None:
@@ -226,12 +242,14 @@ class ComputerPool:
         engine: str | None = None,
         ask: Ask | None = None,
         movetime: float | None = None,
+        asked_at: float | None = None,
     ) -> Move:
         """The computer's move (see :func:`choose_move`), computed in a worker process, or
         with ``engine`` the move of that Hub engine (``level`` unused; raises
         :class:`~damiera.web.hub_engines.EngineFailed` when it fails). ``movetime``: seconds
         for this move (a timed game's share of the clock), within the pool's cap; None: the
-        level's or the engine's own time.
+        level's or the engine's own time. ``asked_at``: with a timed game's share, the Unix
+        time the share was reckoned at: the wait for a worker is taken from it.
         Raises :class:`LimitExceeded` when the queue is full; cancelling the caller while the
         search waits for a worker drops it, and so does ``still_wanted`` answering False
         when a worker is free (the game changed meanwhile: :class:`GameChanged`); cancelling
@@ -261,9 +279,10 @@ class ComputerPool:
                 try:
                     movetime = capped(self.movetime, movetime)
                     if engine is not None:
-                        return await self._run_hub(engine, variant_id, positions, movetime)
+                        return await self._run_hub(engine, variant_id, positions,
+                                                   time_left(movetime, asked_at))
                     return await self._run(variant_id, optional_capture, positions, level, slot,
-                                           ask, movetime)
+                                           ask, movetime, asked_at)
                 finally:
                     self._free.append(slot)
             finally:
@@ -275,11 +294,12 @@ class ComputerPool:
 
     async def _run(self, variant_id: str, optional_capture: bool,
                    positions: Sequence[Position], level: int, slot: int,
-                   ask: Ask | None, movetime: float | None) -> Move:
+                   ask: Ask | None, movetime: float | None, asked_at: float | None) -> Move:
         loop = asyncio.get_running_loop()
         self._jobs += 1
         job = self._jobs
-        args = (variant_id, optional_capture, list(positions), level, movetime, slot, job)
+        args = (variant_id, optional_capture, list(positions), level, movetime, slot, job, None,
+                asked_at)
         try:
             try:
                 return await loop.run_in_executor(self._pool(), choose_move, *args)

@@ -4,11 +4,14 @@ does with it.
 A job is plain JSON, never a pickled object (:func:`dumps`, :func:`loads`)::
 
     {"game": "<game id>", "version": 7, "variant": "italian", "optional_capture": false,
-     "level": 3, "movetime": null, "positions": ["W:W21,...:B1,...", ...]}
+     "level": 3, "movetime": null, "positions": ["W:W21,...:B1,...", ...], "asked_at": null}
 
 ``positions``: the FEN of every position of the game, oldest first, the one to move in last
 (the search uses them to see repetitions; at most :data:`MAX_POSITIONS`, each at most
-:data:`~damiera.rules.position.MAX_FEN_TEXT` characters). ``game`` and ``version`` name the
+:data:`~damiera.rules.position.MAX_FEN_TEXT` characters). ``asked_at``: in a timed game, the
+Unix time the move's ``movetime`` (its share of the clock) was reckoned at: the time the job
+waited in the queue is taken from it (:func:`damiera.web.computer.time_left`); absent or null
+otherwise. ``game`` and ``version`` name the
 game and the stored version the move was asked for; the worker only hands them back. The
 result is ``{"move": "<full notation>", "game", "version"}``: the web process that asked
 stores the move only if the game is still at that version and still waits for this job
@@ -93,16 +96,17 @@ def loads(raw: bytes) -> Any:
 
 
 def make_job(game: str, version: int, variant_id: str, optional_capture: bool, level: int,
-             movetime: float | None, positions: list[str]) -> dict[str, Any]:
+             movetime: float | None, positions: list[str],
+             asked_at: float | None = None) -> dict[str, Any]:
     """The job asking for the computer's move after ``positions`` (FEN, oldest first)."""
     return {"game": game, "version": version, "variant": variant_id,
             "optional_capture": optional_capture, "level": level, "movetime": movetime,
-            "positions": positions}
+            "positions": positions, "asked_at": asked_at}
 
 
-def read_job(job: Any) -> tuple[str, bool, list[Any], int, float | None]:
-    """``(variant id, optional capture, positions, level, movetime)`` of a job, each checked
-    (bounded sizes, known variant, legal FEN). Raises :class:`BadJob`."""
+def read_job(job: Any) -> tuple[str, bool, list[Any], int, float | None, float | None]:
+    """``(variant id, optional capture, positions, level, movetime, asked_at)`` of a job,
+    each checked (bounded sizes, known variant, legal FEN). Raises :class:`BadJob`."""
     if not isinstance(job, dict):
         raise BadJob("a job is a JSON object")
     variant_id, optional, level = job.get("variant"), job.get("optional_capture"), job.get("level")
@@ -113,6 +117,10 @@ def read_job(job: Any) -> tuple[str, bool, list[Any], int, float | None]:
         raise BadJob(f"level must be 1, 2 or 3, not {level!r}")
     if movetime is not None and (not isinstance(movetime, int | float) or not movetime > 0):
         raise BadJob("movetime must be a positive number of seconds or null")
+    asked_at = job.get("asked_at")
+    if asked_at is not None and (isinstance(asked_at, bool) or not isinstance(asked_at, int | float)
+                                 or not 0 < asked_at < 1e11):
+        raise BadJob("asked_at must be a Unix time in seconds or null")
     if not isinstance(fens, list) or not 0 < len(fens) <= MAX_POSITIONS:
         raise BadJob(f"a job carries 1 to {MAX_POSITIONS} positions")
     try:
@@ -128,7 +136,8 @@ def read_job(job: Any) -> tuple[str, bool, list[Any], int, float | None]:
         except ValueError as exc:
             raise BadJob(f"bad FEN: {str(exc)[:200]}") from None
     return (v.full_id, optional, positions, int(level),
-            None if movetime is None else float(movetime))
+            None if movetime is None else float(movetime),
+            None if asked_at is None else float(asked_at))
 
 
 async def computer_move(ctx: dict[str, Any], job: Any) -> dict[str, Any]:
@@ -137,11 +146,12 @@ async def computer_move(ctx: dict[str, Any], job: Any) -> dict[str, Any]:
     (arq's abort) stops the search. Raises :class:`BadJob`."""
     from damiera.web.computer import choose_move
 
-    variant_id, optional, positions, level, movetime = read_job(job)
+    variant_id, optional, positions, level, movetime, asked_at = read_job(job)
     await ctx["redis"].incr(SEARCHES_KEY)
     stop = threading.Event()
     search: Callable[[], Any] = functools.partial(
-        choose_move, variant_id, optional, positions, level, movetime, stop=stop)
+        choose_move, variant_id, optional, positions, level, movetime, stop=stop,
+        asked_at=asked_at)
     future = asyncio.get_running_loop().run_in_executor(None, search)
     try:
         move = await asyncio.shield(future)

@@ -125,7 +125,7 @@ class QueueComputer(ComputerPool):
 
     async def _run(self, variant_id: str, optional_capture: bool,
                    positions: Sequence[Position], level: int, slot: int,
-                   ask: Ask | None, movetime: float | None) -> Move:
+                   ask: Ask | None, movetime: float | None, asked_at: float | None) -> Move:
         from arq.jobs import ResultNotFound
 
         v = get_variant(variant_id, optional_capture=optional_capture)
@@ -134,7 +134,7 @@ class QueueComputer(ComputerPool):
             return forced
         job = computer_jobs.make_job(
             ask.game if ask else "", ask.version if ask else 0, v.full_id, v.optional_capture,
-            level, movetime, [write_fen(v, p) for p in positions])
+            level, movetime, [write_fen(v, p) for p in positions], asked_at)
         queued = await self._enqueue(job, level, ask)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout

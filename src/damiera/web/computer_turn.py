@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from damiera.engine.levels import LEVELS
@@ -64,8 +65,9 @@ class ComputerTurns(GameRecords):
     async def computer_reply(self, stored: StoredGame, game: Game) -> Move:
         """The computer's move in ``game`` (``stored`` rebuilt), searched now and played on
         ``game``: in a timed game within the share of its clock that the engine's clock
-        management plans for a move (:func:`clocks.move_share`), at most its level's own time.
-        Raises Conflict when the game changed before a worker was free."""
+        management plans for a move (:func:`clocks.move_share`), at most its level's own time,
+        less the wait for a worker. Raises Conflict when the game changed before a worker was
+        free."""
 
         async def unchanged() -> bool:   # checked when a worker is free, before the search
             return stored.version == 0 or (await self.load(stored.id)).version == stored.version
@@ -73,6 +75,7 @@ class ComputerTurns(GameRecords):
         ask = (Ask(stored.computer_job, stored.id, stored.version)
                if stored.computer_job is not None else None)
         level = stored.level or 1
+        asked_at = time.time()
         movetime = clocks.move_share(stored)
         if movetime is not None and stored.engine is None and level in LEVELS:
             movetime = min(movetime, LEVELS[level].movetime)   # never longer than untimed
@@ -80,6 +83,7 @@ class ComputerTurns(GameRecords):
             move = await self.computer.choose(
                 stored.variant, stored.optional_capture, game.positions, level,
                 still_wanted=unchanged, engine=stored.engine, ask=ask, movetime=movetime,
+                asked_at=None if movetime is None else asked_at,
             )
         except GameChanged:
             raise Conflict(_("the game was changed by another request; reload it")) from None
@@ -102,6 +106,8 @@ class ComputerTurns(GameRecords):
             finally:
                 lease.cancel()
             thinking.clear(stored)
+            if clocks.flag_due(stored):   # its time ran out while it searched: no move then
+                return await self._flag_fell(stored)
             try:
                 return await self.save(stored, game), game
             except Conflict:      # another process stored this very move first (it read
@@ -112,6 +118,16 @@ class ComputerTurns(GameRecords):
         except BaseException:
             await asyncio.shield(self._give_up(stored.id, job))
             raise
+
+    async def _flag_fell(self, stored: StoredGame) -> tuple[StoredGame, Game]:
+        """Record the computer's fallen flag in ``stored`` (its pending move cleared) instead
+        of its move; the game as it then is (another request's version if one recorded it
+        first)."""
+        try:
+            stored = await asyncio.to_thread(self.record_flag, stored)
+        except ConflictError:
+            stored = await self.load(stored.id)
+        return stored, self.rebuild(stored)
 
     async def reply_error(self, game_id: str, exc: Exception) -> Exception:
         """The error for a failed computer reply: NotFoundError when the game was deleted

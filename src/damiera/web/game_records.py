@@ -18,7 +18,7 @@ from typing import Any
 
 from damiera.rules.game import Game, ResultReason
 from damiera.rules.variant import Variant, variant
-from damiera.web import clocks, i18n, seats
+from damiera.web import clocks, i18n, seats, thinking
 from damiera.web.computer import ComputerPool
 from damiera.web.errors import ChangedMeanwhile
 from damiera.web.game_cache import GameCache
@@ -166,6 +166,7 @@ class GameRecords:
         a search: call in a thread) and save it. Raises ConflictError, StorageError."""
         game = self.replay(stored)
         clocks.record_flag(stored, clocks.flag_verdict(game.variant, game.position))
+        thinking.clear(stored)   # a search under way for the side out of time is not wanted
         return self.store.save(stored)
 
     async def save(self, stored: StoredGame, game: Game) -> StoredGame:

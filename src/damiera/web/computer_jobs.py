@@ -11,11 +11,11 @@ A job is plain JSON, never a pickled object (:func:`dumps`, :func:`loads`)::
 :data:`~damiera.rules.position.MAX_FEN_TEXT` characters). ``asked_at``: in a timed game, the
 Unix time the move's ``movetime`` (its share of the clock) was reckoned at: the time the job
 waited in the queue is taken from it (:func:`damiera.web.computer.time_left`); absent or null
-otherwise. ``game`` and ``version`` name the
-game and the stored version the move was asked for; the worker only hands them back. The
-result is ``{"move": "<full notation>", "game", "version"}``: the web process that asked
-stores the move only if the game is still at that version and still waits for this job
-(:mod:`damiera.web.thinking`), so a job for a game that changed meanwhile is dropped.
+otherwise. ``game`` and ``version`` name the game and the stored version the move was asked
+for; the worker only hands them back. The result is ``{"move": "<full notation>", "game",
+"version"}``: the web process that asked stores the move only if the game is still at that
+version and still waits for this job (:mod:`damiera.web.thinking`), so a job for a game that
+changed meanwhile is dropped.
 
 A worker (``damiera worker``, :func:`run_worker`) runs one search at a time (arq's
 ``max_jobs=1``): the number of searches under way on the whole site is the number of worker

@@ -142,8 +142,8 @@ def move_share(stored: StoredGame, at: datetime | None = None) -> float | None:
     if left is None or stored.clock is None or stored.clock.get("stopped"):
         return None
     remaining = min(max(0.0, left[turn_of(stored)] / 1000 - SERVER_RESERVE), MAX_CLOCK)
-    increment = min(float(stored.clock["increment"]), float(MAX_INCREMENT))
-    soft, _ = allocate_time(remaining, increment, ply=min(len(stored.moves), MAX_GAME_PLY))
+    soft, _ = allocate_time(remaining, float(stored.clock["increment"]),
+                            ply=min(len(stored.moves), MAX_GAME_PLY))
     return soft
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import multiprocessing
 import os
 import threading
@@ -298,14 +299,14 @@ class ComputerPool:
         loop = asyncio.get_running_loop()
         self._jobs += 1
         job = self._jobs
-        args = (variant_id, optional_capture, list(positions), level, movetime, slot, job, None,
-                asked_at)
+        search = functools.partial(choose_move, variant_id, optional_capture, list(positions),
+                                   level, movetime, slot, job, asked_at=asked_at)
         try:
             try:
-                return await loop.run_in_executor(self._pool(), choose_move, *args)
+                return await loop.run_in_executor(self._pool(), search)
             except BrokenProcessPool:  # a worker died (killed, out of memory): afresh, once
                 self._executor = None
-                return await loop.run_in_executor(self._pool(), choose_move, *args)
+                return await loop.run_in_executor(self._pool(), search)
         except asyncio.CancelledError:
             # Nobody waits for this move any more: free the worker now.
             self._flags[slot] = job

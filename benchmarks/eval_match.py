@@ -1,7 +1,7 @@
 """Judge a candidate evaluation in games: SPRT of the candidate against the shipped one.
 
     .venv/bin/python benchmarks/eval_match.py VARIANT --candidate FILE.bin [--base FILE.bin]
-        [--nodes 5000] [--games 400] [--seed 23] [--elo0 0] [--elo1 30] [--no-stop]
+        [--nodes 5000] [--games 400] [--seed 23] [--elo0 0] [--elo1 30] [--no-stop] [--odds F]
 
 Both engines are this checkout's search (:class:`damiera.engine.search.Searcher`), in one
 process, each with its own transposition table; they differ only in the evaluation: the
@@ -10,6 +10,8 @@ candidate adds the trained patterns of ``--candidate`` (a weights file written b
 or, without it, the hand-made evaluation alone. Every move gets the same node budget
 (``--nodes``, the search's node limit), so the games do not depend on the machine's load, and a slower
 evaluation is not penalised: check its nodes per second separately (``--speed``).
+``--odds F`` gives the candidate F times the base's budget (nodes or seconds): with the same
+file on both sides it measures what more time is worth to the search.
 
 Openings: random 6-ply openings (level material, no capture pending;
 :func:`damiera.engine.match.random_openings`, seeded by ``--seed``), each played twice with the
@@ -78,17 +80,19 @@ def evaluator(v: Variant, weights: str | None) -> Evaluator:
 
 
 def play(v: Variant, candidate: Searcher, base: Searcher, opening: Game, candidate_white: bool,
-         nodes: int, movetime: float | None = None) -> float:
-    """One game from ``opening`` (a copy is played); the candidate's score (1, 0.5, 0)."""
+         nodes: int, movetime: float | None = None, odds: float = 1.0) -> float:
+    """One game from ``opening`` (a copy is played); the candidate's score (1, 0.5, 0). The
+    candidate's budget (``nodes`` or ``movetime``) is ``odds`` times the base's."""
     game = Game(v, opening.position)
     candidate.clear()
     base.clear()
     while not game.is_over() and len(game.moves) < MAX_PLIES:
-        mover = candidate if (game.position.turn is Color.WHITE) == candidate_white else base
+        ours = (game.position.turn is Color.WHITE) == candidate_white
+        mover, factor = (candidate, odds) if ours else (base, 1.0)
         if movetime is not None:
-            res = mover.search(game.position, movetime=movetime, history=game.positions)
+            res = mover.search(game.position, movetime=movetime * factor, history=game.positions)
         else:
-            res = budget_search(mover, game.position, game.positions, 1, nodes)
+            res = budget_search(mover, game.position, game.positions, 1, round(nodes * factor))
         assert res.move is not None
         game.play(res.move)
     winner = game.result.winner if game.result is not None else None
@@ -129,11 +133,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--movetime", type=float,
                    help="seconds a move instead of --nodes (equal time: a slower evaluation "
                         "pays for its speed; depends on the machine's load)")
+    p.add_argument("--odds", type=float, default=1.0,
+                   help="the candidate's budget as a multiple of the base's (default 1)")
     p.add_argument("--speed", action="store_true", help="only measure nodes per second")
     p.add_argument("--no-stop", action="store_true",
                    help="play all --games games whatever the LLR (a fixed-length match, for a "
                         "narrower Elo interval than an SPRT that stops early)")
     args = p.parse_args(argv)
+    if not 0 < args.odds <= 100:
+        p.error("--odds must be above 0 and at most 100")
     v = variant(args.variant)
     cand_eval, base_eval = evaluator(v, args.candidate), evaluator(v, args.base)
     if args.speed:
@@ -150,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     verdict = "fixed length" if args.no_stop else "inconclusive (game limit)"
     for g in range(args.games):
         score = play(v, candidate, base, Game(v, openings[g // 2]), g % 2 == 0, args.nodes,
-                     args.movetime)
+                     args.movetime, args.odds)
         wins += score == 1.0
         draws += score == 0.5
         losses += score == 0.0
@@ -167,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
             break
     score_f, elo, low, high = elo_stats(wins, draws, losses)
     budget = f"{args.movetime:g} s" if args.movetime is not None else f"{args.nodes} nodes"
+    if args.odds != 1.0:
+        budget += f" (the candidate {args.odds:g} times)"
     print(f"{args.variant}, {budget} a move: candidate +{wins} ={draws} -{losses} "
           f"in {wins + draws + losses} games, {100 * score_f:.1f}%, Elo {elo:+.0f} "
           f"[{low:+.0f}, {high:+.0f}], LLR {llr(wins, draws, losses, args.elo0, args.elo1):+.2f}"

@@ -92,7 +92,8 @@ def play(v: Variant, candidate: Searcher, base: Searcher, opening: Game, candida
         if movetime is not None:
             res = mover.search(game.position, movetime=movetime * factor, history=game.positions)
         else:
-            res = budget_search(mover, game.position, game.positions, 1, round(nodes * factor))
+            res = budget_search(mover, game.position, game.positions, 1,
+                                max(1, round(nodes * factor)))
         assert res.move is not None
         game.play(res.move)
     winner = game.result.winner if game.result is not None else None

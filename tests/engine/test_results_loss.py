@@ -1,0 +1,112 @@
+"""benchmarks/results_loss.py: the phase-calibrated results loss that screens weights files
+(each band of pieces its own logistic scale K, fitted on the even games, the loss measured on
+the odd ones), and its command line."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from damiera.rules.movegen import apply_move, generate, has_capture
+from damiera.rules.position import start_position
+from damiera.rules.variant import Color, variant
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "benchmarks" / "results_loss.py"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "tools"))
+
+from pattern_positions import save_positions
+from results_loss import SCALES, band_losses
+
+
+def _games(scale_by_band: tuple[float, float], flip: bool = False) -> tuple[np.ndarray, ...]:
+    """200 games of 20 positions, 10 in band 0 and the same 10 again in band 1: the
+    evaluation's sign tells the game's result 80% of the time, its size is
+    ``scale_by_band[band]`` times 1 to 2."""
+    rng = np.random.default_rng(7)
+    games = np.repeat(np.arange(200), 20)
+    band = np.tile(np.repeat([0, 1], 10), 200)
+    result = np.repeat(rng.integers(0, 2, 200).astype(np.float64), 20)
+    agree = np.repeat(rng.random((200, 10)) < 0.8, 2, axis=0).ravel()
+    size = np.repeat(1 + rng.random((200, 10)), 2, axis=0).ravel()
+    sign = np.where((result == 1) == agree, 1.0, -1.0)
+    base = sign * np.where(band == 0, scale_by_band[0], scale_by_band[1]) * size
+    if flip:
+        base = -base
+    return base, np.ones(len(games), dtype=bool), result, band, games
+
+
+def test_results_loss_fits_the_scale_of_each_phase_apart() -> None:
+    # The same knowledge at a tenth of the scale in band 0: each band's K follows its scale
+    # and the two bands' losses come out equal, so only the ranking counts.
+    base, keep, result, band, games = _games((60.0, 600.0))
+    loss, report = band_losses(base, keep, result, band, games)
+    (loss0, k0, n0), (loss1, k1, n1) = report[0], report[1]
+    assert k1 >= 5 * k0
+    assert abs(loss0 - loss1) < 0.01
+    assert n0 == n1 == 1000  # the odd games' positions: 100 games x 10 a band
+    assert np.isnan(loss[games % 2 == 0]).all() and not np.isnan(loss[games % 2 == 1]).any()
+
+
+def test_results_loss_of_an_evaluation_that_ranks_wrong_is_higher() -> None:
+    right = band_losses(*_games((100.0, 100.0)))[1]
+    wrong = band_losses(*_games((100.0, 100.0), flip=True))[1]
+    # The reversed evaluation gets the largest K tried (what it says only misleads) and a
+    # loss above a coin's, log 2.
+    assert all(right[b][0] < 0.6 and wrong[b][0] > np.log(2) for b in (0, 1))
+    assert all(wrong[b][1] == max(SCALES) for b in (0, 1))
+
+
+def _positions_file(path: Path) -> None:
+    v = variant("american")
+    rng = random.Random(3)
+    rows = []
+    for game in range(12):
+        pos = start_position(v)
+        result = rng.choice((-1, 0, 1))
+        for _ in range(40):
+            moves = generate(v, pos)
+            if not moves:
+                break
+            if not has_capture(v, pos):
+                rows.append((pos.white, pos.black, pos.kings,
+                             1 if pos.turn is Color.WHITE else 0, 0, game, result))
+            pos = apply_move(pos, rng.choice(moves))
+    save_positions(str(path), rows, v)
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+def test_results_loss_command_reports_each_file_against_the_first(tmp_path: Path) -> None:
+    data = tmp_path / "games.npz"
+    _positions_file(data)
+    done = _run("american", str(data), "--weights", "shipped", "hand", "--band", "8")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("american: ") and "12 games" in lines[0]
+    assert lines[1].startswith("shipped: 0.")
+    assert lines[3].startswith("hand: 0.") and "(difference " in lines[3]
+    assert "24-17: " in lines[2]
+
+
+def test_results_loss_refuses_bad_input_with_one_line(tmp_path: Path) -> None:
+    data = tmp_path / "games.npz"
+    _positions_file(data)
+    for args, message in (
+            (("american", str(data), "--weights", "shipped", "--band", "0"),
+             "--band must be 1-20 pieces"),
+            (("american", str(data), "--weights", str(tmp_path / "none.bin")), "none.bin"),
+            (("international", str(data), "--weights", "hand"), "positions of american"),
+            (("bogus", str(data), "--weights", "hand"), "bogus")):
+        done = _run(*args)
+        assert done.returncode == 2
+        assert message in done.stderr
+        assert "Traceback" not in done.stderr

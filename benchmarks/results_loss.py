@@ -13,15 +13,15 @@ start position down), and each band gets its own logistic scale K (centi-men, th
 turns the evaluation into the results of the even-numbered games); the loss is the mean log
 loss of ``sigmoid(evaluation / K)`` against the results (win 1, draw 1/2, loss 0) of the
 odd-numbered games. One K for all phases would mix two questions: whether the evaluation
-ranks positions of one phase right, and whether its scale is the same in every phase (it is
-not: an advantage of a man decides more games late than early), and a fit to results with one
-K mostly moves the scale between phases. With a K per band only the ranking within a phase
+ranks positions of one phase right, and whether a centi-man means as much in every phase (it
+need not: an ending a man up with kings is often a draw), and a fit to results with one K
+mostly moves the scale between phases. With a K per band only the ranking within a phase
 counts.
 
 The report gives each band's loss and K and the loss over all held-out positions; for every
 file after the first, the difference from the first and its 95% interval, the positions paired
 (the same in both) and the games as the units (the per-game sums of the differences vary as
-whole games do). Loads only the positions (at most what the files hold); exits 2 with a
+whole games do). Reads the position files whole (the trainer's own output); exits 2 with a
 one-line error for a file that cannot be read or is not a weights or positions file of the
 variant.
 """
@@ -101,6 +101,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     result = (data["result"].astype(np.float64) + 1) / 2
     game = data["game"]
+    if not ((game % 2 == 0).any() and (game % 2 == 1).any()):
+        print("results_loss: error: too few games: K is fitted on the even-numbered games and "
+              "the loss measured on the odd ones (give at least two games)", file=sys.stderr)
+        return 2
     start = 2 * v.men_per_side
     band = (start - np.minimum(pieces_on_board(data), start)) // args.band
     print(f"{v.id}: {len(result)} positions, {len(np.unique(game))} games "

@@ -62,11 +62,11 @@ def test_results_loss_of_an_evaluation_that_ranks_wrong_is_higher() -> None:
     assert all(wrong[b][1] == max(SCALES) for b in (0, 1))
 
 
-def _positions_file(path: Path) -> None:
+def _positions_file(path: Path, games: int = 12) -> None:
     v = variant("american")
     rng = random.Random(3)
     rows = []
-    for game in range(12):
+    for game in range(games):
         pos = start_position(v)
         result = rng.choice((-1, 0, 1))
         for _ in range(40):
@@ -100,7 +100,10 @@ def test_results_loss_command_reports_each_file_against_the_first(tmp_path: Path
 def test_results_loss_refuses_bad_input_with_one_line(tmp_path: Path) -> None:
     data = tmp_path / "games.npz"
     _positions_file(data)
+    one = tmp_path / "one.npz"
+    _positions_file(one, games=1)
     for args, message in (
+            (("american", str(one), "--weights", "hand"), "too few games"),
             (("american", str(data), "--weights", "shipped", "--band", "0"),
              "--band must be 1-20 pieces"),
             (("american", str(data), "--weights", str(tmp_path / "none.bin")), "none.bin"),

@@ -12,7 +12,8 @@ For each file, the positions are cut into bands of ``--band`` pieces on the boar
 start position down), and each band gets its own logistic scale K (centi-men, the one that best
 turns the evaluation into the results of the even-numbered games); the loss is the mean log
 loss of ``sigmoid(evaluation / K)`` against the results (win 1, draw 1/2, loss 0) of the
-odd-numbered games. One K for all phases would mix two questions: whether the evaluation
+odd-numbered games (numbered across the files in the order given, each file's games after
+the last one's). One K for all phases would mix two questions: whether the evaluation
 ranks positions of one phase right, and whether a centi-man means as much in every phase (it
 need not: an ending a man up with kings is often a draw), and a fit to results with one K
 mostly moves the scale between phases. With a K per band only the ranking within a phase
@@ -115,6 +116,11 @@ def main(argv: list[str] | None = None) -> int:
         base, keep, _ = _hand_made(v, data, False, evaluator)
         loss, report = band_losses(base, keep, result, band, game)
         held = ~np.isnan(loss)
+        if not held.any():
+            print("results_loss: error: no held-out position to measure: in every band either "
+                  "the even or the odd games have no position the evaluation scores (the side "
+                  "to move blocked)", file=sys.stderr)
+            return 2
         parts = "  ".join(
             f"{start - b * args.band}-{max(start - b * args.band - args.band + 1, 0)}: "
             f"{lo:.4f} K {k}" for b, (lo, k, _n) in sorted(report.items()))
@@ -128,8 +134,11 @@ def main(argv: list[str] | None = None) -> int:
             per_game = np.bincount(np.searchsorted(games, game[both]), weights=diff[both])
             n = int(both.sum())
             mean = float(per_game.sum()) / n
-            half = 1.96 * float(per_game.std(ddof=1)) * math.sqrt(len(games)) / n
-            line += f" (difference {mean:+.5f} +- {half:.5f})"
+            if len(games) < 2:
+                line += f" (difference {mean:+.5f}; one held-out game: no interval)"
+            else:
+                half = 1.96 * float(per_game.std(ddof=1)) * math.sqrt(len(games)) / n
+                line += f" (difference {mean:+.5f} +- {half:.5f})"
         print(f"{line}\n    {parts}", flush=True)
     return 0
 

@@ -10,6 +10,7 @@ position: ``white``, ``black``, ``kings`` (bitboards of damiera.rules.geometry),
 from __future__ import annotations
 
 import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -37,10 +38,14 @@ def save_positions(out: str, rows: list[tuple[int, int, int, int, int, int, int]
 
 def load_positions(files: list[str], v: Variant) -> dict[str, np.ndarray]:
     """The positions of ``files`` (``selfplay`` or ``label`` output) as one set of columns.
-    Raises ValueError for a file that is missing, of another kind, or of another variant."""
+    Raises ValueError for a file that is missing, of another kind, of another variant or not
+    as ``save_positions`` writes it (columns, squares, turn, result, game numbers)."""
     keys = ("white", "black", "kings", "turn", "score", "game", "result")
     parts = []
     board = geometry(v).mask
+    if geometry(v).nbits > 63:
+        raise ValueError(f"{v.id}: its board's bitboards take {geometry(v).nbits} bits; the "
+                         f"position files hold boards of at most 63")
     resolved = [Path(f).resolve() for f in files]
     for f, r in zip(files, resolved):
         if resolved.count(r) > 1:
@@ -56,18 +61,16 @@ def load_positions(files: list[str], v: Variant) -> dict[str, np.ndarray]:
             if not isinstance(part, np.lib.npyio.NpzFile):
                 raise TypeError("a single array, not an archive of columns")
             parts.append({k: part[k] for k in keys})
+            stored = str(part["variant"]) if "variant" in part else None
         except (OSError, EOFError, KeyError, ValueError, TypeError, AttributeError,
-                zipfile.BadZipFile) as exc:
+                zipfile.BadZipFile, zlib.error) as exc:
             why = exc if isinstance(exc, KeyError) else "not a NumPy .npz archive"
             raise ValueError(f"{f}: not a file written by `selfplay` ({why})") from None
-        # Files of older versions say no variant: their squares must at least fit the board.
-        stored = str(part["variant"]) if "variant" in part else None
-        outside = int(np.bitwise_or.reduce(parts[-1]["white"] | parts[-1]["black"],
-                                           initial=0)) & ~board
         # Files before the goal options hold the plain id, which is the full id of the usual
-        # goal with mandatory capture.
-        if (stored is not None and stored != v.full_id) or outside:
-            raise ValueError(f"{f}: positions of {stored or 'another board'}, not {v.full_id}")
+        # goal with mandatory capture; files of older versions say no variant.
+        if stored is not None and stored != v.full_id:
+            raise ValueError(f"{f}: positions of {stored}, not {v.full_id}")
+        _check_columns(f, parts[-1], board, v)
     out: dict[str, np.ndarray] = {}
     offset = 0
     for k in keys:
@@ -79,6 +82,34 @@ def load_positions(files: list[str], v: Variant) -> dict[str, np.ndarray]:
         offset += int(p["game"].max()) + 1 if len(p["game"]) else 0
     out["game"] = np.concatenate(games)
     return out
+
+def _check_columns(f: str, part: dict[str, np.ndarray], board: int, v: Variant) -> None:
+    """ValueError naming ``f`` unless its columns are what ``save_positions`` writes: one
+    dimension, whole numbers, one length, positions of ``v``'s board (``board``: its squares'
+    mask; the men of each side apart, every king on a piece), turn 0 or 1, result -1, 0 or +1,
+    game numbers from 0 below 2**40."""
+    lengths = {k: c.shape for k, c in part.items()}
+    if any(len(shape) != 1 for shape in lengths.values()) or len(set(lengths.values())) != 1:
+        raise ValueError(f"{f}: columns of different shapes {lengths} (one row a position)")
+    wrong = [k for k, c in part.items() if not np.issubdtype(c.dtype, np.integer)]
+    if wrong:
+        raise ValueError(f"{f}: columns {wrong} do not hold whole numbers")
+    white, black, kings = (part[k].astype(np.int64) for k in ("white", "black", "kings"))
+    occupied = white | black
+    rows = ((white < 0) | (black < 0) | (kings < 0) | ((occupied & ~board) != 0)
+            | ((white & black) != 0) | ((kings & ~occupied) != 0))
+    if rows.any():
+        raise ValueError(f"{f}: row {int(np.argmax(rows))} is not a position of the "
+                         f"{v.full_id} board (squares off the board, a square of both sides "
+                         f"or a king on an empty square)")
+    for key, ok in (("turn", np.isin(part["turn"], (0, 1))),
+                    ("result", np.isin(part["result"], (-1, 0, 1))),
+                    ("game", (part["game"] >= 0) & (part["game"] < 2**40))):
+        if not ok.all():
+            raise ValueError(f"{f}: row {int(np.argmin(ok))}: {key} "
+                             f"{part[key][int(np.argmin(ok))]} (turn 0 or 1, result -1, 0 or "
+                             f"+1, game numbers from 0 below 2**40)")
+
 
 def position_at(data: dict[str, np.ndarray], i: int) -> Position:
     """Row ``i`` of a loaded file as a position."""

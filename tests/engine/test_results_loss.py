@@ -102,8 +102,29 @@ def test_results_loss_refuses_bad_input_with_one_line(tmp_path: Path) -> None:
     _positions_file(data)
     one = tmp_path / "one.npz"
     _positions_file(one, games=1)
+    columns = dict(np.load(data))
+    broken = {}
+    for name, change in (
+            ("short", {"result": columns["result"][:-5]}),
+            ("result2", {"result": columns["result"] * 2}),
+            ("overlap", {"black": columns["white"]}),
+            ("float", {"white": columns["white"].astype(np.float64)}),
+            ("negative", {"game": columns["game"] - 5})):
+        broken[name] = tmp_path / f"{name}.npz"
+        np.savez(broken[name], **{**columns, **change})
+    flipped = bytearray(data.read_bytes())
+    flipped[len(flipped) // 3:len(flipped) // 3 + 40] = bytes(40)
+    (tmp_path / "flipped.npz").write_bytes(bytes(flipped))
     for args, message in (
             (("american", str(one), "--weights", "hand"), "too few games"),
+            (("american", str(broken["short"]), "--weights", "hand"), "columns of different"),
+            (("american", str(broken["result2"]), "--weights", "hand"), "result -2"),
+            (("american", str(broken["overlap"]), "--weights", "hand"),
+             "is not a position of the american board"),
+            (("american", str(broken["float"]), "--weights", "hand"), "whole numbers"),
+            (("american", str(broken["negative"]), "--weights", "hand"), "game -5"),
+            (("american", str(tmp_path / "flipped.npz"), "--weights", "hand"),
+             "not a file written by `selfplay`"),
             (("american", str(data), "--weights", "shipped", "--band", "0"),
              "--band must be 1-20 pieces"),
             (("american", str(data), "--weights", str(tmp_path / "none.bin")), "none.bin"),

@@ -83,6 +83,7 @@ def load_positions(files: list[str], v: Variant) -> dict[str, np.ndarray]:
     out["game"] = np.concatenate(games)
     return out
 
+
 def _check_columns(f: str, part: dict[str, np.ndarray], board: int, v: Variant) -> None:
     """ValueError naming ``f`` unless its columns are what ``save_positions`` writes: one
     dimension, whole numbers, one length, positions of ``v``'s board (``board``: its squares'

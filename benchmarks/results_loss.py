@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import numpy as np
 from pattern_fit import _hand_made, _loss
-from pattern_positions import load_positions
+from pattern_positions import load_positions, pieces_on_board
 
 from damiera.engine.evaluate import Evaluator
 from damiera.engine.patterns import weights_path
@@ -48,13 +48,6 @@ from damiera.rules.variant import variant as get_variant
 
 #: The scales tried for a band's K, centi-men.
 SCALES = range(20, 2001, 10)
-
-
-def pieces_on_board(data: dict[str, np.ndarray]) -> np.ndarray:
-    """The number of pieces of every position (shape (positions,))."""
-    occupied = (data["white"] | data["black"]).astype(np.uint64)
-    counts: np.ndarray = np.unpackbits(occupied.view(np.uint8)).reshape(-1, 64).sum(axis=1)
-    return counts
 
 
 def evaluator_for(v: Variant, name: str) -> Evaluator:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
-from pattern_positions import load_positions, position_at
+from pattern_positions import load_positions, pieces_on_board, position_at
 
 from damiera.engine.evaluate import NO_MOVES, TERM_NAMES, Evaluator
 from damiera.engine.patterns import (
@@ -112,8 +112,7 @@ def _matrix(cols: np.ndarray, signs: np.ndarray, mask: np.ndarray, n_params: int
 def _opening_share(v: Variant, data: dict[str, np.ndarray]) -> np.ndarray:
     """Each position's weight of the opening tables in a two-phase evaluation: the pieces
     left over the pieces of the start, at most 1 (``damiera.engine.patterns``, "Phases")."""
-    occupied = (data["white"] | data["black"]).astype(np.uint64)
-    pieces = np.unpackbits(occupied.view(np.uint8)).reshape(-1, 64).sum(axis=1)
+    pieces = pieces_on_board(data)
     start = 2 * v.men_per_side
     share: np.ndarray = np.minimum(pieces, start).astype(np.float64) / start
     return share

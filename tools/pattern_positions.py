@@ -112,6 +112,13 @@ def _check_columns(f: str, part: dict[str, np.ndarray], board: int, v: Variant) 
                              f"+1, game numbers from 0 below 2**40)")
 
 
+def pieces_on_board(data: dict[str, np.ndarray]) -> np.ndarray:
+    """The number of pieces of every loaded position (shape (positions,))."""
+    occupied = (data["white"] | data["black"]).astype(np.uint64)
+    counts: np.ndarray = np.unpackbits(occupied.view(np.uint8)).reshape(-1, 64).sum(axis=1)
+    return counts
+
+
 def position_at(data: dict[str, np.ndarray], i: int) -> Position:
     """Row ``i`` of a loaded file as a position."""
     turn = Color.WHITE if data["turn"][i] else Color.BLACK

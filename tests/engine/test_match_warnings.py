@@ -2,7 +2,7 @@
 match's own process, as it shows its own (in ``damiera``, one line ``damiera: warning: ...``;
 the workers showed Python's two lines pointing into the library), and each once for the
 match however many workers raised it. And how a worker meets signals: Ctrl-C while it starts,
-SIGTERM while it leaves."""
+SIGTERM while it leaves or waits between games."""
 
 from __future__ import annotations
 
@@ -107,7 +107,66 @@ def test_an_idle_match_worker_stopped_while_leaving_exits_without_a_traceback() 
     done = subprocess.run([sys.executable, "-c", _SIGTERM_WHILE_LEAVING], check=False,
                           capture_output=True, text=True, timeout=120)
     assert done.stderr == ""
-    assert done.returncode == 128 + 15
+    assert done.returncode == -signal.SIGTERM  # between games, SIGTERM's own action
+
+
+def test_a_match_worker_turns_sigterm_into_systemexit_only_during_a_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    during: list[object] = []
+
+    def job(task: match._Task) -> match.GameRecord:
+        during.append(signal.getsignal(signal.SIGTERM))
+        return match.GameRecord(task.fen, task.white, task.black, 0, "no legal move", 1)
+
+    monkeypatch.setattr(match, "_game_job", job)
+    task = match._Task("american", "W:W21:B1", "1", "1", None, 1, 1, False, None, 0.0)
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        signal.signal(signal.SIGTERM, lambda signum, frame: None)
+        match._init_worker()
+        before = signal.getsignal(signal.SIGTERM)
+        match._indexed_game_job((0, task))
+        after = signal.getsignal(signal.SIGTERM)
+    finally:  # _init_worker set a worker's signal handlers
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    assert before == signal.SIG_DFL
+    assert during == [match._exit_on_sigterm]
+    assert after == signal.SIG_DFL
+
+
+#: An idle match worker waiting on the pool's queue, when the SIGTERM of the pool's terminate
+#: is taken by the process while its main thread is not looking (here: the main thread blocks
+#: SIGTERM, so that another thread takes it; in a match, a SIGTERM that came just before the
+#: worker blocked on the queue's lock, left by a worker that had ended holding it). A Python
+#: handler would wait for the main thread for ever, and the match with it.
+_SIGTERM_WHILE_WAITING = """
+import signal, sys, threading, time
+from damiera.engine import match
+match._init_worker()
+threading.Thread(target=time.sleep, args=(300,), daemon=True).start()
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+held = threading.Lock()
+held.acquire()
+print("waiting", flush=True)
+held.acquire()
+"""
+
+
+def test_an_idle_match_worker_ends_on_sigterm_while_it_waits_on_the_queue() -> None:
+    proc = subprocess.Popen([sys.executable, "-c", _SIGTERM_WHILE_WAITING],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == "waiting\n"
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert err == ""
+    assert proc.returncode == -signal.SIGTERM
 
 
 #: ``damiera match`` (argv[2:]) whose spawned workers, while they start (running this

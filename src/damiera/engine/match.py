@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import math
 import multiprocessing
-import os
 import pickle
 import signal
 import threading
@@ -241,15 +240,19 @@ def _game_job(task: _Task) -> GameRecord:
 
 def _init_worker() -> None:
     """A match worker leaves Ctrl-C to the match, which ends every worker at once with
-    SIGTERM (the pool's terminate). SIGTERM raises SystemExit in the worker, once (a second
-    is ignored while it cleans up), so that the game under way closes its Hub engines, and
-    kills one that does not quit in time, before the worker exits. The worker's warnings
-    (those its filters let through) are kept by :func:`_keep_warning` and sent back with
-    its next game, for the match's process to show (:func:`_show_once`)."""
+    SIGTERM (the pool's terminate). Between games SIGTERM keeps its default action: the
+    kernel ends the worker at once, wherever it waits (a Python handler runs only when the
+    interpreter next looks; a signal that came just before the worker blocked on the pool's
+    queue was left waiting for ever, and the match with it, in a join). During a game
+    :func:`_indexed_game_job` turns it into SystemExit, once (a second is ignored while it
+    cleans up), so that the game under way closes its Hub engines, and kills one that does
+    not quit in time, before the worker exits. The worker's warnings (those its filters let
+    through) are kept by :func:`_keep_warning` and sent back with its next game, for the
+    match's process to show (:func:`_show_once`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Started with SIGINT blocked (_hold_sigint); one that came meanwhile is dropped now.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     warnings.showwarning = _keep_warning
 
 
@@ -296,30 +299,23 @@ def _show_once(warned: Sequence[_Warned], shown: set[tuple[str, type[Warning]]])
             warnings.showwarning(text, category, filename, lineno)
 
 
-#: In a match worker: a game is under way (set by :func:`_indexed_game_job`).
-_playing = False
-
-
 def _exit_on_sigterm(signum: int, frame: object) -> None:
-    """SIGTERM in a match worker: during a game, SystemExit unwinds it (its Hub engines are
-    closed); otherwise the worker has nothing to close and leaves at once, also when the
-    signal lands while the interpreter is already shutting down (pool workers get the
-    pool's stop sentinel and its SIGTERM close together), where a SystemExit would be
-    printed as "Exception ignored in: <module 'threading'>"."""
+    """SIGTERM in a match worker's game: SystemExit unwinds the game (its Hub engines are
+    closed); a second SIGTERM meanwhile is ignored."""
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    if not _playing:
-        os._exit(128 + signum)
     raise SystemExit(128 + signum)
 
 
 def _indexed_game_job(item: tuple[int, _Task]) -> tuple[int, GameRecord, list[_Warned]]:
-    """A worker's game: its index, its record, and the worker's warnings since its last."""
-    global _playing
-    _playing = True
+    """A worker's game: its index, its record, and the worker's warnings since its last.
+    SIGTERM ends the game by :func:`_exit_on_sigterm` and, once it is over, the worker by
+    its default action again (signal.signal first runs the handler of a SIGTERM that came
+    meanwhile, so none is lost between the two)."""
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     try:
         record = _game_job(item[1])
     finally:
-        _playing = False
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
     warned = _worker_warned[:]
     _worker_warned.clear()
     return item[0], record, warned
@@ -412,8 +408,8 @@ def _play(
 
     if jobs > 1:
         # Leaving the block terminates the workers: on Ctrl-C or a failed game or callback the
-        # games under way end at once (their Hub engines closed, _init_worker) and the queued
-        # ones are never started. The workers are
+        # games under way end at once (their Hub engines closed, _indexed_game_job) and the
+        # queued ones are never started; idle workers end at once. The workers are
         # spawned, not forked: a fork copies whatever lock another thread of this process held
         # at that instant, and a worker then waits on it for ever.
         spawn = multiprocessing.get_context("spawn")

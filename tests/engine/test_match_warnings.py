@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from damiera.engine import match
+from damiera.engine import match, match_workers
 from damiera.engine.patterns import weights_path
 from damiera.rules.variant import variant
 
@@ -58,33 +58,33 @@ def test_a_worker_keeps_its_warnings_for_the_match_which_shows_each_once(
     class Local(UserWarning):  # not picklable: sent as UserWarning
         pass
 
-    def job(task: match._Task) -> match.GameRecord:
+    def job(task: match_workers._Task) -> match.GameRecord:
         warnings.warn("bad weights", RuntimeWarning, stacklevel=1)
         warnings.warn("odd", Local, stacklevel=1)
         return match.GameRecord(task.fen, task.white, task.black, 0, "no legal move", 1)
 
-    monkeypatch.setattr(match, "_game_job", job)
-    task = match._Task("american", "W:W21:B1", "1", "1", None, 1, 1, False, None, 0.0)
+    monkeypatch.setattr(match_workers, "_game_job", job)
+    task = match_workers._Task("american", "W:W21:B1", "1", "1", None, 1, 1, False, None, 0.0)
     handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always")
-            match._init_worker()
-            assert warnings.showwarning is match._keep_warning
-            sent = [match._indexed_game_job((i, task)) for i in range(2)]
+            match_workers._init_worker()
+            assert warnings.showwarning is match_workers._keep_warning
+            sent = [match_workers._indexed_game_job((i, task)) for i in range(2)]
     finally:  # _init_worker set a worker's signal handlers
         for sig, handler in handlers.items():
             signal.signal(sig, handler)
     assert [i for i, _record, _warned in sent] == [0, 1]
     assert [(text, category) for text, category, _file, _line in sent[0][2]] == [
         ("bad weights", RuntimeWarning), ("odd", UserWarning)]
-    assert match._worker_warned == []  # sent, not sent again
+    assert match_workers._worker_warned == []  # sent, not sent again
     shown: list[str] = []
     seen: set[tuple[str, type[Warning]]] = set()
     with warnings.catch_warnings():
         warnings.showwarning = lambda message, *args, **kwargs: shown.append(str(message))
         for _i, _record, warned in sent:
-            match._show_once(warned, seen)
+            match_workers._show_once(warned, seen)
     assert shown == ["bad weights", "odd"]
 
 
@@ -93,8 +93,8 @@ def test_a_worker_keeps_its_warnings_for_the_match_which_shows_each_once(
 #: the pool's close does when a worker is leaving on the pool's stop sentinel).
 _SIGTERM_WHILE_LEAVING = """
 import os, signal, threading, time
-from damiera.engine import match
-match._init_worker()
+from damiera.engine import match_workers
+match_workers._init_worker()
 def late_stop():
     time.sleep(0.2)
     os.kill(os.getpid(), signal.SIGTERM)
@@ -114,24 +114,24 @@ def test_a_match_worker_turns_sigterm_into_systemexit_only_during_a_game(
         monkeypatch: pytest.MonkeyPatch) -> None:
     during: list[object] = []
 
-    def job(task: match._Task) -> match.GameRecord:
+    def job(task: match_workers._Task) -> match.GameRecord:
         during.append(signal.getsignal(signal.SIGTERM))
         return match.GameRecord(task.fen, task.white, task.black, 0, "no legal move", 1)
 
-    monkeypatch.setattr(match, "_game_job", job)
-    task = match._Task("american", "W:W21:B1", "1", "1", None, 1, 1, False, None, 0.0)
+    monkeypatch.setattr(match_workers, "_game_job", job)
+    task = match_workers._Task("american", "W:W21:B1", "1", "1", None, 1, 1, False, None, 0.0)
     handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         signal.signal(signal.SIGTERM, lambda signum, frame: None)
-        match._init_worker()
+        match_workers._init_worker()
         before = signal.getsignal(signal.SIGTERM)
-        match._indexed_game_job((0, task))
+        match_workers._indexed_game_job((0, task))
         after = signal.getsignal(signal.SIGTERM)
     finally:  # _init_worker set a worker's signal handlers
         for sig, handler in handlers.items():
             signal.signal(sig, handler)
     assert before == signal.SIG_DFL
-    assert during == [match._exit_on_sigterm]
+    assert during == [match_workers._exit_on_sigterm]
     assert after == signal.SIG_DFL
 
 
@@ -142,8 +142,8 @@ def test_a_match_worker_turns_sigterm_into_systemexit_only_during_a_game(
 #: handler would wait for the main thread for ever, and the match with it.
 _SIGTERM_WHILE_WAITING = """
 import signal, sys, threading, time
-from damiera.engine import match
-match._init_worker()
+from damiera.engine import match_workers
+match_workers._init_worker()
 threading.Thread(target=time.sleep, args=(300,), daemon=True).start()
 signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
 held = threading.Lock()

@@ -225,6 +225,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     from damiera.engine.match import (
         GameRecord,
         MatchStopped,
+        MatchWorkerError,
         check_player,
         read_openings,
         run_match,
@@ -311,7 +312,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
                     pdn_file.close()
                 except OSError as exc:
                     raise _PdnWriteError(exc) from None
-    except HubClientError as exc:
+    except (HubClientError, MatchWorkerError) as exc:
         print(f"damiera: error: {exc}", file=sys.stderr)
         return 1
     except _PdnWriteError as exc:

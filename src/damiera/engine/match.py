@@ -4,7 +4,8 @@ Elo difference with its error bars.
 
 This module plays the match and scores it (:func:`run_match`, :class:`MatchResult`); the
 players and openings are in :mod:`~damiera.engine.match_openings`, one game in
-:mod:`~damiera.engine.match_game` and the Elo statistics in :mod:`~damiera.engine.elo`. Their
+:mod:`~damiera.engine.match_game`, the worker processes of ``jobs`` > 1 in
+:mod:`~damiera.engine.match_workers` and the Elo statistics in :mod:`~damiera.engine.elo`. Their
 public names are importable from here as well.
 
 ``hub:COMMAND`` is an engine's path and its arguments, split as a shell would
@@ -35,15 +36,8 @@ and the match reports each player's mean and largest CPU seconds a move.
 from __future__ import annotations
 
 import math
-import multiprocessing
-import pickle
-import signal
-import threading
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
-from multiprocessing import resource_tracker
-from typing import NamedTuple
 
 from damiera.engine.elo import elo_stats, pair_stats
 from damiera.engine.front import Limit
@@ -63,16 +57,20 @@ from damiera.engine.match_openings import (
     random_openings,
     read_openings,
 )
-from damiera.rules.position import Position, parse_fen, write_fen
+from damiera.engine.match_workers import (
+    MatchWorkerError,
+    _game_job,
+    _on_workers,
+    _show_once,
+    _Task,
+    _Warned,
+)
+from damiera.rules.position import Position, write_fen
 from damiera.rules.variant import Variant
-
-#: A warning raised in a match worker, as sent back to the match: its message's text, its
-#: category, the file and line that raised it.
-_Warned = tuple[str, type[Warning], str, int]
 
 __all__ = [
     "HUB_MOVETIME", "HUB_PREFIX", "MAX_GAME_PLIES", "MAX_OPENINGS_BYTES", "PLAYER_NAMES",
-    "GameRecord", "MatchResult", "MatchStopped", "SideTime", "check_player", "elo_stats", "hub_command",
+    "GameRecord", "MatchResult", "MatchStopped", "MatchWorkerError", "SideTime", "check_player", "elo_stats", "hub_command",
     "play_game", "random_openings", "read_openings", "run_match",
 ]
 
@@ -213,114 +211,6 @@ class MatchStopped(KeyboardInterrupt):
         return type(self), (self.result, self.finished)
 
 
-class _Task(NamedTuple):
-    """One game of a match, as sent to a worker process."""
-
-    variant: str  # the canonical id: the rule set and its options
-    fen: str
-    white: str
-    black: str
-    movetime: float | None
-    seed: int
-    number: int
-    cpu_time: bool
-    clock: float | None
-    increment: float
-    books: tuple[bool | None, bool | None] = (None, None)
-
-
-def _game_job(task: _Task) -> GameRecord:
-    from damiera.rules.variant import variant as get_variant
-
-    v = get_variant(task.variant)
-    return play_game(v, parse_fen(v, task.fen), task.white, task.black, task.movetime,
-                     task.seed, task.number, cpu_time=task.cpu_time, clock=task.clock,
-                     increment=task.increment, books=task.books)
-
-
-def _init_worker() -> None:
-    """A match worker leaves Ctrl-C to the match, which ends every worker at once with
-    SIGTERM (the pool's terminate). Between games SIGTERM keeps its default action: the
-    kernel ends the worker at once, wherever it waits (a Python handler runs only when the
-    interpreter next looks; a signal that came just before the worker blocked on the pool's
-    queue was left waiting for ever, and the match with it, in a join). During a game
-    :func:`_indexed_game_job` turns it into SystemExit, once (a second is ignored while it
-    cleans up), so that the game under way closes its Hub engines, and kills one that does
-    not quit in time, before the worker exits. The worker's warnings (those its filters let
-    through) are kept by :func:`_keep_warning` and sent back with its next game, for the
-    match's process to show (:func:`_show_once`)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # Started with SIGINT blocked (_hold_sigint); one that came meanwhile is dropped now.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    warnings.showwarning = _keep_warning
-
-
-def _hold_sigint() -> set[int] | None:
-    """Block SIGINT in this thread (the processes it starts inherit that) and return the
-    old mask to restore; None (nothing done) outside the main thread, whose mask is left
-    as it is. multiprocessing's resource tracker is started first: starting it unblocks
-    SIGINT (after blocking it for the tracker), which would undo this for the workers."""
-    if threading.current_thread() is not threading.main_thread():
-        return None
-    resource_tracker.ensure_running()
-    return set(signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}))
-
-
-def _release_sigint(held: set[int] | None) -> None:
-    """Restore the mask :func:`_hold_sigint` returned: a SIGINT that came meanwhile lands."""
-    if held is not None:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
-
-
-#: In a match worker: the warnings raised since its last game was sent back.
-_worker_warned: list[_Warned] = []
-
-
-def _keep_warning(message: Warning | str, category: type[Warning], filename: str,
-                  lineno: int, file: object = None, line: str | None = None) -> None:
-    """A match worker's :data:`warnings.showwarning`: the warning is kept for the match's
-    process, not shown (each worker would show it: twice with ``jobs=2``). A category that
-    cannot be pickled (defined inside a function) is sent as UserWarning."""
-    try:
-        pickle.dumps(category)
-    except (pickle.PicklingError, AttributeError, TypeError):
-        category = UserWarning
-    _worker_warned.append((str(message), category, filename, lineno))
-
-
-def _show_once(warned: Sequence[_Warned], shown: set[tuple[str, type[Warning]]]) -> None:
-    """Show the workers' warnings ``warned`` with this process's :data:`warnings.showwarning`
-    (``damiera``'s one line in the command line), each text and category once: ``shown``
-    holds those shown so far in the match."""
-    for text, category, filename, lineno in warned:
-        if (text, category) not in shown:
-            shown.add((text, category))
-            warnings.showwarning(text, category, filename, lineno)
-
-
-def _exit_on_sigterm(signum: int, frame: object) -> None:
-    """SIGTERM in a match worker's game: SystemExit unwinds the game (its Hub engines are
-    closed); a second SIGTERM meanwhile is ignored."""
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    raise SystemExit(128 + signum)
-
-
-def _indexed_game_job(item: tuple[int, _Task]) -> tuple[int, GameRecord, list[_Warned]]:
-    """A worker's game: its index, its record, and the worker's warnings since its last.
-    SIGTERM ends the game by :func:`_exit_on_sigterm` and, once it is over, the worker by
-    its default action again (signal.signal first runs the handler of a SIGTERM that came
-    meanwhile, so none is lost between the two)."""
-    signal.signal(signal.SIGTERM, _exit_on_sigterm)
-    try:
-        record = _game_job(item[1])
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    warned = _worker_warned[:]
-    _worker_warned.clear()
-    return item[0], record, warned
-
-
 def run_match(
     variant: Variant,
     first: str,
@@ -407,12 +297,6 @@ def _play(
             pass
 
     if jobs > 1:
-        # Leaving the block terminates the workers: on Ctrl-C or a failed game or callback the
-        # games under way end at once (their Hub engines closed, _indexed_game_job) and the
-        # queued ones are never started; idle workers end at once. The workers are
-        # spawned, not forked: a fork copies whatever lock another thread of this process held
-        # at that instant, and a worker then waits on it for ever.
-        spawn = multiprocessing.get_context("spawn")
         shown: set[tuple[str, type[Warning]]] = set()
 
         def shown_once(ended: Iterator[tuple[int, GameRecord, list[_Warned]]],
@@ -421,19 +305,7 @@ def _play(
                 _show_once(warned, shown)
                 yield i, record
 
-        # The workers start with SIGINT blocked (a blocked signal stays blocked across fork
-        # and exec) until _init_worker ignores it: Ctrl-C to the process group while they
-        # import would end them with a KeyboardInterrupt traceback each. This process holds a
-        # Ctrl-C of that moment back, not lost: it lands once the pool is there to stop.
-        held = _hold_sigint()
-        try:
-            pool = spawn.Pool(jobs, initializer=_init_worker)
-        except BaseException:
-            _release_sigint(held)
-            raise
-        with pool:
-            _release_sigint(held)
-            record_each(shown_once(pool.imap_unordered(_indexed_game_job, enumerate(tasks))))
+        record_each(shown_once(_on_workers(tasks, jobs)))
     else:
         record_each((i, _game_job(t)) for i, t in enumerate(tasks))
 

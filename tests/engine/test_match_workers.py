@@ -15,6 +15,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from damiera.engine import match_workers
+from damiera.rules.position import FenError
+
 #: A Hub engine that, once asked to search (``go``), hears nothing more: neither ``quit`` nor
 #: the end of its input nor SIGTERM, SIGINT or SIGHUP (only SIGKILL ends it, or 300 s, so
 #: that a failed test leaves nothing behind for long). When the search starts it writes a
@@ -133,3 +138,11 @@ def test_a_match_whose_worker_is_killed_during_a_game_stops_with_an_error(
         assert [pid for pid in others if _running(pid)] == [], "engines left running"
     finally:
         _clean_up(proc, pids)
+
+
+def test_a_game_that_fails_in_a_worker_raises_its_error_in_the_match() -> None:
+    """What a game raises in its worker (here: a position that is not a FEN) is raised by
+    the match, the error's own type and message, and the workers are ended."""
+    bad = match_workers._Task("american", "not a fen", "1", "1", None, 1, 1, False, None, 0.0)
+    with pytest.raises(FenError, match="FEN must start with the side to move"):
+        list(match_workers._on_workers([bad, bad, bad], 2))

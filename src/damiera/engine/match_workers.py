@@ -176,9 +176,12 @@ def _serve_games(conn: connection.Connection) -> None:
         except Exception as exc:  # noqa: BLE001 (any game's failure goes to the match, raised there)
             reply = ("failed", exc)
         try:
-            conn.send(reply)
-        except (pickle.PicklingError, AttributeError, TypeError):  # an exception that won't
-            conn.send(("failed", RuntimeError(f"{type(reply[1]).__name__}: {reply[1]}")))
+            try:
+                conn.send(reply)
+            except (pickle.PicklingError, AttributeError, TypeError):  # a failure that won't
+                conn.send(("failed", RuntimeError(f"{type(reply[1]).__name__}: {reply[1]}")))
+        except OSError:  # the match has gone (killed) while this game went on
+            return
 
 
 def _on_workers(tasks: Sequence[_Task], jobs: int,

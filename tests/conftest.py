@@ -49,6 +49,18 @@ def hand_made_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
+def default_sighup() -> Iterator[None]:
+    """SIGHUP at its default during the test, whatever pytest was started with: under
+    ``nohup`` it is ignored, which a command (and the processes it starts) keeps, and a test
+    that sends SIGHUP would then never see it."""
+    previous = signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+
+
+@pytest.fixture
 def python_sigint() -> Iterator[None]:
     """Python's own Ctrl-C handler (KeyboardInterrupt) during the test, whatever pytest was
     started with: a shell starts a background job with SIGINT ignored, and a test that

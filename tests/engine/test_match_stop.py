@@ -168,6 +168,7 @@ def _stop_a_running_match(tmp_path: Path, jobs: int, sig: int) -> tuple[int, str
 @pytest.mark.parametrize(("jobs", "sig", "status"), [
     (1, signal.SIGINT, 130), (1, signal.SIGTERM, 143), (2, signal.SIGTERM, 143),
     (2, signal.SIGINT, 130), (1, signal.SIGHUP, 129)])
+@pytest.mark.usefixtures("default_sighup")
 def test_a_signalled_match_prints_the_games_in_its_pdn(
         tmp_path: Path, jobs: int, sig: int, status: int) -> None:
     code, out, err, in_pdn = _stop_a_running_match(tmp_path, jobs, sig)
@@ -263,6 +264,7 @@ def _two_signals(first: int, second: int) -> None:
 @pytest.mark.parametrize(("first", "second"), [
     (signal.SIGINT, signal.SIGTERM), (signal.SIGHUP, signal.SIGTERM),
     (signal.SIGHUP, signal.SIGINT)])
+@pytest.mark.usefixtures("default_sighup")
 def test_cli_match_stopped_by_two_different_signals_ends_as_by_one(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         first: int, second: int) -> None:
@@ -303,6 +305,7 @@ def _two_signals_while_busy(first: int, second: int) -> None:
 @pytest.mark.parametrize(("first", "second", "status"), [
     (signal.SIGTERM, signal.SIGINT, 143), (signal.SIGTERM, signal.SIGHUP, 143),
     (signal.SIGINT, signal.SIGHUP, 130)])
+@pytest.mark.usefixtures("default_sighup")
 def test_cli_match_status_is_the_signal_that_came_first(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         first: int, second: int, status: int) -> None:

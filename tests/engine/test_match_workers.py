@@ -103,6 +103,7 @@ def test_a_match_on_workers_stopped_by_sigterm_to_its_process_group_ends(
         _clean_up(proc, pids)
 
 
+@pytest.mark.usefixtures("default_sighup")
 def test_a_match_on_workers_stopped_by_sighup_to_its_process_group_ends(
         tmp_path: Path) -> None:
     """A closed terminal (SIGHUP to the process group): the match stops (129), the workers
@@ -146,3 +147,37 @@ def test_a_game_that_fails_in_a_worker_raises_its_error_in_the_match() -> None:
     bad = match_workers._Task("american", "not a fen", "1", "1", None, 1, 1, False, None, 0.0)
     with pytest.raises(FenError, match="FEN must start with the side to move"):
         list(match_workers._on_workers([bad, bad, bad], 2))
+
+
+def test_a_match_started_with_sighup_ignored_plays_on_when_its_terminal_closes(
+        tmp_path: Path) -> None:
+    """``nohup damiera match ...``: SIGHUP to the process group (the terminal closing) stops
+    neither the match nor its workers; every game is played."""
+    pdn = tmp_path / "games.pdn"
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as nohup starts it
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "damiera", "match", "russian", "--first", "1", "--second",
+             "1", "--games", "12", "--jobs", "2", "--movetime", "0.01", "--pdn", str(pdn),
+             "--json", "--quiet"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            start_new_session=True)
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+    try:
+        deadline = time.monotonic() + 300  # a bound for a broken match, not a wait
+        while not pdn.exists() or "[Result" not in pdn.read_text():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "no game ended"
+            time.sleep(0.02)
+        played_before = pdn.read_text().count("[Result")
+        os.killpg(proc.pid, signal.SIGHUP)
+        out, err = proc.communicate(timeout=600)
+        assert played_before < 12  # the match was under way when the terminal closed
+        assert proc.returncode == 0, err
+        assert "stopped" not in json.loads(out.splitlines()[-1])  # a finished match
+        assert pdn.read_text().count("[Result") == 12
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()

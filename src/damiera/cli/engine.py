@@ -357,7 +357,8 @@ def _signals_interrupt(signums: tuple[int, ...],
     game) have their handlers run after it in the order of their numbers (SIGINT before
     SIGTERM). Two signals pending at once (the process did not run between them) have no
     order: the kernel picks one (Linux: the higher-numbered). The old handlers are put back
-    after. Left alone outside the main thread, where no handler can be set."""
+    after. SIGHUP is left ignored where it was (a command started with ``nohup``). Left alone
+    outside the main thread, where no handler can be set."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -380,7 +381,9 @@ def _signals_interrupt(signums: tuple[int, ...],
         if came and len(taken) == len(came):  # the first call with a signal of its own
             raise KeyboardInterrupt
 
-    old = {signum: signal.signal(signum, stop) for signum in signums}
+    # SIGHUP ignored from the start (nohup) stays ignored: the terminal's closing is not a stop.
+    old = {signum: signal.signal(signum, stop) for signum in signums
+           if signum != signal.SIGHUP or signal.getsignal(signum) != signal.SIG_IGN}
     try:
         yield
     finally:

@@ -65,7 +65,11 @@ def _init_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Started with SIGINT blocked (_hold_sigint); one that came meanwhile is dropped now.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    for sig in _GAME_STOPPERS:
+    # A match started with SIGHUP ignored (nohup) keeps it ignored, here as in the match.
+    global _stoppers
+    _stoppers = tuple(sig for sig in _GAME_STOPPERS
+                      if not (sig == signal.SIGHUP and signal.getsignal(sig) == signal.SIG_IGN))
+    for sig in _stoppers:
         signal.signal(sig, signal.SIG_DFL)
     warnings.showwarning = _keep_warning
 
@@ -116,6 +120,9 @@ def _show_once(warned: Sequence[_Warned], shown: set[tuple[str, type[Warning]]])
 #: The signals that end a match worker's game by SystemExit (the match's SIGTERM, and those
 #: a closed terminal or ``kill`` sends the whole process group); between games, their default.
 _GAME_STOPPERS = (signal.SIGTERM, signal.SIGHUP)
+#: In a match worker: those of :data:`_GAME_STOPPERS` it takes (SIGHUP not where it was ignored
+#: when the worker started, under nohup: :func:`_init_worker`).
+_stoppers: tuple[signal.Signals, ...] = _GAME_STOPPERS
 
 
 def _exit_on_sigterm(signum: int, frame: object) -> None:
@@ -123,7 +130,7 @@ def _exit_on_sigterm(signum: int, frame: object) -> None:
     engines are closed); another such signal meanwhile is ignored (by a handler that does
     nothing, not SIG_IGN: one that had already arrived would find SIG_IGN and Python would
     print "Signal 15 ignored due to race condition")."""
-    for sig in _GAME_STOPPERS:
+    for sig in _stoppers:
         signal.signal(sig, _ignore_signal)
     raise SystemExit(128 + signum)
 
@@ -137,12 +144,12 @@ def _indexed_game_job(item: tuple[int, _Task]) -> tuple[int, GameRecord, list[_W
     SIGTERM ends the game by :func:`_exit_on_sigterm` and, once it is over, the worker by
     its default action again (signal.signal first runs the handler of a SIGTERM that came
     meanwhile, so none is lost between the two)."""
-    for sig in _GAME_STOPPERS:
+    for sig in _stoppers:
         signal.signal(sig, _exit_on_sigterm)
     try:
         record = _game_job(item[1])
     finally:
-        for sig in _GAME_STOPPERS:
+        for sig in _stoppers:
             signal.signal(sig, signal.SIG_DFL)
     warned = _worker_warned[:]
     _worker_warned.clear()
@@ -167,7 +174,7 @@ def _serve_games(conn: connection.Connection) -> None:
     while True:
         try:
             item = conn.recv()
-        except EOFError:  # the match has gone
+        except (EOFError, OSError):  # the match has gone (ended, or killed: a reset pipe)
             return
         if item is None:
             return

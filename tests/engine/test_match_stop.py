@@ -9,7 +9,6 @@ import json
 import os
 import pickle
 import re
-import shlex
 import signal
 import subprocess
 import sys
@@ -179,73 +178,6 @@ def test_a_signalled_match_prints_the_games_in_its_pdn(
     assert 1 <= data["played"] == in_pdn < 100000  # the games finished, each written
     assert data["wins"] + data["draws"] + data["losses"] == in_pdn
     assert f"stopped after {in_pdn} of 100000 games" in out.splitlines()[0]
-
-
-#: A Hub engine that, once asked to search (``go``), hears nothing more: neither ``quit`` nor
-#: the end of its input nor SIGTERM or SIGINT (only SIGKILL ends it, or 300 s, so that a
-#: failed test leaves nothing behind for long). It writes its pid, as a file name, into the
-#: folder argv[1] when the search starts.
-_DEAF_ENGINE = """
-import os, signal, sys, time
-signal.signal(signal.SIGTERM, signal.SIG_IGN)
-signal.signal(signal.SIGINT, signal.SIG_IGN)
-end = time.monotonic() + 300
-for line in sys.stdin:
-    cmd = line.split()[0] if line.split() else ''
-    if cmd == 'hub':
-        print('id name=Deaf', flush=True)
-        print('wait', flush=True)
-    elif cmd == 'init':
-        print('ready', flush=True)
-    elif cmd == 'go':
-        open(os.path.join(sys.argv[1], str(os.getpid())), 'w').close()
-        break
-while time.monotonic() < end:
-    time.sleep(0.5)
-"""
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
-def test_a_match_on_workers_stopped_by_sigterm_leaves_no_hub_engine_running(
-        tmp_path: Path) -> None:
-    """``damiera match --jobs 2`` stopped by SIGTERM: the pool ends its workers with SIGTERM,
-    and a worker closes its Hub engines before it exits, killing one that does not quit (the
-    engines were left running, their worker gone)."""
-    script = tmp_path / "deaf_engine.py"
-    script.write_text(_DEAF_ENGINE)
-    pids = tmp_path / "pids"
-    pids.mkdir()
-    engine = "hub:" + shlex.join([sys.executable, str(script), str(pids)])
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "damiera", "match", "international", "--first", "random",
-         "--second", engine, "--games", "4", "--jobs", "2", "--json", "--quiet"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 300  # a bound for a broken match, not a wait
-        while len(list(pids.iterdir())) < 2:  # both workers' engines are searching
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "the engines did not start searching"
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=300)
-        assert proc.returncode == 143, err
-        assert json.loads(out.splitlines()[-1])["played"] == 0
-        started = [int(p.name) for p in pids.iterdir()]
-        assert [pid for pid in started if _running(pid)] == [], "engines left running"
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-        for p in pids.iterdir():
-            if _running(int(p.name)):
-                os.kill(int(p.name), signal.SIGKILL)
 
 
 def _two_signals(first: int, second: int) -> None:

@@ -15,13 +15,14 @@ from typing import Any
 
 import pytest
 
+from damiera.processes import how_it_ended
 from damiera.rules.movegen import legal_moves
 from damiera.rules.position import start_position
 from damiera.rules.variant import variant
 from damiera.web.computer import Ask
 from damiera.web.computer_jobs import SEARCHES_KEY
 from damiera.web.current_job import SIZE, CurrentJob
-from damiera.web.worker_supervisor import delay_after, how_it_ended
+from damiera.web.worker_supervisor import delay_after
 from tests.conftest import WAIT_SECONDS, run_async
 from tests.web.processes import spawned_children, start_worker, stop
 

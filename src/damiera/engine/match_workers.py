@@ -19,6 +19,7 @@ from multiprocessing.process import BaseProcess
 from typing import NamedTuple
 
 from damiera.engine.match_game import GameRecord, play_game
+from damiera.processes import how_it_ended
 from damiera.rules.position import parse_fen
 
 #: A warning raised in a match worker, as sent back to the match: its message's text, its
@@ -245,7 +246,7 @@ def _on_workers(tasks: Sequence[_Task], jobs: int,
                     process.join(_WORKER_GRACE)
                     raise MatchWorkerError(
                         f"a match worker ended during game {i + 1} "
-                        f"({_exit_status(process.exitcode)})") from None
+                        f"({how_it_ended(process.exitcode)})") from None
                 if kind == "failed":
                     raise payload
                 yield payload
@@ -253,18 +254,6 @@ def _on_workers(tasks: Sequence[_Task], jobs: int,
         finished = True
     finally:
         _end_workers(workers, finished)
-
-
-def _exit_status(code: int | None) -> str:
-    """A worker's exit code in words: killed by a signal (negative), or its status."""
-    if code is None:
-        return "still running"
-    if code < 0:
-        try:
-            return f"killed by {signal.Signals(-code).name}"
-        except ValueError:
-            return f"killed by signal {-code}"
-    return f"exit status {code}"
 
 
 def _end_workers(workers: Sequence[tuple[BaseProcess, connection.Connection]],

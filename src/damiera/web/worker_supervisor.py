@@ -35,6 +35,7 @@ from multiprocessing.connection import wait
 from types import FrameType
 from typing import Any
 
+from damiera.processes import how_it_ended
 from damiera.web.current_job import CurrentJob, hand_back
 
 #: Seconds a process must have run for its death to count as "not quick" (replaced at once).
@@ -50,18 +51,6 @@ STOP_WAIT = 30.0
 
 def _say(text: str) -> None:
     print(f"damiera worker: {text}", file=sys.stderr, flush=True)
-
-
-def how_it_ended(exitcode: int | None) -> str:
-    """``exitcode`` of a process in words: "killed by SIGKILL", "exited with status 1"."""
-    if exitcode is None:
-        return "still running"
-    if exitcode < 0:
-        try:
-            return f"killed by {signal.Signals(-exitcode).name}"
-        except ValueError:
-            return f"killed by signal {-exitcode}"
-    return f"exited with status {exitcode}"
 
 
 @dataclass

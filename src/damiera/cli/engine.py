@@ -36,7 +36,9 @@ stopped by Ctrl-C, SIGTERM or SIGHUP prints the same summary of the games finish
 under way are abandoned), its first line saying ``stopped after K of N games`` (``--json``:
 ``"stopped": true, "played": K``; with no game finished, ``no game finished: no score`` and
 nulls for the numbers), and exits with status 128 + the first signal's number: 130 (Ctrl-C),
-143 (SIGTERM) or 129 (SIGHUP: a closed terminal).
+143 (SIGTERM) or 129 (SIGHUP: a closed terminal; ignored by a match started with ``nohup``).
+A ``--jobs`` worker that dies during a game ends the match with one line on stderr and exit
+status 1 (:class:`~damiera.engine.match.MatchWorkerError`).
 
 ``damiera hub`` serves the Hub protocol (see :mod:`damiera.engine.hub`); ``damiera dxp
 --listen PORT [--once] | --connect HOST:PORT`` plays International draughts over DXP (see

@@ -126,7 +126,7 @@ def test_a_match_whose_worker_is_killed_during_a_game_stops_with_an_error(
         os.kill(victim, signal.SIGKILL)
         _out, err = proc.communicate(timeout=300)
         assert proc.returncode == 1, err
-        assert re.fullmatch(r"damiera: error: a match worker ended during game [1-4] "
+        assert re.fullmatch(r"damiera: error: a match worker ended with game [1-4] unfinished "
                             r"\(killed by SIGKILL\)\n", err), err
         others = [pid for pid in engines if pid != victim_engine]
         assert [pid for pid in others if _running(pid)] == [], "engines left running"

@@ -37,7 +37,7 @@ under way are abandoned), its first line saying ``stopped after K of N games`` (
 ``"stopped": true, "played": K``; with no game finished, ``no game finished: no score`` and
 nulls for the numbers), and exits with status 128 + the first signal's number: 130 (Ctrl-C),
 143 (SIGTERM) or 129 (SIGHUP: a closed terminal; ignored by a match started with ``nohup``).
-A ``--jobs`` worker that dies during a game ends the match with one line on stderr and exit
+A ``--jobs`` worker that dies ends the match with one line on stderr and exit
 status 1 (:class:`~damiera.engine.match.MatchWorkerError`).
 
 ``damiera hub`` serves the Hub protocol (see :mod:`damiera.engine.hub`); ``damiera dxp

@@ -158,7 +158,7 @@ def _indexed_game_job(item: tuple[int, _Task]) -> tuple[int, GameRecord, list[_W
 
 
 class MatchWorkerError(RuntimeError):
-    """A match worker process ended during a game without its result (killed, or out of
+    """A match worker process ended with a game handed to it unfinished (killed, or out of
     memory): the match stops; the games finished before are kept (``--pdn``)."""
 
 
@@ -245,7 +245,7 @@ def _on_workers(tasks: Sequence[_Task], jobs: int,
                 except (EOFError, OSError):
                     process.join(_WORKER_GRACE)
                     raise MatchWorkerError(
-                        f"a match worker ended during game {i + 1} "
+                        f"a match worker ended with game {i + 1} unfinished "
                         f"({how_it_ended(process.exitcode)})") from None
                 if kind == "failed":
                     raise payload
@@ -260,16 +260,19 @@ def _end_workers(workers: Sequence[tuple[BaseProcess, connection.Connection]],
                  finished: bool) -> None:
     """End the match's workers: once the last game is in (``finished``) they are leaving on
     their own; otherwise SIGTERM ends their games. Any still there after
-    :data:`_WORKER_GRACE` seconds is killed."""
+    :data:`_WORKER_GRACE` seconds (or when the wait is interrupted) is killed."""
     if not finished:
         for process, _conn in workers:
             if process.is_alive():
                 process.terminate()
     deadline = time.monotonic() + _WORKER_GRACE
-    for process, conn in workers:
-        if process.ident is not None:  # started
-            process.join(max(0.0, deadline - time.monotonic()))
-            if process.is_alive():
+    try:
+        for process, _conn in workers:
+            if process.ident is not None:  # started
+                process.join(max(0.0, deadline - time.monotonic()))
+    finally:  # also when the wait is cut short: none is left for the interpreter's exit to join
+        for process, conn in workers:
+            if process.ident is not None and process.is_alive():
                 process.kill()
                 process.join()
-        conn.close()
+            conn.close()

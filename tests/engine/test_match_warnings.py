@@ -135,11 +135,10 @@ def test_a_match_worker_turns_sigterm_into_systemexit_only_during_a_game(
     assert after == signal.SIG_DFL
 
 
-#: An idle match worker waiting on the pool's queue, when the SIGTERM of the pool's terminate
-#: is taken by the process while its main thread is not looking (here: the main thread blocks
-#: SIGTERM, so that another thread takes it; in a match, a SIGTERM that came just before the
-#: worker blocked on the queue's lock, left by a worker that had ended holding it). A Python
-#: handler would wait for the main thread for ever, and the match with it.
+#: An idle match worker waiting for its next game, when the match's SIGTERM is taken by the
+#: process while its main thread is not looking (here: the main thread blocks SIGTERM, so that
+#: another thread takes it; in a match, a SIGTERM that came just before the worker blocked in
+#: its wait). A Python handler would wait for the main thread for ever, and the match with it.
 _SIGTERM_WHILE_WAITING = """
 import signal, sys, threading, time
 from damiera.engine import match_workers
@@ -153,7 +152,7 @@ held.acquire()
 """
 
 
-def test_an_idle_match_worker_ends_on_sigterm_while_it_waits_on_the_queue() -> None:
+def test_an_idle_match_worker_ends_on_sigterm_while_it_waits_for_a_game() -> None:
     proc = subprocess.Popen([sys.executable, "-c", _SIGTERM_WHILE_WAITING],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

@@ -213,9 +213,8 @@ def _on_workers(tasks: Sequence[_Task], jobs: int,
         item = next(queued, None)
         try:
             conn.send(item)
-        except OSError:  # the worker has died: its game's end tells the match below
-            if item is None:
-                return
+        except OSError:  # the worker has died: the end of its pipe tells the match below
+            pass
         if item is not None:
             playing[conn] = (process, item[0])
 

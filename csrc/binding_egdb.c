@@ -1,5 +1,5 @@
-/* damiera._core.Egdb: an 8x8 endgame database of up to `pieces` pieces, either solved whole in
- * memory at construction or class by class (solve, load, save), the long work with the
+/* damiera._core.Egdb: an 8x8 or 10x10 endgame database of up to `pieces` pieces, either solved
+ * whole in memory at construction or class by class (solve, load, save), the long work with the
  * interpreter lock released; probed by position. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -209,6 +209,6 @@ static PyGetSetDef Egdb_getset[] = {
     {NULL, NULL, NULL, NULL, NULL}};
 
 TYPE(EgdbType, Egdb,
-     "Egdb(rules, pieces, solve=True): the 8x8 endgame database of up to `pieces` pieces, "
-     "solved in memory, or empty (solve=False) to solve, load and save class by class.",
+     "Egdb(rules, pieces, solve=True): the 8x8 or 10x10 endgame database of up to `pieces` "
+     "pieces, solved in memory, or empty (solve=False) to solve, load and save class by class.",
      Egdb_getset);

@@ -73,8 +73,8 @@ const char *tt_entries_check(long long entries)
 
 const char *egdb_request_check(const Rules *r, int pieces)
 {
-    if (r->size != 8 || r->all_squares)
-        return "endgame databases exist for the dark squares of 8x8 boards only";
+    if ((r->size != 8 && r->size != 10) || r->all_squares)
+        return "endgame databases exist for the dark squares of 8x8 and 10x10 boards only";
     if (pieces < 2 || pieces > EGDB_MAX_PIECES)
         return "pieces must be from 2 to " NUMBER(EGDB_MAX_PIECES);
     return NULL;

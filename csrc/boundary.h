@@ -34,7 +34,8 @@ int limits_check(const Limits *lim, char *err, size_t errlen);
 /* Entries of a transposition table: 1 to 2**32. */
 const char *tt_entries_check(long long entries);
 
-/* An endgame database for r's board of up to `pieces` pieces: 8x8 only, 2 to EGDB_MAX_PIECES. */
+/* An endgame database for r's board of up to `pieces` pieces: the dark squares of 8x8 or
+ * 10x10, 2 to EGDB_MAX_PIECES. */
 const char *egdb_request_check(const Rules *r, int pieces);
 
 /* The first of a game's `total` earlier positions a search needs: only the last draw_plies + 1

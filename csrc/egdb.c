@@ -15,9 +15,10 @@
  *    (parents_of), so no move graph is stored.
  * 3. What is never settled is a draw (neither side can force the end of the game).
  *
- * The index of a position: each of the four piece sets ranked among the 32 playing squares in
- * colexicographic order, combined, times two for the side to move; indices with overlapping
- * sets or a man on its own promotion row are impossible positions and keep the value 0.
+ * The index of a position: each of the four piece sets ranked among the board's playing squares
+ * (32 on 8x8, 50 on 10x10) in colexicographic order, combined, times two for the side to move;
+ * indices with overlapping sets or a man on its own promotion row are impossible positions and
+ * keep the value 0.
  * The stored value is the byte of egdb.h (0 also means "not settled yet" while solving).
  */
 #include "egdb.h"
@@ -28,7 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NSQ 32
 #define MAX_DIST 16000
 
 static inline uint8_t win_value(int d) { return (uint8_t)(d + 1); }
@@ -51,7 +51,7 @@ static inline int decode(uint8_t v, int *plies)
 
 static void init_binom(Egdb *db)
 {
-    for (int n = 0; n <= NSQ; n++)
+    for (int n = 0; n <= EGDB_MAX_SQUARES; n++)
         for (int k = 0; k <= EGDB_MAX_PIECES; k++)
             db->binom[n][k] = k == 0   ? 1
                               : n == 0 ? 0
@@ -64,11 +64,12 @@ static void squares_of(const Rules *r, Egdb *s)
 {
     memset(s->dense_of, -1, sizeof s->dense_of);
     int i = 0;
-    for (int b = 0; b < MAX_BITS && i < NSQ; b++)
+    for (int b = 0; b < MAX_BITS && i < EGDB_MAX_SQUARES; b++)
         if (r->mask >> b & 1) {
             s->bit_of[i] = (uint8_t)b;
             s->dense_of[b] = (int8_t)i++;
         }
+    s->nsq = i;
 }
 
 /* Colexicographic rank of a set of bits among the dense squares. */
@@ -87,7 +88,7 @@ static uint64_t rank_set(const Squares *s, board_t set)
 static board_t unrank_set(const Squares *s, uint64_t rank, int k)
 {
     board_t set = 0;
-    int top = NSQ - 1;
+    int top = s->nsq - 1;
     for (; k >= 1; k--) {
         while (s->binom[top][k] > rank)
             top--;
@@ -175,21 +176,26 @@ static int bucket_push(Bucket *bk, int d, uint32_t item)
     return 0;
 }
 
+/* Most quiet moves one side has with EGDB_MAX_PIECES pieces in all (so at most one fewer of
+ * its own): 17 for a flying king where 10x10's long diagonal crosses a diagonal of nine squares
+ * (13 on 8x8). */
+#define MAX_PARENTS (17 * (EGDB_MAX_PIECES - 1))
+
 /* The parents of position (w, b, k, side) inside its class: the positions one quiet move
  * earlier. Within a class every move is a quiet move that does not crown (a capture or a
  * promotion leaves it), so a parent is the position with a piece of the side that just moved
  * (not `side`) taken one quiet move back; such moves are the generator's own quiet moves of
  * those pieces with their men moving the other way (gen_quiet as if they were `side`'s men),
  * applied without crowning. The move into the position must have been legal: under mandatory
- * capture the parent may have no capture. Fills q[] with the parents' indices; returns their
- * number, or -1 out of memory. */
+ * capture the parent may have no capture. Fills q[] (MAX_PARENTS long) with the parents'
+ * indices; returns their number, or -1 out of memory or beyond MAX_PARENTS. */
 static int parents_of(Egdb *db, const Squares *s, const EgdbClass *c, board_t w, board_t b,
                       board_t k, int side, MoveList *l, uint64_t *q)
 {
     const Rules *r = db->r;
     int mover = 1 - side, n = 0;
     board_t moved = mover ? b : w, other = mover ? w : b;
-    if (gen_quiet(r, moved, other, k, side, l) < 0)
+    if (gen_quiet(r, moved, other, k, side, l) < 0 || l->n > MAX_PARENTS)
         return -1;
     for (int j = 0; j < l->n; j++) {
         board_t from = BIT(l->m[j].end), to = BIT(l->m[j].start);
@@ -200,10 +206,6 @@ static int parents_of(Egdb *db, const Squares *s, const EgdbClass *c, board_t w,
     }
     return n;
 }
-
-/* Most quiet moves one side has on 8x8 with EGDB_MAX_PIECES pieces: 13 for a flying king on
- * the long diagonal, at most 6 pieces. */
-#define MAX_PARENTS (13 * EGDB_MAX_PIECES)
 
 /* Solve one class (every class it leads to is ready) into c->val, allocated here. Returns 0,
  * EGDB_NO_MEMORY or EGDB_TOO_LONG.
@@ -254,7 +256,7 @@ static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4])
             }
         }
         if (left > 255)
-            goto out; /* more moves than a byte counts: not on 8x8 with so few pieces */
+            goto out; /* more moves than a byte counts: not with so few pieces */
         if (l.n == 0) {
             if (bucket_push(bk, 0, (uint32_t)(i << 1)) < 0)
                 goto out;
@@ -289,7 +291,7 @@ static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4])
             int side;
             position_of(r, s, c, n, i, &w, &b, &k, &side);
             int np = parents_of(db, s, c, w, b, k, side, &l, parent);
-            if (np < 0 || np > MAX_PARENTS)
+            if (np < 0)
                 goto out;
             for (int p = 0; p < np; p++) {
                 uint32_t q = (uint32_t)parent[p];
@@ -336,7 +338,8 @@ out:
 
 Egdb *egdb_new(const Rules *r, int pieces)
 {
-    if (r->size != 8 || r->all_squares || pieces < 2 || pieces > EGDB_MAX_PIECES)
+    if ((r->size != 8 && r->size != 10) || r->all_squares || pieces < 2 ||
+        pieces > EGDB_MAX_PIECES)
         return NULL;
     Egdb *db = calloc(1, sizeof *db);
     if (!db)
@@ -358,7 +361,7 @@ Egdb *egdb_new(const Rules *r, int pieces)
                     EgdbClass *c = &db->cls[n[0]][n[1]][n[2]][n[3]];
                     c->size = 2;
                     for (int j = 0; j < 4; j++) {
-                        c->sizes[j] = db->binom[NSQ][n[j]];
+                        c->sizes[j] = db->binom[db->nsq][n[j]];
                         c->size *= c->sizes[j];
                     }
                 }

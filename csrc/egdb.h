@@ -1,5 +1,5 @@
-/* Endgame database: the exact game-theoretic value of every 8x8 position with at most a few
- * pieces, solved by retrograde analysis over the rules core's own move generator (movegen.c:
+/* Endgame database: the exact game-theoretic value of every 8x8 or 10x10 position with at most
+ * a few pieces, solved by retrograde analysis over the rules core's own move generator (movegen.c:
  * every move, capture, capture-choice rule and promotion comes from gen_legal), one material
  * class at a time; egdb_file.h writes a solved class to disk and reads it back.
  *
@@ -19,6 +19,8 @@
 
 /* Most pieces (both sides together) a database may hold. */
 #define EGDB_MAX_PIECES 6
+/* Most playing squares of a board with databases (10x10: 50; 8x8: 32). */
+#define EGDB_MAX_SQUARES 50
 /* Longest distance a value byte holds: a win of up to 253 plies, a loss of up to 252. */
 #define EGDB_MAX_DISTANCE 253
 /* Classes of 2..EGDB_MAX_PIECES pieces, each side at least one. */
@@ -52,16 +54,19 @@ typedef struct Egdb {
                                        black men, black kings): fewer pieces first, then fewer
                                        men, so every move out of a class leads to an earlier
                                        one */
-    uint64_t binom[33][EGDB_MAX_PIECES + 1]; /* binomial coefficients of the indices */
-    uint8_t bit_of[32];       /* playing square (0-31, ascending bits) -> bit */
+    int nsq; /* playing squares of the board (32 or 50) */
+    uint64_t binom[EGDB_MAX_SQUARES + 1][EGDB_MAX_PIECES + 1]; /* binomial coefficients of the
+                                                                  indices */
+    uint8_t bit_of[EGDB_MAX_SQUARES]; /* playing square (0..nsq-1, ascending bits) -> bit */
     int8_t dense_of[MAX_BITS]; /* bit -> playing square, -1 off the board */
     EgdbClass cls[EGDB_MAX_PIECES + 1][EGDB_MAX_PIECES + 1][EGDB_MAX_PIECES + 1]
                  [EGDB_MAX_PIECES + 1]; /* by white men, white kings, black men, black kings */
 } Egdb;
 
-/* An empty database of up to `pieces` pieces (2 <= pieces <= EGDB_MAX_PIECES) for the 8x8
- * rules r (which must outlive it): its classes listed in order, none solved. NULL when out of
- * memory, for a board that is not 8x8 or for pieces outside 2..EGDB_MAX_PIECES. */
+/* An empty database of up to `pieces` pieces (2 <= pieces <= EGDB_MAX_PIECES) for the rules r
+ * of the dark squares of an 8x8 or 10x10 board (which must outlive it): its classes listed in
+ * order, none solved. NULL when out of memory, for another board or for pieces outside
+ * 2..EGDB_MAX_PIECES. */
 Egdb *egdb_new(const Rules *r, int pieces);
 /* Solve the k-th class of db->order (every earlier one must be ready). Returns 0, or
  * EGDB_NO_MEMORY, EGDB_NOT_IN_ORDER (an earlier class is not ready), EGDB_TOO_LONG (a

@@ -138,8 +138,8 @@ def test_limits_sizes_and_weights_from_python_are_refused_with_the_reason(
             return 2048
 
     assert _core.Engine(rules, evaluation, Whole()).search(start, [], depth=1)[0] is not None
-    with pytest.raises(ValueError, match="8x8 boards only"):
-        _core.Egdb(native_rules(variant("international")), 2)
+    with pytest.raises(ValueError, match="8x8 and 10x10 boards only"):
+        _core.Egdb(native_rules(variant("turkish")), 2)
     with pytest.raises(ValueError, match=f"from 2 to {_core.EGDB_MAX_PIECES}"):
         _core.Egdb(rules, _core.EGDB_MAX_PIECES + 1)
     with pytest.raises(ValueError, match="16-bit weights"):

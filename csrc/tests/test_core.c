@@ -525,10 +525,14 @@ static void test_boundary(void)
     CHECK(tt_entries_check(0) && !tt_entries_check(1) && !tt_entries_check((long long)1 << 32) &&
               tt_entries_check(((long long)1 << 32) + 1),
           "boundary: the table sizes 1 to 2**32 are not the accepted ones");
-    CHECK(egdb_request_check(&r10, 2) && egdb_request_check(&r8, 1) &&
+    Rules all64;
+    rules_of(variant_row("turkish"), &all64);
+    CHECK(all64.all_squares && egdb_request_check(&all64, 2) && egdb_request_check(&r8, 1) &&
               egdb_request_check(&r8, EGDB_MAX_PIECES + 1) && !egdb_request_check(&r8, 2) &&
-              !egdb_request_check(&r8, EGDB_MAX_PIECES),
-          "boundary: the endgame requests accepted are not 8x8 with 2 to %d pieces",
+              !egdb_request_check(&r8, EGDB_MAX_PIECES) && !egdb_request_check(&r10, 2) &&
+              egdb_request_check(&r10, EGDB_MAX_PIECES + 1),
+          "boundary: the endgame requests accepted are not the dark squares of 8x8 and 10x10 "
+          "with 2 to %d pieces",
           EGDB_MAX_PIECES);
     CHECK(history_first(200, 80) == 119 && history_first(81, 80) == 0 &&
               history_first(0, 80) == 0,

@@ -1,5 +1,5 @@
-"""Endgame databases (damiera.engine.egdb, csrc/egdb.c): exact values of small 8x8 endings,
-checked against known endings, a plain exhaustive search over legal_moves, the colour symmetry
+"""Endgame databases (damiera.engine.egdb, csrc/egdb.c): exact values of small 8x8 and 10x10
+endings, checked against known endings, a plain exhaustive search over legal_moves, the colour symmetry
 of the rules, the no-progress draw rule, and the search that probes them."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from damiera.engine import egdb_files
 from damiera.engine.egdb import (
     Result,
     Value,
@@ -22,10 +23,10 @@ from damiera.rules.notation import move_text
 from damiera.rules.position import Position, parse_fen
 from damiera.rules.variant import VARIANTS, Color, Variant, variant
 
-#: Every rule set on the dark squares of 8x8 (Turkish, where every square plays, has no
-#: database), and the optional-capture house rule on two of them.
-RULES_8X8: list[Variant] = [variant(v) for v in VARIANTS
-                            if VARIANTS[v].board_size == 8 and not VARIANTS[v].all_squares] + [
+#: Every rule set with databases: the dark squares of 8x8 and 10x10 (not Turkish, where every
+#: square plays, nor Frisian's king-move limit), and the optional-capture house rule on two.
+RULES_WITH_DATABASES: list[Variant] = [
+    variant(v) for v in VARIANTS if egdb_files.unsupported(VARIANTS[v]) is None] + [
     variant("american", optional_capture=True),
     variant("russian", optional_capture=True),
 ]
@@ -88,11 +89,54 @@ def test_more_pieces_than_the_database_is_unknown() -> None:
     assert _value("american", "W:W21,22:B1,2") is None
 
 
-def test_only_8x8_boards_and_two_to_four_pieces() -> None:
-    with pytest.raises(ValueError):
-        endgame_database(variant("international"), 3)
-    with pytest.raises(ValueError):
+def test_only_8x8_and_10x10_dark_squares_and_in_memory_up_to_four_and_three_pieces() -> None:
+    with pytest.raises(ValueError, match="8x8 and 10x10 boards only"):
+        endgame_database(variant("turkish"), 3)
+    with pytest.raises(ValueError, match="8x8 and 10x10 boards only"):
+        endgame_database(variant("canadian"), 3)
+    with pytest.raises(ValueError, match="up to 4 pieces are solved in memory"):
         endgame_database(variant("american"), 5)
+    with pytest.raises(ValueError, match="up to 3 pieces are solved in memory"):
+        endgame_database(variant("international"), 4)
+
+
+# -- known endings on 10x10 (International: flying kings on 50 squares) ------------------
+
+
+def test_flying_kings_one_king_against_one_king_draw_international() -> None:
+    assert _value("international", "W:WK1:BK50") == Value(Result.DRAW, 0)
+
+
+def test_flying_king_captures_lone_king_on_its_diagonal_international() -> None:
+    # K46 takes the king on 23 along the long diagonal 46-5 (landing 19, 14, 10 or 5).
+    assert _value("international", "W:WK46:BK23") == Value(Result.WIN, 1)
+
+
+def test_king_in_the_corner_must_step_into_capture_international() -> None:
+    # The king on 46 moves only along the long diagonal, where the king on 5 takes it.
+    assert _value("international", "W:WK46:BK5") == Value(Result.LOSS, 2)
+
+
+def _solved_through(v: Variant, pieces: int, last: tuple[int, int, int, int]) -> object:
+    """A database of ``pieces`` pieces whose classes are solved in order up to ``last``."""
+    db = egdb_files.empty_database(v, pieces)
+    for cls in db.classes:
+        db.solve(cls)
+        if cls == last:
+            return db
+    raise AssertionError(f"no class {last}")
+
+
+def test_flying_kings_three_kings_do_not_beat_one_king_even_on_the_long_diagonal_international(
+) -> None:
+    # On 10x10 three kings against one win only by a shot, not by holding the long diagonal
+    # 46-5 as on 8x8 (compare the Russian test above): White's king on 14 holds it here.
+    v = variant("international")
+    db = _solved_through(v, 4, (0, 3, 0, 1))
+    assert db.probe(parse_fen(v, "W:WK14,K1,K2:BK50")) == (0, 0)
+    assert db.probe(parse_fen(v, "B:WK14,K1,K2:BK50")) == (0, 0)
+    # A shot: K46 takes 23 along the long diagonal at once.
+    assert db.probe(parse_fen(v, "W:WK46,K1,K2:BK23")) == (1, 1)
 
 
 # -- the no-progress rule (RULES.md section 1: 40 moves by each side) ----------------------
@@ -239,7 +283,7 @@ def _random_small(v: Variant, rng: random.Random, pieces: int = 3) -> Position:
 HORIZON = 6
 
 
-@pytest.mark.parametrize("v", RULES_8X8, ids=lambda v: v.display_name)
+@pytest.mark.parametrize("v", RULES_WITH_DATABASES, ids=lambda v: v.display_name)
 def test_database_agrees_with_exhaustive_search_on_random_three_piece_positions(
     v: Variant,
 ) -> None:
@@ -278,7 +322,7 @@ def _consistent(v: Variant, pos: Position, pieces: int) -> None:
     assert value == expected, pos
 
 
-@pytest.mark.parametrize("v", RULES_8X8, ids=lambda v: v.display_name)
+@pytest.mark.parametrize("v", RULES_WITH_DATABASES, ids=lambda v: v.display_name)
 def test_database_values_follow_from_the_values_one_move_later(v: Variant) -> None:
     rng = random.Random(11)
     for _ in range(5000):
@@ -306,7 +350,7 @@ def _rotated(v: Variant, pos: Position) -> Position:
     return Position(rot(pos.black), rot(pos.white), rot(pos.kings), pos.turn.opponent)
 
 
-@pytest.mark.parametrize("v", RULES_8X8, ids=lambda v: v.display_name)
+@pytest.mark.parametrize("v", RULES_WITH_DATABASES, ids=lambda v: v.display_name)
 def test_database_values_are_colour_symmetric(v: Variant) -> None:
     rng = random.Random(7)
     for _ in range(300):

@@ -232,7 +232,8 @@ def test_egdb_build_and_info_print_their_lines(tmp_path: Path,
 @pytest.mark.parametrize(
     "argv,message",
     [
-        (["egdb", "build", "international", "--pieces", "3"], "8x8 boards only"),
+        (["egdb", "build", "canadian", "--pieces", "3"], "8x8 and 10x10 boards only"),
+        (["egdb", "build", "frisian", "--pieces", "3"], "king-move limit"),
         (["egdb", "build", "american", "--losing", "--pieces", "3"], "losing rule"),
         (["egdb", "build", "american", "--pieces", "7"], "--pieces must be from 2 to 6, not 7"),
         (["egdb", "info", "nosuch"], "nosuch"),
@@ -304,7 +305,7 @@ def test_engine_option_takes_the_five_piece_database_only_from_disk(
     _built(variant("american"), tmp_path)
     assert Engine("american", 3, endgame_pieces=3).searcher.endgame_pieces == 3
     assert Engine("american", 3, endgame_pieces=0).searcher.endgame_pieces == 0
-    assert Engine("international", 3, endgame_pieces=5).searcher.endgame_pieces == 0
+    assert Engine("turkish", 3, endgame_pieces=5).searcher.endgame_pieces == 0
 
 
 def test_bestmove_endgame_pieces_reads_the_files_or_says_how_to_build_them(
@@ -330,8 +331,8 @@ def test_bestmove_endgame_pieces_reads_the_files_or_says_how_to_build_them(
     "custom:100000000000000001:Lim",  # 8x8 with the king's quiet-move limit
 ])
 def test_rules_beyond_the_tables_have_no_database(rules: str) -> None:
-    """The tables hold what a position decides alone on the dark squares of 8x8: a board of
-    64 squares or a rule of the game's history (the king-move limit) gets none, neither from
+    """The tables hold what a position decides alone on the dark squares of 8x8 and 10x10: a
+    board of 64 squares or a rule of the game's history (the king-move limit) gets none, neither from
     the probe's default nor on request."""
     v = variant(rules)
     assert pieces_for(v) == 0

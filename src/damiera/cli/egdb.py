@@ -1,7 +1,7 @@
 """Endgame database commands of the ``damiera`` CLI (:mod:`damiera.engine.egdb_files`).
 
 ``damiera egdb build RULE_SET --pieces N [--dir PATH] [--optional-capture]`` solves every 8x8
-position of up to N pieces (2 to 6) of the rule set, one material class at a time, and writes
+or 10x10 position of up to N pieces (2 to 6) of the rule set, one material class at a time, and writes
 a file per class in ``PATH/<rules key>/`` (default folder: ``$DAMIERA_EGDB_DIR``, else the
 user's data folder). A progress bar goes to stderr; stdout gets::
 
@@ -111,7 +111,7 @@ def _cmd_info(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add ``damiera egdb build | info`` to the main parser's subcommands."""
-    p = sub.add_parser("egdb", help="endgame databases on disk (8x8 rule sets)")
+    p = sub.add_parser("egdb", help="endgame databases on disk (8x8 and 10x10 rule sets)")
     egdb_sub = p.add_subparsers(dest="egdb_command", required=True, parser_class=type(p))
     b = egdb_sub.add_parser("build", help="solve and write a rule set's endgame database")
     b.add_argument("variant", metavar="RULE_SET")

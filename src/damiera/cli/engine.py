@@ -10,8 +10,9 @@ legal move, or a side has no pieces). ``--movetime`` is at most 3600 s
 for hours); ``--depth`` alone is searched in full, but stops after 3600 s all the same.
 ``--cpu-time`` measures the time on the search thread's CPU time instead of the wall clock
 (on a loaded machine the search still computes for the time it was given).
-``--endgame-pieces N`` probes the endgame database of up to N pieces on 8x8 boards (0: none;
-more than 4 only from the files ``damiera egdb build`` wrote; default: the level's).
+``--endgame-pieces N`` probes the endgame database of up to N pieces on 8x8 and 10x10 boards
+(0: none; more than 4 on 8x8 and 3 on 10x10 only from the files ``damiera egdb build`` wrote;
+default: the level's, 3 on 8x8 at levels 2 and 3, none on 10x10).
 
 ``damiera analyse VARIANT [--fen FEN] [--multipv N] [--movetime S] [--depth D] [--cpu-time]``
 prints,
@@ -412,8 +413,8 @@ def register(sub: Any) -> None:
                    help="play from the opening book (default: level 3 when there is one)")
     p.add_argument("--endgame-pieces", metavar="N",
                    help=f"probe the endgame database of up to N pieces, 0-{MAX_DISK_PIECES} "
-                        "(8x8; more than 4 read from the files of 'damiera egdb build'; "
-                        "default: the level's)")
+                        "(8x8 and 10x10; more than 4 on 8x8 and 3 on 10x10 read from the "
+                        "files of 'damiera egdb build'; default: the level's, none on 10x10)")
     add_rule_options(p)
     p.set_defaults(func=_cmd_bestmove)
 

@@ -1,11 +1,12 @@
-"""Endgame databases: the exact value of every 8x8 position with few pieces.
+"""Endgame databases: the exact value of every 8x8 or 10x10 position with few pieces.
 
 The native core (``csrc/egdb.c``, :class:`damiera._core.Egdb`) solves, for one variant's rule
 parameters, every position of at most ``pieces`` pieces by retrograde analysis with the rules
 core's own move generator. :func:`endgame_database` reads a database from disk when
 ``damiera egdb build`` wrote one (:mod:`damiera.engine.egdb_files`: up to 6 pieces, in
 :func:`~damiera.engine.egdb_files.default_dir` or a folder the caller names) and otherwise
-solves it in memory (2 to 4 pieces) on first use; either is kept for the life of the process.
+solves it in memory on first use (:func:`memory_pieces`: 2 to 4 pieces on 8x8, 2 to 3 on
+10x10); either is kept for the life of the process.
 Build times, sizes and memory are in ``benchmarks/egdb_results.md``.
 
 A value is the game-theoretic result for the side to move with best play and the number of
@@ -33,17 +34,36 @@ from damiera.rules.movegen import core_of, native_rules
 from damiera.rules.position import Position
 from damiera.rules.variant import Variant
 
-#: Most pieces (both sides) of a database solved in memory on first use; more come from disk.
-MAX_PIECES: Final = 4
-#: Pieces of the database the computer's searches probe by default on 8x8 boards: 3 solves in
-#: about a third of a second on first use; 4 takes 11-15 s (benchmarks/egdb_results.md).
+#: Most pieces (both sides) of a database solved in memory on first use, by board size; more
+#: come from disk. On 8x8, 4 pieces solve in 11-15 s; on 10x10, 3 pieces in about a second and
+#: 4 in about a minute (benchmarks/egdb_results.md).
+MEMORY_PIECES: Final = {8: 4, 10: 3}
+#: Pieces of the database the computer's levels 2 and 3 probe by default on 8x8 boards: 3
+#: solves in about a third of a second on first use (benchmarks/egdb_results.md).
 DEFAULT_PIECES: Final = 3
+#: Board sizes whose levels probe a database by default: 8x8, where it was measured to pay in
+#: whole games. On 10x10 the levels probe none unless asked (``Engine(endgame_pieces=)``,
+#: ``--endgame-pieces``).
+DEFAULT_BOARDS: Final = frozenset({8})
+
+
+def memory_pieces(variant: Variant) -> int:
+    """Most pieces of ``variant``'s database solved in memory on first use (:data:`MEMORY_PIECES`
+    by board size; 0 for a board without databases)."""
+    return MEMORY_PIECES.get(variant.board_size, 0)
 
 
 def pieces_for(variant: Variant, pieces: int = DEFAULT_PIECES) -> int:
     """``pieces`` when ``variant`` has endgame databases (:func:`egdb_files.unsupported`: the
-    dark squares of 8x8, the usual goal, no rule of the game's history), else 0 (none)."""
+    dark squares of 8x8 or 10x10, the usual goal, no rule of the game's history), else 0
+    (none)."""
     return pieces if egdb_files.unsupported(variant) is None else 0
+
+
+def level_pieces(variant: Variant, pieces: int) -> int:
+    """The pieces a level that asks for ``pieces`` probes in ``variant`` by default:
+    :func:`pieces_for` on the boards of :data:`DEFAULT_BOARDS`, else 0."""
+    return pieces_for(variant, pieces) if variant.board_size in DEFAULT_BOARDS else 0
 
 
 class Result(Enum):
@@ -79,9 +99,10 @@ def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES,
     pieces, shared by every caller of the process (the last :data:`MAX_DATABASES` kept): on
     the first call for these rules, pieces and folder, read from ``directory`` (default:
     :func:`~damiera.engine.egdb_files.default_dir`) when every class of 2 to ``pieces`` pieces
-    is there, else solved in memory (seconds for 4 pieces); later calls return that one. Raises
-    ValueError for a board other than 8x8, the losing rule or breakthrough, ``pieces`` outside
-    2..6, or more than 4 pieces without their files on disk;
+    is there, else solved in memory (:func:`memory_pieces`: seconds for 4 pieces on 8x8);
+    later calls return that one. Raises ValueError for a board other than the dark squares of
+    8x8 or 10x10, the losing rule or breakthrough, ``pieces`` outside 2..6, or more than
+    :func:`memory_pieces` pieces without their files on disk;
     :class:`~damiera.engine.egdb_files.EgdbFileError` for a file there that cannot be used."""
     egdb_files.check_rules(variant)
     if not 2 <= pieces <= egdb_files.MAX_DISK_PIECES:
@@ -95,11 +116,11 @@ def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES,
         if db is None:
             if egdb_files.pieces_on_disk(variant, folder) >= pieces:
                 db = egdb_files.load(variant, pieces, folder)
-            elif pieces > MAX_PIECES:
+            elif pieces > memory_pieces(variant):
                 raise ValueError(
                     f"no {pieces}-piece endgame database for {variant.id} in {folder} (build "
                     f"it: damiera egdb build {variant.id} --pieces {pieces}); up to "
-                    f"{MAX_PIECES} pieces are solved in memory")
+                    f"{memory_pieces(variant)} pieces are solved in memory")
             else:  # one solve in memory, whichever folder had no files
                 db = _DATABASES.get((rules, pieces, None))
                 if db is None:

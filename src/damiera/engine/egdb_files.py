@@ -52,11 +52,11 @@ def default_dir() -> Path:
 
 def unsupported(variant: Variant) -> str | None:
     """Why ``variant`` has no endgame databases, or None when it has: they are solved for the
-    dark squares of an 8x8 board, the usual goal (not the losing rule nor breakthrough), and
-    rules a position decides alone (no rule of the game's history such as a king-move limit or
-    king-only endings' draws) whose parameters :func:`rules_key` names."""
-    if variant.board_size != 8 or variant.all_squares:
-        return "endgame databases exist for the dark squares of 8x8 boards only"
+    dark squares of an 8x8 or 10x10 board, the usual goal (not the losing rule nor
+    breakthrough), and rules a position decides alone (no rule of the game's history such as a
+    king-move limit or king-only endings' draws) whose parameters :func:`rules_key` names."""
+    if variant.board_size not in (8, 10) or variant.all_squares:
+        return "endgame databases exist for the dark squares of 8x8 and 10x10 boards only"
     if variant.losing or variant.breakthrough:
         return ("endgame databases are solved for the usual goal, not under the losing rule "
                 "or breakthrough")

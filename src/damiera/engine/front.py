@@ -34,7 +34,7 @@ from types import TracebackType
 from typing import Self, TypedDict, overload
 
 from damiera.engine.book import BOOK_MARGIN, MAX_BOOK_MARGIN, Book, default_book
-from damiera.engine.egdb import pieces_for
+from damiera.engine.egdb import level_pieces, pieces_for
 from damiera.engine.levels import Level, weaker_move
 from damiera.engine.levels import level as level_of
 from damiera.engine.search import (
@@ -210,9 +210,11 @@ class Engine:
     :class:`~damiera.engine.levels.Level` of one's own. Raises TypeError for a variant or level of another type,
     :class:`~damiera.rules.variant.UnknownVariantError` for an unknown variant and
     ValueError for a level other than 1-3. ``endgame_pieces`` overrides the level's endgame
-    database on 8x8 boards (:mod:`damiera.engine.egdb`: up to that many pieces, read from the
-    databases' folder when ``damiera egdb build`` wrote them, else up to 4 solved in memory;
-    0: none); ValueError when more than 4 are asked for and not on disk.
+    database (on 8x8 boards levels 2 and 3 probe 3 pieces, on 10x10 none:
+    :func:`damiera.engine.egdb.level_pieces`) on the boards with databases, 8x8 and 10x10
+    (:mod:`damiera.engine.egdb`: up to that many pieces, read from the databases' folder when
+    ``damiera egdb build`` wrote them, else solved in memory up to 4 on 8x8 and 3 on 10x10;
+    0: none); ValueError when more are asked for and not on disk.
 
     ``book`` (:mod:`damiera.engine.book`): None, the level's choice (:attr:`~damiera.engine.
     levels.Level.book`: the variant's book file when there is one); False, none; True, the
@@ -246,9 +248,9 @@ class Engine:
         if not 0 <= book_margin <= MAX_BOOK_MARGIN:
             raise ValueError(f"book_margin must be 0-{MAX_BOOK_MARGIN} centi-men, not "
                              f"{book_margin}")
-        pieces = self.level_info.endgame_pieces if endgame_pieces is None else endgame_pieces
-        self._searcher: Searcher | None = Searcher(
-            variant, endgame_pieces=pieces_for(variant, pieces))
+        pieces = (level_pieces(variant, self.level_info.endgame_pieces)
+                  if endgame_pieces is None else pieces_for(variant, endgame_pieces))
+        self._searcher: Searcher | None = Searcher(variant, endgame_pieces=pieces)
         self.book: Book | None = self._book(book)
         self.book_margin = book_margin
 

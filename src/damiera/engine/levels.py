@@ -26,7 +26,8 @@ On 8x8 boards levels 2 and 3 also probe the endgame database of positions with u
 (:mod:`damiera.engine.egdb`: exact results, read from the files of ``damiera egdb build`` when
 they are there, else solved in about a third of a second on first use; measured in
 ``benchmarks/egdb_results.md``, where 5 pieces from disk did not show a gain at equal time);
-level 1 plays its endings by search alone. ``Engine(..., endgame_pieces=N)`` asks for
+level 1 plays its endings by search alone. On 10x10 boards no level probes one unless asked
+(:func:`damiera.engine.egdb.level_pieces`). ``Engine(..., endgame_pieces=N)`` asks for
 another size.
 
 Level 3 plays from the rule set's opening book (:mod:`damiera.engine.book`: Damiera's own

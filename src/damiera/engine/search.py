@@ -218,8 +218,9 @@ class Searcher:
         (:func:`damiera.engine.egdb.endgame_database`: read from ``directory``, default the
         databases' folder, when built there, else solved in memory on first use) at every
         interior node; 0 turns the probes off. Raises ValueError for ``pieces`` outside 0,
-        2..6, more than 4 without their files on disk, or a board other than 8x8 (with
-        ``pieces`` > 0); EgdbFileError for an unusable file."""
+        2..6, more than :func:`~damiera.engine.egdb.memory_pieces` without their files on disk,
+        or a board other than the dark squares of 8x8 or 10x10 (with ``pieces`` > 0);
+        EgdbFileError for an unusable file."""
         if pieces == 0:
             self.engine.set_egdb(None)
         else:

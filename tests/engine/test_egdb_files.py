@@ -25,7 +25,7 @@ from damiera.rules.movegen import native_rules
 from damiera.rules.position import parse_fen
 from damiera.rules.variant import VARIANTS, Variant, variant
 
-RULES_8X8 = [variant(v) for v in VARIANTS if egdb_files.unsupported(VARIANTS[v]) is None]
+RULES_WITH_DATABASES = [variant(v) for v in VARIANTS if egdb_files.unsupported(VARIANTS[v]) is None]
 
 
 def _built(v: Variant, folder: Path, pieces: int = 3) -> Path:
@@ -37,7 +37,7 @@ def _built(v: Variant, folder: Path, pieces: int = 3) -> Path:
 # -- read back: the same values as the in-memory solve -------------------------------------
 
 
-@pytest.mark.parametrize("v", RULES_8X8, ids=lambda v: v.id)
+@pytest.mark.parametrize("v", RULES_WITH_DATABASES, ids=lambda v: v.id)
 def test_three_piece_files_read_back_equal_to_the_in_memory_solve_every_position(
     v: Variant, tmp_path: Path
 ) -> None:
@@ -227,6 +227,20 @@ def test_egdb_build_and_info_print_their_lines(tmp_path: Path,
     assert re.fullmatch(r"3 pieces: 12 of 12 classes, [\d,]+ bytes", lines[2])
     assert lines[3] == "4 pieces: 0 of 25 classes"
     assert lines[-1] == "usable: up to 3 pieces"
+
+
+def test_egdb_build_international_solves_the_10x10_board(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["egdb", "build", "international", "--pieces", "3", "--dir", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # Flying kings, men capturing backward and taking kings, the majority capture, passing
+    # through the far row during a capture, mandatory capture: 50 playing squares.
+    assert lines[0] == f"rules 10x10-f1-b1-k1-c1-p2-l0-r0-o0-m1 in {tmp_path}"
+    assert re.fullmatch(r"done: 2 to 3 pieces, 1,630,290 positions, longest win 33 plies, "
+                        r"\d+\.\d s", lines[-1])
+    v = variant("international")
+    # Read back from the files: K46 takes the king on 23 along the long diagonal.
+    assert egdb_files.load(v, 3, tmp_path).probe(parse_fen(v, "W:WK46:BK23")) == (1, 1)
 
 
 @pytest.mark.parametrize(

@@ -204,7 +204,8 @@ def test_forty_move_rule_search_claims_a_database_win_only_before_the_limit_amer
 # -- the search probes the database -------------------------------------------------------
 
 
-@pytest.mark.parametrize("vid,fen", [("american", "W:WK1,K2:BK32"), ("russian", "W:Wc3:Bh8")])
+@pytest.mark.parametrize("vid,fen", [("american", "W:WK1,K2:BK32"), ("russian", "W:Wc3:Bh8"),
+                                     ("international", "W:WK28:B3,27")])
 def test_search_with_database_scores_and_plays_the_shortest_win(vid: str, fen: str) -> None:
     v = variant(vid)
     pos = parse_fen(v, fen)

@@ -77,6 +77,8 @@ const char *egdb_request_check(const Rules *r, int pieces)
         return "endgame databases exist for the dark squares of 8x8 and 10x10 boards only";
     if (pieces < 2 || pieces > EGDB_MAX_PIECES)
         return "pieces must be from 2 to " NUMBER(EGDB_MAX_PIECES);
+    if (r->size == 10 && pieces > EGDB_MAX_PIECES_10X10)
+        return "pieces must be from 2 to " NUMBER(EGDB_MAX_PIECES_10X10) " on 10x10 boards";
     return NULL;
 }
 

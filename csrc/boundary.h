@@ -35,7 +35,7 @@ int limits_check(const Limits *lim, char *err, size_t errlen);
 const char *tt_entries_check(long long entries);
 
 /* An endgame database for r's board of up to `pieces` pieces: the dark squares of 8x8 or
- * 10x10, 2 to EGDB_MAX_PIECES. */
+ * 10x10, 2 to EGDB_MAX_PIECES (EGDB_MAX_PIECES_10X10 on 10x10). */
 const char *egdb_request_check(const Rules *r, int pieces);
 
 /* The first of a game's `total` earlier positions a search needs: only the last draw_plies + 1

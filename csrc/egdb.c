@@ -339,7 +339,7 @@ out:
 Egdb *egdb_new(const Rules *r, int pieces)
 {
     if ((r->size != 8 && r->size != 10) || r->all_squares || pieces < 2 ||
-        pieces > EGDB_MAX_PIECES)
+        pieces > (r->size == 10 ? EGDB_MAX_PIECES_10X10 : EGDB_MAX_PIECES))
         return NULL;
     Egdb *db = calloc(1, sizeof *db);
     if (!db)

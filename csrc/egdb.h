@@ -19,6 +19,8 @@
 
 /* Most pieces (both sides together) a database may hold. */
 #define EGDB_MAX_PIECES 6
+/* Most pieces on 10x10: 5 pieces are 4.9 G indices (a byte each), 6 would be 1.6e11. */
+#define EGDB_MAX_PIECES_10X10 5
 /* Most playing squares of a board with databases (10x10: 50; 8x8: 32). */
 #define EGDB_MAX_SQUARES 50
 /* Longest distance a value byte holds: a win of up to 253 plies, a loss of up to 252. */
@@ -66,7 +68,7 @@ typedef struct Egdb {
 /* An empty database of up to `pieces` pieces (2 <= pieces <= EGDB_MAX_PIECES) for the rules r
  * of the dark squares of an 8x8 or 10x10 board (which must outlive it): its classes listed in
  * order, none solved. NULL when out of memory, for another board or for pieces outside
- * 2..EGDB_MAX_PIECES. */
+ * 2..EGDB_MAX_PIECES (EGDB_MAX_PIECES_10X10 on 10x10). */
 Egdb *egdb_new(const Rules *r, int pieces);
 /* Solve the k-th class of db->order (every earlier one must be ready). Returns 0, or
  * EGDB_NO_MEMORY, EGDB_NOT_IN_ORDER (an earlier class is not ready), EGDB_TOO_LONG (a

@@ -1,11 +1,13 @@
 /* Endgame database files (egdb_file.h): one class per file, its value bytes deflated by zlib
  * behind a header that names the format version, the rules and the class, with checksums. */
+#define _POSIX_C_SOURCE 200809L /* getpid under -std=c11 */
 #include "egdb_file.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "regular_file.h"
@@ -134,9 +136,13 @@ int egdb_class_save(const Egdb *db, int k, const char *path, char *err, size_t e
         return EGDB_FILE_BAD;
     }
     header_of(db, c, n, plen, crc_of(packed, plen), h);
-    size_t tlen = strlen(path) + 5;
+    /* Written whole under a name of this process's own, then renamed into place: two builds
+     * of one folder never write the same temporary file, and a reader sees the whole file or
+     * none. */
+    size_t tlen = strlen(path) + 32;
     char *tmp = malloc(tlen);
-    FILE *f = tmp ? (snprintf(tmp, tlen, "%s.tmp", path), fopen(tmp, "wb")) : NULL;
+    FILE *f = tmp ? (snprintf(tmp, tlen, "%s.%ld.tmp", path, (long)getpid()), fopen(tmp, "wb"))
+                  : NULL;
     int ok = f && fwrite(h, 1, sizeof h, f) == sizeof h && fwrite(packed, 1, plen, f) == plen;
     int saved = errno;
     if (f && fclose(f) != 0 && ok) {

@@ -31,8 +31,9 @@
 /* egdb_class_save / egdb_class_load results. */
 enum { EGDB_FILE_OK = 0, EGDB_FILE_BAD = -1, EGDB_FILE_IO = -2 };
 
-/* Write the k-th class of db->order (solved) to path, through path + ".tmp" renamed at the end,
- * so a file at path is always whole. Returns EGDB_FILE_OK, EGDB_FILE_IO with errno set, or
+/* Write the k-th class of db->order (solved) to path, through path + ".<pid>.tmp" (this
+ * process's own, so that two builds of one folder never share one) renamed at the end, so a
+ * file at path is always whole. Returns EGDB_FILE_OK, EGDB_FILE_IO with errno set, or
  * EGDB_FILE_BAD with a message in err (not solved, out of memory). */
 int egdb_class_save(const Egdb *db, int k, const char *path, char *err, size_t errlen);
 

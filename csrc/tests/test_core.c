@@ -530,10 +530,11 @@ static void test_boundary(void)
     CHECK(all64.all_squares && egdb_request_check(&all64, 2) && egdb_request_check(&r8, 1) &&
               egdb_request_check(&r8, EGDB_MAX_PIECES + 1) && !egdb_request_check(&r8, 2) &&
               !egdb_request_check(&r8, EGDB_MAX_PIECES) && !egdb_request_check(&r10, 2) &&
-              egdb_request_check(&r10, EGDB_MAX_PIECES + 1),
+              !egdb_request_check(&r10, EGDB_MAX_PIECES_10X10) &&
+              egdb_request_check(&r10, EGDB_MAX_PIECES_10X10 + 1),
           "boundary: the endgame requests accepted are not the dark squares of 8x8 and 10x10 "
-          "with 2 to %d pieces",
-          EGDB_MAX_PIECES);
+          "with 2 to %d and %d pieces",
+          EGDB_MAX_PIECES, EGDB_MAX_PIECES_10X10);
     CHECK(history_first(200, 80) == 119 && history_first(81, 80) == 0 &&
               history_first(0, 80) == 0,
           "boundary: a search does not keep the last draw_plies + 1 positions");

@@ -98,6 +98,8 @@ def test_only_8x8_and_10x10_dark_squares_and_in_memory_up_to_four_and_three_piec
         endgame_database(variant("american"), 5)
     with pytest.raises(ValueError, match="up to 3 pieces are solved in memory"):
         endgame_database(variant("international"), 4)
+    with pytest.raises(ValueError, match="from 2 to 5 on 10x10 boards, not 6"):
+        endgame_database(variant("international"), 6)
 
 
 # -- known endings on 10x10 (International: flying kings on 50 squares) ------------------

@@ -250,6 +250,8 @@ def test_egdb_build_international_solves_the_10x10_board(
         (["egdb", "build", "frisian", "--pieces", "3"], "king-move limit"),
         (["egdb", "build", "american", "--losing", "--pieces", "3"], "losing rule"),
         (["egdb", "build", "american", "--pieces", "7"], "--pieces must be from 2 to 6, not 7"),
+        (["egdb", "build", "international", "--pieces", "6"],
+         "--pieces must be from 2 to 5 on 10x10 boards, not 6"),
         (["egdb", "info", "nosuch"], "nosuch"),
     ],
 )
@@ -273,6 +275,24 @@ def test_egdb_build_refuses_a_damaged_file_on_disk(tmp_path: Path,
 # -- resuming ------------------------------------------------------------------------------
 
 
+def test_a_class_is_written_through_a_temporary_file_of_its_own_process(tmp_path: Path) -> None:
+    # Two builds of one folder at once: each writes its own temporary file and renames it,
+    # never the other's (a shared name made one build fail with "No such file or directory").
+    v = variant("american")
+    db = egdb_files.empty_database(v, 2)
+    cls = db.classes[0]
+    db.solve(cls)
+    path = tmp_path / class_name(cls)
+    others = [tmp_path / (path.name + ".tmp"), tmp_path / (path.name + f".{os.getpid() + 1}.tmp")]
+    for other in others:
+        other.write_bytes(b"another writer's half")
+    db.save(cls, str(path))
+    assert all(other.read_bytes() == b"another writer's half" for other in others)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [path.name] + [other.name for other in others])
+    assert egdb_files.empty_database(v, 2).load(cls, str(path)) is None
+
+
 def test_interrupted_build_resumes_with_the_classes_on_disk(tmp_path: Path) -> None:
     v = variant("italian")
     steps = egdb_files.build(v, 3, tmp_path)
@@ -280,9 +300,9 @@ def test_interrupted_build_resumes_with_the_classes_on_disk(tmp_path: Path) -> N
     del steps  # stopped between two classes, as a kill would
     assert all(step.solved for step in first)
     folder = egdb_files.rules_dir(v, tmp_path)
-    # A kill while a file was written leaves only its .tmp, which is not a class file.
-    (folder / (class_name(egdb_files.empty_database(v, 3).classes[7]) + ".tmp")).write_bytes(
-        b"half")
+    # A kill while a file was written leaves only its temporary file, not a class file.
+    (folder / (class_name(egdb_files.empty_database(v, 3).classes[7]) + ".4242.tmp")
+     ).write_bytes(b"half")
     assert egdb_files.pieces_on_disk(v, tmp_path) == 2  # the 2-piece classes came first
     again = list(egdb_files.build(v, 3, tmp_path))
     assert [s.solved for s in again] == [False] * 7 + [True] * (len(again) - 7)
@@ -338,6 +358,27 @@ def test_bestmove_endgame_pieces_reads_the_files_or_says_how_to_build_them(
     assert f"score win {value.plies} " in out
     assert main([*argv, "--endgame-pieces", "9"]) == 2
     assert "endgame-pieces" in capsys.readouterr().err
+    assert main([*argv, "--endgame-pieces", "1"]) == 2
+    assert "endgame-pieces must be 0 (none) or from 2 to 6, not 1" in capsys.readouterr().err
+
+
+def test_build_hint_quotes_a_custom_rule_set_name_with_spaces(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The hint is a command to paste into a shell: the name's space must not split it.
+    monkeypatch.setenv(egdb_files.ENV_DIR, str(tmp_path))
+    name = "custom:1103110012000002:Board italian"
+    assert main(["bestmove", name, "--depth", "1", "--endgame-pieces", "5"]) == 2
+    assert f"damiera egdb build '{name}' --pieces 5" in capsys.readouterr().err
+
+
+def test_info_of_a_10x10_rule_set_lists_two_to_five_pieces(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["egdb", "info", "international", "--dir", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1:] == ["2 pieces: 0 of 4 classes", "3 pieces: 0 of 12 classes",
+                         "4 pieces: 0 of 25 classes", "5 pieces: 0 of 44 classes",
+                         "usable: none"]
 
 
 @pytest.mark.parametrize("rules", [
@@ -346,8 +387,8 @@ def test_bestmove_endgame_pieces_reads_the_files_or_says_how_to_build_them(
 ])
 def test_rules_beyond_the_tables_have_no_database(rules: str) -> None:
     """The tables hold what a position decides alone on the dark squares of 8x8 and 10x10: a
-    board of 64 squares or a rule of the game's history (the king-move limit) gets none, neither from
-    the probe's default nor on request."""
+    board of 64 squares or a rule of the game's history (the king-move limit) gets none,
+    neither from the probe's default nor on request."""
     v = variant(rules)
     assert pieces_for(v) == 0
     with pytest.raises(ValueError, match="endgame databases"):

@@ -55,9 +55,10 @@ def _checked(args: argparse.Namespace) -> Variant:
 
 def _cmd_build(args: argparse.Namespace) -> int:
     v = _checked(args)
-    if not 2 <= args.pieces <= egdb_files.MAX_DISK_PIECES:
-        raise UsageError(f"--pieces must be from 2 to {egdb_files.MAX_DISK_PIECES}, "
-                         f"not {args.pieces}")
+    try:
+        egdb_files.check_pieces(v, args.pieces)
+    except ValueError as exc:
+        raise UsageError(f"--{exc}") from None
     folder = _folder(args)
     print(f"rules {egdb_files.rules_dir(v, folder).name} in {folder}", flush=True)
     classes = egdb_files.empty_database(v, args.pieces).classes

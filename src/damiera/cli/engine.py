@@ -160,6 +160,9 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
 
     pieces = (int_in(args.endgame_pieces, "endgame-pieces", 0, MAX_DISK_PIECES)
               if args.endgame_pieces is not None else None)
+    if pieces == 1:
+        raise UsageError("endgame-pieces must be 0 (none) or from 2 to "
+                         f"{MAX_DISK_PIECES}, not 1")
     try:
         engine = Engine(v, lv, endgame_pieces=pieces, book=_book_switch(args.book))
     except ValueError as exc:  # EgdbFileError too: a file that cannot be used

@@ -101,13 +101,11 @@ def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES,
     :func:`~damiera.engine.egdb_files.default_dir`) when every class of 2 to ``pieces`` pieces
     is there, else solved in memory (:func:`memory_pieces`: seconds for 4 pieces on 8x8);
     later calls return that one. Raises ValueError for a board other than the dark squares of
-    8x8 or 10x10, the losing rule or breakthrough, ``pieces`` outside 2..6, or more than
+    8x8 or 10x10, the losing rule or breakthrough, ``pieces`` outside 2 to
+    :func:`~damiera.engine.egdb_files.max_pieces` (6 on 8x8, 5 on 10x10), or more than
     :func:`memory_pieces` pieces without their files on disk;
     :class:`~damiera.engine.egdb_files.EgdbFileError` for a file there that cannot be used."""
-    egdb_files.check_rules(variant)
-    if not 2 <= pieces <= egdb_files.MAX_DISK_PIECES:
-        raise ValueError(f"pieces must be from 2 to {egdb_files.MAX_DISK_PIECES}, "
-                         f"not {pieces}")
+    egdb_files.check_pieces(variant, pieces)
     folder = directory or egdb_files.default_dir()
     rules = egdb_files.rules_key(variant)
     key = (rules, pieces, folder)
@@ -119,7 +117,7 @@ def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES,
             elif pieces > memory_pieces(variant):
                 raise ValueError(
                     f"no {pieces}-piece endgame database for {variant.id} in {folder} (build "
-                    f"it: damiera egdb build {variant.id} --pieces {pieces}); up to "
+                    f"it: {egdb_files.build_command(variant, pieces)}); up to "
                     f"{memory_pieces(variant)} pieces are solved in memory")
             else:  # one solve in memory, whichever folder had no files
                 db = _DATABASES.get((rules, pieces, None))

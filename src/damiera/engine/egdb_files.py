@@ -19,6 +19,7 @@ data folder) unless a caller names one. Build times and sizes per piece count ar
 from __future__ import annotations
 
 import functools
+import shlex
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -34,6 +35,9 @@ from damiera.rules.variant import Variant
 ENV_DIR: Final = "DAMIERA_EGDB_DIR"
 #: Most pieces a database on disk may hold (the core's limit).
 MAX_DISK_PIECES: Final = 6
+#: Most pieces of a database by board size: 6 on 8x8 (10.5 G indices); 5 on 10x10 (4.9 G
+#: indices, about 4.9 GB once read; 6 pieces would be 1.6e11, some 160 GB).
+BOARD_MAX_PIECES: Final = {8: 6, 10: 5}
 #: A class: white men, white kings, black men, black kings.
 Class = tuple[int, int, int, int]
 
@@ -66,6 +70,12 @@ def unsupported(variant: Variant) -> str | None:
     return None
 
 
+def build_command(variant: Variant, pieces: int) -> str:
+    """The shell command that builds ``variant``'s database of ``pieces`` pieces, for messages
+    (the rule set's id quoted: a custom one's name may hold spaces)."""
+    return f"damiera egdb build {shlex.quote(variant.id)} --pieces {pieces}"
+
+
 def check_rules(variant: Variant) -> None:
     """Raise ValueError with the reason unless ``variant`` has endgame databases
     (:func:`unsupported`)."""
@@ -74,12 +84,26 @@ def check_rules(variant: Variant) -> None:
         raise ValueError(reason)
 
 
+def max_pieces(variant: Variant) -> int:
+    """Most pieces of a database of ``variant``'s board (:data:`BOARD_MAX_PIECES`)."""
+    return BOARD_MAX_PIECES.get(variant.board_size, MAX_DISK_PIECES)
+
+
+def check_pieces(variant: Variant, pieces: int) -> None:
+    """Raise ValueError with the reason unless ``variant`` has databases and ``pieces`` is from
+    2 to :func:`max_pieces` of its board."""
+    check_rules(variant)
+    most = max_pieces(variant)
+    if not 2 <= pieces <= most:
+        board = "" if most == MAX_DISK_PIECES else \
+            f" on {variant.board_size}x{variant.board_size} boards"
+        raise ValueError(f"pieces must be from 2 to {most}{board}, not {pieces}")
+
+
 def empty_database(variant: Variant, pieces: int) -> _core.Egdb:
     """A database of up to ``pieces`` pieces with no class ready. Raises ValueError for a
-    board without databases or ``pieces`` outside 2..MAX_DISK_PIECES."""
-    check_rules(variant)
-    if not 2 <= pieces <= MAX_DISK_PIECES:
-        raise ValueError(f"pieces must be from 2 to {MAX_DISK_PIECES}, not {pieces}")
+    board without databases or ``pieces`` outside 2..:func:`max_pieces`."""
+    check_pieces(variant, pieces)
     db: _core.Egdb = core_of(variant).Egdb(native_rules(variant), pieces, solve=False)
     return db
 
@@ -185,11 +209,11 @@ class PieceCount:
 
 def info(variant: Variant, directory: Path | None = None) -> list[PieceCount]:
     """The class files of ``variant``'s rules in ``directory`` (default: :func:`default_dir`)
-    per piece count, 2 to MAX_DISK_PIECES (present or not; files are not read). Raises
+    per piece count, 2 to :func:`max_pieces` (present or not; files are not read). Raises
     ValueError for rules without databases."""
     folder = rules_dir(variant, directory)
     counts: list[PieceCount] = []
-    for n in range(2, MAX_DISK_PIECES + 1):
+    for n in range(2, max_pieces(variant) + 1):
         classes = [c for c in empty_database(variant, n).classes if pieces_of(c) == n]
         files = [folder / class_name(c) for c in classes]
         sizes = [f.stat().st_size for f in files if f.is_file()]
@@ -219,8 +243,7 @@ def load(variant: Variant, pieces: int, directory: Path | None = None,
     for cls in db.classes:
         path = folder / class_name(cls)
         if not path.is_file():
-            raise EgdbFileError(f"{path}: missing (build it: damiera egdb build "
-                                f"{variant.id} --pieces {pieces})")
+            raise EgdbFileError(f"{path}: missing (build it: {build_command(variant, pieces)})")
         _load(db, cls, path)
         if progress is not None:
             progress(cls)

@@ -1,6 +1,6 @@
 """Endgame databases (damiera.engine.egdb, csrc/egdb.c): exact values of small 8x8 and 10x10
-endings, checked against known endings, a plain exhaustive search over legal_moves, the colour symmetry
-of the rules, the no-progress draw rule, and the search that probes them."""
+endings, checked against known endings, a plain exhaustive search over legal_moves, the colour
+symmetry of the rules, the no-progress draw rule, and the search that probes them."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Endgame database commands of the ``damiera`` CLI (:mod:`damiera.engine.egdb_files`).
 
 ``damiera egdb build RULE_SET --pieces N [--dir PATH] [--optional-capture]`` solves every 8x8
-or 10x10 position of up to N pieces (2 to 6) of the rule set, one material class at a time, and writes
-a file per class in ``PATH/<rules key>/`` (default folder: ``$DAMIERA_EGDB_DIR``, else the
+or 10x10 position of up to N pieces (2 to 6 on 8x8, 2 to 5 on 10x10) of the rule set, one
+material class at a time, and writes a file per class in ``PATH/<rules key>/`` (default folder: ``$DAMIERA_EGDB_DIR``, else the
 user's data folder). A progress bar goes to stderr; stdout gets::
 
     rules 8x8-f0-b0-k1-c0-p0-l0-r0-o0-m1 in /home/me/.local/share/damiera/egdb

@@ -81,14 +81,28 @@ static PyObject *Egdb_ready(EgdbObject *self, PyObject *cls)
     return PyBool_FromLong(egdb_class_at(self->db, k)->val != NULL);
 }
 
+/* The solve's stop (EgdbStop): Python's pending signals handled now, the interpreter lock
+ * taken for it; a handler that raised (Ctrl-C's KeyboardInterrupt) stops the solve with its
+ * exception set. */
+static int signal_raised(void *ctx)
+{
+    (void)ctx;
+    PyGILState_STATE g = PyGILState_Ensure();
+    int raised = PyErr_CheckSignals() < 0;
+    PyGILState_Release(g);
+    return raised;
+}
+
 static PyObject *Egdb_solve(EgdbObject *self, PyObject *cls)
 {
     int k = built(self) ? class_arg(self, cls) : -1;
     if (k < 0)
         return NULL;
     PyThreadState *saved = PyEval_SaveThread();
-    int rc = egdb_solve_class(self->db, k);
+    int rc = egdb_solve_class(self->db, k, signal_raised, NULL);
     PyEval_RestoreThread(saved);
+    if (rc == EGDB_STOPPED)
+        return NULL; /* the signal handler's exception */
     if (rc == EGDB_NO_MEMORY)
         return PyErr_NoMemory();
     if (rc == EGDB_NOT_IN_ORDER)
@@ -186,10 +200,12 @@ static PyMethodDef Egdb_methods[] = {
      "tables"},
     {"solve", (PyCFunction)Egdb_solve, METH_O,
      "solve(cls): solve one class in memory (every earlier class of `classes` ready first, "
-     "else ValueError; MemoryError; ValueError for a win longer than the file format holds)"},
+     "else ValueError; MemoryError; ValueError for a win longer than the file format holds); "
+     "a signal whose handler raises (Ctrl-C) stops it with that exception, the class left "
+     "unsolved"},
     {"save", (PyCFunction)Egdb_save, METH_VARARGS,
-     "save(cls, path): write a solved class to its file (through path + '.tmp', renamed "
-     "whole); OSError, or ValueError for a class not solved"},
+     "save(cls, path): write a solved class to its file (through path + '.<pid>.tmp', "
+     "renamed whole); OSError, or ValueError for a class not solved"},
     {"load", (PyCFunction)Egdb_load, METH_VARARGS,
      "load(cls, path): read a class from its file; OSError when unreadable, ValueError with "
      "the reason for a file of another format, version, rules or class, or damaged"},

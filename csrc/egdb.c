@@ -207,13 +207,20 @@ static int parents_of(Egdb *db, const Squares *s, const EgdbClass *c, board_t w,
     return n;
 }
 
+/* Whether the solve is to stop: stop(ctx) asked once every EGDB_STOP_EVERY steps. */
+static inline int stopped(EgdbStop stop, void *ctx, uint64_t step)
+{
+    return stop && (step & (EGDB_STOP_EVERY - 1)) == EGDB_STOP_EVERY - 1 && stop(ctx);
+}
+
 /* Solve one class (every class it leads to is ready) into c->val, allocated here. Returns 0,
- * EGDB_NO_MEMORY or EGDB_TOO_LONG.
+ * EGDB_NO_MEMORY, EGDB_TOO_LONG or EGDB_STOPPED (see egdb_solve_class).
  *
  * Memory: a byte of value, a byte of children left and a byte of the longest loss per index
  * (distances stay within EGDB_MAX_DISTANCE), and the positions waiting in the distance buckets; the parents of a position are
  * found when it is settled (parents_of), not stored. */
-static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4])
+static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4], EgdbStop stop,
+                       void *ctx)
 {
     const Rules *r = db->r;
     uint64_t size = c->size;
@@ -223,12 +230,17 @@ static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4])
     Bucket *bk = calloc(MAX_DIST + 2, sizeof *bk);
     MoveList l = {0};
     int rc = EGDB_NO_MEMORY, top = 0;
+    uint64_t step = 0; /* positions gone through, for stop */
     if (!val || !remaining || !lossdist || !bk || size >= ((uint64_t)1 << 31))
         goto out;
     /* Pass 1: values through the exits, children inside the class counted. */
     for (uint64_t i = 0; i < size; i++) {
         board_t w, b, k;
         int side;
+        if (stopped(stop, ctx, step++)) {
+            rc = EGDB_STOPPED;
+            goto out;
+        }
         if (!position_of(r, s, c, n, i, &w, &b, &k, &side))
             continue;
         board_t own = side ? b : w, opp = side ? w : b;
@@ -279,6 +291,10 @@ static int solve_class(Egdb *db, const Squares *s, EgdbClass *c, const int n[4])
             int won = x->v[e] & 1;
             if (val[i])
                 continue;
+            if (stopped(stop, ctx, step++)) {
+                rc = EGDB_STOPPED;
+                goto out;
+            }
             if (d > EGDB_MAX_DISTANCE) {
                 rc = EGDB_TOO_LONG;
                 goto out;
@@ -390,7 +406,7 @@ void egdb_class_ready(Egdb *db, EgdbClass *c)
         db->max_distance = c->max_distance;
 }
 
-int egdb_solve_class(Egdb *db, int k)
+int egdb_solve_class(Egdb *db, int k, EgdbStop stop, void *ctx)
 {
     for (int j = 0; j < k; j++)
         if (!egdb_class_at(db, j)->val)
@@ -398,7 +414,7 @@ int egdb_solve_class(Egdb *db, int k)
     EgdbClass *c = egdb_class_at(db, k);
     if (c->val)
         return 0;
-    int rc = solve_class(db, db, c, db->order[k]);
+    int rc = solve_class(db, db, c, db->order[k], stop, ctx);
     if (rc == 0)
         egdb_class_ready(db, c);
     return rc;
@@ -410,7 +426,7 @@ Egdb *egdb_build(const Rules *r, int pieces)
     if (!db)
         return NULL;
     for (int k = 0; k < db->nclasses; k++)
-        if (egdb_solve_class(db, k) < 0) {
+        if (egdb_solve_class(db, k, NULL, NULL) < 0) {
             egdb_free(db);
             return NULL;
         }

@@ -32,7 +32,11 @@
 
 enum { EGDB_UNKNOWN = -2, EGDB_LOSS = -1, EGDB_DRAW = 0, EGDB_WIN = 1 };
 /* egdb_solve_class's failures. */
-enum { EGDB_NO_MEMORY = -1, EGDB_NOT_IN_ORDER = -2, EGDB_TOO_LONG = -3 };
+enum { EGDB_NO_MEMORY = -1, EGDB_NOT_IN_ORDER = -2, EGDB_TOO_LONG = -3, EGDB_STOPPED = -4 };
+/* Asked by a class's solve every EGDB_STOP_EVERY positions it goes through: nonzero stops the
+ * solve (a user's interrupt: a 10x10 class of 5 pieces takes minutes). */
+typedef int (*EgdbStop)(void *ctx);
+#define EGDB_STOP_EVERY (1 << 16)
 
 /* The value byte of one index: 0 an impossible position (two pieces on a square, a man on its
  * own promotion row), 1 a draw, an even v >= 2 a win in v - 1 plies (wins are odd), an odd
@@ -70,10 +74,11 @@ typedef struct Egdb {
  * order, none solved. NULL when out of memory, for another board or for pieces outside
  * 2..EGDB_MAX_PIECES (EGDB_MAX_PIECES_10X10 on 10x10). */
 Egdb *egdb_new(const Rules *r, int pieces);
-/* Solve the k-th class of db->order (every earlier one must be ready). Returns 0, or
- * EGDB_NO_MEMORY, EGDB_NOT_IN_ORDER (an earlier class is not ready), EGDB_TOO_LONG (a
- * distance beyond EGDB_MAX_DISTANCE); the class stays unsolved then. */
-int egdb_solve_class(Egdb *db, int k);
+/* Solve the k-th class of db->order (every earlier one must be ready), asking stop(ctx) as it
+ * goes when stop is not NULL. Returns 0, or EGDB_NO_MEMORY, EGDB_NOT_IN_ORDER (an earlier class
+ * is not ready), EGDB_TOO_LONG (a distance beyond EGDB_MAX_DISTANCE), EGDB_STOPPED (stop said
+ * so); the class stays unsolved then. */
+int egdb_solve_class(Egdb *db, int k, EgdbStop stop, void *ctx);
 /* The class at k of db->order, and whether it is solved or loaded. */
 EgdbClass *egdb_class_at(Egdb *db, int k);
 /* Position of class n (white men, white kings, black men, black kings) in db->order, or -1. */

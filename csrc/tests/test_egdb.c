@@ -27,6 +27,33 @@ static void rules_8x8(Rules *r, int flying)
     rules_init(r);
 }
 
+/* An EgdbStop that counts its calls and stops the solve at the first. */
+static int stop_at_once(void *ctx)
+{
+    return ++*(int *)ctx >= 1;
+}
+
+/* A class's solve stops when its stop says so (EGDB_STOPPED, the class left unsolved, nothing
+ * else touched) and solves whole afterwards: the values of db, built without a stop. */
+static void test_stop(const Rules *r, const Egdb *db)
+{
+    Egdb *part = egdb_new(r, 3);
+    int calls = 0, stopped = 0, same = part != NULL;
+    for (int k = 0; part && k < part->nclasses; k++) {
+        EgdbClass *c = egdb_class_at(part, k);
+        if (!stopped && c->size >= EGDB_STOP_EVERY) {
+            uint64_t before = part->positions;
+            stopped = egdb_solve_class(part, k, stop_at_once, &calls) == EGDB_STOPPED &&
+                      calls == 1 && !c->val && part->positions == before;
+        }
+        same &= egdb_solve_class(part, k, NULL, NULL) == 0 &&
+                memcmp(c->val, egdb_class_at((Egdb *)db, k)->val, c->size) == 0;
+    }
+    CHECK(stopped && same && part->positions == db->positions,
+          "egdb: a stopped solve did not stop at once, or the class did not solve after it");
+    egdb_free(part);
+}
+
 static void path_of(char *out, size_t len, const char *dir, const int *n)
 {
     snprintf(out, len, "%s/%d%d%d%d.egdb", dir, n[0], n[1], n[2], n[3]);
@@ -82,7 +109,8 @@ void test_egdb(void)
         remove(path);
     }
     rmdir(dir);
-    printf("egdb: files written, read back and refused when wrong\n");
+    test_stop(&am, db);
+    printf("egdb: files written, read back and refused when wrong; a solve stopped\n");
 out:
     egdb_free(db);
     egdb_free(back);

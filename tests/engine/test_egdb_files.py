@@ -6,10 +6,13 @@ temporary folder."""
 
 from __future__ import annotations
 
+import _thread
 import os
 import re
 import subprocess
 import sys
+import threading
+import time
 import zlib
 from pathlib import Path
 
@@ -291,6 +294,48 @@ def test_a_class_is_written_through_a_temporary_file_of_its_own_process(tmp_path
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         [path.name] + [other.name for other in others])
     assert egdb_files.empty_database(v, 2).load(cls, str(path)) is None
+
+
+def _solve_class(db: _core.Egdb, cls: tuple[int, int, int, int]) -> None:
+    db.solve(cls)
+
+
+def test_ctrl_c_stops_a_class_while_it_is_solved_and_leaves_it_unsolved() -> None:
+    # A 10x10 class of 5 pieces takes minutes: Ctrl-C must not wait for its end. The interrupt
+    # comes once the main thread is in the solve (a frame of _solve_class); the core asks for
+    # pending signals every EGDB_STOP_EVERY positions and stops with the handler's exception.
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("Ctrl-C reaches the main thread only")
+    v = variant("international")
+    db = egdb_files.empty_database(v, 4)
+    target = (0, 1, 0, 3)  # the first 4-piece class, 1.96 M indices
+    for cls in db.classes[:db.classes.index(target)]:
+        db.solve(cls)
+    main_id = threading.main_thread().ident
+    done = threading.Event()
+
+    def interrupt_the_solve() -> None:
+        while not done.is_set():
+            frame = sys._current_frames().get(main_id)
+            if frame is not None and frame.f_code is _solve_class.__code__:
+                _thread.interrupt_main()
+                return
+            time.sleep(0.001)
+
+    helper = threading.Thread(target=interrupt_the_solve, daemon=True)
+    helper.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _solve_class(db, target)
+    finally:
+        done.set()
+        try:
+            helper.join()
+        except KeyboardInterrupt:  # only when the solve ended before the interrupt came
+            pass
+    assert not db.ready(target)
+    _solve_class(db, target)  # and it solves whole afterwards
+    assert db.ready(target)
 
 
 def test_interrupted_build_resumes_with_the_classes_on_disk(tmp_path: Path) -> None:

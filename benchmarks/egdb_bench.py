@@ -20,13 +20,12 @@ of the process (one database alive at a time).
 ``match`` plays the same build (``--src``, a scratch copy as for ``sprt_match.py``) with the
 probe (``--pieces``) against itself without it (or with the probe of ``--base-pieces``), at
 ``--nodes`` nodes a move (or ``--movetime`` seconds: equal time, so the probe's cost per node
-counts), from random 8x8
-positions of 5 to 7 pieces (each side 2 to 5, a random share of kings, men off their promotion
-row, the side to move without a capture; seeded), each position played twice with the colours
-swapped; this checkout's rules core referees, 300 plies is a draw. It prints the pairs, W/D/L,
-the score, Elo with its 95% interval and the GSPRT LLR (0 against 15 Elo) as
-``sprt_match.py`` does, how many pairs did not end 1-1 (where the two engines' results from
-one position differ), then one JSON line.
+counts), from random positions of 5 to 7 pieces on the rule set's board, 8x8 or 10x10 (each
+side 2 to 5, a random share of kings, men off their promotion row, the side to move without a
+capture; seeded), each position played twice with the colours swapped; this checkout's rules
+core referees, 300 plies is a draw. It prints the pairs, W/D/L, the score, Elo with its 95%
+interval and the GSPRT LLR (0 against 15 Elo) as ``sprt_match.py`` does, how many pairs did
+not end 1-1 (where the two engines' results from one position differ), then one JSON line.
 """
 
 from __future__ import annotations

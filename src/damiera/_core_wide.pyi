@@ -32,6 +32,9 @@ from damiera._core import (
     EGDB_MAX_PIECES as EGDB_MAX_PIECES,
 )
 from damiera._core import (
+    EGDB_MAX_PIECES_10X10 as EGDB_MAX_PIECES_10X10,
+)
+from damiera._core import (
     INF as INF,
 )
 from damiera._core import (

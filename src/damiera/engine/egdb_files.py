@@ -33,11 +33,11 @@ from damiera.rules.variant import Variant
 
 #: The environment variable naming the folder of the endgame databases.
 ENV_DIR: Final = "DAMIERA_EGDB_DIR"
-#: Most pieces a database on disk may hold (the core's limit).
-MAX_DISK_PIECES: Final = 6
-#: Most pieces of a database by board size: 6 on 8x8 (10.5 G indices); 5 on 10x10 (4.9 G
-#: indices, about 4.9 GB once read; 6 pieces would be 1.6e11, some 160 GB).
-BOARD_MAX_PIECES: Final = {8: 6, 10: 5}
+#: Most pieces a database on disk may hold (the core's limit: 6).
+MAX_DISK_PIECES: Final = _core.EGDB_MAX_PIECES
+#: Most pieces of a database by board size (the core's limits): 6 on 8x8 (10.5 G indices); 5 on
+#: 10x10 (4.9 G indices, about 4.9 GB once read; 6 pieces would be 1.6e11, some 160 GB).
+BOARD_MAX_PIECES: Final = {8: _core.EGDB_MAX_PIECES, 10: _core.EGDB_MAX_PIECES_10X10}
 #: A class: white men, white kings, black men, black kings.
 Class = tuple[int, int, int, int]
 

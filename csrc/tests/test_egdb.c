@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "boundary.h"
 #include "egdb_file.h"
 
 #include "check.h"
@@ -25,6 +26,23 @@ static void rules_8x8(Rules *r, int flying)
     r->man_rows = 3;
     r->draw_plies = 80;
     rules_init(r);
+}
+
+/* The boards a database is asked for beside 8x8 (boundary.h; 8x8 in test_core.c): 10x10 with
+ * 2 to EGDB_MAX_PIECES_10X10 pieces; not 12x12, nor a board whose 64 squares all play. */
+static void test_requests(void)
+{
+    Rules r10 = {0}, r12 = {0}, all64 = {0};
+    r10.size = 10;
+    r12.size = 12;
+    all64.size = 8;
+    all64.all_squares = 1;
+    CHECK(!egdb_request_check(&r10, 2) && !egdb_request_check(&r10, EGDB_MAX_PIECES_10X10) &&
+              egdb_request_check(&r10, EGDB_MAX_PIECES_10X10 + 1) &&
+              egdb_request_check(&r12, 2) && egdb_request_check(&all64, 2),
+          "egdb: the requests accepted are not 10x10's 2 to %d pieces, or 12x12 or a board of "
+          "64 playing squares is",
+          EGDB_MAX_PIECES_10X10);
 }
 
 /* An EgdbStop that counts its calls and stops the solve at the first. */
@@ -110,6 +128,7 @@ void test_egdb(void)
     }
     rmdir(dir);
     test_stop(&am, db);
+    test_requests();
     printf("egdb: files written, read back and refused when wrong; a solve stopped\n");
 out:
     egdb_free(db);

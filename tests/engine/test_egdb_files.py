@@ -9,6 +9,7 @@ from __future__ import annotations
 import _thread
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -322,6 +323,9 @@ def test_ctrl_c_stops_a_class_while_it_is_solved_and_leaves_it_unsolved() -> Non
                 return
             time.sleep(0.001)
 
+    # Ctrl-C's own handler, whatever this process inherited (a background job's SIGINT is
+    # ignored, and then the interrupt would do nothing).
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
     helper = threading.Thread(target=interrupt_the_solve, daemon=True)
     helper.start()
     try:
@@ -333,6 +337,7 @@ def test_ctrl_c_stops_a_class_while_it_is_solved_and_leaves_it_unsolved() -> Non
             helper.join()
         except KeyboardInterrupt:  # only when the solve ended before the interrupt came
             pass
+        signal.signal(signal.SIGINT, inherited)
     assert not db.ready(target)
     _solve_class(db, target)  # and it solves whole afterwards
     assert db.ready(target)

@@ -105,6 +105,6 @@ def test_the_endgame_rules_key_is_computed_once_per_rules_and_capped(
     keys = {egdb_files.rules_key(variant(f"custom:1:Club {i}")) for i in range(300)}
     assert len(keys) == 1 and len(built) == 1    # one empty database asked, not 300
     assert egdb_files._rules_key.cache_info().maxsize == egdb_files.MAX_RULES_KEYS
-    with pytest.raises(ValueError, match="8x8"):
-        egdb_files.rules_key(variant("international"))
+    with pytest.raises(ValueError, match="8x8 and 10x10"):
+        egdb_files.rules_key(variant("turkish"))
     egdb_files._rules_key.cache_clear()

@@ -1,9 +1,10 @@
 """How a child process ended, in words, for the messages of those that supervise processes
-(the web's engine workers, a match's workers)."""
+(the web's engine workers, a match's workers), and which stopping signals a process takes."""
 
 from __future__ import annotations
 
 import signal
+from collections.abc import Iterable
 
 
 def how_it_ended(exitcode: int | None) -> str:
@@ -16,3 +17,10 @@ def how_it_ended(exitcode: int | None) -> str:
         except ValueError:
             return f"killed by signal {-exitcode}"
     return f"exited with status {exitcode}"
+
+
+def signals_to_take(signums: Iterable[int]) -> tuple[int, ...]:
+    """``signums`` less SIGHUP when this process started with it ignored (``nohup``: the
+    terminal's closing is not a stop, for the process nor for the workers it starts)."""
+    return tuple(s for s in signums
+                 if not (s == signal.SIGHUP and signal.getsignal(s) == signal.SIG_IGN))

@@ -69,6 +69,7 @@ from damiera.engine.analysis import score_text
 from damiera.engine.egdb_files import MAX_DISK_PIECES
 from damiera.engine.front import Info
 from damiera.engine.search import MAX_CLOCK, MAX_DEPTH, MAX_MOVETIME
+from damiera.processes import signals_to_take
 from damiera.rules.position import Position
 from damiera.rules.variant import Variant
 
@@ -388,8 +389,7 @@ def _signals_interrupt(signums: tuple[int, ...],
             raise KeyboardInterrupt
 
     # SIGHUP ignored from the start (nohup) stays ignored: the terminal's closing is not a stop.
-    old = {signum: signal.signal(signum, stop) for signum in signums
-           if signum != signal.SIGHUP or signal.getsignal(signum) != signal.SIG_IGN}
+    old = {signum: signal.signal(signum, stop) for signum in signals_to_take(signums)}
     try:
         yield
     finally:

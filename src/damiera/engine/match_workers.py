@@ -19,7 +19,7 @@ from multiprocessing.process import BaseProcess
 from typing import NamedTuple
 
 from damiera.engine.match_game import GameRecord, play_game
-from damiera.processes import how_it_ended
+from damiera.processes import how_it_ended, signals_to_take
 from damiera.rules.position import parse_fen
 
 #: A warning raised in a match worker, as sent back to the match: its message's text, its
@@ -68,8 +68,7 @@ def _init_worker() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     # A match started with SIGHUP ignored (nohup) keeps it ignored, here as in the match.
     global _stoppers
-    _stoppers = tuple(sig for sig in _GAME_STOPPERS
-                      if not (sig == signal.SIGHUP and signal.getsignal(sig) == signal.SIG_IGN))
+    _stoppers = tuple(signal.Signals(s) for s in signals_to_take(_GAME_STOPPERS))
     for sig in _stoppers:
         signal.signal(sig, signal.SIG_DFL)
     warnings.showwarning = _keep_warning

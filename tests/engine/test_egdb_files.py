@@ -443,3 +443,56 @@ def test_rules_beyond_the_tables_have_no_database(rules: str) -> None:
     assert pieces_for(v) == 0
     with pytest.raises(ValueError, match="endgame databases"):
         endgame_database(v, 3)
+
+
+@pytest.mark.parametrize("rules,reason", [
+    ("frisian", "king-move limit"),
+    ("canadian", "8x8 and 10x10 boards only"),
+    ("turkish", "8x8 and 10x10 boards only"),
+])
+def test_bestmove_endgame_pieces_names_why_a_rule_set_has_no_database(
+        rules: str, reason: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # Engine() probes nothing there (the level's default); asked for by name on the command
+    # line, the request is refused with the rule that stops it instead of being ignored.
+    assert main(["bestmove", rules, "--depth", "1", "--endgame-pieces", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("damiera: error: endgame-pieces: ") and reason in err
+    assert main(["bestmove", rules, "--depth", "1", "--endgame-pieces", "0"]) == 0
+
+
+def test_bestmove_says_to_delete_a_damaged_database_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(egdb_files.ENV_DIR, str(tmp_path))
+    folder = _built(variant("american"), tmp_path, 3)
+    (folder / "0110.egdb").write_bytes(b"DAMIERA-EGDB\n\0\0\0" + b"\0" * 200)
+    argv = ["bestmove", "american", "--fen", "W:WK1,K2:BK32", "--depth", "1"]
+    assert main([*argv, "--endgame-pieces", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "0110.egdb: damaged header" in err and "delete the file" in err
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("pieces,error", [(4.5, TypeError), ("4", TypeError), (True, TypeError),
+                                          (1, ValueError), (7, ValueError)])
+def test_engine_refuses_endgame_pieces_that_are_not_a_count_of_two_to_six(
+        pieces: object, error: type[Exception]) -> None:
+    from damiera.engine import Engine
+
+    with pytest.raises(error, match="endgame_pieces is a whole number|pieces must be from 2"):
+        Engine("american", 3, endgame_pieces=pieces)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("pieces", [0, 1, 7])
+def test_probe_refuses_a_piece_count_outside_the_tables_for_any_position(pieces: int) -> None:
+    # Before, 0 gave None for every position while 7 raised: one rule for both ends now.
+    v = variant("american")
+    with pytest.raises(ValueError, match="pieces must be from 2 to 6"):
+        probe(v, parse_fen(v, "W:WK1:BK32"), pieces)
+
+
+def test_egdb_commands_refuse_an_empty_dir(capsys: pytest.CaptureFixture[str]) -> None:
+    # An empty --dir is an unset shell variable, not a wish for the default folder.
+    assert main(["egdb", "info", "american", "--dir", ""]) == 2
+    err = capsys.readouterr().err
+    assert "--dir is empty" in err and err.count("\n") == 1

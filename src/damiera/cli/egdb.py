@@ -41,7 +41,13 @@ from damiera.rules.variant import Variant
 
 
 def _folder(args: argparse.Namespace) -> Path:
-    return Path(args.dir).expanduser() if args.dir else egdb_files.default_dir()
+    if args.dir is None:
+        return egdb_files.default_dir()
+    if not args.dir.strip():
+        # An empty --dir (an unset shell variable) is a mistake, not a wish for the default.
+        raise UsageError("--dir is empty: name a folder, or leave --dir out for "
+                         f"{egdb_files.default_dir()}")
+    return Path(args.dir).expanduser()
 
 
 def _checked(args: argparse.Namespace) -> Variant:

@@ -66,7 +66,7 @@ from typing import Any
 
 from damiera.cli.common import OutputError, UsageError, add_rule_options, int_in
 from damiera.engine.analysis import score_text
-from damiera.engine.egdb_files import MAX_DISK_PIECES
+from damiera.engine.egdb_files import MAX_DISK_PIECES, EgdbFileError, unsupported
 from damiera.engine.front import Info
 from damiera.engine.search import MAX_CLOCK, MAX_DEPTH, MAX_MOVETIME
 from damiera.processes import signals_to_take
@@ -164,9 +164,15 @@ def _cmd_bestmove(args: argparse.Namespace) -> int:
     if pieces == 1:
         raise UsageError("endgame-pieces must be 0 (none) or from 2 to "
                          f"{MAX_DISK_PIECES}, not 1")
+    if pieces and (reason := unsupported(v)) is not None:
+        # Engine() quietly probes nothing here; asked for by name, the user hears why.
+        raise UsageError(f"endgame-pieces: {reason}")
     try:
         engine = Engine(v, lv, endgame_pieces=pieces, book=_book_switch(args.book))
-    except ValueError as exc:  # EgdbFileError too: a file that cannot be used
+    except EgdbFileError as exc:
+        raise UsageError(f"{exc} (delete the file and build it again with damiera egdb "
+                         "build)") from None
+    except ValueError as exc:
         raise UsageError(str(exc)) from None
     with engine:
         limit = Limit(time=movetime, depth=depth, cpu_time=cpu)

@@ -135,7 +135,10 @@ def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES,
 def probe(variant: Variant, position: Position, pieces: int = DEFAULT_PIECES) -> Value | None:
     """The exact value of ``position`` (no draw rule applied), or None when it has more than
     ``pieces`` pieces or the side not to move has no piece left (a side to move without
-    pieces has lost: a loss in 0 plies). Builds the database on first use."""
+    pieces has lost: a loss in 0 plies). Builds the database on first use. Raises ValueError
+    as :func:`endgame_database` does (a board without databases, ``pieces`` out of range), for
+    any position."""
+    egdb_files.check_pieces(variant, pieces)
     if popcount(position.white | position.black) > pieces:
         return None
     found = endgame_database(variant, pieces).probe(position)

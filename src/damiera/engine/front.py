@@ -214,7 +214,8 @@ class Engine:
     :func:`damiera.engine.egdb.level_pieces`) on the boards with databases, 8x8 and 10x10
     (:mod:`damiera.engine.egdb`: up to that many pieces, read from the databases' folder when
     ``damiera egdb build`` wrote them, else solved in memory up to 4 on 8x8 and 3 on 10x10;
-    0: none); ValueError when more are asked for and not on disk.
+    0: none); TypeError for ``endgame_pieces`` that is not a whole number, ValueError when more
+    are asked for and not on disk.
 
     ``book`` (:mod:`damiera.engine.book`): None, the level's choice (:attr:`~damiera.engine.
     levels.Level.book`: the variant's book file when there is one); False, none; True, the
@@ -248,6 +249,10 @@ class Engine:
         if not 0 <= book_margin <= MAX_BOOK_MARGIN:
             raise ValueError(f"book_margin must be 0-{MAX_BOOK_MARGIN} centi-men, not "
                              f"{book_margin}")
+        if endgame_pieces is not None and (isinstance(endgame_pieces, bool)
+                                           or not isinstance(endgame_pieces, int)):
+            raise TypeError(f"endgame_pieces is a whole number of pieces or None, not "
+                            f"{type(endgame_pieces).__name__}")
         pieces = (level_pieces(variant, self.level_info.endgame_pieces)
                   if endgame_pieces is None else pieces_for(variant, endgame_pieces))
         self._searcher: Searcher | None = Searcher(variant, endgame_pieces=pieces)

@@ -25,6 +25,15 @@ file after the first, the difference from the first and its 95% interval, the po
 whole games do). Reads the position files whole (the trainer's own output); exits 2 with a
 one-line error for a file that cannot be read or is not a weights or positions file of the
 variant.
+
+**Games against an anchor** (``FILES`` ending in ``.pdn``: the records ``damiera match ...
+--pdn`` writes, every game replayed; the positions without a capture pending, games without
+a result left out) with ``--anchor TEXT`` (the player whose ``White`` or ``Black`` tag holds
+TEXT, e.g. ``hub:``): each band then fits, beside K, an offset for the anchor's side, the
+stronger player's edge that no evaluation of the position can know. What is left measures
+how well an evaluation foresees how games against the anchor go from the positions they
+reached, which self-play's results cannot show when both players share a blind spot
+(``eval_results.md``, "a screen on the games against Scan").
 """
 
 from __future__ import annotations
@@ -43,7 +52,10 @@ from pattern_positions import load_positions, pieces_on_board
 
 from damiera.engine.evaluate import Evaluator
 from damiera.engine.patterns import weights_path
-from damiera.rules.variant import Variant
+from damiera.pdn import read_games, result_winner
+from damiera.rules.game import Game
+from damiera.rules.movegen import has_capture, legal_moves
+from damiera.rules.variant import Color, Variant
 from damiera.rules.variant import variant as get_variant
 
 #: The scales tried for a band's K, centi-men.
@@ -58,9 +70,12 @@ def evaluator_for(v: Variant, name: str) -> Evaluator:
 
 
 def band_losses(base: np.ndarray, keep: np.ndarray, result: np.ndarray, band: np.ndarray,
-                game: np.ndarray) -> tuple[np.ndarray, dict[int, tuple[float, int, int]]]:
+                game: np.ndarray, side: np.ndarray | None = None
+                ) -> tuple[np.ndarray, dict[int, tuple[float, int, int]]]:
     """Each held-out position's log loss (NaN where not held out or not scored) and, by
-    band, ``(loss, K, positions)``."""
+    band, ``(loss, K, positions)``. With ``side`` (+1 where the anchor plays White, -1
+    Black), each band's logit is ``evaluation / K + c x side``, K (on the same grid) and c
+    fitted together on the even games."""
     loss = np.full(len(base), np.nan)
     report: dict[int, tuple[float, int, int]] = {}
     for b in np.unique(band):
@@ -68,11 +83,76 @@ def band_losses(base: np.ndarray, keep: np.ndarray, result: np.ndarray, band: np
         fit, test = mine & (game % 2 == 0), mine & (game % 2 == 1)
         if not fit.any() or not test.any():
             continue
-        k = min(SCALES, key=lambda s: _loss(base[fit] / s, result[fit]))
-        z = base[test] / k
+        if side is None:
+            k = min(SCALES, key=lambda s: _loss(base[fit] / s, result[fit]))
+            z = base[test] / k
+        else:
+            k, c = min(((s, _offset(base[fit] / s, side[fit], result[fit])) for s in SCALES),
+                       key=lambda kc: _loss(base[fit] / kc[0] + kc[1] * side[fit],
+                                            result[fit]))
+            z = base[test] / k + c * side[test]
         loss[test] = np.logaddexp(0.0, z) - result[test] * z
         report[int(b)] = (float(loss[test].mean()), k, int(test.sum()))
     return loss, report
+
+
+def _offset(z: np.ndarray, side: np.ndarray, result: np.ndarray) -> float:
+    """The c that minimises the log loss of ``sigmoid(z + c x side)`` against ``result``
+    (Newton's method on a convex function of one variable)."""
+    c = 0.0
+    for _ in range(30):
+        p = 1.0 / (1.0 + np.exp(-(z + c * side)))
+        grad = float(np.sum((p - result) * side))
+        hess = float(np.sum(p * (1.0 - p) * side * side)) + 1e-9
+        c -= grad / hess
+        if abs(grad / hess) < 1e-9:
+            break
+    return c
+
+
+def pdn_positions(files: list[str], v: Variant, anchor: str | None
+                  ) -> tuple[dict[str, np.ndarray], np.ndarray | None, int]:
+    """The positions of the games of PDN ``files`` (every position without a capture pending
+    and with a legal move), as the columns of a positions file (``score`` 0, games numbered
+    across the files), the anchor's side of each (+1 White, -1 Black; None without
+    ``anchor``) and how many games were left out for having no result. Raises ValueError
+    (PdnError) for a game that cannot be read or replayed or is not of ``v``, and for a game
+    where ``anchor`` names neither player or both."""
+    rows: list[tuple[int, ...]] = []
+    sides: list[int] = []
+    number = skipped = 0
+    for name in files:
+        for record in read_games(Path(name), v, errors="raise"):
+            if record.variant.full_id != v.full_id:
+                raise ValueError(f"{name}: game {record.number} is {record.variant.id}, "
+                                 f"not {v.id}")
+            winner = result_winner(record.result)
+            if winner == "*":
+                skipped += 1
+                continue
+            result = 0 if winner is None else (1 if winner is Color.WHITE else -1)
+            side = 0
+            if anchor is not None:
+                white = anchor in record.tags.get("White", "")
+                black = anchor in record.tags.get("Black", "")
+                if white == black:
+                    raise ValueError(f"{name}: game {record.number}: --anchor {anchor!r} names "
+                                     f"{'both players' if white else 'neither player'}")
+                side = 1 if white else -1
+            game = Game(v, record.game.start_fen, enforce_draws=False)
+            for move in [None, *record.game.moves]:
+                if move is not None:
+                    game.push(move)
+                pos = game.position
+                if legal_moves(v, pos) and not has_capture(v, pos):
+                    rows.append((pos.white, pos.black, pos.kings,
+                                 1 if pos.turn is Color.WHITE else 0, 0, number, result))
+                    sides.append(side)
+            number += 1
+    columns = np.array(rows, dtype=np.int64).reshape(-1, 7)
+    data = {key: columns[:, i] for i, key in
+            enumerate(("white", "black", "kings", "turn", "score", "game", "result"))}
+    return data, (np.array(sides, dtype=np.float64) if anchor is not None else None), skipped
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,14 +163,30 @@ def main(argv: list[str] | None = None) -> int:
                    help="weights files (hand: the hand-made evaluation; shipped: the "
                         "package's); the first is the reference")
     p.add_argument("--band", type=int, default=5, help="pieces a band (1-20)")
+    p.add_argument("--anchor", metavar="TEXT",
+                   help="with .pdn files: the player whose White or Black tag holds TEXT is "
+                        "the anchor, its side an offset fitted in each band")
     args = p.parse_args(argv)
     if not 1 <= args.band <= 20:
         p.error(f"--band must be 1-20 pieces, not {args.band}")
+    records = [f.lower().endswith(".pdn") for f in args.files]
+    if any(records) and not all(records):
+        p.error("give position files (.npz) or match records (.pdn), not both")
+    if args.anchor is not None and not all(records):
+        p.error("--anchor goes with match records (.pdn)")
+    if args.anchor == "":
+        p.error("--anchor is empty: give text of the anchor's player tag, e.g. hub:")
+    side = None
     try:
         v = get_variant(args.variant)
-        data = load_positions(args.files, v)
+        if all(records):
+            data, side, skipped = pdn_positions(args.files, v, args.anchor)
+            if skipped:
+                print(f"{skipped} games without a result left out", file=sys.stderr)
+        else:
+            data = load_positions(args.files, v)
         evaluators = [evaluator_for(v, name) for name in args.weights]
-    except (OSError, ValueError) as exc:  # UnknownVariantError is a ValueError
+    except (OSError, ValueError) as exc:  # UnknownVariantError and PdnError are ValueErrors
         print(f"results_loss: error: {exc}", file=sys.stderr)
         return 2
     result = (data["result"].astype(np.float64) + 1) / 2
@@ -102,12 +198,12 @@ def main(argv: list[str] | None = None) -> int:
     start = 2 * v.men_per_side
     band = (start - np.minimum(pieces_on_board(data), start)) // args.band
     print(f"{v.id}: {len(result)} positions, {len(np.unique(game))} games "
-          f"(K fitted on the even games, the loss measured on the odd ones); bands of "
-          f"{args.band} pieces")
+          f"(K{' and the anchor side' if side is not None else ''} fitted on the even games, "
+          f"the loss measured on the odd ones); bands of {args.band} pieces")
     reference: np.ndarray | None = None
     for name, evaluator in zip(args.weights, evaluators):
         base, keep, _ = _hand_made(v, data, False, evaluator)
-        loss, report = band_losses(base, keep, result, band, game)
+        loss, report = band_losses(base, keep, result, band, game, side)
         held = ~np.isnan(loss)
         if not held.any():
             print("results_loss: error: no held-out position to measure: in every band either "

@@ -134,3 +134,78 @@ def test_results_loss_refuses_bad_input_with_one_line(tmp_path: Path) -> None:
         assert done.returncode == 2
         assert message in done.stderr
         assert "Traceback" not in done.stderr
+
+
+# -- games against an anchor (match records) ------------------------------------------------
+
+
+def test_anchor_side_offset_takes_the_stronger_players_edge_out_of_the_loss() -> None:
+    # The anchor wins 80% of the games whatever the position; an evaluation that knows
+    # nothing gets a coin's loss without the offset and the anchor's edge with it.
+    rng = np.random.default_rng(11)
+    games = np.repeat(np.arange(400), 10)
+    side = np.repeat(np.where(np.arange(400) % 2 == 0, 1.0, -1.0), 10)
+    anchor_won = np.repeat(rng.random(400) < 0.8, 10)
+    result = np.where(anchor_won == (side > 0), 1.0, 0.0)
+    base = rng.normal(0.0, 50.0, len(games))
+    keep, band = np.ones(len(games), dtype=bool), np.zeros(len(games), dtype=int)
+    without = band_losses(base, keep, result, band, games)[1][0][0]
+    with_side = band_losses(base, keep, result, band, games, side)[1][0][0]
+    # The best a fit can do: the anchor's share of the even games' wins, judged on the odd.
+    fit, held = anchor_won[games % 2 == 0].mean(), anchor_won[games % 2 == 1].mean()
+    edge = -(held * np.log(fit) + (1 - held) * np.log(1 - fit))
+    assert without > 0.69 and abs(with_side - edge) < 0.005
+
+
+def _match_records(path: Path, games: int = 12, anchor: str = "hub:/opt/anchor") -> None:
+    from damiera.pdn import write_game
+    from damiera.rules.game import Game
+
+    rng = random.Random(5)
+    texts = []
+    for n in range(games):
+        game = Game("american")
+        for _ in range(30):
+            moves = list(game.legal_moves)
+            if not moves:
+                break
+            game.push(rng.choice(moves))
+        players = ("3", anchor) if n % 2 else (anchor, "3")
+        result = rng.choice(("1-0", "0-1", "1/2-1/2")) if n != 3 else "*"
+        texts.append(write_game(game, {"White": players[0], "Black": players[1]}, result))
+    path.write_text("\n".join(texts), encoding="utf-8")
+
+
+def test_results_loss_reads_match_records_with_the_anchor_side(tmp_path: Path) -> None:
+    records = tmp_path / "match.pdn"
+    _match_records(records)
+    done = _run("american", str(records), "--anchor", "hub:", "--weights", "shipped", "hand",
+                "--band", "8")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("american: ") and "11 games" in lines[0]
+    assert "K and the anchor side fitted" in lines[0]
+    assert lines[3].startswith("hand: 0.") and "(difference " in lines[3]
+    assert "1 games without a result left out" in done.stderr
+
+
+def test_results_loss_refuses_bad_match_records_with_one_line(tmp_path: Path) -> None:
+    records = tmp_path / "match.pdn"
+    _match_records(records)
+    data = tmp_path / "games.npz"
+    _positions_file(data)
+    broken = tmp_path / "broken.pdn"
+    broken.write_text('[GameType "20"]\n\n1. 32-28 99-98 *\n', encoding="utf-8")
+    for args, message in (
+            (("american", str(records), "--anchor", "nobody", "--weights", "hand"),
+             "names neither player"),
+            (("american", str(records), "--anchor", "", "--weights", "hand"), "--anchor is empty"),
+            (("american", str(data), "--anchor", "hub:", "--weights", "hand"),
+             "--anchor goes with match records"),
+            (("american", str(records), str(data), "--weights", "hand"), "not both"),
+            (("american", str(broken), "--weights", "hand"), "game 1"),
+            (("international", str(records), "--weights", "hand"), "not international")):
+        done = _run(*args)
+        assert done.returncode == 2, (args, done.stdout)
+        assert message in done.stderr, (args, done.stderr)
+        assert "Traceback" not in done.stderr

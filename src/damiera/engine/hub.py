@@ -274,6 +274,8 @@ class HubSession:
             inc = _seconds(args.get("inc", "0"), "inc", positive=False)
             # A clock at 0 still gets the least think; beyond the search's ranges, the most.
             clock = (min(max(total, 0.001), MAX_CLOCK), min(inc, MAX_MOVETIME), moves)
+        chosen: tuple[int | None, int | None, float | None,
+                      tuple[float, float, int | None] | None]
         if depth is not None:
             chosen = (depth, None, None, None)
         elif nodes is not None:

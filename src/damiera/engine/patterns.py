@@ -199,7 +199,8 @@ class PatternSet:
         return p
 
 
-def _packed_tables(patterns: PatternSet, tables: dict[int, list[int]], which: str) -> array:
+def _packed_tables(patterns: PatternSet, tables: dict[int, list[int]],
+                   which: str) -> array[int]:
     """The canonical windows' tables as 16-bit weights, checked as the reader checks them
     (see :func:`save_weights`); ``which`` names the set in a message."""
     mirror = patterns.mirror()

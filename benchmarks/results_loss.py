@@ -52,7 +52,7 @@ from pattern_positions import load_positions, pieces_on_board
 
 from damiera.engine.evaluate import Evaluator
 from damiera.engine.patterns import weights_path
-from damiera.pdn import read_games, result_winner
+from damiera.pdn import PdnError, read_games, result_winner
 from damiera.rules.game import Game
 from damiera.rules.movegen import has_capture, legal_moves
 from damiera.rules.variant import Color, Variant
@@ -97,13 +97,15 @@ def band_losses(base: np.ndarray, keep: np.ndarray, result: np.ndarray, band: np
 
 
 def _offset(z: np.ndarray, side: np.ndarray, result: np.ndarray) -> float:
-    """The c that minimises the log loss of ``sigmoid(z + c x side)`` against ``result``
-    (Newton's method on a convex function of one variable)."""
+    """The c that minimises the summed log loss of ``sigmoid(z + c x side)`` against
+    ``result`` plus c^2 / 2 (Newton's method on a convex function of one variable)."""
     c = 0.0
     for _ in range(30):
         p = 1.0 / (1.0 + np.exp(-(z + c * side)))
-        grad = float(np.sum((p - result) * side))
-        hess = float(np.sum(p * (1.0 - p) * side * side)) + 1e-9
+        # A prior of one position's weight (c ~ N(0, 1)) keeps c finite when the anchor won
+        # every training game; on a match's thousands of positions it changes nothing.
+        grad = float(np.sum((p - result) * side)) + c
+        hess = float(np.sum(p * (1.0 - p) * side * side)) + 1.0
         c -= grad / hess
         if abs(grad / hess) < 1e-9:
             break
@@ -115,17 +117,21 @@ def pdn_positions(files: list[str], v: Variant, anchor: str | None
     """The positions of the games of PDN ``files`` (every position without a capture pending
     and with a legal move), as the columns of a positions file (``score`` 0, games numbered
     across the files), the anchor's side of each (+1 White, -1 Black; None without
-    ``anchor``) and how many games were left out for having no result. Raises ValueError
-    (PdnError) for a game that cannot be read or replayed or is not of ``v``, and for a game
-    where ``anchor`` names neither player or both."""
+    ``anchor``) and how many games were left out: without a result, or without a position to
+    score. Raises ValueError (the file named) for a game that cannot be read or replayed or
+    is not of ``v``, and for a game where ``anchor`` names neither player or both."""
     rows: list[tuple[int, ...]] = []
     sides: list[int] = []
     number = skipped = 0
     for name in files:
-        for record in read_games(Path(name), v, errors="raise"):
+        try:
+            records = list(read_games(Path(name), v, errors="raise"))
+        except PdnError as exc:
+            raise ValueError(f"{name}: {exc}") from None
+        for record in records:
             if record.variant.full_id != v.full_id:
-                raise ValueError(f"{name}: game {record.number} is {record.variant.id}, "
-                                 f"not {v.id}")
+                raise ValueError(f"{name}: game {record.number} is {record.variant.full_id}, "
+                                 f"not {v.full_id}")
             winner = result_winner(record.result)
             if winner == "*":
                 skipped += 1
@@ -140,6 +146,7 @@ def pdn_positions(files: list[str], v: Variant, anchor: str | None
                                      f"{'both players' if white else 'neither player'}")
                 side = 1 if white else -1
             game = Game(v, record.game.start_fen, enforce_draws=False)
+            kept = len(rows)
             for move in [None, *record.game.moves]:
                 if move is not None:
                     game.push(move)
@@ -148,6 +155,9 @@ def pdn_positions(files: list[str], v: Variant, anchor: str | None
                     rows.append((pos.white, pos.black, pos.kings,
                                  1 if pos.turn is Color.WHITE else 0, 0, number, result))
                     sides.append(side)
+            if len(rows) == kept:
+                skipped += 1  # numbered only when it holds a position: the split stays even
+                continue
             number += 1
     columns = np.array(rows, dtype=np.int64).reshape(-1, 7)
     data = {key: columns[:, i] for i, key in
@@ -182,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
         if all(records):
             data, side, skipped = pdn_positions(args.files, v, args.anchor)
             if skipped:
-                print(f"{skipped} games without a result left out", file=sys.stderr)
+                print(f"left out: {skipped} game(s) without a result or a position to score",
+                      file=sys.stderr)
         else:
             data = load_positions(args.files, v)
         evaluators = [evaluator_for(v, name) for name in args.weights]

@@ -21,7 +21,7 @@ import pytest
 
 from damiera import _core
 from damiera.cli import main
-from damiera.engine import egdb_files
+from damiera.engine import egdb, egdb_files
 from damiera.engine.egdb import Result, endgame_database, pieces_for, probe
 from damiera.engine.egdb_files import EgdbFileError, class_name
 from damiera.engine.search import Searcher
@@ -78,12 +78,17 @@ def test_probe_reads_the_files_in_the_default_folder(tmp_path: Path,
     value = probe(v, parse_fen(v, "W:WK1,K2:BK32"))
     assert value is not None and value.result is Result.WIN
     # Read from the files: a class file that is damaged now is not read again (the database
-    # is kept), but a new folder with a damaged file is refused.
+    # is kept), but a new folder with a damaged file is refused when the memory cannot solve
+    # that many pieces, and solved in memory with a warning when it can.
     other = tmp_path / "other"
     folder = _built(v, other)
     (folder / "0101.egdb").write_bytes(b"junk")
+    with pytest.warns(UserWarning, match="not an endgame database file.*solving the 3-piece "
+                                         "endgame database in memory"):
+        assert endgame_database(v, 3, other) is endgame_database(v, 3, tmp_path / "empty")
+    monkeypatch.setattr(egdb, "MEMORY_PIECES", {8: 2, 10: 2})
     with pytest.raises(EgdbFileError, match="not an endgame database file"):
-        endgame_database(v, 3, other)
+        endgame_database(v, 3, tmp_path / "other" / ".." / "other")
 
 
 def test_one_solve_in_memory_serves_every_folder_without_files(tmp_path: Path) -> None:
@@ -460,10 +465,26 @@ def test_bestmove_endgame_pieces_names_why_a_rule_set_has_no_database(
     assert main(["bestmove", rules, "--depth", "1", "--endgame-pieces", "0"]) == 0
 
 
-def test_bestmove_says_to_delete_a_damaged_database_file(
+def test_a_damaged_file_the_memory_can_replace_gives_a_warning_and_play_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Level 3 reads the 3-piece files by default on 8x8: one damaged file there must not
+    # stop analyse (or a match, or the Hub) when the memory solves 3 pieces in a second.
+    monkeypatch.setenv(egdb_files.ENV_DIR, str(tmp_path))
+    folder = _built(variant("american"), tmp_path, 3)
+    (folder / "0110.egdb").write_bytes(b"DAMIERA-EGDB\n\0\0\0" + b"\0" * 200)
+    fen = ["--fen", "W:WK1,K2:BK32", "--depth", "1"]
+    assert main(["analyse", "american", *fen]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("damiera: warning: ") and "0110.egdb: damaged header" in err
+    assert "delete the file" in err and err.count("\n") == 1
+
+
+def test_bestmove_says_to_delete_a_damaged_file_it_cannot_do_without(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv(egdb_files.ENV_DIR, str(tmp_path))
+    monkeypatch.setattr(egdb, "MEMORY_PIECES", {8: 2, 10: 2})
     folder = _built(variant("american"), tmp_path, 3)
     (folder / "0110.egdb").write_bytes(b"DAMIERA-EGDB\n\0\0\0" + b"\0" * 200)
     argv = ["bestmove", "american", "--fen", "W:WK1,K2:BK32", "--depth", "1"]
@@ -473,22 +494,42 @@ def test_bestmove_says_to_delete_a_damaged_database_file(
     assert err.count("\n") == 1
 
 
+def test_a_home_folder_of_an_unknown_user_is_a_folder_name_not_a_crash(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # As a shell leaves ~nosuchuser unexpanded, so do --dir and DAMIERA_EGDB_DIR.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(egdb_files.ENV_DIR, "~nosuchuser-damiera/x")
+    assert egdb_files.default_dir() == Path("~nosuchuser-damiera/x")
+    assert main(["egdb", "info", "american", "--dir", "~nosuchuser-damiera/y"]) == 0
+
+
 @pytest.mark.parametrize("pieces,error", [(4.5, TypeError), ("4", TypeError), (True, TypeError),
                                           (1, ValueError), (7, ValueError)])
 def test_engine_refuses_endgame_pieces_that_are_not_a_count_of_two_to_six(
         pieces: object, error: type[Exception]) -> None:
     from damiera.engine import Engine
 
-    with pytest.raises(error, match="endgame_pieces is a whole number|pieces must be from 2"):
-        Engine("american", 3, endgame_pieces=pieces)  # type: ignore[arg-type]
+    for rules in ("american", "frisian"):  # the same range where no database exists
+        with pytest.raises(error, match="endgame_pieces is a whole number|endgame_pieces must "
+                                        r"be 0 \(none\) or from 2 to 6"):
+            Engine(rules, 3, endgame_pieces=pieces)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("pieces", [0, 1, 7])
 def test_probe_refuses_a_piece_count_outside_the_tables_for_any_position(pieces: int) -> None:
     # Before, 0 gave None for every position while 7 raised: one rule for both ends now.
     v = variant("american")
-    with pytest.raises(ValueError, match="pieces must be from 2 to 6"):
-        probe(v, parse_fen(v, "W:WK1:BK32"), pieces)
+    for fen in ("W:WK1:BK32", "W:W21,22,23,24,25,26,27,28:B1,2,3,4,5,6,7,8"):
+        with pytest.raises(ValueError, match="pieces must be from 2 to 6"):
+            probe(v, parse_fen(v, fen), pieces)
+
+
+@pytest.mark.parametrize("pieces", [3.5, 3.0, "3", None])
+def test_probe_refuses_a_piece_count_that_is_not_a_whole_number(pieces: object) -> None:
+    v = variant("american")
+    for fen in ("W:WK1,K2:BK32", "W:W21,22,23,24,25,26,27,28:B1,2,3,4,5,6,7,8"):
+        with pytest.raises(TypeError, match="pieces is a whole number"):
+            probe(v, parse_fen(v, fen), pieces)  # type: ignore[arg-type]
 
 
 def test_egdb_commands_refuse_an_empty_dir(capsys: pytest.CaptureFixture[str]) -> None:

@@ -186,7 +186,7 @@ def test_results_loss_reads_match_records_with_the_anchor_side(tmp_path: Path) -
     assert lines[0].startswith("american: ") and "11 games" in lines[0]
     assert "K and the anchor side fitted" in lines[0]
     assert lines[3].startswith("hand: 0.") and "(difference " in lines[3]
-    assert "1 games without a result left out" in done.stderr
+    assert "left out: 1 game(s) without a result" in done.stderr
 
 
 def test_results_loss_refuses_bad_match_records_with_one_line(tmp_path: Path) -> None:
@@ -203,9 +203,34 @@ def test_results_loss_refuses_bad_match_records_with_one_line(tmp_path: Path) ->
             (("american", str(data), "--anchor", "hub:", "--weights", "hand"),
              "--anchor goes with match records"),
             (("american", str(records), str(data), "--weights", "hand"), "not both"),
-            (("american", str(broken), "--weights", "hand"), "game 1"),
+            (("american", str(broken), "--weights", "hand"), "broken.pdn: game 1"),
             (("international", str(records), "--weights", "hand"), "not international")):
         done = _run(*args)
         assert done.returncode == 2, (args, done.stdout)
         assert message in done.stderr, (args, done.stderr)
         assert "Traceback" not in done.stderr
+
+
+def test_anchor_side_offset_stays_finite_when_the_anchor_won_every_training_game() -> None:
+    games = np.repeat(np.arange(40), 5)
+    side = np.ones(len(games))
+    result = np.where(games % 2 == 0, 1.0, 0.5)  # won every even game, drew every odd one
+    loss = band_losses(np.zeros(len(games)), np.ones(len(games), dtype=bool), result,
+                       np.zeros(len(games), dtype=int), games, side)[1][0][0]
+    assert np.isfinite(loss) and loss < 3.0
+
+
+def test_a_game_without_a_position_to_score_is_left_out_and_said(tmp_path: Path) -> None:
+    from damiera.pdn import write_game
+    from damiera.rules.game import Game
+
+    records = tmp_path / "match.pdn"
+    _match_records(records)
+    forced = Game("american", "W:W18:B14")  # one capture ends it: no quiet position
+    forced.push(next(iter(forced.legal_moves)))
+    text = write_game(forced, {"White": "3", "Black": "hub:/opt/anchor"}, "1-0")
+    records.write_text(text + "\n" + records.read_text(encoding="utf-8"), encoding="utf-8")
+    done = _run("american", str(records), "--anchor", "hub:", "--weights", "hand")
+    assert done.returncode == 0, done.stderr
+    assert "11 games" in done.stdout.splitlines()[0]
+    assert "left out: 2 game(s) without a result or a position to score" in done.stderr

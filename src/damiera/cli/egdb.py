@@ -37,6 +37,7 @@ from tqdm import tqdm  # type: ignore[import-untyped]
 
 from damiera.cli.common import OutputError, UsageError, add_rule_options, variant_of
 from damiera.engine import egdb_files
+from damiera.engine.data_dir import expand_user
 from damiera.rules.variant import Variant
 
 
@@ -47,7 +48,7 @@ def _folder(args: argparse.Namespace) -> Path:
         # An empty --dir (an unset shell variable) is a mistake, not a wish for the default.
         raise UsageError("--dir is empty: name a folder, or leave --dir out for "
                          f"{egdb_files.default_dir()}")
-    return Path(args.dir).expanduser()
+    return expand_user(args.dir)
 
 
 def _checked(args: argparse.Namespace) -> Variant:

@@ -14,5 +14,14 @@ def data_dir(env: str, name: str) -> Path:
     ``~/.local/share/damiera/<name>`` on Linux)."""
     named = os.environ.get(env, "").strip()
     if named:
-        return Path(named).expanduser()
+        return expand_user(named)
     return platformdirs.user_data_path("damiera", appauthor=False) / name
+
+
+def expand_user(text: str) -> Path:
+    """``text`` as a path with a leading ``~`` or ``~user`` expanded; kept as written when
+    that user (or the home folder) is unknown, as a shell leaves it."""
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:
+        return Path(text)

@@ -21,9 +21,11 @@ A draw in the table is a draw under every draw rule.
 from __future__ import annotations
 
 import threading
+import warnings
 from collections import OrderedDict
 from dataclasses import dataclass
 from enum import Enum
+from numbers import Integral
 from pathlib import Path
 from typing import Final
 
@@ -104,7 +106,9 @@ def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES,
     8x8 or 10x10, the losing rule or breakthrough, ``pieces`` outside 2 to
     :func:`~damiera.engine.egdb_files.max_pieces` (6 on 8x8, 5 on 10x10), or more than
     :func:`memory_pieces` pieces without their files on disk;
-    :class:`~damiera.engine.egdb_files.EgdbFileError` for a file there that cannot be used."""
+    :class:`~damiera.engine.egdb_files.EgdbFileError` for a file there that cannot be used
+    when more than :func:`memory_pieces` pieces are asked for (up to that, a warning and the
+    solve in memory)."""
     egdb_files.check_pieces(variant, pieces)
     folder = directory or egdb_files.default_dir()
     rules = egdb_files.rules_key(variant)
@@ -112,18 +116,27 @@ def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES,
     with _LOCK:
         db = _DATABASES.get(key)
         if db is None:
+            db = None
             if egdb_files.pieces_on_disk(variant, folder) >= pieces:
-                db = egdb_files.load(variant, pieces, folder)
+                try:
+                    db = egdb_files.load(variant, pieces, folder)
+                except egdb_files.EgdbFileError as exc:
+                    if pieces > memory_pieces(variant):
+                        raise
+                    # What the memory can solve in seconds is not lost to one bad file.
+                    warnings.warn(f"{exc}; solving the {pieces}-piece endgame database in "
+                                  f"memory instead (delete the file to build it again)",
+                                  stacklevel=2)
             elif pieces > memory_pieces(variant):
                 raise ValueError(
                     f"no {pieces}-piece endgame database for {variant.id} in {folder} (build "
                     f"it: {egdb_files.build_command(variant, pieces)}); up to "
                     f"{memory_pieces(variant)} pieces are solved in memory")
-            else:  # one solve in memory, whichever folder had no files
+            if db is None:  # one solve in memory, whichever folder had no usable files
                 db = _DATABASES.get((rules, pieces, None))
                 if db is None:
-                    db = _DATABASES[(rules, pieces, None)] = core_of(variant).Egdb(native_rules(variant),
-                                                                        pieces)
+                    db = _DATABASES[(rules, pieces, None)] = core_of(variant).Egdb(
+                        native_rules(variant), pieces)
             _DATABASES[key] = db
             while len(_DATABASES) > MAX_DATABASES:
                 _DATABASES.popitem(last=False)
@@ -137,7 +150,10 @@ def probe(variant: Variant, position: Position, pieces: int = DEFAULT_PIECES) ->
     ``pieces`` pieces or the side not to move has no piece left (a side to move without
     pieces has lost: a loss in 0 plies). Builds the database on first use. Raises ValueError
     as :func:`endgame_database` does (a board without databases, ``pieces`` out of range), for
-    any position."""
+    any position; TypeError for ``pieces`` that is not a whole number."""
+    if isinstance(pieces, bool) or not isinstance(pieces, Integral):
+        raise TypeError(f"pieces is a whole number, not {type(pieces).__name__}")
+    pieces = int(pieces)
     egdb_files.check_pieces(variant, pieces)
     if popcount(position.white | position.black) > pieces:
         return None

@@ -30,11 +30,13 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 from types import TracebackType
 from typing import Self, TypedDict, overload
 
 from damiera.engine.book import BOOK_MARGIN, MAX_BOOK_MARGIN, Book, default_book
 from damiera.engine.egdb import level_pieces, pieces_for
+from damiera.engine.egdb_files import MAX_DISK_PIECES
 from damiera.engine.levels import Level, weaker_move
 from damiera.engine.levels import level as level_of
 from damiera.engine.search import (
@@ -214,8 +216,9 @@ class Engine:
     :func:`damiera.engine.egdb.level_pieces`) on the boards with databases, 8x8 and 10x10
     (:mod:`damiera.engine.egdb`: up to that many pieces, read from the databases' folder when
     ``damiera egdb build`` wrote them, else solved in memory up to 4 on 8x8 and 3 on 10x10;
-    0: none); TypeError for ``endgame_pieces`` that is not a whole number, ValueError when more
-    are asked for and not on disk.
+    0: none); TypeError for ``endgame_pieces`` that is not a whole number, ValueError for one
+    that is neither 0 nor 2 to 6 (on any rule set) or when more are asked for than the board
+    allows or than are on disk.
 
     ``book`` (:mod:`damiera.engine.book`): None, the level's choice (:attr:`~damiera.engine.
     levels.Level.book`: the variant's book file when there is one); False, none; True, the
@@ -249,10 +252,15 @@ class Engine:
         if not 0 <= book_margin <= MAX_BOOK_MARGIN:
             raise ValueError(f"book_margin must be 0-{MAX_BOOK_MARGIN} centi-men, not "
                              f"{book_margin}")
-        if endgame_pieces is not None and (isinstance(endgame_pieces, bool)
-                                           or not isinstance(endgame_pieces, int)):
-            raise TypeError(f"endgame_pieces is a whole number of pieces or None, not "
-                            f"{type(endgame_pieces).__name__}")
+        if endgame_pieces is not None:
+            if isinstance(endgame_pieces, bool) or not isinstance(endgame_pieces, Integral):
+                raise TypeError(f"endgame_pieces is a whole number of pieces or None, not "
+                                f"{type(endgame_pieces).__name__}")
+            endgame_pieces = int(endgame_pieces)
+            # The same range on every rule set, those without databases too (there: none).
+            if endgame_pieces != 0 and not 2 <= endgame_pieces <= MAX_DISK_PIECES:
+                raise ValueError(f"endgame_pieces must be 0 (none) or from 2 to "
+                                 f"{MAX_DISK_PIECES}, not {endgame_pieces}")
         pieces = (level_pieces(variant, self.level_info.endgame_pieces)
                   if endgame_pieces is None else pieces_for(variant, endgame_pieces))
         self._searcher: Searcher | None = Searcher(variant, endgame_pieces=pieces)

@@ -64,9 +64,13 @@ def unsupported(variant: Variant) -> str | None:
     if variant.losing or variant.breakthrough:
         return ("endgame databases are solved for the usual goal, not under the losing rule "
                 "or breakthrough")
-    if variant.king_quiet_move_limit or variant.king_ending_draws or variant.no_reverse_capture:
-        return ("endgame databases are solved for rules a position decides alone, not for a "
-                "king-move limit, king-only endings' draws or a ban on turning back")
+    history = [name for name, rule in (("a king-move limit", variant.king_quiet_move_limit),
+                                       ("king-only endings' draws", variant.king_ending_draws),
+                                       ("a ban on turning back", variant.no_reverse_capture))
+               if rule]
+    if history:
+        return ("endgame databases are solved for rules a position decides alone, not for "
+                + " and ".join(history))
     return None
 
 

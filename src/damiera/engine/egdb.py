@@ -25,12 +25,12 @@ import warnings
 from collections import OrderedDict
 from dataclasses import dataclass
 from enum import Enum
-from numbers import Integral
 from pathlib import Path
 from typing import Final
 
 from damiera import _core
 from damiera.engine import egdb_files
+from damiera.engine.arguments import whole_number
 from damiera.rules.geometry import popcount
 from damiera.rules.movegen import core_of, native_rules
 from damiera.rules.position import Position
@@ -116,7 +116,6 @@ def endgame_database(variant: Variant, pieces: int = DEFAULT_PIECES,
     with _LOCK:
         db = _DATABASES.get(key)
         if db is None:
-            db = None
             if egdb_files.pieces_on_disk(variant, folder) >= pieces:
                 try:
                     db = egdb_files.load(variant, pieces, folder)
@@ -151,9 +150,7 @@ def probe(variant: Variant, position: Position, pieces: int = DEFAULT_PIECES) ->
     pieces has lost: a loss in 0 plies). Builds the database on first use. Raises ValueError
     as :func:`endgame_database` does (a board without databases, ``pieces`` out of range), for
     any position; TypeError for ``pieces`` that is not a whole number."""
-    if isinstance(pieces, bool) or not isinstance(pieces, Integral):
-        raise TypeError(f"pieces is a whole number, not {type(pieces).__name__}")
-    pieces = int(pieces)
+    pieces = whole_number(pieces, "pieces")
     egdb_files.check_pieces(variant, pieces)
     if popcount(position.white | position.black) > pieces:
         return None

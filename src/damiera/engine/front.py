@@ -30,10 +30,10 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from numbers import Integral
 from types import TracebackType
 from typing import Self, TypedDict, overload
 
+from damiera.engine.arguments import whole_number
 from damiera.engine.book import BOOK_MARGIN, MAX_BOOK_MARGIN, Book, default_book
 from damiera.engine.egdb import level_pieces, pieces_for
 from damiera.engine.egdb_files import MAX_DISK_PIECES
@@ -246,17 +246,12 @@ class Engine:
         self.level_info: Level = level if isinstance(level, Level) else level_of(level)
         self.rng = rng or random.Random(seed)
         # Checked before the searcher is made (its hash table is the large allocation).
-        if isinstance(book_margin, bool) or not isinstance(book_margin, int):
-            raise TypeError(f"book_margin is a whole number of centi-men, not "
-                            f"{type(book_margin).__name__}")
+        book_margin = whole_number(book_margin, "book_margin", "centi-men")
         if not 0 <= book_margin <= MAX_BOOK_MARGIN:
             raise ValueError(f"book_margin must be 0-{MAX_BOOK_MARGIN} centi-men, not "
                              f"{book_margin}")
         if endgame_pieces is not None:
-            if isinstance(endgame_pieces, bool) or not isinstance(endgame_pieces, Integral):
-                raise TypeError(f"endgame_pieces is a whole number of pieces or None, not "
-                                f"{type(endgame_pieces).__name__}")
-            endgame_pieces = int(endgame_pieces)
+            endgame_pieces = whole_number(endgame_pieces, "endgame_pieces", "pieces")
             # The same range on every rule set, those without databases too (there: none).
             if endgame_pieces != 0 and not 2 <= endgame_pieces <= MAX_DISK_PIECES:
                 raise ValueError(f"endgame_pieces must be 0 (none) or from 2 to "

@@ -53,7 +53,6 @@ from pattern_positions import load_positions, pieces_on_board
 from damiera.engine.evaluate import Evaluator
 from damiera.engine.patterns import weights_path
 from damiera.pdn import PdnError, read_games, result_winner
-from damiera.rules.game import Game
 from damiera.rules.movegen import has_capture, legal_moves
 from damiera.rules.variant import Color, Variant
 from damiera.rules.variant import variant as get_variant
@@ -145,12 +144,8 @@ def pdn_positions(files: list[str], v: Variant, anchor: str | None
                     raise ValueError(f"{name}: game {record.number}: --anchor {anchor!r} names "
                                      f"{'both players' if white else 'neither player'}")
                 side = 1 if white else -1
-            game = Game(v, record.game.start_fen, enforce_draws=False)
             kept = len(rows)
-            for move in [None, *record.game.moves]:
-                if move is not None:
-                    game.push(move)
-                pos = game.position
+            for pos in record.game.positions:  # the reader replayed the game already
                 if legal_moves(v, pos) and not has_capture(v, pos):
                     rows.append((pos.white, pos.black, pos.kings,
                                  1 if pos.turn is Color.WHITE else 0, 0, number, result))

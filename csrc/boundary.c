@@ -73,11 +73,12 @@ const char *tt_entries_check(long long entries)
 
 const char *egdb_request_check(const Rules *r, int pieces)
 {
-    if ((r->size != 8 && r->size != 10) || r->all_squares)
+    int most = egdb_max_pieces(r);
+    if (!most)
         return "endgame databases exist for the dark squares of 8x8 and 10x10 boards only";
     if (pieces < 2 || pieces > EGDB_MAX_PIECES)
         return "pieces must be from 2 to " NUMBER(EGDB_MAX_PIECES);
-    if (r->size == 10 && pieces > EGDB_MAX_PIECES_10X10)
+    if (pieces > most)
         return "pieces must be from 2 to " NUMBER(EGDB_MAX_PIECES_10X10) " on 10x10 boards";
     return NULL;
 }

@@ -354,8 +354,7 @@ out:
 
 Egdb *egdb_new(const Rules *r, int pieces)
 {
-    if ((r->size != 8 && r->size != 10) || r->all_squares || pieces < 2 ||
-        pieces > (r->size == 10 ? EGDB_MAX_PIECES_10X10 : EGDB_MAX_PIECES))
+    if (pieces < 2 || pieces > egdb_max_pieces(r))
         return NULL;
     Egdb *db = calloc(1, sizeof *db);
     if (!db)

@@ -74,6 +74,14 @@ typedef struct Egdb {
  * order, none solved. NULL when out of memory, for another board or for pieces outside
  * 2..EGDB_MAX_PIECES (EGDB_MAX_PIECES_10X10 on 10x10). */
 Egdb *egdb_new(const Rules *r, int pieces);
+/* Most pieces of a database for r's board: EGDB_MAX_PIECES on the dark squares of 8x8,
+ * EGDB_MAX_PIECES_10X10 on those of 10x10, 0 on any other board (none). */
+static inline int egdb_max_pieces(const Rules *r)
+{
+    if (r->all_squares)
+        return 0;
+    return r->size == 8 ? EGDB_MAX_PIECES : r->size == 10 ? EGDB_MAX_PIECES_10X10 : 0;
+}
 /* Solve the k-th class of db->order (every earlier one must be ready), asking stop(ctx) as it
  * goes when stop is not NULL. Returns 0, or EGDB_NO_MEMORY, EGDB_NOT_IN_ORDER (an earlier class
  * is not ready), EGDB_TOO_LONG (a distance beyond EGDB_MAX_DISTANCE), EGDB_STOPPED (stop said

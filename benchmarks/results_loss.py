@@ -48,10 +48,9 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import numpy as np
 from pattern_fit import _hand_made, _loss
+from pattern_games import evaluator_for
 from pattern_positions import load_positions, pieces_on_board
 
-from damiera.engine.evaluate import Evaluator
-from damiera.engine.patterns import weights_path
 from damiera.pdn import PdnError, read_games, result_winner
 from damiera.rules.movegen import has_capture, legal_moves
 from damiera.rules.variant import Color, Variant
@@ -59,13 +58,6 @@ from damiera.rules.variant import variant as get_variant
 
 #: The scales tried for a band's K, centi-men.
 SCALES = range(20, 2001, 10)
-
-
-def evaluator_for(v: Variant, name: str) -> Evaluator:
-    """``hand``: the hand-made evaluation; ``shipped``: the package's weights; else a file."""
-    if name == "hand":
-        return Evaluator(v, patterns=False)
-    return Evaluator(v, weights=weights_path(v) if name == "shipped" else Path(name))
 
 
 def band_losses(base: np.ndarray, keep: np.ndarray, result: np.ndarray, band: np.ndarray,

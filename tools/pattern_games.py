@@ -1,23 +1,36 @@
 """The games the pattern trainer learns from (``tools/train_patterns.py`` ``selfplay`` and
-``label``): the engine playing itself at a fixed depth or node budget, and the positions of
-those games searched again deeper; both written as position files (``pattern_positions``)."""
+``label``): the engine playing itself (or one evaluation playing another: a league) at a fixed
+depth or node budget, and the positions of those games searched again deeper; both written as
+position files (``pattern_positions``)."""
 
 from __future__ import annotations
 
 import random
 import time
+from pathlib import Path
 
 import numpy as np
 from pattern_positions import load_positions, position_at, save_positions
 
+from damiera.engine.evaluate import Evaluator
+from damiera.engine.patterns import weights_path
 from damiera.engine.search import Searcher, SearchResult
 from damiera.rules.game import Game
 from damiera.rules.movegen import has_capture
 from damiera.rules.position import Position
-from damiera.rules.variant import Color
+from damiera.rules.variant import Color, Variant
 from damiera.rules.variant import variant as get_variant
 
 MAX_PLIES = 300
+
+
+def evaluator_for(v: Variant, name: str) -> Evaluator:
+    """The evaluation called ``name``: ``hand`` the hand-made one, ``shipped`` the package's
+    weights file for ``v``'s rules, else the weights file at that path. Raises OSError or
+    ValueError for a file that is missing, damaged or trained for other rules."""
+    if name == "hand":
+        return Evaluator(v, patterns=False)
+    return Evaluator(v, weights=weights_path(v) if name == "shipped" else Path(name))
 
 
 def budget_search(searcher: Searcher, pos: Position, history: list[Position], depth: int,
@@ -34,26 +47,43 @@ def budget_search(searcher: Searcher, pos: Position, history: list[Position], de
 
 
 def selfplay(variant_id: str, games: int, depth: int, out: str, seed: int,
-             nodes: int | None = None, opening: tuple[int, int] = (6, 12)) -> None:
-    """Play ``games`` self-play games and save their quiet positions to ``out`` (.npz):
-    at ``depth`` plies, or with a budget of ``nodes`` a move (:func:`budget_search`),
-    from openings of ``opening`` (low, high) random plies."""
+             nodes: int | None = None, opening: tuple[int, int] = (6, 12),
+             weights: str | None = None, opponent: str | None = None) -> None:
+    """Play ``games`` games and save their quiet positions to ``out`` (.npz): at ``depth``
+    plies, or with a budget of ``nodes`` a move (:func:`budget_search`), from openings of
+    ``opening`` (low, high) random plies.
+
+    ``weights`` names the evaluation that plays (:func:`evaluator_for`; default: the engine's
+    own, as ``DAMIERA_EVAL`` chooses). With ``opponent``, a league: ``weights`` plays the
+    evaluation ``opponent`` names, each opening twice with the colours swapped (game 2k:
+    ``weights`` has White, game 2k+1: ``opponent``), and the progress lines give the first's
+    score. Raises OSError or ValueError for an evaluation that cannot be loaded."""
     v = get_variant(variant_id)
     rng = random.Random(seed)
-    searcher = Searcher(v, tt_entries=1 << 19)
+    first = Searcher(v, tt_entries=1 << 19,
+                     evaluator=None if weights is None else evaluator_for(v, weights))
+    second = first if opponent is None else Searcher(
+        v, tt_entries=1 << 19, evaluator=evaluator_for(v, opponent))
     rows: list[tuple[int, int, int, int, int, int, int]] = []
     save_positions(out, rows, v)  # an unwritable --out fails now, not after the first games
     t0 = time.perf_counter()
+    score = 0.0
+    start = Game(v)
     for g in range(games):
-        game = Game(v)
-        searcher.clear()
-        for _ in range(rng.randint(*opening)):
-            if game.is_over():
-                break
-            game.play(rng.choice(game.legal_moves))
-        first = len(rows)
+        if opponent is None or g % 2 == 0:
+            start = Game(v)
+            for _ in range(rng.randint(*opening)):
+                if start.is_over():
+                    break
+                start.play(rng.choice(start.legal_moves))
+        white, black = (first, second) if g % 2 == 0 else (second, first)
+        first.clear()
+        second.clear()
+        game = start.copy()
+        first_row = len(rows)
         while not game.is_over() and len(game.moves) < MAX_PLIES:
             pos = game.position
+            searcher = white if pos.turn is Color.WHITE else black
             res = budget_search(searcher, pos, game.positions, depth, nodes)
             assert res.move is not None
             if not has_capture(v, pos) and abs(res.score) < 5000:
@@ -63,14 +93,17 @@ def selfplay(variant_id: str, games: int, depth: int, out: str, seed: int,
             game.play(res.move)
         winner = game.result.winner if game.result is not None else None
         result = 0 if winner is None else (1 if winner is Color.WHITE else -1)
-        for i in range(first, len(rows)):
+        for i in range(first_row, len(rows)):
             rows[i] = rows[i][:6] + (result,)
+        score += (1 + (result if g % 2 == 0 else -result)) / 2
+        league = f", first {score:g}/{g + 1}" if opponent is not None else ""
         if (g + 1) % 20 == 0:
             rate = (g + 1) / (time.perf_counter() - t0)
-            print(f"{g + 1} games, {len(rows)} positions, {rate:.2f} games/s", flush=True)
+            print(f"{g + 1} games, {len(rows)} positions, {rate:.2f} games/s{league}",
+                  flush=True)
             save_positions(out, rows, v)
     save_positions(out, rows, v)
-    print(f"{games} games, {len(rows)} positions: {out}")
+    print(f"{games} games, {len(rows)} positions{league}: {out}")
 
 
 def label(variant_id: str, src: str, out: str, depth: int, every: int,

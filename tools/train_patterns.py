@@ -4,14 +4,20 @@ Play, (label,) fit: each step its own subcommand (run from the project root, wit
 venv's Python):
 
 ``selfplay VARIANT --games N (--depth D | --nodes N) --out FILE.npz [--seed S]
-[--opening 6-12]``
+[--opening 6-12] [--weights NAME] [--opponent NAME]``
     Plays N games of the engine against itself at a fixed depth or a node budget a move
     (``pattern_games.budget_search``), from openings of 6-12 (``--opening``) random plies,
     and keeps every quiet position (side to move has no capture) after the opening:
-    bitboards, side to move, the search's score (White's view, centi-men) and the game's
-    result (+1 White won, 0 draw, -1 Black won; a game still going after 300 plies counts as
-    a draw), and the variant, which every step that reads the file checks. Run several at
-    once with different seeds to use every core.
+    bitboards, side to move, the search's score (White's view, centi-men, by the side that
+    moves) and the game's result (+1 White won, 0 draw, -1 Black won; a game still going
+    after 300 plies counts as a draw), and the variant, which every step that reads the file
+    checks. Run several at once with different seeds to use every core. ``--weights`` names
+    the evaluation that plays (``hand``: the hand-made one, ``shipped``: the package's file,
+    else a weights file; default: the engine's own). ``--opponent NAME``: a league instead,
+    ``--weights`` against that evaluation, each opening twice with the colours swapped
+    (even games: ``--weights`` has White), the progress lines giving the first's score;
+    games between evaluations that differ punish mistakes that self-play, where both sides
+    make them, does not.
 
 ``label VARIANT IN.npz --out OUT.npz (--depth D | --nodes N) [--every K] [--part I/N]
 [--pieces LOW-HIGH]``
@@ -113,6 +119,12 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--seed", type=int, default=1)
     sp.add_argument("--nodes", type=int, help="node budget a move (instead of --depth)")
     sp.add_argument("--opening", default="6-12", help="random plies of an opening, LOW-HIGH")
+    sp.add_argument("--weights", metavar="NAME",
+                    help="evaluation that plays: hand, shipped or a weights file (default: "
+                         "the engine's own)")
+    sp.add_argument("--opponent", metavar="NAME",
+                    help="a league: --weights against this evaluation, each opening with "
+                         "both colours")
     lp = sub.add_parser("label")
     lp.add_argument("variant")
     lp.add_argument("src")
@@ -225,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.cmd == "selfplay":
             selfplay(args.variant, args.games, args.depth, args.out, args.seed, args.nodes,
-                     opening)
+                     opening, args.weights, args.opponent)
         elif args.cmd == "fit-scores":
             fit_scores(args.variant, args.files, args.rows, damps, args.clip, args.out,
                        args.phases)

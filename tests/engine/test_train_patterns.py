@@ -135,6 +135,58 @@ def test_selfplay_with_a_node_budget_records_quiet_positions(tmp_path):
     assert len(got["white"]) > 20 and set(got["game"].tolist()) == {0, 1}
 
 
+def test_a_league_plays_each_opening_twice_with_the_colours_swapped(tmp_path):
+    """``selfplay --opponent``: games 2k and 2k+1 start from the same opening, the first
+    evaluation (``--weights``) has White in the even games; each recorded score is the
+    search of the side to move, so a depth-1 search by that side's evaluation gives it again."""
+    import numpy as np
+
+    from damiera.engine.search import Searcher
+    from damiera.rules.variant import Color
+
+    sys.path.insert(0, str(TOOL.parent))
+    from pattern_games import evaluator_for
+    from pattern_positions import position_at
+
+    data = tmp_path / "league.npz"
+    out = _run("selfplay", "russian", "--games", "4", "--depth", "1", "--opening", "4-4",
+               "--weights", "hand", "--opponent", "shipped", "--out", str(data))
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("4 games, ") and ", first " in last and last.endswith(str(data))
+    score = float(last.split(", first ")[1].split("/")[0])
+    assert 0 <= score <= 4 and score * 2 == int(score * 2)
+    got = np.load(data)
+    assert set(got["game"].tolist()) == {0, 1, 2, 3}
+    russian = variant("russian")
+    searchers = {name: Searcher(russian, tt_entries=1 << 12,
+                                evaluator=evaluator_for(russian, name))
+                 for name in ("hand", "shipped")}
+    for g in range(4):
+        white_side, black_side = ("hand", "shipped") if g % 2 == 0 else ("shipped", "hand")
+        for i in np.flatnonzero(got["game"] == g)[:3]:  # a game's first moves: no transposition
+            pos = position_at(got, int(i))
+            mover = searchers[white_side if pos.turn is Color.WHITE else black_side]
+            mover.clear()
+            res = mover.search(pos, depth=1)
+            assert (res.score if pos.turn is Color.WHITE else -res.score) == got["score"][i]
+
+
+def test_a_league_of_one_evaluation_against_itself_replays_each_opening(tmp_path):
+    """With the same evaluation on both sides the two games of an opening are one game
+    played twice (depth-limited searches from a cleared table are deterministic): the
+    same positions, so the opening was the same."""
+    import numpy as np
+
+    data = tmp_path / "twins.npz"
+    _run("selfplay", "russian", "--games", "4", "--depth", "2", "--opening", "6-10",
+         "--weights", "hand", "--opponent", "hand", "--seed", "5", "--out", str(data))
+    got = np.load(data)
+    for a, b in ((0, 1), (2, 3)):
+        for key in ("white", "black", "kings", "turn", "score", "result"):
+            assert got[key][got["game"] == a].tolist() == got[key][got["game"] == b].tolist()
+    assert got["white"][got["game"] == 0].tolist() != got["white"][got["game"] == 2].tolist()
+
+
 def test_label_then_fit_scores_writes_weights_the_evaluator_loads(tmp_path, monkeypatch):
     import numpy as np
 
@@ -213,6 +265,10 @@ def test_bad_input_gets_a_one_line_error(tmp_path):
          "--games, --depth and --nodes must be at least 1"),
         (("selfplay", "russian", "--opening", "8-4", "--out", str(tmp_path / "x.npz")),
          "--opening must be LOW-HIGH plies"),
+        (("selfplay", "russian", "--weights", str(tmp_path / "missing.bin"), "--out",
+          str(tmp_path / "x.npz")), "missing.bin"),
+        (("selfplay", "russian", "--opponent", str(garbage), "--out",
+          str(tmp_path / "x.npz")), "garbage.npz"),
         (("label", "russian", str(garbage), "--part", "2/2", "--out", str(tmp_path / "x.npz")),
          "--part must be I/N"),
         (("label", "russian", str(garbage), "--out", str(tmp_path / "x.npz")),

@@ -30,7 +30,14 @@ def evaluator_for(v: Variant, name: str) -> Evaluator:
     ValueError for a file that is missing, damaged or trained for other rules."""
     if name == "hand":
         return Evaluator(v, patterns=False)
-    return Evaluator(v, weights=weights_path(v) if name == "shipped" else Path(name))
+    if not name:
+        raise ValueError("an evaluation's name is empty: give hand, shipped or a weights file")
+    if name == "shipped":
+        if not weights_path(v).is_file():
+            raise ValueError(f"{v.full_id}: no weights file ships for these rules (they are "
+                             "played with the hand-made evaluation: give hand)")
+        return Evaluator(v, weights=weights_path(v))
+    return Evaluator(v, weights=Path(name))
 
 
 def budget_search(searcher: Searcher, pos: Position, history: list[Position], depth: int,

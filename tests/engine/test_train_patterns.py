@@ -135,6 +135,34 @@ def test_selfplay_with_a_node_budget_records_quiet_positions(tmp_path):
     assert len(got["white"]) > 20 and set(got["game"].tolist()) == {0, 1}
 
 
+def test_a_position_file_interrupted_while_written_keeps_its_last_whole_version(
+        tmp_path, monkeypatch):
+    """``save_positions`` writes beside the file and renames: a write that fails half way
+    (here numpy raising after some bytes) leaves the previous file whole and no ``.part``."""
+    import numpy as np
+
+    sys.path.insert(0, str(TOOL.parent))
+    import pattern_positions as pp
+
+    russian = variant("russian")
+    out = tmp_path / "games.npz"
+    row = (0b111, 0b111 << 20, 0, 1, 15, 0, 1)
+    pp.save_positions(str(out), [row], russian)
+    before = out.read_bytes()
+
+    def broken(f, **columns):
+        f.write(b"PK half a file")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(pp.np, "savez_compressed", broken)
+    with pytest.raises(OSError, match="disk full"):
+        pp.save_positions(str(out), [row, row], russian)
+    assert out.read_bytes() == before and list(tmp_path.iterdir()) == [out]
+    monkeypatch.undo()
+    assert pp.load_positions([str(out)], russian)["score"].tolist() == [15]
+    assert np.load(out)["white"].tolist() == [0b111]
+
+
 def test_a_league_plays_each_opening_twice_with_the_colours_swapped(tmp_path):
     """``selfplay --opponent``: games 2k and 2k+1 start from the same opening, the first
     evaluation (``--weights``) has White in the even games; each recorded score is the

@@ -7,7 +7,8 @@ Both engines are this checkout's search (:class:`damiera.engine.search.Searcher`
 process, each with its own transposition table; they differ only in the evaluation: the
 candidate adds the trained patterns of ``--candidate`` (a weights file written by
 ``tools/train_patterns.py``) to the hand-made terms, the base plays with ``--base``'s patterns
-or, without it, the hand-made evaluation alone. Every move gets the same node budget
+or, without it, the hand-made evaluation alone (either may also be ``hand`` or ``shipped``, as
+the trainer's ``selfplay --weights`` takes them). Every move gets the same node budget
 (``--nodes``, the search's node limit), so the games do not depend on the machine's load, and a slower
 evaluation is not penalised: check its nodes per second separately (``--speed``).
 ``--odds F`` gives the candidate F times the base's budget (nodes or seconds): with the same
@@ -40,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
-from pattern_games import budget_search
+from pattern_games import budget_search, evaluator_for
 
 from damiera.engine.evaluate import Evaluator
 from damiera.engine.match import elo_stats, random_openings
@@ -69,14 +70,6 @@ def llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
 
     s0, s1 = expected(elo0), expected(elo1)
     return n * (s1 - s0) * (2 * x - s0 - s1) / (2 * var)
-
-
-def evaluator(v: Variant, weights: str | None) -> Evaluator:
-    """The hand-made evaluation, plus the patterns (and learned terms) of the weights file
-    ``weights`` if given."""
-    if weights is None:
-        return Evaluator(v, patterns=False)
-    return Evaluator(v, weights=Path(weights))
 
 
 def play(v: Variant, candidate: Searcher, base: Searcher, opening: Game, candidate_white: bool,
@@ -124,8 +117,11 @@ def speed(v: Variant, cand: Evaluator, base: Evaluator, nodes: int) -> tuple[flo
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("variant")
-    p.add_argument("--candidate", required=True, help="weights file of the candidate")
-    p.add_argument("--base", help="weights file of the base (default: hand-made only)")
+    p.add_argument("--candidate", required=True,
+                   help="weights file of the candidate (or hand, shipped)")
+    p.add_argument("--base", default="hand",
+                   help="weights file of the base, or hand, shipped (default: hand, the "
+                        "hand-made evaluation only)")
     p.add_argument("--nodes", type=int, default=5000, help="node budget a move")
     p.add_argument("--games", type=int, default=400, help="most games (even)")
     p.add_argument("--seed", type=int, default=23)
@@ -144,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 < args.odds <= 100:
         p.error("--odds must be above 0 and at most 100")
     v = variant(args.variant)
-    cand_eval, base_eval = evaluator(v, args.candidate), evaluator(v, args.base)
+    cand_eval, base_eval = evaluator_for(v, args.candidate), evaluator_for(v, args.base)
     if args.speed:
         ours, theirs = speed(v, cand_eval, base_eval, args.nodes)
         print(f"nodes/s, median: candidate {ours:,.0f}, base {theirs:,.0f} "

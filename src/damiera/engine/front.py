@@ -251,7 +251,7 @@ class Engine:
             raise ValueError(f"book_margin must be 0-{MAX_BOOK_MARGIN} centi-men, not "
                              f"{book_margin}")
         if endgame_pieces is not None:
-            endgame_pieces = whole_number(endgame_pieces, "endgame_pieces", "pieces")
+            endgame_pieces = whole_number(endgame_pieces, "endgame_pieces", "pieces or None")
             # The same range on every rule set, those without databases too (there: none).
             if endgame_pieces != 0 and not 2 <= endgame_pieces <= MAX_DISK_PIECES:
                 raise ValueError(f"endgame_pieces must be 0 (none) or from 2 to "

@@ -126,7 +126,7 @@ static PyObject *Egdb_values(EgdbObject *self, PyObject *cls)
     return PyBytes_FromStringAndSize((const char *)c->val, (Py_ssize_t)c->size);
 }
 
-/* save(cls, path) and load(cls, path): which 0 or 1. */
+/* save(cls, path), load(cls, path) and check(cls, path): which 0, 1 or 2. */
 static PyObject *file_call(EgdbObject *self, PyObject *args, int which)
 {
     PyObject *cls, *path_obj;
@@ -140,8 +140,9 @@ static PyObject *file_call(EgdbObject *self, PyObject *args, int which)
     const char *path = PyBytes_AS_STRING(path_obj);
     char err[256] = "";
     PyThreadState *saved = PyEval_SaveThread();
-    int rc = which ? egdb_class_load(self->db, k, path, err, sizeof err)
-                   : egdb_class_save(self->db, k, path, err, sizeof err);
+    int rc = which == 2 ? egdb_class_check(self->db, k, path, err, sizeof err)
+             : which  ? egdb_class_load(self->db, k, path, err, sizeof err)
+                      : egdb_class_save(self->db, k, path, err, sizeof err);
     PyEval_RestoreThread(saved);
     PyObject *out = NULL;
     if (rc == EGDB_FILE_IO)
@@ -156,6 +157,7 @@ static PyObject *file_call(EgdbObject *self, PyObject *args, int which)
 
 static PyObject *Egdb_save(EgdbObject *self, PyObject *args) { return file_call(self, args, 0); }
 static PyObject *Egdb_load(EgdbObject *self, PyObject *args) { return file_call(self, args, 1); }
+static PyObject *Egdb_check(EgdbObject *self, PyObject *args) { return file_call(self, args, 2); }
 
 static PyObject *Egdb_get(EgdbObject *self, void *which)
 {
@@ -209,6 +211,10 @@ static PyMethodDef Egdb_methods[] = {
     {"load", (PyCFunction)Egdb_load, METH_VARARGS,
      "load(cls, path): read a class from its file; OSError when unreadable, ValueError with "
      "the reason for a file of another format, version, rules or class, or damaged"},
+    {"check", (PyCFunction)Egdb_check, METH_VARARGS,
+     "check(cls, path): read only a class file's header: OSError when unreadable, ValueError "
+     "with the reason, as load gives it, for a file of another format, version, rules or "
+     "class, a damaged header, or a file cut short or too long (the values are not read)"},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef Egdb_getset[] = {

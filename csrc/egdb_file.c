@@ -244,30 +244,59 @@ static int inflate_all(const uint8_t *src, uint64_t slen, uint8_t *dst, uint64_t
     return ok ? 0 : -1;
 }
 
-int egdb_class_load(Egdb *db, int k, const char *path, char *err, size_t errlen)
+/* Open path and read and check its header against class k: the file, positioned after the
+ * header, in *out (EGDB_FILE_OK; the caller closes it), else EGDB_FILE_IO with errno set or
+ * EGDB_FILE_BAD with the reason in err (the file closed). */
+static int open_checked(const Egdb *db, int k, const char *path, uint8_t h[EGDB_HEADER_LEN],
+                        FILE **out, char *err, size_t errlen)
 {
-    const int *n = db->order[k];
-    EgdbClass *c = &db->cls[n[0]][n[1]][n[2]][n[3]];
     const char *kind;
     FILE *f = open_regular(path, &kind); /* a FIFO is refused, not waited on */
+    *out = NULL;
     if (!f && kind)
         return BAD("%s, not a regular file: not an endgame database file", kind);
     if (!f)
         return EGDB_FILE_IO;
-    uint8_t h[EGDB_HEADER_LEN], *packed = NULL, *val = NULL;
     int rc = EGDB_FILE_IO;
     long end = -1;
     if (fseek(f, 0, SEEK_END) != 0 || (end = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0)
         goto out;
-    size_t got = fread(h, 1, sizeof h, f);
+    size_t got = fread(h, 1, EGDB_HEADER_LEN, f);
     if (ferror(f))
         goto out;
-    if (got < sizeof h) {
+    if (got < EGDB_HEADER_LEN)
         rc = BAD("not an endgame database file (%zu bytes)", got);
-        goto out;
-    }
-    if ((rc = check_header(db, k, h, (uint64_t)end, err, errlen)) != EGDB_FILE_OK)
-        goto out;
+    else
+        rc = check_header(db, k, h, (uint64_t)end, err, errlen);
+out:
+    if (rc == EGDB_FILE_IO && !errno)
+        errno = EIO;
+    if (rc == EGDB_FILE_OK)
+        *out = f;
+    else
+        fclose(f);
+    return rc;
+}
+
+int egdb_class_check(const Egdb *db, int k, const char *path, char *err, size_t errlen)
+{
+    uint8_t h[EGDB_HEADER_LEN];
+    FILE *f;
+    int rc = open_checked(db, k, path, h, &f, err, errlen);
+    if (f)
+        fclose(f);
+    return rc;
+}
+
+int egdb_class_load(Egdb *db, int k, const char *path, char *err, size_t errlen)
+{
+    const int *n = db->order[k];
+    EgdbClass *c = &db->cls[n[0]][n[1]][n[2]][n[3]];
+    uint8_t h[EGDB_HEADER_LEN], *packed = NULL, *val = NULL;
+    FILE *f;
+    int rc = open_checked(db, k, path, h, &f, err, errlen);
+    if (rc != EGDB_FILE_OK)
+        return rc;
     uint64_t plen = get64(h + 112);
     packed = malloc(plen ? plen : 1);
     val = malloc(c->size);

@@ -43,4 +43,10 @@ int egdb_class_save(const Egdb *db, int k, const char *path, char *err, size_t e
  * is refused at once rather than waited on). */
 int egdb_class_load(Egdb *db, int k, const char *path, char *err, size_t errlen);
 
+/* Check path's header against the k-th class of db->order without reading its values: the
+ * file's kind, format, version, rules, class, header checksum and length (a file cut short or
+ * too long), not the values' checksum. Returns EGDB_FILE_OK, EGDB_FILE_IO with errno set, or
+ * EGDB_FILE_BAD with the reason in err, as egdb_class_load would for the same header. */
+int egdb_class_check(const Egdb *db, int k, const char *path, char *err, size_t errlen);
+
 #endif

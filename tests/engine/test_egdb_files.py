@@ -151,6 +151,36 @@ def test_damaged_file_is_refused_and_nothing_is_loaded(american_files: Path, tmp
     assert db.positions == 0
 
 
+def test_header_check_refuses_what_load_refuses_in_the_header_without_reading_values(
+        american_files: Path, tmp_path: Path) -> None:
+    """``Egdb.check`` (what ``egdb info`` uses) gives load's reason for every damage its
+    128-byte header and the file's length show; a flipped bit among the values passes it
+    (they are read only by load)."""
+    data = (american_files / class_name(CLASS)).read_bytes()
+    damages = {
+        "not an endgame database file": data[:60],
+        "cut short": data[:-10],
+        "too long": data + b"\0",
+        "damaged header (checksum": data[:100] + bytes([data[100] ^ 1]) + data[101:],
+    }
+    bad = tmp_path / class_name(CLASS)
+    for message, damaged in damages.items():
+        bad.write_bytes(damaged)
+        db = _fresh(variant("american"))
+        with pytest.raises(ValueError) as checked:
+            db.check(CLASS, bad)
+        with pytest.raises(ValueError) as loaded:
+            db.load(CLASS, bad)
+        assert message in str(checked.value)
+        assert str(checked.value) == str(loaded.value)
+    bad.write_bytes(data[:200] + bytes([data[200] ^ 1]) + data[201:])
+    _fresh(variant("american")).check(CLASS, bad)
+    with pytest.raises(ValueError, match="holds class 1010, not 1011"):
+        _fresh(variant("american")).check(CLASS, american_files / "1010.egdb")
+    with pytest.raises(FileNotFoundError):
+        _fresh(variant("american")).check(CLASS, tmp_path / "nothing.egdb")
+
+
 def test_file_of_other_rules_is_refused_with_both_rules_named(american_files: Path) -> None:
     db = _fresh(variant("russian"))
     with pytest.raises(ValueError, match=r"made for other rules \(8x8-f0-b0-k1-.*\), not these "
@@ -236,6 +266,35 @@ def test_egdb_build_and_info_print_their_lines(tmp_path: Path,
     assert re.fullmatch(r"3 pieces: 12 of 12 classes, [\d,]+ bytes", lines[2])
     assert lines[3] == "4 pieces: 0 of 25 classes"
     assert lines[-1] == "usable: up to 3 pieces"
+
+
+def test_egdb_info_names_unusable_files_and_counts_usable_pieces_below_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file cut short or holding another class was counted as present, so ``egdb info``
+    said a database was usable that the engine would refuse: now each such file is named
+    with load's reason, and "usable" stops below its piece count."""
+    folder = _built(variant("american"), tmp_path)
+    whole = (folder / "1011.egdb").read_bytes()
+    (folder / "1011.egdb").write_bytes(whole[:-10])
+    (folder / "1001.egdb").write_bytes((folder / "0101.egdb").read_bytes())
+    capsys.readouterr()
+    assert main(["egdb", "info", "american", "--dir", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r"2 pieces: 4 of 4 classes, [\d,]+ bytes, 1 unusable", lines[1])
+    assert lines[2] == f"  unusable: {folder / '1001.egdb'}: holds class 0101, not 1001"
+    assert re.fullmatch(r"3 pieces: 12 of 12 classes, [\d,]+ bytes, 1 unusable", lines[3])
+    assert re.fullmatch(rf"  unusable: {re.escape(str(folder / '1011.egdb'))}: cut short: "
+                        r"\d+ bytes of data, the header says \d+", lines[4])
+    assert lines[-2:] == ["usable: none", ("delete the unusable files and build again: "
+                                           "damiera egdb build american --pieces 3")]
+
+    (folder / "1001.egdb").unlink()
+    assert main(["egdb", "build", "american", "--pieces", "2", "--dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    assert main(["egdb", "info", "american", "--dir", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r"2 pieces: 4 of 4 classes, [\d,]+ bytes", lines[1])
+    assert lines[-2] == "usable: up to 2 pieces"
 
 
 def test_egdb_build_international_solves_the_10x10_board(

@@ -109,11 +109,22 @@ def _cmd_info(args: argparse.Namespace) -> int:
     v = _checked(args)
     folder = _folder(args)
     print(f"rules {egdb_files.rules_dir(v, folder).name} in {folder}")
-    for count in egdb_files.info(v, folder):
+    counts = egdb_files.info(v, folder)
+    usable, whole = 0, True
+    for count in counts:
         size = f", {count.bytes:,} bytes" if count.present else ""
-        print(f"{count.pieces} pieces: {count.present} of {count.total} classes{size}")
-    usable = egdb_files.pieces_on_disk(v, folder)
+        bad = f", {len(count.unusable)} unusable" if count.unusable else ""
+        print(f"{count.pieces} pieces: {count.present} of {count.total} classes{size}{bad}")
+        for problem in count.unusable:
+            print(f"  unusable: {problem}")
+        whole = whole and count.complete and not count.unusable
+        usable = count.pieces if whole else usable
     print(f"usable: up to {usable} pieces" if usable else "usable: none")
+    damaged = [count.pieces for count in counts if count.unusable]
+    if damaged:
+        top = max(count.pieces for count in counts if count.present)
+        print(f"delete the unusable files and build again: "
+              f"{egdb_files.build_command(v, top)}")
     return 0
 
 

@@ -198,36 +198,56 @@ def build(variant: Variant, pieces: int, directory: Path | None = None) -> Itera
 @dataclass(frozen=True)
 class PieceCount:
     """What is on disk for positions of ``pieces`` pieces: ``present`` of ``total`` class
-    files, ``bytes`` in all."""
+    files, ``bytes`` in all; ``unusable``: why each present file whose header is refused
+    cannot be used (its path and the reason, as loading it would say)."""
 
     pieces: int
     present: int
     total: int
     bytes: int
+    unusable: tuple[str, ...] = ()
 
     @property
     def complete(self) -> bool:
-        """Every class of this piece count is on disk."""
+        """Every class of this piece count is on disk (usable or not: see ``unusable``)."""
         return self.present == self.total
+
+
+def _header_problem(db: _core.Egdb, cls: Class, path: Path) -> str | None:
+    """Why ``path``'s header makes it unusable for ``cls`` (its format, version, rules,
+    class, header checksum or length), or None; its values are not read."""
+    try:
+        db.check(cls, path)
+    except OSError as exc:
+        return f"{path}: cannot read: {exc.strerror}"
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 def info(variant: Variant, directory: Path | None = None) -> list[PieceCount]:
     """The class files of ``variant``'s rules in ``directory`` (default: :func:`default_dir`)
-    per piece count, 2 to :func:`max_pieces` (present or not; files are not read). Raises
+    per piece count, 2 to :func:`max_pieces` (present or not), each present file's header
+    checked (128 bytes read; the values are checked only when the file is loaded). Raises
     ValueError for rules without databases."""
     folder = rules_dir(variant, directory)
     counts: list[PieceCount] = []
+    db = empty_database(variant, max_pieces(variant))
     for n in range(2, max_pieces(variant) + 1):
-        classes = [c for c in empty_database(variant, n).classes if pieces_of(c) == n]
-        files = [folder / class_name(c) for c in classes]
-        sizes = [f.stat().st_size for f in files if f.is_file()]
-        counts.append(PieceCount(n, len(sizes), len(classes), sum(sizes)))
+        classes = [c for c in db.classes if pieces_of(c) == n]
+        files = [(c, folder / class_name(c)) for c in classes]
+        present = [(c, f) for c, f in files if f.is_file()]
+        problems = (_header_problem(db, c, f) for c, f in present)
+        counts.append(PieceCount(n, len(present), len(classes),
+                                 sum(f.stat().st_size for _, f in present),
+                                 tuple(p for p in problems if p is not None)))
     return counts
 
 
 def pieces_on_disk(variant: Variant, directory: Path | None = None) -> int:
     """Most pieces N such that every class of 2 to N pieces of ``variant``'s rules is on disk
-    (0: not even 2 pieces). Files are not read."""
+    (0: not even 2 pieces), whatever their headers say (:func:`load` says why a file cannot
+    be used)."""
     found = 0
     for count in info(variant, directory):
         if not count.complete:

@@ -472,6 +472,7 @@ int search_run(Search *S, const Node *pos, const Node *history, int nhistory,
         double deadline = cut < NEVER ? start + cut : NEVER;
         int stable = 0; /* finished iterations in a row with the same best move */
         for (int d = 1; d <= max_depth; d++) {
+            S->horizon = 0;
             RootOut r = aspirate(S, order, count, scores, d, quiet, lim->root_scores, best_score,
                                  d == 1 ? NEVER : deadline, d == 1 ? 0 : lim->nodes);
             if (r.aborted) {
@@ -537,7 +538,10 @@ int search_run(Search *S, const Node *pos, const Node *history, int nhistory,
                                     : budget.soft;
             if (clocked)
                 deadline = start + iteration_cut(&budget, clocked, target);
-            if (stopped || (abs(best_score) > MATE_BOUND && MATE - abs(best_score) <= d) ||
+            /* !S->horizon: every score of the iteration exact, a deeper one would repeat it
+             * (e.g. a position the endgame database holds, drawn: depth 1, not MAX_PLY). */
+            if (stopped || !S->horizon ||
+                (abs(best_score) > MATE_BOUND && MATE - abs(best_score) <= d) ||
                 search_clock(S) - start > target ||
                 (lim->nodes && S->nodes >= lim->nodes) || atomic_load(&S->stop))
                 break;

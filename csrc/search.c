@@ -337,6 +337,7 @@ int search_node(Search *S, const Node *n, uint64_t h, int depth, int alpha, int 
         hash_idx = te->best == TT_NO_MOVE ? -1 : te->best;
         if (te->depth >= depth) {
             int s = te->score;
+            S->horizon = 1; /* (an exact entry too: it may rest on the evaluation) */
             if (s > MATE_BOUND)
                 s -= ply;
             else if (s < -MATE_BOUND)

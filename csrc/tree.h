@@ -31,6 +31,11 @@ struct Search {
     int interrupted; /* the poll stopped it */
     Options opt;
     int in_probcut; /* inside ProbCut's shallow search: no cut within it */
+    /* Set when a score of the iteration came from beyond exact knowledge: the static
+     * evaluation, or the transposition table (whose entry may rest on it). An iteration that
+     * finishes without it was decided by the end of the game, the draw rules and the endgame
+     * database alone, and a deeper one would give the same scores. */
+    int horizon;
     search_poll poll;
     void *poll_ctx;
     /* Principal variations: pv[ply][0..pv_len[ply]) is the line below the node at ply, as
@@ -86,9 +91,10 @@ static inline int stuck_score(const Search *S, int ply)
 {
     return goal_stuck_sign(S->r) * (MATE - ply);
 }
-/* The static score of n for its side to move. */
-static inline int static_score(const Search *S, const Node *n)
+/* The static score of n for its side to move (marks the iteration's horizon as reached). */
+static inline int static_score(Search *S, const Node *n)
 {
+    S->horizon = 1;
     return evaluate(S->ev, node_white(n), node_black(n), n->kings, n->side);
 }
 

@@ -229,6 +229,39 @@ def test_search_with_database_scores_and_plays_the_shortest_win(vid: str, fen: s
     assert pos.turn is Color.BLACK
 
 
+@pytest.mark.parametrize("vid,fen,decided", [
+    ("american", "W:WK1:BK32", True),             # a drawn king against king
+    ("international", "W:WK47:BK4", True),        # the same on 10x10, flying kings
+    ("international", "W:WK46:BK5", True),        # a cornered king must walk into capture
+    ("russian", "W:Wc3:Bh8", True),               # a database win, from the first iteration
+    ("american", "W:WK1,K5:BK32,K28", False),     # 4 pieces past a 3-piece database
+])
+def test_search_stops_deepening_once_the_database_decides_every_root_move(
+        vid: str, fen: str, decided: bool) -> None:
+    """When every score of an iteration comes from the database, the end of the game or the
+    draw rules (never the evaluation nor the table), a deeper iteration repeats it: the
+    search ends there (a drawn ending went on to depth 190, one line a ply on Hub) and still
+    plays the database's best move; a position past the database deepens as before."""
+    v = variant(vid)
+    pos = parse_fen(v, fen)
+    found = Searcher(v, tt_entries=1 << 12, endgame_pieces=3).search(pos, nodes=200_000)
+    assert found.move is not None
+    if decided:
+        assert found.depth == 1
+        value = probe(v, pos)
+        assert value is not None
+        best = probe(v, apply_move(pos, found.move))
+        assert best is not None
+        if value.result is Result.DRAW:
+            assert found.score == 0 and best.result is Result.DRAW
+        else:
+            sign = 1 if value.result is Result.WIN else -1
+            assert found.score == sign * (MATE - value.plies)
+            assert best.plies == value.plies - 1
+    else:
+        assert found.depth > 1
+
+
 # -- agreement with a plain exhaustive search --------------------------------------------
 
 

@@ -218,7 +218,10 @@ static int prune_move(Search *S, const Node *n, const CMove *m, int k, int depth
         return 0;
     Node c;
     child_of(n, m, &c);
-    return !has_capture(S->r, c.own, c.opp, c.kings, c.side);
+    if (has_capture(S->r, c.own, c.opp, c.kings, c.side))
+        return 0;
+    S->horizon = 1; /* a move left out: the node's score is no longer exact */
+    return 1;
 }
 
 /* Search one child (the PVS and reduction logic of an interior node). */
@@ -365,8 +368,10 @@ int search_node(Search *S, const Node *n, uint64_t h, int depth, int alpha, int 
         S->in_probcut = 0;
         if (S->aborted)
             return 0;
-        if (s >= cut)
+        if (s >= cut) {
+            S->horizon = 1; /* a cut by a shallower search, not an exact score */
             return s - margin;
+        }
         te = tt_probe(&S->tt, h);
         if (te) /* the shallow search's best move, first in the order */
             hash_idx = te->best == TT_NO_MOVE ? -1 : te->best;
@@ -378,8 +383,10 @@ int search_node(Search *S, const Node *n, uint64_t h, int depth, int alpha, int 
         return stuck_score(S, ply);
     CMove *moves = S->lists[ply].m;
     uint8_t order[MAX_NODE_MOVES];
-    if (count > MAX_NODE_MOVES)
+    if (count > MAX_NODE_MOVES) {
         count = MAX_NODE_MOVES;
+        S->horizon = 1; /* moves left out */
+    }
     if (count == 1) {
         depth++;
         order[0] = 0;

@@ -32,9 +32,10 @@ struct Search {
     Options opt;
     int in_probcut; /* inside ProbCut's shallow search: no cut within it */
     /* Set when a score of the iteration came from beyond exact knowledge: the static
-     * evaluation, or the transposition table (whose entry may rest on it). An iteration that
-     * finishes without it was decided by the end of the game, the draw rules and the endgame
-     * database alone, and a deeper one would give the same scores. */
+     * evaluation, the transposition table (whose entry may rest on it), a move pruned or a
+     * ProbCut cut. An iteration that finishes without it was decided by the end of the game,
+     * the draw rules and the endgame database alone, and a deeper one would give the same
+     * scores. */
     int horizon;
     search_poll poll;
     void *poll_ctx;

@@ -62,6 +62,26 @@ def test_book_round_trip(tiny: Book, tmp_path: Path) -> None:
         move_text(AMERICAN, m) for m in legal_moves(AMERICAN, start)}
 
 
+def test_write_book_writes_through_a_symlink_and_keeps_the_file_mode(
+    tiny: Book, tmp_path: Path
+) -> None:
+    """``book build --out LINK`` replaced the symlink by a file of the umask's mode: the file
+    it points to is rewritten, the link kept, the file's permissions kept, no temporary file
+    left; a directory named as the book is refused before anything is written."""
+    target, link = tmp_path / "target.book", tmp_path / "link.book"
+    target.write_bytes(b"old")
+    target.chmod(0o600)
+    link.symlink_to(target.name)
+    write_book(tiny, link)
+    assert link.is_symlink() and os.readlink(link) == target.name
+    assert read_book(AMERICAN, target).positions == tiny.positions
+    assert target.stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.book", "target.book"]
+    (tmp_path / "folder.book").mkdir()
+    with pytest.raises(OSError, match="a directory, not a regular file"):
+        write_book(tiny, tmp_path / "folder.book")
+
+
 def test_book_refuses_a_damaged_file(tiny: Book, tmp_path: Path) -> None:
     path = tmp_path / "a.book"
     write_book(tiny, path)

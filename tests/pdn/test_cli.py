@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -129,3 +130,61 @@ def test_check_shows_a_long_bad_fen_once_and_clipped(
     assert reason in error
     assert error.count(body[:20]) == 1
     assert len(error) - len(str(path)) < 200, error
+
+
+def test_convert_writes_through_a_symlink_and_keeps_the_file_mode(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``-o LINK`` replaced the symlink by a file of mode 0600: the file it points to is
+    written, the link kept, and the file keeps its permissions."""
+    src, target, link = tmp_path / "in.pdn", tmp_path / "target.pdn", tmp_path / "link.pdn"
+    src.write_text(GOOD)
+    target.write_text("old\n")
+    target.chmod(0o640)
+    link.symlink_to(target.name)
+    status, _, err = run(capsys, "pdn", "convert", str(src), "-o", str(link))
+    assert (status, err) == (0, "")
+    assert link.is_symlink() and os.readlink(link) == target.name
+    assert target.read_text() == pdn.write_games(list(pdn.read_games(GOOD)))
+    assert target.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.pdn", "link.pdn", "target.pdn"]
+
+
+def test_convert_gives_a_new_file_the_umask_mode(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Every output got mode 0600; a new file gets 0666 less the umask, as ``open``'s."""
+    src, out_path = tmp_path / "in.pdn", tmp_path / "out.pdn"
+    src.write_text(GOOD)
+    old = os.umask(0o022)
+    try:
+        status, _, _ = run(capsys, "pdn", "convert", str(src), "-o", str(out_path))
+    finally:
+        os.umask(old)
+    assert status == 0
+    assert out_path.stat().st_mode & 0o777 == 0o644
+
+
+@pytest.mark.parametrize("kind", ["FIFO", "directory", "character device"])
+def test_convert_refuses_an_output_that_is_not_a_regular_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    """A FIFO (its reader got nothing), a directory or a device (``-o /dev/full`` as root
+    left a regular file in the device's place) named as OUT is refused in one line, exit
+    status 2, and left as it was."""
+    src, out_path = tmp_path / "in.pdn", tmp_path / "out"
+    src.write_text(GOOD)
+    if kind == "FIFO":
+        os.mkfifo(out_path)
+    elif kind == "directory":
+        out_path.mkdir()
+    else:
+        if os.geteuid() != 0:
+            pytest.skip("making a device node takes root")
+        os.mknod(out_path, 0o600 | stat.S_IFCHR, os.makedev(1, 7))  # /dev/full's numbers
+    before = out_path.lstat()
+    status, out, err = run(capsys, "pdn", "convert", str(src), "-o", str(out_path))
+    assert (status, out) == (2, "")
+    assert err == f"damiera: error: {out_path}: a {kind}, not a regular file\n"
+    after = out_path.lstat()
+    assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.pdn", "out"]

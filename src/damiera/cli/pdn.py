@@ -5,7 +5,9 @@
   when a file cannot be read or is not a regular file (a FIFO is refused, not waited on).
 - ``damiera pdn convert FILE -o OUT``: writes the readable games as canonical PDN 3.0
   (``-o -``: standard output); broken games are reported on standard error and left out
-  (exit status 1). The output file is written whole or not at all.
+  (exit status 1). The output file is written whole or not at all, through a symlink to the
+  file it points to, keeping an existing file's permissions (a new one gets the umask's); a
+  FIFO, a device or a directory named as OUT is refused (exit status 2).
 - ``damiera pdn replay FILE --game N``: the positions of game N as FEN, one line per ply
   (``ply move FEN``, ply 0 the start).
 
@@ -17,15 +19,13 @@ guessed from how the squares are written and which rules replay the games
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from damiera.cli.common import OutputError, load_variant
-from damiera.files import open_regular
+from damiera.files import open_regular, replace_regular
 from damiera.pdn.reader import PdnGame, read_games
 from damiera.pdn.writer import write_game
 from damiera.rules.position import write_fen
@@ -76,29 +76,28 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return status
 
 
+def _convert(args: argparse.Namespace, v: Variant | None, write: Callable[[str], Any]) -> int:
+    """Write the readable games of ``args.file`` with ``write``; 1 when a game was broken."""
+    status = written = 0
+    for game in _games(args.file, v):
+        if game.error is not None:
+            print(f"{args.file}: {game.error}", file=sys.stderr)
+            status = 1
+            continue
+        write(("\n" if written else "") + write_game(game))
+        written += 1
+    return status
+
+
 def _cmd_convert(args: argparse.Namespace) -> int:
     v = _variant(args.variant)
-    status = 0
-    out_dir = os.path.dirname(os.path.abspath(args.output)) if args.output != "-" else None
-    tmp: Any = None
     try:
-        if out_dir is not None:
-            tmp = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed or removed below)
-                "w", encoding="utf-8", dir=out_dir, prefix=".pdn-", delete=False
-            )
-        out = tmp if tmp is not None else sys.stdout
-        written = 0
-        for game in _games(args.file, v):
-            if game.error is not None:
-                print(f"{args.file}: {game.error}", file=sys.stderr)
-                status = 1
-                continue
-            out.write(("\n" if written else "") + write_game(game))
-            written += 1
-        if tmp is not None:
-            tmp.close()
-            os.replace(tmp.name, args.output)
-            tmp = None
+        if args.output == "-":
+            return _convert(args, v, sys.stdout.write)
+        # whole or not at all, through a symlink, keeping the file's mode; a FIFO, a device
+        # or a directory is refused (damiera.files.replace_regular)
+        with replace_regular(args.output) as out:
+            return _convert(args, v, lambda text: out.write(text.encode("utf-8")))
     except _Unreadable as exc:
         print(f"damiera: error: {exc}", file=sys.stderr)
         return 2
@@ -107,11 +106,6 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"damiera: error: {args.output}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    finally:
-        if tmp is not None:
-            tmp.close()
-            os.unlink(tmp.name)
-    return status
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:

@@ -40,7 +40,6 @@ import functools
 import gzip
 import json
 import math
-import os
 import random
 import zlib
 from collections.abc import Iterable, Mapping
@@ -50,7 +49,7 @@ from typing import Final
 
 from damiera.engine.data_dir import data_dir
 from damiera.engine.search import MATE, MAX_PLY
-from damiera.files import open_regular
+from damiera.files import open_regular, replace_regular
 from damiera.rules.movegen import CoreMove, legal_moves
 from damiera.rules.notation import move_text
 from damiera.rules.position import Position, parse_fen, write_fen
@@ -154,19 +153,19 @@ def book_json(book: Book) -> dict[str, object]:
 
 
 def write_book(book: Book, path: Path) -> int:
-    """Write ``book`` to ``path`` (through a temporary file beside it, so that an interrupted
-    write never leaves half a book); returns its size in bytes. Raises OSError when it cannot
-    be written and ValueError for a book larger than the format's bounds."""
+    """Write ``book`` to ``path`` (:func:`damiera.files.replace_regular`: through a temporary
+    file beside it, so that an interrupted write never leaves half a book; through a symlink,
+    keeping the file's permissions); returns its size in bytes. Raises OSError when it cannot
+    be written (:class:`~damiera.files.NotRegularFileError` for a FIFO, a device or a
+    directory) and ValueError for a book larger than the format's bounds."""
     if len(book) > MAX_POSITIONS:
         raise ValueError(f"a book holds at most {MAX_POSITIONS} positions, not {len(book)}")
     text = json.dumps(book_json(book), separators=(",", ":")).encode("utf-8")
     data = gzip.compress(text, compresslevel=9, mtime=0)
     if len(data) > MAX_BOOK_BYTES or len(text) > MAX_JSON_BYTES:
         raise ValueError(f"the book is too large for its format ({len(data):,} bytes)")
-    path = Path(path)
-    temporary = path.with_name(path.name + ".part")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
+    with replace_regular(path) as handle:
+        handle.write(data)
     return len(data)
 
 

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from damiera.rules.position import FenError, parse_fen, start_position, write_fen
+from damiera.rules.position import (
+    FenClocks,
+    FenError,
+    parse_fen,
+    parse_fen_clocks,
+    start_position,
+    write_fen,
+)
 from damiera.rules.variant import Color, variant
 
 
@@ -107,3 +114,57 @@ def test_empty_board_is_an_impossible_position() -> None:
     for fen in ("W", "W:W:B", "B:B"):
         with pytest.raises(FenError, match="empty"):
             parse_fen(variant("italian"), fen)
+
+
+def test_fen_lidraughts_halfmove_and_move_number_fields_are_read() -> None:
+    """Lidraughts appends ``:H<n>`` (halfmove clock) and ``:F<n>`` (move number): they were
+    refused as a field that does not start with W or B."""
+    v = variant("international")
+    plain = parse_fen(v, "W:W31-50:B1-20")
+    assert parse_fen(v, "W:W31-50:B1-20:H0:F1") == plain
+    assert parse_fen_clocks(v, "W:W31-50:B1-20:H0:F1") == (plain, FenClocks(0, 1))
+    assert parse_fen_clocks(v, "W:W31-50:B1-20:H7") == (plain, FenClocks(7, None))
+    assert parse_fen_clocks(v, "W:W31-50:B1-20:F12.") == (plain, FenClocks(None, 12))
+    assert parse_fen_clocks(v, "W:W31-50:B1-20") == (plain, FenClocks())
+    assert FenClocks(3, 20).text == ":H3:F20" and FenClocks().text == ""
+
+
+@pytest.mark.parametrize(("fen", "message"), [
+    ("W:W31-50:B1-20:H", "H field .halfmove clock. takes digits only, as in H0, not 'H'"),
+    ("W:W31-50:B1-20:H-1", "digits only"),
+    ("W:W31-50:B1-20:Hx", "digits only"),
+    ("W:W31-50:B1-20:F1.5", "F field .move number. takes digits only"),
+    ("W:W31-50:B1-20:H\u0663", "digits only"),  # an Arabic-Indic digit
+    ("W:W31-50:B1-20:H10000", "at most 9999"),
+    ("W:W31-50:B1-20:F" + "9" * 500, "at most 9999"),
+    ("W:W31-50:B1-20:F0", "counts from 1"),
+    ("W:W31-50:B1-20:H1:H2", "H field .halfmove clock. is given twice"),
+    ("W:W31-50:B1-20:F1:F2", "F field .move number. is given twice"),
+    ("W:W31-50:B1-20:F1:H0", "H field .halfmove clock. comes before the F field"),
+    ("W:W31-50:H0:B1-20", "come after both sides' lists"),
+    ("W:W31-50:B1-20:X3", "starts with W or B"),
+])
+def test_fen_malformed_lidraughts_fields_are_refused_with_the_reason(fen: str,
+                                                                     message: str) -> None:
+    with pytest.raises(FenError, match=message):
+        parse_fen(variant("international"), fen)
+
+
+def test_game_from_a_lidraughts_fen_counts_its_halfmove_clock_and_move_number() -> None:
+    """``Game(fen=...)`` took no lidraughts FEN; now H is plies already without progress (the
+    draw rules' count) and F the number of the first move."""
+    from damiera import Game
+
+    game = Game("international", fen="W:W31-50:B1-20:H0:F1")
+    assert game.fen == "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:" \
+        "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"
+    assert (game.plies_without_progress, game.start_move_number) == (0, 1)
+    kings = Game("international", fen="B:WK46:BK5:H12:F30")
+    assert (kings.plies_without_progress, kings.start_move_number) == (12, 30)
+    kings.play("5-10")
+    assert kings.plies_without_progress == 13
+    # the move limit (25 moves each in International) reached by the clock alone
+    limit = 2 * kings.variant.draw_moves_without_progress
+    drawn = Game("international", fen=f"W:WK46:BK5:H{limit}")
+    assert drawn.outcome() is not None and drawn.outcome().reason.value == "forty-moves"
+    assert Game("international").start_move_number == 1

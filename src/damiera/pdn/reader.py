@@ -9,7 +9,8 @@ RULES.md section 4.
 - ``FEN`` sets up the start position; numeric FENs are read on algebraic boards too (squares
   numbered from the top left, as the variant's numeric twin would), and a side to move of
   ``?`` is the side whose piece makes the first move (the variant's first side when there
-  is no move).
+  is no move). Lidraughts' trailing ``:H<n>:F<n>`` are read: ``H`` starts the draw rules'
+  count of plies without progress, ``F`` numbers the moves (:attr:`Game.start_move_number`).
 - Moves are matched to the legal moves by :func:`damiera.rules.notation.parse_move` (full
   or short captures, ``x``, ``:`` or ``-``); leading zeros are dropped (``06`` is 6). A
   short capture that several legal moves fit is resolved by the moves that follow: when
@@ -45,7 +46,14 @@ from damiera.rules.game import Game, Outcome
 from damiera.rules.move import Move
 from damiera.rules.movegen import CoreMove as RawMove
 from damiera.rules.notation import AmbiguousMoveError, NotationError, move_text, parse_move
-from damiera.rules.position import FenError, Position, fen_excerpt, parse_fen
+from damiera.rules.position import (
+    FenClocks,
+    FenError,
+    Position,
+    fen_excerpt,
+    parse_fen_clocks,
+    write_fen,
+)
 from damiera.rules.variant import (
     GOAL_VARIANT_TAGS,
     VARIANTS,
@@ -178,23 +186,26 @@ def _start_game(v: Variant, fen: str | None, first: str | None) -> _rules.Game:
         if first is not None:
             for letter in ("W", "B"):
                 try:
-                    pos = _parse_fen_any(v, letter + text[1:])
+                    pos = _parse_fen_any(v, letter + text[1:])[0]
                     parse_move(v, pos, first)
                 except (FenError, NotationError):
                     continue
                 turn = Color(letter)
                 break
         text = turn.value + text[1:]
-    return _rules.Game(v, _parse_fen_any(v, text), enforce_draws=False)
+    position, clocks = _parse_fen_any(v, text)
+    # in v's own squares, with lidraughts' H and F fields (the plies without progress the
+    # draw rules count, the number of the first move)
+    return _rules.Game(v, write_fen(v, position) + clocks.text, enforce_draws=False)
 
 
-def _parse_fen_any(v: Variant, text: str) -> Position:
+def _parse_fen_any(v: Variant, text: str) -> tuple[Position, FenClocks]:
     try:
-        return parse_fen(v, text)
+        return parse_fen_clocks(v, text)
     except FenError:
         if v.notation is Notation.NUMERIC or re.search(r"[a-l][0-9]", text):
             raise  # already numeric, or written in algebraic squares
-        return parse_fen(_numeric_twin(v), text)
+        return parse_fen_clocks(_numeric_twin(v), text)
 
 
 class _Work:
@@ -264,12 +275,12 @@ class _Replayer:
 
     def _number(self, game: _rules.Game, raw: RawPly) -> str:
         """``N.`` or ``N...``: the number the file writes for ``raw``, else the number of
-        the move ``game`` is at, counted from 1."""
+        the move ``game`` is at, counted from its first move's number (1, or a FEN's F)."""
         if raw.label:
             return raw.label
         ply = game.ply
         first = game.start.turn is self.variant.first_to_move
-        number = (ply + (0 if first else 1)) // 2 + 1
+        number = (ply + (0 if first else 1)) // 2 + game.start_move_number
         dots = "." if game.turn is self.variant.first_to_move else "..."
         return f"{number}{dots}"
 

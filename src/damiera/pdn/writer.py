@@ -117,6 +117,7 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
     if isinstance(game, PdnGame):
         v = game.variant
         start = game.game.start
+        number = game.game.start_move_number
         plies = game.plies
         all_tags = dict(game.tags)
         token = canonical_result(v, game.result)
@@ -124,6 +125,7 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
     else:
         v = game.variant
         start = game.start
+        number = game.start_move_number
         plies = [Ply(m) for m in game.moves]
         all_tags = {}
         outcome = game.outcome()
@@ -170,7 +172,7 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
     words: list[str] = []
     if comment:
         words.extend(_comment(comment))
-    _movetext(v, v.first_to_move, start.turn, plies, 1, words)
+    _movetext(v, v.first_to_move, start.turn, plies, number, words)
     words.append(token)
     return "\n".join(head) + "\n\n" + "\n".join(_wrap(words)) + "\n"
 

@@ -38,10 +38,11 @@ from damiera.rules.move import LegalMoves, Move
 from damiera.rules.movegen import CoreMove, apply_move, game_end, is_progress, legal_moves
 from damiera.rules.notation import IllegalMoveError, explain_piece, move_text, parse_move
 from damiera.rules.position import (
+    FenClocks,
     Position,
     check_position,
     diagram,
-    parse_fen,
+    parse_fen_clocks,
     start_position,
     write_fen,
 )
@@ -177,7 +178,9 @@ class Game:
     :class:`~damiera.rules.variant.Variant` or its name (an id, an alias such as
     ``"english"`` or a PDN GameType number, :func:`~damiera.rules.variant.variant`); ``fen``
     a PDN FEN or a :class:`~damiera.rules.position.Position` to start from (default: the
-    variant's start position). Raises TypeError for arguments of another type,
+    variant's start position). A FEN's lidraughts fields ``:H<n>:F<n>`` set the plies already
+    played without a capture or a man move (counted by the draw rules,
+    :attr:`plies_without_progress`) and :attr:`start_move_number`. Raises TypeError for arguments of another type,
     :class:`~damiera.rules.variant.UnknownVariantError` and
     :class:`~damiera.rules.position.FenError`.
 
@@ -206,10 +209,11 @@ class Game:
                             f"first, not {type(variant).__name__}")
         self.variant: Variant = variant
         self.enforce_draws = enforce_draws
+        clocks = FenClocks()
         if fen is None:
             start = start_position(variant)
         elif isinstance(fen, str):
-            start = parse_fen(variant, fen)
+            start, clocks = parse_fen_clocks(variant, fen)
         elif isinstance(fen, Position):
             check_position(variant, fen)
             start = fen
@@ -218,10 +222,15 @@ class Game:
                             f"{type(fen).__name__}")
         #: The position the game started from.
         self.start: Position = start
+        #: The number of the first move (a FEN's ``F`` field, else 1), as the PDN writer
+        #: numbers the moves.
+        self.start_move_number: int = clocks.fullmove or 1
         self._stack: list[Move] = []
         #: The start position, then the position after each move (one longer than the moves).
         self.positions: list[Position] = [start]
-        self._quiet_plies: list[int] = [0]
+        # A FEN's H (plies without a capture or a man move) is a lower bound of the plies
+        # without a capture or a promotion that the draw rules count: a promotion is a man move.
+        self._quiet_plies: list[int] = [clocks.halfmove or 0]
         #: Each side's run of quiet moves by one king after each position (king_moves).
         self._streaks: list[Streaks] = [START]
         self._seen: dict[Position, int] = {start: 1}

@@ -159,15 +159,66 @@ def _fen_squares(geo: Geometry, color: Color, body: str) -> tuple[int, int]:
 MAX_FEN_TEXT = 1000
 
 
+#: The largest value of lidraughts' ``H`` (halfmove clock) and ``F`` (move number) fields.
+MAX_FEN_CLOCK = 9999
+
+
+class FenClocks(NamedTuple):
+    """Lidraughts' optional trailing FEN fields: ``halfmove`` (``H<n>``: plies without a
+    capture or a man move, for the draw rules) and ``fullmove`` (``F<n>``: the number of
+    the move to play); None when the FEN has no such field."""
+
+    halfmove: int | None = None
+    fullmove: int | None = None
+
+    @property
+    def text(self) -> str:
+        """The fields as the FEN writes them: ``":H0:F1"``, ``":F12"``, or ``""``."""
+        return "".join(f":{letter}{value}" for letter, value in
+                       (("H", self.halfmove), ("F", self.fullmove)) if value is not None)
+
+
+def _clock(part: str, clocks: FenClocks) -> FenClocks:
+    """``clocks`` with the ``H<n>`` or ``F<n>`` field ``part`` read into it."""
+    letter, digits = part[0].upper(), part[1:].strip()
+    name = "halfmove clock" if letter == "H" else "move number"
+    example = "H0" if letter == "H" else "F1"
+    if (clocks.halfmove if letter == "H" else clocks.fullmove) is not None:
+        raise FenError(f"the {letter} field ({name}) is given twice")
+    if letter == "H" and clocks.fullmove is not None:
+        raise FenError("the H field (halfmove clock) comes before the F field (move number)")
+    if not (digits.isascii() and digits.isdigit()):
+        raise FenError(f"the {letter} field ({name}) takes digits only, as in {example}, "
+                       f"not {fen_excerpt(part)}")
+    value = int(digits[:6])
+    if len(digits) > 6 or value > MAX_FEN_CLOCK:
+        raise FenError(f"the {letter} field ({name}) is at most {MAX_FEN_CLOCK}, not "
+                       f"{fen_excerpt(part)}")
+    if letter == "H":
+        return clocks._replace(halfmove=value)
+    if value < 1:
+        raise FenError("the F field (move number) counts from 1, not 0")
+    return clocks._replace(fullmove=value)
+
+
 def parse_fen(variant: Variant, text: str) -> Position:
     """Read a PDN FEN such as ``W:W21-32:B1-12`` or ``B:Wa1,Kd4:Bh8``.
 
     Accepts either colour's list first, a missing or empty side (``B:W6:B``), ranges on
-    numeric boards, ``K`` before kings, surrounding quotes/whitespace and a trailing ``.``.
+    numeric boards, ``K`` before kings, surrounding quotes/whitespace and a trailing ``.``,
+    and lidraughts' optional trailing fields ``:H<n>`` (halfmove clock) then ``:F<n>`` (move
+    number), each at most once, digits only, at most :data:`MAX_FEN_CLOCK`: read and checked
+    here, their values given by :func:`parse_fen_clocks`.
     Linear in ``len(text)``; text over :data:`MAX_FEN_TEXT` characters is refused first.
     Raises :class:`FenError` for bad syntax, squares that are not playing squares, a square
     given to both sides, a man on its own promotion row, or more pieces than a side starts with.
     """
+    return parse_fen_clocks(variant, text)[0]
+
+
+def parse_fen_clocks(variant: Variant, text: str) -> tuple[Position, FenClocks]:
+    """:func:`parse_fen`, with the values of the FEN's ``H`` and ``F`` fields
+    (:class:`FenClocks`, None for a field the FEN does not have)."""
     geo = geometry(variant)
     if len(text) > MAX_FEN_TEXT:
         raise FenError(
@@ -184,14 +235,22 @@ def parse_fen(variant: Variant, text: str) -> Position:
         )
     turn = Color(turn_token)
     boards: dict[Color, tuple[int, int]] = {}
+    clocks = FenClocks()
     for part in parts[1:]:
         if not part:
             raise FenError("empty field between colons")
         letter = part[0].upper()
+        if letter in ("H", "F"):
+            clocks = _clock(part, clocks)
+            continue
         if letter not in ("W", "B"):
             raise FenError(
-                f"each FEN field after the side to move starts with W or B, not {fen_excerpt(part)}"
+                "each FEN field after the side to move starts with W or B (then optionally "
+                f"H<n>, F<n>), not {fen_excerpt(part)}"
             )
+        if clocks != FenClocks():
+            raise FenError("the H and F fields come after both sides' lists, not before "
+                           f"{fen_excerpt(part)}")
         color = Color(letter)
         if color in boards:
             raise FenError(f"{color.word}'s pieces are given twice")
@@ -205,7 +264,7 @@ def parse_fen(variant: Variant, text: str) -> Position:
         )
     position = Position(white, black, white_kings | black_kings, turn)
     check_position(variant, position)
-    return position
+    return position, clocks
 
 
 def check_position(variant: Variant, position: Position) -> None:

@@ -102,6 +102,21 @@ def test_malformed_messages_are_refused_naming_the_field(text: str, words: str) 
         decode(V, text)
 
 
+@pytest.mark.parametrize(("board", "reason"), [
+    ("w" + "e" * 49, "GAMEREQ: impossible position: a white man on 1, White's promotion row"),
+    ("e" * 50, "GAMEREQ: impossible position: the board is empty"),
+    ("e" * 5 + "w" * 21 + "e" * 24, "GAMEREQ: impossible position: white has 21 pieces"),
+])
+def test_an_impossible_gamereq_board_says_impossible_position_once(board: str,
+                                                                   reason: str) -> None:
+    """The reason read 'GAMEREQ: impossible position: impossible position: a white man on
+    1, ...': the prefix was added to a reason that had it already."""
+    with pytest.raises(DxpError) as caught:
+        decode(V, "R01" + "n" * 32 + "W010075BW" + board)
+    assert str(caught.value).startswith(reason)
+    assert str(caught.value).count("impossible position") == 1
+
+
 def test_moves_are_matched_against_the_rules_core() -> None:
     pos = start_position(V)
     for start, end in ((32, 28), (19, 23)):

@@ -206,9 +206,11 @@ def _board(v: Variant, turn: Color, board: str) -> Position:
     try:
         return from_square_letters(v, turn, board, black="z")
     except FenError as exc:
-        if str(exc).startswith("square character"):
-            raise DxpError(f"GAMEREQ: {exc}") from None
-        raise DxpError(f"GAMEREQ: impossible position: {exc}") from None
+        reason = str(exc)
+        # check_position's reasons mostly say "impossible position" already: said once
+        if reason.startswith(("square character", "impossible position")):
+            raise DxpError(f"GAMEREQ: {reason}") from None
+        raise DxpError(f"GAMEREQ: impossible position: {reason}") from None
 
 
 def decode(v: Variant, text: str) -> Message:

@@ -91,6 +91,20 @@ def test_undo_restores_position_and_result() -> None:
         game.undo()
 
 
+@pytest.mark.parametrize("plies", [0, -1])
+def test_undo_of_fewer_than_one_ply_is_refused_as_such(plies: int) -> None:
+    """undo(0) and undo(-1) with moves played said 'cannot take back 0 move(s): 2 played',
+    as if too few moves had been played: the count is refused, the game left as it was."""
+    game = Game(variant("international"))
+    game.play("32-28")
+    game.play("19-23")
+    with pytest.raises(NoMoveToUndoError, match=f"takes back at least 1 ply, not {plies}$"):
+        game.undo(plies)
+    assert game.ply == 2
+    with pytest.raises(NoMoveToUndoError, match="cannot take back 3 move"):
+        game.undo(3)
+
+
 def test_illegal_move_leaves_the_game_unchanged() -> None:
     game = Game(variant("american"))
     with pytest.raises(IllegalMoveError):

@@ -464,7 +464,8 @@ class Game:
         last move played).
 
         Raises :class:`NoMoveToUndoError` (an IndexError) when fewer than ``plies`` moves
-        were played or ``plies`` is below 1, and :class:`GameOverError` after a resignation,
+        were played, or ``plies`` is below 1 (the message says which), TypeError when
+        ``plies`` is not an int, and :class:`GameOverError` after a resignation,
         agreed draw or flag fall; nothing is changed then.
         """
         if isinstance(plies, bool) or not isinstance(plies, int):
@@ -473,7 +474,9 @@ class Game:
             raise GameOverError(
                 f"the game ended by {self._final.reason.value}; it cannot be taken back"
             )
-        if plies < 1 or plies > len(self._stack):
+        if plies < 1:
+            raise NoMoveToUndoError(f"undo() takes back at least 1 ply, not {plies}")
+        if plies > len(self._stack):
             raise NoMoveToUndoError(
                 f"cannot take back {plies} move(s): {len(self._stack)} played"
             )

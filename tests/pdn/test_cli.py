@@ -54,6 +54,25 @@ def test_check_unreadable_input_exits_2(tmp_path: Path,
     assert status == 2
 
 
+def test_check_goes_on_after_a_file_it_cannot_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``check a.pdn /nonexistent b.pdn`` stopped at the missing file and never checked
+    b.pdn: the missing file gets its error line, the others are checked, and the status is
+    still 2 (a file could not be read) at the end, above a broken game's 1."""
+    good, broken = tmp_path / "a.pdn", tmp_path / "b.pdn"
+    good.write_text(GOOD)
+    broken.write_text(BROKEN)
+    missing = tmp_path / "missing.pdn"
+    status, out, err = run(capsys, "pdn", "check", str(good), str(missing), str(broken))
+    assert status == 2
+    assert err == f"damiera: error: {missing}: No such file or directory\n"
+    lines = out.strip().splitlines()
+    assert lines[0].startswith(f"{good}: 2 games, 5 plies, 0 with errors")
+    assert lines[1].startswith(f"{broken}: game 3, line 8, column 19:")
+    assert lines[2].startswith(f"{broken}: 3 games, 7 plies, 1 with errors")
+
+
 @pytest.mark.parametrize("argv", [["check"], ["convert", "-o", "-"], ["replay"]])
 def test_a_fifo_is_refused_without_blocking(tmp_path: Path, argv: list[str]) -> None:
     """A FIFO named as the PDN file blocked the reader (an open for reading waits for a

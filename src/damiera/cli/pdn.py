@@ -2,7 +2,8 @@
 
 - ``damiera pdn check FILE...``: reads every game and prints, per file, the games, plies
   and errors (each with its game, line and column). Exit status 1 when a game is broken, 2
-  when a file cannot be read or is not a regular file (a FIFO is refused, not waited on).
+  when a file cannot be read or is not a regular file (a FIFO is refused, not waited on); such
+  a file gets its error line on standard error and the files after it are still checked.
 - ``damiera pdn convert FILE -o OUT``: writes the readable games as canonical PDN 3.0
   (``-o -``: standard output); broken games are reported on standard error and left out
   (exit status 1). The output file is written whole or not at all, through a symlink to the
@@ -65,14 +66,15 @@ def _cmd_check(args: argparse.Namespace) -> int:
                 if game.error is not None:
                     broken += 1
                     print(f"{path}: {game.error}")
-        except _Unreadable as exc:
+        except _Unreadable as exc:  # said, and the other files are checked still
             print(f"damiera: error: {exc}", file=sys.stderr)
-            return 2
+            status = 2
+            continue
         guesses = ", ".join(f"{name} {n}" for name, n in guessed.most_common())
         note = f" (no GameType; variant guessed: {guesses})" if guesses else ""
         print(f"{path}: {games} games, {plies} plies, {broken} with errors{note}")
         if broken:
-            status = 1
+            status = max(status, 1)
     return status
 
 

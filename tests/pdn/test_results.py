@@ -67,3 +67,16 @@ def test_russian_2_0_through_pdn_convert_compares_equal(
     before = [g.result for g in pdn.read_games(source.read_text())]
     after = [g.result for g in pdn.read_games(out.read_text())]
     assert before == after == ["1-0", "0-1"]
+
+
+def test_a_second_result_after_the_games_result_is_an_error_with_line_and_column() -> None:
+    """``1. 32-28 19-23 1-0 0-2``: the stray ``0-2`` was dropped without a word. It is a
+    syntax error at its own line and column (the game before it is kept), on the same line
+    or on a line of its own."""
+    first, stray = pdn.read_games("1. 32-28 19-23 1-0 0-2\n", errors="collect")
+    assert first.error is None and first.result_text == "1-0" and len(first.moves) == 2
+    assert stray.error is not None
+    assert (stray.error.line, stray.error.column, stray.error.rule) == (1, 20, "syntax")
+    assert "second result 0-2 after the game's 1-0 (column 16)" in stray.error.message
+    with pytest.raises(pdn.PdnError, match="line 2, column 1: a result 0-2 with no game"):
+        list(pdn.read_games("1. 32-28 19-23 1-0\n0-2\n"))

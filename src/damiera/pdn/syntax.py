@@ -3,8 +3,8 @@ variations, result), with :class:`PdnError` for what the grammar refuses.
 
 Source: PDN 3.0's reading grammar. A game is a tag section followed by movetext and ends
 with a result; a new game's tags after movetext without a result, a move number without a
-move, a result inside a variation, an unclosed variation and the tokenizer's errors are
-syntax errors. After one the rest of the game is skipped (to its result, or to the next
+move, a result inside a variation, a result with no game before it (a second result, as in
+``1-0 0-2``), an unclosed variation and the tokenizer's errors are syntax errors. After one the rest of the game is skipped (to its result, or to the next
 game's tags at the start of a line), so reading goes on with the next game.
 
 A ``*`` written against a move (``22-17*``) is the checkers literature's star, the only move
@@ -175,6 +175,10 @@ class Splitter:
             if (ended is not None and not raw.tags and ended.line == tok.line
                     and tok.kind is not Kind.TAG_OPEN):
                 raw.after = ended
+                if raw.error is not None and not raw.plies and tok.kind is Kind.RESULT:
+                    raw.error.message = (f"a second result {tok.text} after the game's "
+                                         f"{ended.text} (column {ended.column}): a game has "
+                                         "one result")
             yield raw
 
     def _game(self, line: int) -> RawGame:
@@ -265,6 +269,11 @@ class Splitter:
                         raise _Syntax("a result inside a variation (a ')' is missing)", tok)
                     raw.result = tok.text
                     self.ended = tok
+                    if not (raw.tags or raw.plies or raw.comment or in_moves):
+                        # a second result after a game's (1-0 0-2), or a result alone
+                        raw.error = PdnError(
+                            f"a result {tok.text} with no game before it (a game has one "
+                            "result)", tok.line, tok.column, "syntax")
                     break
                 elif kind is Kind.ERROR:
                     raise _Syntax(tok.text, tok)

@@ -60,6 +60,11 @@ def _checked(args: argparse.Namespace) -> Variant:
     return v
 
 
+def _label(v: Variant, cls: egdb_files.Class) -> str:
+    """The progress bar's label while ``cls`` is solved: ``russian 2 pieces``."""
+    return f"{v.id} {egdb_files.pieces_of(cls)} pieces"
+
+
 def _cmd_build(args: argparse.Namespace) -> int:
     v = _checked(args)
     try:
@@ -74,7 +79,8 @@ def _cmd_build(args: argparse.Namespace) -> int:
     last: egdb_files.Step | None = None
     started = time.perf_counter()
     try:
-        with tqdm(total=len(classes), unit="class", desc=f"{v.id} {args.pieces} pieces",
+        # labelled with the piece count of the class being solved, not the database's
+        with tqdm(total=len(classes), unit="class", desc=_label(v, classes[0]),
                   leave=False, postfix=egdb_files.class_name(classes[0])) as bar:
             for done, step in enumerate(egdb_files.build(v, args.pieces, folder), 1):
                 n = egdb_files.pieces_of(step.cls)
@@ -84,6 +90,7 @@ def _cmd_build(args: argparse.Namespace) -> int:
                 row[3] += step.bytes
                 row[4] += step.seconds
                 if done < len(classes):  # the class being solved or read now
+                    bar.set_description_str(_label(v, classes[done]), refresh=False)
                     bar.set_postfix_str(egdb_files.class_name(classes[done]), refresh=False)
                 bar.update()
                 last = step

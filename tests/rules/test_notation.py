@@ -166,3 +166,22 @@ def test_czech_king_precedence_refusal_lists_the_king_captures() -> None:
     err = _refusal("czech", "W:We3,Kh2:Bd4,b6,g3", "e3xc5xa7")
     assert err.code == "king_must_capture"
     assert str(err).count("h2x") == 3 and str(err).endswith("...)")
+
+
+@pytest.mark.parametrize(
+    ("vid", "fen", "text", "code", "field", "listed"),
+    [
+        ("russian", "W:Wc3,e3,g3:Bd4,a7", "c3-b4", "capture_mandatory", "moves",
+         "c3:e5, e3:c5"),
+        ("czech", "W:We3,Kh2:Bd4,b6,g3", "e3xc5xa7", "king_must_capture", "move",
+         "h2xe5xa1, h2xe5xb2, h2xe5xc3 ..."),
+    ],
+)
+def test_refusal_params_list_moves_with_commas_and_no_english_or(
+    vid: str, fen: str, text: str, code: str, field: str, listed: str
+) -> None:
+    # A translation fills its message from params: an English "or" there would show in it.
+    err = _refusal(vid, fen, text)
+    assert err.code == code
+    assert err.params[field] == listed
+    assert " or " in str(err)  # the English sentence keeps its "a, b or c"

@@ -200,3 +200,17 @@ def test_html_lang_is_a_language_tag(tmp_db: str):
                                                      "opponent": "friend"}).json()
         r = c.post(f"/api/games/{game['id']}/undo?lang=pt-BR")
         assert r.json()["error"] == "não há lance para voltar"
+
+
+def test_capture_mandatory_refusal_has_no_english_or_in_any_language(client: TestClient):
+    game = client.post("/api/games", json={"variant": "russian", "opponent": "friend",
+                                           "fen": "W:Wc3,e3,g3:Bd4,a7"}).json()
+    for code in i18n.available_locales():
+        r = client.post(f"/api/games/{game['id']}/moves?lang={code}", json={"move": "c3-b4"})
+        assert r.status_code == 400 and r.json()["code"] == "capture_mandatory"
+        error = r.json()["error"]
+        if code == "en":
+            assert error == "a capture is mandatory (c3:e5 or e3:c5)"
+        else:
+            assert "(c3:e5, e3:c5)" in error and " or " not in error, (code, error)
+    assert r.json()["params"]["moves"] == "c3:e5, e3:c5"

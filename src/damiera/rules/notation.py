@@ -243,9 +243,19 @@ def _starting_with(squares: Sequence[int], moves: Sequence[Move]) -> list[Move]:
 
 
 def _or_list(items: list[str]) -> str:
+    """English "a, b or c" (for the English message only: a translated message gets its
+    moves from :func:`_examples`, which has no English word in it)."""
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def _examples(texts: list[str], limit: int = 3) -> tuple[str, str]:
+    """The first ``limit`` move texts as (English "a, b or c", the same as "a, b, c" for a
+    refusal's params), each followed by " ..." when moves were left out."""
+    more = " ..." if len(texts) > limit else ""
+    shown = texts[:limit]
+    return _or_list(shown) + more, ", ".join(shown) + more
 
 
 def explain_illegal(
@@ -310,9 +320,9 @@ def explain_illegal(
         return _explain_choice(variant, rejected[0], [m for m in legal if m.captures])
     quiet = quiet_moves(variant, position)
     if _matching(squares, quiet) and every_capture and variant.mandatory_capture:
-        examples = _or_list([move_text(variant, m) for m in legal[:3]])
+        english, listed = _examples([move_text(variant, m) for m in legal])
         return IllegalMoveError(
-            f"a capture is mandatory ({examples})", "capture_mandatory", {"moves": examples}
+            f"a capture is mandatory ({english})", "capture_mandatory", {"moves": listed}
         )
     if variant.king_lands_behind and is_king:
         relaxed_captures = capture_sequences(
@@ -385,12 +395,9 @@ def _explain_choice(variant: Variant, move: Move, chosen: list[Move]) -> Illegal
     choice = variant.capture_choice
     params = {"variant": name, "move": best_text}
     if choice is CaptureChoice.KING_PRECEDENCE and not move.by_king:
-        examples = _or_list([move_text(variant, m) for m in chosen[:3]])
-        if len(chosen) > 3:
-            examples += " ..."
-        params["move"] = examples
+        english, params["move"] = _examples([move_text(variant, m) for m in chosen])
         return IllegalMoveError(
-            f"{name}: a king that can capture must capture ({examples})",
+            f"{name}: a king that can capture must capture ({english})",
             "king_must_capture",
             params,
         )

@@ -16,7 +16,7 @@ from damiera.rules.notation import (
     move_text,
     parse_move,
 )
-from damiera.rules.position import parse_fen
+from damiera.rules.position import parse_fen, start_position
 from damiera.rules.variant import variant
 
 
@@ -185,3 +185,15 @@ def test_refusal_params_list_moves_with_commas_and_no_english_or(
     assert err.code == code
     assert err.params[field] == listed
     assert " or " in str(err)  # the English sentence keeps its "a, b or c"
+
+
+def test_piece_cannot_move_lists_every_legal_move_in_english_as_params_do() -> None:
+    # International start: nine legal moves, none by the man on 45.
+    v = variant("international")
+    with pytest.raises(IllegalMoveError) as info:
+        parse_move(v, start_position(v), "45-40")
+    err = info.value
+    assert err.code == "piece_cannot_move"
+    assert str(err).endswith(
+        "legal moves: 31-26, 31-27, 32-27, 32-28, 33-28, 33-29, 34-29, 34-30 or 35-30")
+    assert err.params["moves"].split(", ")[-1] == "35-30"

@@ -378,9 +378,8 @@ def explain_illegal(
             {"move": text, "square": labels[0], "moves": ", ".join(from_here)},
         )
     everything = [move_text(variant, m) for m in legal]
-    shown = _or_list(everything[:8]) + (" ..." if len(everything) > 8 else "")
     return IllegalMoveError(
-        f"the piece on {labels[0]} cannot move now; legal moves: {shown}",
+        f"the piece on {labels[0]} cannot move now; legal moves: {_or_list(everything)}",
         "piece_cannot_move",
         {"square": labels[0], "moves": ", ".join(everything)},
     )

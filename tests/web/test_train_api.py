@@ -150,3 +150,21 @@ def test_the_trainer_page_is_translated_and_in_the_menu(client: TestClient) -> N
     assert 'href="/train"' in r.text and 'href="/puzzles"' in r.text
     assert client.get("/static/train/train.js").status_code == 200
 
+
+
+def test_trainer_and_puzzles_take_a_variant_id_as_long_as_games_do(client: TestClient) -> None:
+    # A custom rule set's id grows with its name: 43 characters here; games, challenges and
+    # the analysis board take ids up to MAX_VARIANT_ID, and so must the trainer and puzzles.
+    from damiera.web.store_tables import MAX_VARIANT_ID
+
+    vid = "custom:1110100012:Our village club rules 24"
+    assert variant(vid).id == vid and len(vid) == 43
+    for path in ("/train", "/api/train/session", "/puzzles", "/puzzles/daily",
+                 "/api/puzzles/next", "/api/puzzles/daily"):
+        r = client.get(path, params={"variant": vid})
+        assert r.status_code == 200, (path, r.text[:200])
+        r = client.get(path, params={"variant": "x" * (MAX_VARIANT_ID + 1)})
+        assert r.status_code == 422, path
+    assert client.get("/api/train/session", params={"variant": vid}).json()["variant"] == vid
+    r = client.post("/api/train/answer", json={"variant": vid, "exercise": "nonsense"})
+    assert r.status_code == 400

@@ -70,6 +70,7 @@ from damiera.web.new_game import MAX_START_MOVES, NewGame
 from damiera.web.seats import require_same_origin
 from damiera.web.security_headers import secure_cookie
 from damiera.web.serialization import variant_json
+from damiera.web.store_tables import MAX_VARIANT_ID
 
 PLAYER_COOKIE = "damiera_player"
 
@@ -77,7 +78,7 @@ PLAYER_COOKIE = "damiera_player"
 class NewGameBody(BaseModel):
     """Options of a new game; everything but ``variant`` is optional."""
 
-    variant: str = Field(examples=["italian", "international+losing"], max_length=64,
+    variant: str = Field(examples=["italian", "international+losing"], max_length=MAX_VARIANT_ID,
                          description="a rule set's id, or its canonical id with options")
     opponent: Literal["computer", "friend", "online"] = Field(
         default="computer",

@@ -68,6 +68,7 @@ from damiera.web.my_games import games_of, started
 from damiera.web.pages import request_locale, script_json
 from damiera.web.seats import require_same_origin
 from damiera.web.serialization import move_numbers, options_json, pieces_json, variant_json
+from damiera.web.store_tables import MAX_VARIANT_ID
 
 _ = i18n.gettext
 
@@ -96,7 +97,8 @@ class ImportBody(BaseModel):
 class ReplayBody(BaseModel):
     """One game of an import: its variant, start FEN and moves."""
 
-    variant: str = Field(max_length=64, examples=["international", "international+losing"])
+    variant: str = Field(max_length=MAX_VARIANT_ID,
+                         examples=["international", "international+losing"])
     fen: str | None = Field(default=None, max_length=600)
     moves: list[str] = Field(default_factory=list, max_length=MAX_REPLAY_PLIES)
 

@@ -41,6 +41,7 @@ from damiera.web.live.routes import EventStream
 from damiera.web.live.strings import live_strings
 from damiera.web.lobby.challenges import Challenges
 from damiera.web.pages import request_locale
+from damiera.web.store_tables import MAX_VARIANT_ID
 
 _ = i18n.gettext
 
@@ -51,7 +52,7 @@ QUEUE = 64
 class ChallengeBody(BaseModel):
     """A challenge to open."""
 
-    variant: str = Field(examples=["international", "russian+losing"], max_length=64)
+    variant: str = Field(examples=["international", "russian+losing"], max_length=MAX_VARIANT_ID)
     clock: str | None = Field(default=None, max_length=20, examples=["5+3"])
     side: Literal["white", "black", "random"] = "random"
     optional_capture: bool = False

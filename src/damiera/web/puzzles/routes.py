@@ -52,6 +52,7 @@ from damiera.web.puzzles.strings import js_strings, theme_names
 from damiera.web.seats import owner_key, require_same_origin, seat_key
 from damiera.web.serialization import variant_json
 from damiera.web.store import GameStore, NotFoundError
+from damiera.web.store_tables import MAX_VARIANT_ID
 
 _ = i18n.gettext
 
@@ -68,7 +69,8 @@ def _player(request: Request) -> str | None:
     return owner_key(current_player(request))
 
 
-def _page_choice(variant_id: str = Query("international", alias="variant", max_length=40),
+def _page_choice(variant_id: str = Query("international", alias="variant",
+                                         max_length=MAX_VARIANT_ID),
                  optional_capture: bool = False) -> dict[str, Any]:
     """The rule set a puzzles page's address asks for (an unknown one: International)."""
     return {"variant": variant_id if variant_id in VARIANTS else "international",
@@ -135,7 +137,7 @@ def build_router(store: GameStore, requests: RateLimiter) -> APIRouter:
     @router.get("/api/puzzles/next", tags=["puzzles"],
                 summary="The next puzzle near your rating", dependencies=limited)
     async def next_puzzle(request: Request,
-                          variant_id: str = Query(alias="variant", max_length=40),
+                          variant_id: str = Query(alias="variant", max_length=MAX_VARIANT_ID),
                           optional_capture: bool = False) -> JSONResponse:
         request_locale(request)
         v = rule_set(variant_id, optional_capture)
@@ -144,7 +146,7 @@ def build_router(store: GameStore, requests: RateLimiter) -> APIRouter:
 
     @router.get("/api/puzzles/daily", tags=["puzzles"], summary="Today's puzzle", dependencies=limited)
     async def daily_puzzle(request: Request,
-                           variant_id: str = Query(alias="variant", max_length=40),
+                           variant_id: str = Query(alias="variant", max_length=MAX_VARIANT_ID),
                            optional_capture: bool = False) -> JSONResponse:
         request_locale(request)
         v = rule_set(variant_id, optional_capture)

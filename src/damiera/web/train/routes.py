@@ -43,6 +43,7 @@ from damiera.web.errors import BadRequest, rule_set
 from damiera.web.limits import RateLimiter, per_client
 from damiera.web.pages import render, request_locale, script_json
 from damiera.web.serialization import move_json, pieces_json, variant_json
+from damiera.web.store_tables import MAX_VARIANT_ID
 from damiera.web.train.strings import js_strings, question, rule_name, rule_sentence
 
 _ = i18n.gettext
@@ -51,7 +52,7 @@ _ = i18n.gettext
 class AnswerBody(BaseModel):
     """An answer to one exercise (one of ``path``, ``squares``, ``legal``, ``winner``)."""
 
-    variant: str = Field(max_length=40)
+    variant: str = Field(max_length=MAX_VARIANT_ID)
     optional_capture: bool = False
     exercise: str = Field(max_length=120)
     path: list[str] | None = Field(default=None, max_length=30)
@@ -167,7 +168,7 @@ def build_router(requests: RateLimiter) -> APIRouter:
 
     @router.get("/train", response_class=HTMLResponse, include_in_schema=False)
     async def page(request: Request,
-                   variant_id: str = Query("italian", alias="variant", max_length=40),
+                   variant_id: str = Query("italian", alias="variant", max_length=MAX_VARIANT_ID),
                    optional_capture: bool = False) -> HTMLResponse:
         request_locale(request)
         if variant_id not in VARIANTS:
@@ -186,7 +187,7 @@ def build_router(requests: RateLimiter) -> APIRouter:
     @router.get("/api/train/session", tags=["trainer"],
                 summary="Ten exercises of a rule set, missed rules first", dependencies=limited)
     async def new_session(request: Request,
-                          variant_id: str = Query(alias="variant", max_length=40),
+                          variant_id: str = Query(alias="variant", max_length=MAX_VARIANT_ID),
                           optional_capture: bool = False,
                           again: str = Query("", max_length=200)) -> JSONResponse:
         request_locale(request)

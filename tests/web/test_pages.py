@@ -63,3 +63,35 @@ def test_my_games_page_empty_for_a_new_browser(db_url: str):
 def test_static_files_are_served(client: TestClient):
     for name in ["board.js", "play.js", "menu.js", "style.css", "favicon.svg"]:
         assert client.get(f"/static/{name}").status_code == 200
+
+
+def test_a_page_address_out_of_bounds_gets_the_error_page_with_the_reason(client: TestClient):
+    # Each page refuses a query parameter it cannot take with the site's error page (as an
+    # unknown game or custom rule set does), not the API's JSON.
+    cases = [
+        ("/analysis?optional_capture=maybe", "optional_capture (query parameter)"),
+        ("/analysis?game=" + "g" * 65, "game (query parameter)"),
+        ("/analysis?fen=" + "W" * 1001, "fen (query parameter)"),
+        ("/puzzles/daily?variant=" + "x" * 300, "variant (query parameter)"),
+        ("/train?variant=" + "x" * 300, "variant (query parameter)"),
+    ]
+    for path, reason in cases:
+        r = client.get(path)
+        assert r.status_code == 422, path
+        assert r.headers["content-type"].startswith("text/html"), path
+        assert "<html" in r.text and reason in r.text, path
+        assert "The page cannot open this address" in r.text
+    r = client.get("/train?variant=" + "x" * 300, headers={"accept-language": "ru"})
+    assert r.status_code == 422 and "Страница не может открыть этот адрес" in r.text
+
+
+def test_the_api_keeps_its_json_errors_for_the_same_bounds(client: TestClient):
+    r = client.get("/api/train/session", params={"variant": "x" * 300})
+    assert r.status_code == 422
+    assert r.json() == {"error": "variant (query parameter): String should have at most 64 "
+                                 "characters"}
+    r = client.get("/api/analysis/position", params={"variant": "russian",
+                                                     "optional_capture": "maybe"})
+    assert r.status_code == 422 and "optional_capture" in r.json()["error"]
+    r = client.post("/join/nosuchsecret", json={"name": "x" * 5000})
+    assert r.headers["content-type"].startswith("application/json")

@@ -50,7 +50,7 @@ from damiera.web.computer import ComputerPool
 from damiera.web.computer_jobs import ENVIRONMENT as REDIS_ENVIRONMENT
 from damiera.web.computer_queue import QueueFailed
 from damiera.web.custom.routes import build_router as custom_router
-from damiera.web.error_pages import failure_page, wants_page
+from damiera.web.error_pages import failure_page, refused_page, wants_page, wants_page_answer
 from damiera.web.errors import BadRequest, Conflict, IllegalMove
 from damiera.web.games import GameService
 from damiera.web.housekeeping import clean_up_forever
@@ -252,11 +252,16 @@ def create_app(
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     @app.exception_handler(NotFoundError)
-    async def _not_found(_r: Request, exc: NotFoundError) -> Response:
-        return error_response(404, str(exc.args[0]) if exc.args else "not found")
+    async def _not_found(request: Request, exc: NotFoundError) -> Response:
+        message = str(exc.args[0]) if exc.args else "not found"
+        if wants_page_answer(request):
+            return refused_page(request, 404, message)
+        return error_response(404, message)
 
     @app.exception_handler(BadRequest)
-    async def _bad(_r: Request, exc: BadRequest) -> Response:
+    async def _bad(request: Request, exc: BadRequest) -> Response:
+        if wants_page_answer(request):
+            return refused_page(request, 400, str(exc))
         return error_response(400, str(exc))
 
     @app.exception_handler(IllegalMove)
@@ -301,6 +306,8 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
+        if wants_page_answer(request):   # a page's address: the error page, with the reason
+            return refused_page(request, 422, validation_message(exc.errors()))
         return error_response(422, validation_message(exc.errors()))
 
     @app.exception_handler(Exception)

@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from damiera.rules.notation import move_text
+from damiera.rules.position import MAX_FEN_TEXT
 from damiera.rules.variant import variant
 from tests.planted import planted_game
 from tests.web.conftest import new_game, play
@@ -148,8 +149,23 @@ def test_stream_bounds_its_input(client: TestClient) -> None:
     assert r.status_code == 422
     r = client.get("/api/analysis/stream", params={"variant": "american", "fen": "W:W1:B3"})
     assert r.status_code == 400 and r.json()["code"] == "bad_fen"
-    r = client.get("/api/analysis/stream", params={"variant": "american", "fen": "W" * 601})
+    r = client.get("/api/analysis/stream",
+                   params={"variant": "american", "fen": "W" * (MAX_FEN_TEXT + 1)})
     assert r.status_code == 422
+
+
+def test_analysis_takes_a_fen_as_long_as_a_game_does(client: TestClient) -> None:
+    # The rules core's bound (MAX_FEN_TEXT, 1,000 characters, as the README says and games
+    # take), not a bound of the analysis board's own.
+    fen = "W:W22:B3" + " " * 700
+    assert client.post("/api/games", json={"variant": "american", "opponent": "friend",
+                                           "fen": fen}).status_code == 201
+    r = client.get("/api/analysis/position", params={"variant": "american", "fen": fen})
+    assert r.status_code == 200 and r.json()["fen"] == "W:W22:B3"
+    assert client.get("/analysis", params={"variant": "american", "fen": fen}).status_code == 200
+    too_long = {"variant": "american", "fen": "W" * (MAX_FEN_TEXT + 1)}
+    assert client.get("/api/analysis/position", params=too_long).status_code == 422
+    assert client.get("/analysis", params=too_long).status_code == 422
 
 
 def test_stream_reuses_its_worker_process(client: TestClient) -> None:

@@ -65,7 +65,14 @@ from damiera.rules.notation import (
     move_labels,
     parse_move,
 )
-from damiera.rules.position import FenError, Position, parse_fen, start_position, write_fen
+from damiera.rules.position import (
+    MAX_FEN_TEXT,
+    FenError,
+    Position,
+    parse_fen,
+    start_position,
+    write_fen,
+)
 from damiera.rules.variant import VARIANTS, UnknownVariantError, Variant, variant
 from damiera.web import i18n
 from damiera.web.analysis.reviews import Review, ReviewBook
@@ -83,8 +90,9 @@ from damiera.web.serialization import moves_with_paths_json, pieces_json, varian
 from damiera.web.store import NotFoundError
 from damiera.web.store_tables import MAX_VARIANT_ID
 
-#: Longest FEN accepted (a full International board is about 330 characters).
-MAX_FEN = 600
+#: Longest FEN accepted: the rules core's own bound, as for games (a full International
+#: board is about 330 characters).
+MAX_FEN = MAX_FEN_TEXT
 #: Longest game reviewed (plies) and longest move text.
 MAX_MOVES = 600
 MAX_MOVE_TEXT = 80

@@ -201,3 +201,9 @@ def test_a_rule_set_that_cannot_be_read_is_said_not_silently_replaced(page: Page
     open_analysis(page, "variant=custom%3A2")
     expect(page.locator("#message")).to_contain_text("cannot be read")
     expect(page.locator("#message")).to_contain_text("International")
+
+
+def test_an_unknown_game_in_the_address_says_so_over_the_start_position(page: Page) -> None:
+    open_analysis(page, "variant=russian&game=nosuchgame")
+    expect(page.locator("#message")).to_contain_text("There is no game with this address")
+    assert pieces(page)["c3"] == "white-man"

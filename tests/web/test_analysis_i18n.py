@@ -60,3 +60,28 @@ def test_arabic_analysis_page_is_right_to_left_and_translated(client: TestClient
     r = client.get("/analysis", params={"lang": "ar"})
     assert 'dir="rtl"' in r.text and "لوحة التحليل" in r.text and "محرر الوضع" in r.text
     client.cookies.clear()
+
+
+def _initial(html: str) -> dict[str, object]:
+    import json
+
+    found = re.search(r'<script type="application/json" id="page-data">(.*?)</script>', html,
+                      re.DOTALL)
+    assert found
+    initial: dict[str, object] = json.loads(found.group(1))["initial"]
+    return initial
+
+
+def test_an_unknown_game_in_the_address_is_said_in_every_language(client: TestClient) -> None:
+    english = "There is no game with this address, so the board shows the start position."
+    for code in i18n.available_locales():
+        r = client.get("/analysis", params={"game": "nosuchgame", "lang": code})
+        assert r.status_code == 200
+        notice = _initial(r.text).get("refused")
+        expected = english if code == "en" else _catalog(code)[english]
+        assert notice == expected and notice, code
+        assert code == "en" or notice != english
+    game = client.post("/api/games", json={"variant": "russian", "opponent": "friend"}).json()
+    found = _initial(client.get("/analysis", params={"game": game["id"]}).text)
+    assert found["game_id"] == game["id"] and "refused" not in found
+    client.cookies.clear()

@@ -347,8 +347,11 @@ def build_router(games: GameService, pool: WorkerPool, render: Any,
         if game is not None:
             try:
                 stored = await games.load(game)
-            except NotFoundError:
+            except NotFoundError:  # the start position, and why (not a silent fallback)
                 stored = None
+                initial["refused"] = i18n.gettext(
+                    "There is no game with this address, so the board shows the start "
+                    "position.")
             if stored is not None:
                 g: Game = games.rebuild(stored)
                 initial.update(
@@ -359,9 +362,9 @@ def build_router(games: GameService, pool: WorkerPool, render: Any,
             rules = variant(initial["variant"])
         except ValueError as exc:  # an unknown or impossible id: the default board, and why
             why = reason(exc) if isinstance(exc, CustomRuleError) else str(exc)
-            initial["refused"] = i18n.gettext(
+            initial["refused"] = " ".join(filter(None, [initial.get("refused"), i18n.gettext(
                 "This rule set cannot be read, so the board shows International draughts: "
-                "{reason}").replace("{reason}", why[:300])
+                "{reason}").replace("{reason}", why[:300])]))
             rules, initial["variant"] = VARIANTS["international"], "international"
         shown = variants_data
         if rules.id not in VARIANTS:  # a custom rule set: its board and its name

@@ -86,6 +86,16 @@ def test_language_urls_are_normalised(client: TestClient) -> None:
     assert r.headers["location"] == "/cs/rules"
 
 
+def test_a_rule_set_page_without_a_language_redirects_like_the_index(client: TestClient) -> None:
+    r = client.get("/rules/russian", headers={"accept-language": "ru"}, follow_redirects=False)
+    assert r.status_code == 307 and r.headers["location"] == "/ru/rules/russian"
+    r = client.get("/rules/italian?lang=it", follow_redirects=False)
+    assert r.headers["location"] == "/it/rules/italian"
+    assert client.get("/rules/russian").status_code == 200
+    r = client.get("/rules/checkers", follow_redirects=False)
+    assert r.status_code == 404 and "This page does not exist." in r.text
+
+
 def test_language_switcher_keeps_the_rules_page(client: TestClient) -> None:
     r = client.get("/lang/ar?next=/it/rules/czech", follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == "/ar/rules/czech"

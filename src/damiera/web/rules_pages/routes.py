@@ -1,4 +1,5 @@
-"""Routes of the rules pages: ``/{lang}/rules`` (index) and ``/{lang}/rules/{page}``.
+"""Routes of the rules pages: ``/{lang}/rules`` (index) and ``/{lang}/rules/{page}``;
+``/rules`` and ``/rules/{page}`` redirect to them in the request's language.
 
 The site's app includes :func:`build_router` with one line. Pages are rendered with the
 site's shared :func:`damiera.web.pages.render` (``base.html``: ☰ menu, ``lang``/``dir``), so
@@ -117,6 +118,14 @@ def build_router() -> APIRouter:
     @router.get("/rules")
     async def rules_home(request: Request) -> Response:
         return RedirectResponse(f"/{request_locale(request)}/rules", status_code=307)
+
+    @router.get("/rules/{page_id}")
+    async def rules_page_home(request: Request, page_id: str) -> Response:
+        # /rules/russian: that page in the request's language, as /rules is the index.
+        if page_id not in page_ids():
+            request_locale(request)
+            return _not_found(request)
+        return RedirectResponse(f"/{request_locale(request)}/rules/{page_id}", status_code=307)
 
     @router.get("/{lang}/rules", response_class=HTMLResponse)
     async def rules_index(request: Request, lang: str) -> Response:

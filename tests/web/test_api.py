@@ -195,3 +195,24 @@ def test_422_names_the_missing_or_malformed_field(client: TestClient, method: st
     r = client.post(f"/api/games/{game['id']}/moves", content=b"{bad",
                     headers={"content-type": "application/json"})
     assert r.status_code == 422 and r.json()["error"].startswith("request body: not valid JSON")
+
+
+@pytest.mark.parametrize("level", [True, False, "2", 1.5, 4])
+def test_a_level_that_is_not_1_2_or_3_is_refused_booleans_too(client: TestClient, level: Any):
+    # JSON true passes a lax int check as 1: it must be refused like "2" and 1.5.
+    r = client.post("/api/games", json={"variant": "international", "opponent": "computer",
+                                         "level": level})
+    assert r.status_code == 422 and "level" in r.json()["error"]
+
+
+def test_a_boolean_version_is_refused_not_read_as_1(client: TestClient):
+    game = new_game(client, variant="italian", opponent="friend")
+    r = client.post(f"/api/games/{game['id']}/moves", json={"move": "22-19", "version": True})
+    assert r.status_code == 422 and "version" in r.json()["error"]
+    for action in ("undo", "resign", "reply"):
+        r = client.post(f"/api/games/{game['id']}/{action}", json={"version": False})
+        assert r.status_code == 422 and "version" in r.json()["error"], action
+    assert client.get(f"/api/games/{game['id']}").json()["history"] == []
+    r = client.post(f"/api/games/{game['id']}/moves",
+                    json={"move": "22-19", "version": game["version"]})
+    assert r.status_code == 200

@@ -55,7 +55,8 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from damiera.rules.notation import MAX_MOVE_TEXT
 from damiera.rules.position import MAX_FEN_TEXT
@@ -73,6 +74,17 @@ from damiera.web.serialization import variant_json
 from damiera.web.store_tables import MAX_VARIANT_ID
 
 PLAYER_COOKIE = "damiera_player"
+
+
+def _not_a_boolean(value: Any) -> Any:
+    """``value`` unless it is ``true`` or ``false``, which the lax int check reads as 1 or 0."""
+    if isinstance(value, bool):
+        raise PydanticCustomError("int_type", "Input should be a valid integer, not a boolean")
+    return value
+
+
+#: A whole number in a JSON body (``true`` and ``false`` are refused, not read as 1 and 0).
+JsonInt = Annotated[int, BeforeValidator(_not_a_boolean)]
 
 
 class NewGameBody(BaseModel):
@@ -113,6 +125,14 @@ class NewGameBody(BaseModel):
         f"notation (at most {MAX_MOVE_TEXT} characters each): the game continues after them",
     )
 
+    @field_validator("level", mode="before")
+    @classmethod
+    def _level_is_not_a_boolean(cls, value: Any) -> Any:
+        """``true`` is refused as a level (a bool passes the literal check as 1)."""
+        if isinstance(value, bool):
+            raise PydanticCustomError("literal_error", "Input should be 1, 2 or 3")
+        return value
+
 
 #: Bounds of a move given as squares (``path``): squares, characters of a square's label.
 MAX_PATH_SQUARES = 40
@@ -137,7 +157,7 @@ class MoveBody(BaseModel):
         if isinstance(data, dict) and "move" not in data and data.get("path") is not None:
             return {**data, "move": ""}
         return data
-    version: int | None = Field(
+    version: JsonInt | None = Field(
         default=None,
         description="the game's version the move was chosen on (409 if it changed since)",
     )
@@ -146,7 +166,7 @@ class MoveBody(BaseModel):
 class ReplyBody(BaseModel):
     """The game's version at which the page saw the computer to move (optional)."""
 
-    version: int | None = Field(
+    version: JsonInt | None = Field(
         default=None,
         description="the game's version the page saw (if the game has moved on since and the "
                     "computer's reply is stored, the game is answered as it is, not 409)",
@@ -156,7 +176,7 @@ class ReplyBody(BaseModel):
 class VersionBody(BaseModel):
     """The game's version the page knows (optional): refused with 409 if it changed since."""
 
-    version: int | None = Field(
+    version: JsonInt | None = Field(
         default=None,
         description="the game's version the request was made on (409 if it changed since)",
     )

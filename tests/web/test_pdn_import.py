@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from damiera import pdn
+from damiera.rules.position import MAX_FEN_TEXT
 from damiera.web import i18n, pdn_import
 from damiera.web.app import create_app
 from damiera.web.limits import Limits
@@ -148,6 +149,23 @@ def test_replay_gives_every_position_of_a_listed_game(alice: TestClient) -> None
     assert [m["move"] for m in data["moves"]] == game["moves"]
     r = alice.post("/api/pdn/replay", json={"variant": "international", "moves": ["32-28", "32-28"]})
     assert r.status_code == 400 and "move 2" in r.json()["error"]
+
+
+def test_replay_takes_a_start_fen_as_long_as_a_game_does(alice: TestClient) -> None:
+    """The replay route capped its FEN at 600 characters while games and the analysis board
+    take the rules core's MAX_FEN_TEXT: a long (spaced) FEN a game accepts replays too, and
+    one character more is refused as everywhere."""
+    fen = "W:W31,32,33,34,35:B1,2,3,4,5"
+    long = fen + " " * (MAX_FEN_TEXT - len(fen))
+    assert len(long) > 600
+    assert alice.post("/api/games", json={"variant": "international", "opponent": "friend",
+                                          "fen": long}).status_code == 201
+    r = alice.post("/api/pdn/replay", json={"variant": "international", "fen": long,
+                                            "moves": ["31-26"]})
+    assert r.status_code == 200, r.text
+    r = alice.post("/api/pdn/replay", json={"variant": "international", "fen": long + " ",
+                                            "moves": []})
+    assert r.status_code == 422
 
 
 def test_anyone_imports_and_continues_but_only_the_creator_plays_the_new_game(

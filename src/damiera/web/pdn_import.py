@@ -54,7 +54,7 @@ from pydantic import BaseModel, Field
 from damiera.pdn import PdnError, PdnGame, read_games
 from damiera.rules.game import Game
 from damiera.rules.notation import NotationError, move_labels, move_text
-from damiera.rules.position import FenError, parse_fen, write_fen
+from damiera.rules.position import MAX_FEN_TEXT, FenError, parse_fen, write_fen
 from damiera.rules.variant import VARIANTS, UnknownVariantError, unknown_variant_hint, variant
 from damiera.web import i18n
 from damiera.web.api import current_player
@@ -99,7 +99,7 @@ class ReplayBody(BaseModel):
 
     variant: str = Field(max_length=MAX_VARIANT_ID,
                          examples=["international", "international+losing"])
-    fen: str | None = Field(default=None, max_length=600)
+    fen: str | None = Field(default=None, max_length=MAX_FEN_TEXT)
     moves: list[str] = Field(default_factory=list, max_length=MAX_REPLAY_PLIES)
 
 

@@ -118,6 +118,7 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
         v = game.variant
         start = game.game.start
         number = game.game.start_move_number
+        clocks = game.game.start_clocks.text
         plies = game.plies
         all_tags = dict(game.tags)
         token = canonical_result(v, game.result)
@@ -126,6 +127,7 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
         v = game.variant
         start = game.start
         number = game.start_move_number
+        clocks = game.start_clocks.text
         plies = [Ply(m) for m in game.moves]
         all_tags = {}
         outcome = game.outcome()
@@ -159,8 +161,8 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
     all_tags.pop("FEN", None)
     all_tags.pop("SetUp", None)
     all_tags.pop("Setup", None)
-    if start != start_position(v):
-        all_tags["FEN"] = write_fen(v, start)
+    if start != start_position(v) or clocks:   # with the start's H and F (lidraughts)
+        all_tags["FEN"] = write_fen(v, start) + clocks
     ordered = {k: all_tags.get(k) or "?" for k in ROSTER}
     ordered["Result"] = token
     for key in ("GameType", "Variant", "CaptureRule", "FEN"):

@@ -320,6 +320,15 @@ class Game:
         return None if square < 0 else geometry(self.variant).label(square)
 
     @property
+    def start_clocks(self) -> FenClocks:
+        """The lidraughts FEN fields of the start (:class:`~damiera.rules.position.FenClocks`):
+        the plies without progress the game started with (``H``) and the number of its first
+        move (``F``), each None when it is the default (0, 1), as the PDN writer writes them
+        after the start's FEN."""
+        quiet, number = self._quiet_plies[0], self.start_move_number
+        return FenClocks(quiet or None, None if number == 1 else number)
+
+    @property
     def plies_without_progress(self) -> int:
         """Plies in a row without a capture or a promotion (the draw rule counts 2 per move)."""
         return self._quiet_plies[-1]

@@ -77,7 +77,14 @@ def replace_regular(path: str | os.PathLike[str]) -> Iterator[io.BufferedWriter]
     gets the umask's (``0o666 & ~umask``, as ``open(path, "w")``). Raises
     :class:`NotRegularFileError` (an OSError, ``strerror`` e.g. ``"a FIFO, not a regular
     file"``) before anything is written when ``path`` names a FIFO, a device, a directory or
-    a socket, and OSError when it cannot be written."""
+    a socket, or ends with ``/``; FileNotFoundError for an empty path; OSError when it cannot
+    be written."""
+    name = os.fspath(path)
+    if not name:
+        raise FileNotFoundError(errno.ENOENT, "an empty file name", name)
+    if name.endswith(("/", os.sep)):   # realpath would drop the slash and write a file
+        raise NotRegularFileError(errno.EISDIR, "a folder's name (it ends with /), not a file",
+                                  name)
     target = os.path.realpath(path)
     try:
         st: os.stat_result | None = os.stat(target)

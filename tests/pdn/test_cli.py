@@ -207,3 +207,36 @@ def test_convert_refuses_an_output_that_is_not_a_regular_file(
     after = out_path.lstat()
     assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.pdn", "out"]
+
+
+def test_convert_refuses_to_write_over_its_input(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """``convert f.pdn -o f.pdn`` wrote the readable games over the file, so its games with
+    errors were lost; the output naming the input (by any path) is refused, the file kept."""
+    src = tmp_path / "in.pdn"
+    src.write_text(GOOD + "\n" + GOOD.replace("32-28", "32-27"))
+    before = src.read_bytes()
+    (tmp_path / "link.pdn").symlink_to(src.name)
+    for out_path in (src, tmp_path / "link.pdn", tmp_path / "." / "in.pdn"):
+        status, out, err = run(capsys, "pdn", "convert", str(src), "-o", str(out_path))
+        assert (status, out) == (2, "")
+        assert err == (f"damiera: error: {out_path}: the output is the input file; write to "
+                       "another file\n")
+    assert src.read_bytes() == before
+
+
+@pytest.mark.parametrize("name", ["new/", "", "in.pdn/"])
+def test_convert_refuses_a_folder_name_or_an_empty_name_as_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """``-o yy/`` wrote a file ``yy`` (the path's slash was dropped) and ``-o ""`` said the
+    current folder was a directory: both are refused in one line and nothing is written."""
+    src = tmp_path / "in.pdn"
+    src.write_text(GOOD)
+    target = f"{tmp_path}/{name}" if name else ""
+    status, out, err = run(capsys, "pdn", "convert", str(src), "-o", target)
+    assert (status, out) == (2, "")
+    reason = ("an empty file name" if not name
+              else "a folder's name (it ends with /), not a file")
+    assert err == f"damiera: error: {target}: {reason}\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.pdn"]

@@ -20,6 +20,7 @@ guessed from how the squares are written and which rules replay the games
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -91,11 +92,23 @@ def _convert(args: argparse.Namespace, v: Variant | None, write: Callable[[str],
     return status
 
 
+def _same_file(a: str, b: str) -> bool:
+    """Whether paths ``a`` and ``b`` name one existing file (``-``: standard input)."""
+    try:
+        return a != "-" and os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
 def _cmd_convert(args: argparse.Namespace) -> int:
     v = _variant(args.variant)
     try:
         if args.output == "-":
             return _convert(args, v, sys.stdout.write)
+        if _same_file(args.file, args.output):   # its games with errors would be lost
+            print(f"damiera: error: {args.output}: the output is the input file; write to "
+                  "another file", file=sys.stderr)
+            return 2
         # whole or not at all, through a symlink, keeping the file's mode; a FIFO, a device
         # or a directory is refused (damiera.files.replace_regular)
         with replace_regular(args.output) as out:

@@ -162,7 +162,10 @@ def test_analysis_takes_a_fen_as_long_as_a_game_does(client: TestClient) -> None
                                            "fen": fen}).status_code == 201
     r = client.get("/api/analysis/position", params={"variant": "american", "fen": fen})
     assert r.status_code == 200 and r.json()["fen"] == "W:W22:B3"
-    assert client.get("/analysis", params={"variant": "american", "fen": fen}).status_code == 200
+    page = client.get("/analysis", params={"variant": "american", "fen": fen})
+    assert page.status_code == 200
+    # The page's FEN field takes as much (its maxlength was 600, cutting a pasted FEN).
+    assert f'id="ed-fen" spellcheck="false" maxlength="{MAX_FEN_TEXT}"' in page.text
     too_long = {"variant": "american", "fen": "W" * (MAX_FEN_TEXT + 1)}
     assert client.get("/api/analysis/position", params=too_long).status_code == 422
     assert client.get("/analysis", params=too_long).status_code == 422

@@ -371,7 +371,7 @@ def build_router(games: GameService, pool: WorkerPool, render: Any,
             shown = [*variants_data, variant_json(rules)]
         data = {"variants": shown, "initial": initial, "strings": js_strings()}
         return render(request, "analysis.html",  # type: ignore[no-any-return]
-                      {"title": i18n.gettext("Analysis board"),
+                      {"title": i18n.gettext("Analysis board"), "max_fen": MAX_FEN,
                        "page_data": script_json(data)})
 
     @router.get("/api/analysis/position", tags=["analysis"],

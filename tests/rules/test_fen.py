@@ -127,6 +127,9 @@ def test_fen_lidraughts_halfmove_and_move_number_fields_are_read() -> None:
     assert parse_fen_clocks(v, "W:W31-50:B1-20:F12.") == (plain, FenClocks(None, 12))
     assert parse_fen_clocks(v, "W:W31-50:B1-20") == (plain, FenClocks())
     assert FenClocks(3, 20).text == ":H3:F20" and FenClocks().text == ""
+    # Leading zeros count for nothing: H0000001 is 1 (it was refused as over 9999).
+    assert parse_fen_clocks(v, "W:W31-50:B1-20:H0000001:F" + "0" * 500 + "12") == (
+        plain, FenClocks(1, 12))
 
 
 @pytest.mark.parametrize(("fen", "message"), [

@@ -190,8 +190,9 @@ def _clock(part: str, clocks: FenClocks) -> FenClocks:
     if not (digits.isascii() and digits.isdigit()):
         raise FenError(f"the {letter} field ({name}) takes digits only, as in {example}, "
                        f"not {fen_excerpt(part)}")
-    value = int(digits[:6])
-    if len(digits) > 6 or value > MAX_FEN_CLOCK:
+    significant = digits.lstrip("0") or "0"   # H0000001 is 1
+    value = int(significant[:6])
+    if len(significant) > 6 or value > MAX_FEN_CLOCK:
         raise FenError(f"the {letter} field ({name}) is at most {MAX_FEN_CLOCK}, not "
                        f"{fen_excerpt(part)}")
     if letter == "H":

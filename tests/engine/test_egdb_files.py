@@ -268,35 +268,6 @@ def test_egdb_build_and_info_print_their_lines(tmp_path: Path,
     assert lines[-1] == "usable: up to 3 pieces"
 
 
-def test_egdb_info_names_unusable_files_and_counts_usable_pieces_below_them(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A file cut short or holding another class was counted as present, so ``egdb info``
-    said a database was usable that the engine would refuse: now each such file is named
-    with load's reason, and "usable" stops below its piece count."""
-    folder = _built(variant("american"), tmp_path)
-    whole = (folder / "1011.egdb").read_bytes()
-    (folder / "1011.egdb").write_bytes(whole[:-10])
-    (folder / "1001.egdb").write_bytes((folder / "0101.egdb").read_bytes())
-    capsys.readouterr()
-    assert main(["egdb", "info", "american", "--dir", str(tmp_path)]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert re.fullmatch(r"2 pieces: 4 of 4 classes, [\d,]+ bytes, 1 unusable", lines[1])
-    assert lines[2] == f"  unusable: {folder / '1001.egdb'}: holds class 0101, not 1001"
-    assert re.fullmatch(r"3 pieces: 12 of 12 classes, [\d,]+ bytes, 1 unusable", lines[3])
-    assert re.fullmatch(rf"  unusable: {re.escape(str(folder / '1011.egdb'))}: cut short: "
-                        r"\d+ bytes of data, the header says \d+", lines[4])
-    assert lines[-2:] == ["usable: none", ("delete the unusable files and build again: "
-                                           "damiera egdb build american --pieces 3")]
-
-    (folder / "1001.egdb").unlink()
-    assert main(["egdb", "build", "american", "--pieces", "2", "--dir", str(tmp_path)]) == 0
-    capsys.readouterr()
-    assert main(["egdb", "info", "american", "--dir", str(tmp_path)]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert re.fullmatch(r"2 pieces: 4 of 4 classes, [\d,]+ bytes", lines[1])
-    assert lines[-2] == "usable: up to 2 pieces"
-
-
 def test_egdb_build_international_solves_the_10x10_board(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["egdb", "build", "international", "--pieces", "3", "--dir", str(tmp_path)]) == 0

@@ -19,6 +19,7 @@ data folder) unless a caller names one. Build times and sizes per piece count ar
 from __future__ import annotations
 
 import functools
+import os
 import shlex
 import time
 from collections.abc import Callable, Iterator
@@ -236,10 +237,11 @@ def info(variant: Variant, directory: Path | None = None) -> list[PieceCount]:
     for n in range(2, max_pieces(variant) + 1):
         classes = [c for c in db.classes if pieces_of(c) == n]
         files = [(c, folder / class_name(c)) for c in classes]
-        present = [(c, f) for c, f in files if f.is_file()]
+        # Anything at a class's name counts (a directory or a dangling link too: unusable).
+        present = [(c, f) for c, f in files if os.path.lexists(f)]
         problems = (_header_problem(db, c, f) for c, f in present)
         counts.append(PieceCount(n, len(present), len(classes),
-                                 sum(f.stat().st_size for _, f in present),
+                                 sum(f.stat().st_size for _, f in present if f.is_file()),
                                  tuple(p for p in problems if p is not None)))
     return counts
 

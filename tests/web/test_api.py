@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from damiera.rules.variant import VARIANTS
+from damiera.rules.position import start_position, write_fen
+from damiera.rules.variant import VARIANTS, variant
 from tests.web.conftest import new_game
 
 GAME_FIELDS = {"id", "variant", "fen", "turn", "legal_moves", "history", "result"}
@@ -65,6 +66,24 @@ def test_create_game_from_fen(client: TestClient):
     assert game["fen"] == "W:WKa1:Bc3,h8"
     assert game["start_fen"] == "W:WKa1:Bc3,h8"
     assert {m["move"] for m in game["legal_moves"]} == {"a1:d4", "a1:e5", "a1:f6", "a1:g7"}
+
+
+def test_create_game_from_a_lidraughts_fen_keeps_its_draw_count_and_move_number(
+        client: TestClient):
+    """The site stored the FEN canonical and so dropped lidraughts' H and F: a game started
+    one quiet ply short of the forty-move rule went on, numbered from 1. Now both are kept
+    (the start FEN, the move numbers, the draw rule, the game rebuilt from the store)."""
+    game = new_game(client, variant="american", opponent="friend", fen="W:WK1,K5:BK32:H79:F40")
+    assert game["start_fen"] == "W:WK1,K5:BK32:H79:F40" and game["result"] is None
+    played = client.post(f"/api/games/{game['id']}/moves", json={"move": "1-6"})
+    assert played.status_code == 200, played.text
+    after = client.get(f"/api/games/{game['id']}").json()
+    assert after["move_numbers"] == ["40…"]
+    assert after["result"] is not None and after["result"]["winner"] is None
+    plain = new_game(client, variant="international", opponent="friend",
+                     fen="W:W31-50:B1-20:H0:F1")
+    assert plain["start_fen"] == write_fen(variant("international"),
+                                           start_position(variant("international")))
 
 
 def test_create_game_with_optional_capture(client: TestClient):

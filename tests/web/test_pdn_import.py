@@ -168,6 +168,24 @@ def test_replay_takes_a_start_fen_as_long_as_a_game_does(alice: TestClient) -> N
     assert r.status_code == 422
 
 
+def test_import_and_replay_keep_a_lidraughts_fens_draw_count_and_move_number(
+        alice: TestClient) -> None:
+    """An imported game's start FEN lost lidraughts' H and F, so a game continued from a
+    record that noted a forty-move draw went on: the import gives both back, the replay
+    numbers from F, and the continued game is drawn as the record says."""
+    text = '[GameType "21"]\n[FEN "W:WK1:BK32:H76:F30"]\n30... 1-6 31. 32-27 6-1 32. 27-32 *\n'
+    (game,) = alice.post("/api/pdn/import", json={"pdn": text}).json()["games"]
+    assert game["start_fen"] == "W:WK1:BK32:H76:F30" and game["noted_draw"] is not None
+    replayed = alice.post("/api/pdn/replay", json={
+        "variant": game["variant"], "fen": game["start_fen"], "moves": game["moves"]}).json()
+    assert replayed["move_numbers"] == ["30…", "31.", "31…", "32."]
+    continued = alice.post("/api/games", json={
+        "variant": game["variant"], "opponent": "friend", "fen": game["start_fen"],
+        "moves": game["moves"]})
+    assert continued.status_code == 201, continued.text
+    assert continued.json()["result"]["winner"] is None
+
+
 def test_anyone_imports_and_continues_but_only_the_creator_plays_the_new_game(
     alice: TestClient, bob: TestClient
 ) -> None:

@@ -325,8 +325,7 @@ class Game:
         the plies without progress the game started with (``H``) and the number of its first
         move (``F``), each None when it is the default (0, 1), as the PDN writer writes them
         after the start's FEN."""
-        quiet, number = self._quiet_plies[0], self.start_move_number
-        return FenClocks(quiet or None, None if number == 1 else number)
+        return FenClocks(self._quiet_plies[0], self.start_move_number).significant()
 
     @property
     def plies_without_progress(self) -> int:

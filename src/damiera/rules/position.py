@@ -171,6 +171,11 @@ class FenClocks(NamedTuple):
     halfmove: int | None = None
     fullmove: int | None = None
 
+    def significant(self) -> FenClocks:
+        """These fields without the defaults a FEN need not write (``H0``, ``F1``)."""
+        return FenClocks(self.halfmove or None,
+                         None if self.fullmove in (None, 1) else self.fullmove)
+
     @property
     def text(self) -> str:
         """The fields as the FEN writes them: ``":H0:F1"``, ``":F12"``, or ``""``."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from damiera.rules.game import Game, GameOverError
 from damiera.rules.notation import MAX_MOVE_TEXT, NotationError
-from damiera.rules.position import FenError, parse_fen, start_position, write_fen
+from damiera.rules.position import FenError, parse_fen_clocks, start_position, write_fen
 from damiera.rules.variant import VARIANTS, UnknownVariantError, unknown_variant_hint, variant
 from damiera.web import clocks, seats
 from damiera.web.errors import BadRequest, clip, quoted
@@ -97,13 +97,15 @@ def new_game(options: NewGame, owner: str | None,
     start_fen: str | None = None
     if options.fen is not None and options.fen.strip():
         try:
-            start = parse_fen(v, options.fen)
+            start, fields = parse_fen_clocks(v, options.fen)
         except FenError as exc:
             raise BadRequest(
                 f"bad FEN {quoted(options.fen)}: {clip(str(exc), 200)}"
             ) from None
-        if start != start_position(v):
-            start_fen = write_fen(v, start)
+        # canonical, with a lidraughts FEN's H (the draw rules' count) and F (move numbers)
+        kept = fields.significant().text
+        if start != start_position(v) or kept:
+            start_fen = write_fen(v, start) + kept
     game = Game(v, start_fen)
     _play_start_moves(game, options.moves)
     side = options.side or game.turn.word

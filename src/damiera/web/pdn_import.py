@@ -54,7 +54,7 @@ from pydantic import BaseModel, Field
 from damiera.pdn import PdnError, PdnGame, read_games
 from damiera.rules.game import Game
 from damiera.rules.notation import NotationError, move_labels, move_text
-from damiera.rules.position import MAX_FEN_TEXT, FenError, parse_fen, write_fen
+from damiera.rules.position import MAX_FEN_TEXT, FenError, write_fen
 from damiera.rules.variant import VARIANTS, UnknownVariantError, unknown_variant_hint, variant
 from damiera.web import i18n
 from damiera.web.api import current_player
@@ -121,7 +121,7 @@ def game_json(game: PdnGame) -> dict[str, Any]:
         "result": game.result,
         "plies": len(game.plies),
         "moves": [move_text(v, p.move.raw) for p in game.plies],
-        "start_fen": write_fen(v, game.game.start),
+        "start_fen": write_fen(v, game.game.start) + game.game.start_clocks.text,
         "error": error,
         "noted_draw": noted,
         # a custom rule set is in no list of the page: its board and rules come with it
@@ -175,11 +175,11 @@ def replay(body: ReplayBody) -> dict[str, Any]:
         raise BadRequest(f"unknown variant {quoted(body.variant)}"
                          f"{unknown_variant_hint(body.variant)}; known variants: "
                          f"{', '.join(VARIANTS)}") from None
-    try:
-        start = parse_fen(v, body.fen) if body.fen and body.fen.strip() else None
+    try:   # a lidraughts FEN's H and F kept: the draw rules' count, the move numbers
+        game = Game(v, body.fen if body.fen and body.fen.strip() else None,
+                    enforce_draws=False)
     except FenError as exc:
         raise BadRequest(f"bad FEN {quoted(body.fen or '')}: {clip(str(exc), 200)}") from None
-    game = Game(v, start, enforce_draws=False)
     labels = []
     for n, text in enumerate(body.moves, 1):
         if len(text) > MAX_MOVE_TEXT:

@@ -124,10 +124,12 @@ def move_numbers(game: Game) -> list[str]:
     """The number of each move played as the move list shows it, then of the move to play
     now (one more than the moves): ``"12."`` for the move that opens move 12 (by the side
     that moves first in the variant), ``"12…"`` for the reply that completes it (or a game
-    that starts with the other side to move)."""
+    that starts with the other side to move); counted from the start's move number (a
+    lidraughts FEN's ``F``, else 1)."""
     first = game.variant.first_to_move
     offset = 0 if game.start.turn is first else 1
-    return [f"{(ply + offset) // 2 + 1}{'…' if (ply + offset) % 2 else '.'}"
+    number = game.start_move_number   # 1, or a lidraughts FEN's F
+    return [f"{(ply + offset) // 2 + number}{'…' if (ply + offset) % 2 else '.'}"
             for ply in range(game.ply + 1)]
 
 
@@ -152,7 +154,7 @@ def game_json(stored: StoredGame, game: Game, *, can_undo: bool) -> dict[str, An
         "side": stored.side,
         "computer_side": computer_side,
         "fen": fen_of(v.id, game.position),
-        "start_fen": write_fen(v, game.start),
+        "start_fen": write_fen(v, game.start) + game.start_clocks.text,
         "pieces": pieces_json(v, game.position),
         "start_pieces": pieces_json(v, game.start),
         "turn": game.turn.word,

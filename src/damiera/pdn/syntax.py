@@ -4,8 +4,9 @@ variations, result), with :class:`PdnError` for what the grammar refuses.
 Source: PDN 3.0's reading grammar. A game is a tag section followed by movetext and ends
 with a result; a new game's tags after movetext without a result, a move number without a
 move, a result inside a variation, a result with no game before it (a second result, as in
-``1-0 0-2``), an unclosed variation and the tokenizer's errors are syntax errors. After one the rest of the game is skipped (to its result, or to the next
-game's tags at the start of a line), so reading goes on with the next game.
+``1-0 0-2``), an unclosed variation and the tokenizer's errors are syntax errors. After one
+the rest of the game is skipped (to its result, or to the next game's tags at the start of a
+line), so reading goes on with the next game.
 
 A ``*`` written against a move (``22-17*``) is the checkers literature's star, the only move
 that wins or draws: a mark on that move (in its ``nags``), unless nothing follows it in

@@ -180,8 +180,8 @@ class Game:
     a PDN FEN or a :class:`~damiera.rules.position.Position` to start from (default: the
     variant's start position). A FEN's lidraughts fields ``:H<n>:F<n>`` set the plies already
     played without a capture or a man move (counted by the draw rules,
-    :attr:`plies_without_progress`) and :attr:`start_move_number`. Raises TypeError for arguments of another type,
-    :class:`~damiera.rules.variant.UnknownVariantError` and
+    :attr:`plies_without_progress`) and :attr:`start_move_number`. Raises TypeError for
+    arguments of another type, :class:`~damiera.rules.variant.UnknownVariantError` and
     :class:`~damiera.rules.position.FenError`.
 
     ``enforce_draws`` (default True): the draw rules (threefold repetition, the move limit)

@@ -9,13 +9,13 @@ position: ``white``, ``black``, ``kings`` (bitboards of damiera.rules.geometry),
 
 from __future__ import annotations
 
-import os
 import zipfile
 import zlib
 from pathlib import Path
 
 import numpy as np
 
+from damiera.files import replace_regular
 from damiera.rules.geometry import geometry
 from damiera.rules.position import Position
 from damiera.rules.variant import Color, Variant
@@ -24,8 +24,8 @@ from damiera.rules.variant import Color, Variant
 def save_positions(out: str, rows: list[tuple[int, int, int, int, int, int, int]],
                    v: Variant) -> None:
     """Write ``rows`` (white, black, kings, turn, score, game, result) of variant ``v`` to
-    ``out`` (.npz), replacing it through a temporary file beside it (``out`` + ``.part``), so
-    that a process stopped while it writes leaves the last whole file. Raises ValueError for a
+    ``out`` (.npz), whole or not at all (:func:`damiera.files.replace_regular`: a process
+    stopped while it writes leaves the last whole file). Raises ValueError for a
     board whose bitboards do not fit the files' signed 64-bit columns (the 12x12 boards),
     before anything is written, and OSError when it cannot be written."""
     bits = geometry(v).nbits
@@ -34,15 +34,10 @@ def save_positions(out: str, rows: list[tuple[int, int, int, int, int, int, int]
                          f"hold boards of at most 63 (pattern weights are trained for boards "
                          f"up to 10x10)")
     arr = np.array(rows, dtype=np.int64).reshape(-1, 7)
-    temporary = Path(out).with_name(Path(out).name + ".part")
-    try:
-        with open(temporary, "wb") as f:
-            np.savez_compressed(f, variant=np.array(v.full_id), white=arr[:, 0],
-                                black=arr[:, 1], kings=arr[:, 2], turn=arr[:, 3],
-                                score=arr[:, 4], game=arr[:, 5], result=arr[:, 6])
-        os.replace(temporary, out)
-    finally:
-        temporary.unlink(missing_ok=True)
+    with replace_regular(out) as f:
+        np.savez_compressed(f, variant=np.array(v.full_id), white=arr[:, 0],
+                            black=arr[:, 1], kings=arr[:, 2], turn=arr[:, 3],
+                            score=arr[:, 4], game=arr[:, 5], result=arr[:, 6])
 
 
 def load_positions(files: list[str], v: Variant) -> dict[str, np.ndarray]:

@@ -14,6 +14,7 @@ import io
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from damiera.files import replace_regular
 from damiera.puzzles.model import MAX_LINE, Puzzle, PuzzleError
 from damiera.rules.variant import Variant
 
@@ -56,14 +57,15 @@ def _bounded_lines(handle: io.TextIOBase) -> Iterator[str]:
 
 
 def write_puzzles(path: Path, puzzles: Iterable[Puzzle]) -> int:
-    """Write ``puzzles`` sorted by id as one gzip member (through a temporary file, so a
-    reader never sees half a file); returns how many."""
+    """Write ``puzzles`` sorted by id as one gzip member, whole or not at all
+    (:func:`damiera.files.replace_regular`: a reader never sees half a file); returns how
+    many. Raises OSError (NotRegularFileError for a path that is not a regular file)."""
     ordered = sorted(puzzles, key=lambda p: p.id)
-    tmp = path.with_suffix(".tmp")
-    with gzip.GzipFile(tmp, "wb", mtime=0) as raw, io.TextIOWrapper(raw, "utf-8") as text:
+    with (replace_regular(path) as out,
+          gzip.GzipFile(path.name, "wb", fileobj=out, mtime=0) as raw,
+          io.TextIOWrapper(raw, "utf-8") as text):
         for p in ordered:
             text.write(p.json_line() + "\n")
-    tmp.replace(path)
     return len(ordered)
 
 

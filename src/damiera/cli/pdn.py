@@ -8,7 +8,8 @@
   (``-o -``: standard output); broken games are reported on standard error and left out
   (exit status 1). The output file is written whole or not at all, through a symlink to the
   file it points to, keeping an existing file's permissions (a new one gets the umask's); a
-  FIFO, a device or a directory named as OUT is refused (exit status 2).
+  FIFO, a device, a directory, a name ending with ``/`` or FILE itself named as OUT is
+  refused (exit status 2: writing over FILE would lose its broken games).
 - ``damiera pdn replay FILE --game N``: the positions of game N as FEN, one line per ply
   (``ply move FEN``, ply 0 the start).
 

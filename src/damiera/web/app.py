@@ -11,7 +11,9 @@ it with Uvicorn. Pages (Jinja2 templates, every string through Babel):
 - ``/lang/{code}?next=/path``: choose the language (cookie) and go back;
 - ``/docs``: the API's documentation (Swagger UI from the package's own files).
 
-Every request passes :class:`~damiera.web.limits.RequestLimits` (sizes, body timeout) and,
+A HEAD request for a page is answered as GET without the body
+(:class:`~damiera.web.head_requests.HeadAsGet`). Every request passes
+:class:`~damiera.web.limits.RequestLimits` (sizes, body timeout) and,
 given a list of host names, :class:`~damiera.web.security_headers.AllowedHosts`; every
 response gets :class:`~damiera.web.security_headers.SecurityHeaders`; the limits of
 :class:`~damiera.web.limits.Limits` apply (``create_app(limits=...)``).
@@ -53,6 +55,7 @@ from damiera.web.custom.routes import build_router as custom_router
 from damiera.web.error_pages import failure_page, refused_page, wants_page, wants_page_answer
 from damiera.web.errors import BadRequest, Conflict, IllegalMove
 from damiera.web.games import GameService
+from damiera.web.head_requests import HeadAsGet
 from damiera.web.housekeeping import clean_up_forever
 from damiera.web.hub_engines import (
     DEFAULT_MOVETIME,
@@ -227,6 +230,7 @@ def create_app(
     app.state.service = service
     app.state.limits = limits
     app.state.hub_engines = list(hub_engines)
+    app.add_middleware(HeadAsGet)   # innermost: the others see the HEAD as it came
     app.add_middleware(RequestLimits, limits=limits)
     if allowed_hosts is not None:
         app.add_middleware(AllowedHosts, hosts=allowed_hosts)

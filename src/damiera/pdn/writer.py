@@ -114,20 +114,14 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
     when given and not None or empty, is written after ply ``i`` as a comment ``{...}``
     (clock times such as ``[%clk 0:04:57]``), replacing that ply's own comment.
     """
+    setup = game.game if isinstance(game, PdnGame) else game   # the start and its numbers
+    v = game.variant
     if isinstance(game, PdnGame):
-        v = game.variant
-        start = game.game.start
-        number = game.game.start_move_number
-        clocks = game.game.start_clocks.text
         plies = game.plies
         all_tags = dict(game.tags)
         token = canonical_result(v, game.result)
         comment = game.comment
     else:
-        v = game.variant
-        start = game.start
-        number = game.start_move_number
-        clocks = game.start_clocks.text
         plies = [Ply(m) for m in game.moves]
         all_tags = {}
         outcome = game.outcome()
@@ -161,8 +155,8 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
     all_tags.pop("FEN", None)
     all_tags.pop("SetUp", None)
     all_tags.pop("Setup", None)
-    if start != start_position(v) or clocks:   # with the start's H and F (lidraughts)
-        all_tags["FEN"] = write_fen(v, start) + clocks
+    if setup.start_fen != write_fen(v, start_position(v)):   # with its H and F (lidraughts)
+        all_tags["FEN"] = setup.start_fen
     ordered = {k: all_tags.get(k) or "?" for k in ROSTER}
     ordered["Result"] = token
     for key in ("GameType", "Variant", "CaptureRule", "FEN"):
@@ -174,7 +168,7 @@ def write_game(game: PdnGame | Game, tags: dict[str, str] | None = None,
     words: list[str] = []
     if comment:
         words.extend(_comment(comment))
-    _movetext(v, v.first_to_move, start.turn, plies, number, words)
+    _movetext(v, v.first_to_move, setup.start.turn, plies, setup.start_move_number, words)
     words.append(token)
     return "\n".join(head) + "\n\n" + "\n".join(_wrap(words)) + "\n"
 

@@ -257,8 +257,9 @@ class Game:
 
     @property
     def start_fen(self) -> str:
-        """The start position in PDN FEN."""
-        return write_fen(self.variant, self.start)
+        """The start position in PDN FEN, with lidraughts' ``:H<n>:F<n>`` where the game
+        started with plies without progress or another move number (:attr:`start_clocks`)."""
+        return write_fen(self.variant, self.start) + self.start_clocks.text
 
     @property
     def moves(self) -> list[Move]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from damiera.rules.game import Game, GameOverError
 from damiera.rules.notation import MAX_MOVE_TEXT, NotationError
-from damiera.rules.position import FenError, parse_fen_clocks, start_position, write_fen
+from damiera.rules.position import FenError, start_position, write_fen
 from damiera.rules.variant import VARIANTS, UnknownVariantError, unknown_variant_hint, variant
 from damiera.web import clocks, seats
 from damiera.web.errors import BadRequest, clip, quoted
@@ -94,19 +94,12 @@ def new_game(options: NewGame, owner: str | None,
         control = clocks.parse_time_control(options.clock)
     except ValueError as exc:
         raise BadRequest(str(exc)) from None
-    start_fen: str | None = None
-    if options.fen is not None and options.fen.strip():
-        try:
-            start, fields = parse_fen_clocks(v, options.fen)
-        except FenError as exc:
-            raise BadRequest(
-                f"bad FEN {quoted(options.fen)}: {clip(str(exc), 200)}"
-            ) from None
-        # canonical, with a lidraughts FEN's H (the draw rules' count) and F (move numbers)
-        kept = fields.significant().text
-        if start != start_position(v) or kept:
-            start_fen = write_fen(v, start) + kept
-    game = Game(v, start_fen)
+    try:
+        game = Game(v, options.fen if options.fen is not None and options.fen.strip() else None)
+    except FenError as exc:
+        raise BadRequest(f"bad FEN {quoted(options.fen or '')}: {clip(str(exc), 200)}") from None
+    # stored canonical, with a lidraughts FEN's H and F (Game.start_fen); None: the start
+    start_fen = game.start_fen if game.start_fen != write_fen(v, start_position(v)) else None
     _play_start_moves(game, options.moves)
     side = options.side or game.turn.word
     if side == "random":

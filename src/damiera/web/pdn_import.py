@@ -121,7 +121,7 @@ def game_json(game: PdnGame) -> dict[str, Any]:
         "result": game.result,
         "plies": len(game.plies),
         "moves": [move_text(v, p.move.raw) for p in game.plies],
-        "start_fen": write_fen(v, game.game.start) + game.game.start_clocks.text,
+        "start_fen": game.game.start_fen,
         "error": error,
         "noted_draw": noted,
         # a custom rule set is in no list of the page: its board and rules come with it

@@ -154,7 +154,7 @@ def game_json(stored: StoredGame, game: Game, *, can_undo: bool) -> dict[str, An
         "side": stored.side,
         "computer_side": computer_side,
         "fen": fen_of(v.id, game.position),
-        "start_fen": write_fen(v, game.start) + game.start_clocks.text,
+        "start_fen": game.start_fen,
         "pieces": pieces_json(v, game.position),
         "start_pieces": pieces_json(v, game.start),
         "turn": game.turn.word,

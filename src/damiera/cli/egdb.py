@@ -127,8 +127,7 @@ def _cmd_info(args: argparse.Namespace) -> int:
         whole = whole and count.complete and not count.unusable
         usable = count.pieces if whole else usable
     print(f"usable: up to {usable} pieces" if usable else "usable: none")
-    damaged = [count.pieces for count in counts if count.unusable]
-    if damaged:
+    if any(count.unusable for count in counts):
         top = max(count.pieces for count in counts if count.present)
         print(f"delete the unusable files and build again: "
               f"{egdb_files.build_command(v, top)}")

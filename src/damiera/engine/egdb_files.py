@@ -149,9 +149,11 @@ def pieces_of(cls: Class) -> int:
     return sum(cls)
 
 
-def _load(db: _core.Egdb, cls: Class, path: Path) -> None:
+def _load(db: _core.Egdb, cls: Class, path: Path, *, header_only: bool = False) -> None:
+    """Read class ``cls`` from ``path`` into ``db`` (``header_only``: check its header, read
+    nothing). Raises :class:`EgdbFileError` with the file and the reason."""
     try:
-        db.load(cls, path)
+        (db.check if header_only else db.load)(cls, path)
     except OSError as exc:
         raise EgdbFileError(f"{path}: cannot read: {exc.strerror}") from None
     except ValueError as exc:
@@ -218,10 +220,8 @@ def _header_problem(db: _core.Egdb, cls: Class, path: Path) -> str | None:
     """Why ``path``'s header makes it unusable for ``cls`` (its format, version, rules,
     class, header checksum or length), or None; its values are not read."""
     try:
-        db.check(cls, path)
-    except OSError as exc:
-        return f"{path}: cannot read: {exc.strerror}"
-    except ValueError as exc:
+        _load(db, cls, path, header_only=True)
+    except EgdbFileError as exc:
         return str(exc)
     return None
 

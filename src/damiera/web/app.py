@@ -255,18 +255,19 @@ def create_app(
                   name=f"static-{folder.parent.name}")
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
+    def refusal(request: Request, status: int, message: str) -> Response:
+        """A page's address refused: the error page with the reason; an API call: JSON."""
+        if wants_page_answer(request):
+            return refused_page(request, status, message)
+        return error_response(status, message)
+
     @app.exception_handler(NotFoundError)
     async def _not_found(request: Request, exc: NotFoundError) -> Response:
-        message = str(exc.args[0]) if exc.args else "not found"
-        if wants_page_answer(request):
-            return refused_page(request, 404, message)
-        return error_response(404, message)
+        return refusal(request, 404, str(exc.args[0]) if exc.args else "not found")
 
     @app.exception_handler(BadRequest)
     async def _bad(request: Request, exc: BadRequest) -> Response:
-        if wants_page_answer(request):
-            return refused_page(request, 400, str(exc))
-        return error_response(400, str(exc))
+        return refusal(request, 400, str(exc))
 
     @app.exception_handler(IllegalMove)
     async def _illegal(_r: Request, exc: IllegalMove) -> Response:
@@ -310,9 +311,7 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
-        if wants_page_answer(request):   # a page's address: the error page, with the reason
-            return refused_page(request, 422, validation_message(exc.errors()))
-        return error_response(422, validation_message(exc.errors()))
+        return refusal(request, 422, validation_message(exc.errors()))
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:
